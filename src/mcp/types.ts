@@ -1,0 +1,178 @@
+/**
+ * The core's public contract: server definitions, connection state, catalogue, client features and
+ * log events. Everything here is editor-free; src/extension and src/cli build on these shapes.
+ * Protocol payload types come from the SDK (`@modelcontextprotocol/sdk/types.js`).
+ */
+import type {
+  Implementation, ServerCapabilities, Tool, Prompt, Resource, ResourceTemplate,
+  CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Configuration (the shape of VS Code's mcp.json, under `mcpHost.servers` / `mcpHost.inputs`)
+// ---------------------------------------------------------------------------------------------
+
+/** Timeouts in milliseconds. `startup` covers spawn/connect + `initialize`; `request` each later request. */
+export interface TimeoutConfig {
+  startup?: number;
+  request?: number;
+}
+
+/** Per-server sampling policy (see the chat issue). */
+export interface SamplingPolicy {
+  /** Model ids (or substrings) this server may use; empty or missing = any. */
+  allowedModels?: string[];
+  /** Pin one model id; overrides modelPreferences. */
+  model?: string;
+  /** Max sampling requests per minute from this server (default 10). */
+  maxRequestsPerMinute?: number;
+  /** Upper bound on maxTokens the server may ask for. */
+  maxTokens?: number;
+}
+
+interface ServerDefinitionBase {
+  /** The key under `servers`: unique, shown everywhere. */
+  name: string;
+  /** Do not start this server at all. */
+  disabled?: boolean;
+  /** Start when the host starts (default true) rather than on first use. */
+  autoStart?: boolean;
+  timeout?: TimeoutConfig;
+  /** Restrict roots to these workspace folder names (multi-root). Missing = every folder. */
+  roots?: string[];
+  sampling?: SamplingPolicy;
+}
+
+export interface StdioServerDefinition extends ServerDefinitionBase {
+  type: 'stdio';
+  /** After variable resolution. Resolved to an absolute path at spawn time. */
+  command: string;
+  args: string[];
+  /** Merged over the user's environment; `null` removes a variable. */
+  env: Record<string, string | null>;
+  /** A dotenv file, merged before `env`. */
+  envFile?: string;
+  cwd?: string;
+}
+
+export interface HttpServerDefinition extends ServerDefinitionBase {
+  /** `http` = Streamable HTTP with SSE fallback; `sse` = the 2024-11-05 HTTP+SSE transport only. */
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** A fully validated and resolved server definition (no `${…}` left). */
+export type ServerDefinition = StdioServerDefinition | HttpServerDefinition;
+
+export interface InputDefinition {
+  id: string;
+  type: 'promptString';
+  description?: string;
+  password?: boolean;
+  default?: string;
+}
+
+/** A configuration problem that names the server, the setting path and the fix. */
+export interface ConfigError {
+  /** Server name, or undefined for a problem with the whole document. */
+  server?: string;
+  /** Setting path, e.g. `mcpHost.servers.github.env.TOKEN`. */
+  path: string;
+  /** One readable sentence with the bad value and how to fix it. */
+  message: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection state (a tagged union; every switch ends in assertNever)
+// ---------------------------------------------------------------------------------------------
+
+export type ServerState =
+  | { kind: 'stopped' }
+  | { kind: 'starting'; since: number; attempt: number }
+  | {
+      kind: 'running';
+      since: number;
+      protocolVersion: string;
+      serverInfo: Implementation;
+      capabilities: ServerCapabilities;
+      instructions?: string;
+    }
+  | {
+      kind: 'error';
+      /** What went wrong, readable (no stack traces). */
+      message: string;
+      /** The last stderr lines (at most 50). */
+      stderrTail: string[];
+      /** True when restarts were given up after a crash loop. */
+      crashLoop: boolean;
+      /** When the next automatic restart happens (epoch ms), if one is scheduled. */
+      retryAt?: number;
+    };
+
+export type ServerStateKind = ServerState['kind'];
+
+/** Everything a server offers, every page fetched. */
+export interface Catalogue {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client features, injected by the host's owner (the extension or the CLI)
+// ---------------------------------------------------------------------------------------------
+
+export interface Root {
+  /** A `file://` URI. */
+  uri: string;
+  name?: string;
+}
+
+/** A language model the host can offer for sampling (the extension maps vscode.lm models to these). */
+export interface ModelDescriptor {
+  id: string;
+  name: string;
+  family?: string;
+  vendor?: string;
+  /** 0..1, higher = more expensive / faster / smarter; used with modelPreferences priorities. */
+  cost?: number;
+  speed?: number;
+  intelligence?: number;
+}
+
+export interface SamplingContext {
+  server: string;
+  request: CreateMessageRequest['params'];
+  /** The model the core picked from modelPreferences and the server's policy. */
+  model: ModelDescriptor;
+  signal: AbortSignal;
+}
+
+export interface ClientFeatures {
+  /** Models available for sampling; sampling is declared only when this and `sample` are given. */
+  listModels?: () => Promise<ModelDescriptor[]>;
+  /** Approve, run and review a sampling request; throw (or reject) to refuse. */
+  sample?: (ctx: SamplingContext) => Promise<CreateMessageResult>;
+  /** Elicitation (form mode); declared only when given. */
+  elicit?: (server: string, request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logs
+// ---------------------------------------------------------------------------------------------
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warning' | 'error';
+
+export interface LogEntry {
+  server: string;
+  level: LogLevel;
+  /** Where the line came from. */
+  source: 'stderr' | 'server' | 'lifecycle' | 'trace';
+  message: string;
+  /** For `server` entries: the MCP logger name and level as sent. */
+  logger?: string;
+  mcpLevel?: LoggingLevel;
+  time: number;
+}
