@@ -1,0 +1,50 @@
+/**
+ * Every command id the extension contributes, in one place (package.json `contributes.commands`
+ * lists the same ids; `test/editor` checks that both agree).
+ */
+export const CommandIds = {
+  /** Quick pick of every server, then an action for the chosen one. */
+  listServers: 'mcpHost.listServers',
+  startServer: 'mcpHost.startServer',
+  stopServer: 'mcpHost.stopServer',
+  restartServer: 'mcpHost.restartServer',
+  startAll: 'mcpHost.startAll',
+  stopAll: 'mcpHost.stopAll',
+  showLogs: 'mcpHost.showLogs',
+  browseResources: 'mcpHost.browseResources',
+  readResource: 'mcpHost.readResource',
+  readResourceTemplate: 'mcpHost.readResourceTemplate',
+  /** Opens one resource (tree click); args: server name, resource URI. */
+  openResource: 'mcpHost.openResource',
+  callTool: 'mcpHost.callTool',
+  runPrompt: 'mcpHost.runPrompt',
+  refresh: 'mcpHost.refresh',
+  subscribeResource: 'mcpHost.subscribeResource',
+  unsubscribeResource: 'mcpHost.unsubscribeResource',
+  copyUri: 'mcpHost.copyUri',
+  importServers: 'mcpHost.importServers',
+  addServer: 'mcpHost.addServer',
+  openSettings: 'mcpHost.openSettings',
+  resetTrust: 'mcpHost.resetTrust',
+  clearInputs: 'mcpHost.clearInputs',
+  signOut: 'mcpHost.signOut',
+  /** Internal: the "Load more…" item of the resources view. */
+  loadMoreResources: 'mcpHost.loadMoreResources',
+} as const;
+
+/** One of the contributed command ids. */
+export type CommandId = typeof CommandIds[keyof typeof CommandIds];
+
+/** View ids (package.json `contributes.views.mcpHost`). */
+export const ViewIds = {
+  servers: 'mcpHost.servers',
+  resources: 'mcpHost.resources',
+} as const;
+
+/** Context keys the extension sets for `when` clauses. */
+export const ContextKeys = {
+  /** True when at least one server is configured. */
+  hasServers: 'mcpHost.hasServers',
+  /** True when at least one server is running. */
+  anyRunning: 'mcpHost.anyRunning',
+} as const;
