@@ -1,0 +1,280 @@
+/**
+ * Resolve a stdio server's `command` to an absolute path before spawning, so that a missing
+ * executable becomes a readable error ("command `npx` not found on PATH (PATH=…); install Node.js or
+ * set `command` to an absolute path") instead of an `ENOENT` stack trace, and so that editors started
+ * from a desktop launcher (whose PATH lacks nvm/fnm/volta/asdf shims) still find `npx` and friends.
+ *
+ * Search order: absolute / relative paths as given; `env.PATH` (with `PATHEXT` on Windows); the usual
+ * version-manager and package-manager directories; finally (macOS/Linux, optional, bounded to 3 s) the
+ * PATH printed by the user's login shell, computed once per process.
+ */
+import { execFile } from 'node:child_process';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Where a command was found, and how. */
+export interface ResolvedCommand {
+  /** Absolute path of the executable. */
+  path: string;
+  /** How it was found, for the doctor. */
+  via: 'absolute' | 'relative' | 'PATH' | 'shim' | 'login-shell';
+  /** Every directory (or candidate path) that was looked at, in order, up to and including the hit. */
+  searched: string[];
+}
+
+/** The command could not be found anywhere; the message names the command, the PATH and the fix. */
+export class CommandNotFoundError extends Error {
+  /** Directories looked at, in order (filled in by resolveCommand). */
+  searched: string[] = [];
+
+  constructor(
+    /** The command as configured. */
+    readonly command: string,
+    /** The PATH that was searched. */
+    readonly pathValue: string,
+    /** How to fix it, e.g. "install Node.js or set `command` to an absolute path". */
+    readonly hint: string,
+  ) {
+    super(`command \`${command}\` not found on PATH (PATH=${pathValue}); ${hint}`);
+    this.name = 'CommandNotFoundError';
+  }
+}
+
+/** Options for {@link resolveCommand}. */
+export interface ResolveCommandOptions {
+  /** Directory relative commands (`./server.js`, `bin/server`) are resolved against; default process.cwd(). */
+  cwd?: string;
+  /** The environment the child will get (its PATH, PATHEXT, HOME, SHELL, NVM_DIR… are used). */
+  env: NodeJS.ProcessEnv;
+  /** Ask the login shell for its PATH as a last resort (default true; ignored on Windows). */
+  loginShell?: boolean;
+}
+
+const isWindows = process.platform === 'win32';
+const LOGIN_SHELL_TIMEOUT_MS = 3000;
+
+/** Absolute path of `command`; see the module comment for the search order. */
+export async function resolveCommand(command: string, opts: ResolveCommandOptions): Promise<ResolvedCommand> {
+  const env = opts.env;
+  const pathValue = getEnv(env, 'PATH') ?? '';
+  const searched: string[] = [];
+  const exts = executableExtensions(env);
+
+  if (command.trim() === '') {
+    throw new CommandNotFoundError(command, pathValue, 'set `command` to the program that starts the server');
+  }
+
+  // 1. Anything with a directory part is taken as a path, not searched for.
+  if (path.isAbsolute(command) || hasDirectoryPart(command)) {
+    const via = path.isAbsolute(command) ? 'absolute' : 'relative';
+    const full = path.resolve(opts.cwd ?? process.cwd(), command);
+    searched.push(full);
+    const hit = await findInDir(path.dirname(full), path.basename(full), exts);
+    if (hit) return { path: hit, via, searched };
+    const err = new CommandNotFoundError(command, pathValue,
+      via === 'absolute'
+        ? `no executable file at ${full}; fix the path in \`command\``
+        : `no executable file at ${full} (relative to ${opts.cwd ?? process.cwd()}); set \`cwd\` or use an absolute path in \`command\``);
+    err.message = `command \`${command}\` not found: ${err.hint}`;
+    err.searched = searched;
+    throw err;
+  }
+
+  // 2. env.PATH
+  const pathDirs = splitPath(pathValue);
+  for (const dir of pathDirs) {
+    searched.push(dir);
+    const hit = await findInDir(dir, command, exts);
+    if (hit) return { path: hit, via: 'PATH', searched };
+  }
+
+  // 3. Version managers and the usual bin directories.
+  const seen = new Set(pathDirs.map(normalizeDir));
+  for (const dir of await shimDirectories(env)) {
+    if (seen.has(normalizeDir(dir))) continue;
+    seen.add(normalizeDir(dir));
+    searched.push(dir);
+    const hit = await findInDir(dir, command, exts);
+    if (hit) return { path: hit, via: 'shim', searched };
+  }
+
+  // 4. The login shell's PATH (what the user's terminal would see).
+  if (!isWindows && opts.loginShell !== false) {
+    const shellPath = await loginShellPath(getEnv(env, 'SHELL'));
+    for (const dir of splitPath(shellPath ?? '')) {
+      if (seen.has(normalizeDir(dir))) continue;
+      seen.add(normalizeDir(dir));
+      searched.push(dir);
+      const hit = await findInDir(dir, command, exts);
+      if (hit) return { path: hit, via: 'login-shell', searched };
+    }
+  }
+
+  const err = new CommandNotFoundError(command, pathValue, hintFor(command));
+  err.searched = searched;
+  throw err;
+}
+
+/**
+ * A copy of `env` whose PATH starts with `dir` (if not already on it). Spawn a resolved command with
+ * `withPathPrefix(env, path.dirname(resolved.path))` so that `#!/usr/bin/env node` scripts such as `npx`
+ * found through a shim directory also find their interpreter.
+ */
+export function withPathPrefix(env: NodeJS.ProcessEnv, dir: string): NodeJS.ProcessEnv {
+  const key = Object.keys(env).find(k => k.toUpperCase() === 'PATH') ?? 'PATH';
+  const current = env[key] ?? '';
+  const parts = splitPath(current);
+  if (parts.some(p => normalizeDir(p) === normalizeDir(dir))) return { ...env };
+  return { ...env, [key]: current ? `${dir}${path.delimiter}${current}` : dir };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** What to tell the user to install for well-known launchers. */
+function hintFor(command: string): string {
+  const base = path.basename(command).toLowerCase().replace(/\.(exe|cmd|bat)$/, '');
+  const tail = 'or set `command` to an absolute path';
+  switch (base) {
+    case 'node': case 'npx': case 'npm': case 'pnpm': case 'yarn': case 'corepack':
+      return `install Node.js ${tail}`;
+    case 'uv': case 'uvx':
+      return `install uv (https://docs.astral.sh/uv/) ${tail}`;
+    case 'python': case 'python3': case 'pip': case 'pipx':
+      return `install Python ${tail}`;
+    case 'docker': case 'podman':
+      return `install ${base === 'docker' ? 'Docker' : 'Podman'} ${tail}`;
+    case 'deno':
+      return `install Deno ${tail}`;
+    case 'bun': case 'bunx':
+      return `install Bun ${tail}`;
+    default:
+      return `install \`${command}\` ${tail}`;
+  }
+}
+
+function hasDirectoryPart(command: string): boolean {
+  return command.includes('/') || (isWindows && command.includes('\\'));
+}
+
+/** Case-insensitive on Windows (Path vs PATH). */
+function getEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  if (env[name] !== undefined) return env[name];
+  if (!isWindows) return undefined;
+  const key = Object.keys(env).find(k => k.toUpperCase() === name);
+  return key === undefined ? undefined : env[key];
+}
+
+function splitPath(value: string): string[] {
+  return value.split(path.delimiter).map(s => s.trim().replace(/^"(.*)"$/, '$1')).filter(s => s.length > 0);
+}
+
+function normalizeDir(dir: string): string {
+  const n = path.resolve(dir);
+  return isWindows ? n.toLowerCase() : n;
+}
+
+/** `['']` on POSIX; on Windows the PATHEXT list (a name that already has one of them is tried as is first). */
+function executableExtensions(env: NodeJS.ProcessEnv): string[] {
+  if (!isWindows) return [''];
+  const pathext = getEnv(env, 'PATHEXT') ?? '.COM;.EXE;.BAT;.CMD';
+  return ['', ...pathext.split(';').filter(Boolean).map(e => e.toLowerCase())];
+}
+
+async function findInDir(dir: string, name: string, exts: string[]): Promise<string | undefined> {
+  for (const ext of exts) {
+    if (isWindows && ext === '' && !/\.[^\\/.]+$/.test(name)) continue; // bare names need an extension on Windows
+    const candidate = path.resolve(dir, name + ext);
+    if (await isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function isExecutableFile(file: string): Promise<boolean> {
+  try {
+    const st = await fsp.stat(file);
+    if (!st.isFile()) return false;
+    if (isWindows) return true;
+    await fsp.access(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Version-manager shims and the usual bin directories, in search order. */
+async function shimDirectories(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const home = getEnv(env, 'HOME') ?? getEnv(env, 'USERPROFILE') ?? os.homedir();
+  const dirs: string[] = [];
+
+  // nvm: every installed version, newest first.
+  const nvmDir = getEnv(env, 'NVM_DIR') ?? path.join(home, '.nvm');
+  dirs.push(...(await versionDirs(path.join(nvmDir, 'versions', 'node'))).map(v => path.join(v, 'bin')));
+
+  // fnm: the default alias, then installed versions newest first.
+  const fnmDirs = [getEnv(env, 'FNM_DIR'), path.join(home, '.local', 'share', 'fnm'), path.join(home, '.fnm'),
+    path.join(home, 'Library', 'Application Support', 'fnm')].filter((d): d is string => !!d);
+  for (const fnm of fnmDirs) {
+    dirs.push(path.join(fnm, 'aliases', 'default', 'bin'));
+    dirs.push(...(await versionDirs(path.join(fnm, 'node-versions'))).map(v => path.join(v, 'installation', 'bin')));
+  }
+
+  // volta, asdf, mise, and the usual user/system bin directories.
+  dirs.push(path.join(getEnv(env, 'VOLTA_HOME') ?? path.join(home, '.volta'), 'bin'));
+  dirs.push(path.join(getEnv(env, 'ASDF_DATA_DIR') ?? path.join(home, '.asdf'), 'shims'));
+  dirs.push(path.join(home, '.local', 'share', 'mise', 'shims'));
+  dirs.push(path.join(home, '.local', 'bin'));
+  dirs.push(path.join(home, '.cargo', 'bin'));
+  if (isWindows) {
+    const appData = getEnv(env, 'APPDATA');
+    if (appData) dirs.push(path.join(appData, 'npm'));
+    const programFiles = getEnv(env, 'ProgramFiles');
+    if (programFiles) dirs.push(path.join(programFiles, 'nodejs'));
+  } else {
+    dirs.push('/usr/local/bin', '/opt/homebrew/bin', '/usr/bin', '/bin');
+  }
+  return dirs;
+}
+
+/** Subdirectories of `root` named like versions (`v20.11.1`, `22.3.0`), newest first. */
+async function versionDirs(root: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(root);
+  } catch {
+    return [];
+  }
+  const parsed = names
+    .map(name => ({ name, v: /^v?(\d+)\.(\d+)\.(\d+)/.exec(name) }))
+    .filter((e): e is { name: string; v: RegExpExecArray } => e.v !== null)
+    .map(e => ({ name: e.name, nums: [Number(e.v[1]), Number(e.v[2]), Number(e.v[3])] }));
+  parsed.sort((a, b) => b.nums[0] - a.nums[0] || b.nums[1] - a.nums[1] || b.nums[2] - a.nums[2]);
+  return parsed.map(e => path.join(root, e.name));
+}
+
+const loginShellCache = new Map<string, Promise<string | undefined>>();
+
+/** The login shell's PATH, asked once per process per shell; undefined on failure or after 3 s. */
+function loginShellPath(shell: string | undefined): Promise<string | undefined> {
+  const sh = shell && path.isAbsolute(shell) ? shell : '/bin/sh';
+  let p = loginShellCache.get(sh);
+  if (!p) {
+    p = new Promise<string | undefined>(resolve => {
+      try {
+        const child = execFile(sh, ['-ilc', 'printf "\\n__MCP_PATH__%s__MCP_PATH__" "$PATH"'], {
+          timeout: LOGIN_SHELL_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 1 << 20,
+          env: { ...process.env, TERM: 'dumb' },
+        }, (_err, stdout) => {
+          // rc files may print banners: take only what is between the markers.
+          const m = /__MCP_PATH__(.*)__MCP_PATH__/s.exec(stdout ?? '');
+          resolve(m ? m[1].trim() : undefined);
+        });
+        child.stdin?.end();
+      } catch {
+        resolve(undefined);
+      }
+    });
+    loginShellCache.set(sh, p);
+  }
+  return p;
+}
