@@ -1,12 +1,15 @@
-/** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt). */
+/** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, conformance). */
+import { conformanceCommand } from './conformance/command';
+
 const USAGE = `usage: mcp-host <doctor|inspect|call|read|prompt|conformance> [options]`;
 
 async function main(argv: string[]): Promise<number> {
-  const [cmd] = argv;
+  const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h') {
     console.log(USAGE);
     return cmd ? 0 : 2;
   }
+  if (cmd === 'conformance') return conformanceCommand(rest);
   console.error(`mcp-host: unknown command "${cmd}"\n${USAGE}`);
   return 2;
 }
