@@ -43,7 +43,8 @@ if [ ! -f cs/node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/bui
     && npm install --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" > install.log 2>&1) \
     || { tail -50 cs/install.log; exit 1; }
 fi
-t "code-server $(cs/node_modules/.bin/code-server --version 2>/dev/null | head -1)"
+# (the first run of code-server writes a default config file and logs that line before the version: keep only the version)
+t "code-server $(cs/node_modules/.bin/code-server --version 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+')"
 
 mkdir -p "$WORK/tmp"
 cat > "$WORK/env.sh" <<EOT

@@ -1,0 +1,75 @@
+// `npm run test:editor`: runs test/editor (mocha, inside the real VS Code extension host of code-server) through
+// @vscode/test-electron's standard runTests(), with scripts/editor/code-wrapper.sh as the "VS Code executable".
+//   1. scripts/editor/setup.sh (installs/caches Node 24, code-server, Debian chromium under .vscode-test/)
+//   2. packages test/fixtures/fake-lm into a VSIX, installed next to the extension under test
+//   3. opens a fresh copy of test/editor/workspace, streams mocha's output, exits with the suite's result.
+// Expects `node esbuild.mjs && node esbuild.mjs --tests` to have run (the npm script does both).
+// Env passed through to the extension host: MCP_HOST_* (e.g. MCP_HOST_FORCE_FAIL=1, MCP_HOST_TEST_GREP=…), FAKE_LM_*.
+// Keeps the run folder (.vscode-test/runs/editor-*) only when the run fails, or with EXTTEST_KEEP_RUN=1.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runTests } from '@vscode/test-electron';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
+const log = msg => console.log(`[test:editor] ${msg}`);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
+  if (r.status !== 0) {
+    console.error(`[test:editor] ${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
+    process.exit(r.status || 1);
+  }
+}
+
+for (const f of ['dist/extension.js', 'out/test/editor/index.js']) {
+  if (!fs.existsSync(path.join(ROOT, f))) {
+    console.error(`[test:editor] ${f} is missing: run \`node esbuild.mjs && node esbuild.mjs --tests\` first`);
+    process.exit(1);
+  }
+}
+
+run('bash', [path.join(ROOT, 'scripts/editor/setup.sh')]);
+
+// Helper extension(s) go in as VSIX files: code-server honours only one extensionDevelopmentPath.
+const vsixDir = path.join(WORK, 'vsix');
+fs.mkdirSync(vsixDir, { recursive: true });
+const fakeLm = path.join(vsixDir, 'fake-lm.vsix');
+run(path.join(ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--out', fakeLm],
+  { cwd: path.join(ROOT, 'test/fixtures/fake-lm'), stdio: ['ignore', 'ignore', 'inherit'] });
+log(`packaged ${path.relative(ROOT, fakeLm)}`);
+
+const runDir = path.join(WORK, 'runs', `editor-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+const workspace = path.join(runDir, 'workspace');
+fs.cpSync(path.join(ROOT, 'test/editor/workspace'), workspace, { recursive: true });
+const screenshots = path.join(WORK, 'screenshots');
+fs.mkdirSync(screenshots, { recursive: true });
+
+// SIGTERM (CI cancelling) is turned into the SIGINT that runTests forwards to the wrapper, which stops its processes.
+process.on('SIGTERM', () => process.kill(process.pid, 'SIGINT'));
+
+let code;
+try {
+  code = await runTests({
+    vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
+    extensionDevelopmentPath: ROOT,
+    extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
+    launchArgs: [workspace, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
+    extensionTestsEnv: {
+      EDITOR_ENV: path.join(WORK, 'env.sh'),
+      EXTRA_VSIX: fakeLm,
+      EXTTEST_RUN_DIR: runDir,
+      FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),
+      EXTTEST_SCREENSHOT: path.join(screenshots, 'editor-tests-end.png'),
+    },
+  });
+} catch (e) {
+  code = typeof e?.code === 'number' ? e.code : 1;
+  console.error(`[test:editor] ${e instanceof Error ? e.message : String(e)}`);
+}
+if (code === 0 && !process.env.EXTTEST_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+else log(`run folder kept: ${runDir}`);
+log(code === 0 ? 'editor suite passed' : `editor suite FAILED (exit code ${code})`);
+process.exit(code);

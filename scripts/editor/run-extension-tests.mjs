@@ -1,0 +1,89 @@
+// Runs an extension's mocha suite inside the real extension host of a running code-server, the way
+// microsoft/vscode's test/integration/browser does: open the workbench in headless Chromium (playwright-core)
+// with a `payload` naming extensionDevelopmentPath / extensionTestsPath. code-server must have been started
+// with `--vscode-option enable-smoke-test-driver` (a built workbench ignores the payload otherwise).
+// The workbench calls window.codeAutomationExit(code) when the suite ends; that code is our exit code.
+//
+//   node run-extension-tests.mjs --base http://127.0.0.1:PORT --folder WORKSPACE --ext EXTENSION_DIR \
+//     --tests EXTENSION_DIR/out/test/editor/index.js [--env '{"K":"V"}'] [--out mocha.log] \
+//     [--timeout 600] [--screenshot end.png] [--verbose]
+//
+// Only ONE extensionDevelopmentPath is honoured (the payload is read into a Map): helper extensions go into
+// code-server's --extensions-dir as VSIX files. Exit codes: suite's code, 2 timeout, 3 page crash, 4 browser error.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const args = { timeout: '600' };
+for (let i = 2; i < process.argv.length; i++) {
+  const k = process.argv[i].replace(/^--/, '');
+  if (k === 'verbose') { args.verbose = true; continue; }
+  args[k] = process.argv[++i];
+}
+for (const k of ['base', 'folder', 'ext', 'tests']) {
+  if (!args[k]) { console.error(`run-extension-tests: --${k} is required`); process.exit(64); }
+}
+const base = new URL(args.base);
+const remote = p => `vscode-remote://${base.host}${p}`;   // code-server's remote authority is the page's host:port
+// The suite index appends mocha's (formatted) output to this file; we stream it to our stdout.
+const outFile = args.out ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'exttest-')), 'mocha.log');
+fs.writeFileSync(outFile, '');
+const env = { ...(args.env ? JSON.parse(args.env) : {}), EXTENSION_TEST_OUTPUT: outFile };
+const payload = [
+  ['extensionDevelopmentPath', remote(args.ext)],
+  ['extensionTestsPath', remote(args.tests)],
+  ['extensionEnvironment', JSON.stringify(env)],   // env vars for the extension host process
+  ['skipWelcome', 'true'],
+];
+const url = `${base.origin}/?folder=${encodeURIComponent(args.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+const t0 = Date.now();
+const ts = () => `[${((Date.now() - t0) / 1000).toFixed(1)}s]`;
+
+let printed = 0;
+function pump() {
+  const buf = fs.readFileSync(outFile);
+  if (buf.length > printed) { process.stdout.write(buf.subarray(printed)); printed = buf.length; }
+}
+const pumpTimer = setInterval(pump, 250);
+
+let browser;
+let page;
+let finished = false;
+async function finish(code, why) {
+  if (finished) return;
+  finished = true;
+  clearInterval(pumpTimer);
+  pump();
+  console.log(`${ts()} ${why}; exit code ${code}`);
+  if (args.screenshot && page) await page.screenshot({ path: args.screenshot }).catch(() => {});
+  await browser?.close().catch(() => {});
+  process.exit(code);
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void finish(130, `got ${sig}`));
+
+try {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // Hooks the workbench calls when the smoke-test driver is enabled.
+  await page.exposeFunction('codeAutomationLog', (type, msgArgs) => {
+    if (args.verbose) console.log(`[workbench:${type}]`, ...[].concat(msgArgs));
+  });
+  await page.exposeFunction('codeAutomationExit', code => finish(Number(code), 'extension host exited (suite done)'));
+  page.on('pageerror', e => { if (args.verbose) console.log('[page error]', String(e)); });
+  page.on('crash', () => void finish(3, 'page crashed'));
+  setTimeout(() => void finish(2, `TIMEOUT after ${args.timeout}s`), 1000 * Number(args.timeout));
+  if (args.verbose) console.log(`${ts()} opening ${url}`);
+  await page.goto(url);
+} catch (e) {
+  console.error(`${ts()} browser error: ${e instanceof Error ? e.message : String(e)}`);
+  await finish(4, 'could not drive the workbench');
+}
