@@ -1,0 +1,883 @@
+/**
+ * One MCP server session (implements ServerHandle): the transport (stdio, Streamable HTTP with SSE
+ * fallback, or SSE), the SDK `Client`, the state machine (stopped → starting → running → error, with
+ * restarts after crashes and a crash-loop stop), timeouts, ping health, logs and the catalogue.
+ *
+ * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
+ */
+import { createInterface } from 'node:readline';
+import { readFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
+  ErrorCode, GetPromptResultSchema, ListResourcesResultSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema,
+  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema,
+  type CallToolResult, type ClientCapabilities, type CompleteResult, type GetPromptResult, type Implementation,
+  type JSONRPCMessage, type ListResourcesResult, type LoggingLevel, type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions, ServerHandle } from './api';
+import { DisposableStore, Emitter, assertNever, type Event } from './events';
+import type {
+  Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, LogLevel, Root, ServerDefinition, ServerState,
+  StdioServerDefinition,
+} from './types';
+import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
+import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
+import { mapMcpLevel, redactForLog, redactText } from './logging';
+import { createIsolatedFetch, type FetchLike } from './http/fetch';
+import { SamplingService } from './sampling';
+import { resolveCommand } from './process/resolveCommand';
+import { stopProcessTree } from './process/processTree';
+import { endStdin } from './process/endStdin';
+
+export const DEFAULT_STARTUP_TIMEOUT = 30_000;
+export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+export const STDERR_TAIL = 50;
+/** stdio messages up to this size are accepted (the SDK's default is 10 MB). */
+export const MAX_STDIO_MESSAGE = 128 * 1024 * 1024;
+export const COMPLETION_MAX = 100;
+
+/** Restart policy after crashes. */
+export interface RestartPolicy {
+  /** Restart automatically after a crash (default true). */
+  enabled?: boolean;
+  /** First backoff delay (default 1000 ms), doubled per crash. */
+  initialDelayMs?: number;
+  /** Backoff cap (default 30 000 ms). */
+  maxDelayMs?: number;
+  /** Crashes within `windowMs` that stop restarting (default 5). */
+  maxCrashes?: number;
+  /** Window for counting crashes (default 180 000 ms). */
+  windowMs?: number;
+}
+
+export interface ConnectionOptions {
+  features?: ClientFeatures;
+  /** Shared by a host's connections; created from `features` when missing. */
+  sampling?: SamplingService;
+  /** The roots this server may see (already filtered); answered to roots/list. */
+  roots?: () => Root[];
+  clientInfo?: Implementation;
+  restart?: RestartPolicy;
+  /** Ping every this many ms while running (default 60 000; 0 = off). Two failures mark the connection dead. */
+  pingIntervalMs?: number;
+  /** Grace periods for the stdio shutdown (close stdin, SIGTERM, SIGKILL). */
+  stopGrace?: { eofGraceMs?: number; termGraceMs?: number };
+  /** OAuth for HTTP servers. */
+  authProvider?: OAuthClientProvider;
+  /** Base fetch for HTTP (tests); every request still gets its own AbortSignal. */
+  fetch?: FetchLike;
+  /** Environment for stdio servers: default process.env + envFile + env. */
+  loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Options for the Streamable HTTP GET stream reconnection. */
+  reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
+}
+
+/** Which transport carries a session. */
+export type TransportKind = 'stdio' | 'streamableHttp' | 'sse';
+
+interface Session {
+  client: Client;
+  transport: Transport;
+  kind: TransportKind;
+  child?: ChildProcess;
+  pid?: number;
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  protocolVersion?: string;
+  catalogue?: CatalogueSession;
+  store: DisposableStore;
+  closing: boolean;
+  rootsKey?: string;
+}
+
+/** Parses a dotenv file: KEY=VALUE, `export ` prefix, # comments, single/double quotes. */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let v = m[2];
+    if ((v.startsWith('"') && v.endsWith('"') && v.length >= 2) || (v.startsWith("'") && v.endsWith("'") && v.length >= 2)) {
+      const dq = v.startsWith('"');
+      v = v.slice(1, -1);
+      if (dq) v = v.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      v = v.replace(/\s+#.*$/, '');
+    }
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+/** The user's environment + envFile + env (`null` removes a variable). */
+export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...baseEnv };
+  if (def.envFile) {
+    let text: string;
+    try {
+      text = await readFile(def.envFile, 'utf8');
+    } catch (err) {
+      throw new McpHostError(`cannot read envFile \`${def.envFile}\`: ${messageOf(err)}; fix the path in the server's \`envFile\` setting`);
+    }
+    Object.assign(env, parseDotenv(text));
+  }
+  for (const [k, v] of Object.entries(def.env ?? {})) {
+    if (v === null) delete env[k]; else env[k] = v;
+  }
+  return env;
+}
+
+function stateFingerprint(s: ServerState): string {
+  return JSON.stringify(s);
+}
+
+export class Connection implements ServerHandle {
+  private _state: ServerState = { kind: 'stopped' };
+  private _stderrTail: string[] = [];
+  private session: Session | undefined;
+  private startPromise: Promise<void> | undefined;
+  private reinitPromise: Promise<Session> | undefined;
+  /** Bumped by every start/stop so stale async work can tell it is stale. */
+  private epoch = 0;
+  private attempt = 0;
+  private crashes: number[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private pingFailures = 0;
+  private trace = false;
+  private readonly sampling: SamplingService;
+  private readonly fetchFn: FetchLike;
+  /** Which HTTP transport won the last connect. */
+  transportKind: TransportKind | undefined;
+  /** Tools whose inputSchema could not be compiled, with the reason. */
+  readonly invalidTools = new Map<string, string>();
+
+  private readonly _onDidChangeState = new Emitter<ServerState>();
+  private readonly _onDidChangeCatalogue = new Emitter<Catalogue>();
+  private readonly _onDidUpdateResource = new Emitter<string>();
+  private readonly _onLog = new Emitter<LogEntry>();
+  readonly onDidChangeState: Event<ServerState> = this._onDidChangeState.event;
+  readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
+  readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
+  readonly onLog: Event<LogEntry> = this._onLog.event;
+
+  constructor(readonly definition: ServerDefinition, private readonly options: ConnectionOptions = {}) {
+    this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
+    this.fetchFn = createIsolatedFetch(options.fetch);
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  get state(): ServerState {
+    return this._state;
+  }
+
+  get catalogue(): Catalogue {
+    return this.session?.catalogue?.catalogue ?? emptyCatalogue();
+  }
+
+  get stderrTail(): readonly string[] {
+    return this._stderrTail;
+  }
+
+  /** The pid of the stdio server process, while there is one. */
+  get pid(): number | undefined {
+    return this.session?.pid;
+  }
+
+  /** The negotiated protocol version, while running. */
+  get protocolVersion(): string | undefined {
+    return this._state.kind === 'running' ? this._state.protocolVersion : undefined;
+  }
+
+  private get startupTimeout(): number {
+    return this.definition.timeout?.startup ?? DEFAULT_STARTUP_TIMEOUT;
+  }
+
+  private get requestTimeout(): number {
+    return this.definition.timeout?.request ?? DEFAULT_REQUEST_TIMEOUT;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Logs and state
+  // -------------------------------------------------------------------------------------------
+
+  private log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void {
+    this._onLog.fire({ server: this.name, level, source, message, time: Date.now(), ...extra });
+  }
+
+  private setState(s: ServerState): void {
+    if (stateFingerprint(s) === stateFingerprint(this._state)) return;
+    this._state = s;
+    this._onDidChangeState.fire(s);
+  }
+
+  private setError(message: string, crashLoop = false, retryAt?: number): void {
+    this.log('error', 'lifecycle', message);
+    this.setState({ kind: 'error', message, stderrTail: [...this._stderrTail], crashLoop, ...(retryAt ? { retryAt } : {}) });
+  }
+
+  private pushStderr(line: string): void {
+    const clean = redactText(line.replace(/\r$/, ''));
+    this._stderrTail.push(clean);
+    if (this._stderrTail.length > STDERR_TAIL) this._stderrTail.splice(0, this._stderrTail.length - STDERR_TAIL);
+    this.log('warning', 'stderr', clean);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lifecycle
+  // -------------------------------------------------------------------------------------------
+
+  start(): Promise<void> {
+    if (this._state.kind === 'running') return Promise.resolve();
+    if (this.startPromise) return this.startPromise;
+    this.cancelRetry();
+    this.crashes = [];
+    return this.beginStart(false);
+  }
+
+  private beginStart(afterCrash: boolean): Promise<void> {
+    const epoch = ++this.epoch;
+    const p = this.doStart(epoch, afterCrash).finally(() => {
+      if (this.startPromise === p) this.startPromise = undefined;
+    });
+    this.startPromise = p;
+    return p;
+  }
+
+  private async doStart(epoch: number, afterCrash: boolean): Promise<void> {
+    this.attempt++;
+    this.setState({ kind: 'starting', since: Date.now(), attempt: this.attempt });
+    this.log('info', 'lifecycle', `starting (attempt ${this.attempt})`);
+    let session: Session;
+    try {
+      session = await this.launch(epoch);
+    } catch (err) {
+      if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      const message = err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
+      if (afterCrash) {
+        this.recordCrash(message);
+      } else {
+        this.setError(message);
+      }
+      throw new McpHostError(message, undefined, { cause: err });
+    }
+    if (epoch !== this.epoch) {
+      await this.teardown(session, false);
+      throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+    }
+    this.installSession(session);
+    await this.loadCatalogue(session);
+  }
+
+  private async loadCatalogue(session: Session): Promise<void> {
+    try {
+      await session.catalogue?.loadAll();
+    } catch (err) {
+      if (!session.closing) this.log('warning', 'lifecycle', `could not load the catalogue: ${describeError(this.name, 'list', err)}`);
+    }
+  }
+
+  private installSession(session: Session): void {
+    this.session = session;
+    this.pingFailures = 0;
+    const info = session.client.getServerVersion() ?? { name: this.name, version: 'unknown' };
+    const caps = session.client.getServerCapabilities() ?? {};
+    const instructions = session.client.getInstructions();
+    this.transportKind = session.kind;
+    this.setState({
+      kind: 'running', since: Date.now(),
+      protocolVersion: session.protocolVersion ?? 'unknown',
+      serverInfo: info, capabilities: caps,
+      ...(instructions ? { instructions } : {}),
+    });
+    this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} over ${session.kind}`);
+    session.rootsKey = JSON.stringify(this.visibleRoots());
+    this.startPing(session);
+  }
+
+  async stop(): Promise<void> {
+    this.epoch++;
+    this.cancelRetry();
+    this.stopPing();
+    const session = this.session;
+    this.session = undefined;
+    const pending = this.startPromise;
+    if (session) await this.teardown(session, true);
+    if (pending) await pending.catch(() => undefined);
+    if (this._state.kind !== 'stopped') {
+      this.log('info', 'lifecycle', 'stopped');
+      this.setState({ kind: 'stopped' });
+    }
+    this._onDidChangeCatalogue.fire(emptyCatalogue());
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Stops and releases the emitters. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this._onDidChangeState.dispose();
+    this._onDidChangeCatalogue.dispose();
+    this._onDidUpdateResource.dispose();
+    this._onLog.dispose();
+  }
+
+  private cancelRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  /** A running session ended without us asking: error state, then a restart with backoff or a crash-loop stop. */
+  private recordCrash(message: string): void {
+    const policy = this.options.restart ?? {};
+    const now = Date.now();
+    const windowMs = policy.windowMs ?? 180_000;
+    const maxCrashes = policy.maxCrashes ?? 5;
+    this.crashes = this.crashes.filter(t => now - t < windowMs);
+    this.crashes.push(now);
+    if (policy.enabled === false) {
+      this.setError(message);
+      return;
+    }
+    if (this.crashes.length >= maxCrashes) {
+      this.setError(`${message}. It crashed ${this.crashes.length} times in ${fmtMs(windowMs)}, so it will not be restarted automatically; fix the problem and start it again`, true);
+      return;
+    }
+    const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
+    const retryAt = now + delay;
+    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, retryAt);
+    const epoch = this.epoch;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (epoch !== this.epoch) return;
+      this.beginStart(true).catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref?.();
+  }
+
+  private onSessionClosed(session: Session): void {
+    if (session.closing || session !== this.session) return;
+    session.closing = true;
+    this.session = undefined;
+    this.stopPing();
+    session.catalogue?.dispose();
+    session.store.dispose();
+    // Let the exit status and the last stderr lines arrive.
+    setTimeout(() => {
+      if (this.session || this._state.kind !== 'running') return;
+      this._onDidChangeCatalogue.fire(emptyCatalogue());
+      this.recordCrash(this.exitMessage(session, 'exited unexpectedly'));
+    }, 50);
+  }
+
+  private exitMessage(session: Session, what: string): string {
+    const exit = session.exit;
+    const status = exit ? (exit.signal ? ` (signal ${exit.signal})` : exit.code !== null ? ` (exit code ${exit.code})` : '') : '';
+    const last = this._stderrTail.at(-1);
+    if (session.kind === 'stdio') return `server \`${this.name}\` ${what}${status}${last ? `: ${last}` : ''}`;
+    return `server \`${this.name}\` closed the connection`;
+  }
+
+  private async teardown(session: Session, graceful: boolean): Promise<void> {
+    session.closing = true;
+    session.catalogue?.dispose();
+    session.store.dispose();
+    if (session.kind === 'stdio') {
+      const pid = session.pid;
+      if (pid !== undefined && session.exit === undefined) {
+        try {
+          const r = await stopProcessTree(pid, () => { endStdin(session.transport as StdioClientTransport); }, this.options.stopGrace);
+          this.log('debug', 'lifecycle', `process tree ${r.pids.join(', ')} stopped (${r.phase})`);
+        } catch (err) {
+          this.log('warning', 'lifecycle', `could not stop the process tree of pid ${pid}: ${messageOf(err)}`);
+        }
+      }
+    } else if (graceful && session.kind === 'streamableHttp') {
+      const t = session.transport as StreamableHTTPClientTransport;
+      await Promise.race([t.terminateSession().catch(() => undefined), new Promise(r => setTimeout(r, 2000).unref())]);
+    }
+    await session.client.close().catch(() => undefined);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Launch
+  // -------------------------------------------------------------------------------------------
+
+  private capabilities(): ClientCapabilities {
+    const f = this.options.features ?? {};
+    return {
+      roots: { listChanged: true },
+      ...(this.sampling.enabled ? { sampling: {} } : {}),
+      ...(f.elicit ? { elicitation: {} } : {}),
+    };
+  }
+
+  private visibleRoots(): Root[] {
+    return this.options.roots?.() ?? [];
+  }
+
+  private makeClient(session: Pick<Session, 'catalogue'> & { closing: boolean }): Client {
+    const client = new Client(this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, { capabilities: this.capabilities() });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.visibleRoots().map(r => ({ ...r })) }));
+    if (this.sampling.enabled) {
+      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+        this.log('info', 'lifecycle', 'sampling request received');
+        try {
+          return await this.sampling.handle(this.name, this.definition.sampling, req.params, extra.signal);
+        } catch (err) {
+          this.log('warning', 'lifecycle', `sampling request refused: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
+          throw err;
+        }
+      });
+    }
+    const elicit = this.options.features?.elicit;
+    if (elicit) {
+      client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(this.name, req.params, extra.signal));
+    }
+    client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
+      const { level, logger, data } = n.params;
+      const message = typeof data === 'string' ? data : redactForLog(data);
+      this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger } : {}) });
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { void session.catalogue?.refresh('tools'); });
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => { void session.catalogue?.refresh('prompts'); });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      void session.catalogue?.refresh('resources');
+      void session.catalogue?.refresh('resourceTemplates');
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
+    client.onerror = err => {
+      if (session.closing) return;
+      const msg = messageOf(err);
+      if (/Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
+        this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${redactText(msg).slice(0, 300)}`);
+      } else {
+        this.log('debug', 'lifecycle', `transport: ${redactText(msg).slice(0, 500)}`);
+      }
+    };
+    return client;
+  }
+
+  /** Wraps send/onmessage for the trace and to record the negotiated protocol version. */
+  private instrument(transport: Transport, session: { protocolVersion?: string }): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) => {
+      if (this.trace) this.log('trace', 'trace', `→ ${redactForLog(message)}`);
+      return send(message, options);
+    };
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if (this.trace) this.log('trace', 'trace', `← ${redactForLog(message)}`);
+      if (session.protocolVersion === undefined && 'result' in message) {
+        const r = message.result as { protocolVersion?: unknown; serverInfo?: unknown };
+        if (typeof r?.protocolVersion === 'string' && r.serverInfo) session.protocolVersion = r.protocolVersion;
+      }
+    };
+  }
+
+  private async launch(epoch: number): Promise<Session> {
+    const def = this.definition;
+    switch (def.type) {
+      case 'stdio':
+        return this.withStartupTimeout(epoch, s => this.launchStdio(def, s));
+      case 'sse':
+        return this.withStartupTimeout(epoch, s => this.connectHttp(def, 'sse', s));
+      case 'http':
+        return this.withStartupTimeout(epoch, async s => {
+          try {
+            return await this.connectHttp(def, 'streamableHttp', s);
+          } catch (err) {
+            const status = httpStatusOf(err);
+            // Spec backwards compatibility: a 4xx (other than 401) to the initialize POST means a legacy SSE server.
+            if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 && !s.aborted) {
+              this.log('info', 'lifecycle', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
+              return await this.connectHttp(def, 'sse', s);
+            }
+            throw err;
+          }
+        });
+      default:
+        return assertNever(def, 'server type');
+    }
+  }
+
+  /**
+   * Runs a connect under the startup timeout (H9). On timeout the half-open session is torn down
+   * (initialize is never cancelled with notifications/cancelled, as the spec asks).
+   */
+  private async withStartupTimeout(
+    epoch: number,
+    run: (s: { aborted: boolean; sessions: Session[] }) => Promise<Session>,
+  ): Promise<Session> {
+    const ms = this.startupTimeout;
+    const scope = { aborted: false, sessions: [] as Session[] };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        scope.aborted = true;
+        reject(new McpHostError(`server \`${this.name}\` did not answer initialize within ${fmtMs(ms)} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout`));
+      }, ms);
+    });
+    const attempt = run(scope);
+    try {
+      return await Promise.race([attempt, timeout]);
+    } catch (err) {
+      scope.aborted = true;
+      attempt.catch(() => undefined);
+      await Promise.all(scope.sessions.map(s => s.closing ? undefined : this.teardown(s, false)));
+      // Let the exit status and last stderr lines arrive before composing the message.
+      await new Promise(r => setTimeout(r, 50));
+      if (err instanceof McpHostError || epoch !== this.epoch) throw err;
+      const crashed = scope.sessions.find(s => s.exit !== undefined || (s.kind === 'stdio' && s.closing));
+      const msg = messageOf(err);
+      const m = /protocol version is not supported: (.*)$/.exec(msg);
+      if (m) {
+        throw new McpHostError(`server \`${this.name}\` answered with protocol version ${m[1]}, which this host does not support (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); update the server or the host`);
+      }
+      if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof McpError)) {
+        throw new McpHostError(this.exitMessage(crashed, 'exited during startup'), undefined, { cause: err });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private newSession(client: Client, transport: Transport, kind: TransportKind): Session {
+    return { client, transport, kind, store: new DisposableStore(), closing: false };
+  }
+
+  private async finishConnect(session: Session, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
+    scope.sessions.push(session);
+    this.instrument(session.transport, session);
+    session.client.onclose = () => this.onSessionClosed(session);
+    // The SDK timeout is a backstop only: our startup timer fires first and never cancels initialize.
+    await session.client.connect(session.transport, { timeout: this.startupTimeout + 60_000 });
+    if (scope.aborted) throw new McpHostError(`server \`${this.name}\` start was abandoned`);
+    session.catalogue = new CatalogueSession({
+      client: session.client,
+      capabilities: session.client.getServerCapabilities(),
+      timeout: this.requestTimeout,
+      onChange: c => {
+        if (session.closing) return;
+        this.invalidTools.clear();
+        for (const t of c.tools) {
+          const v = session.catalogue?.toolValidators(t.name);
+          if (v?.invalid) this.invalidTools.set(t.name, v.invalid);
+        }
+        this._onDidChangeCatalogue.fire(c);
+      },
+      warn: m => this.log('warning', 'lifecycle', m),
+    });
+    return session;
+  }
+
+  private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
+    const baseEnv = this.options.baseEnv ?? process.env;
+    const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv);
+    let command: string;
+    try {
+      command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
+    } catch (err) {
+      throw new McpHostError(`server \`${this.name}\`: ${messageOf(err)}`, undefined, { cause: err });
+    }
+    if (scope.aborted) throw new McpHostError(`server \`${this.name}\` start was abandoned`);
+    const cleanEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) if (v !== undefined) cleanEnv[k] = v;
+    const transport = new StdioClientTransport({
+      command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, stderr: 'pipe', maxBufferSize: MAX_STDIO_MESSAGE,
+    });
+    const placeholder = { closing: false } as Session;
+    const client = this.makeClient(placeholder);
+    const session = Object.assign(placeholder, this.newSession(client, transport, 'stdio'));
+    // Rebind handlers that captured the placeholder: they read session.catalogue lazily, so the same object works.
+    const stderr = transport.stderr;
+    if (stderr) {
+      const rl = createInterface({ input: stderr as Readable, crlfDelay: Infinity });
+      rl.on('line', line => this.pushStderr(line));
+      session.store.add({ dispose: () => rl.close() });
+    }
+    const origStart = transport.start.bind(transport);
+    transport.start = async () => {
+      try {
+        await origStart();
+      } catch (err) {
+        throw new McpHostError(`server \`${this.name}\` could not be started (${command}): ${messageOf(err)}`);
+      }
+      const child = (transport as unknown as { _process?: ChildProcess })._process;
+      if (child) {
+        session.child = child;
+        session.pid = child.pid;
+        child.once('exit', (code, signal) => { session.exit = { code, signal }; });
+      }
+    };
+    return this.finishConnect(session, scope);
+  }
+
+  private async connectHttp(def: HttpServerDefinition, kind: 'streamableHttp' | 'sse', scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
+    let url: URL;
+    try {
+      url = new URL(def.url);
+    } catch {
+      throw new McpHostError(`server \`${this.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
+    }
+    const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
+    const transport: Transport = kind === 'streamableHttp'
+      ? new StreamableHTTPClientTransport(url, {
+        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+        reconnectionOptions: this.options.reconnection ?? {
+          initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5,
+        },
+      })
+      : new SSEClientTransport(url, {
+        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+      });
+    const placeholder = { closing: false } as Session;
+    const client = this.makeClient(placeholder);
+    const session = Object.assign(placeholder, this.newSession(client, transport, kind));
+    try {
+      return await this.finishConnect(session, scope);
+    } catch (err) {
+      if (!session.closing) {
+        session.closing = true;
+        await client.close().catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Health
+  // -------------------------------------------------------------------------------------------
+
+  private startPing(session: Session): void {
+    this.stopPing();
+    const every = this.options.pingIntervalMs ?? 60_000;
+    if (!every) return;
+    this.pingTimer = setInterval(() => {
+      if (session !== this.session || session.closing) return;
+      session.client.ping({ timeout: Math.min(every, 10_000) }).then(
+        () => { this.pingFailures = 0; },
+        err => {
+          if (session !== this.session || session.closing) return;
+          this.pingFailures++;
+          this.log('warning', 'lifecycle', `ping failed (${this.pingFailures}): ${describeError(this.name, 'ping', err)}`);
+          if (this.pingFailures >= 2) {
+            this.stopPing();
+            this.session = undefined;
+            const epoch = this.epoch;
+            void this.teardown(session, false).then(() => {
+              if (epoch === this.epoch) this.recordCrash(`server \`${this.name}\` stopped answering ping`);
+            });
+          }
+        },
+      );
+    }, every);
+    this.pingTimer.unref?.();
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Requests
+  // -------------------------------------------------------------------------------------------
+
+  /** The running session, starting the server on first use. */
+  private async ready(): Promise<Session> {
+    if (this.reinitPromise) return this.reinitPromise;
+    switch (this._state.kind) {
+      case 'running':
+        if (this.session) return this.session;
+        break;
+      case 'starting':
+        if (this.startPromise) await this.startPromise;
+        break;
+      case 'stopped':
+        await this.start();
+        break;
+      case 'error':
+        throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+      default:
+        assertNever(this._state, 'state');
+    }
+    if (!this.session) throw new McpHostError(`server \`${this.name}\` is not running`);
+    return this.session;
+  }
+
+  private sdkOptions(opts: RequestOptions | undefined): SdkRequestOptions {
+    const timeout = opts?.timeout ?? this.requestTimeout;
+    const o: SdkRequestOptions = { timeout };
+    if (opts?.signal) o.signal = opts.signal;
+    if (opts?.onProgress) {
+      const cb = opts.onProgress;
+      o.onprogress = p => cb({ progress: p.progress, total: p.total, message: p.message });
+      o.resetTimeoutOnProgress = true;
+      o.maxTotalTimeout = Math.max(timeout * 10, 10 * 60_000);
+    }
+    return o;
+  }
+
+  /**
+   * Runs a request on the running session with readable errors. A Streamable HTTP 404 (expired
+   * session) re-initializes transparently and replays this one request once (H12).
+   */
+  private async run<T>(method: string, fn: (client: Client, o: SdkRequestOptions) => Promise<T>, opts?: RequestOptions): Promise<T> {
+    let session = await this.ready();
+    const sdkOpts = this.sdkOptions(opts);
+    for (let tries = 0; ; tries++) {
+      try {
+        return await fn(session.client, sdkOpts);
+      } catch (err) {
+        if (tries === 0 && session.kind === 'streamableHttp' && httpStatusOf(err) === 404 && !session.closing && !opts?.signal?.aborted) {
+          session = await this.reinitialize(session);
+          continue;
+        }
+        if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.name}\` was cancelled`, ErrorCode.RequestTimeout, { cause: err });
+        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && session.closing && this._state.kind !== 'error') {
+          throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, err.code, { cause: err });
+        }
+        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+          throw new McpHostError(`server \`${this.name}\` closed the connection before answering ${method}`, err.code, { cause: err });
+        }
+        throw new McpHostError(describeError(this.name, method, err, sdkOpts.timeout), err instanceof McpError ? err.code : undefined, { cause: err });
+      }
+    }
+  }
+
+  /** A new HTTP session after the server forgot ours (404). Single-flight. */
+  private reinitialize(old: Session): Promise<Session> {
+    if (this.reinitPromise) return this.reinitPromise;
+    const epoch = this.epoch;
+    const p = (async () => {
+      this.log('info', 'lifecycle', 'the server no longer knows our session (HTTP 404); re-initializing');
+      old.closing = true;
+      old.catalogue?.dispose();
+      old.store.dispose();
+      void old.client.close().catch(() => undefined);
+      const fresh = await this.withStartupTimeout(epoch, s => this.connectHttp(this.definition as HttpServerDefinition, 'streamableHttp', s));
+      if (epoch !== this.epoch) {
+        await this.teardown(fresh, true);
+        throw new McpHostError(`server \`${this.name}\` was stopped`);
+      }
+      this.installSession(fresh);
+      void this.loadCatalogue(fresh);
+      return fresh;
+    })();
+    this.reinitPromise = p;
+    p.then(() => { this.reinitPromise = undefined; }, () => { this.reinitPromise = undefined; });
+    return p;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
+    const session = await this.ready();
+    const v = session.catalogue?.toolValidators(tool);
+    if (v?.invalid) throw new McpHostError(`cannot call ${v.invalid}`);
+    if (v?.input && !v.input(args ?? {})) {
+      throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
+    }
+    this.log('info', 'lifecycle', `calling tool ${tool}`);
+    const result = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, o), opts) as CallToolResult;
+    // H25: validate structuredContent against the tool's outputSchema (every tool, every page).
+    const out = (this.session ?? session).catalogue?.toolValidators(tool)?.output;
+    if (out && !result.isError) {
+      if (result.structuredContent === undefined) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.name}\` declares an outputSchema but returned no structuredContent`);
+      }
+      if (!out(result.structuredContent)) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.name}\` returned structuredContent that does not match its outputSchema: ${describeAjvErrors(out.errors, 'structuredContent')}`);
+      }
+    }
+    return result;
+  }
+
+  getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    return this.run('prompts/get', (c, o) => c.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, GetPromptResultSchema, o), opts);
+  }
+
+  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    return this.run('resources/read', (c, o) => c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, o), opts);
+  }
+
+  listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
+    return this.run('resources/list', (c, o) => c.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, ListResourcesResultSchema, o), opts);
+  }
+
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+    opts?: RequestOptions,
+  ): Promise<CompleteResult['completion']> {
+    const session = await this.ready();
+    if (!session.client.getServerCapabilities()?.completions) return { values: [] };
+    const r = await this.run('completion/complete', (c, o) => c.request({
+      method: 'completion/complete',
+      params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) },
+    }, CompleteResultSchema, o), opts);
+    const values = r.completion.values.slice(0, COMPLETION_MAX);
+    return { ...r.completion, values };
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    const session = await this.ready();
+    if (!session.client.getServerCapabilities()?.resources?.subscribe) {
+      throw new McpHostError(`server \`${this.name}\` does not support resource subscriptions`);
+    }
+    await this.run('resources/subscribe', (c, o) => c.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, o));
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const session = await this.ready();
+    if (!session.client.getServerCapabilities()?.resources?.subscribe) return;
+    await this.run('resources/unsubscribe', (c, o) => c.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, o));
+  }
+
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    if (this._state.kind !== 'running' || !this._state.capabilities.logging) return;
+    await this.run('logging/setLevel', (c, o) => c.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, o));
+  }
+
+  async ping(opts?: RequestOptions): Promise<void> {
+    await this.run('ping', (c, o) => c.request({ method: 'ping' }, EmptyResultSchema, o), opts);
+  }
+
+  setTrace(on: boolean): void {
+    this.trace = on;
+  }
+
+  /** Sends roots/list_changed when the roots this server sees changed since it last heard (H16). */
+  async notifyRootsChanged(): Promise<boolean> {
+    const session = this.session;
+    if (!session || session.closing || this._state.kind !== 'running') return false;
+    const key = JSON.stringify(this.visibleRoots());
+    if (key === session.rootsKey) return false;
+    session.rootsKey = key;
+    try {
+      await session.client.sendRootsListChanged();
+      return true;
+    } catch (err) {
+      this.log('warning', 'lifecycle', `could not send roots/list_changed: ${messageOf(err)}`);
+      return false;
+    }
+  }
+}

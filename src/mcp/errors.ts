@@ -1,0 +1,104 @@
+/**
+ * Readable errors (H30). Everything the core throws at its users or puts into an error state goes
+ * through `describeError`, so people read "server `x` did not answer tools/call within 60 s", not
+ * "MCP error -32001: Request timed out".
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** An error whose message is already meant for a person. */
+export class McpHostError extends Error {
+  constructor(message: string, readonly code?: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'McpHostError';
+  }
+}
+
+/** The HTTP status carried by an SDK transport error (StreamableHTTPError, SseError), if any. */
+export function httpStatusOf(err: unknown): number | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const name = (err as { constructor?: { name?: string } }).constructor?.name;
+  const code = (err as { code?: unknown }).code;
+  if ((name === 'StreamableHTTPError' || name === 'SseError') && typeof code === 'number' && code >= 100) return code;
+  const msg = String((err as { message?: unknown }).message ?? '');
+  const m = /^(?:Streamable HTTP|SSE) error: .*?\b(?:HTTP )?(\d{3})\b/.exec(msg);
+  if (m && (name === 'StreamableHTTPError' || name === 'SseError')) return Number(m[1]);
+  return undefined;
+}
+
+const CODE_TEXT: Record<number, string> = {
+  [ErrorCode.ParseError]: 'the server could not parse the message (-32700)',
+  [ErrorCode.InvalidRequest]: 'the server called the request invalid (-32600)',
+  [ErrorCode.MethodNotFound]: 'the server does not implement this method (-32601)',
+  [ErrorCode.InvalidParams]: 'the server rejected the arguments (-32602)',
+  [ErrorCode.InternalError]: 'the server hit an internal error (-32603)',
+  [-32002]: 'resource not found (-32002)',
+};
+
+/** Strips the SDK's "MCP error -32601: " prefix. */
+function bareMessage(err: McpError): string {
+  return err.message.replace(/^MCP error -?\d+: /, '');
+}
+
+/**
+ * One readable sentence for an error from `method` on `server`. Never includes a stack trace.
+ * `timeoutMs` names the timeout that applied, for timeouts.
+ */
+export function describeError(server: string, method: string, err: unknown, timeoutMs?: number): string {
+  if (err instanceof McpHostError) return err.message;
+  if (err instanceof McpError) {
+    const detail = bareMessage(err);
+    switch (err.code) {
+      case ErrorCode.RequestTimeout:
+        if (/cancel/i.test(detail) || (timeoutMs === undefined && !/timed out/i.test(detail))) {
+          return `${method} to server \`${server}\` was cancelled${detail && !/^Request/.test(detail) ? `: ${detail}` : ''}`;
+        }
+        return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
+      case ErrorCode.ConnectionClosed:
+        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
+        return `server \`${server}\` closed the connection before answering ${method}`;
+      default: {
+        const known = CODE_TEXT[err.code];
+        if (known) return `${method} on server \`${server}\` failed: ${known}: ${detail}`;
+        return `${method} on server \`${server}\` failed (error ${err.code}): ${detail}`;
+      }
+    }
+  }
+  const status = httpStatusOf(err);
+  if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
+  if (status === 403) return `server \`${server}\` refused access (HTTP 403)`;
+  if (status !== undefined) return `${method} on server \`${server}\` failed with HTTP ${status}: ${messageOf(err)}`;
+  if (err && typeof err === 'object' && (err as { name?: string }).name === 'AbortError') {
+    return `${method} to server \`${server}\` was cancelled`;
+  }
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running?)`;
+  if (err && typeof err === 'object' && (err as { name?: string }).name === 'ZodError') {
+    return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
+  }
+  return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
+}
+
+/** The message of anything thrown, single line, no stack. */
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    const base = err.message || err.name;
+    if (cause instanceof Error && cause.message && !base.includes(cause.message)) return `${base} (${cause.message})`;
+    return base;
+  }
+  if (typeof err === 'string') return err;
+  try { return JSON.stringify(err); } catch { return String(err); }
+}
+
+function zodSummary(err: unknown): string {
+  const issues = (err as { issues?: { path?: unknown[]; message?: string }[] }).issues;
+  if (!Array.isArray(issues) || issues.length === 0) return messageOf(err);
+  return issues.slice(0, 3).map(i => `${(i.path ?? []).join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+export function fmtMs(ms: number | undefined): string {
+  if (ms === undefined) return 'the time limit';
+  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${ms} ms`;
+}

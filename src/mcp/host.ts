@@ -1,0 +1,208 @@
+/**
+ * The host (implements HostApi): the registry of connections, reconciled against new definitions,
+ * the roots every server sees, and one set of events for the UI. One server failing never affects
+ * another; every error becomes that server's state plus a log line.
+ */
+import type { HostApi, ServerHandle } from './api';
+import { DisposableStore, Emitter, type Event } from './events';
+import type { Catalogue, ClientFeatures, ConfigError, LogEntry, Root, ServerDefinition, ServerState } from './types';
+import { Connection, type ConnectionOptions } from './connection';
+import { SamplingService } from './sampling';
+import { messageOf } from './errors';
+
+export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
+  features?: ClientFeatures;
+  /** Compares definitions; defaults to a stable JSON of the definition. */
+  fingerprint?: (def: ServerDefinition) => string;
+  /** OAuth provider per HTTP server (the extension and CLI inject storage and the browser step). */
+  authProvider?: ConnectionOptions['authProvider'] | ((def: ServerDefinition) => ConnectionOptions['authProvider']);
+  /** Debounce for roots/list_changed (default 50 ms). */
+  rootsDebounceMs?: number;
+}
+
+/** JSON with sorted keys, so key order never counts as a change. */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.keys(v).sort().map(k => [k, (v as Record<string, unknown>)[k]]));
+    }
+    return v;
+  });
+}
+
+/** True when `uri` is an acceptable root: a file: URI without `..` segments (H17). */
+export function isValidRoot(uri: string): boolean {
+  let u: URL;
+  try { u = new URL(uri); } catch { return false; }
+  if (u.protocol !== 'file:') return false;
+  // Check the raw text too: URL parsing already collapses `..`.
+  const raw = uri.replace(/^file:\/\/[^/]*/i, '');
+  const segments = raw.split(/[/\\]/).map(s => { try { return decodeURIComponent(s); } catch { return s; } });
+  return !segments.some(s => s === '..');
+}
+
+function baseName(uri: string): string {
+  const parts = uri.replace(/\/+$/, '').split('/');
+  try { return decodeURIComponent(parts[parts.length - 1] ?? ''); } catch { return parts[parts.length - 1] ?? ''; }
+}
+
+interface Entry {
+  connection: Connection;
+  fingerprint: string;
+  store: DisposableStore;
+}
+
+export class McpHost implements HostApi {
+  private readonly entries = new Map<string, Entry>();
+  private _roots: Root[] = [];
+  private rootsTimer: NodeJS.Timeout | undefined;
+  private readonly sampling: SamplingService;
+  private disposed = false;
+  /** The last configuration problems handed to reconcile (for the UI / doctor). */
+  configErrors: readonly ConfigError[] = [];
+
+  private readonly _onDidChangeServers = new Emitter<void>();
+  private readonly _onDidChangeState = new Emitter<{ server: string; state: ServerState }>();
+  private readonly _onDidChangeCatalogue = new Emitter<{ server: string; catalogue: Catalogue }>();
+  private readonly _onDidUpdateResource = new Emitter<{ server: string; uri: string }>();
+  private readonly _onLog = new Emitter<LogEntry>();
+  readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
+  readonly onDidChangeState: Event<{ server: string; state: ServerState }> = this._onDidChangeState.event;
+  readonly onDidChangeCatalogue: Event<{ server: string; catalogue: Catalogue }> = this._onDidChangeCatalogue.event;
+  readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this._onDidUpdateResource.event;
+  readonly onLog: Event<LogEntry> = this._onLog.event;
+
+  constructor(private readonly options: HostOptions = {}) {
+    this.sampling = new SamplingService(options.features ?? {});
+  }
+
+  get servers(): readonly ServerHandle[] {
+    return [...this.entries.values()].map(e => e.connection);
+  }
+
+  get(name: string): Connection | undefined {
+    return this.entries.get(name)?.connection;
+  }
+
+  get roots(): readonly Root[] {
+    return this._roots;
+  }
+
+  private fingerprint(def: ServerDefinition): string {
+    return this.options.fingerprint ? this.options.fingerprint(def) : stableStringify(def);
+  }
+
+  /** The roots one server may see: only its `roots` folder names when given (H17). */
+  rootsFor(def: ServerDefinition): Root[] {
+    const names = def.roots;
+    const visible = names && names.length
+      ? this._roots.filter(r => names.includes(r.name ?? '') || names.includes(baseName(r.uri)))
+      : this._roots;
+    return visible.map(r => ({ ...r }));
+  }
+
+  private create(def: ServerDefinition): Entry {
+    const { features, fingerprint: _f, authProvider, rootsDebounceMs: _r, ...rest } = this.options;
+    const connection: Connection = new Connection(def, {
+      ...rest,
+      features,
+      sampling: this.sampling,
+      roots: (): Root[] => this.rootsFor(connection.definition),
+      authProvider: typeof authProvider === 'function' ? authProvider(def) : authProvider,
+    });
+    const store = new DisposableStore();
+    store.add(connection.onDidChangeState(state => this._onDidChangeState.fire({ server: def.name, state })));
+    store.add(connection.onDidChangeCatalogue(catalogue => this._onDidChangeCatalogue.fire({ server: def.name, catalogue })));
+    store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
+    store.add(connection.onLog(e => this._onLog.fire(e)));
+    return { connection, fingerprint: this.fingerprint(def), store };
+  }
+
+  private async startQuietly(c: Connection): Promise<void> {
+    try {
+      await c.start();
+    } catch {
+      // Already state + log line in the connection.
+    }
+  }
+
+  private async remove(entry: Entry): Promise<void> {
+    try {
+      await entry.connection.dispose();
+    } catch (err) {
+      this._onLog.fire({ server: entry.connection.name, level: 'error', source: 'lifecycle', message: `could not stop: ${messageOf(err)}`, time: Date.now() });
+    }
+    entry.store.dispose();
+  }
+
+  private shouldStart(def: ServerDefinition): boolean {
+    return def.autoStart !== false && !def.disabled;
+  }
+
+  async reconcile(definitions: ServerDefinition[], errors: ConfigError[] = []): Promise<void> {
+    if (this.disposed) return;
+    this.configErrors = errors;
+    const wanted = new Map(definitions.map(d => [d.name, d]));
+    const work: Promise<void>[] = [];
+    let changed = false;
+
+    for (const [name, entry] of [...this.entries]) {
+      if (!wanted.has(name)) {
+        this.entries.delete(name);
+        changed = true;
+        work.push(this.remove(entry));
+      }
+    }
+    for (const def of definitions) {
+      const existing = this.entries.get(def.name);
+      const fp = this.fingerprint(def);
+      if (existing && existing.fingerprint === fp) continue;
+      changed = true;
+      const entry = this.create(def);
+      this.entries.set(def.name, entry);
+      work.push((async () => {
+        if (existing) await this.remove(existing);
+        if (this.shouldStart(def) && !this.disposed && this.entries.get(def.name) === entry) {
+          await this.startQuietly(entry.connection);
+        }
+      })());
+    }
+    if (changed) this._onDidChangeServers.fire();
+    await Promise.all(work);
+  }
+
+  setRoots(roots: Root[]): void {
+    const valid: Root[] = [];
+    for (const r of roots) {
+      if (isValidRoot(r.uri)) valid.push({ uri: r.uri, ...(r.name !== undefined ? { name: r.name } : {}) });
+      else this._onLog.fire({ server: '', level: 'warning', source: 'lifecycle', message: `ignored root \`${r.uri}\`: roots must be file:// URIs without \`..\` segments`, time: Date.now() });
+    }
+    this._roots = valid;
+    if (this.rootsTimer) clearTimeout(this.rootsTimer);
+    this.rootsTimer = setTimeout(() => {
+      this.rootsTimer = undefined;
+      for (const e of this.entries.values()) void e.connection.notifyRootsChanged();
+    }, this.options.rootsDebounceMs ?? 50);
+    this.rootsTimer.unref?.();
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.rootsTimer) clearTimeout(this.rootsTimer);
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    if (entries.length) this._onDidChangeServers.fire();
+    await Promise.all(entries.map(e => this.remove(e)));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    void this.shutdown().finally(() => {
+      this._onDidChangeServers.dispose();
+      this._onDidChangeState.dispose();
+      this._onDidChangeCatalogue.dispose();
+      this._onDidUpdateResource.dispose();
+      this._onLog.dispose();
+    });
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The SDK's OAuthClientProvider over injected token storage and an injected browser step.
+ * The SDK's `auth()` does discovery (protected resource + authorization server metadata, with the
+ * `/authorize`, `/token`, `/register` fallbacks), dynamic client registration, PKCE and refresh;
+ * this class only keeps what it hands us, under keys scoped to the server URL.
+ */
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+
+/** Where secrets live (the extension passes SecretStorage; the CLI a file or memory). */
+export interface OAuthStorage {
+  get(key: string): Promise<string | undefined> | string | undefined;
+  set(key: string, value: string): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+}
+
+export interface OAuthProviderOptions {
+  storage: OAuthStorage;
+  /** Opens the authorization URL in the user's browser (after asking them). */
+  openBrowser(url: string): Promise<void>;
+  /** Where the authorization server sends the user back (a loopback or vscode:// URI). */
+  redirectUrl: string;
+  clientName: string;
+  /** Scopes the storage keys; usually the server URL. */
+  key?: string;
+  /** Requested scope, if the server needs one. */
+  scope?: string;
+}
+
+export class McpOAuthProvider implements OAuthClientProvider {
+  private verifier: string | undefined;
+
+  constructor(private readonly opts: OAuthProviderOptions) {}
+
+  private k(name: string): string {
+    return `mcpHost.oauth:${this.opts.key ?? this.opts.clientName}:${name}`;
+  }
+
+  private async read<T>(name: string): Promise<T | undefined> {
+    const raw = await this.opts.storage.get(this.k(name));
+    if (!raw) return undefined;
+    try { return JSON.parse(raw) as T; } catch { return undefined; }
+  }
+
+  private async write(name: string, value: unknown): Promise<void> {
+    await this.opts.storage.set(this.k(name), JSON.stringify(value));
+  }
+
+  get redirectUrl(): string {
+    return this.opts.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.opts.clientName,
+      redirect_uris: [this.opts.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...(this.opts.scope ? { scope: this.opts.scope } : {}),
+    };
+  }
+
+  clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return this.read<OAuthClientInformationMixed>('client');
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    return this.write('client', info);
+  }
+
+  tokens(): Promise<OAuthTokens | undefined> {
+    return this.read<OAuthTokens>('tokens');
+  }
+
+  saveTokens(tokens: OAuthTokens): Promise<void> {
+    return this.write('tokens', tokens);
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.opts.openBrowser(authorizationUrl.toString());
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    this.verifier = codeVerifier;
+    await this.opts.storage.set(this.k('verifier'), codeVerifier);
+  }
+
+  async codeVerifier(): Promise<string> {
+    const v = this.verifier ?? await this.opts.storage.get(this.k('verifier'));
+    if (!v) throw new Error('No PKCE code verifier saved: start the sign-in again');
+    return v;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    return this.write('discovery', state);
+  }
+
+  discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.read<OAuthDiscoveryState>('discovery');
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const names = scope === 'all' ? ['client', 'tokens', 'verifier', 'discovery'] : [scope === 'client' ? 'client' : scope];
+    for (const n of names) await this.opts.storage.delete(this.k(n));
+    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+  }
+}
