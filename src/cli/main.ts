@@ -1,20 +1,62 @@
 /** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, conformance). */
+import { parseArgs, type ParsedArgs } from './args';
+import { call, doctor, inspect, prompt, read, shutdownAll, type CliRuntime } from './commands';
 import { conformanceCommand } from './conformance/command';
+import { HELP, USAGE } from './help';
+import { createRuntime } from './runtime';
+import { CLI_VERSION } from './version';
 
-const USAGE = `usage: mcp-host <doctor|inspect|call|read|prompt|conformance> [options]`;
+const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<number>> = { doctor, inspect, call, read, prompt };
+
+/** One line on stderr; usage errors get a pointer to --help. */
+function report(err: unknown, cmd: string | undefined): number {
+  const code = (err as { exitCode?: number } | undefined)?.exitCode ?? 1;
+  const message = err instanceof Error ? err.message : String(err);
+  const hint = code === 2 && cmd && HELP[cmd] && !/\.json|\bservers\b/.test(message) ? ` (see mcp-host ${cmd} --help)` : '';
+  process.stderr.write(`mcp-host${cmd ? ` ${cmd}` : ''}: ${message}${hint}\n`);
+  return code;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h') {
-    console.log(USAGE);
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    const topic = cmd === 'help' ? rest[0] : undefined;
+    console.log(topic && HELP[topic] ? HELP[topic] : USAGE);
     return cmd ? 0 : 2;
   }
+  if (cmd === '--version' || cmd === '-V') {
+    console.log(CLI_VERSION);
+    return 0;
+  }
   if (cmd === 'conformance') return conformanceCommand(rest);
-  console.error(`mcp-host: unknown command "${cmd}"\n${USAGE}`);
-  return 2;
+  const run = COMMANDS[cmd];
+  if (!run) {
+    process.stderr.write(`mcp-host: unknown command "${cmd}"\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const args = parseArgs(rest);
+    if (args.help) {
+      console.log(HELP[cmd]);
+      return 0;
+    }
+    return await run(createRuntime(), args);
+  } catch (err) {
+    return report(err, cmd);
+  }
+}
+
+/** Ctrl+C / SIGTERM: stop every server (whole process trees) before leaving. */
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`mcp-host: ${signal}, stopping servers…\n`);
+    void shutdownAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
 }
 
 main(process.argv.slice(2)).then(code => { process.exitCode = code; }, err => {
-  console.error(`mcp-host: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
+  process.exitCode = report(err, undefined);
 });

@@ -8,6 +8,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CrossAppAccessProvider, HeadlessAuthCodeProvider, type CrossAppAccessContext } from './oauth';
+import { oauthFetch } from './oauthFetch';
 import { connectSession, type Session } from './session';
 
 /** A URL-based client id (SEP-991); the suite's servers accept it without fetching it. */
@@ -74,8 +75,13 @@ function argumentsFor(tool: string): Record<string, unknown> {
  * (readably) otherwise. `log` gets one line per step.
  */
 export async function runScenario(url: string, scenario: string, ctx: ScenarioContext, log: (line: string) => void): Promise<void> {
-  const authProvider = providerFor(scenario, ctx);
-  const session: Session = await connectSession(url, { authProvider, elicit: acceptWithDefaults, log });
+  const provider = providerFor(scenario, ctx);
+  // Interactive (authorization code) providers run through the OAuth fetch wrapper; the
+  // non-interactive grants (client credentials, jwt-bearer) go straight to the transport.
+  const auth = provider instanceof HeadlessAuthCodeProvider
+    ? { fetch: oauthFetch(provider, url) }
+    : { authProvider: provider };
+  const session: Session = await connectSession(url, { ...auth, elicit: acceptWithDefaults, log });
   try {
     log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion}`);
     const tools = await session.listTools();

@@ -10,13 +10,17 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import {
   ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Implementation, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CLI_NAME, CLI_VERSION } from '../version';
 
 /** Authorization rounds (browser steps) one operation may take before we give up. */
 export const MAX_AUTH_ROUNDS = 3;
 
 export interface SessionOptions {
+  /** A non-interactive OAuth provider, handed to the transport. */
   authProvider?: OAuthClientProvider;
+  /** The fetch to use (e.g. the interactive OAuth wrapper). */
+  fetch?: FetchLike;
   elicit?: (params: ElicitRequest['params']) => Promise<ElicitResult>;
   log?: (line: string) => void;
 }
@@ -46,7 +50,7 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
   };
 
   for (;;) {
-    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: opts.authProvider });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: opts.authProvider, fetch: opts.fetch });
     const client = new Client(
       { name: CLI_NAME, version: CLI_VERSION },
       { capabilities: opts.elicit ? { elicitation: { form: { applyDefaults: true } } } : {} },

@@ -1,0 +1,249 @@
+/**
+ * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt. Each one
+ * loads the configuration, starts only the servers it needs, and always shuts the host down.
+ */
+import type { HostApi, ServerHandle } from '../mcp/api';
+import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
+import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
+import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
+
+/** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
+export interface CliRuntime {
+  loadConfig(args: ParsedArgs): Promise<LoadedConfig>;
+  createHost(): HostApi;
+  /** Where a stdio command resolves to, for the doctor. */
+  resolveCommand(def: ServerDefinition): Promise<{ path: string; via: string }>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface LoadedConfig {
+  /** The file read (absolute). */
+  file: string;
+  definitions: ServerDefinition[];
+  errors: ConfigError[];
+}
+
+/** Lines of stderr shown with a failure. */
+const STDERR_TAIL = 10;
+
+/** One line per config error: "<file>: <path>: <message>". */
+export function configErrorLine(file: string, e: ConfigError): string {
+  return `${file}: ${e.path}: ${e.message}`;
+}
+
+/** Applies `--timeout` to a definition (both the startup and the request timeout). */
+function withTimeout(def: ServerDefinition, timeout: number | undefined): ServerDefinition {
+  return timeout ? { ...def, timeout: { ...def.timeout, startup: timeout, request: timeout } } : def;
+}
+
+/** The definition named `name`, or a usage error naming the file, the setting and the fix. */
+function pick(cfg: LoadedConfig, name: string): ServerDefinition {
+  const errors = cfg.errors.filter(e => e.server === name);
+  if (errors.length) throw new UsageError(errors.map(e => configErrorLine(cfg.file, e)).join('\n'));
+  const def = cfg.definitions.find(d => d.name === name);
+  if (!def) {
+    const names = cfg.definitions.map(d => d.name);
+    throw new UsageError(`no server named "${name}" in ${cfg.file}; ${names.length ? `servers: ${names.join(', ')}` : 'it defines no servers'}`);
+  }
+  if (def.disabled) throw new UsageError(`server "${name}" is disabled in ${cfg.file} (servers.${name}.disabled); set it to false to use it`);
+  return def;
+}
+
+/** Hosts to shut down when the user presses Ctrl+C. */
+const liveHosts = new Set<HostApi>();
+
+/** Shuts down every live host (SIGINT/SIGTERM handler). */
+export async function shutdownAll(): Promise<void> {
+  await Promise.allSettled([...liveHosts].map(h => h.shutdown()));
+  liveHosts.clear();
+}
+
+/** Runs `fn` with a host holding `defs`, and shuts the host down afterwards whatever happens. */
+async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>): Promise<T> {
+  const host = rt.createHost();
+  liveHosts.add(host);
+  try {
+    await host.reconcile(defs);
+    return await fn(host);
+  } finally {
+    try {
+      await host.shutdown();
+    } finally {
+      host.dispose();
+      liveHosts.delete(host);
+    }
+  }
+}
+
+/** A readable failure for a server that would not start: message plus the stderr tail. */
+function startFailure(handle: ServerHandle, err: unknown): string {
+  const state = handle.state;
+  const message = state.kind === 'error' ? state.message : err instanceof Error ? err.message : String(err);
+  const tail = (state.kind === 'error' ? state.stderrTail : handle.stderrTail).slice(-STDERR_TAIL);
+  return tail.length ? `${message}\n  stderr (last ${tail.length} lines):\n${tail.map(l => `    ${l}`).join('\n')}` : message;
+}
+
+/** Starts one server; rejects with a FailureError that names the server and carries its stderr. */
+async function startOne(host: HostApi, name: string): Promise<ServerHandle> {
+  const handle = host.get(name);
+  if (!handle) throw new FailureError(`server "${name}" was not created by the host`);
+  try {
+    await handle.start();
+  } catch (err) {
+    throw new FailureError(`server "${name}" failed to start: ${startFailure(handle, err)}`);
+  }
+  if (handle.state.kind !== 'running') throw new FailureError(`server "${name}" failed to start: ${startFailure(handle, undefined)}`);
+  return handle;
+}
+
+/** The running server's catalogue once every declared list has been fetched. */
+async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
+  return handle.catalogue;
+}
+
+async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>): Promise<T> {
+  const cfg = await rt.loadConfig(args);
+  const def = withTimeout(pick(cfg, name), args.timeout);
+  return withHost(rt, [def], async host => fn(await startOne(host, name)));
+}
+
+function failed(server: string, what: string, err: unknown): FailureError {
+  const msg = err instanceof Error ? err.message : String(err);
+  return new FailureError(msg.includes(server) ? msg : `${what} on server "${server}" failed: ${msg}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const cfg = await rt.loadConfig(args);
+  rt.out(`config: ${cfg.file}`);
+  for (const e of cfg.errors) rt.out(`✗ ${configErrorLine(cfg.file, e)}`);
+  const defs = cfg.definitions.filter(d => !d.disabled).map(d => withTimeout(d, args.timeout));
+  for (const d of cfg.definitions.filter(d => d.disabled)) rt.out(`- ${d.name}: disabled, skipped`);
+  if (!defs.length && !cfg.errors.length) rt.out('no servers configured');
+
+  let failures = 0;
+  await withHost(rt, defs, async host => {
+    // Start everything at once; report in configuration order.
+    const results = await Promise.all(defs.map(async def => {
+      const lines: string[] = [];
+      let ok = true;
+      let where = def.type === 'stdio' ? '' : ` ${def.url}`;
+      if (def.type === 'stdio') {
+        try {
+          const r = await rt.resolveCommand(def);
+          where = ` ${r.path} (via ${r.via})`;
+        } catch (err) {
+          return { ok: false, lines: [`✗ ${def.name} (stdio): ${err instanceof Error ? err.message : String(err)}`] };
+        }
+      }
+      const handle = host.get(def.name);
+      try {
+        if (!handle) throw new Error('not created by the host');
+        await startOne(host, def.name);
+        const s = handle.state;
+        if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
+        const cat = await catalogueOf(handle);
+        lines.push(`✓ ${def.name} (${def.type})${where}`);
+        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, protocol ${s.protocolVersion}`);
+        lines.push(`    capabilities: ${describeCapabilities(s.capabilities)}`);
+        lines.push(`    ${describeCounts(cat)}`);
+      } catch (err) {
+        ok = false;
+        const msg = err instanceof FailureError ? err.message.replace(/^server "[^"]*" failed to start: /, '') : err instanceof Error ? err.message : String(err);
+        lines.push(`✗ ${def.name} (${def.type})${where}`);
+        lines.push(...msg.split('\n').map(l => `    ${l.trimStart() === l ? l : l.slice(2)}`));
+      }
+      return { ok, lines };
+    }));
+    for (const r of results) {
+      if (!r.ok) failures++;
+      for (const l of r.lines) rt.out(l);
+    }
+  });
+  const total = defs.length;
+  rt.out(`${total - failures} of ${total} server${total === 1 ? '' : 's'} OK${cfg.errors.length ? `, ${cfg.errors.length} configuration error${cfg.errors.length === 1 ? '' : 's'}` : ''}`);
+  if (cfg.errors.length) return 2;
+  return failures ? 1 : 0;
+}
+
+export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name] = args.positionals;
+  if (!name) throw new UsageError('inspect needs a server name: mcp-host inspect <server>');
+  const report = await withServer(rt, args, name, async handle => {
+    const s = handle.state;
+    if (s.kind !== 'running') throw new FailureError(`server "${name}" is not running`);
+    const cat = await catalogueOf(handle);
+    return {
+      serverInfo: s.serverInfo,
+      protocolVersion: s.protocolVersion,
+      capabilities: s.capabilities,
+      ...(s.instructions ? { instructions: s.instructions } : {}),
+      tools: cat.tools,
+      prompts: cat.prompts,
+      resources: cat.resources,
+      resourceTemplates: cat.resourceTemplates,
+    };
+  });
+  rt.out(JSON.stringify(report, null, 2));
+  return 0;
+}
+
+export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name, tool] = args.positionals;
+  if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`);
+  const toolArgs = parseToolArgs(args.args);
+  const result = await withServer(rt, args, name, async handle => {
+    if (!handle.catalogue.tools.some(t => t.name === tool) && handle.catalogue.tools.length) {
+      throw new UsageError(`server "${name}" has no tool "${tool}"; tools: ${handle.catalogue.tools.map(t => t.name).join(', ')}`);
+    }
+    try {
+      return await handle.callTool(tool, toolArgs);
+    } catch (err) {
+      throw failed(name, `tools/call ${tool}`, err);
+    }
+  });
+  if (args.json) rt.out(JSON.stringify(result, null, 2));
+  else rt.out(formatToolResult(result));
+  if (result.isError) {
+    rt.err(`mcp-host: tool "${tool}" on server "${name}" reported an error (isError: true)`);
+    return 1;
+  }
+  return 0;
+}
+
+export async function read(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name, uri] = args.positionals;
+  if (!name || !uri) throw new UsageError('read needs a server and a resource URI: mcp-host read <server> <uri>');
+  const result = await withServer(rt, args, name, async handle => {
+    try {
+      return await handle.readResource(uri);
+    } catch (err) {
+      throw failed(name, `resources/read ${uri}`, err);
+    }
+  });
+  rt.out(args.json ? JSON.stringify(result, null, 2) : formatResource(result));
+  return 0;
+}
+
+export async function prompt(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name, promptName] = args.positionals;
+  if (!name || !promptName) throw new UsageError('prompt needs a server and a prompt name: mcp-host prompt <server> <name> --arg key=value');
+  const promptArgs = parsePromptArgs(args.arg);
+  const result = await withServer(rt, args, name, async handle => {
+    const known = handle.catalogue.prompts.find(p => p.name === promptName);
+    if (!known && handle.catalogue.prompts.length) {
+      throw new UsageError(`server "${name}" has no prompt "${promptName}"; prompts: ${handle.catalogue.prompts.map(p => p.name).join(', ')}`);
+    }
+    const missing = (known?.arguments ?? []).filter(a => a.required && !(a.name in promptArgs)).map(a => a.name);
+    if (missing.length) throw new UsageError(`prompt "${promptName}" on server "${name}" needs ${missing.map(m => `--arg ${m}=…`).join(' ')}`);
+    try {
+      return await handle.getPrompt(promptName, promptArgs);
+    } catch (err) {
+      throw failed(name, `prompts/get ${promptName}`, err);
+    }
+  });
+  rt.out(args.json ? JSON.stringify(result, null, 2) : formatPrompt(result));
+  return 0;
+}

@@ -1,0 +1,82 @@
+/** `--help` texts, one per command. */
+import { inputEnvName } from './inputs';
+
+const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.servers), mcp.json (servers), or a
+                  Claude Desktop / Cursor file (mcpServers). Default: ./.vscode/settings.json,
+                  then ./.vscode/mcp.json. \${workspaceFolder} is the current directory.
+  --timeout MS    startup and request timeout for the servers this command starts
+  -h, --help      this text`;
+
+const INPUTS = `Inputs: \${input:id} values come from the environment (${inputEnvName('id')}), else are asked
+on the terminal, else take the input's "default".`;
+
+const EXIT = `Exit codes: 0 ok, 1 a server or tool failed, 2 usage or configuration error.`;
+
+export const USAGE = `usage: mcp-host <command> [options]
+
+Commands:
+  doctor                          check the configuration and start every server
+  inspect <server>                print a server's info, capabilities and full catalogue as JSON
+  call <server> <tool> --args JSON      call a tool
+  read <server> <uri>             read a resource
+  prompt <server> <name> --arg k=v…     get a prompt
+  conformance <url>               client mode for @modelcontextprotocol/conformance
+
+Run "mcp-host <command> --help" for a command's options.
+${EXIT}`;
+
+export const HELP: Record<string, string> = {
+  doctor: `usage: mcp-host doctor [--config FILE] [--timeout MS]
+
+Validates the configuration, resolves each stdio command (path and how it was found), starts every
+enabled server with a timeout and prints its protocol version, capabilities and the number of tools,
+prompts, resources and templates, or the error with the last stderr lines.
+
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT} (1 when any server failed, 2 when the configuration has errors)`,
+
+  inspect: `usage: mcp-host inspect <server> [--config FILE] [--timeout MS]
+
+Starts one server and prints JSON: { serverInfo, protocolVersion, capabilities, tools, prompts,
+resources, resourceTemplates }, every page of every list.
+
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  call: `usage: mcp-host call <server> <tool> [--args JSON] [--json] [--config FILE] [--timeout MS]
+
+Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
+schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
+
+  --args JSON     the tool's arguments (default {})
+  --json          print the raw CallToolResult
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  read: `usage: mcp-host read <server> <uri> [--json] [--config FILE] [--timeout MS]
+
+Reads a resource and prints its text contents (binary contents are summarised; --json prints all).
+
+  --json          print the raw ReadResourceResult
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  prompt: `usage: mcp-host prompt <server> <name> [--arg key=value]… [--json] [--config FILE] [--timeout MS]
+
+Gets a prompt with its arguments and prints the messages.
+
+  --arg key=value a prompt argument (repeat for several)
+  --json          print the raw GetPromptResult
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+};
