@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `npm start`: build the VSIX and open a real VS Code (code-server, in your browser) with MCP Host installed and the
+# sample/ workspace open. Installs what it needs first (npm ci when node_modules is stale; Node 24, code-server and
+# Chromium via setup.sh). Binds 127.0.0.1 on $PORT or a free port, prints the URL, runs until Ctrl-C, then stops
+# code-server's whole process group (and the MCP servers it started).
+#   PORT=8080 npm start        FOLDER=/some/dir npm start        KEEP_WORKSPACE_TRUST=1 npm start
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+cd "$ROOT"
+WORK=${VSCODE_TEST_DIR:-$ROOT/.vscode-test}
+export EDITOR_ENV=$WORK/env.sh
+
+node scripts/ensure-deps.mjs
+mkdir -p "$WORK"
+npm run --silent package > "$WORK/package.log" 2>&1 || { cat "$WORK/package.log"; exit 1; }
+echo "[start] built dist/mcp-host.vsix ($(( $(stat -c %s dist/mcp-host.vsix) / 1024 )) KiB)"
+bash scripts/editor/setup.sh
+. "$EDITOR_ENV"
+
+mkdir -p "$WORK/vsix"
+(cd test/fixtures/fake-lm && "$ROOT/node_modules/.bin/vsce" package --no-dependencies --out "$WORK/vsix/fake-lm.vsix" >/dev/null)
+
+RUN=$WORK/open   # kept between runs: your editor state and layout survive a restart
+mkdir -p "$RUN"
+for v in "$ROOT/dist/mcp-host.vsix" "$WORK/vsix/fake-lm.vsix"; do
+  code-server --extensions-dir "$RUN/exts" --user-data-dir "$RUN/ud" --install-extension "$v" --force >/dev/null
+done
+
+FOLDER=$(cd "${FOLDER:-$ROOT/sample}" && pwd)
+PORT=${PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}
+stop() {
+  trap - INT TERM HUP EXIT
+  if [ -s "$RUN/cs.pid" ]; then
+    local pg; pg=$(cat "$RUN/cs.pid")
+    kill -TERM -- "-$pg" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 -- "-$pg" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$pg" 2>/dev/null || true
+    rm -f "$RUN/cs.pid"
+    echo "code-server stopped."
+  fi
+}
+trap stop EXIT
+trap 'exit 130' INT TERM HUP
+"$HERE/start-code-server.sh" "$PORT" "$RUN" "$FOLDER" >/dev/null
+
+cat <<MSG
+
+  MCP Host is running in VS Code (code-server $(code-server --version 2>/dev/null | grep -m1 -oE '^[0-9.]+')) at
+
+      http://127.0.0.1:$PORT/?folder=$FOLDER
+
+  Workspace: $FOLDER   (servers: see .vscode/settings.json; open the MCP view in the activity bar)
+  Log: $RUN/cs.log
+  Press Ctrl-C to stop.
+
+MSG
+pg=$(cat "$RUN/cs.pid")
+while kill -0 -- "-$pg" 2>/dev/null; do sleep 1; done
+echo "code-server exited; see $RUN/cs.log" >&2
+exit 1
