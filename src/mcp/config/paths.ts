@@ -1,0 +1,103 @@
+/**
+ * Small helpers shared by the config modules: setting paths, value display (with secrets kept out),
+ * and edit distance for "did you mean" hints.
+ */
+
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
+/** Appends a property key or array index to a setting path: `a.b` + `c` → `a.b.c`, + 2 → `a.b[2]`. */
+export function joinPath(base: string, key: string | number): string {
+  if (typeof key === 'number') return `${base}[${key}]`;
+  if (IDENTIFIER.test(key)) return base ? `${base}.${key}` : key;
+  return `${base}[${JSON.stringify(key)}]`;
+}
+
+/** Appends an ajv `instancePath` (`/args/2`) to a setting path. */
+export function joinPointer(base: string, pointer: string): string {
+  if (!pointer) return base;
+  let out = base;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out = /^\d+$/.test(seg) ? joinPath(out, Number(seg)) : joinPath(out, seg);
+  }
+  return out;
+}
+
+/** The path of a value relative to its server (`env.TOKEN`, `args[2]`) from a pointer. */
+export function relativePath(pointer: string): string {
+  return joinPointer('', pointer).replace(/^\./, '');
+}
+
+/** True when a value at this server-relative path may be a secret (env and header values). */
+export function isSecretPath(rel: string): boolean {
+  return /^(env|headers)(\.|\[)/.test(rel);
+}
+
+/** Truncates a string to `max` characters with an ellipsis. */
+export function truncate(s: string, max = 60): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Hides credentials and the query string from a URL-ish string before it is shown. */
+export function redactUrl(s: string): string {
+  try {
+    const u = new URL(s);
+    const cred = u.username || u.password ? '…@' : '';
+    const path = u.protocol === 'http:' || u.protocol === 'https:' || u.host ? `//${cred}${u.host}${u.pathname}` : u.pathname;
+    return `${u.protocol}${path}${u.search ? '?…' : ''}`;
+  } catch {
+    return s.replace(/\?.*$/, '?…');
+  }
+}
+
+/** A short, readable rendering of a value for an error message; never shows secrets. */
+export function describeValue(rel: string, value: unknown): string {
+  if (isSecretPath(rel)) return `the value of ${rel}`;
+  if (value === undefined) return 'nothing';
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(rel === 'url' || rel.startsWith('url') ? redactUrl(value) : value);
+  else {
+    try { text = JSON.stringify(value) ?? String(value); } catch { text = String(value); }
+  }
+  return `\`${truncate(text)}\``;
+}
+
+/** JSON-ish type name of a value, for "expected X, got Y". */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string': return 'a string';
+    case 'number': return Number.isInteger(value) ? 'an integer' : 'a number';
+    case 'boolean': return 'a boolean';
+    case 'object': return 'an object';
+    default: return typeof value;
+  }
+}
+
+/** Levenshtein distance (small strings only). */
+export function editDistance(a: string, b: string): number {
+  const m = a.length, n = b.length;
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[n];
+}
+
+/** The closest candidate within a sensible distance (case-insensitive), if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(w, c.toLowerCase());
+    if (d < bestD) { best = c; bestD = d; }
+  }
+  const limit = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
+  return bestD <= limit ? best : undefined;
+}

@@ -1,0 +1,278 @@
+/**
+ * The JSON Schema (draft-07) of `mcpHost.servers` and `mcpHost.inputs`, in the shape of VS Code's
+ * `mcp.json`. This module is the source of truth; `server-schema.json` next to it is a generated copy
+ * (kept in sync by a unit test; `UPDATE_SCHEMA=1` rewrites it) for package.json and other tools.
+ *
+ * Designed to be embedded in `contributes.configuration`: every property has a `markdownDescription`,
+ * defaults, enums and examples, and there are no `$ref`s, so a sub-schema can be copied as it is.
+ */
+
+/** Keywords the VS Code settings editor understands that plain JSON Schema does not. */
+export const EDITOR_KEYWORDS = [
+  'markdownDescription', 'markdownEnumDescriptions', 'enumDescriptions', 'deprecationMessage',
+  'markdownDeprecationMessage', 'defaultSnippets', 'errorMessage', 'patternErrorMessage', 'order',
+  'scope', 'tags', 'editPresentation', 'doNotSuggest', 'allowComments', 'allowTrailingCommas',
+] as const;
+
+/** Timeout limits, in milliseconds. */
+export const TIMEOUT_LIMITS = {
+  startup: { minimum: 1000, maximum: 600_000, default: 30_000 },
+  request: { minimum: 1000, maximum: 3_600_000, default: 60_000 },
+} as const;
+
+/** Sampling policy limits. */
+export const SAMPLING_LIMITS = {
+  maxRequestsPerMinute: { minimum: 0, maximum: 1000, default: 10 },
+  maxTokens: { minimum: 1, maximum: 1_000_000 },
+} as const;
+
+/** Properties only a stdio server may have. */
+export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd'] as const;
+/** Properties only an http/sse server may have. */
+export const HTTP_PROPERTIES = ['url', 'headers'] as const;
+
+const variablesNote =
+  'Variables: `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`, `${userHome}`, ' +
+  '`${env:NAME}`, `${pathSeparator}` (or `${/}`) and `${input:id}` (an entry of `#mcpHost.inputs#`).';
+
+/** One server under `mcpHost.servers`. */
+export const serverSchema = {
+  type: 'object',
+  markdownDescription:
+    'One MCP server. A **stdio** server is a command the host launches (`command`, `args`, `env`, `envFile`, `cwd`); ' +
+    'an **http** or **sse** server is a URL it connects to (`url`, `headers`). `type` may be left out: a server with ' +
+    '`command` is stdio, one with `url` is http.',
+  defaultSnippets: [
+    { label: 'stdio server', body: { type: 'stdio', command: '${1:npx}', args: ['${2:-y}', '${3:@modelcontextprotocol/server-everything}'] } },
+    { label: 'http server', body: { type: 'http', url: '${1:https://example.com/mcp}' } },
+  ],
+  properties: {
+    type: {
+      type: 'string',
+      enum: ['stdio', 'http', 'sse'],
+      enumDescriptions: [
+        'A local process that speaks MCP over stdin/stdout.',
+        'A remote server over Streamable HTTP, falling back to the legacy HTTP+SSE transport.',
+        'A remote server over the legacy HTTP+SSE transport (protocol 2024-11-05) only.',
+      ],
+      markdownDescription:
+        'How the host talks to the server. Optional: inferred as `stdio` when `command` is set and as `http` when `url` is.',
+    },
+    command: {
+      type: 'string',
+      minLength: 1,
+      markdownDescription:
+        'The program to launch (stdio). Looked up on `PATH` (with nvm/fnm/volta/asdf shims considered) unless absolute. ' +
+        variablesNote,
+      examples: ['npx', 'uvx', 'node', 'docker', '${workspaceFolder}/bin/server'],
+    },
+    args: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      markdownDescription: 'Arguments passed to `command`, one string per argument (no shell splitting). ' + variablesNote,
+      examples: [['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}']],
+    },
+    env: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'null'] },
+      default: {},
+      markdownDescription:
+        'Environment variables for the server, merged over your own environment and `envFile`. `null` removes a ' +
+        'variable. Put secrets in `${input:id}` rather than here. ' + variablesNote,
+      examples: [{ GITHUB_TOKEN: '${input:github-token}', DEBUG: null }],
+    },
+    envFile: {
+      type: 'string',
+      minLength: 1,
+      markdownDescription:
+        'A dotenv file (`KEY=value` lines) loaded before `env`; a relative path is relative to the workspace folder. ' +
+        variablesNote,
+      examples: ['${workspaceFolder}/.env'],
+    },
+    cwd: {
+      type: 'string',
+      minLength: 1,
+      markdownDescription:
+        'The working directory of the server process; relative paths are relative to the workspace folder the server ' +
+        'is defined in. Default: that folder. ' + variablesNote,
+      examples: ['${workspaceFolder}', '${workspaceFolder:backend}'],
+    },
+    url: {
+      type: 'string',
+      minLength: 1,
+      markdownDescription: 'The server\'s MCP endpoint (http/sse), `http://` or `https://`. ' + variablesNote,
+      examples: ['https://api.example.com/mcp', 'http://127.0.0.1:3001/sse'],
+    },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      default: {},
+      markdownDescription:
+        'HTTP headers sent with every request (http/sse), e.g. an API key. Use `${input:id}` for secrets. ' + variablesNote,
+      examples: [{ Authorization: 'Bearer ${input:api-token}' }],
+    },
+    disabled: {
+      type: 'boolean',
+      default: false,
+      markdownDescription: 'Keep the definition but never start this server.',
+    },
+    autoStart: {
+      type: 'boolean',
+      default: true,
+      markdownDescription: 'Start the server when the host starts. When `false` it starts the first time something uses it.',
+    },
+    timeout: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      markdownDescription: 'Timeouts in **milliseconds**: `startup` for launch/connect plus `initialize`, `request` for each later request (progress notifications reset it).',
+      properties: {
+        startup: {
+          type: 'integer',
+          ...TIMEOUT_LIMITS.startup,
+          markdownDescription: `Milliseconds to wait for the server to start and answer \`initialize\` (${TIMEOUT_LIMITS.startup.minimum}–${TIMEOUT_LIMITS.startup.maximum}).`,
+          examples: [30000],
+        },
+        request: {
+          type: 'integer',
+          ...TIMEOUT_LIMITS.request,
+          markdownDescription: `Milliseconds to wait for each request's answer; progress resets it (${TIMEOUT_LIMITS.request.minimum}–${TIMEOUT_LIMITS.request.maximum}).`,
+          examples: [60000],
+        },
+      },
+    },
+    roots: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      uniqueItems: true,
+      markdownDescription: 'Names of the workspace folders this server may see as roots. Leave out to expose every folder.',
+      examples: [['frontend', 'backend']],
+    },
+    sampling: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      markdownDescription: 'What this server may do with `sampling/createMessage` (asking your language models for completions). You always confirm each request.',
+      properties: {
+        allowedModels: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          uniqueItems: true,
+          default: [],
+          markdownDescription: 'Model ids (or parts of them) this server may use. Empty: any model.',
+          examples: [['gpt-4o-mini', 'claude-3-5-haiku']],
+        },
+        model: {
+          type: 'string',
+          minLength: 1,
+          markdownDescription: 'Always use this model id, whatever the server\'s `modelPreferences` say.',
+          examples: ['gpt-4o-mini'],
+        },
+        maxRequestsPerMinute: {
+          type: 'integer',
+          ...SAMPLING_LIMITS.maxRequestsPerMinute,
+          markdownDescription: 'At most this many sampling requests per minute from this server (`0` turns sampling off).',
+        },
+        maxTokens: {
+          type: 'integer',
+          ...SAMPLING_LIMITS.maxTokens,
+          markdownDescription: 'Upper bound on the `maxTokens` the server may ask for.',
+          examples: [2048],
+        },
+      },
+    },
+    dev: {
+      type: 'object',
+      markdownDescription: 'VS Code\'s development options (`watch`, `debug`). Accepted so that `mcp.json` pastes, and ignored.',
+    },
+  },
+  additionalProperties: false,
+  allOf: [
+    {
+      if: { properties: { type: { const: 'stdio' } }, required: ['type'] },
+      then: { required: ['command'] },
+    },
+    {
+      if: { properties: { type: { enum: ['http', 'sse'] } }, required: ['type'] },
+      then: { required: ['url'] },
+    },
+    {
+      if: { not: { required: ['type'] } },
+      then: { anyOf: [{ required: ['command'] }, { required: ['url'] }] },
+    },
+  ],
+} as const;
+
+/** `mcpHost.servers`. */
+export const serversSchema = {
+  type: 'object',
+  default: {},
+  markdownDescription:
+    'The MCP servers to run, by name, in the shape of VS Code\'s `mcp.json` `servers`. Example: ' +
+    '`{ "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] } }`.',
+  propertyNames: { minLength: 1 },
+  additionalProperties: serverSchema,
+} as const;
+
+/** One entry of `mcpHost.inputs`. */
+export const inputSchema = {
+  type: 'object',
+  markdownDescription: 'A value the host asks you for the first time a server needs it (`${input:id}`), then keeps in secret storage.',
+  defaultSnippets: [
+    { label: 'promptString', body: { id: '${1:api-token}', type: 'promptString', description: '${2:API token}', password: true } },
+  ],
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]+$',
+      patternErrorMessage: 'Use letters, digits, `_`, `.` and `-` only.',
+      markdownDescription: 'The name used in `${input:id}`.',
+      examples: ['github-token'],
+    },
+    type: {
+      type: 'string',
+      enum: ['promptString'],
+      enumDescriptions: ['Ask for a string (optionally hidden as a password).'],
+      markdownDescription: 'The kind of input. Only `promptString` is supported.',
+    },
+    description: {
+      type: 'string',
+      markdownDescription: 'The prompt shown when the host asks for the value.',
+    },
+    password: {
+      type: 'boolean',
+      default: false,
+      markdownDescription: 'Hide what you type.',
+    },
+    default: {
+      type: 'string',
+      markdownDescription: 'The value offered when asking.',
+    },
+  },
+  required: ['id', 'type'],
+  additionalProperties: false,
+} as const;
+
+/** `mcpHost.inputs`. */
+export const inputsSchema = {
+  type: 'array',
+  default: [],
+  markdownDescription: 'Values that server definitions refer to as `${input:id}`, such as API keys; asked for once and stored in secret storage.',
+  items: inputSchema,
+} as const;
+
+/** The whole document (`.vscode/mcp.json` shape): `{ servers, inputs }`. */
+export const configSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://mcp-host.dev/schemas/server-schema.json',
+  title: 'MCP Host servers and inputs',
+  type: 'object',
+  markdownDescription: 'MCP servers (`servers`) and the inputs they use (`inputs`).',
+  properties: {
+    servers: serversSchema,
+    inputs: inputsSchema,
+  },
+} as const;
+
+export default configSchema;

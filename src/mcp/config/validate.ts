@@ -1,0 +1,394 @@
+/**
+ * Validation of raw `mcpHost.servers` / `mcpHost.inputs` values against the schema (ajv), one server at a
+ * time so one bad definition never blocks the others. Every problem becomes a ConfigError whose message
+ * names the server, the setting path, the bad value (secrets hidden) and a fix.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
+import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { closest, describeValue, isSecretPath, joinPath, joinPointer, redactUrl, relativePath, typeName } from './paths';
+
+/** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
+export interface RawServer {
+  /** The key under `servers`. */
+  name: string;
+  /** The setting path of this server, e.g. `mcpHost.servers.github`. */
+  path: string;
+  type: 'stdio' | 'http' | 'sse';
+  /** True when `type` was not written and was inferred from `command` / `url`. */
+  typeInferred: boolean;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string | null>;
+  envFile?: string;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  disabled?: boolean;
+  autoStart?: boolean;
+  timeout?: TimeoutConfig;
+  roots?: string[];
+  sampling?: SamplingPolicy;
+}
+
+export interface ParseOptions {
+  /** Prefix of every setting path; default `mcpHost.servers` (or `mcpHost.inputs` for parseInputs). */
+  settingPrefix?: string;
+}
+
+export interface ParseServersResult {
+  servers: RawServer[];
+  errors: ConfigError[];
+  /** Problems that do not stop a server (e.g. a property that only applies to the other transport type). */
+  warnings: ConfigError[];
+}
+
+let ajvInstance: Ajv | undefined;
+let serverValidator: ValidateFunction | undefined;
+let inputValidator: ValidateFunction | undefined;
+
+function ajv(): Ajv {
+  if (!ajvInstance) {
+    ajvInstance = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+    ajvInstance.addVocabulary([...EDITOR_KEYWORDS]);
+  }
+  return ajvInstance;
+}
+
+/** The compiled validator of one server definition. */
+export function getServerValidator(): ValidateFunction {
+  return (serverValidator ??= ajv().compile(serverSchema));
+}
+
+function getInputValidator(): ValidateFunction {
+  return (inputValidator ??= ajv().compile(inputSchema));
+}
+
+const SERVER_PROPERTIES = Object.keys(serverSchema.properties);
+
+/** Properties other MCP clients use, and what to write instead. */
+const FOREIGN_PROPERTIES: Record<string, string> = {
+  serverUrl: 'use `url` (this is Windsurf\'s name for it)',
+  transport: 'use `type` (`stdio`, `http` or `sse`)',
+  transportType: 'use `type` (`stdio`, `http` or `sse`)',
+  environment: 'use `env`',
+  workingDirectory: 'use `cwd`',
+  alwaysAllow: 'remove it: tool approval is not configured here',
+  autoApprove: 'remove it: tool approval is not configured here',
+  options: 'move `cwd`/`env` out of `options` onto the server itself',
+};
+
+const TYPE_ALIASES: Record<string, 'stdio' | 'http' | 'sse'> = {
+  'streamable-http': 'http', streamablehttp: 'http', 'streamable_http': 'http', https: 'http', remote: 'http',
+  local: 'stdio', process: 'stdio', command: 'stdio',
+};
+
+/** Validates `mcpHost.servers` server by server. Never throws. */
+export function parseServers(raw: unknown, opts: ParseOptions = {}): ParseServersResult {
+  const prefix = opts.settingPrefix ?? 'mcpHost.servers';
+  const result: ParseServersResult = { servers: [], errors: [], warnings: [] };
+  if (raw === undefined || raw === null) return result;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    result.errors.push({
+      path: prefix,
+      message: `${prefix} is ${describeValue('', raw)} (${typeName(raw)}); expected an object whose keys are server names, ` +
+        'e.g. { "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] } }.',
+    });
+    return result;
+  }
+  for (const [name, def] of Object.entries(raw as Record<string, unknown>)) {
+    const path = joinPath(prefix, name);
+    if (!name.trim()) {
+      result.errors.push({ server: name, path, message: `${path}: a server name is empty; give the server a name such as "github".` });
+      continue;
+    }
+    const errors = validateServer(name, path, def);
+    if (errors.length) {
+      result.errors.push(...errors);
+      continue;
+    }
+    const { server, warnings } = toRawServer(name, path, def as Record<string, unknown>);
+    result.warnings.push(...warnings);
+    result.servers.push(server);
+  }
+  return result;
+}
+
+function validateServer(name: string, path: string, def: unknown): ConfigError[] {
+  if (def === null || typeof def !== 'object' || Array.isArray(def)) {
+    return [{
+      server: name, path,
+      message: `Server "${name}" (${path}) is ${describeValue('', def)} (${typeName(def)}); expected an object such as ` +
+        '{ "command": "npx", "args": [...] } or { "url": "https://…" }.',
+    }];
+  }
+  const validate = getServerValidator();
+  const errors: ConfigError[] = [];
+  if (!validate(def)) {
+    const seen = new Set<string>();
+    const all = validate.errors ?? [];
+    // `comand` → `command`: the "did you mean" error says it all; drop the "no command/url" echo.
+    const misspelt = all.some(e => e.keyword === 'additionalProperties' && e.instancePath === '' &&
+      ['command', 'url'].includes(closest((e.params as { additionalProperty: string }).additionalProperty, SERVER_PROPERTIES) ?? ''));
+    for (const e of all) {
+      if (misspelt && e.keyword === 'required' && e.instancePath === '') continue;
+      const err = serverError(name, path, def as Record<string, unknown>, e);
+      if (!err) continue;
+      const key = `${err.path}\u0000${err.message}`;
+      if (!seen.has(key)) { seen.add(key); errors.push(err); }
+    }
+    if (!errors.length) {
+      errors.push({ server: name, path, message: `Server "${name}" (${path}) is not a valid server definition; check it against the examples in the settings editor.` });
+    }
+  }
+  const url = (def as { url?: unknown }).url;
+  if (typeof url === 'string' && url && !url.includes('${')) {
+    const problem = checkUrl(url);
+    if (problem) errors.push({ server: name, path: joinPath(path, 'url'), message: `Server "${name}": ${joinPath(path, 'url')} ${problem}` });
+  }
+  return errors;
+}
+
+/** Checks a concrete URL; returns a sentence fragment describing the problem, or undefined. */
+export function checkUrl(url: string): string | undefined {
+  let u: URL;
+  try { u = new URL(url); } catch {
+    return `is ${describeValue('url', url)}, which is not a valid URL; write a full address such as "https://example.com/mcp".`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return `is ${describeValue('url', redactUrl(url))}: the scheme \`${u.protocol.replace(/:$/, '')}\` is not supported; use http:// or https://.`;
+  }
+  return undefined;
+}
+
+function valueAt(def: unknown, pointer: string): unknown {
+  let cur: unknown = def;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+function typeFix(expected: string, value: unknown, rel: string): string {
+  if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
+    return 'put the value in quotes';
+  }
+  if (expected === 'array' && typeof value === 'string') {
+    return rel === 'args'
+      ? 'write one string per argument, e.g. ["-y", "some-package"]'
+      : `wrap it in brackets: [${JSON.stringify(value)}]`;
+  }
+  if (expected === 'object') {
+    if (rel === 'env' || rel === 'headers') return 'write an object of names to strings, e.g. { "NAME": "value" }';
+    return 'write an object, e.g. { … }';
+  }
+  if (expected === 'boolean' && typeof value === 'string' && /^(true|false)$/i.test(value)) {
+    return `remove the quotes: ${value.toLowerCase()}`;
+  }
+  if (expected === 'integer' || expected === 'number') {
+    if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return `remove the quotes: ${Number(value)}`;
+    if (typeof value === 'number') return `use a whole number such as ${Math.round(value)}`;
+    return 'write a number';
+  }
+  return `use ${expected === 'integer' ? 'a whole number' : expected}`;
+}
+
+function article(t: string): string {
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}
+
+/** Turns one ajv error into a ConfigError, or undefined for errors that only echo others (`if`, `anyOf`). */
+function serverError(name: string, path: string, def: Record<string, unknown>, e: ErrorObject): ConfigError | undefined {
+  const where = joinPointer(path, e.instancePath);
+  const rel = relativePath(e.instancePath);
+  const value = valueAt(def, e.instancePath);
+  const shown = describeValue(rel, value);
+  const at = (p: string, message: string): ConfigError => ({ server: name, path: p, message: `Server "${name}": ${message}` });
+  switch (e.keyword) {
+    case 'if':
+    case 'anyOf':
+      return undefined;
+    case 'type': {
+      const expected = String((e.params as { type: string | string[] }).type);
+      const exp = expected === 'string,null' ? 'a string or null' : article(expected);
+      const subject = isSecretPath(rel) ? `the value of ${where} is` : `${where} is ${shown},`;
+      return at(where, `${subject} ${typeName(value)}; expected ${exp} — ${typeFix(expected.split(',')[0], value, rel)}.`);
+    }
+    case 'additionalProperties': {
+      const prop = (e.params as { additionalProperty: string }).additionalProperty;
+      const propPath = joinPath(where, prop);
+      const parentRel = rel;
+      const candidates = parentRel === ''
+        ? SERVER_PROPERTIES
+        : parentRel === 'timeout' ? ['startup', 'request']
+        : parentRel === 'sampling' ? ['allowedModels', 'model', 'maxRequestsPerMinute', 'maxTokens'] : [];
+      const foreign = parentRel === '' ? FOREIGN_PROPERTIES[prop] : undefined;
+      const guess = closest(prop, candidates);
+      const fix = foreign ?? (guess ? `did you mean \`${guess}\`?` : `remove it; allowed here: ${candidates.map(c => `\`${c}\``).join(', ')}.`);
+      return at(propPath, `unknown property \`${prop}\` at ${propPath} — ${fix}`);
+    }
+    case 'enum': {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      let fix: string;
+      const alias = typeof value === 'string' && rel === 'type' ? TYPE_ALIASES[value.toLowerCase()] : undefined;
+      const guess = typeof value === 'string' ? closest(value, allowed) : undefined;
+      if (alias) fix = `did you mean "${alias}"?`;
+      else if (guess) fix = `did you mean "${guess}"?`;
+      else fix = `use one of ${allowed.map(a => `"${a}"`).join(', ')}.`;
+      return at(where, `${where} is ${shown}; ${fix}${alias || guess ? ` (allowed: ${allowed.join(', ')})` : ''}`);
+    }
+    case 'required': {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      const type = def.type;
+      if (missing === 'command' && type === 'stdio') {
+        return at(joinPath(path, 'command'), `\`type\` is \`stdio\` but there is no \`command\` at ${joinPath(path, 'command')}; add the program to run, e.g. "command": "npx"${typeof def.url === 'string' ? ', or set "type": "http" for a server at a URL' : ''}.`);
+      }
+      if (missing === 'url' && (type === 'http' || type === 'sse')) {
+        return at(joinPath(path, 'url'), `\`type\` is \`${type}\` but there is no \`url\` at ${joinPath(path, 'url')}; add the server's address, e.g. "url": "https://example.com/mcp"${typeof def.command === 'string' ? ', or set "type": "stdio" to launch `command`' : ''}.`);
+      }
+      if ((missing === 'command' || missing === 'url') && type === undefined) {
+        return at(path, `${path} has neither \`command\` nor \`url\`; add "command" (a program to launch, stdio) or "url" (a remote http/sse server).`);
+      }
+      return at(joinPath(where, missing), `${joinPath(where, missing)} is missing; add it.`);
+    }
+    case 'minimum':
+    case 'maximum': {
+      const limit = (e.params as { limit: number }).limit;
+      const isTimeout = rel.startsWith('timeout');
+      let fix = e.keyword === 'minimum' ? `use at least ${limit}` : `use at most ${limit}`;
+      if (isTimeout && typeof value === 'number' && e.keyword === 'minimum' && value > 0 && value * 1000 >= limit) {
+        fix += ` (timeouts are in milliseconds: did you mean ${value * 1000}?)`;
+      } else if (isTimeout) fix += ' (milliseconds)';
+      return at(where, `${where} is ${shown}; ${fix}.`);
+    }
+    case 'minLength':
+      return at(where, `${where} is empty; ${rel === 'command' ? 'name the program to run, e.g. "npx"' : rel === 'url' ? 'write the server\'s address, e.g. "https://example.com/mcp"' : 'write a value or remove the property'}.`);
+    case 'uniqueItems': {
+      const { i, j } = e.params as { i: number; j: number };
+      return at(where, `${where} lists the same value twice (items ${j} and ${i}); remove the duplicate.`);
+    }
+    case 'minProperties':
+    case 'maxProperties':
+    case 'pattern':
+    case 'format':
+    case 'const':
+    default:
+      return at(where, `${where} is ${shown}: ${e.message ?? 'invalid'}; fix the value to match the schema.`);
+  }
+}
+
+function toRawServer(name: string, path: string, def: Record<string, unknown>): { server: RawServer; warnings: ConfigError[] } {
+  const warnings: ConfigError[] = [];
+  const typeInferred = def.type === undefined;
+  const type = (def.type as RawServer['type'] | undefined) ?? (typeof def.command === 'string' ? 'stdio' : 'http');
+  if (typeInferred && typeof def.command === 'string' && typeof def.url === 'string') {
+    warnings.push({
+      server: name, path: joinPath(path, 'type'),
+      message: `Server "${name}": ${path} has both \`command\` and \`url\` and no \`type\`; it is treated as stdio. Set "type" to "stdio" or "http" to say which you mean.`,
+    });
+  }
+  const misplaced = type === 'stdio' ? HTTP_PROPERTIES : STDIO_PROPERTIES;
+  for (const p of misplaced) {
+    if (def[p] !== undefined && !(typeInferred && type === 'stdio' && p === 'url')) {
+      warnings.push({
+        server: name, path: joinPath(path, p),
+        message: `Server "${name}": ${joinPath(path, p)} is ignored because the server's type is \`${type}\`; remove it or change "type".`,
+      });
+    }
+  }
+  const server: RawServer = { name, path, type, typeInferred };
+  const copy = <K extends keyof RawServer>(k: K) => { if (def[k] !== undefined) server[k] = structuredClone(def[k]) as RawServer[K]; };
+  if (type === 'stdio') {
+    (['command', 'args', 'env', 'envFile', 'cwd'] as const).forEach(copy);
+  } else {
+    (['url', 'headers'] as const).forEach(copy);
+  }
+  (['disabled', 'autoStart', 'timeout', 'roots', 'sampling'] as const).forEach(copy);
+  return { server, warnings };
+}
+
+export interface ParseInputsResult {
+  inputs: InputDefinition[];
+  errors: ConfigError[];
+}
+
+const INPUT_PROPERTIES = Object.keys(inputSchema.properties);
+
+/** Validates `mcpHost.inputs` entry by entry. Never throws. */
+export function parseInputs(raw: unknown, opts: ParseOptions = {}): ParseInputsResult {
+  const prefix = opts.settingPrefix ?? 'mcpHost.inputs';
+  const result: ParseInputsResult = { inputs: [], errors: [] };
+  if (raw === undefined || raw === null) return result;
+  if (!Array.isArray(raw)) {
+    result.errors.push({
+      path: prefix,
+      message: `${prefix} is ${describeValue('', raw)} (${typeName(raw)}); expected an array such as [{ "id": "api-token", "type": "promptString", "password": true }].`,
+    });
+    return result;
+  }
+  const validate = getInputValidator();
+  const ids = new Map<string, number>();
+  raw.forEach((entry, index) => {
+    const path = joinPath(prefix, index);
+    const label = entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string'
+      ? `Input "${(entry as { id: string }).id}"` : `Input ${index}`;
+    if (!validate(entry)) {
+      const seen = new Set<string>();
+      for (const e of validate.errors ?? []) {
+        const err = inputError(label, path, entry, e);
+        if (!seen.has(err.message)) { seen.add(err.message); result.errors.push(err); }
+      }
+      return;
+    }
+    const input = entry as InputDefinition;
+    const first = ids.get(input.id);
+    if (first !== undefined) {
+      result.errors.push({ path: joinPath(path, 'id'), message: `${label} (${joinPath(path, 'id')}) repeats the id of ${joinPath(prefix, first)}; give each input its own id.` });
+      return;
+    }
+    ids.set(input.id, index);
+    result.inputs.push(structuredClone(input));
+  });
+  return result;
+}
+
+function inputError(label: string, path: string, entry: unknown, e: ErrorObject): ConfigError {
+  const where = joinPointer(path, e.instancePath);
+  const rel = relativePath(e.instancePath);
+  // Defaults of password inputs are secrets too.
+  const value = valueAt(entry, e.instancePath);
+  const shown = rel === 'default' ? 'the default value' : describeValue(rel, value);
+  const msg = (m: string): ConfigError => ({ path: where, message: `${label}: ${m}` });
+  switch (e.keyword) {
+    case 'type': {
+      if (e.instancePath === '') return msg(`${where} is ${shown} (${typeName(value)}); expected an object such as { "id": "api-token", "type": "promptString" }.`);
+      const expected = String((e.params as { type: string }).type);
+      return msg(`${where} is ${shown}, ${typeName(value)}; expected ${article(expected)} — ${typeFix(expected, value, rel)}.`);
+    }
+    case 'required': {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      const fix = missing === 'id' ? 'add "id": "some-name" and refer to it as ${input:some-name}' : 'add "type": "promptString"';
+      return { path: joinPath(where, missing), message: `${label}: ${joinPath(where, missing)} is missing; ${fix}.` };
+    }
+    case 'additionalProperties': {
+      const prop = (e.params as { additionalProperty: string }).additionalProperty;
+      const guess = closest(prop, INPUT_PROPERTIES);
+      const fix = prop === 'options' ? 'remove it: only promptString inputs are supported' : guess ? `did you mean \`${guess}\`?` : `remove it; allowed: ${INPUT_PROPERTIES.join(', ')}.`;
+      return { path: joinPath(where, prop), message: `${label}: unknown property \`${prop}\` at ${joinPath(where, prop)} — ${fix}` };
+    }
+    case 'enum':
+      return msg(`${where} is ${shown}; only "promptString" is supported (pickString and command inputs are not).`);
+    case 'pattern':
+      return msg(`${where} is ${shown}; use letters, digits, \`_\`, \`.\` and \`-\` only.`);
+    default:
+      return msg(`${where} is ${shown}: ${e.message ?? 'invalid'}.`);
+  }
+}
+
+/** The declared timeout defaults, for owners that want to show or apply them. */
+export const DEFAULT_TIMEOUTS: Required<TimeoutConfig> = {
+  startup: TIMEOUT_LIMITS.startup.default,
+  request: TIMEOUT_LIMITS.request.default,
+};
