@@ -4,6 +4,7 @@
  * (IdP token exchange → ID-JAG → jwt-bearer grant), which the SDK does not implement.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { McpOAuthProvider } from '../../mcp/oauth/provider';
 import type {
   OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens, OAuthProtectedResourceMetadata,
   AuthorizationServerMetadata,
@@ -124,50 +125,33 @@ export class CrossAppAccessProvider implements OAuthClientProvider {
 }
 
 /**
- * An in-memory authorization-code provider whose browser step is `fetchAuthorizationCode`. Used until
- * (and unless) the core's provider takes over; kept small on purpose.
+ * The core's OAuth provider (src/mcp/oauth/provider.ts) set up for a headless run: tokens in memory,
+ * and a "browser" that follows the authorization URL and keeps the code it redirects back with.
+ * Adds a URL-based client id (SEP-991) and asks for `offline_access` when the authorization server
+ * offers it (SEP-2207), so the session can be refreshed.
  */
-export class HeadlessAuthCodeProvider implements OAuthClientProvider {
-  private _client?: OAuthClientInformationMixed;
-  private _tokens?: OAuthTokens;
-  private _verifier?: string;
-  private discovery?: DiscoveryState;
-  /** The code from the last authorization, consumed by `takeCode`. */
+export class HeadlessAuthCodeProvider extends McpOAuthProvider {
   private code?: string;
-  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
+  readonly clientMetadataUrl?: string;
 
-  constructor(readonly clientMetadataUrl?: string, preRegistered?: OAuthClientInformationMixed) {
-    this._client = preRegistered;
+  constructor(clientMetadataUrl?: string, preRegistered?: OAuthClientInformationMixed) {
+    const memory = new Map<string, string>();
+    let self: HeadlessAuthCodeProvider | undefined;
+    super({
+      storage: { get: k => memory.get(k), set: (k, v) => { memory.set(k, v); }, delete: k => { memory.delete(k); } },
+      redirectUrl: 'http://127.0.0.1:33418/callback',
+      clientName: 'mcp-host',
+      openBrowser: async url => {
+        const as = (await self?.discoveryState())?.authorizationServerMetadata;
+        if (self) self.code = await fetchAuthorizationCode(withOfflineAccess(new URL(url), as));
+      },
+    });
+    self = this;
+    this.clientMetadataUrl = clientMetadataUrl;
+    if (preRegistered) void this.saveClientInformation(preRegistered);
   }
 
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'mcp-host',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined { return this._client; }
-  saveClientInformation(info: OAuthClientInformationMixed): void { this._client = info; }
-  tokens(): OAuthTokens | undefined { return this._tokens; }
-  saveTokens(tokens: OAuthTokens): void { this._tokens = tokens; }
-  saveCodeVerifier(v: string): void { this._verifier = v; }
-  codeVerifier(): string {
-    if (!this._verifier) throw new Error('no PKCE code verifier saved');
-    return this._verifier;
-  }
-  saveDiscoveryState(state: DiscoveryState): void { this.discovery = state; }
-  discoveryState(): DiscoveryState | undefined { return this.discovery; }
-  invalidateCredentials(scope: string): void {
-    if (scope === 'all' || scope === 'tokens') this._tokens = undefined;
-    if (scope === 'all' || scope === 'client') this._client = undefined;
-    if (scope === 'all' || scope === 'verifier') this._verifier = undefined;
-    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
-  }
-  async redirectToAuthorization(url: URL): Promise<void> {
-    this.code = await fetchAuthorizationCode(withOfflineAccess(url, this.discovery?.authorizationServerMetadata));
-  }
+  /** The code from the last authorization, once. */
   takeCode(): string | undefined {
     const c = this.code;
     this.code = undefined;

@@ -1,20 +1,15 @@
 /**
- * One MCP session over Streamable HTTP for the conformance client, with the OAuth "come back with the
- * code" loop: when the transport answers UnauthorizedError after sending the user to the authorization
- * endpoint, finish the flow with the code and try again (a bounded number of times, so a server that
- * keeps asking for more scope cannot loop us forever).
+ * One MCP session for the conformance client, through the core's `Connection` (the same code the
+ * extension and the other CLI commands use): Streamable HTTP, the catalogue with every page, tool
+ * argument validation, elicitation as an injected callback, and OAuth either as the transport's
+ * provider (non-interactive grants) or as the interactive fetch wrapper.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Implementation, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, ElicitRequest, ElicitResult, Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Connection } from '../../mcp/connection';
+import type { HttpServerDefinition } from '../../mcp/types';
 import { CLI_NAME, CLI_VERSION } from '../version';
-
-/** Authorization rounds (browser steps) one operation may take before we give up. */
-export const MAX_AUTH_ROUNDS = 3;
 
 export interface SessionOptions {
   /** A non-interactive OAuth provider, handed to the transport. */
@@ -23,6 +18,8 @@ export interface SessionOptions {
   fetch?: FetchLike;
   elicit?: (params: ElicitRequest['params']) => Promise<ElicitResult>;
   log?: (line: string) => void;
+  /** Startup and request timeout (ms). */
+  timeout?: number;
 }
 
 export interface Session {
@@ -33,66 +30,37 @@ export interface Session {
   close(): Promise<void>;
 }
 
-interface CodeHolder { takeCode(): string | undefined }
-function hasCode(p: unknown): p is CodeHolder {
-  return typeof (p as CodeHolder | undefined)?.takeCode === 'function';
-}
-
 export async function connectSession(url: string, opts: SessionOptions): Promise<Session> {
   const log = opts.log ?? (() => undefined);
-  let rounds = 0;
-  /** After an UnauthorizedError: hand the code to the transport, or rethrow when there is none. */
-  const finish = async (transport: StreamableHTTPClientTransport, err: unknown): Promise<void> => {
-    const code = err instanceof UnauthorizedError && hasCode(opts.authProvider) ? opts.authProvider.takeCode() : undefined;
-    if (!code || ++rounds > MAX_AUTH_ROUNDS) throw err;
-    log(`authorization round ${rounds}: exchanging the code`);
-    await transport.finishAuth(code);
-  };
-
-  for (;;) {
-    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: opts.authProvider, fetch: opts.fetch });
-    const client = new Client(
-      { name: CLI_NAME, version: CLI_VERSION },
-      { capabilities: opts.elicit ? { elicitation: { form: { applyDefaults: true } } } : {} },
-    );
-    if (opts.elicit) {
-      const elicit = opts.elicit;
-      client.setRequestHandler(ElicitRequestSchema, req => elicit(req.params));
-    }
-    try {
-      await client.connect(transport);
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      await finish(transport, err);
-      continue;
-    }
-    const withAuth = async <T>(op: () => Promise<T>): Promise<T> => {
-      for (;;) {
-        try {
-          return await op();
-        } catch (err) {
-          await finish(transport, err);
-        }
-      }
-    };
-    return {
-      serverInfo: client.getServerVersion() ?? { name: '?', version: '?' },
-      protocolVersion: transport.protocolVersion ?? '?',
-      listTools: async () => {
-        const tools: Tool[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await withAuth(() => client.listTools(cursor ? { cursor } : undefined));
-          tools.push(...page.tools);
-          cursor = page.nextCursor;
-        } while (cursor);
-        return tools;
-      },
-      callTool: (name, args) => withAuth(async () => await client.callTool({ name, arguments: args }) as CallToolResult),
-      close: async () => {
-        await transport.terminateSession().catch(() => undefined);
-        await client.close();
-      },
-    };
+  const timeout = opts.timeout ?? 20_000;
+  const def: HttpServerDefinition = { name: 'conformance', type: 'http', url, headers: {}, timeout: { startup: timeout, request: timeout } };
+  const elicit = opts.elicit;
+  const connection = new Connection(def, {
+    clientInfo: { name: CLI_NAME, version: CLI_VERSION },
+    features: elicit ? { elicit: (_server, params) => elicit(params) } : {},
+    authProvider: opts.authProvider,
+    fetch: opts.fetch,
+    restart: { enabled: false },
+    pingIntervalMs: 0,
+  });
+  const sub = connection.onLog(e => { if (e.level !== 'trace' && e.level !== 'debug') log(`${e.source}: ${e.message}`); });
+  try {
+    await connection.start();
+  } catch (err) {
+    sub.dispose();
+    await connection.dispose().catch(() => undefined);
+    throw err;
   }
+  const state = connection.state;
+  if (state.kind !== 'running') throw new Error(`connection is ${state.kind}`);
+  return {
+    serverInfo: state.serverInfo,
+    protocolVersion: state.protocolVersion,
+    listTools: async () => connection.catalogue.tools,
+    callTool: (name, args) => connection.callTool(name, args),
+    close: async () => {
+      await connection.dispose();
+      sub.dispose();
+    },
+  };
 }
