@@ -136,19 +136,20 @@ export class HeadlessAuthCodeProvider extends McpOAuthProvider {
 
   constructor(clientMetadataUrl?: string, preRegistered?: OAuthClientInformationMixed) {
     const memory = new Map<string, string>();
-    let self: HeadlessAuthCodeProvider | undefined;
     super({
       storage: { get: k => memory.get(k), set: (k, v) => { memory.set(k, v); }, delete: k => { memory.delete(k); } },
       redirectUrl: 'http://127.0.0.1:33418/callback',
       clientName: 'mcp-host',
-      openBrowser: async url => {
-        const as = (await self?.discoveryState())?.authorizationServerMetadata;
-        if (self) self.code = await fetchAuthorizationCode(withOfflineAccess(new URL(url), as));
-      },
+      openBrowser: async () => { throw new Error('headless: redirectToAuthorization follows the URL itself'); },
     });
-    self = this;
     this.clientMetadataUrl = clientMetadataUrl;
     if (preRegistered) void this.saveClientInformation(preRegistered);
+  }
+
+  /** The browser step: follow the authorization URL and keep the code. */
+  override async redirectToAuthorization(url: URL): Promise<void> {
+    const as = (await this.discoveryState())?.authorizationServerMetadata;
+    this.code = await fetchAuthorizationCode(withOfflineAccess(url, as));
   }
 
   /** The code from the last authorization, once. */
