@@ -11,7 +11,7 @@ import type { Connection } from '../../src/mcp/connection';
 /** Repository root (tests run from out/test/unit). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const bin = (name: string): string => path.join(ROOT, 'node_modules', '.bin', name);
-export const fixture = (name: string): string => path.join(ROOT, 'out', 'test', 'fixtures', 'servers', `${name}.js`);
+export const fixture = (name: string): string => path.join(ROOT, 'test', 'fixtures', 'servers', name.includes('.') ? name : `${name}.mjs`);
 export const hasFixture = (name: string): boolean => fs.existsSync(fixture(name));
 
 /** Short shutdown grace so the suite stays fast (the phases are still eof → term → kill). */
