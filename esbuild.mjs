@@ -24,6 +24,8 @@ const common = {
   target: 'node20',
   format: 'cjs',
   logLevel: 'warning',
+  // Prefer packages' ES module builds: jsonc-parser's UMD build does a dynamic require esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 const configs = tests

@@ -1,15 +1,30 @@
 /** The real CliRuntime: configuration files through the core's config module, McpHost for servers. */
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { McpHost } from '../mcp/host';
 import { resolveCommand } from '../mcp/process/resolveCommand';
-import { UsageError } from './args';
 import type { CliRuntime } from './commands';
+import { loadConfig } from './config';
+import { CLI_NAME, CLI_VERSION } from './version';
 
-export function createRuntime(): CliRuntime {
+export function createRuntime(cwd = process.cwd()): CliRuntime {
   return {
-    loadConfig: async () => { throw new UsageError('configuration loading is not wired yet'); },
-    createHost: () => { throw new UsageError('the host is not wired yet'); },
+    loadConfig: args => loadConfig(args.config, { cwd }),
+    createHost: () => {
+      // One-shot commands: no automatic restarts, no health pings.
+      const host = new McpHost({ clientInfo: { name: CLI_NAME, version: CLI_VERSION }, restart: { enabled: false }, pingIntervalMs: 0 });
+      // The current folder is the workspace: offer it as the one root.
+      host.setRoots([{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }]);
+      return host;
+    },
     resolveCommand: async def => {
       if (def.type !== 'stdio') throw new Error('not a stdio server');
-      return resolveCommand(def.command, { cwd: def.cwd, env: process.env });
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const [k, v] of Object.entries(def.env ?? {})) {
+        if (v === null) delete env[k];
+        else env[k] = v;
+      }
+      return resolveCommand(def.command, { cwd: def.cwd ?? cwd, env });
     },
     out: text => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); },
     err: text => { process.stderr.write(text.endsWith('\n') ? text : `${text}\n`); },
