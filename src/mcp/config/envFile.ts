@@ -1,0 +1,166 @@
+/**
+ * A small dotenv parser and the environment a stdio server gets: the user's environment, then the
+ * `envFile`, then `env` (where `null` removes a variable). No variable expansion inside the file.
+ * Values never appear in messages.
+ */
+import { promises as fs } from 'node:fs';
+import type { ConfigError, ServerDefinition } from '../types';
+import { joinPath } from './paths';
+
+export interface DotenvProblem {
+  /** 1-based line number. */
+  line: number;
+  message: string;
+}
+
+export interface DotenvResult {
+  vars: Record<string, string>;
+  problems: DotenvProblem[];
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', $: '$', '`': '`' };
+
+/**
+ * Parses dotenv text: `KEY=VALUE` lines, optional `export `, `#` comments (whole-line, or after a space
+ * in an unquoted value), single/double/back quotes (double quotes understand `\n`, `\t`, `\"`, `\\`;
+ * quoted values may span lines). Later keys win. Bad lines are reported (without their content) and skipped.
+ */
+export function parseDotenv(text: string): DotenvResult {
+  const vars: Record<string, string> = {};
+  const problems: DotenvProblem[] = [];
+  const src = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  let i = 0;
+  let line = 1;
+  const n = src.length;
+  while (i < n) {
+    const startLine = line;
+    let end = src.indexOf('\n', i);
+    if (end < 0) end = n;
+    const rawLine = src.slice(i, end);
+    const trimmed = rawLine.trim();
+    if (!trimmed || trimmed.startsWith('#')) {
+      i = end + 1; line++;
+      continue;
+    }
+    const body = trimmed.replace(/^export\s+/, '');
+    const eq = body.indexOf('=');
+    if (eq < 0) {
+      problems.push({ line: startLine, message: `line ${startLine} has no \`=\`; write KEY=value` });
+      i = end + 1; line++;
+      continue;
+    }
+    const key = body.slice(0, eq).trim();
+    if (!KEY.test(key)) {
+      problems.push({ line: startLine, message: `line ${startLine}: the name before \`=\` is not a valid variable name; use letters, digits and \`_\`, not starting with a digit` });
+      i = end + 1; line++;
+      continue;
+    }
+    // Position of the value in `src`.
+    // The key and `export ` contain no `=`, so the first one on the line is the separator.
+    const eqPos = src.indexOf('=', i);
+    let j = eqPos + 1;
+    while (j < end && (src[j] === ' ' || src[j] === '\t')) j++;
+    const q = src[j];
+    if (q === '"' || q === "'" || q === '`') {
+      let value = '';
+      let k = j + 1;
+      let closed = false;
+      while (k < n) {
+        const c = src[k];
+        if (c === '\n') line++;
+        if (q === '"' && c === '\\' && k + 1 < n) {
+          const next = src[k + 1];
+          value += ESCAPES[next] ?? `\\${next}`;
+          if (next === '\n') line++;
+          k += 2;
+          continue;
+        }
+        if (c === q) { closed = true; k++; break; }
+        value += c;
+        k++;
+      }
+      if (!closed) {
+        problems.push({ line: startLine, message: `line ${startLine}: the value of ${key} opens a ${q === '"' ? 'double' : q === "'" ? 'single' : 'back'} quote that is never closed; add the closing quote` });
+        break;
+      }
+      let rest = src.indexOf('\n', k);
+      if (rest < 0) rest = n;
+      const after = src.slice(k, rest).trim();
+      if (after && !after.startsWith('#')) {
+        problems.push({ line, message: `line ${line}: text after the closing quote of ${key} is ignored; move it inside the quotes or start a comment with #` });
+      }
+      vars[key] = value;
+      i = rest + 1; line++;
+      continue;
+    }
+    let value = src.slice(j, end);
+    const hash = value.search(/\s#/);
+    if (hash >= 0) value = value.slice(0, hash);
+    vars[key] = value.trim();
+    i = end + 1; line++;
+  }
+  return { vars, problems };
+}
+
+export interface LoadEnvironmentOptions {
+  /** Prefix of setting paths in messages; default `mcpHost.servers`. */
+  settingPrefix?: string;
+  /** Variable names are case-insensitive on Windows; default process.platform. */
+  platform?: NodeJS.Platform;
+}
+
+export type LoadEnvironmentResult =
+  | { env: Record<string, string>; warnings: ConfigError[]; error?: undefined }
+  | { error: ConfigError; warnings: ConfigError[]; env?: undefined };
+
+/**
+ * The environment for a server's process: `baseEnv` (default: this process's environment), then the
+ * variables of `envFile`, then `env` (`null` deletes). For http/sse servers, just a copy of `baseEnv`.
+ * Never throws; a missing or unreadable envFile is an error naming the setting.
+ */
+export async function loadEnvironment(
+  def: ServerDefinition,
+  baseEnv: Record<string, string | undefined> = process.env,
+  opts: LoadEnvironmentOptions = {},
+): Promise<LoadEnvironmentResult> {
+  const caseInsensitive = (opts.platform ?? process.platform) === 'win32';
+  const env: Record<string, string> = {};
+  const set = (k: string, v: string | null) => {
+    if (caseInsensitive) {
+      const lower = k.toLowerCase();
+      for (const existing of Object.keys(env)) if (existing.toLowerCase() === lower) delete env[existing];
+    } else {
+      delete env[k];
+    }
+    if (v !== null) env[k] = v;
+  };
+  for (const [k, v] of Object.entries(baseEnv)) if (typeof v === 'string') env[k] = v;
+  const warnings: ConfigError[] = [];
+  if (def.type !== 'stdio') return { env, warnings };
+  const serverPath = joinPath(opts.settingPrefix ?? 'mcpHost.servers', def.name);
+  if (def.envFile) {
+    const settingPath = joinPath(serverPath, 'envFile');
+    let text: string;
+    try {
+      text = await fs.readFile(def.envFile, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'which does not exist; create it or fix the path (a relative path is relative to the workspace folder)'
+        : code === 'EISDIR' ? 'which is a directory; point it at a dotenv file such as .env'
+        : code === 'EACCES' ? 'which cannot be read (permission denied); fix its permissions'
+        : `which cannot be read (${code ?? (e instanceof Error ? e.message : String(e))})`;
+      return {
+        error: { server: def.name, path: settingPath, message: `Server "${def.name}": ${settingPath} is "${def.envFile}", ${why}.` },
+        warnings,
+      };
+    }
+    const parsed = parseDotenv(text);
+    for (const p of parsed.problems) {
+      warnings.push({ server: def.name, path: settingPath, message: `Server "${def.name}": ${settingPath} ("${def.envFile}") ${p.message}.` });
+    }
+    for (const [k, v] of Object.entries(parsed.vars)) set(k, v);
+  }
+  for (const [k, v] of Object.entries(def.env ?? {})) set(k, v);
+  return { env, warnings };
+}

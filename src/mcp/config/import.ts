@@ -1,0 +1,261 @@
+/**
+ * Reading configuration files: VS Code's `.vscode/mcp.json`, Claude Desktop / Claude Code, Cursor and
+ * Windsurf configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
+ * `parseServers` / `parseInputs` validate. JSONC (comments, trailing commas) throughout. Never throws.
+ */
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ConfigError } from '../types';
+
+export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf';
+
+export interface ImportResult {
+  /** Server definitions in this project's shape (still to be validated with parseServers). */
+  servers: Record<string, unknown>;
+  /** Input definitions (still to be validated with parseInputs). */
+  inputs: unknown[];
+  /** Things that were changed or dropped on the way, one readable sentence each. */
+  warnings: string[];
+  /** Problems that stopped the import (JSONC syntax errors name line:column). */
+  errors: ConfigError[];
+  /** The format that was read (what `auto` detected). */
+  kind?: ImportKind;
+}
+
+/** Parses JSONC text; syntax errors come back as ConfigErrors naming line:column. */
+export function parseJsonc(text: string, label = 'the file'): { value: unknown; errors: ConfigError[] } {
+  const problems: ParseError[] = [];
+  const value = parse(text, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const errors = problems.map(p => {
+    const { line, column } = lineColumn(text, p.offset);
+    return {
+      path: `${label}:${line}:${column}`,
+      message: `${label}:${line}:${column}: JSON syntax error (${describeParseError(printParseErrorCode(p.error))}); fix the text there.`,
+    };
+  });
+  return { value, errors };
+}
+
+function describeParseError(code: string): string {
+  const names: Record<string, string> = {
+    InvalidSymbol: 'unexpected character', InvalidNumberFormat: 'bad number', PropertyNameExpected: 'expected a property name in double quotes',
+    ValueExpected: 'expected a value', ColonExpected: 'expected `:`', CommaExpected: 'expected `,`',
+    CloseBraceExpected: 'expected `}`', CloseBracketExpected: 'expected `]`', EndOfFileExpected: 'unexpected text after the end',
+    InvalidCommentToken: 'bad comment', UnexpectedEndOfComment: 'unclosed comment', UnexpectedEndOfString: 'unclosed string',
+    UnexpectedEndOfNumber: 'unfinished number', InvalidUnicode: 'bad \\u escape', InvalidEscapeCharacter: 'bad escape', InvalidCharacter: 'invalid character in a string',
+  };
+  return names[code] ?? code;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1, column = 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') { line++; column = 1; } else column++;
+  }
+  return { line, column };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Detects the format of a parsed config document. */
+export function detectKind(doc: unknown): ImportKind | undefined {
+  if (!isObject(doc)) return undefined;
+  if (isObject(doc.servers)) return 'vscode';
+  if (isObject(doc.mcpServers)) {
+    const entries = Object.values(doc.mcpServers).filter(isObject);
+    if (entries.some(e => 'serverUrl' in e)) return 'windsurf';
+    if (entries.some(e => 'url' in e)) return 'cursor';
+    return 'claude';
+  }
+  return undefined;
+}
+
+/** Properties other clients use that mean nothing here; dropped with a warning. */
+const DROPPED = ['autoApprove', 'alwaysAllow', 'disabledTools', 'description', 'name', 'icon', 'options', 'gallery', 'version', 'enabled'];
+
+const TYPE_MAP: Record<string, string> = {
+  stdio: 'stdio', http: 'http', sse: 'sse', 'streamable-http': 'http', streamablehttp: 'http', streamable_http: 'http', local: 'stdio',
+};
+
+/** Converts one `mcpServers` entry (Claude/Cursor/Windsurf/Cline) to this project's shape. */
+function convertForeignServer(name: string, def: unknown, kind: ImportKind, warnings: string[]): unknown {
+  if (!isObject(def)) return def; // parseServers reports it with its path
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(def)) {
+    switch (k) {
+      case 'command': case 'args': case 'env': case 'envFile': case 'cwd': case 'url': case 'headers':
+      case 'disabled': case 'autoStart': case 'roots': case 'sampling':
+        out[k] = v;
+        break;
+      case 'serverUrl':
+        if (def.url === undefined) out.url = v;
+        break;
+      case 'type':
+      case 'transportType':
+      case 'transport': {
+        const mapped = typeof v === 'string' ? TYPE_MAP[v.toLowerCase()] : undefined;
+        if (mapped) out.type = mapped;
+        else warnings.push(`${kind} server "${name}": \`${k}\` is ${JSON.stringify(v)}, which is not known; the type is inferred from \`command\`/\`url\` instead.`);
+        break;
+      }
+      case 'timeout':
+        if (typeof v === 'number' && v > 0) {
+          // Cline and others write seconds.
+          const ms = v < 1000 ? v * 1000 : v;
+          out.timeout = { request: Math.round(ms) };
+          warnings.push(`${kind} server "${name}": \`timeout: ${v}\` became \`timeout.request: ${Math.round(ms)}\` (milliseconds).`);
+        } else if (isObject(v)) out.timeout = v;
+        break;
+      default:
+        if (DROPPED.includes(k)) warnings.push(`${kind} server "${name}": \`${k}\` is not used by MCP Host and was dropped.`);
+        else out[k] = v; // unknown: validation will point at it (and suggest a spelling)
+    }
+  }
+  if (out.type === undefined && out.command === undefined && out.url !== undefined && kind !== 'vscode') out.type = 'http';
+  return out;
+}
+
+/**
+ * Reads a config text in one of the known formats into `{ servers, inputs }`.
+ * `auto` (default) detects: `servers` → VS Code mcp.json; `mcpServers` → Claude/Cursor/Windsurf.
+ */
+export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', label = 'the file'): ImportResult {
+  const result: ImportResult = { servers: {}, inputs: [], warnings: [], errors: [] };
+  const { value: doc, errors } = parseJsonc(text, label);
+  if (errors.length) { result.errors.push(...errors); return result; }
+  if (doc === undefined) return { ...result, kind: kind === 'auto' ? undefined : kind };
+  if (!isObject(doc)) {
+    result.errors.push({ path: label, message: `${label} holds ${Array.isArray(doc) ? 'an array' : typeof doc}; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf).` });
+    return result;
+  }
+  const k = kind === 'auto' ? detectKind(doc) : kind;
+  result.kind = k;
+  if (!k) {
+    result.errors.push({ path: label, message: `${label} has neither "servers" (VS Code mcp.json) nor "mcpServers" (Claude, Cursor, Windsurf); add one of them.` });
+    return result;
+  }
+  if (k === 'vscode') {
+    if (doc.servers !== undefined && !isObject(doc.servers)) {
+      result.errors.push({ path: `${label}: servers`, message: `${label}: "servers" must be an object of server names to definitions.` });
+    } else {
+      Object.assign(result.servers, doc.servers ?? {});
+    }
+    if (Array.isArray(doc.inputs)) result.inputs = doc.inputs;
+    else if (doc.inputs !== undefined) result.errors.push({ path: `${label}: inputs`, message: `${label}: "inputs" must be an array of { "id", "type": "promptString", … }.` });
+    if (isObject(doc.mcpServers)) {
+      for (const [name, def] of Object.entries(doc.mcpServers)) {
+        if (name in result.servers) { result.warnings.push(`"mcpServers.${name}" is also under "servers"; the "servers" one is used.`); continue; }
+        result.servers[name] = convertForeignServer(name, def, 'claude', result.warnings);
+      }
+    }
+    return result;
+  }
+  const field = doc.mcpServers;
+  if (!isObject(field)) {
+    result.errors.push({ path: `${label}: mcpServers`, message: `${label}: "mcpServers" must be an object of server names to definitions.` });
+    return result;
+  }
+  for (const [name, def] of Object.entries(field)) result.servers[name] = convertForeignServer(name, def, k, result.warnings);
+  return result;
+}
+
+export interface ImportLocation {
+  kind: ImportKind;
+  scope: 'user' | 'workspace';
+  /** Human label, e.g. "Claude Desktop". */
+  label: string;
+  path: string;
+}
+
+/**
+ * The usual places of MCP configs on a platform. `appData` defaults to `<home>\AppData\Roaming` on
+ * Windows; workspace files are listed when `workspaceFolder` is given.
+ */
+export function defaultImportLocations(
+  platform: NodeJS.Platform, home: string, opts: { appData?: string; workspaceFolder?: string } = {},
+): ImportLocation[] {
+  const p = platform === 'win32' ? nodePath.win32 : nodePath.posix;
+  const appData = opts.appData ?? (platform === 'win32' ? p.join(home, 'AppData', 'Roaming')
+    : platform === 'darwin' ? p.join(home, 'Library', 'Application Support') : p.join(home, '.config'));
+  const out: ImportLocation[] = [];
+  if (opts.workspaceFolder) {
+    const w = opts.workspaceFolder;
+    out.push(
+      { kind: 'vscode', scope: 'workspace', label: 'VS Code workspace (.vscode/mcp.json)', path: p.join(w, '.vscode', 'mcp.json') },
+      { kind: 'cursor', scope: 'workspace', label: 'Cursor workspace (.cursor/mcp.json)', path: p.join(w, '.cursor', 'mcp.json') },
+      { kind: 'claude', scope: 'workspace', label: 'Claude Code project (.mcp.json)', path: p.join(w, '.mcp.json') },
+    );
+  }
+  out.push(
+    { kind: 'vscode', scope: 'user', label: 'VS Code user mcp.json', path: p.join(appData, 'Code', 'User', 'mcp.json') },
+    { kind: 'claude', scope: 'user', label: 'Claude Desktop', path: p.join(appData, 'Claude', 'claude_desktop_config.json') },
+    { kind: 'claude', scope: 'user', label: 'Claude Code (user)', path: p.join(home, '.claude.json') },
+    { kind: 'cursor', scope: 'user', label: 'Cursor (user)', path: p.join(home, '.cursor', 'mcp.json') },
+    { kind: 'windsurf', scope: 'user', label: 'Windsurf', path: p.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+  );
+  return out;
+}
+
+export interface LoadedConfig extends ImportResult {
+  /** What the file was: a settings.json, or one of the import formats. */
+  source: 'settings' | ImportKind | undefined;
+  /** Prefix for setting paths in validation messages (`mcpHost.servers`, `servers`, `mcpServers`, …). */
+  serversPrefix: string;
+  inputsPrefix: string;
+  /** The workspace folder the file belongs to, when it sits in `.vscode/` or `.cursor/`. */
+  folder?: string;
+}
+
+/**
+ * Reads a config file for the CLI: a VS Code settings.json (`mcpHost.servers` / `mcpHost.inputs`, or a
+ * user settings `mcp` section), or an mcp.json / Claude / Cursor / Windsurf file. Never throws.
+ */
+export async function loadConfigFile(file: string): Promise<LoadedConfig> {
+  const dir = nodePath.dirname(nodePath.resolve(file));
+  const folder = ['.vscode', '.cursor'].includes(nodePath.basename(dir)) ? nodePath.dirname(dir) : undefined;
+  const base: LoadedConfig = {
+    servers: {}, inputs: [], warnings: [], errors: [], source: undefined,
+    serversPrefix: 'servers', inputsPrefix: 'inputs', ...(folder && { folder }),
+  };
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    base.errors.push({
+      path: file,
+      message: code === 'ENOENT' ? `The config file ${file} does not exist; check the path.` : `The config file ${file} cannot be read (${code ?? String(e)}).`,
+    });
+    return base;
+  }
+  const { value: doc, errors } = parseJsonc(text, file);
+  if (errors.length) return { ...base, errors };
+  if (isObject(doc)) {
+    const nested = isObject(doc.mcpHost) ? doc.mcpHost : undefined;
+    if ('mcpHost.servers' in doc || 'mcpHost.inputs' in doc || nested) {
+      const servers = doc['mcpHost.servers'] ?? nested?.servers;
+      const inputs = doc['mcpHost.inputs'] ?? nested?.inputs;
+      const out: LoadedConfig = { ...base, source: 'settings', serversPrefix: 'mcpHost.servers', inputsPrefix: 'mcpHost.inputs' };
+      if (servers !== undefined) {
+        if (isObject(servers)) out.servers = servers;
+        else out.errors.push({ path: 'mcpHost.servers', message: `${file}: mcpHost.servers must be an object of server names to definitions.` });
+      }
+      if (inputs !== undefined) {
+        if (Array.isArray(inputs)) out.inputs = inputs;
+        else out.errors.push({ path: 'mcpHost.inputs', message: `${file}: mcpHost.inputs must be an array.` });
+      }
+      return out;
+    }
+    if (isObject(doc.mcp) && (isObject(doc.mcp.servers) || Array.isArray(doc.mcp.inputs))) {
+      const r = importConfig(JSON.stringify(doc.mcp), 'vscode', file);
+      return { ...base, ...r, source: 'settings', serversPrefix: 'mcp.servers', inputsPrefix: 'mcp.inputs' };
+    }
+  }
+  const r = importConfig(text, 'auto', file);
+  const prefix = r.kind === undefined || r.kind === 'vscode' ? 'servers' : 'mcpServers';
+  return { ...base, ...r, source: r.kind, serversPrefix: prefix, inputsPrefix: 'inputs' };
+}
+

@@ -1,0 +1,338 @@
+/**
+ * Variable resolution for validated server definitions: `${workspaceFolder}`, `${workspaceFolder:name}`,
+ * `${workspaceFolderBasename}`, `${userHome}`, `${env:NAME}`, `${pathSeparator}` / `${/}` and `${input:id}`
+ * (through an injected resolver), in command, args, env, envFile, cwd, url and headers. Produces the
+ * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
+ */
+import { createHash } from 'node:crypto';
+import * as nodePath from 'node:path';
+import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
+import type { RawServer } from './validate';
+import { checkUrl } from './validate';
+import { closest, describeValue, isSecretPath, joinPath } from './paths';
+
+/** A workspace folder as the resolver sees it. */
+export interface WorkspaceFolderInfo {
+  /** The folder's name (what `${workspaceFolder:name}` and `roots` refer to). */
+  name: string;
+  /** Absolute file-system path. */
+  path: string;
+}
+
+export interface ResolveContext {
+  /** Open workspace folders, first = primary. */
+  workspaceFolders: WorkspaceFolderInfo[];
+  /** The folder whose settings defined the server, when known (multi-root). */
+  definingFolder?: WorkspaceFolderInfo;
+  userHome: string;
+  /** The environment `${env:NAME}` reads (usually process.env). */
+  env: Record<string, string | undefined>;
+  /** Declared inputs (`mcpHost.inputs`); `${input:id}` must name one of these. */
+  inputs?: InputDefinition[];
+  /**
+   * Asks for (or looks up) an input's value; `undefined` = the user cancelled. Called at most once per
+   * id for the same context object, however many servers or places use it.
+   */
+  resolveInput?: (input: InputDefinition) => Promise<string | undefined>;
+  /** Path flavour for `${pathSeparator}` and relative `cwd`/`envFile`; default process.platform. */
+  platform?: NodeJS.Platform;
+}
+
+export type ResolveResult =
+  | { definition: ServerDefinition; warnings: ConfigError[]; error?: undefined }
+  | { error: ConfigError; errors: ConfigError[]; warnings: ConfigError[]; definition?: undefined };
+
+/** The variables this resolver understands, for messages. */
+export const SUPPORTED_VARIABLES = [
+  '${workspaceFolder}', '${workspaceFolder:name}', '${workspaceFolderBasename}', '${userHome}',
+  '${env:NAME}', '${pathSeparator}', '${/}', '${input:id}',
+] as const;
+
+const VARIABLE = /\$\{([^{}]*)\}/g;
+const KNOWN_NAMES = ['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'env', 'pathSeparator', 'input'];
+
+/** A string-valued place in a raw definition: its server-relative path and value. */
+interface Slot {
+  rel: string;
+  value: string;
+}
+
+function slots(raw: RawServer): Slot[] {
+  const out: Slot[] = [];
+  const add = (rel: string, v: unknown) => { if (typeof v === 'string') out.push({ rel, value: v }); };
+  add('command', raw.command);
+  raw.args?.forEach((a, i) => add(joinPath('args', i), a));
+  for (const [k, v] of Object.entries(raw.env ?? {})) add(joinPath('env', k), v);
+  add('envFile', raw.envFile);
+  add('cwd', raw.cwd);
+  add('url', raw.url);
+  for (const [k, v] of Object.entries(raw.headers ?? {})) add(joinPath('headers', k), v);
+  return out;
+}
+
+/** Input ids a raw definition uses (`${input:id}`), in order of first use, without repeats. */
+export function referencedInputs(raw: RawServer): string[] {
+  const ids: string[] = [];
+  for (const { value } of slots(raw)) {
+    for (const m of value.matchAll(VARIABLE)) {
+      const [name, arg] = splitVariable(m[1]);
+      if (name === 'input' && arg && !ids.includes(arg)) ids.push(arg);
+    }
+  }
+  return ids;
+}
+
+function splitVariable(body: string): [string, string | undefined] {
+  const i = body.indexOf(':');
+  return i < 0 ? [body.trim(), undefined] : [body.slice(0, i).trim(), body.slice(i + 1).trim()];
+}
+
+const inputCaches = new WeakMap<ResolveContext, Map<string, Promise<string | undefined>>>();
+
+function askInput(ctx: ResolveContext, input: InputDefinition): Promise<string | undefined> {
+  let cache = inputCaches.get(ctx);
+  if (!cache) { cache = new Map(); inputCaches.set(ctx, cache); }
+  let p = cache.get(input.id);
+  if (!p) {
+    const resolver = ctx.resolveInput;
+    p = resolver
+      ? Promise.resolve().then(() => resolver(input))
+      : Promise.resolve(input.default);
+    const cached = p;
+    cache.set(input.id, p);
+    // A failure is not remembered: a later resolution may ask again.
+    p.catch(() => { if (cache.get(input.id) === cached) cache.delete(input.id); });
+  }
+  return p;
+}
+
+/** Forgets remembered input answers for this context (e.g. after the user changed a secret). */
+export function clearInputCache(ctx: ResolveContext): void {
+  inputCaches.delete(ctx);
+}
+
+/** Resolves every server; errors of one never affect another. Inputs are asked once per id. */
+export async function resolveServers(raws: RawServer[], ctx: ResolveContext): Promise<{
+  definitions: ServerDefinition[]; errors: ConfigError[]; warnings: ConfigError[];
+}> {
+  const definitions: ServerDefinition[] = [];
+  const errors: ConfigError[] = [];
+  const warnings: ConfigError[] = [];
+  for (const raw of raws) {
+    const r = await resolveServer(raw, ctx);
+    warnings.push(...r.warnings);
+    if (r.definition) definitions.push(r.definition);
+    else errors.push(...r.errors);
+  }
+  return { definitions, errors, warnings };
+}
+
+/** Resolves the variables of one validated server definition. Never throws. */
+export async function resolveServer(raw: RawServer, ctx: ResolveContext): Promise<ResolveResult> {
+  const errors: ConfigError[] = [];
+  const warnings: ConfigError[] = [];
+  try {
+    return await resolveInner(raw, ctx, errors, warnings);
+  } catch (e) {
+    const err: ConfigError = {
+      server: raw?.name, path: raw?.path ?? '',
+      message: `Server "${raw?.name}": resolving its settings failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`,
+    };
+    return { error: err, errors: [...errors, err], warnings };
+  }
+}
+
+async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[], warnings: ConfigError[]): Promise<ResolveResult> {
+  const platform = ctx.platform ?? process.platform;
+  const pathApi = platform === 'win32' ? nodePath.win32 : nodePath.posix;
+  const folders = ctx.workspaceFolders ?? [];
+  const defining = ctx.definingFolder ?? folders[0];
+  const where = (rel: string) => joinPath(raw.path, rel);
+  const subject = (rel: string) => isSecretPath(rel) ? `the value of ${where(rel)}` : `${where(rel)} (${describeValue(rel, slotValue(raw, rel))})`;
+  const fail = (rel: string, message: string) => errors.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
+  const warn = (rel: string, message: string) => warnings.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
+  const inputsById = new Map((ctx.inputs ?? []).map(i => [i.id, i]));
+  const neededInputs: InputDefinition[] = [];
+  let warnedAmbiguous = false;
+
+  // Pass 1: check every variable, so nobody is asked for an input of a definition that cannot work.
+  for (const slot of slots(raw)) {
+    for (const m of slot.value.matchAll(VARIABLE)) {
+      const [name, arg] = splitVariable(m[1]);
+      const variable = m[0];
+      switch (name) {
+        case 'workspaceFolder':
+        case 'workspaceFolderBasename':
+          if (arg !== undefined) {
+            if (!folders.some(f => f.name === arg)) {
+              fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but no open workspace folder is named "${arg}"` +
+                (folders.length ? ` (open: ${folders.map(f => `"${f.name}"`).join(', ')}); use one of those names.` : '; open that folder or write the path.'));
+            }
+          } else if (!folders.length) {
+            fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but no workspace folder is open; open a folder or write an absolute path.`);
+          } else if (folders.length > 1 && !ctx.definingFolder && !warnedAmbiguous) {
+            warnedAmbiguous = true;
+            warn(slot.rel, `\`${variable}\` in ${where(slot.rel)} is ambiguous with ${folders.length} workspace folders open; using "${folders[0].name}" (the first). Write \`\${workspaceFolder:name}\` to choose one.`);
+          }
+          break;
+        case 'userHome':
+        case 'pathSeparator':
+        case '/':
+          if (arg !== undefined) fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\`, which takes no argument; write \`\${${name}}\`.`);
+          break;
+        case 'env':
+          if (!arg) fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` without a variable name; write \`\${env:NAME}\`.`);
+          else if (ctx.env[arg] === undefined) {
+            warn(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but ${arg} is not set in the environment; it resolves to an empty string.`);
+          }
+          break;
+        case 'input': {
+          if (!arg) { fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` without an input id; write \`\${input:some-id}\`.`); break; }
+          const input = inputsById.get(arg);
+          if (!input) {
+            const guess = closest(arg, [...inputsById.keys()]);
+            fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but mcpHost.inputs has no input with id "${arg}"; ` +
+              (guess ? `did you mean \`\${input:${guess}}\`?` : `add { "id": "${arg}", "type": "promptString", "password": true } to mcpHost.inputs.`));
+          } else if (!neededInputs.includes(input)) neededInputs.push(input);
+          break;
+        }
+        default: {
+          const guess = closest(name, KNOWN_NAMES);
+          const suggestion = guess ? `did you mean \`\${${guess}${arg !== undefined ? `:${arg}` : ''}}\`? ` : '';
+          fail(slot.rel, `${subject(slot.rel)} uses the unknown variable \`${variable}\`; ${suggestion}supported: ${SUPPORTED_VARIABLES.join(', ')}.`);
+        }
+      }
+    }
+  }
+  if (raw.roots && folders.length) {
+    for (const r of raw.roots) {
+      if (!folders.some(f => f.name === r)) warn('roots', `${where('roots')} names "${r}", which is not an open workspace folder (open: ${folders.map(f => `"${f.name}"`).join(', ')}); it is ignored.`);
+    }
+  }
+  if (errors.length) return { error: errors[0], errors, warnings };
+
+  // Pass 2: ask for inputs (once per id per context).
+  const inputValues = new Map<string, string>();
+  for (const input of neededInputs) {
+    let value: string | undefined;
+    try {
+      value = await askInput(ctx, input);
+    } catch (e) {
+      const rel = firstUse(raw, input.id);
+      fail(rel, `asking for input "${input.id}" (used in ${where(rel)}) failed: ${e instanceof Error ? e.message : String(e)}; try again or check mcpHost.inputs.`);
+      continue;
+    }
+    if (value === undefined) {
+      const rel = firstUse(raw, input.id);
+      fail(rel, ctx.resolveInput
+        ? `no value was given for input "${input.id}" (used in ${where(rel)}); the server cannot start until you enter it.`
+        : `input "${input.id}" (used in ${where(rel)}) has no value and there is no way to ask for it here; give it a "default" or provide the value.`);
+    } else {
+      inputValues.set(input.id, value);
+    }
+  }
+  if (errors.length) return { error: errors[0], errors, warnings };
+
+  // Pass 3: substitute.
+  const sep = platform === 'win32' ? '\\' : '/';
+  const substitute = (s: string): string => s.replace(VARIABLE, (whole, body: string) => {
+    const [name, arg] = splitVariable(body);
+    switch (name) {
+      case 'workspaceFolder':
+      case 'workspaceFolderBasename': {
+        const f = arg !== undefined ? folders.find(x => x.name === arg) : defining;
+        if (!f) return whole;
+        return name === 'workspaceFolder' ? f.path : pathApi.basename(f.path);
+      }
+      case 'userHome': return ctx.userHome;
+      case 'pathSeparator':
+      case '/': return sep;
+      case 'env': return ctx.env[arg ?? ''] ?? '';
+      case 'input': return inputValues.get(arg ?? '') ?? '';
+      default: return whole;
+    }
+  });
+
+  const base = {
+    name: raw.name,
+    ...(raw.disabled !== undefined && { disabled: raw.disabled }),
+    ...(raw.autoStart !== undefined && { autoStart: raw.autoStart }),
+    ...(raw.timeout && { timeout: { ...raw.timeout } }),
+    ...(raw.roots && { roots: [...raw.roots] }),
+    ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
+  };
+
+  if (raw.type === 'stdio') {
+    const command = substitute(raw.command ?? '').trim();
+    if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
+    const args = (raw.args ?? []).map(substitute);
+    const env: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(raw.env ?? {})) env[k] = v === null ? null : substitute(v);
+    const toAbsolute = (rel: 'cwd' | 'envFile', p: string): string | undefined => {
+      if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
+      if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
+      if (!defining) {
+        fail(rel, `${where(rel)} is ${describeValue(rel, p)}, a relative path, but no workspace folder is open to resolve it against; write an absolute path.`);
+        return undefined;
+      }
+      return pathApi.resolve(defining.path, p);
+    };
+    let cwd: string | undefined = defining?.path;
+    if (raw.cwd !== undefined) {
+      const c = substitute(raw.cwd).trim();
+      cwd = c ? toAbsolute('cwd', c) : defining?.path;
+    }
+    let envFile: string | undefined;
+    if (raw.envFile !== undefined) {
+      const f = substitute(raw.envFile).trim();
+      if (!f) fail('envFile', `${where('envFile')} is empty after resolving its variables; write the path of a .env file or remove the setting.`);
+      else envFile = toAbsolute('envFile', f);
+    }
+    if (errors.length) return { error: errors[0], errors, warnings };
+    const definition: ServerDefinition = {
+      ...base, type: 'stdio', command, args, env,
+      ...(envFile !== undefined && { envFile }),
+      ...(cwd !== undefined && { cwd }),
+    };
+    return { definition, warnings };
+  }
+
+  const url = substitute(raw.url ?? '').trim();
+  const problem = url ? checkUrl(url) : `is empty after resolving its variables; write the server's address, e.g. "https://example.com/mcp".`;
+  if (problem) fail('url', `${where('url')} ${problem}`);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw.headers ?? {})) {
+    headers[k] = substitute(v);
+    if (/[\r\n]/.test(headers[k])) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
+  }
+  if (errors.length) return { error: errors[0], errors, warnings };
+  return { definition: { ...base, type: raw.type, url, headers }, warnings };
+}
+
+function slotValue(raw: RawServer, rel: string): string | undefined {
+  return slots(raw).find(s => s.rel === rel)?.value;
+}
+
+function firstUse(raw: RawServer, id: string): string {
+  const s = slots(raw).find(x => [...x.value.matchAll(VARIABLE)].some(m => {
+    const [n, a] = splitVariable(m[1]);
+    return n === 'input' && a === id;
+  }));
+  return s?.rel ?? '';
+}
+
+function sortedEntries(o: Record<string, unknown> | undefined): [string, unknown][] {
+  return Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * A stable hash of what makes a server "the same server": type, command, args, cwd, envFile, env
+ * (names and values), url and headers. Used for launch consent and by reconcile to tell a changed
+ * definition from an unchanged one. Key order in env/headers does not matter; anything else does.
+ */
+export function fingerprint(def: ServerDefinition): string {
+  const canonical = def.type === 'stdio'
+    ? ['stdio', def.command, def.args ?? [], def.cwd ?? null, def.envFile ?? null, sortedEntries(def.env)]
+    : [def.type, def.url, sortedEntries(def.headers)];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
