@@ -22,7 +22,9 @@ mkdir -p "$WORK/vsix"
 (cd test/fixtures/fake-lm && "$ROOT/node_modules/.bin/vsce" package --no-dependencies --out "$WORK/vsix/fake-lm.vsix" >/dev/null)
 
 RUN=$WORK/open   # kept between runs: your editor state and layout survive a restart
-mkdir -p "$RUN"
+mkdir -p "$RUN/ud/User"
+# first start only: no Welcome page over the sample (your own later changes to these settings are kept)
+[ -f "$RUN/ud/User/settings.json" ] || echo '{ "workbench.startupEditor": "none" }' > "$RUN/ud/User/settings.json"
 for v in "$ROOT/dist/mcp-host.vsix" "$WORK/vsix/fake-lm.vsix"; do
   code-server --extensions-dir "$RUN/exts" --user-data-dir "$RUN/ud" --install-extension "$v" --force >/dev/null
 done
