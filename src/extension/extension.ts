@@ -1,9 +1,81 @@
 import * as vscode from 'vscode';
+import { McpHost, stableStringify, type HostApi, type ServerDefinition } from '../mcp';
+import { fingerprint } from '../mcp/config/variables';
+import { ServersTreeProvider } from '../views/serversTree';
+import { ResourcesTreeProvider } from '../views/resourcesTree';
+import { ViewIds } from './commandIds';
+import { registerCommands } from './commands/register';
+import { LaunchConsent, type ConsentPrompt } from './consent';
+import { InputStore } from './inputs';
+import { ServerLogs, toVs } from './logs';
+import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
+import { syncRoots } from './roots';
+import { ServerController } from './servers';
+import { createStatusItem, watchFailures } from './status';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('MCP Host', { log: true });
-  context.subscriptions.push(log);
-  log.info('MCP Host activated');
+/** What `activate` returns: the running host and hooks for tests and other extensions. */
+export interface McpHostExtensionApi {
+  host: HostApi;
+  /** Re-reads settings and reconciles; resolves when done. */
+  sync(): Promise<void>;
+  /** Why a configured server is held back (trust, consent, inputs), if it is. */
+  blockedReason(server: string): string | undefined;
+  /** Replaces the launch-consent dialog (tests answer without UI). */
+  setConsentPrompt(prompt: ConsentPrompt): void;
+  /** Names of the per-server log channels created so far. */
+  logChannels(): string[];
+  /** The tree data providers, as the views use them. */
+  views: { servers: ServersTreeProvider; resources: ResourcesTreeProvider };
 }
 
-export function deactivate(): void {}
+/** Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. */
+export function activate(context: vscode.ExtensionContext): McpHostExtensionApi {
+  const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
+  const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
+  const host = new McpHost({
+    clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
+    fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
+  });
+  current = host;
+  push(new vscode.Disposable(() => void host.shutdown()));
+  const logs = push(new ServerLogs(host));
+  const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
+  const inputs = new InputStore(context.secrets, context.globalState);
+  const controller = push(new ServerController(host, consent, inputs, log));
+  const resources = push(new ResourceFileSystem(host));
+  push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
+  const serversTree = push(new ServersTreeProvider(host, controller));
+  const resourcesTree = push(new ResourcesTreeProvider(host, controller));
+  push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
+  push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
+  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, secrets: context.secrets, serversTree, resourcesTree }));
+  push(createStatusItem(host));
+  push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
+  push(syncRoots(host));
+  push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
+  const applyTrace = () => logs.setTraceAll(vscode.workspace.getConfiguration('mcpHost').get<boolean>('trace', false));
+  applyTrace();
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.trace')) applyTrace(); }));
+  push(toVs(host.onDidChangeServers(applyTrace)));
+  void controller.sync();
+  log.info('MCP Host activated');
+  return {
+    host,
+    sync: () => controller.sync(),
+    blockedReason: s => controller.blockedReason(s),
+    setConsentPrompt: p => { consent.prompt = p; },
+    logChannels: () => logs.names,
+    views: { servers: serversTree, resources: resourcesTree },
+  };
+}
+
+/** Stops every server (whole process trees) before the extension host goes away. */
+export function deactivate(): Promise<void> | undefined {
+  const h = current;
+  current = undefined;
+  return h?.shutdown();
+}
+
+/** The host of the active extension, so `deactivate` can wait for every process to exit. */
+let current: McpHost | undefined;

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { HostApi, ServerHandle } from '../../mcp';
+import type { McpNode } from '../../views/nodes';
+
+/** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
+export type ServerArg = McpNode | string | undefined;
+
+/** The server name a command argument names, if any. */
+export function serverNameOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
+  return undefined;
+}
+
+/**
+ * The server a command acts on: the one named by `arg`, or the user's pick among those matching
+ * `filter` (the only match is taken without asking). Shows a readable message and returns undefined
+ * when there is none.
+ */
+export async function pickServer(
+  host: HostApi, arg: unknown, opts: { filter?: (h: ServerHandle) => boolean; placeHolder?: string; none?: string } = {},
+): Promise<ServerHandle | undefined> {
+  const name = serverNameOf(arg);
+  if (name !== undefined) {
+    const h = host.get(name);
+    if (!h) void vscode.window.showErrorMessage(`No MCP server named "${name}" is configured.`);
+    return h;
+  }
+  const candidates = host.servers.filter(opts.filter ?? (() => true));
+  if (!candidates.length) {
+    void vscode.window.showInformationMessage(opts.none ?? 'No MCP server is configured. Add one under "mcpHost.servers" in settings.');
+    return undefined;
+  }
+  if (candidates.length === 1) return candidates[0];
+  const pick = await vscode.window.showQuickPick(
+    candidates.map(h => ({ label: h.name, description: h.state.kind, handle: h })),
+    { placeHolder: opts.placeHolder ?? 'Select an MCP server' },
+  );
+  return pick?.handle;
+}
+
+/** True when `h` is running; otherwise says so ("server is not running") and returns false. */
+export function requireRunning(h: ServerHandle): boolean {
+  if (h.state.kind === 'running') return true;
+  void vscode.window.showWarningMessage(`MCP server "${h.name}" is not running (${h.state.kind}). Start it first.`);
+  return false;
+}
+
+/** A readable message for any thrown value. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The running servers, optionally only those declaring a capability. */
+export function running(cap?: 'tools' | 'prompts' | 'resources'): (h: ServerHandle) => boolean {
+  return h => h.state.kind === 'running' && (!cap || h.state.capabilities[cap] !== undefined);
+}

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { ServerHandle } from '../../mcp';
+
+/** Debounce of completion requests while typing (H23). */
+const DEBOUNCE_MS = 200;
+
+/**
+ * Asks for one argument value in a quick pick whose items come from `completion/complete` as the
+ * user types (debounced); the typed text itself is always acceptable. Resolves undefined on cancel.
+ */
+export function askWithCompletion(
+  h: ServerHandle,
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+  argument: string,
+  context: Record<string, string>,
+  opts: { title: string; placeholder?: string; required: boolean },
+): Promise<string | undefined> {
+  return new Promise(resolve => {
+    const qp = vscode.window.createQuickPick();
+    qp.title = opts.title;
+    qp.placeholder = opts.placeholder ?? `Value for ${argument}${opts.required ? '' : ' (optional, Enter to skip)'}`;
+    qp.ignoreFocusOut = true;
+    qp.matchOnDescription = false;
+    let timer: NodeJS.Timeout | undefined;
+    let seq = 0;
+    let done = false;
+    const supported = h.state.kind === 'running' && h.state.capabilities.completions !== undefined;
+    const update = (value: string) => {
+      const typed = value ? [{ label: value, description: '(as typed)' }] : [];
+      qp.items = [...typed, ...qp.items.filter(i => i.description !== '(as typed)' && i.label !== value)];
+      if (!supported) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const mine = ++seq;
+        qp.busy = true;
+        try {
+          const c = await h.complete(ref, { name: argument, value }, context);
+          if (mine !== seq || done) return;
+          qp.items = [...(qp.value ? [{ label: qp.value, description: '(as typed)' }] : []),
+            ...c.values.filter(v => v !== qp.value).map(v => ({ label: v }))];
+        } catch {
+          // Completion is a help, not a requirement.
+        } finally {
+          if (mine === seq) qp.busy = false;
+        }
+      }, DEBOUNCE_MS);
+    };
+    qp.onDidChangeValue(update);
+    qp.onDidAccept(() => {
+      const value = qp.selectedItems[0]?.label ?? qp.value;
+      if (!value && opts.required) return;
+      done = true;
+      resolve(value);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      if (timer) clearTimeout(timer);
+      if (!done) resolve(undefined);
+      done = true;
+      qp.dispose();
+    });
+    qp.show();
+    update('');
+  });
+}

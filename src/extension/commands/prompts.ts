@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { HostApi } from '../../mcp';
+import { errorText, pickServer, requireRunning, running } from './args';
+import { askWithCompletion } from './complete';
+import { renderPromptResult } from './render';
+
+/**
+ * MCP: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when
+ * given, nothing is asked). Each missing argument is asked with completion values from the server;
+ * the messages open as a markdown document. Resolves the result (undefined on cancel).
+ */
+export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
+  const h = await pickServer(host, arg, { filter: running('prompts'), none: 'No running MCP server offers prompts.' });
+  if (!h || !requireRunning(h)) return undefined;
+  const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await vscode.window.showQuickPick(
+    h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),
+    { placeHolder: `Prompt of ${h.name}`, matchOnDetail: true },
+  ))?.label;
+  if (!name) return undefined;
+  const prompt = h.catalogue.prompts.find(p => p.name === name);
+  if (!prompt) {
+    void vscode.window.showErrorMessage(`MCP server "${h.name}" has no prompt named "${name}".`);
+    return undefined;
+  }
+  let values = args;
+  if (!values) {
+    values = {};
+    const list = prompt.arguments ?? [];
+    for (const [i, a] of list.entries()) {
+      const v = await askWithCompletion(h, { type: 'ref/prompt', name: prompt.name }, a.name, values, {
+        title: `${prompt.name} (${i + 1}/${list.length}): ${a.name}${a.required ? '' : ' (optional)'}`,
+        placeholder: a.description,
+        required: a.required === true,
+      });
+      if (v === undefined) return undefined;
+      if (v !== '') values[a.name] = v;
+    }
+  }
+  let result: GetPromptResult;
+  try {
+    result = await h.getPrompt(prompt.name, values);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Prompt "${prompt.name}" of "${h.name}" failed: ${errorText(err)}`);
+    return undefined;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderPromptResult(h.name, prompt.name, result) });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return result;
+}

@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import type { HostApi } from '../../mcp';
+import type { McpNode } from '../../views/nodes';
+import type { ServersTreeProvider } from '../../views/serversTree';
+import type { ResourcesTreeProvider } from '../../views/resourcesTree';
+import { CommandIds } from '../commandIds';
+import type { LaunchConsent } from '../consent';
+import type { InputStore } from '../inputs';
+import type { ServerLogs } from '../logs';
+import type { ResourceFileSystem } from '../resourceFs';
+import type { ServerController } from '../servers';
+import { errorText, pickServer, running, serverNameOf } from './args';
+import { callToolCommand } from './tools';
+import { runPromptCommand } from './prompts';
+import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
+import { listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
+import { addServerCommand, importServersCommand } from './settings';
+
+/** What the commands work with. */
+export interface CommandServices {
+  host: HostApi;
+  controller: ServerController;
+  logs: ServerLogs;
+  resources: ResourceFileSystem;
+  consent: LaunchConsent;
+  inputs: InputStore;
+  secrets: vscode.SecretStorage;
+  serversTree: ServersTreeProvider;
+  resourcesTree: ResourcesTreeProvider;
+}
+
+/** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
+export function registerCommands(s: CommandServices): vscode.Disposable[] {
+  const { host, controller } = s;
+  const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;
+  const handlers: Record<string, (...args: any[]) => unknown> = {
+    [CommandIds.listServers]: () => listServers(host, controller, s.logs),
+    [CommandIds.startServer]: (arg?: unknown) => startServer(host, controller, arg),
+    [CommandIds.stopServer]: (arg?: unknown) => stopServer(host, arg),
+    [CommandIds.restartServer]: (arg?: unknown) => restartServer(host, controller, arg),
+    [CommandIds.startAll]: () => startAll(host, controller),
+    [CommandIds.stopAll]: () => stopAll(host),
+    [CommandIds.showLogs]: async (arg?: unknown) => {
+      const h = await pickServer(host, arg);
+      if (h) s.logs.show(h.name);
+    },
+    [CommandIds.browseResources]: (arg?: unknown) => browseResourcesCommand(host, s.resources, arg),
+    [CommandIds.readResource]: (arg?: unknown, uri?: string) => readResourceCommand(host, s.resources, arg, uri),
+    [CommandIds.readResourceTemplate]: (arg?: unknown, tpl?: string, vars?: Record<string, string>) => readTemplateCommand(host, s.resources, arg, tpl, vars),
+    [CommandIds.openResource]: (arg: unknown, uri?: string) => {
+      const server = serverNameOf(arg);
+      const target = resourceOf(arg, uri);
+      return server && target ? openResource(s.resources, server, target) : [];
+    },
+    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args),
+    [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => runPromptCommand(host, arg, prompt, args),
+    [CommandIds.refresh]: () => {
+      s.serversTree.refresh();
+      s.resourcesTree.reset();
+    },
+    [CommandIds.subscribeResource]: (arg: unknown, uri?: string) => subscription(s, arg, resourceOf(arg, uri), true),
+    [CommandIds.unsubscribeResource]: (arg: unknown, uri?: string) => subscription(s, arg, resourceOf(arg, uri), false),
+    [CommandIds.copyUri]: async (arg: unknown, uri?: string) => {
+      const target = resourceOf(arg, uri) ?? (arg as McpNode & { template?: { uriTemplate: string } })?.template?.uriTemplate;
+      if (target) await vscode.env.clipboard.writeText(target);
+    },
+    [CommandIds.importServers]: (file?: string) => importServersCommand(file),
+    [CommandIds.addServer]: () => addServerCommand(),
+    [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),
+    [CommandIds.resetTrust]: async () => {
+      await s.consent.reset();
+      await controller.sync();
+      void vscode.window.showInformationMessage('MCP: launch consent reset; workspace servers ask again before they start.');
+    },
+    [CommandIds.clearInputs]: async () => {
+      const n = await s.inputs.clear();
+      void vscode.window.showInformationMessage(`MCP: cleared ${n} stored input value${n === 1 ? '' : 's'}; they are asked again on next start.`);
+      return n;
+    },
+    [CommandIds.signOut]: async (arg?: unknown) => {
+      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
+      if (!h || h.definition.type === 'stdio') return;
+      for (const k of ['client', 'tokens', 'verifier', 'discovery']) await s.secrets.delete(`mcpHost.oauth:${h.definition.url}:${k}`);
+      void vscode.window.showInformationMessage(`MCP: signed out of "${h.name}".`);
+    },
+    [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
+  };
+  return Object.entries(handlers).map(([id, fn]) => vscode.commands.registerCommand(id, fn));
+}
+
+async function subscription(s: CommandServices, arg: unknown, uri: string | undefined, on: boolean): Promise<void> {
+  const h = await pickServer(s.host, arg, { filter: running('resources') });
+  if (!h || !uri) return;
+  try {
+    if (on) await s.controller.subscribe(h.name, uri);
+    else await s.controller.unsubscribe(h.name, uri);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${uri}: ${errorText(err)}`);
+  }
+}

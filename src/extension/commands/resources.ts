@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { HostApi } from '../../mcp';
+import type { ResourceFileSystem } from '../resourceFs';
+import { errorText, pickServer, requireRunning, running } from './args';
+import { askWithCompletion } from './complete';
+
+/** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
+export async function openResource(fs: ResourceFileSystem, server: string, uri: string): Promise<vscode.Uri[]> {
+  try {
+    return await fs.open(server, uri);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not read ${uri} from "${server}": ${errorText(err)}`);
+    return [];
+  }
+}
+
+/** MCP: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
+export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
+  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  if (!h || !requireRunning(h)) return [];
+  let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
+  if (!target) {
+    const qp = vscode.window.createQuickPick();
+    qp.placeholder = `Resource URI on ${h.name} (type any URI or pick one)`;
+    const known = h.catalogue.resources.map(r => ({ label: r.uri, description: r.title ?? r.name }));
+    qp.items = known;
+    qp.onDidChangeValue(v => { qp.items = v ? [{ label: v, description: '(as typed)' }, ...known] : known; });
+    target = await new Promise<string | undefined>(resolve => {
+      qp.onDidAccept(() => { resolve(qp.selectedItems[0]?.label ?? qp.value); qp.hide(); });
+      qp.onDidHide(() => { resolve(undefined); qp.dispose(); });
+      qp.show();
+    });
+  }
+  return target ? openResource(fs, h.name, target) : [];
+}
+
+/** MCP: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
+export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
+  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  if (!h || !requireRunning(h)) return [];
+  const pick = await vscode.window.showQuickPick(
+    h.catalogue.resources.map(r => ({ label: r.title ?? r.name, description: r.uri, detail: r.description, uri: r.uri })),
+    { placeHolder: `${h.catalogue.resources.length} resources of ${h.name}`, matchOnDescription: true },
+  );
+  return pick ? openResource(fs, h.name, pick.uri) : [];
+}
+
+/**
+ * MCP: Read Resource from Template. Arguments: server, template (node or URI template) and the
+ * variables (when given, nothing is asked). Each variable is asked with completion values.
+ */
+export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
+  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  if (!h || !requireRunning(h)) return [];
+  const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(
+    h.catalogue.resourceTemplates.map(t => ({ label: t.uriTemplate, description: t.title ?? t.name, detail: t.description })),
+    { placeHolder: `Resource template of ${h.name}` },
+  ))?.label;
+  if (!tplText) return [];
+  let tpl: UriTemplate;
+  try {
+    tpl = new UriTemplate(tplText);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Invalid URI template ${tplText}: ${errorText(err)}`);
+    return [];
+  }
+  const values: Record<string, string> = { ...(vars ?? {}) };
+  if (!vars) {
+    const names = tpl.variableNames;
+    for (const [i, name] of names.entries()) {
+      const v = await askWithCompletion(h, { type: 'ref/resource', uri: tplText }, name, values, {
+        title: `${tplText} (${i + 1}/${names.length}): ${name}`, required: true,
+      });
+      if (v === undefined) return [];
+      values[name] = v;
+    }
+  }
+  return openResource(fs, h.name, tpl.expand(values));
+}

@@ -1,0 +1,70 @@
+import * as vscode from 'vscode';
+
+interface PropSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: { type?: string };
+  description?: string;
+  title?: string;
+  default?: unknown;
+}
+
+/** Sentinel for "leave this optional field out". */
+const SKIP = '(leave empty)';
+
+/**
+ * Asks for tool arguments one field at a time, driven by the tool's `inputSchema`: enums and
+ * booleans as pick lists, numbers and strings as input boxes, arrays of strings comma-separated,
+ * anything else as JSON. Validation against the schema happens in the core before the call.
+ * Resolves undefined when the user cancels.
+ */
+export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }): Promise<Record<string, unknown> | undefined> {
+  const props = Object.entries(schema.properties ?? {}) as [string, PropSchema][];
+  const required = new Set(schema.required ?? []);
+  props.sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
+  const out: Record<string, unknown> = {};
+  for (const [i, [name, prop]] of props.entries()) {
+    const step = `${title} (${i + 1}/${props.length}): ${name}${required.has(name) ? '' : ' (optional)'}`;
+    const value = await askField(step, name, prop, required.has(name));
+    if (value === CANCEL) return undefined;
+    if (value !== OMIT) out[name] = value;
+  }
+  return out;
+}
+
+const CANCEL = Symbol('cancel');
+const OMIT = Symbol('omit');
+
+async function askField(title: string, name: string, p: PropSchema, required: boolean): Promise<unknown> {
+  const type = Array.isArray(p.type) ? p.type.find(t => t !== 'null') : p.type;
+  const prompt = p.description ?? p.title ?? name;
+  if (p.enum || type === 'boolean') {
+    const values = p.enum ?? [true, false];
+    const items = values.map(v => ({ label: String(v), value: v as unknown }));
+    if (!required) items.push({ label: SKIP, value: OMIT });
+    const pick = await vscode.window.showQuickPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
+    return pick ? pick.value : CANCEL;
+  }
+  const isNumber = type === 'number' || type === 'integer';
+  const isStringArray = type === 'array' && (p.items?.type === 'string' || p.items?.type === undefined);
+  const isJson = !isNumber && !isStringArray && type !== 'string' && type !== undefined;
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt: `${prompt}${isStringArray ? ' — comma-separated' : isJson ? ` — JSON ${type}` : ''}`,
+    value: p.default === undefined ? undefined : typeof p.default === 'string' ? p.default : JSON.stringify(p.default),
+    ignoreFocusOut: true,
+    validateInput: v => {
+      if (v === '') return required && type !== 'string' ? `${name} is required` : undefined;
+      if (isNumber && !Number.isFinite(Number(v))) return 'Enter a number';
+      if (type === 'integer' && !Number.isInteger(Number(v))) return 'Enter a whole number';
+      if (isJson) { try { JSON.parse(v); } catch { return 'Enter valid JSON'; } }
+      return undefined;
+    },
+  });
+  if (text === undefined) return CANCEL;
+  if (text === '') return required && type === 'string' ? '' : OMIT;
+  if (isNumber) return Number(text);
+  if (isStringArray) return text.split(',').map(s => s.trim()).filter(Boolean);
+  if (isJson) return JSON.parse(text);
+  return text;
+}

@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { HostApi, ServerHandle } from '../../mcp';
+import type { ServerController } from '../servers';
+import type { ServerLogs } from '../logs';
+import { errorText, pickServer } from './args';
+
+/** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
+export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
+  const h = await pickServer(host, arg, { filter: s => s.state.kind !== 'running', none: 'Every MCP server is already running.' });
+  if (!h) return false;
+  try {
+    await ctl.start(h.name);
+    return true;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`);
+    return false;
+  }
+}
+
+/** Stops one server (its whole process tree). */
+export async function stopServer(host: HostApi, arg?: unknown): Promise<void> {
+  const h = await pickServer(host, arg, { filter: s => s.state.kind === 'running' || s.state.kind === 'starting', none: 'No MCP server is running.' });
+  await h?.stop();
+}
+
+/** Restarts one server; a held-back server goes through the start gates instead. */
+export async function restartServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<void> {
+  const h = await pickServer(host, arg);
+  if (!h) return;
+  if (h.state.kind === 'stopped') {
+    await startServer(host, ctl, h.name);
+    return;
+  }
+  try {
+    await h.restart();
+  } catch (err) {
+    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
+  }
+}
+
+/** Starts every stopped server, in parallel; held-back ones ask for what they need. */
+export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
+  await Promise.all(host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error')
+    .map(h => ctl.start(h.name).catch(err => { void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`); })));
+}
+
+/** Stops every server. */
+export async function stopAll(host: HostApi): Promise<void> {
+  await Promise.all(host.servers.map(h => h.stop()));
+}
+
+/** MCP: List Servers — pick a server, then an action that fits its state. */
+export async function listServers(host: HostApi, ctl: ServerController, logs: ServerLogs): Promise<void> {
+  const h = await pickServer(host, undefined, { placeHolder: 'MCP servers' });
+  if (!h) return;
+  const actions = actionsFor(h);
+  const pick = await vscode.window.showQuickPick(actions.map(a => a.label), { placeHolder: `${h.name}: ${h.state.kind}` });
+  switch (pick) {
+    case 'Start': await startServer(host, ctl, h.name); break;
+    case 'Stop': await h.stop(); break;
+    case 'Restart': await restartServer(host, ctl, h.name); break;
+    case 'Show Logs': logs.show(h.name); break;
+    case 'Call Tool…': await vscode.commands.executeCommand('mcpHost.callTool', h.name); break;
+    case 'Run Prompt…': await vscode.commands.executeCommand('mcpHost.runPrompt', h.name); break;
+    case 'Browse Resources': await vscode.commands.executeCommand('mcpHost.browseResources', h.name); break;
+  }
+}
+
+function actionsFor(h: ServerHandle): { label: string }[] {
+  const s = h.state;
+  const out = s.kind === 'running' || s.kind === 'starting' ? ['Stop', 'Restart'] : ['Start'];
+  out.push('Show Logs');
+  if (s.kind === 'running') {
+    if (s.capabilities.tools) out.push('Call Tool…');
+    if (s.capabilities.prompts) out.push('Run Prompt…');
+    if (s.capabilities.resources) out.push('Browse Resources');
+  }
+  return out.map(label => ({ label }));
+}

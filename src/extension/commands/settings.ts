@@ -1,0 +1,94 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import * as vscode from 'vscode';
+import { importConfig } from '../../mcp/config/import';
+import { errorText } from './args';
+
+/** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
+async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
+  const cfg = vscode.workspace.getConfiguration('mcpHost');
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const existing = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<Record<string, unknown>>('servers')?.workspaceValue : cfg.inspect<Record<string, unknown>>('servers')?.globalValue) ?? {};
+  const clash = Object.keys(servers).filter(n => n in existing);
+  if (clash.length) {
+    const ok = await vscode.window.showWarningMessage(`Replace the existing servers ${clash.join(', ')}?`, { modal: true }, 'Replace');
+    if (ok !== 'Replace') for (const n of clash) delete servers[n];
+  }
+  if (!Object.keys(servers).length) return 0;
+  await cfg.update('servers', { ...existing, ...servers }, target);
+  if (inputs.length) {
+    const cur = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<unknown[]>('inputs')?.workspaceValue : cfg.inspect<unknown[]>('inputs')?.globalValue) ?? [];
+    const ids = new Set(cur.map(i => (i as { id?: string }).id));
+    await cfg.update('inputs', [...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
+  }
+  return Object.keys(servers).length;
+}
+
+/** Known config files of other MCP clients on this machine and in the workspace. */
+function candidateFiles(): { label: string; file: string }[] {
+  const home = os.homedir();
+  const out: { label: string; file: string }[] = [];
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    out.push({ label: `VS Code mcp.json (${f.name})`, file: path.join(f.uri.fsPath, '.vscode', 'mcp.json') });
+    out.push({ label: `Cursor (${f.name})`, file: path.join(f.uri.fsPath, '.cursor', 'mcp.json') });
+  }
+  out.push(
+    { label: 'Claude Desktop', file: process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
+      : process.platform === 'win32' ? path.join(process.env.APPDATA ?? home, 'Claude', 'claude_desktop_config.json')
+        : path.join(home, '.config', 'Claude', 'claude_desktop_config.json') },
+    { label: 'Cursor (user)', file: path.join(home, '.cursor', 'mcp.json') },
+    { label: 'Windsurf', file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+  );
+  return out;
+}
+
+/**
+ * MCP: Import Servers. Reads `.vscode/mcp.json`, Claude Desktop, Cursor or Windsurf configuration
+ * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into workspace settings.
+ * Resolves the number of servers imported.
+ */
+export async function importServersCommand(file?: string): Promise<number> {
+  let chosen = file;
+  if (!chosen) {
+    const existing = [];
+    for (const c of candidateFiles()) if (await fs.stat(c.file).then(() => true, () => false)) existing.push({ label: c.label, description: c.file, file: c.file });
+    const pick = await vscode.window.showQuickPick([...existing, { label: 'Browse…', description: '', file: '' }], { placeHolder: 'Import MCP servers from' });
+    if (!pick) return 0;
+    chosen = pick.file || (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json', 'jsonc'] } }))?.[0]?.fsPath;
+    if (!chosen) return 0;
+  }
+  let text: string;
+  try { text = await fs.readFile(chosen, 'utf8'); } catch (err) {
+    void vscode.window.showErrorMessage(`Could not read ${chosen}: ${errorText(err)}`);
+    return 0;
+  }
+  const r = importConfig(text, 'auto', path.basename(chosen));
+  if (r.errors.length) {
+    void vscode.window.showErrorMessage(`Import failed: ${r.errors.map(e => e.message).join(' ')}`);
+    return 0;
+  }
+  const n = await addToSettings(r.servers, r.inputs);
+  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+  return n;
+}
+
+/** MCP: Add Server — asks for a command line or URL and a name, then writes workspace settings. */
+export async function addServerCommand(): Promise<void> {
+  const kind = await vscode.window.showQuickPick([
+    { label: 'Command (stdio)', value: 'stdio' }, { label: 'HTTP (Streamable HTTP, SSE fallback)', value: 'http' },
+  ], { placeHolder: 'What kind of MCP server?' });
+  if (!kind) return;
+  const target = await vscode.window.showInputBox({
+    prompt: kind.value === 'stdio' ? 'Command line, e.g. npx -y @modelcontextprotocol/server-everything' : 'URL, e.g. https://example.com/mcp',
+    ignoreFocusOut: true,
+    validateInput: v => kind.value === 'http' && !/^https?:\/\//.test(v) ? 'Enter an http(s) URL' : v.trim() ? undefined : 'Required',
+  });
+  if (!target) return;
+  const guess = kind.value === 'stdio' ? target.trim().split(/\s+/).pop()!.replace(/^@[^/]+\//, '').replace(/[^\w-]/g, '') : new URL(target).hostname.split('.')[0];
+  const name = await vscode.window.showInputBox({ prompt: 'Server name', value: guess || 'server', ignoreFocusOut: true });
+  if (!name) return;
+  const parts = target.trim().split(/\s+/);
+  const def = kind.value === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() };
+  await addToSettings({ [name]: def });
+}

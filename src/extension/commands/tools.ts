@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HostApi } from '../../mcp';
+import { errorText, pickServer, requireRunning, running } from './args';
+import { askArguments } from './schemaInput';
+import { renderToolResult } from './render';
+
+/**
+ * MCP: Call Tool. Arguments: a tree node or server name, a tool name, and the tool arguments
+ * (when given, nothing is asked, so tests and other extensions can call it). Shows progress with
+ * cancel and opens the result as a markdown document; resolves the result (undefined on cancel).
+ */
+export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>): Promise<CallToolResult | undefined> {
+  const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
+  if (!h || !requireRunning(h)) return undefined;
+  const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
+  const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
+    h.catalogue.tools.map(t => ({ label: t.name, description: t.title, detail: t.description })),
+    { placeHolder: `Tool of ${h.name}`, matchOnDetail: true },
+  ))?.label;
+  if (!name) return undefined;
+  const tool = h.catalogue.tools.find(t => t.name === name);
+  if (!tool) {
+    void vscode.window.showErrorMessage(`MCP server "${h.name}" has no tool named "${name}".`);
+    return undefined;
+  }
+  const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
+  if (!input) return undefined;
+  let result: CallToolResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `MCP: ${h.name} › ${tool.name}`, cancellable: true },
+      (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        let last = 0;
+        return h.callTool(tool.name, input, {
+          signal: ac.signal,
+          onProgress: p => {
+            const pct = p.total ? (p.progress / p.total) * 100 : undefined;
+            progress.report({ message: p.message, increment: pct !== undefined ? pct - last : undefined });
+            if (pct !== undefined) last = pct;
+          },
+        });
+      },
+    );
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Tool "${tool.name}" of "${h.name}" failed: ${errorText(err)}`);
+    return undefined;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderToolResult(h.name, tool.name, input, result) });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return result;
+}

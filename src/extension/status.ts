@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import type { HostApi, ServerState } from '../mcp';
+import { CommandIds } from './commandIds';
+
+/** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` context key. */
+export function createStatusItem(host: HostApi): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'MCP Servers';
+  item.command = CommandIds.listServers;
+  const update = () => {
+    const all = host.servers;
+    const runningCount = all.filter(h => h.state.kind === 'running').length;
+    const failed = all.filter(h => h.state.kind === 'error').length;
+    const starting = all.filter(h => h.state.kind === 'starting').length;
+    item.text = `$(${starting ? 'loading~spin' : 'plug'}) MCP ${runningCount}/${all.length}${failed ? ` $(error) ${failed}` : ''}`;
+    item.tooltip = `MCP: ${runningCount} running, ${starting} starting, ${failed} failed of ${all.length} servers. Click to list them.`;
+    item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    if (all.length) item.show(); else item.hide();
+    void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', runningCount > 0);
+  };
+  const subs = [host.onDidChangeServers(update), host.onDidChangeState(update)];
+  update();
+  return new vscode.Disposable(() => { subs.forEach(s => s.dispose()); item.dispose(); });
+}
+
+/**
+ * Window progress while a server starts, and a notification with "Show Logs" / "Restart" only when
+ * a server failed for good (no automatic restart pending), never on every restart attempt.
+ */
+export function watchFailures(host: HostApi, actions: { showLogs(server: string): void; restart(server: string): Thenable<unknown> }): vscode.Disposable {
+  const starting = new Map<string, () => void>();
+  const notified = new Set<string>();
+  const sub = host.onDidChangeState(({ server, state }) => {
+    if (state.kind === 'starting' && !starting.has(server)) {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: starting ${server}` },
+        () => new Promise<void>(resolve => starting.set(server, resolve)));
+    } else if (state.kind !== 'starting') {
+      starting.get(server)?.();
+      starting.delete(server);
+    }
+    if (state.kind === 'running' || state.kind === 'stopped') notified.delete(server);
+    if (isFinalFailure(state) && !notified.has(server)
+      && vscode.workspace.getConfiguration('mcpHost').get<boolean>('showFailureNotifications', true)) {
+      notified.add(server);
+      void vscode.window.showErrorMessage(`MCP server "${server}" failed: ${state.message}`, 'Show Logs', 'Restart').then(pick => {
+        if (pick === 'Show Logs') actions.showLogs(server);
+        if (pick === 'Restart') void actions.restart(server);
+      });
+    }
+  });
+  return new vscode.Disposable(() => { sub.dispose(); for (const r of starting.values()) r(); });
+}
+
+function isFinalFailure(s: ServerState): s is Extract<ServerState, { kind: 'error' }> {
+  return s.kind === 'error' && (s.crashLoop || s.retryAt === undefined);
+}

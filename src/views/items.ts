@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { assertNever, type ServerHandle, type ServerState } from '../mcp';
+import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
+
+/** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
+export const OPEN_RESOURCE_COMMAND = 'mcpHost.openResource';
+/** Command id of the "Load more…" item. */
+export const LOAD_MORE_COMMAND = 'mcpHost.loadMoreResources';
+
+/** The icon of a state: starting spins, running is green, error is red, stopped is an outline. */
+export function stateIcon(state: ServerState, blocked?: string): vscode.ThemeIcon {
+  switch (state.kind) {
+    case 'starting': return new vscode.ThemeIcon('loading~spin');
+    case 'running': return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'error': return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'stopped': return new vscode.ThemeIcon(blocked ? 'shield' : 'circle-outline');
+    default: return assertNever(state, 'server state');
+  }
+}
+
+/** One short phrase: "running · 2025-06-18", "starting…", "error: …", "stopped". */
+export function stateDescription(state: ServerState, blocked?: string): string {
+  switch (state.kind) {
+    case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
+    case 'running': return `running · ${state.protocolVersion}`;
+    case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
+    case 'stopped': return blocked ? `stopped · ${blocked}` : 'stopped';
+    default: return assertNever(state, 'server state');
+  }
+}
+
+/** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail. */
+export function serverTooltip(h: ServerHandle, blocked?: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  const s = h.state;
+  md.appendMarkdown(`**${esc(h.name)}** — ${esc(stateDescription(s, blocked))}\n\n`);
+  const d = h.definition;
+  if (d.type === 'stdio') md.appendMarkdown(`Command: \`${[d.command, ...d.args].join(' ')}\`\n\n`);
+  else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${d.url}\`\n\n`);
+  if (s.kind === 'running') {
+    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · protocol ${s.protocolVersion}\n\n`);
+    const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
+    md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
+    if (s.instructions) md.appendMarkdown(`Instructions: ${esc(s.instructions.slice(0, 300))}\n\n`);
+  }
+  if (s.kind === 'error') md.appendMarkdown(`**Last error:** ${esc(s.message)}\n\n`);
+  const tail = s.kind === 'error' ? s.stderrTail : h.stderrTail;
+  if ((s.kind === 'error' || s.kind === 'stopped') && tail.length) {
+    md.appendCodeblock(tail.slice(-10).join('\n'), 'log');
+  }
+  return md;
+}
+
+const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
+  tools: { label: 'Tools', icon: 'tools' },
+  prompts: { label: 'Prompts', icon: 'comment-discussion' },
+  resources: { label: 'Resources', icon: 'files' },
+  resourceTemplates: { label: 'Resource Templates', icon: 'symbol-parameter' },
+};
+
+/** Renders any node; `host` lookups only read the core's cached model. */
+export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
+  switch (node.kind) {
+    case 'server': {
+      const h = get(node.server);
+      const item = new vscode.TreeItem(node.server, vscode.TreeItemCollapsibleState.None);
+      item.id = `server/${node.server}`;
+      if (!h) return item;
+      const blocked = h.state.kind === 'stopped' ? notes.blockedReason(node.server) : undefined;
+      item.iconPath = stateIcon(h.state, blocked);
+      item.description = stateDescription(h.state, blocked);
+      item.tooltip = serverTooltip(h, blocked);
+      item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
+      return item;
+    }
+    case 'group': {
+      const g = GROUPS[node.group];
+      const count = get(node.server)?.catalogue[node.group].length ?? 0;
+      const item = new vscode.TreeItem(g.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `group/${node.server}/${node.group}`;
+      item.description = String(count);
+      item.iconPath = new vscode.ThemeIcon(g.icon);
+      item.contextValue = `group.${node.group}`;
+      return item;
+    }
+    case 'tool': return toolItem(node.server, node.tool);
+    case 'prompt': return promptItem(node.server, node.prompt);
+    case 'resource': return resourceItem(node.server, node.resource, get, notes);
+    case 'resourceTemplate': return templateItem(node.server, node.template);
+    case 'loadMore': {
+      const item = new vscode.TreeItem('Load more…');
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.command = { command: LOAD_MORE_COMMAND, title: 'Load more', arguments: [node.server] };
+      item.contextValue = 'loadMore';
+      return item;
+    }
+    case 'message': {
+      const item = new vscode.TreeItem(node.text);
+      item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'info');
+      return item;
+    }
+    default: return assertNever(node, 'tree node');
+  }
+}
+
+function toolItem(server: string, tool: Tool): vscode.TreeItem {
+  const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name);
+  item.id = `tool/${server}/${tool.name}`;
+  item.description = tool.title || tool.annotations?.title ? tool.name : firstLine(tool.description);
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(tool.description ?? '')}\n\n`);
+  const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
+  if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => `\`${p}\``).join(', ')}\n\n`);
+  if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): \`${JSON.stringify(tool.annotations)}\``);
+  item.tooltip = md;
+  item.iconPath = new vscode.ThemeIcon('tools');
+  item.contextValue = 'tool';
+  return item;
+}
+
+function promptItem(server: string, prompt: Prompt): vscode.TreeItem {
+  const item = new vscode.TreeItem(prompt.title ?? prompt.name);
+  item.id = `prompt/${server}/${prompt.name}`;
+  item.description = prompt.title ? prompt.name : firstLine(prompt.description);
+  const args = (prompt.arguments ?? []).map(a => `\`${a.name}\`${a.required ? '' : '?'}`).join(', ');
+  item.tooltip = new vscode.MarkdownString(`**${esc(prompt.name)}**\n\n${esc(prompt.description ?? '')}${args ? `\n\nArguments: ${args}` : ''}`);
+  item.iconPath = new vscode.ThemeIcon('comment');
+  item.contextValue = 'prompt';
+  return item;
+}
+
+/** A resource item; clicking it opens the resource as a document. */
+export function resourceItem(server: string, r: Resource, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
+  const item = new vscode.TreeItem(r.title ?? r.name);
+  item.id = `resource/${server}/${r.uri}`;
+  item.description = r.uri;
+  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${r.uri}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(r.description ?? '')}`);
+  const subscribed = notes.isSubscribed(server, r.uri);
+  item.iconPath = new vscode.ThemeIcon(subscribed ? 'bell-dot' : r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+  const state = get(server)?.state;
+  const canSubscribe = state?.kind === 'running' && state.capabilities.resources?.subscribe === true;
+  item.contextValue = subscribed ? 'resource.subscribed' : canSubscribe ? 'resource.canSubscribe' : 'resource.plain';
+  item.command = { command: OPEN_RESOURCE_COMMAND, title: 'Open', arguments: [server, r.uri] };
+  return item;
+}
+
+function templateItem(server: string, t: ResourceTemplate): vscode.TreeItem {
+  const item = new vscode.TreeItem(t.title ?? t.name);
+  item.id = `template/${server}/${t.uriTemplate}`;
+  item.description = t.uriTemplate;
+  item.tooltip = new vscode.MarkdownString(`**${esc(t.name)}**\n\n\`${t.uriTemplate}\`\n\n${esc(t.description ?? '')}`);
+  item.iconPath = new vscode.ThemeIcon('symbol-parameter');
+  item.contextValue = 'resourceTemplate';
+  return item;
+}
+
+function firstLine(s: string | undefined): string | undefined {
+  const line = s?.split('\n')[0]?.trim();
+  return line && line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+function esc(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, m => `\\${m}`);
+}

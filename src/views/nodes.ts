@@ -1,0 +1,32 @@
+import type * as vscode from 'vscode';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** The catalogue groups shown under a running server. */
+export type GroupKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/**
+ * A node of the MCP trees. Commands invoked from a tree receive one of these; every node names its
+ * server, so a command can find the handle with `host.get(node.server)`.
+ */
+export type McpNode =
+  | { kind: 'server'; server: string }
+  | { kind: 'group'; server: string; group: GroupKind }
+  | { kind: 'tool'; server: string; tool: Tool }
+  | { kind: 'prompt'; server: string; prompt: Prompt }
+  | { kind: 'resource'; server: string; resource: Resource }
+  | { kind: 'resourceTemplate'; server: string; template: ResourceTemplate }
+  | { kind: 'loadMore'; server: string }
+  | { kind: 'message'; server: string; text: string; error?: boolean };
+
+/**
+ * What the extension knows about a server beyond the core's model (why it may not start, which
+ * resources the user subscribed to). The trees show these; they never decide them.
+ */
+export interface ServerAnnotations {
+  /** Why a stopped server is not started (untrusted workspace, launch not allowed), if it is held back. */
+  blockedReason(server: string): string | undefined;
+  /** True when the user subscribed to `uri` of `server`. */
+  isSubscribed(server: string, uri: string): boolean;
+  /** Fires when any of the above changes. */
+  readonly onDidChange: vscode.Event<void>;
+}

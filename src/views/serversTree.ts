@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import type { HostApi } from '../mcp';
+import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
+import { toTreeItem } from './items';
+
+const GROUP_ORDER: GroupKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+
+/**
+ * The Servers view: every configured server with its state, and under a running one its tools,
+ * prompts, resources and resource templates from the core's cached catalogue. It only projects the
+ * core's model and refreshes on the core's events.
+ */
+export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<McpNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: { dispose(): void }[] = [];
+  private readonly nodes = new Map<string, McpNode & { kind: 'server' }>();
+
+  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations) {
+    const refresh = () => this.changed.fire(undefined);
+    this.subscriptions.push(
+      host.onDidChangeServers(refresh),
+      host.onDidChangeState(({ server }) => this.refreshServer(server)),
+      host.onDidChangeCatalogue(({ server }) => this.refreshServer(server)),
+      notes.onDidChange(refresh),
+      this.changed,
+    );
+  }
+
+  /** Re-renders the whole tree. */
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: McpNode): vscode.TreeItem {
+    const item = toTreeItem(node, n => this.host.get(n), this.notes);
+    if (node.kind === 'server') {
+      item.collapsibleState = this.groupsOf(node.server).length
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None;
+    }
+    return item;
+  }
+
+  getChildren(node?: McpNode): McpNode[] {
+    if (!node) return this.host.servers.map(h => this.serverNode(h.name));
+    const h = this.host.get(node.server);
+    if (!h) return [];
+    switch (node.kind) {
+      case 'server': return this.groupsOf(node.server).map(group => ({ kind: 'group', server: node.server, group }));
+      case 'group': switch (node.group) {
+        case 'tools': return h.catalogue.tools.map(tool => ({ kind: 'tool', server: h.name, tool }));
+        case 'prompts': return h.catalogue.prompts.map(prompt => ({ kind: 'prompt', server: h.name, prompt }));
+        case 'resources': return h.catalogue.resources.map(resource => ({ kind: 'resource', server: h.name, resource }));
+        case 'resourceTemplates': return h.catalogue.resourceTemplates.map(template => ({ kind: 'resourceTemplate', server: h.name, template }));
+      }
+      // falls through (exhaustive above)
+      default: return [];
+    }
+  }
+
+  getParent(node: McpNode): McpNode | undefined {
+    switch (node.kind) {
+      case 'server': return undefined;
+      case 'group': return this.serverNode(node.server);
+      case 'tool': return { kind: 'group', server: node.server, group: 'tools' };
+      case 'prompt': return { kind: 'group', server: node.server, group: 'prompts' };
+      case 'resource': return { kind: 'group', server: node.server, group: 'resources' };
+      case 'resourceTemplate': return { kind: 'group', server: node.server, group: 'resourceTemplates' };
+      default: return this.serverNode(node.server);
+    }
+  }
+
+  private groupsOf(server: string): GroupKind[] {
+    const h = this.host.get(server);
+    if (!h || h.state.kind !== 'running') return [];
+    return GROUP_ORDER.filter(g => h.catalogue[g].length > 0);
+  }
+
+  /** One stable object per server, so a targeted refresh finds the element VS Code knows. */
+  private serverNode(server: string): McpNode & { kind: 'server' } {
+    let n = this.nodes.get(server);
+    if (!n) this.nodes.set(server, n = { kind: 'server', server });
+    return n;
+  }
+
+  private refreshServer(server: string): void {
+    this.changed.fire(this.nodes.has(server) ? this.serverNode(server) : undefined);
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+  }
+}
