@@ -167,7 +167,7 @@ function keepSchema(c) {
   const props = c.configuration?.properties ?? {};
   const out = {};
   for (const k of ['mcpHost.servers', 'mcpHost.inputs']) {
-    if (props[k]?.['x-synced']) out[k] = props[k];
+    if (props[k]?.additionalProperties?.properties || props[k]?.items?.properties) out[k] = props[k];
   }
   return out;
 }

@@ -1,0 +1,31 @@
+// Embeds the server/input JSON schema (src/mcp/config/server-schema.json, generated from schema.ts) into
+// package.json `contributes.configuration` as `mcpHost.servers` / `mcpHost.inputs`, so workspace settings
+// JSON gives completion and squiggles. Run after the schema changes: `node scripts/sync-schema.mjs`
+// (`--check` exits 1 when package.json is out of date). Touches only those two settings.
+import fs from 'node:fs';
+
+const pkgUrl = new URL('../package.json', import.meta.url);
+const schema = JSON.parse(fs.readFileSync(new URL('../src/mcp/config/server-schema.json', import.meta.url), 'utf8'));
+const pkg = JSON.parse(fs.readFileSync(pkgUrl, 'utf8'));
+const props = pkg.contributes.configuration.properties;
+
+const extra = {
+  'mcpHost.servers': { order: 1, scope: 'window' },
+  'mcpHost.inputs': { order: 2, scope: 'window' },
+};
+const next = {
+  'mcpHost.servers': { ...schema.properties.servers, ...extra['mcpHost.servers'] },
+  'mcpHost.inputs': { ...schema.properties.inputs, ...extra['mcpHost.inputs'] },
+};
+// Keep the human-facing description of package.json when it is richer than the schema's.
+for (const k of Object.keys(next)) {
+  if (props[k]?.markdownDescription) next[k].markdownDescription = props[k].markdownDescription;
+}
+const changed = Object.keys(next).some(k => JSON.stringify(props[k]) !== JSON.stringify(next[k]));
+if (process.argv.includes('--check')) {
+  if (changed) { console.error('package.json settings schema is out of date: run node scripts/sync-schema.mjs'); process.exit(1); }
+  process.exit(0);
+}
+Object.assign(props, next);
+fs.writeFileSync(pkgUrl, JSON.stringify(pkg, null, 2) + '\n');
+console.log(changed ? 'package.json: mcpHost.servers / mcpHost.inputs schema updated' : 'package.json: schema already up to date');
