@@ -1,0 +1,39 @@
+/** Log helpers: level mapping, redaction in the trace, readable errors (H29, H30). */
+import * as assert from 'node:assert/strict';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mapMcpLevel, redactForLog, redactText } from '../../src/mcp/logging';
+import { describeError } from '../../src/mcp/errors';
+import { parseDotenv } from '../../src/mcp/connection';
+
+describe('Logging and errors', () => {
+  it('H29: maps the eight MCP levels onto five', () => {
+    assert.equal(mapMcpLevel('debug'), 'debug');
+    assert.equal(mapMcpLevel('notice'), 'info');
+    assert.equal(mapMcpLevel('warning'), 'warning');
+    assert.equal(mapMcpLevel('emergency'), 'error');
+  });
+
+  it('redacts env values, headers and bearer tokens; truncates big messages', () => {
+    const text = redactForLog({ params: { env: { API_KEY: 'abc123' }, headers: { Authorization: 'Bearer xyz' }, note: 'token Bearer eyJhbGciOi.x.y here' } });
+    assert.doesNotMatch(text, /abc123|xyz|eyJhbGciOi/);
+    assert.match(text, /API_KEY/);
+    assert.equal(redactText('Authorization: Bearer s3cr3t'), 'Authorization: Bearer ***');
+    const big = redactForLog({ data: 'x'.repeat(100_000) });
+    assert.ok(big.length < 5000);
+    assert.match(big, /more characters/);
+  });
+
+  it('H30: JSON-RPC errors read as sentences', () => {
+    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.MethodNotFound, 'Method not found')), /does not implement this method \(-32601\)/);
+    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.InvalidParams, 'bad')), /rejected the arguments \(-32602\)/);
+    assert.match(describeError('s', 'resources/read', new McpError(-32002, 'Resource not found')), /resource not found \(-32002\)/);
+    assert.match(describeError('s', 'x', new McpError(ErrorCode.ParseError, 'p')), /could not parse/);
+    assert.match(describeError('s', 'x', new McpError(ErrorCode.InternalError, 'i')), /internal error \(-32603\)/);
+    assert.match(describeError('s', 'x', new McpError(ErrorCode.InvalidRequest, 'r')), /invalid \(-32600\)/);
+    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 5000 }), 5000), /did not answer tools\/call within 5 s/);
+  });
+
+  it('parses dotenv files', () => {
+    assert.deepEqual(parseDotenv('A=1\n# c\nexport B="two words"\nC=\'q\'\nD=x # trailing\n'), { A: '1', B: 'two words', C: 'q', D: 'x' });
+  });
+});
