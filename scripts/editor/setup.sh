@@ -10,6 +10,11 @@ WORK=${VSCODE_TEST_DIR:-$ROOT/.vscode-test}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
 NODE_MAJOR=24
 mkdir -p "$WORK"; cd "$WORK"
+# Under `npm test`/`npm start` the outer npm exports its own settings; the installs below must not inherit them:
+# code-server's postinstall reads the Node version from npm_config_user_agent (it would see Node 20 and refuse).
+for v in $(compgen -e | grep -E '^npm_(config_(user_agent|local_prefix|global_prefix|prefix|node_gyp)$|lifecycle_|package_)' || true); do
+  unset "$v"
+done
 export XDG_CONFIG_HOME=$WORK/xdg/config XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache
 T0=$(date +%s); t() { echo "[editor-setup +$(( $(date +%s) - T0 ))s] $*"; }
 
