@@ -75,18 +75,18 @@ export function typeName(value: unknown): string {
   }
 }
 
-/** Levenshtein distance (small strings only). */
+/** Edit distance counting a swap of neighbours as one edit (optimal string alignment). */
 export function editDistance(a: string, b: string): number {
   const m = a.length, n = b.length;
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: m + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= m; i++) {
-    const cur = [i];
     for (let j = 1; j <= n; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    prev = cur;
   }
-  return prev[n];
+  return d[m][n];
 }
 
 /** The closest candidate within a sensible distance (case-insensitive), if any. */

@@ -128,8 +128,11 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
     const seen = new Set<string>();
     const all = validate.errors ?? [];
     // `comand` → `command`: the "did you mean" error says it all; drop the "no command/url" echo.
-    const misspelt = all.some(e => e.keyword === 'additionalProperties' && e.instancePath === '' &&
-      ['command', 'url'].includes(closest((e.params as { additionalProperty: string }).additionalProperty, SERVER_PROPERTIES) ?? ''));
+    const misspelt = all.some(e => {
+      if (e.keyword !== 'additionalProperties' || e.instancePath !== '') return false;
+      const prop = (e.params as { additionalProperty: string }).additionalProperty;
+      return prop === 'serverUrl' || ['command', 'url'].includes(closest(prop, SERVER_PROPERTIES) ?? '');
+    });
     for (const e of all) {
       if (misspelt && e.keyword === 'required' && e.instancePath === '') continue;
       const err = serverError(name, path, def as Record<string, unknown>, e);
