@@ -9,11 +9,11 @@ import { fixtureServer } from '../fixtures/servers/harness';
 const posix = process.platform !== 'win32';
 
 /** Poll `fn` until it returns a truthy value (a readiness wait, not a timing assertion). */
-async function until<T>(fn: () => T | Promise<T>, what: string, ms = 10_000): Promise<NonNullable<T>> {
+async function until<T>(fn: () => T | Promise<T>, what: string, ms = 10_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await fn();
-    if (v) return v as NonNullable<T>;
+    if (v) return v as Exclude<T, false | null | undefined | 0 | ''>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise(r => setTimeout(r, 25));
   }
