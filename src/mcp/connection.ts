@@ -6,7 +6,6 @@
  * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
  */
 import { createInterface } from 'node:readline';
-import { readFile } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,6 +37,7 @@ import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
 import { stopProcessTree } from './process/processTree';
 import { endStdin } from './process/endStdin';
+import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -100,43 +100,14 @@ interface Session {
   rootsKey?: string;
 }
 
-/** Parses a dotenv file: KEY=VALUE, `export ` prefix, # comments, single/double quotes. */
-export function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) continue;
-    let v = m[2];
-    if ((v.startsWith('"') && v.endsWith('"') && v.length >= 2) || (v.startsWith("'") && v.endsWith("'") && v.length >= 2)) {
-      const dq = v.startsWith('"');
-      v = v.slice(1, -1);
-      if (dq) v = v.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-    } else {
-      v = v.replace(/\s+#.*$/, '');
-    }
-    out[m[1]] = v;
-  }
-  return out;
-}
-
-/** The user's environment + envFile + env (`null` removes a variable). */
+/**
+ * The user's environment + envFile + env (`null` removes a variable), via the config module's
+ * `loadEnvironment`; an unreadable envFile is a readable error naming the setting.
+ */
 export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
-  const env: NodeJS.ProcessEnv = { ...baseEnv };
-  if (def.envFile) {
-    let text: string;
-    try {
-      text = await readFile(def.envFile, 'utf8');
-    } catch (err) {
-      throw new McpHostError(`cannot read envFile \`${def.envFile}\`: ${messageOf(err)}; fix the path in the server's \`envFile\` setting`);
-    }
-    Object.assign(env, parseDotenv(text));
-  }
-  for (const [k, v] of Object.entries(def.env ?? {})) {
-    if (v === null) delete env[k]; else env[k] = v;
-  }
-  return env;
+  const r = await configLoadEnvironment(def, baseEnv);
+  if (r.error) throw new McpHostError(r.error.message);
+  return r.env;
 }
 
 function stateFingerprint(s: ServerState): string {
@@ -173,13 +144,29 @@ export class Connection implements ServerHandle {
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry> = this._onLog.event;
 
-  constructor(readonly definition: ServerDefinition, private readonly options: ConnectionOptions = {}) {
+  private _definition: ServerDefinition;
+
+  constructor(definition: ServerDefinition, private readonly options: ConnectionOptions = {}) {
+    this._definition = definition;
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
     this.fetchFn = createIsolatedFetch(options.fetch);
   }
 
   get name(): string {
-    return this.definition.name;
+    return this._definition.name;
+  }
+
+  get definition(): ServerDefinition {
+    return this._definition;
+  }
+
+  /**
+   * Takes a definition that differs only in what does not need a new process (timeouts, roots,
+   * sampling policy, autoStart, disabled): the next request uses it; roots changes are announced.
+   */
+  updateDefinition(def: ServerDefinition): void {
+    this._definition = def;
+    void this.notifyRootsChanged();
   }
 
   get state(): ServerState {

@@ -9,10 +9,11 @@ import type { Catalogue, ClientFeatures, ConfigError, LogEntry, Root, ServerDefi
 import { Connection, type ConnectionOptions } from './connection';
 import { SamplingService } from './sampling';
 import { messageOf } from './errors';
+import { fingerprint as configFingerprint } from './config/variables';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
-  /** Compares definitions; defaults to a stable JSON of the definition. */
+  /** What makes a server "the same process" (default: the config module's fingerprint of type, command, args, cwd, env, envFile, url, headers). */
   fingerprint?: (def: ServerDefinition) => string;
   /** OAuth provider per HTTP server (the extension and CLI inject storage and the browser step). */
   authProvider?: ConnectionOptions['authProvider'] | ((def: ServerDefinition) => ConnectionOptions['authProvider']);
@@ -49,6 +50,8 @@ function baseName(uri: string): string {
 interface Entry {
   connection: Connection;
   fingerprint: string;
+  /** The whole definition, to notice changes that need no restart. */
+  full: string;
   store: DisposableStore;
 }
 
@@ -89,7 +92,7 @@ export class McpHost implements HostApi {
   }
 
   private fingerprint(def: ServerDefinition): string {
-    return this.options.fingerprint ? this.options.fingerprint(def) : stableStringify(def);
+    return (this.options.fingerprint ?? configFingerprint)(def);
   }
 
   /** The roots one server may see: only its `roots` folder names when given (H17). */
@@ -115,7 +118,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeCatalogue(catalogue => this._onDidChangeCatalogue.fire({ server: def.name, catalogue })));
     store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
     store.add(connection.onLog(e => this._onLog.fire(e)));
-    return { connection, fingerprint: this.fingerprint(def), store };
+    return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
   }
 
   private async startQuietly(c: Connection): Promise<void> {
@@ -156,7 +159,11 @@ export class McpHost implements HostApi {
     for (const def of definitions) {
       const existing = this.entries.get(def.name);
       const fp = this.fingerprint(def);
-      if (existing && existing.fingerprint === fp) continue;
+      if (existing && existing.fingerprint === fp) {
+        const full = stableStringify(def);
+        if (full !== existing.full) work.push(this.update(existing, def, full));
+        continue;
+      }
       changed = true;
       const entry = this.create(def);
       this.entries.set(def.name, entry);
@@ -169,6 +176,20 @@ export class McpHost implements HostApi {
     }
     if (changed) this._onDidChangeServers.fire();
     await Promise.all(work);
+  }
+
+  /** Same process, other settings: adopt them; start or stop when disabled/autoStart changed. */
+  private async update(entry: Entry, def: ServerDefinition, full: string): Promise<void> {
+    const before = entry.connection.definition;
+    entry.full = full;
+    entry.connection.updateDefinition(def);
+    const kind = entry.connection.state.kind;
+    if (def.disabled && kind !== 'stopped') {
+      await entry.connection.stop();
+    } else if (!def.disabled && (before.disabled || before.autoStart === false) && this.shouldStart(def) && kind === 'stopped') {
+      await this.startQuietly(entry.connection);
+    }
+    this._onDidChangeServers.fire();
   }
 
   setRoots(roots: Root[]): void {

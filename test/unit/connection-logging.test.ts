@@ -3,7 +3,6 @@ import * as assert from 'node:assert/strict';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mapMcpLevel, redactForLog, redactText } from '../../src/mcp/logging';
 import { describeError } from '../../src/mcp/errors';
-import { parseDotenv } from '../../src/mcp/connection';
 
 describe('Logging and errors', () => {
   it('H29: maps the eight MCP levels onto five', () => {
@@ -31,9 +30,5 @@ describe('Logging and errors', () => {
     assert.match(describeError('s', 'x', new McpError(ErrorCode.InternalError, 'i')), /internal error \(-32603\)/);
     assert.match(describeError('s', 'x', new McpError(ErrorCode.InvalidRequest, 'r')), /invalid \(-32600\)/);
     assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 5000 }), 5000), /did not answer tools\/call within 5 s/);
-  });
-
-  it('parses dotenv files', () => {
-    assert.deepEqual(parseDotenv('A=1\n# c\nexport B="two words"\nC=\'q\'\nD=x # trailing\n'), { A: '1', B: 'two words', C: 'q', D: 'x' });
   });
 });

@@ -333,6 +333,25 @@ describe('Connection (stdio, failures)', function () {
     assert.equal(c.state.kind, 'stopped');
   });
 
+  it('H26: the periodic ping marks a server that stopped answering as dead and restarts it', async () => {
+    const script = `
+      const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+      const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+      const { PingRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
+      const s = new McpServer({ name: 'deaf', version: '1' });
+      s.connect(new StdioServerTransport()).then(() => setTimeout(() => s.server.setRequestHandler(PingRequestSchema, () => new Promise(() => {})), 100));`;
+    const c = new Connection(inline('deaf', script), { pingIntervalMs: 150, stopGrace: FAST_STOP, restart: { initialDelayMs: 5000 } });
+    const logs = collectLogs(c);
+    try {
+      await c.start();
+      const s = await waitForState(c, x => x.kind === 'error', 10_000);
+      assert.ok(s.kind === 'error' && /stopped answering ping/.test(s.message) && s.retryAt !== undefined);
+      assert.equal(logs.filter(l => /ping failed/.test(l.message)).length, 2);
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('closing rejects pending requests with a readable error', async () => {
     const c = new Connection(everything('closer'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
     await c.start();

@@ -41,6 +41,24 @@ describe('Host', function () {
     }
   });
 
+  it('settings that need no new process (timeout, disabled) are adopted without a restart, or stop/start the server', async () => {
+    const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP });
+    try {
+      const e = nodeFixture('e', 'echo');
+      await host.reconcile([e]);
+      const pid = (host.get('e') as Connection).pid;
+      await host.reconcile([{ ...e, timeout: { request: 1234 } }]);
+      assert.equal((host.get('e') as Connection).pid, pid, 'no restart for a timeout change');
+      assert.equal(host.get('e')!.definition.timeout?.request, 1234);
+      await host.reconcile([{ ...e, timeout: { request: 1234 }, disabled: true }]);
+      assert.equal(host.get('e')!.state.kind, 'stopped');
+      await host.reconcile([{ ...e, timeout: { request: 1234 } }]);
+      assert.equal(host.get('e')!.state.kind, 'running');
+    } finally {
+      await host.shutdown();
+    }
+  });
+
   it('disabled and autoStart:false servers are registered but not started; one failing server does not affect others', async () => {
     const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP });
     try {

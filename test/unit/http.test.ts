@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '../../src/mcp/connection';
+import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
 import { FAST_STOP, collectLogs, fixture, http, startEverythingHttp, until, type RunningServer } from './connection-helpers';
 
@@ -159,6 +160,22 @@ describe('HTTP (fixture)', function () {
     } finally {
       await ok.dispose();
     }
+  });
+
+  it('H14/H15: with an OAuth provider, a 401 runs the SDK auth flow and ends in a readable error when the server has no authorization metadata', async () => {
+    const f = await run(['--token', 'other-token']);
+    const store = new Map<string, string>();
+    const opened: string[] = [];
+    const c = new Connection(http('oauth', f.url), {
+      pingIntervalMs: 0,
+      authProvider: new McpOAuthProvider({
+        storage: { get: k => store.get(k), set: (k, v) => { store.set(k, v); }, delete: k => { store.delete(k); } },
+        openBrowser: async url => { opened.push(url); },
+        redirectUrl: 'http://127.0.0.1:1/callback', clientName: 'mcp-host tests', key: f.url,
+      }),
+    });
+    await assert.rejects(c.start(), (e: Error) => /oauth|authoriz|401|metadata|register/i.test(e.message) && !/\n\s+at /.test(e.message));
+    assert.equal(c.state.kind, 'error');
   });
 
   it('a 500 on initialize is a readable error state (no SSE fallback for 5xx)', async () => {
