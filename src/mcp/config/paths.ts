@@ -12,6 +12,12 @@ export function joinPath(base: string, key: string | number): string {
   return `${base}[${JSON.stringify(key)}]`;
 }
 
+/** Appends a relative path (`args[2]`, `env.TOKEN`) to a setting path. */
+export function appendPath(base: string, rel: string): string {
+  if (!rel) return base;
+  return rel.startsWith('[') || !base ? `${base}${rel}` : `${base}.${rel}`;
+}
+
 /** Appends an ajv `instancePath` (`/args/2`) to a setting path. */
 export function joinPointer(base: string, pointer: string): string {
   if (!pointer) return base;

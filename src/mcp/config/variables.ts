@@ -9,7 +9,7 @@ import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
-import { closest, describeValue, isSecretPath, joinPath } from './paths';
+import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
 
 /** A workspace folder as the resolver sees it. */
 export interface WorkspaceFolderInfo {
@@ -50,6 +50,11 @@ export const SUPPORTED_VARIABLES = [
 
 const VARIABLE = /\$\{([^{}]*)\}/g;
 const KNOWN_NAMES = ['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'env', 'pathSeparator', 'input'];
+/** Names from other tools (VS Code's deprecated ones, shells) and what they mean here. */
+const VARIABLE_ALIASES: Record<string, string> = {
+  workspaceRoot: 'workspaceFolder', rootPath: 'workspaceFolder', cwd: 'workspaceFolder', home: 'userHome', HOME: 'userHome',
+  workspaceRootFolderName: 'workspaceFolderBasename', separator: 'pathSeparator',
+};
 
 /** A string-valued place in a raw definition: its server-relative path and value. */
 interface Slot {
@@ -147,7 +152,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
   const pathApi = platform === 'win32' ? nodePath.win32 : nodePath.posix;
   const folders = ctx.workspaceFolders ?? [];
   const defining = ctx.definingFolder ?? folders[0];
-  const where = (rel: string) => joinPath(raw.path, rel);
+  const where = (rel: string) => appendPath(raw.path, rel);
   const subject = (rel: string) => isSecretPath(rel) ? `the value of ${where(rel)}` : `${where(rel)} (${describeValue(rel, slotValue(raw, rel))})`;
   const fail = (rel: string, message: string) => errors.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
   const warn = (rel: string, message: string) => warnings.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
@@ -197,7 +202,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
           break;
         }
         default: {
-          const guess = closest(name, KNOWN_NAMES);
+          const guess = VARIABLE_ALIASES[name] ?? closest(name, KNOWN_NAMES);
           const suggestion = guess ? `did you mean \`\${${guess}${arg !== undefined ? `:${arg}` : ''}}\`? ` : '';
           fail(slot.rel, `${subject(slot.rel)} uses the unknown variable \`${variable}\`; ${suggestion}supported: ${SUPPORTED_VARIABLES.join(', ')}.`);
         }
