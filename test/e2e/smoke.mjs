@@ -84,14 +84,37 @@ try {
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Servers' }).first();
   await header.waitFor({ timeout: 30000 });
   log('MCP view container open: "Servers" view present');
-  // Let the servers view settle (servers start from the sample settings), but only report what is shown.
-  let patience = 20000;
-  for (const name of ['everything', 'filesystem']) {
-    const shown = await page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first()
-      .waitFor({ timeout: patience }).then(() => true, () => false);
-    if (!shown) patience = 1000;
-    log(`server "${name}" ${shown ? 'is listed in the Servers view' : 'is NOT listed (yet) in the Servers view'}`);
+  // The sample's servers come from workspace settings: the host asks once per server before launching its command.
+  // Allow each, then both servers must be listed in the Servers view and reach "running".
+  const deadline = Date.now() + 60000;
+  const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
+  const state = async name => ((await row(name).textContent({ timeout: 1000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+  let allowed = 0;
+  for (;;) {
+    const dialog = page.locator('.monaco-dialog-box');
+    if (await dialog.isVisible().catch(() => false)) {
+      const text = ((await dialog.locator('.dialog-message-text').textContent().catch(() => null))
+        ?? (await dialog.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      const allow = dialog.getByRole('button', { name: 'Allow', exact: true });
+      if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
+      log(`dialog "${text.slice(0, 100)}" → Allow`);
+      await allow.click();
+      allowed++;
+      await page.waitForTimeout(300);
+      continue;
+    }
+    const states = await Promise.all(['everything', 'filesystem'].map(state));
+    if (states.every(s => /running/i.test(s))) { log(`Servers view: ${states.join(' | ')}`); break; }
+    if (states.some(s => /error|crash/i.test(s))) throw new Error(`a server failed: ${states.join(' | ')}`);
+    if (Date.now() > deadline) throw new Error(`servers did not reach "running" (allowed ${allowed} launch(es)): ${states.join(' | ') || 'not listed'}`);
+    await page.waitForTimeout(500);
   }
+  // expand "everything" to show what it offers (tools, prompts, resources), for the screenshot
+  await row('everything').click();
+  await page.keyboard.press('ArrowRight');
+  const children = await page.locator('.part.sidebar .monaco-list-row[aria-level="2"]').first()
+    .waitFor({ timeout: 10000 }).then(() => true, () => false);
+  log(children ? '"everything" expanded' : '"everything" shows no children');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-mcp-view.png') });
   log('screenshot', path.relative(ROOT, path.join(SHOTS, 'e2e-mcp-view.png')));
 
