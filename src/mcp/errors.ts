@@ -63,6 +63,10 @@ export function describeError(server: string, method: string, err: unknown, time
       }
     }
   }
+  if (err && typeof err === 'object' && (typeof (err as { errorCode?: unknown }).errorCode === 'string' || (err as Error).name === 'UnauthorizedError' || err.constructor?.name === 'UnauthorizedError')) {
+    const code = (err as { errorCode?: string }).errorCode;
+    return `server \`${server}\` requires authorization and signing in failed${code ? ` (${code})` : ''}: ${messageOf(err)}`;
+  }
   const status = httpStatusOf(err);
   if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
   if (status === 403) return `server \`${server}\` refused access (HTTP 403)`;
