@@ -34,6 +34,7 @@ FOLDER=${FOLDER:-$RUN/workspace}; mkdir -p "$FOLDER"; FOLDER=$(cd "$FOLDER" && p
 RUNNER=
 cleanup() {
   local rc=$? pg
+  trap '' INT TERM HUP   # a second Ctrl-C must not cut the clean-up short
   if [ -n "$RUNNER" ]; then kill -TERM "$RUNNER" 2>/dev/null; wait "$RUNNER" 2>/dev/null; fi
   if [ -s "$RUN/cs.pid" ]; then
     pg=$(cat "$RUN/cs.pid")

@@ -32,7 +32,8 @@ done
 FOLDER=$(cd "${FOLDER:-$ROOT/sample}" && pwd)
 PORT=${PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}
 stop() {
-  trap - INT TERM HUP EXIT
+  trap '' INT TERM HUP   # a second Ctrl-C must not cut the clean-up short
+  trap - EXIT
   if [ -s "$RUN/cs.pid" ]; then
     local pg; pg=$(cat "$RUN/cs.pid")
     kill -TERM -- "-$pg" 2>/dev/null || true
