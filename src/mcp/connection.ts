@@ -128,6 +128,9 @@ export class Connection implements ServerHandle {
   private pingTimer: NodeJS.Timeout | undefined;
   private pingFailures = 0;
   private trace = false;
+  private readonly cancelLaunches = new Set<() => void>();
+  /** A configuration problem that keeps this server from starting (shown as its error state). */
+  private configError: string | undefined;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
   /** Which HTTP transport won the last connect. */
@@ -229,7 +232,15 @@ export class Connection implements ServerHandle {
   // Lifecycle
   // -------------------------------------------------------------------------------------------
 
+  /** Marks the server as unusable because of its configuration (undefined clears it). */
+  setConfigError(message: string | undefined): void {
+    this.configError = message;
+    if (message) this.setError(message);
+    else if (this._state.kind === 'error') this.setState({ kind: 'stopped' });
+  }
+
   start(): Promise<void> {
+    if (this.configError) return Promise.reject(new McpHostError(this.configError));
     if (this._state.kind === 'running') return Promise.resolve();
     if (this.startPromise) return this.startPromise;
     this.cancelRetry();
@@ -301,6 +312,7 @@ export class Connection implements ServerHandle {
     this.epoch++;
     this.cancelRetry();
     this.stopPing();
+    for (const cancel of [...this.cancelLaunches]) cancel();
     const session = this.session;
     this.session = undefined;
     const pending = this.startPromise;
@@ -516,12 +528,17 @@ export class Connection implements ServerHandle {
     const ms = this.startupTimeout;
     const scope = { aborted: false, sessions: [] as Session[] };
     let timer: NodeJS.Timeout | undefined;
+    let cancel!: (err: Error) => void;
     const timeout = new Promise<never>((_, reject) => {
+      cancel = reject;
       timer = setTimeout(() => {
         scope.aborted = true;
         reject(new McpHostError(`server \`${this.name}\` did not answer initialize within ${fmtMs(ms)} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout`));
       }, ms);
     });
+    // stop() during a start abandons it at once (and tears the half-open session down).
+    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(`server \`${this.name}\` was stopped while starting`)); };
+    this.cancelLaunches.add(cancelLaunch);
     const attempt = run(scope);
     try {
       return await Promise.race([attempt, timeout]);
@@ -544,6 +561,7 @@ export class Connection implements ServerHandle {
       throw err;
     } finally {
       clearTimeout(timer);
+      this.cancelLaunches.delete(cancelLaunch);
     }
   }
 

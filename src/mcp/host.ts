@@ -47,11 +47,18 @@ function baseName(uri: string): string {
   try { return decodeURIComponent(parts[parts.length - 1] ?? ''); } catch { return parts[parts.length - 1] ?? ''; }
 }
 
+/** A stand-in definition for a server whose configuration could not be resolved. */
+function brokenPlaceholder(name: string): ServerDefinition {
+  return { name, type: 'stdio', command: '', args: [], env: {}, autoStart: false };
+}
+
 interface Entry {
   connection: Connection;
   fingerprint: string;
   /** The whole definition, to notice changes that need no restart. */
   full: string;
+  /** The configuration problem that keeps this server from starting, if any. */
+  problem?: string;
   store: DisposableStore;
 }
 
@@ -145,6 +152,13 @@ export class McpHost implements HostApi {
   async reconcile(definitions: ServerDefinition[], errors: ConfigError[] = []): Promise<void> {
     if (this.disposed) return;
     this.configErrors = errors;
+    // A server whose configuration is broken still shows up, in an error state naming the problem.
+    const broken = new Map<string, string[]>();
+    for (const e of errors) {
+      if (e.server === undefined || definitions.some(d => d.name === e.server)) continue;
+      broken.set(e.server, [...(broken.get(e.server) ?? []), e.message]);
+    }
+    definitions = [...definitions, ...[...broken.keys()].map(brokenPlaceholder)];
     const wanted = new Map(definitions.map(d => [d.name, d]));
     const work: Promise<void>[] = [];
     let changed = false;
@@ -159,7 +173,19 @@ export class McpHost implements HostApi {
     for (const def of definitions) {
       const existing = this.entries.get(def.name);
       const fp = this.fingerprint(def);
-      if (existing && existing.fingerprint === fp) {
+      const problem = broken.get(def.name);
+      if (problem) {
+        const message = problem.join(' ');
+        if (existing && existing.connection.state.kind === 'error' && existing.full === stableStringify(def) && existing.problem === message) continue;
+        changed = true;
+        const entry = this.create(def);
+        entry.problem = message;
+        this.entries.set(def.name, entry);
+        entry.connection.setConfigError(message);
+        if (existing) work.push(this.remove(existing));
+        continue;
+      }
+      if (existing && existing.fingerprint === fp && existing.problem === undefined) {
         const full = stableStringify(def);
         if (full !== existing.full) work.push(this.update(existing, def, full));
         continue;

@@ -188,6 +188,24 @@ describe('Connection (stdio, features)', function () {
     }
   });
 
+  it('elicitation reaches the injected callback; its answer goes back to the server', async () => {
+    const asked: string[] = [];
+    const c = new Connection(everything('elicit'), {
+      pingIntervalMs: 0, stopGrace: FAST_STOP,
+      features: { elicit: async (server, req) => { asked.push(`${server}: ${req.message}`); return { action: 'decline' }; } },
+    });
+    try {
+      await c.start();
+      assert.ok(c.catalogue.tools.some(t => t.name === 'trigger-elicitation-request'), 'H8: elicitation declared');
+      const r = await c.callTool('trigger-elicitation-request', {});
+      assert.match(JSON.stringify(r.content), /decline/i);
+      assert.equal(asked.length, 1);
+      assert.match(asked[0], /^elicit: /);
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('gives the child the user environment, envFile and env (null removes)', async () => {
     const dir = tmpDir('mcp-env-');
     const envFile = path.join(dir, '.env');
@@ -350,6 +368,21 @@ describe('Connection (stdio, failures)', function () {
     } finally {
       await c.dispose();
     }
+  });
+
+  it('stop() during a start abandons it at once and stops the process', async () => {
+    const c = new Connection(inline('slowstart', 'setInterval(() => {}, 1000)', { timeout: { startup: 20_000 } }), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    const logs = collectLogs(c);
+    const starting = c.start();
+    await waitForState(c, s => s.kind === 'starting');
+    await until(() => logs.some(l => /starting/.test(l.message)), 5000);
+    await new Promise(r => setTimeout(r, 300));
+    await c.stop();
+    await assert.rejects(starting, /was stopped while starting/);
+    assert.equal(c.state.kind, 'stopped');
+    const stopped = logs.find(l => /^process tree [\d, ]+ stopped/.test(l.message));
+    assert.ok(stopped, 'the process was stopped');
+    for (const pid of stopped!.message.match(/\d+/g)!.map(Number)) assert.equal(isAlive(pid), false);
   });
 
   it('closing rejects pending requests with a readable error', async () => {

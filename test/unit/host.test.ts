@@ -84,6 +84,25 @@ describe('Host', function () {
     }
   });
 
+  it('a server with a configuration error shows up in an error state naming the problem; the others start', async () => {
+    const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP });
+    try {
+      await host.reconcile([nodeFixture('good', 'echo')], [
+        { server: 'bad', path: 'mcpHost.servers.bad.command', message: 'Server "bad": mcpHost.servers.bad.command is missing.' },
+        { path: 'mcpHost.servers', message: 'a document-level problem' },
+      ]);
+      assert.equal(host.get('good')!.state.kind, 'running');
+      const bad = host.get('bad')!;
+      assert.ok(bad.state.kind === 'error' && /command is missing/.test(bad.state.message));
+      await assert.rejects(bad.start(), /command is missing/);
+      // Fixed on the next reconcile.
+      await host.reconcile([nodeFixture('good', 'echo'), nodeFixture('bad', 'echo')]);
+      assert.equal(host.get('bad')!.state.kind, 'running');
+    } finally {
+      await host.shutdown();
+    }
+  });
+
   it('shutdown stops every server and leaves no process behind', async () => {
     const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP });
     await host.reconcile([nodeFixture('x', 'echo'), nodeFixture('y', 'grandchild')]);
