@@ -2,3 +2,4 @@
 export * from './resolveCommand';
 export * from './processTree';
 export * from './endStdin';
+export * from './readBuffer';

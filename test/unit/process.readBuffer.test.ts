@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { LineReadBuffer } from '../../src/mcp/process/readBuffer';
+import { connectFixture } from '../fixtures/servers/harness';
+
+/** Feed `bytes` in the given chunk sizes; collect messages and errors as the SDK transport would. */
+function drain(buf: { append(b: Buffer): void; readMessage(): unknown }, bytes: Buffer, sizes: number[]): { messages: unknown[]; errors: number } {
+  const messages: unknown[] = [];
+  let errors = 0;
+  let o = 0;
+  let i = 0;
+  while (o < bytes.length) {
+    const n = Math.max(1, sizes[i++ % sizes.length]);
+    buf.append(bytes.subarray(o, o + n));
+    o += n;
+    for (;;) {
+      try {
+        const m = buf.readMessage();
+        if (m === null) break;
+        messages.push(m);
+      } catch {
+        errors++;
+      }
+    }
+  }
+  return { messages, errors };
+}
+
+describe('process: LineReadBuffer (linear stdio framing)', () => {
+  const stream = Buffer.concat([
+    Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}\n'),
+    Buffer.from('not json\n'),
+    Buffer.from([0xff, 0xfe, 0x0a]),
+    Buffer.from('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"h\u00e9llo \u{1F600}"}}\r\n'),
+    Buffer.from('{"jsonrpc":"2.0","id":2,"result":{"big":"' + 'y'.repeat(100_000) + '"}}\n'),
+    Buffer.from('{"jsonrpc":"2.0","id":3,"res'), // incomplete tail
+  ]);
+
+  for (const sizes of [[1], [3, 7, 1], [64 * 1024], [stream.length], [5, 100_000, 2]]) {
+    it(`H10: yields exactly what the SDK's ReadBuffer yields (chunks of ${sizes.join('/')})`, () => {
+      const ours = drain(new LineReadBuffer(), stream, sizes);
+      const sdk = drain(new ReadBuffer(), stream, sizes);
+      assert.deepEqual(ours, sdk);
+      assert.equal(ours.messages.length, 3);
+      assert.equal(ours.errors, 2);
+    });
+  }
+
+  it('keeps an incomplete line until its newline arrives, across many chunks', () => {
+    const b = new LineReadBuffer();
+    b.append(Buffer.from('{"jsonrpc":"2.0",'));
+    assert.equal(b.readMessage(), null);
+    b.append(Buffer.from('"id":7,'));
+    assert.equal(b.readMessage(), null);
+    b.append(Buffer.from('"result":{}}\n{"jsonrpc"'));
+    assert.deepEqual(b.readMessage(), { jsonrpc: '2.0', id: 7, result: {} });
+    assert.equal(b.readMessage(), null);
+    assert.equal(b.length, '{"jsonrpc"'.length);
+  });
+
+  it('enforces maxBufferSize like the SDK (clears and throws)', () => {
+    const b = new LineReadBuffer({ maxBufferSize: 10 });
+    b.append(Buffer.from('12345'));
+    assert.throws(() => b.append(Buffer.from('678901')), /exceeded maximum size of 10 bytes/);
+    assert.equal(b.length, 0);
+  });
+
+  it('H10: carries a 20 MB message from big.mjs through the SDK client when installed', async function () {
+    this.timeout(60_000);
+    const c = await connectFixture('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024, linearReadBuffer: true });
+    try {
+      const result = await c.client.callTool({ name: 'big', arguments: {} });
+      const text = (result.content as Array<{ text: string }>)[0].text;
+      assert.equal(text.length, 20 * 1024 * 1024);
+      assert.ok(text.endsWith('END'));
+    } finally {
+      await c.close();
+    }
+  });
+});
