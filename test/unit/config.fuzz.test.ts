@@ -56,7 +56,12 @@ function definition(r: () => number): unknown {
   // Often only a string changes: variables, paths and URLs that validate but may not resolve.
   if (r() < 0.5) {
     const s = STRINGS[Math.floor(r() * STRINGS.length)];
-    if (base.command) (r() < 0.5 ? (base.args as string[]).push(s) : r() < 0.5 ? (base.cwd = s) : (base.env = { K: s }));
+    const roll = r();
+    if (base.command) {
+      if (roll < 0.5) (base.args as string[]).push(s);
+      else if (roll < 0.75) base.cwd = s;
+      else base.env = { K: s };
+    }
     else if (r() < 0.5) base.url = `https://example.com/${s}`;
     else base.headers = { H: s };
     return base;
