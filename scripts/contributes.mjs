@@ -134,7 +134,7 @@ const configuration = {
 const pkgPath = new URL('../package.json', import.meta.url);
 const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
 const prev = pkg.contributes ?? {};
-pkg.activationEvents = ['onStartupFinished', 'onFileSystem:mcp-resource'];
+pkg.activationEvents = ['onStartupFinished', 'onFileSystem:mcp-host-resource'];
 pkg.contributes = {
   ...prev,
   viewsContainers: { activitybar: [{ id: 'mcpHost', title: 'MCP', icon: 'media/mcp.svg' }] },

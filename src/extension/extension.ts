@@ -44,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   const resources = push(new ResourceFileSystem(host));
+  resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   const serversTree = push(new ServersTreeProvider(host, controller));
   const resourcesTree = push(new ResourcesTreeProvider(host, controller));

@@ -3,8 +3,11 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 
-/** The URI scheme of resource documents. */
-export const RESOURCE_SCHEME = 'mcp-resource';
+/**
+ * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that
+ * scheme in the workbench, so documents opened under it never reach this provider.
+ */
+export const RESOURCE_SCHEME = 'mcp-host-resource';
 /** Reads are shared for this long (ms), so stat + readFile + several parts cost one `resources/read`. */
 const CACHE_MS = 2000;
 
@@ -23,7 +26,7 @@ export function resourceDocUri(ref: ResourceRef, mimeType?: string): vscode.Uri 
   return vscode.Uri.from({
     scheme: RESOURCE_SCHEME,
     authority,
-    path: `/${encodeURIComponent(ref.uri)}/${fileName(ref.uri, mimeType)}`,
+    path: `/${Buffer.from(ref.uri, 'utf8').toString('base64url')}/${fileName(ref.uri, mimeType)}`,
     query: ref.part === undefined ? '' : `part=${ref.part}`,
   });
 }
@@ -31,10 +34,11 @@ export function resourceDocUri(ref: ResourceRef, mimeType?: string): vscode.Uri 
 /** Parses a document URI made by `resourceDocUri`. */
 export function parseResourceDocUri(uri: vscode.Uri): ResourceRef {
   const server = Buffer.from(uri.authority, 'hex').toString('utf8');
+  // The resource URI travels base64url-encoded: percent-encoding does not survive the workbench's URI handling.
   const seg = uri.path.split('/')[1];
   if (!server || !seg) throw vscode.FileSystemError.FileNotFound(uri);
   const m = /(?:^|&)part=(\d+)/.exec(uri.query);
-  return { server, uri: decodeURIComponent(seg), part: m ? Number(m[1]) : undefined };
+  return { server, uri: Buffer.from(seg, 'base64url').toString('utf8'), part: m ? Number(m[1]) : undefined };
 }
 
 /**
@@ -48,6 +52,8 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private readonly cache = new Map<string, { at: number; result: Promise<ReadResourceResult> }>();
   private readonly handedOut = new Map<string, Set<string>>();
   private readonly sub: { dispose(): void };
+  /** Where failures are logged (the "MCP Host" channel). */
+  log?: (message: string) => void;
 
   constructor(private readonly host: HostApi) {
     this.sub = host.onDidUpdateResource(({ server, uri }) => this.invalidate(server, uri));

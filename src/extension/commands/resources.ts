@@ -11,6 +11,7 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
   try {
     return await fs.open(server, uri);
   } catch (err) {
+    fs.log?.(`open ${uri} of ${server}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     void vscode.window.showErrorMessage(`Could not read ${uri} from "${server}": ${errorText(err)}`);
     return [];
   }

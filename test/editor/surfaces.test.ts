@@ -1,0 +1,183 @@
+// The editor surfaces in the real extension host (code-server): settings → servers (real
+// server-everything and server-filesystem from node_modules), launch consent, the Servers and
+// Resources trees, resource documents, Call Tool / Run Prompt commands with arguments, log channels,
+// roots from workspace folders, and "only the changed server restarts".
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { McpNode } from '../../src/views/nodes';
+import type { ServerHandle } from '../../src/mcp';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const NODE = process.execPath;
+
+/** Resolves when `check` holds, re-checking on every host event; fails with `what` after `ms`. */
+function until(api: McpHostExtensionApi, what: string, check: () => boolean, ms = 30000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const subs: { dispose(): void }[] = [];
+    const done = (err?: Error) => { clearTimeout(timer); clearInterval(poll); subs.forEach(s => s.dispose()); if (err) reject(err); else resolve(); };
+    const test = () => { try { if (check()) done(); } catch (e) { done(e as Error); } };
+    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
+    const poll = setInterval(test, 250);
+    subs.push(api.host.onDidChangeState(test), api.host.onDidChangeServers(test), api.host.onDidChangeCatalogue(test));
+    test();
+  });
+}
+
+function running(api: McpHostExtensionApi, name: string): boolean {
+  return api.host.get(name)?.state.kind === 'running';
+}
+
+function text(result: { content?: { type: string; text?: string }[] } | undefined): string {
+  return (result?.content ?? []).filter(c => c.type === 'text').map(c => c.text).join('\n');
+}
+
+async function settingsServers(servers: Record<string, unknown>): Promise<void> {
+  await vscode.workspace.getConfiguration('mcpHost').update('servers', servers, vscode.ConfigurationTarget.Workspace);
+}
+
+describe('Editor surfaces (real extension host, real servers)', function () {
+  this.timeout(60000);
+  let api: McpHostExtensionApi;
+  const consentAsked: string[] = [];
+  const wsDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const servers = {
+    everything: { type: 'stdio', command: NODE, args: [EVERYTHING, 'stdio'] },
+    files: { command: NODE, args: [FILESYSTEM, os.tmpdir()] },
+  };
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
+    api = await ext.activate();
+    api.setConsentPrompt(async (def, detail) => { consentAsked.push(`${def.name}\n${detail}`); return 'allow'; });
+    await settingsServers(servers);
+    await until(api, 'everything and files running', () => running(api, 'everything') && running(api, 'files'));
+  });
+
+  after(async () => {
+    await settingsServers({});
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  it('H24: asks launch consent for workspace stdio servers, naming the exact command line, cwd and env keys', () => {
+    const everything = consentAsked.find(c => c.startsWith('everything\n'));
+    assert.ok(everything, `no consent asked for everything: ${JSON.stringify(consentAsked)}`);
+    assert.ok(everything.includes(`Command: ${NODE} ${EVERYTHING} stdio`), everything);
+    assert.ok(everything.includes('Working directory:'), everything);
+    assert.ok(everything.includes('Environment variables:'), everything);
+  });
+
+  it('shows each server in the Servers view with its state, and its tools under it', async () => {
+    const tree = api.views.servers;
+    const roots = tree.getChildren() as McpNode[];
+    assert.deepStrictEqual(roots.map(n => n.server).sort(), ['everything', 'files']);
+    const node = roots.find(n => n.server === 'everything')!;
+    const item = tree.getTreeItem(node);
+    assert.match(String(item.description), /^running · \d{4}-\d{2}-\d{2}$/);
+    assert.strictEqual(item.contextValue, 'server.running.stdio');
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass');
+    const groups = tree.getChildren(node) as McpNode[];
+    assert.ok(groups.some(g => g.kind === 'group' && g.group === 'tools'), 'no Tools group');
+    const tools = tree.getChildren(groups.find(g => g.kind === 'group' && g.group === 'tools')) as McpNode[];
+    const names = tools.map(t => (t.kind === 'tool' ? t.tool.name : ''));
+    assert.ok(names.includes('echo'), `tools: ${names.join(', ')}`);
+    assert.strictEqual(tree.getTreeItem(tools[0]).contextValue, 'tool');
+  });
+
+  it('lists resources page by page in the Resources view', async () => {
+    const tree = api.views.resources;
+    const roots = await tree.getChildren();
+    const node = roots.find(n => n.server === 'everything');
+    assert.ok(node, 'everything is not in the Resources view');
+    const children = await tree.getChildren(node);
+    const resources = children.filter(c => c.kind === 'resource');
+    assert.ok(resources.length > 0, 'no resources listed');
+    const expected = api.host.get('everything')!.catalogue.resources.map(r => r.uri);
+    if (!children.some(c => c.kind === 'loadMore')) {
+      assert.deepStrictEqual(resources.map(r => (r.kind === 'resource' ? r.resource.uri : '')), expected);
+    }
+  });
+
+  it('H22: opens a resource as a read-only document with its text and a language from its MIME type', async () => {
+    const h = api.host.get('everything')!;
+    const res = h.catalogue.resources.find(r => r.mimeType === 'text/markdown') ?? h.catalogue.resources[0];
+    const direct = await h.readResource(res.uri);
+    const uris = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', 'everything', res.uri);
+    assert.strictEqual(uris.length, direct.contents.length);
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === uris[0].toString());
+    assert.ok(doc, 'the resource document is not open');
+    const first = direct.contents[0];
+    assert.strictEqual(doc.getText(), 'text' in first ? first.text : '');
+    if (res.mimeType === 'text/markdown') assert.strictEqual(doc.languageId, 'markdown');
+    assert.strictEqual(doc.uri.scheme, 'mcp-host-resource');
+  });
+
+  it('H24: calls a tool through the command with arguments and shows the result', async () => {
+    const result = await vscode.commands.executeCommand<{ content: { type: string; text?: string }[] }>('mcpHost.callTool', 'everything', 'echo', { message: 'hello from the editor test' });
+    assert.strictEqual(text(result), 'Echo: hello from the editor test');
+    const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.ok(shown.includes('Echo: hello from the editor test'), shown);
+  });
+
+  it('H24: a tool call with arguments that break the input schema is refused before it reaches the server', async () => {
+    const result = await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-sum', { a: 'one', b: 2 });
+    assert.strictEqual(result, undefined);
+  });
+
+  it('H23: runs a prompt with arguments and shows its messages', async () => {
+    const result = await vscode.commands.executeCommand<{ messages: { content: { type: string; text?: string } }[] }>('mcpHost.runPrompt', 'everything', 'args-prompt', { city: 'Lisbon' });
+    assert.ok(result?.messages.some(m => m.content.text?.includes('Lisbon')), JSON.stringify(result));
+    assert.ok((vscode.window.activeTextEditor?.document.getText() ?? '').includes('Lisbon'));
+  });
+
+  it('H29: writes each server\'s logs to its own "MCP: <name>" channel', async () => {
+    await until(api, 'log channels', () => api.logChannels().includes('everything') && api.logChannels().includes('files'), 10000);
+  });
+
+  it('H16: the workspace folders are the roots server-filesystem sees (not the directory on its command line)', async () => {
+    const h = api.host.get('files')!;
+    const dirs = text(await h.callTool('list_allowed_directories', {}));
+    const lines = dirs.split('\n').map(l => l.trim());
+    assert.ok(lines.includes(fs.realpathSync(wsDir)), dirs);
+    assert.ok(!lines.includes(fs.realpathSync(os.tmpdir())), dirs);
+  });
+
+  it('H16: a workspace folder added in the editor reaches server-filesystem as a root (multi-root window)', async function () {
+    // In a single-folder window, adding a folder turns it into a new workspace (a window reload): only
+    // run where the harness opened a .code-workspace.
+    if (!vscode.workspace.workspaceFile) this.skip();
+    const extra = fs.mkdtempSync(path.join(process.env.EXTTEST_RUN_DIR ?? os.tmpdir(), 'extra-root-'));
+    const added = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
+    assert.ok(vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length, 0, { uri: vscode.Uri.file(extra) }));
+    await added;
+    const want = fs.realpathSync(extra);
+    let last = '';
+    const deadline = Date.now() + 20000;
+    while (Date.now() < deadline) {
+      const h = api.host.get('files') as ServerHandle;
+      if (h.state.kind === 'running') {
+        last = text(await h.callTool('list_allowed_directories', {}));
+        if (last.includes(want)) break;
+      }
+      await new Promise(r => setTimeout(r, 300));
+    }
+    vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length - 1, 1);
+    assert.ok(last.includes(want), `allowed directories do not include ${want}: ${last}`);
+  });
+
+  it('restarts only the server whose settings changed', async () => {
+    const everything = api.host.get('everything')!;
+    const files = api.host.get('files')!;
+    const since = everything.state.kind === 'running' ? everything.state.since : -1;
+    await settingsServers({ ...servers, files: { command: NODE, args: [FILESYSTEM, os.tmpdir(), wsDir] } });
+    await until(api, 'files restarted', () => api.host.get('files') !== files && running(api, 'files'));
+    assert.strictEqual(api.host.get('everything'), everything, 'everything was replaced');
+    const after = everything.state;
+    assert.ok(after.kind === 'running' && after.since === since, 'everything restarted');
+  });
+});
