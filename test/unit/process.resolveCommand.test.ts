@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isAlive } from '../../src/mcp/process/processTree';
 import { CommandNotFoundError, resolveCommand, withPathPrefix } from '../../src/mcp/process/resolveCommand';
 
 const posix = process.platform !== 'win32';
@@ -104,6 +105,18 @@ describe('process: resolveCommand', function () {
     const r = await resolveCommand('login-only-tool', { env });
     assert.equal(r.path, exe);
     assert.equal(r.via, 'login-shell');
+  });
+
+  it('H10: a login shell that hangs is abandoned after its bound, and killed with its children', async function () {
+    if (!posix) this.skip();
+    this.timeout(15_000);
+    const pidFile = path.join(tmp, 'shell.pid');
+    const shell = writeTool(path.join(tmp, 'hanging-shell'), true, `#!/bin/sh\necho $$ > '${pidFile}'\nsleep 30\n`);
+    await assert.rejects(resolveCommand('not-there-either', { env: { PATH: '/nonexistent', HOME: tmp, SHELL: shell } }), CommandNotFoundError);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    const deadline = Date.now() + 5000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise(r => setTimeout(r, 25));
+    assert.equal(isAlive(pid), false, 'the hanging shell was killed');
   });
 
   it('withPathPrefix puts the command\'s directory first on PATH once', () => {

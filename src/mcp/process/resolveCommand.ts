@@ -8,7 +8,7 @@
  * version-manager and package-manager directories; finally (macOS/Linux, optional, bounded to 3 s) the
  * PATH printed by the user's login shell, computed once per process.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -225,6 +225,8 @@ async function shimDirectories(env: NodeJS.ProcessEnv): Promise<string[]> {
   dirs.push(path.join(home, '.local', 'share', 'mise', 'shims'));
   dirs.push(path.join(home, '.local', 'bin'));
   dirs.push(path.join(home, '.cargo', 'bin'));
+  dirs.push(path.join(getEnv(env, 'PYENV_ROOT') ?? path.join(home, '.pyenv'), 'shims'));
+  dirs.push(path.join(home, '.bun', 'bin'), path.join(home, '.deno', 'bin'));
   if (isWindows) {
     const appData = getEnv(env, 'APPDATA');
     if (appData) dirs.push(path.join(appData, 'npm'));
@@ -254,27 +256,60 @@ async function versionDirs(root: string): Promise<string[]> {
 
 const loginShellCache = new Map<string, Promise<string | undefined>>();
 
-/** The login shell's PATH, asked once per process per shell; undefined on failure or after 3 s. */
+/**
+ * The login shell's PATH, asked once per process per shell; undefined on failure or after 3 s.
+ * Like VS Code's own shell-environment probe: `-i -l -c`, detached (its own session, so an rc file
+ * cannot grab a terminal), stdin closed, output between markers so rc-file banners do not matter.
+ */
 function loginShellPath(shell: string | undefined): Promise<string | undefined> {
   const sh = shell && path.isAbsolute(shell) ? shell : '/bin/sh';
   let p = loginShellCache.get(sh);
   if (!p) {
-    p = new Promise<string | undefined>(resolve => {
-      try {
-        const child = execFile(sh, ['-ilc', 'printf "\\n__MCP_PATH__%s__MCP_PATH__" "$PATH"'], {
-          timeout: LOGIN_SHELL_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 1 << 20,
-          env: { ...process.env, TERM: 'dumb' },
-        }, (_err, stdout) => {
-          // rc files may print banners: take only what is between the markers.
-          const m = /__MCP_PATH__(.*)__MCP_PATH__/s.exec(stdout ?? '');
-          resolve(m ? m[1].trim() : undefined);
-        });
-        child.stdin?.end();
-      } catch {
-        resolve(undefined);
-      }
-    });
+    p = askLoginShell(sh);
     loginShellCache.set(sh, p);
   }
   return p;
+}
+
+function askLoginShell(sh: string): Promise<string | undefined> {
+  const name = path.basename(sh);
+  const script = name === 'fish'
+    ? 'printf "\\n__MCP_PATH__%s__MCP_PATH__" (string join : $PATH)'
+    : name === 'nu' || name === 'nushell'
+      ? 'print $"__MCP_PATH__($env.PATH | str join (char esep))__MCP_PATH__"'
+      : 'printf "\\n__MCP_PATH__%s__MCP_PATH__" "$PATH"';
+  const args = name === 'nu' || name === 'nushell' ? ['-l', '-c', script] : ['-i', '-l', '-c', script];
+  return new Promise<string | undefined>(resolve => {
+    let out = '';
+    let done = false;
+    const finish = (value: string | undefined) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(sh, args, {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, TERM: 'dumb', MCP_HOST_RESOLVING_ENVIRONMENT: '1' },
+      });
+    } catch {
+      finish(undefined);
+      return;
+    }
+    const timer = setTimeout(() => {
+      // Kill the shell's whole process group (it is detached, so it leads one); then give up.
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      finish(undefined);
+    }, LOGIN_SHELL_TIMEOUT_MS);
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => { if (out.length < 1 << 20) out += d; });
+    child.on('error', () => finish(undefined));
+    child.on('close', () => {
+      const m = /__MCP_PATH__(.*?)__MCP_PATH__/s.exec(out);
+      finish(m && m[1].trim() ? m[1].trim() : undefined);
+    });
+  });
 }
