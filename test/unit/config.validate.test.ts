@@ -177,4 +177,17 @@ describe('config validation (parseServers, parseInputs)', () => {
     assert.doesNotMatch(at('mcpHost.inputs[5].default'), /42/);
     assert.match(parseInputs({ id: 'x' }, { settingPrefix: 'inputs' }).errors[0].message, /^inputs is .*expected an array/);
   });
+
+  it('warns about secrets written in plain text in env or headers, without showing them', () => {
+    const r = parseServers({
+      gh: { command: 'x', env: { GITHUB_TOKEN: 'ghp_abcdefghijklmnop', PLAIN: 'not-a-secret-at-all', API_KEY: '${input:key}', SHORT_TOKEN: 'abc' } },
+      remote: { url: 'https://x', headers: { Authorization: 'Bearer sk-live-0123456789', 'X-Api-Key': '<your key>' } },
+    });
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.servers.length, 2, 'a warning never blocks a server');
+    assert.deepEqual(r.warnings.map(w => w.path), ['mcpHost.servers.gh.env.GITHUB_TOKEN', 'mcpHost.servers.remote.headers.Authorization']);
+    assert.match(r.warnings[0].message, /looks like a secret written in plain text; replace it with "\$\{input:github-token\}" and add \{ "id": "github-token", "type": "promptString", "password": true \}/);
+    assert.match(r.warnings[1].message, /replace it with "Bearer \$\{input:remote-token\}"/);
+    for (const w of r.warnings) assert.doesNotMatch(w.message, /ghp_|sk-live/);
+  });
 });

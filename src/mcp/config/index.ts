@@ -4,4 +4,5 @@ export * from './validate';
 export * from './variables';
 export * from './envFile';
 export * from './import';
+export * from './secrets';
 export { joinPath, describeValue, editDistance, closest } from './paths';

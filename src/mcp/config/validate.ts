@@ -6,6 +6,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { lintSecrets } from './secrets';
 import { closest, describeValue, isSecretPath, joinPath, joinPointer, redactUrl, relativePath, typeName } from './paths';
 
 /** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
@@ -39,7 +40,10 @@ export interface ParseOptions {
 export interface ParseServersResult {
   servers: RawServer[];
   errors: ConfigError[];
-  /** Problems that do not stop a server (e.g. a property that only applies to the other transport type). */
+  /**
+   * Problems that do not stop a server: a property that only applies to the other transport type,
+   * a secret written in plain text (see lintSecrets).
+   */
   warnings: ConfigError[];
 }
 
@@ -108,7 +112,7 @@ export function parseServers(raw: unknown, opts: ParseOptions = {}): ParseServer
       continue;
     }
     const { server, warnings } = toRawServer(name, path, def as Record<string, unknown>);
-    result.warnings.push(...warnings);
+    result.warnings.push(...warnings, ...lintSecrets(server));
     result.servers.push(server);
   }
   return result;
