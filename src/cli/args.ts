@@ -3,9 +3,12 @@
 /** A usage or configuration problem: printed as one line, exit code 2. */
 export class UsageError extends Error {
   readonly exitCode = 2;
-  constructor(message: string) {
+  /** Point the user at the command's --help (for malformed command lines, not bad values). */
+  readonly showHelp: boolean;
+  constructor(message: string, opts: { help?: boolean } = {}) {
     super(message);
     this.name = 'UsageError';
+    this.showHelp = opts.help ?? false;
   }
 }
 
@@ -56,11 +59,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else out.help = true;
       continue;
     }
-    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option ${name}`);
+    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option ${name}`, { help: true });
     let value: string;
     if (eq > 0 && name !== a) value = a.slice(eq + 1);
     else {
-      if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
+      if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`, { help: true });
       value = argv[++i];
     }
     switch (name) {

@@ -2,7 +2,9 @@
  * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt. Each one
  * loads the configuration, starts only the servers it needs, and always shuts the host down.
  */
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { HostApi, ServerHandle } from '../mcp/api';
+import { McpHostError } from '../mcp/errors';
 import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
@@ -43,7 +45,7 @@ function pick(cfg: LoadedConfig, name: string): ServerDefinition {
   if (errors.length) throw new UsageError(errors.map(e => configErrorLine(cfg.file, e)).join('\n'));
   const def = cfg.definitions.find(d => d.name === name);
   if (!def) {
-    const names = cfg.definitions.map(d => d.name);
+    const names = [...new Set([...cfg.definitions.map(d => d.name), ...cfg.errors.flatMap(e => (e.server ? [e.server] : []))])];
     throw new UsageError(`no server named "${name}" in ${cfg.file}; ${names.length ? `servers: ${names.join(', ')}` : 'it defines no servers'}`);
   }
   if (def.disabled) throw new UsageError(`server "${name}" is disabled in ${cfg.file} (servers.${name}.disabled); set it to false to use it`);
@@ -88,13 +90,22 @@ function startFailure(handle: ServerHandle, err: unknown): string {
 async function startOne(host: HostApi, name: string): Promise<ServerHandle> {
   const handle = host.get(name);
   if (!handle) throw new FailureError(`server "${name}" was not created by the host`);
-  try {
-    await handle.start();
-  } catch (err) {
-    throw new FailureError(`server "${name}" failed to start: ${startFailure(handle, err)}`);
+  // reconcile() already started it (autoStart) and recorded any failure: do not launch it twice.
+  if (handle.state.kind !== 'running' && handle.state.kind !== 'error') {
+    try {
+      await handle.start();
+    } catch (err) {
+      throw new FailureError(`server "${name}" failed to start: ${startFailure(handle, err)}`);
+    }
   }
   if (handle.state.kind !== 'running') throw new FailureError(`server "${name}" failed to start: ${startFailure(handle, undefined)}`);
   return handle;
+}
+
+/** Start failures outside the doctor: one line (the core's message already quotes the last stderr line). */
+function oneLine(err: unknown): never {
+  if (err instanceof FailureError) throw new FailureError(err.message.split('\n')[0]);
+  throw err;
 }
 
 /** The running server's catalogue once every declared list has been fetched. */
@@ -105,10 +116,14 @@ async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
 async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>): Promise<T> {
   const cfg = await rt.loadConfig(args);
   const def = withTimeout(pick(cfg, name), args.timeout);
-  return withHost(rt, [def], async host => fn(await startOne(host, name)));
+  return withHost(rt, [def], async host => fn(await startOne(host, name).catch(oneLine)));
 }
 
-function failed(server: string, what: string, err: unknown): FailureError {
+function failed(server: string, what: string, err: unknown): Error {
+  // Arguments that fail the tool's inputSchema are caught before sending: the user's mistake.
+  if (err instanceof McpHostError && err.code === ErrorCode.InvalidParams) {
+    return new UsageError(`${err.message} (mcp-host inspect ${server} shows the tool's inputSchema)`);
+  }
   const msg = err instanceof Error ? err.message : String(err);
   return new FailureError(msg.includes(server) ? msg : `${what} on server "${server}" failed: ${msg}`);
 }
@@ -170,7 +185,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
 
 export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name] = args.positionals;
-  if (!name) throw new UsageError('inspect needs a server name: mcp-host inspect <server>');
+  if (!name) throw new UsageError('inspect needs a server name: mcp-host inspect <server>', { help: true });
   const report = await withServer(rt, args, name, async handle => {
     const s = handle.state;
     if (s.kind !== 'running') throw new FailureError(`server "${name}" is not running`);
@@ -192,7 +207,7 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
 
 export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, tool] = args.positionals;
-  if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`);
+  if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`, { help: true });
   const toolArgs = parseToolArgs(args.args);
   const result = await withServer(rt, args, name, async handle => {
     if (!handle.catalogue.tools.some(t => t.name === tool) && handle.catalogue.tools.length) {
@@ -215,7 +230,7 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
 
 export async function read(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, uri] = args.positionals;
-  if (!name || !uri) throw new UsageError('read needs a server and a resource URI: mcp-host read <server> <uri>');
+  if (!name || !uri) throw new UsageError('read needs a server and a resource URI: mcp-host read <server> <uri>', { help: true });
   const result = await withServer(rt, args, name, async handle => {
     try {
       return await handle.readResource(uri);
@@ -229,7 +244,7 @@ export async function read(rt: CliRuntime, args: ParsedArgs): Promise<number> {
 
 export async function prompt(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, promptName] = args.positionals;
-  if (!name || !promptName) throw new UsageError('prompt needs a server and a prompt name: mcp-host prompt <server> <name> --arg key=value');
+  if (!name || !promptName) throw new UsageError('prompt needs a server and a prompt name: mcp-host prompt <server> <name> --arg key=value', { help: true });
   const promptArgs = parsePromptArgs(args.arg);
   const result = await withServer(rt, args, name, async handle => {
     const known = handle.catalogue.prompts.find(p => p.name === promptName);

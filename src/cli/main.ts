@@ -1,5 +1,5 @@
 /** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, conformance). */
-import { parseArgs, type ParsedArgs } from './args';
+import { UsageError, parseArgs, type ParsedArgs } from './args';
 import { call, doctor, inspect, prompt, read, shutdownAll, type CliRuntime } from './commands';
 import { conformanceCommand } from './conformance/command';
 import { HELP, USAGE } from './help';
@@ -12,7 +12,7 @@ const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<num
 function report(err: unknown, cmd: string | undefined): number {
   const code = (err as { exitCode?: number } | undefined)?.exitCode ?? 1;
   const message = err instanceof Error ? err.message : String(err);
-  const hint = code === 2 && cmd && HELP[cmd] && !/\.json|\bservers\b/.test(message) ? ` (see mcp-host ${cmd} --help)` : '';
+  const hint = err instanceof UsageError && err.showHelp && cmd && HELP[cmd] ? ` (see mcp-host ${cmd} --help)` : '';
   process.stderr.write(`mcp-host${cmd ? ` ${cmd}` : ''}: ${message}${hint}\n`);
   return code;
 }

@@ -11,8 +11,14 @@ export function createRuntime(cwd = process.cwd()): CliRuntime {
   return {
     loadConfig: args => loadConfig(args.config, { cwd }),
     createHost: () => {
-      // One-shot commands: no automatic restarts, no health pings.
-      const host = new McpHost({ clientInfo: { name: CLI_NAME, version: CLI_VERSION }, restart: { enabled: false }, pingIntervalMs: 0 });
+      // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
+      // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
+      const host = new McpHost({
+        clientInfo: { name: CLI_NAME, version: CLI_VERSION },
+        restart: { enabled: false },
+        pingIntervalMs: 0,
+        stopGrace: { eofGraceMs: 500, termGraceMs: 2000 },
+      });
       // The current folder is the workspace: offer it as the one root.
       host.setRoots([{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }]);
       return host;
