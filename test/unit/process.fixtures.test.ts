@@ -184,7 +184,7 @@ describe('process: fixture servers (smoke)', function () {
   });
 
   it('big.mjs: returns a 20 MB tool result (with a large enough maxBufferSize) and a blob resource', async () => {
-    const c = await connect('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024 });
+    const c = await connect('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024, linearReadBuffer: true });
     const result = await c.client.callTool({ name: 'big', arguments: {} });
     const t = text(result);
     assert.equal(t.length, 20 * 1024 * 1024);

@@ -28,7 +28,7 @@ export interface StopOptions {
   termGraceMs?: number;
 }
 
-/** Every descendant pid of `pid` (children first-level to leaves), from /proc on Linux, `ps -A -o pid=,ppid=` on macOS. */
+/** Every descendant pid of `pid` (children first-level to leaves), from /proc on Linux, `ps -A -o pid=,ppid=` on macOS, Win32_Process on Windows. */
 export async function listDescendants(pid: number): Promise<number[]> {
   const table = await processTable();
   return descendantsFrom(table, [pid]);
@@ -98,6 +98,7 @@ class Tree {
 
   /** Add every current descendant of every live member (re-parented ones are already members). */
   async snapshot(): Promise<void> {
+    if (isWindows) return; // taskkill /T walks the tree itself; the CIM query is too slow to poll.
     const live = this.pids().filter(p => this.alive(p));
     if (live.length === 0) return;
     const table = await processTable();
@@ -176,11 +177,12 @@ async function processTable(): Promise<ProcTable> {
     }));
     return table;
   }
-  if (isWindows) {
-    return table; // taskkill /T walks the tree itself.
-  }
+  const [cmd, args] = isWindows
+    ? ['powershell.exe', ['-NoProfile', '-NonInteractive', '-Command',
+      'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }']]
+    : ['ps', ['-A', '-o', 'pid=,ppid=']];
   const out = await new Promise<string>(resolve => {
-    execFile('ps', ['-A', '-o', 'pid=,ppid='], { maxBuffer: 16 << 20 }, (_err, stdout) => resolve(stdout ?? ''));
+    execFile(cmd, args, { maxBuffer: 16 << 20, windowsHide: true, timeout: 10_000 }, (_err, stdout) => resolve(stdout ?? ''));
   });
   for (const line of out.split('\n')) {
     const m = /^\s*(\d+)\s+(\d+)/.exec(line);
