@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { parse as parseJsonc } from 'jsonc-parser';
 import type { ConfigError, HostApi, InputDefinition, ServerDefinition } from '../mcp';
 import { parseInputs, parseServers, type RawServer } from '../mcp/config/validate';
 import { resolveServer, type ResolveContext } from '../mcp/config/variables';
@@ -26,6 +27,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The problems of the last sync (invalid settings, unresolvable variables). */
   errors: ConfigError[] = [];
+  private restricted: string[] = [];
 
   constructor(
     private readonly host: HostApi,
@@ -74,6 +76,10 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       this.unblock(name);
     }
     await this.host.get(name)?.start();
+  }
+
+  restrictedServers(): string[] {
+    return this.restricted;
   }
 
   blockedReason(server: string): string | undefined {
@@ -149,10 +155,12 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     }
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
+    this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
+    this.errors = errors;
     this.changed.fire();
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
-    await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length > 0);
+    await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
     const reconciled = this.host.reconcile(defs, errors);
     for (const def of ask) void this.askConsent(def);
     await reconciled;
@@ -208,6 +216,27 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * Names under `mcpHost.servers` in the workspace's settings files. In Restricted Mode VS Code hides
+ * restricted settings from extensions; the names (never the commands) let the view say what is held back.
+ */
+async function workspaceServerNames(): Promise<string[]> {
+  const files = vscode.workspace.workspaceFile?.scheme === 'file'
+    ? [vscode.workspace.workspaceFile]
+    : (vscode.workspace.workspaceFolders ?? []).map(f => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'));
+  const names = new Set<string>();
+  for (const f of files) {
+    try {
+      const doc = asObject(parseJsonc(Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')));
+      const settings = f === vscode.workspace.workspaceFile ? asObject(doc.settings) : doc;
+      for (const n of Object.keys(asObject(settings['mcpHost.servers']))) names.add(n);
+    } catch {
+      // No settings file: nothing held back.
+    }
+  }
+  return [...names];
 }
 
 function asObject(v: unknown): Record<string, unknown> {

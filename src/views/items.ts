@@ -98,6 +98,8 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
     case 'message': {
       const item = new vscode.TreeItem(node.text);
       item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'info');
+      item.tooltip = node.text;
+      if (node.command) item.command = { command: node.command.id, title: node.text, arguments: node.command.args };
       return item;
     }
     default: return assertNever(node, 'tree node');

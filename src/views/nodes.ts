@@ -16,7 +16,7 @@ export type McpNode =
   | { kind: 'resource'; server: string; resource: Resource }
   | { kind: 'resourceTemplate'; server: string; template: ResourceTemplate }
   | { kind: 'loadMore'; server: string }
-  | { kind: 'message'; server: string; text: string; error?: boolean };
+  | { kind: 'message'; server: string; text: string; error?: boolean; command?: { id: string; args?: unknown[] } };
 
 /**
  * What the extension knows about a server beyond the core's model (why it may not start, which
@@ -25,6 +25,8 @@ export type McpNode =
 export interface ServerAnnotations {
   /** Why a stopped server is not started (untrusted workspace, launch not allowed), if it is held back. */
   blockedReason(server: string): string | undefined;
+  /** Servers in workspace settings that Restricted Mode keeps from even being read (names only). */
+  restrictedServers(): string[];
   /** True when the user subscribed to `uri` of `server`. */
   isSubscribed(server: string, uri: string): boolean;
   /** Fires when any of the above changes. */

@@ -43,7 +43,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   }
 
   getChildren(node?: McpNode): McpNode[] {
-    if (!node) return this.host.servers.map(h => this.serverNode(h.name));
+    if (!node) {
+      const restricted = this.notes.restrictedServers();
+      const banner: McpNode[] = restricted.length ? [{
+        kind: 'message', server: '', error: true, command: { id: 'workbench.trust.manage' },
+        text: `Restricted Mode: ${restricted.join(', ')} from workspace settings will not start until you trust this workspace`,
+      }] : [];
+      return [...banner, ...this.host.servers.map(h => this.serverNode(h.name))];
+    }
     const h = this.host.get(node.server);
     if (!h) return [];
     switch (node.kind) {

@@ -1,0 +1,72 @@
+/**
+ * Editor-free rendering of a sampling request for the confirmation dialog and the log: who asks,
+ * the system prompt, every message (images and audio as placeholders), the limits and the model.
+ */
+import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelDescriptor } from '../../mcp/types';
+
+type Params = CreateMessageRequest['params'];
+type Block = { type: string; text?: string; mimeType?: string; name?: string; [k: string]: unknown };
+
+/** The content blocks of a sampling message (one block or an array of them). */
+export function blocksOf(content: unknown): Block[] {
+  const list = Array.isArray(content) ? content : [content];
+  return list.filter((b): b is Block => !!b && typeof b === 'object' && typeof (b as Block).type === 'string');
+}
+
+/** One block as readable text: the text itself, `[image]`, `[audio]`, or `[<type>]`. */
+export function blockText(b: Block): string {
+  switch (b.type) {
+    case 'text': return b.text ?? '';
+    case 'image': return `[image${b.mimeType ? ` ${b.mimeType}` : ''}]`;
+    case 'audio': return `[audio${b.mimeType ? ` ${b.mimeType}` : ''}]`;
+    case 'tool_use': return `[tool call ${b.name ?? ''}]`;
+    case 'tool_result': return '[tool result]';
+    default: return `[${b.type}]`;
+  }
+}
+
+/** The text of the last user message (what "Edit…" edits), if it has text. */
+export function lastUserText(params: Params): string | undefined {
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    const m = params.messages[i];
+    if (m.role !== 'user') continue;
+    const t = blocksOf(m.content).filter(b => b.type === 'text').map(b => b.text ?? '').join('\n');
+    return t || undefined;
+  }
+  return undefined;
+}
+
+/** A copy of `params` whose last user message's text is replaced by `text` (other blocks kept). */
+export function withLastUserText(params: Params, text: string): Params {
+  const messages = [...params.messages];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role !== 'user') continue;
+    const others = blocksOf(messages[i].content).filter(b => b.type !== 'text');
+    const content = others.length ? [{ type: 'text', text }, ...others] : { type: 'text', text };
+    messages[i] = { ...messages[i], content } as (typeof messages)[number];
+    break;
+  }
+  return { ...params, messages };
+}
+
+/**
+ * The request as plain text, one fact per line, for the confirmation dialog and the server's log.
+ * Says which options the editor's language model API cannot enforce.
+ */
+export function describeSampling(server: string, params: Params, model: ModelDescriptor): string {
+  const lines: string[] = [];
+  lines.push(`Server: ${server}`);
+  lines.push(`Model: ${model.name}${model.name !== model.id ? ` (${model.id})` : ''}${model.vendor ? ` from ${model.vendor}` : ''}`);
+  if (params.systemPrompt) lines.push(`System prompt: ${params.systemPrompt}`);
+  lines.push(`Messages (${params.messages.length}):`);
+  for (const m of params.messages) {
+    lines.push(`  ${m.role}: ${blocksOf(m.content).map(blockText).join(' ')}`);
+  }
+  lines.push(`Max tokens: ${params.maxTokens} (passed to the model as a model option)`);
+  if (params.temperature !== undefined) lines.push(`Temperature: ${params.temperature} (passed to the model as a model option)`);
+  if (params.stopSequences?.length) lines.push(`Stop sequences: ${params.stopSequences.map(s => JSON.stringify(s)).join(', ')} (applied to the answer)`);
+  const ctx = params.includeContext ?? 'none';
+  lines.push(`Include context: ${ctx}${ctx === 'none' ? '' : ' (not supported: no other context is added)'}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,102 @@
+/**
+ * Editor-free helpers for sampling and tool approval: a per-key promise chain (so concurrent
+ * requests from one server wait behind one dialog) and grants (once / session / always).
+ * No `vscode` import: unit-tested in plain mocha.
+ */
+
+/** Runs tasks one after another per key; tasks of different keys run concurrently. */
+export class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  /** Number of keys with a task queued or running. */
+  get size(): number {
+    return this.tails.size;
+  }
+
+  /**
+   * Runs `task` after every earlier task of `key` has settled. If `signal` aborts while the task is
+   * still waiting, the returned promise rejects and the task never runs.
+   */
+  run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const mine = prev.then(() => {
+      if (signal?.aborted) throw abortError(signal);
+      return task();
+    });
+    const tail = mine.then(() => undefined, () => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    if (!signal) return mine;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(abortError(signal));
+      if (signal.aborted) { onAbort(); return; }
+      signal.addEventListener('abort', onAbort, { once: true });
+      mine.then(v => { signal.removeEventListener('abort', onAbort); resolve(v); },
+        e => { signal.removeEventListener('abort', onAbort); reject(e); });
+    });
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('The request was cancelled');
+}
+
+/** What the user chose for a request that needs approval. */
+export type Grant = 'once' | 'session' | 'always' | 'deny';
+
+/** Persistent storage for "always" grants (the extension passes globalState). */
+export interface GrantMemento {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+/**
+ * Remembers "session" grants in memory and "always" grants in a memento under `storageKey`.
+ * Keys are free-form (a server name for sampling, `server/tool` for tools).
+ */
+export class Grants {
+  private readonly session = new Set<string>();
+
+  constructor(private readonly memento: GrantMemento | undefined, private readonly storageKey: string) {}
+
+  /** The standing grant for `key`: 'always', 'session', or undefined (ask). */
+  standing(key: string): 'always' | 'session' | undefined {
+    if (this.always().includes(key)) return 'always';
+    if (this.session.has(key)) return 'session';
+    return undefined;
+  }
+
+  /** Records a choice; 'once' and 'deny' leave nothing behind. */
+  async record(key: string, grant: Grant): Promise<void> {
+    if (grant === 'session') this.session.add(key);
+    if (grant === 'always' && !this.always().includes(key)) {
+      await this.memento?.update(this.storageKey, [...this.always(), key]);
+    }
+  }
+
+  /** Forgets every grant (session and always). */
+  async clear(): Promise<void> {
+    this.session.clear();
+    await this.memento?.update(this.storageKey, undefined);
+  }
+
+  private always(): string[] {
+    const v = this.memento?.get<unknown>(this.storageKey);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+}
+
+/**
+ * Cuts `text` at the first of `stops` (client-side `stopSequences`, since vscode.lm has no such
+ * option). Returns the text and whether a stop sequence ended it.
+ */
+export function applyStopSequences(text: string, stops: readonly string[] | undefined): { text: string; stopped: boolean } {
+  let cut = -1;
+  for (const s of stops ?? []) {
+    if (!s) continue;
+    const i = text.indexOf(s);
+    if (i >= 0 && (cut < 0 || i < cut)) cut = i;
+  }
+  return cut < 0 ? { text, stopped: false } : { text: text.slice(0, cut), stopped: true };
+}

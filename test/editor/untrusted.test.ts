@@ -1,0 +1,37 @@
+// Restricted Mode: servers from workspace settings never start in an untrusted workspace. Runs only when the
+// harness keeps Workspace Trust on (`KEEP_WORKSPACE_TRUST=1 MCP_HOST_TEST_GREP=Restricted npm run test:editor`);
+// skipped in the usual trusted run.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+
+describe('Restricted Mode (untrusted workspace)', function () {
+  this.timeout(30000);
+
+  before(function () {
+    if (vscode.workspace.isTrusted) this.skip();
+  });
+
+  it('never spawns a server defined in workspace settings, and the Servers view says why', async () => {
+    const api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    const asked: string[] = [];
+    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'untrusted-')), 'spawned');
+    const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', { sneaky: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
+    await api.sync();
+    assert.strictEqual(api.host.get('sneaky'), undefined, 'an untrusted workspace server reached the host');
+    const banner = (api.views.servers.getChildren() as { kind: string; text?: string }[]).find(n => n.kind === 'message');
+    assert.match(banner?.text ?? '', /Restricted Mode: sneaky/);
+    // An explicit start is refused too.
+    await vscode.commands.executeCommand('mcpHost.startServer', 'sneaky');
+    await api.sync();
+    assert.strictEqual(api.host.get('sneaky'), undefined);
+    assert.deepStrictEqual(asked, [], 'consent must not even be asked in Restricted Mode');
+    assert.ok(!fs.existsSync(marker), 'the server process was spawned');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+});
