@@ -190,4 +190,17 @@ describe('config validation (parseServers, parseInputs)', () => {
     assert.match(r.warnings[1].message, /replace it with "Bearer \$\{input:remote-token\}"/);
     for (const w of r.warnings) assert.doesNotMatch(w.message, /ghp_|sk-live/);
   });
+
+  it('common shapes from other tools get a concrete fix', () => {
+    assert.match(oneError({ command: ['npx', '-y', 'pkg'] }).message, /put the program in `command` and its arguments in `args`: "command": "npx", "args": \["-y","pkg"\]/);
+    const env = oneError({ command: 'x', env: ['TOKEN=abc123secret'] });
+    assert.match(env.message, /the value of mcpHost\.servers\.github\.env is an array.*\{ "TOKEN": "…" \}/);
+    assert.doesNotMatch(env.message, /abc123secret/);
+    assert.match(oneError({ url: 'localhost:3000/mcp' }).message, /has no scheme; write "http:\/\/localhost:3000\/mcp"/);
+    assert.match(oneError({ url: 'api.example.com/mcp' }).message, /write "https:\/\/api\.example\.com\/mcp"/);
+    assert.match(oneError(null).message, /"disabled": true/);
+    const t = parseServers({ github: { type: 5, command: 'x' } });
+    assert.equal(t.errors.length, 1, 'one error per bad value');
+    assert.match(t.errors[0].message, /write "stdio", "http" or "sse"/);
+  });
 });

@@ -36,7 +36,7 @@ export function relativePath(pointer: string): string {
 
 /** True when a value at this server-relative path may be a secret (env and header values). */
 export function isSecretPath(rel: string): boolean {
-  return /^(env|headers)(\.|\[)/.test(rel);
+  return /^(env|headers)($|\.|\[)/.test(rel);
 }
 
 /** Truncates a string to `max` characters with an ellipsis. */

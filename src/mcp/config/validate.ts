@@ -7,7 +7,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
-import { closest, describeValue, isSecretPath, joinPath, joinPointer, redactUrl, relativePath, typeName } from './paths';
+import { closest, describeValue, isSecretPath, joinPath, joinPointer, redactUrl, relativePath, truncate, typeName } from './paths';
 
 /** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
 export interface RawServer {
@@ -123,7 +123,8 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
     return [{
       server: name, path,
       message: `Server "${name}" (${path}) is ${describeValue('', def)} (${typeName(def)}); expected an object such as ` +
-        '{ "command": "npx", "args": [...] } or { "url": "https://…" }.',
+        '{ "command": "npx", "args": [...] } or { "url": "https://…" }' +
+        (def === null || def === false ? '. To turn a server off, keep its definition and add "disabled": true.' : '.'),
     }];
   }
   const validate = getServerValidator();
@@ -137,8 +138,10 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
       const prop = (e.params as { additionalProperty: string }).additionalProperty;
       return prop === 'serverUrl' || ['command', 'url'].includes(closest(prop, SERVER_PROPERTIES) ?? '');
     });
+    const typeErrorAt = new Set(all.filter(e => e.keyword === 'type').map(e => e.instancePath));
     for (const e of all) {
       if (misspelt && e.keyword === 'required' && e.instancePath === '') continue;
+      if (e.keyword !== 'type' && typeErrorAt.has(e.instancePath)) continue;
       const err = serverError(name, path, def as Record<string, unknown>, e);
       if (!err) continue;
       const key = `${err.path}\u0000${err.message}`;
@@ -158,6 +161,13 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
 
 /** Checks a concrete URL; returns a sentence fragment describing the problem, or undefined. */
 export function checkUrl(url: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(url);
+    const fixed = `${local ? 'http' : 'https'}://${url}`;
+    let plausible = false;
+    try { const h = new URL(fixed).hostname; plausible = local || h.includes('.'); } catch { /* not a URL either way */ }
+    if (plausible) return `is ${describeValue('url', url)}, which has no scheme; write ${JSON.stringify(redactUrl(fixed))}.`;
+  }
   let u: URL;
   try { u = new URL(url); } catch {
     return `is ${describeValue('url', url)}, which is not a valid URL; write a full address such as "https://example.com/mcp".`;
@@ -179,9 +189,19 @@ function valueAt(def: unknown, pointer: string): unknown {
 }
 
 function typeFix(expected: string, value: unknown, rel: string): string {
+  if (rel === 'type') return 'write "stdio", "http" or "sse"';
   if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
     return 'put the value in quotes';
   }
+  if (rel === 'command' && Array.isArray(value)) {
+    const [cmd, ...rest] = value.map(String);
+    return `put the program in \`command\` and its arguments in \`args\`: "command": ${JSON.stringify(cmd ?? '')}, "args": ${truncate(JSON.stringify(rest))}`;
+  }
+  if ((rel === 'env' || rel === 'headers') && Array.isArray(value) && value.every(v => typeof v === 'string' && v.includes(rel === 'env' ? '=' : ':'))) {
+    const sep = rel === 'env' ? '=' : ':';
+    return `write an object of names to strings instead of a list, e.g. { ${JSON.stringify((value[0] as string).split(sep)[0].trim())}: "…" }`;
+  }
+  if (expected === 'string') return 'write the value as a string (in quotes)';
   if (expected === 'array' && typeof value === 'string') {
     return rel === 'args'
       ? 'write one string per argument, e.g. ["-y", "some-package"]'
@@ -199,7 +219,8 @@ function typeFix(expected: string, value: unknown, rel: string): string {
     if (typeof value === 'number') return `use a whole number such as ${Math.round(value)}`;
     return 'write a number';
   }
-  return `use ${expected === 'integer' ? 'a whole number' : expected}`;
+  if (expected === 'boolean') return 'write true or false (without quotes)';
+  return `use ${article(expected)}`;
 }
 
 function article(t: string): string {
