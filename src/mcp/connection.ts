@@ -84,7 +84,7 @@ export interface ConnectionOptions {
 }
 
 /** Which transport carries a session. */
-export type TransportKind = 'stdio' | 'streamableHttp' | 'sse';
+export type TransportKind = NonNullable<Extract<ServerState, { kind: 'running' }>['transport']>;
 
 interface Session {
   client: Client;
@@ -302,6 +302,7 @@ export class Connection implements ServerHandle {
       protocolVersion: session.protocolVersion ?? 'unknown',
       serverInfo: info, capabilities: caps,
       ...(instructions ? { instructions } : {}),
+      transport: session.kind,
     });
     this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} over ${session.kind}`);
     session.rootsKey = JSON.stringify(this.visibleRoots());

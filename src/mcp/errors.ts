@@ -74,8 +74,10 @@ export function describeError(server: string, method: string, err: unknown, time
   if (err && typeof err === 'object' && (err as { name?: string }).name === 'AbortError') {
     return `${method} to server \`${server}\` was cancelled`;
   }
-  const code = (err as { code?: unknown } | undefined)?.code;
-  if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running?)`;
+  const code = (err as { code?: unknown } | undefined)?.code ?? ((err as { cause?: { code?: unknown } } | undefined)?.cause)?.code;
+  if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running, and is the url right?)`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach server \`${server}\`: the host name does not resolve (check the url)`;
+  if (code === 'ECONNRESET') return `server \`${server}\` reset the connection during ${method}`;
   if (err && typeof err === 'object' && (err as { name?: string }).name === 'ZodError') {
     return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
   }

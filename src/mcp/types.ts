@@ -97,6 +97,8 @@ export type ServerState =
       serverInfo: Implementation;
       capabilities: ServerCapabilities;
       instructions?: string;
+      /** Which transport carries the session (for `http`: Streamable HTTP, or SSE after the fallback). */
+      transport?: 'stdio' | 'streamableHttp' | 'sse';
     }
   | {
       kind: 'error';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '../../src/mcp/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
-import { FAST_STOP, collectLogs, fixture, http, startEverythingHttp, until, type RunningServer } from './connection-helpers';
+import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, until, type RunningServer } from './connection-helpers';
 
 interface Fixture { url: string; base: string; child: ChildProcess; stats(): Promise<Record<string, unknown>>; stop(): Promise<void> }
 
@@ -75,6 +75,7 @@ describe('HTTP (server-everything)', function () {
     try {
       await c.start();
       assert.equal(c.transportKind, 'sse', 'SSE won');
+      assert.ok(c.state.kind === 'running' && c.state.transport === 'sse', 'recorded in the state');
       assert.ok(logs.some(l => /trying the legacy SSE transport/.test(l.message)));
       await c.ping();
     } finally {
@@ -175,6 +176,13 @@ describe('HTTP (fixture)', function () {
       }),
     });
     await assert.rejects(c.start(), /server `oauth` requires authorization and signing in failed/);
+    assert.equal(c.state.kind, 'error');
+  });
+
+  it('an unreachable URL is a readable error state', async () => {
+    const port = await freePort();
+    const c = new Connection(http('nowhere', `http://127.0.0.1:${port}/mcp`), { pingIntervalMs: 0 });
+    await assert.rejects(c.start(), /cannot reach server `nowhere`: connection refused/);
     assert.equal(c.state.kind, 'error');
   });
 
