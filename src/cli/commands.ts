@@ -24,6 +24,8 @@ export interface LoadedConfig {
   file: string;
   definitions: ServerDefinition[];
   errors: ConfigError[];
+  /** Things that do not stop a server (dropped properties, plain-text secrets…), one sentence each. */
+  warnings?: string[];
 }
 
 /** Lines of stderr shown with a failure. */
@@ -134,6 +136,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
   const cfg = await rt.loadConfig(args);
   rt.out(`config: ${cfg.file}`);
   for (const e of cfg.errors) rt.out(`✗ ${configErrorLine(cfg.file, e)}`);
+  for (const w of cfg.warnings ?? []) rt.out(`! ${w}`);
   const defs = cfg.definitions.filter(d => !d.disabled).map(d => withTimeout(d, args.timeout));
   for (const d of cfg.definitions.filter(d => d.disabled)) rt.out(`- ${d.name}: disabled, skipped`);
   if (!defs.length && !cfg.errors.length) rt.out('no servers configured');

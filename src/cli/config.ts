@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { loadConfigFile } from '../mcp/config/import';
 import { parseInputs, parseServers } from '../mcp/config/validate';
 import { resolveServers } from '../mcp/config/variables';
 import type { ConfigError } from '../mcp/types';
@@ -15,61 +15,9 @@ import { UsageError } from './args';
 import type { LoadedConfig } from './commands';
 import { createInputResolver, type InputResolverOptions } from './inputs';
 
-/** Where the servers and inputs sit in a document, and the setting paths to name in errors. */
-interface Shape {
-  servers: unknown;
-  inputs: unknown;
-  serversPath: string;
-  inputsPath: string;
-}
-
 /** The candidates tried, in order, when no --config is given. */
 export function defaultConfigFiles(cwd: string): string[] {
   return [path.join(cwd, '.vscode', 'settings.json'), path.join(cwd, '.vscode', 'mcp.json')];
-}
-
-function lineOf(text: string, offset: number): number {
-  return text.slice(0, offset).split('\n').length;
-}
-
-/** Reads a JSONC file; a syntax error is a usage error naming the file and the line. */
-export function readJsonc(file: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT'
-      ? `config file ${file} does not exist; pass --config FILE or run mcp-host in a folder with .vscode/settings.json or .vscode/mcp.json`
-      : `cannot read config file ${file}: ${(err as Error).message}`);
-  }
-  const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length) {
-    const e = errors[0];
-    throw new UsageError(`${file}: line ${lineOf(text, e.offset)}: ${printParseErrorCode(e.error)}; fix the JSON`);
-  }
-  return value;
-}
-
-/** Finds the servers in any of the supported shapes; `undefined` when the document has none. */
-export function detectShape(doc: unknown): Shape | undefined {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-  const d = doc as Record<string, unknown>;
-  const nested = (key: string): Record<string, unknown> | undefined => {
-    const v = d[key];
-    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
-  };
-  if ('mcpHost.servers' in d || 'mcpHost.inputs' in d) {
-    return { servers: d['mcpHost.servers'], inputs: d['mcpHost.inputs'], serversPath: 'mcpHost.servers', inputsPath: 'mcpHost.inputs' };
-  }
-  const mcpHost = nested('mcpHost');
-  if (mcpHost && 'servers' in mcpHost) return { servers: mcpHost.servers, inputs: mcpHost.inputs, serversPath: 'mcpHost.servers', inputsPath: 'mcpHost.inputs' };
-  if ('servers' in d) return { servers: d.servers, inputs: d.inputs, serversPath: 'servers', inputsPath: 'inputs' };
-  if ('mcpServers' in d) return { servers: d.mcpServers, inputs: d.inputs, serversPath: 'mcpServers', inputsPath: 'inputs' };
-  const mcp = nested('mcp');
-  if (mcp && 'servers' in mcp) return { servers: mcp.servers, inputs: mcp.inputs, serversPath: 'mcp.servers', inputsPath: 'mcp.inputs' };
-  return undefined;
 }
 
 export interface LoadOptions extends InputResolverOptions {
@@ -79,19 +27,31 @@ export interface LoadOptions extends InputResolverOptions {
 /** Loads, validates and resolves the configuration; never starts anything. */
 export async function loadConfig(configFile: string | undefined, opts: LoadOptions = {}): Promise<LoadedConfig> {
   const cwd = opts.cwd ?? process.cwd();
+  let loaded: Awaited<ReturnType<typeof loadConfigFile>> | undefined;
   let file: string;
-  if (configFile) file = path.resolve(cwd, configFile);
-  else {
-    const found = defaultConfigFiles(cwd).find(f => fs.existsSync(f) && detectShape(readJsonc(f)));
-    if (!found) throw new UsageError(`no servers configured: neither ./.vscode/settings.json (mcpHost.servers) nor ./.vscode/mcp.json (servers) defines any in ${cwd}; pass --config FILE`);
-    file = found;
+  if (configFile) {
+    file = path.resolve(cwd, configFile);
+    loaded = await loadConfigFile(file);
+  } else {
+    // settings.json only counts when it defines servers (most settings files are about other things).
+    file = '';
+    for (const candidate of defaultConfigFiles(cwd).filter(f => fs.existsSync(f))) {
+      const l = await loadConfigFile(candidate);
+      if (l.errors.length || Object.keys(l.servers).length) {
+        file = candidate;
+        loaded = l;
+        break;
+      }
+    }
+    if (!loaded) throw new UsageError(`no servers configured in ${cwd}: neither .vscode/settings.json (mcpHost.servers) nor .vscode/mcp.json (servers) defines any; pass --config FILE`);
   }
-  const shape = detectShape(readJsonc(file));
-  if (!shape) {
+  // Whole-document problems (missing file, JSON syntax, wrong shape): nothing can be used.
+  if (loaded.errors.length) throw new UsageError(loaded.errors.map(e => e.message).join('\n'));
+  if (!Object.keys(loaded.servers).length && loaded.source === undefined) {
     throw new UsageError(`${file} has no servers: expected "mcpHost.servers" (settings.json), "servers" (mcp.json) or "mcpServers" (Claude Desktop / Cursor)`);
   }
-  const parsedInputs = parseInputs(shape.inputs, { settingPrefix: shape.inputsPath });
-  const parsed = parseServers(shape.servers, { settingPrefix: shape.serversPath });
+  const parsedInputs = parseInputs(loaded.inputs, { settingPrefix: loaded.inputsPrefix });
+  const parsed = parseServers(loaded.servers, { settingPrefix: loaded.serversPrefix });
   const resolveInput = createInputResolver(parsedInputs.inputs, opts);
   const resolved = await resolveServers(parsed.servers, {
     workspaceFolders: [{ name: path.basename(cwd), path: cwd }],
@@ -101,5 +61,6 @@ export async function loadConfig(configFile: string | undefined, opts: LoadOptio
     resolveInput: input => resolveInput(input.id),
   });
   const errors: ConfigError[] = [...parsedInputs.errors, ...parsed.errors, ...resolved.errors];
-  return { file, definitions: resolved.definitions, errors };
+  const warnings = [...loaded.warnings, ...parsed.warnings.map(w => `${w.path}: ${w.message}`), ...resolved.warnings.map(w => `${w.path}: ${w.message}`)];
+  return { file, definitions: resolved.definitions, errors, warnings };
 }
