@@ -22,6 +22,8 @@ export interface McpHostExtensionApi {
   blockedReason(server: string): string | undefined;
   /** Replaces the launch-consent dialog (tests answer without UI). */
   setConsentPrompt(prompt: ConsentPrompt): void;
+  /** Replaces the `${input:}` input box (tests answer without UI). */
+  setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
   /** Names of the per-server log channels created so far. */
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
@@ -66,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     sync: () => controller.sync(),
     blockedReason: s => controller.blockedReason(s),
     setConsentPrompt: p => { consent.prompt = p; },
+    setInputPrompt: ask => { inputs.ask = ask; },
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree },
   };

@@ -10,6 +10,8 @@ const INDEX_KEY = 'mcpHost.inputIds';
  */
 export class InputStore {
   private readonly pending = new Map<string, Promise<string>>();
+  /** Shows the input box; tests replace it through the extension's test API. */
+  ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined> = o => vscode.window.showInputBox(o);
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly state: vscode.Memento) {}
 
@@ -45,7 +47,7 @@ export class InputStore {
   private async lookup(input: InputDefinition, server?: string): Promise<string> {
     const stored = await this.secrets.get(KEY_PREFIX + input.id);
     if (stored !== undefined) return stored;
-    const value = await vscode.window.showInputBox({
+    const value = await this.ask({
       title: `MCP: ${input.description ?? input.id}`,
       prompt: `Value for \${input:${input.id}}${server ? ` (server "${server}")` : ''}; kept in the OS keychain.`,
       value: input.password ? undefined : input.default,

@@ -117,6 +117,37 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.strictEqual(doc.uri.scheme, 'mcp-host-resource');
   });
 
+  it('H22: reads a resource from a template with its variables filled in (text and blob contents)', async () => {
+    const h = api.host.get('everything')!;
+    const textTpl = h.catalogue.resourceTemplates.find(t => t.uriTemplate.includes('/text/'))!;
+    const blobTpl = h.catalogue.resourceTemplates.find(t => t.uriTemplate.includes('/blob/'))!;
+    assert.ok(textTpl && blobTpl, JSON.stringify(h.catalogue.resourceTemplates));
+    const variable = /\{(\w+)\}/.exec(textTpl.uriTemplate)![1];
+    const [textUri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.readResourceTemplate', 'everything', textTpl.uriTemplate, { [variable]: '7' });
+    const textDoc = await vscode.workspace.openTextDocument(textUri);
+    assert.match(textDoc.getText(), /^Resource 7: This is a plaintext resource/);
+    const [blobUri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.readResourceTemplate', 'everything', blobTpl.uriTemplate, { [variable]: '3' });
+    const blobDoc = await vscode.workspace.openTextDocument(blobUri);
+    assert.match(blobDoc.getText(), /^Resource 3: This is a base64 blob/);
+  });
+
+  it('H22: subscribes to a resource from the tree and hears its resources/updated', async () => {
+    const h = api.host.get('everything')!;
+    const uri = h.catalogue.resources[0].uri;
+    const node: McpNode = { kind: 'resource', server: 'everything', resource: h.catalogue.resources[0] };
+    assert.strictEqual(api.views.resources.getTreeItem(node).contextValue, 'resource.canSubscribe');
+    const updated = new Promise<void>(resolve => {
+      const d = api.host.onDidUpdateResource(e => { if (e.server === 'everything' && e.uri === uri) { d.dispose(); resolve(); } });
+    });
+    await vscode.commands.executeCommand('mcpHost.subscribeResource', node);
+    assert.strictEqual(api.views.resources.getTreeItem(node).contextValue, 'resource.subscribed');
+    await h.callTool('toggle-subscriber-updates', {});
+    await updated;
+    await h.callTool('toggle-subscriber-updates', {});
+    await vscode.commands.executeCommand('mcpHost.unsubscribeResource', node);
+    assert.strictEqual(api.views.resources.getTreeItem(node).contextValue, 'resource.canSubscribe');
+  });
+
   it('H24: calls a tool through the command with arguments and shows the result', async () => {
     const result = await vscode.commands.executeCommand<{ content: { type: string; text?: string }[] }>('mcpHost.callTool', 'everything', 'echo', { message: 'hello from the editor test' });
     assert.strictEqual(text(result), 'Echo: hello from the editor test');

@@ -1,0 +1,71 @@
+// Settings-side surfaces in the real extension host: `${input:}` values asked once (masked), kept in
+// SecretStorage and never written to settings; clearing them; importing a Claude Desktop config.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (api.host.get(name)?.state.kind === 'running') return;
+    await new Promise(r => setTimeout(r, 200));
+  }
+  throw new Error(`${name} is not running: ${JSON.stringify(api.host.get(name)?.state)}`);
+}
+
+describe('Editor settings surfaces (inputs, import)', function () {
+  this.timeout(60000);
+  let api: McpHostExtensionApi;
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+  });
+
+  after(async () => {
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('mcpHost.clearInputs');
+  });
+
+  it('asks an ${input:} value once with a masked box, passes it to the server, and keeps it out of settings', async () => {
+    const asked: vscode.InputBoxOptions[] = [];
+    api.setInputPrompt(async o => { asked.push(o); return 's3cret-value'; });
+    await cfg().update('inputs', [{ id: 'token', type: 'promptString', description: 'API token', password: true }], vscode.ConfigurationTarget.Workspace);
+    await cfg().update('servers', { secretive: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_TOKEN: '${input:token}' } } }, vscode.ConfigurationTarget.Workspace);
+    await waitRunning(api, 'secretive');
+    assert.strictEqual(asked.length, 1);
+    assert.strictEqual(asked[0].password, true);
+    const env = await api.host.get('secretive')!.callTool('get-env', {});
+    assert.ok(JSON.stringify(env).includes('s3cret-value'), 'the server did not get the input value');
+    const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+    assert.ok(!fs.readFileSync(settingsFile, 'utf8').includes('s3cret-value'), 'the secret was written to settings');
+    // A settings change elsewhere does not ask again (the value is in SecretStorage).
+    await cfg().update('servers', { secretive: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_TOKEN: '${input:token}', OTHER: '1' } } }, vscode.ConfigurationTarget.Workspace);
+    await api.sync();
+    await waitRunning(api, 'secretive');
+    assert.strictEqual(asked.length, 1, 'asked for the stored input again');
+  });
+
+  it('clears stored inputs with MCP: Clear Stored Inputs', async () => {
+    const n = await vscode.commands.executeCommand<number>('mcpHost.clearInputs');
+    assert.strictEqual(n, 1);
+  });
+
+  it('imports servers from a Claude Desktop config into workspace settings', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-'));
+    const file = path.join(dir, 'claude_desktop_config.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { imported: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoStart: false } } }));
+    const n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file);
+    assert.strictEqual(n, 1);
+    const servers = cfg().inspect<Record<string, { command?: string; args?: string[] }>>('servers')?.workspaceValue ?? {};
+    assert.strictEqual(servers.imported?.command, 'npx');
+    assert.deepStrictEqual(servers.imported?.args, ['-y', '@modelcontextprotocol/server-memory']);
+  });
+});
