@@ -119,6 +119,25 @@ describe('process: resolveCommand', function () {
     assert.equal(isAlive(pid), false, 'the hanging shell was killed');
   });
 
+  it('H10: a whole command line in `command` is not found, and the error says how to split it', async () => {
+    await assert.rejects(resolveCommand(`${path.basename(process.execPath)} -y some-server`, { env: { PATH: path.dirname(process.execPath), HOME: tmp }, loginShell: false }),
+      (e: unknown) => e instanceof CommandNotFoundError
+        && e.message.includes(`set \`command\` to \`${path.basename(process.execPath)}\` and \`args\` to ["-y","some-server"]`));
+  });
+
+  it('H10: an absolute whole command line gets the same advice', async () => {
+    await assert.rejects(resolveCommand(`${process.execPath} server.js --stdio`, { env: { PATH: '' }, loginShell: false }),
+      (e: unknown) => e instanceof CommandNotFoundError && e.message.includes('and `args` to ["server.js","--stdio"]'));
+  });
+
+  it('H10: expands ~/ in `command` to the home directory', async function () {
+    if (!posix) this.skip();
+    const exe = writeTool(path.join(tmp, 'bin', 'home-tool'));
+    const r = await resolveCommand('~/bin/home-tool', { env: { PATH: '', HOME: tmp }, loginShell: false });
+    assert.equal(r.path, exe);
+    assert.equal(r.via, 'absolute');
+  });
+
   it('withPathPrefix puts the command\'s directory first on PATH once', () => {
     const env = withPathPrefix({ PATH: ['/a', '/b'].join(path.delimiter), X: '1' }, '/c');
     assert.equal(env.PATH, ['/c', '/a', '/b'].join(path.delimiter));

@@ -65,6 +65,12 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     throw new CommandNotFoundError(command, pathValue, 'set `command` to the program that starts the server');
   }
 
+  // `~/bin/server` means the home directory, as in a terminal.
+  if (command === '~' || command.startsWith('~/') || (isWindows && command.startsWith('~\\'))) {
+    const home = getEnv(env, 'HOME') ?? getEnv(env, 'USERPROFILE') ?? os.homedir();
+    command = path.join(home, command.slice(1));
+  }
+
   // 1. Anything with a directory part is taken as a path, not searched for.
   if (path.isAbsolute(command) || hasDirectoryPart(command)) {
     const via = path.isAbsolute(command) ? 'absolute' : 'relative';
@@ -72,10 +78,11 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     searched.push(full);
     const hit = await findInDir(path.dirname(full), path.basename(full), exts);
     if (hit) return { path: hit, via, searched };
-    const err = new CommandNotFoundError(command, pathValue,
+    const split = await wholeCommandLineHint(command, opts);
+    const err = new CommandNotFoundError(command, pathValue, split ?? (
       via === 'absolute'
         ? `no executable file at ${full}; fix the path in \`command\``
-        : `no executable file at ${full} (relative to ${opts.cwd ?? process.cwd()}); set \`cwd\` or use an absolute path in \`command\``);
+        : `no executable file at ${full} (relative to ${opts.cwd ?? process.cwd()}); set \`cwd\` or use an absolute path in \`command\``));
     err.message = `command \`${command}\` not found: ${err.hint}`;
     err.searched = searched;
     throw err;
@@ -111,9 +118,21 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     }
   }
 
-  const err = new CommandNotFoundError(command, pathValue, hintFor(command));
+  const err = new CommandNotFoundError(command, pathValue, await wholeCommandLineHint(command, opts) ?? hintFor(command));
   err.searched = searched;
   throw err;
+}
+
+/** `"npx -y some-server"` in `command`: say to split it, naming the program if it exists. */
+async function wholeCommandLineHint(command: string, opts: ResolveCommandOptions): Promise<string | undefined> {
+  const words = command.trim().split(/\s+/);
+  if (words.length < 2) return undefined;
+  const [program, ...rest] = words;
+  const found = await resolveCommand(program, opts).then(() => true, () => false);
+  const args = JSON.stringify(rest);
+  return found
+    ? `\`command\` holds a whole command line: set \`command\` to \`${program}\` and \`args\` to ${args}`
+    : `\`command\` holds a whole command line: set \`command\` to the program (\`${program}\`, which is not installed either) and \`args\` to ${args}`;
 }
 
 /**
