@@ -80,6 +80,17 @@ describe('config variables (resolveServer)', () => {
     assert.deepEqual(r.warnings, []);
   });
 
+  it('multi-root: the defining folder may be given by name or path', async () => {
+    const byName = await resolveServer(raw({ command: 'x', args: ['${workspaceFolder}'], cwd: 'sub' }), ctx({ workspaceFolders: FOLDERS, definingFolder: 'api' }));
+    assert.deepEqual(stdio(byName).args, ['/ws/api']);
+    assert.equal(stdio(byName).cwd, '/ws/api/sub');
+    const byPath = await resolveServer(raw({ command: 'x', args: ['${workspaceFolder}'] }), ctx({ workspaceFolders: FOLDERS, definingFolder: '/ws/api' }));
+    assert.deepEqual(stdio(byPath).args, ['/ws/api']);
+    const gone = await resolveServer(raw({ command: 'x' }), ctx({ workspaceFolders: FOLDERS, definingFolder: 'closed' }));
+    assert.equal(stdio(gone).cwd, '/ws/web');
+    assert.match(gone.warnings[0].message, /the folder "closed" it was defined in is not open; using "web" instead/);
+  });
+
   it('multi-root: without a defining folder, the first folder is used and the ambiguity is a warning', async () => {
     const r = await resolveServer(raw({ command: 'x', args: ['${workspaceFolder}', '${workspaceFolder}'] }), ctx({ workspaceFolders: FOLDERS }));
     assert.deepEqual(stdio(r).args, ['/ws/web', '/ws/web']);

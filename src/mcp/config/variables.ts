@@ -22,8 +22,12 @@ export interface WorkspaceFolderInfo {
 export interface ResolveContext {
   /** Open workspace folders, first = primary. */
   workspaceFolders: WorkspaceFolderInfo[];
-  /** The folder whose settings defined the server, when known (multi-root). */
-  definingFolder?: WorkspaceFolderInfo;
+  /**
+   * The folder whose settings defined the server, when known (multi-root): a folder, or the name or
+   * path of one of `workspaceFolders`. It is `${workspaceFolder}`, the base of relative paths and the
+   * default `cwd`.
+   */
+  definingFolder?: WorkspaceFolderInfo | string;
   userHome: string;
   /** The environment `${env:NAME}` reads (usually process.env). */
   env: Record<string, string | undefined>;
@@ -151,11 +155,17 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
   const platform = ctx.platform ?? process.platform;
   const pathApi = platform === 'win32' ? nodePath.win32 : nodePath.posix;
   const folders = ctx.workspaceFolders ?? [];
-  const defining = ctx.definingFolder ?? folders[0];
+  const named = typeof ctx.definingFolder === 'string'
+    ? folders.find(f => f.name === ctx.definingFolder || f.path === ctx.definingFolder)
+    : ctx.definingFolder;
+  const defining = named ?? folders[0];
   const where = (rel: string) => appendPath(raw.path, rel);
   const subject = (rel: string) => isSecretPath(rel) ? `the value of ${where(rel)}` : `${where(rel)} (${describeValue(rel, slotValue(raw, rel))})`;
   const fail = (rel: string, message: string) => errors.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
   const warn = (rel: string, message: string) => warnings.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
+  if (typeof ctx.definingFolder === 'string' && !named) {
+    warn('', `the folder "${ctx.definingFolder}" it was defined in is not open; using ${folders[0] ? `"${folders[0].name}"` : 'no folder'} instead.`);
+  }
   const inputsById = new Map((ctx.inputs ?? []).map(i => [i.id, i]));
   const neededInputs: InputDefinition[] = [];
   let warnedAmbiguous = false;
@@ -175,7 +185,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
             }
           } else if (!folders.length) {
             fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but no workspace folder is open; open a folder or write an absolute path.`);
-          } else if (folders.length > 1 && !ctx.definingFolder && !warnedAmbiguous) {
+          } else if (folders.length > 1 && !named && !warnedAmbiguous) {
             warnedAmbiguous = true;
             warn(slot.rel, `\`${variable}\` in ${where(slot.rel)} is ambiguous with ${folders.length} workspace folders open; using "${folders[0].name}" (the first). Write \`\${workspaceFolder:name}\` to choose one.`);
           }
