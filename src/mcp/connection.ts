@@ -794,8 +794,16 @@ export class Connection implements ServerHandle {
     return p;
   }
 
+  /** H8: use only what the server declared. */
+  private require(session: Session, cap: 'tools' | 'prompts' | 'resources', what: string): void {
+    if (!session.client.getServerCapabilities()?.[cap]) {
+      throw new McpHostError(`server \`${this.name}\` does not offer ${cap}, so it cannot ${what}`);
+    }
+  }
+
   async callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
     const session = await this.ready();
+    this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
     if (v?.invalid) throw new McpHostError(`cannot call ${v.invalid}`);
     if (v?.input && !v.input(args ?? {})) {
@@ -816,15 +824,18 @@ export class Connection implements ServerHandle {
     return result;
   }
 
-  getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+  async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    this.require(await this.ready(), 'prompts', `get prompt \`${prompt}\``);
     return this.run('prompts/get', (c, o) => c.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, GetPromptResultSchema, o), opts);
   }
 
-  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+  async readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    this.require(await this.ready(), 'resources', `read \`${uri}\``);
     return this.run('resources/read', (c, o) => c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, o), opts);
   }
 
-  listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
+  async listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
+    this.require(await this.ready(), 'resources', 'list resources');
     return this.run('resources/list', (c, o) => c.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, ListResourcesResultSchema, o), opts);
   }
 

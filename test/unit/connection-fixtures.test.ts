@@ -122,6 +122,24 @@ describe('Connection (fixture servers)', function () {
     }
   });
 
+  it('H8/H29: uses only declared capabilities: no prompts/get, resources or logging/setLevel on a tools-only server', async () => {
+    const c = new Connection(nodeFixture('tools-only', 'echo'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    c.setTrace(true);
+    const logs = collectLogs(c);
+    try {
+      await c.start();
+      await assert.rejects(c.getPrompt('x', {}), /server `tools-only` does not offer prompts/);
+      await assert.rejects(c.readResource('file:///x'), /does not offer resources/);
+      await assert.rejects(c.subscribe('file:///x'), /does not support resource subscriptions/);
+      await c.setLogLevel('debug');
+      assert.deepEqual(await c.complete({ type: 'ref/prompt', name: 'x' }, { name: 'a', value: '' }), { values: [] });
+      const sent = logs.filter(l => l.source === 'trace' && l.message.startsWith('→')).map(l => JSON.parse(l.message.slice(2)).method as string);
+      assert.deepEqual(sent.filter(m => m !== 'initialize' && m !== 'notifications/initialized' && m !== 'tools/list'), []);
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('H28: progress extends the request timeout; without progress the same timeout fails', async () => {
     const c = new Connection(nodeFixture('slow2', 'slow'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
     try {
