@@ -246,6 +246,47 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     }
   });
 
+  it('H12/H15: doctor and call over Streamable HTTP, with a bearer token from an ${input:…} header', async () => {
+    const server = spawn(process.execPath, [path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs'), '--token', 's3cret-token-value'],
+      { cwd: serverCwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        let buf = '';
+        server.stdout.on('data', d => { buf += d; const m = /LISTENING (\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+        server.once('exit', code => reject(new Error(`http fixture exited (${code})`)));
+      });
+      const cfg = write(path.join(work, 'http.json'), {
+        inputs: [{ id: 'token', type: 'promptString', password: true }],
+        servers: {
+          remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${input:token}' } },
+          nokey: { type: 'http', url: `http://127.0.0.1:${port}/mcp` },
+        },
+      });
+      const env = { MCP_HOST_INPUT_TOKEN: 's3cret-token-value' };
+      const d = await cli(['doctor', '--config', cfg], { cwd: work, env });
+      assert.equal(d.code, 1, d.stdout + d.stderr);
+      assert.match(d.stdout, /✓ remote \(http\) http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      assert.match(d.stdout, /✗ nokey \(http\)[^\n]*\n\s+.*(401|authoriz)/i);
+      assert.doesNotMatch(d.stdout + d.stderr, /s3cret-token-value/, 'the token is never printed');
+      const c = await cli(['call', 'remote', 'echo', '--args', '{"text":"over http"}', '--config', cfg], { cwd: work, env });
+      assert.equal(c.code, 0, c.stderr);
+      assert.match(c.stdout, /over http/);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise(r => server.once('exit', r));
+    }
+  });
+
+  it('reads a Claude Desktop config (mcpServers) given with --config', async () => {
+    const cfg = write(path.join(work, 'claude_desktop_config.json'), {
+      mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'], cwd: serverCwd } },
+      globalShortcut: 'Ctrl+Space',
+    });
+    const r = await cli(['call', 'everything', 'echo', '--args', '{"message":"from claude config"}', '--config', cfg], { cwd: work });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /from claude config/);
+  });
+
   it('H11: Ctrl+C while a server hangs in initialize stops it (whole tree) and exits 130', async () => {
     const hang = write(path.join(work, 'hang.json'), {
       servers: { hang: { type: 'stdio', command: process.execPath, args: ['-e', 'require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); setInterval(() => {}, 1000)'], cwd: serverCwd } },

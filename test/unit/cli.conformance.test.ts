@@ -1,0 +1,50 @@
+/**
+ * The conformance client mode, graded by @modelcontextprotocol/conformance itself (a few
+ * representative scenarios; `npm run conformance` runs them all). The suite needs Node 22+: it runs
+ * on the Node 24 under .vscode-test/node24 (scripts/editor/setup.sh); the test is skipped without it.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const NODE24 = path.join(ROOT, '.vscode-test/node24/node_modules/node/bin/node');
+
+function conformance(scenario: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/conformance.mjs'), '--scenario', scenario],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', d => { out += d; });
+    child.stderr.on('data', d => { out += d; });
+    child.on('error', reject);
+    child.on('close', code => resolve({ code, out }));
+  });
+}
+
+describe('mcp-host conformance (client mode, graded by the conformance suite)', function () {
+  this.timeout(120_000);
+  before(function () {
+    if (!fs.existsSync(NODE24)) this.skip();
+  });
+
+  const scenarios: [string, string][] = [
+    ['initialize', 'H5/H7: initialize handshake with protocol version and clientInfo'],
+    ['tools_call', 'H24: lists and calls a tool with arguments'],
+    ['elicitation-sep1034-client-defaults', 'elicitation answers carry the schema defaults (SEP-1034)'],
+    ['auth/metadata-default', 'H14: OAuth with PKCE, protected-resource and authorization-server metadata discovery, DCR'],
+    ['auth/2025-03-26-oauth-endpoint-fallback', 'H14: falls back to /authorize, /token, /register without metadata'],
+    ['auth/scope-step-up', 'H15: a 403 insufficient_scope re-authorizes with the larger scope'],
+    ['auth/scope-retry-limit', 'H15: gives up after at most 3 authorization rounds'],
+    ['auth/client-credentials-basic', 'client credentials grant (non-interactive)'],
+    ['auth/cross-app-access-complete-flow', 'cross-app access: IdP token exchange then jwt-bearer grant (SEP-990)'],
+  ];
+  for (const [scenario, title] of scenarios) {
+    it(`${title} [${scenario}]`, async () => {
+      const r = await conformance(scenario);
+      assert.equal(r.code, 0, r.out);
+      assert.match(r.out, /Total: \d+ passed, 0 failed, 0 warnings/);
+    });
+  }
+});
