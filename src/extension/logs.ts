@@ -75,6 +75,7 @@ export class ServerLogs implements vscode.Disposable {
   }
 
   private enqueue(e: LogEntry): void {
+    if (!e.server) return; // host-wide lines go to the "MCP Host" channel
     this.queue.push(e);
     this.timer ??= setTimeout(() => this.flush(), LOG_FLUSH_MS);
   }

@@ -53,6 +53,19 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.strictEqual(asked.length, 1, 'asked for the stored input again');
   });
 
+  it('shows a server that fails to start as an error, with its last stderr lines in the tooltip', async () => {
+    const script = 'process.stderr.write("boom: missing API key\\n"); process.exit(3)';
+    await cfg().update('servers', { broken: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
+    for (let i = 0; i < 150 && api.host.get('broken')?.state.kind !== 'error'; i++) await new Promise(r => setTimeout(r, 200));
+    const state = api.host.get('broken')?.state;
+    assert.strictEqual(state?.kind, 'error', JSON.stringify(state));
+    const item = api.views.servers.getTreeItem({ kind: 'server', server: 'broken' });
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'error');
+    assert.match(String(item.contextValue), /^server\.error\./);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /boom: missing API key/);
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('clears stored inputs with MCP: Clear Stored Inputs', async () => {
     const n = await vscode.commands.executeCommand<number>('mcpHost.clearInputs');
     assert.strictEqual(n, 1);
