@@ -1,6 +1,7 @@
 // First tests inside the real extension host (code-server = VS Code 1.139): the extension is there, activates,
 // and everything its package.json contributes (commands, view containers) is registered.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'mcp-host.mcp-host';
@@ -69,5 +70,31 @@ describe('Extension activation (real extension host)', () => {
   it('deliberately fails when MCP_HOST_FORCE_FAIL=1 (proves a failing test fails the run)', function () {
     if (process.env.MCP_HOST_FORCE_FAIL !== '1') this.skip();
     assert.fail('MCP_HOST_FORCE_FAIL=1: this test fails on purpose');
+  });
+});
+
+describe('Fake language model (test/fixtures/fake-lm, installed by the harness)', () => {
+  async function fakeModel(): Promise<vscode.LanguageModelChat> {
+    // the provider activates on onStartupFinished: wait for it rather than race it
+    for (let i = 0; i < 50; i++) {
+      const [model] = await vscode.lm.selectChatModels({ vendor: 'fakelm', id: 'fake-1' });
+      if (model) return model;
+      await new Promise(r => setTimeout(r, 200));
+    }
+    throw new Error('the fakelm model never became available');
+  }
+
+  it('answers deterministically with fake-reply-to:<last message> and records the call', async () => {
+    const model = await fakeModel();
+    assert.strictEqual(model.family, 'fake');
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('ping 42')], {});
+    let text = '';
+    for await (const part of response.text) text += part;
+    assert.strictEqual(text, 'fake-reply-to:ping 42');
+    const logFile = process.env.FAKE_LM_LOG;
+    assert.ok(logFile, 'the harness sets FAKE_LM_LOG');
+    const calls = fs.readFileSync(logFile, 'utf8').trim().split('\n').map(l => JSON.parse(l) as { call: string; messages?: { text: string }[] });
+    const last = calls.filter(c => c.call === 'provideLanguageModelChatResponse').pop();
+    assert.deepStrictEqual(last?.messages?.map(m => m.text), ['ping 42']);
   });
 });
