@@ -106,6 +106,8 @@ describe('config variables (resolveServer)', () => {
   it('Windows: ${pathSeparator} is a backslash and relative cwd uses win32 paths', async () => {
     const d = stdio(await resolveServer(raw({ command: 'x', args: ['a${/}b'], cwd: 'sub' }), ctx({ platform: 'win32', workspaceFolders: [{ name: 'w', path: 'C:\\ws' }] })));
     assert.deepEqual(d.args, ['a\\b']);
+    const e = stdio(await resolveServer(raw({ command: 'x', args: ['${env:Path}'] }), ctx({ platform: 'win32', env: { PATH: 'C:\\bin' }, workspaceFolders: [] })));
+    assert.deepEqual(e.args, ['C:\\bin'], 'environment names are case-insensitive on Windows');
     assert.equal(d.cwd, 'C:\\ws\\sub');
   });
 

@@ -1,8 +1,16 @@
-/** Configuration: schema, validation, variables, envFile and imports. Editor-free. */
+/**
+ * Configuration: schema, validation, variables, envFile, imports and the secret linter. Editor-free.
+ *
+ * The flow: settings/file → `parseInputs` + `parseServers` (ajv, per server; ConfigErrors name server,
+ * setting path, value and fix) → `resolveServer(s)` (variables, `${input:}` through the injected
+ * resolver, once per id per context) → ServerDefinition → host.reconcile. At spawn the connection calls
+ * `loadEnvironment` (user env + envFile + env). `fingerprint` identifies a launch for consent/reconcile.
+ * Files: `loadConfigFile` (settings.json, mcp.json, Claude, Cursor, Windsurf) and `importConfig`.
+ */
 export * from './schema';
 export * from './validate';
 export * from './variables';
 export * from './envFile';
 export * from './import';
 export * from './secrets';
-export { joinPath, describeValue, editDistance, closest } from './paths';
+export { joinPath, appendPath, describeValue, editDistance, closest } from './paths';

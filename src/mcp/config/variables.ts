@@ -166,6 +166,12 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
   if (typeof ctx.definingFolder === 'string' && !named) {
     warn('', `the folder "${ctx.definingFolder}" it was defined in is not open; using ${folders[0] ? `"${folders[0].name}"` : 'no folder'} instead.`);
   }
+  const envValue = (key: string): string | undefined => {
+    if (ctx.env[key] !== undefined || platform !== 'win32') return ctx.env[key];
+    const lower = key.toLowerCase();
+    const found = Object.keys(ctx.env).find(k => k.toLowerCase() === lower);
+    return found === undefined ? undefined : ctx.env[found];
+  };
   const inputsById = new Map((ctx.inputs ?? []).map(i => [i.id, i]));
   const neededInputs: InputDefinition[] = [];
   let warnedAmbiguous = false;
@@ -197,7 +203,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
           break;
         case 'env':
           if (!arg) fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` without a variable name; write \`\${env:NAME}\`.`);
-          else if (ctx.env[arg] === undefined) {
+          else if (envValue(arg) === undefined) {
             warn(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but ${arg} is not set in the environment; it resolves to an empty string.`);
           }
           break;
@@ -262,7 +268,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
       case 'userHome': return ctx.userHome;
       case 'pathSeparator':
       case '/': return sep;
-      case 'env': return ctx.env[arg ?? ''] ?? '';
+      case 'env': return envValue(arg ?? '') ?? '';
       case 'input': return inputValues.get(arg ?? '') ?? '';
       default: return whole;
     }
