@@ -51,8 +51,10 @@ function ask(def: InputDefinition, input: NodeJS.ReadableStream, output: NodeJS.
   const label = `${def.description ?? def.id}${def.default !== undefined && !def.password ? ` [${def.default}]` : ''}: `;
   // A password is read through a sink, so what is typed is not echoed; the label goes out directly.
   const sink = new Writable({ write(_chunk, _enc, cb) { cb(); } });
-  if (def.password) output.write(label);
+  // The interface first (it puts the terminal in raw mode, so nothing typed is echoed by the tty),
+  // then the label: an answer typed the moment the label shows is never echoed either.
   const rl = readline.createInterface({ input, output: def.password ? sink : output, terminal: true });
+  if (def.password) output.write(label);
   return new Promise<string>((resolve, reject) => {
     rl.on('SIGINT', () => {
       rl.close();

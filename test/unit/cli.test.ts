@@ -287,6 +287,27 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.match(r.stdout, /from claude config/);
   });
 
+  it('asks for ${input:…} on the terminal, without echoing a password', async function () {
+    // `script` (util-linux) gives the CLI a real pseudo-terminal.
+    if (spawnSync('script', ['--version']).status !== 0) this.skip();
+    const cfg = write(path.join(work, 'tty.json'), {
+      inputs: [{ id: 'apiKey', type: 'promptString', description: 'API key for everything', password: true }],
+      servers: { everything: { ...everything(), env: { API_KEY: '${input:apiKey}' } } },
+    });
+    const command = `${process.execPath} ${CLI} call everything echo --args '{"message":"tty ok"}' --config ${cfg}`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', d => {
+      out += d;
+      if (out.includes('API key for everything:') && child.stdin.writable) child.stdin.end('hunter2-very-secret\n');
+    });
+    const code = await new Promise<number | null>(resolve => child.on('close', c => resolve(c)));
+    assert.equal(code, 0, out);
+    assert.match(out, /API key for everything:/);
+    assert.match(out, /tty ok/);
+    assert.doesNotMatch(out, /hunter2/, 'the password is not echoed');
+  });
+
   it('H11: Ctrl+C while a server hangs in initialize stops it (whole tree) and exits 130', async () => {
     const hang = write(path.join(work, 'hang.json'), {
       servers: { hang: { type: 'stdio', command: process.execPath, args: ['-e', 'require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); setInterval(() => {}, 1000)'], cwd: serverCwd } },
