@@ -97,6 +97,8 @@ interface Session {
   catalogue?: CatalogueSession;
   store: DisposableStore;
   closing: boolean;
+  /** Set when we (stop/restart) ended the session, as opposed to a crash. */
+  stopped?: boolean;
   rootsKey?: string;
 }
 
@@ -317,7 +319,10 @@ export class Connection implements ServerHandle {
     const session = this.session;
     this.session = undefined;
     const pending = this.startPromise;
-    if (session) await this.teardown(session, true);
+    if (session) {
+      session.stopped = true;
+      await this.teardown(session, true);
+    }
     if (pending) await pending.catch(() => undefined);
     if (this._state.kind !== 'stopped') {
       this.log('info', 'lifecycle', 'stopped');
@@ -759,10 +764,9 @@ export class Connection implements ServerHandle {
           continue;
         }
         if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.name}\` was cancelled`, ErrorCode.RequestTimeout, { cause: err });
-        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && session.closing && this._state.kind !== 'error') {
-          throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, err.code, { cause: err });
-        }
         if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+          if (session.stopped) throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, err.code, { cause: err });
+          if (session.kind === 'stdio') throw new McpHostError(`server \`${this.name}\` exited before answering ${method}`, err.code, { cause: err });
           throw new McpHostError(`server \`${this.name}\` closed the connection before answering ${method}`, err.code, { cause: err });
         }
         throw new McpHostError(describeError(this.name, method, err, sdkOpts.timeout), err instanceof McpError ? err.code : undefined, { cause: err });

@@ -337,6 +337,25 @@ describe('Connection (stdio, failures)', function () {
     assert.equal(c.state.kind, 'stopped');
   });
 
+  it('a crash during a request rejects it readably, then the server restarts', async () => {
+    const script = `
+      const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+      const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+      const s = new McpServer({ name: 'dies', version: '1' });
+      s.registerTool('die', { description: 'exits mid-call' }, async () => { setTimeout(() => process.exit(4), 50); return new Promise(() => {}); });
+      s.connect(new StdioServerTransport());`;
+    const c = new Connection(inline('dies', script), { pingIntervalMs: 0, stopGrace: FAST_STOP, restart: { initialDelayMs: 50 } });
+    try {
+      await c.start();
+      await assert.rejects(c.callTool('die', {}), /server `dies` exited before answering tools\/call/);
+      const s = await waitForState(c, x => x.kind === 'error');
+      assert.ok(s.kind === 'error' && /exited unexpectedly \(exit code 4\); restarting in 50 ms/.test(s.message), s.kind === 'error' ? s.message : s.kind);
+      await waitForState(c, x => x.kind === 'running', 10_000);
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('stop() during the backoff cancels the scheduled restart', async () => {
     const script = `
       const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
