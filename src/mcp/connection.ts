@@ -209,7 +209,25 @@ export class Connection implements ServerHandle {
   // -------------------------------------------------------------------------------------------
 
   private log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void {
-    this._onLog.fire({ server: this.name, level, source, message, time: Date.now(), ...extra });
+    this._onLog.fire({ server: this.name, level, source, message: this.redactSecrets(message), time: Date.now(), ...extra });
+  }
+
+  private secretsFor: ServerDefinition | undefined;
+  private secrets: string[] = [];
+
+  /** Values from `env` (secret-looking names) and every header value never appear in a log line. */
+  private redactSecrets(text: string): string {
+    if (this.secretsFor !== this._definition) {
+      this.secretsFor = this._definition;
+      const def = this._definition;
+      const values = def.type === 'stdio'
+        ? Object.entries(def.env ?? {}).filter(([k, v]) => v && /key|token|secret|pass|auth|cred|cookie|session/i.test(k)).map(([, v]) => v as string)
+        : Object.values(def.headers ?? {}).flatMap(v => [v, v.replace(/^\S+\s+/, '')]);
+      this.secrets = [...new Set(values.filter(v => v.length >= 6))].sort((a, b) => b.length - a.length);
+    }
+    let out = text;
+    for (const v of this.secrets) if (out.includes(v)) out = out.split(v).join('***');
+    return out;
   }
 
   private setState(s: ServerState): void {
@@ -224,7 +242,7 @@ export class Connection implements ServerHandle {
   }
 
   private pushStderr(line: string): void {
-    const clean = redactText(line.replace(/\r$/, ''));
+    const clean = this.redactSecrets(redactText(line.replace(/\r$/, '')));
     this._stderrTail.push(clean);
     if (this._stderrTail.length > STDERR_TAIL) this._stderrTail.splice(0, this._stderrTail.length - STDERR_TAIL);
     this.log('warning', 'stderr', clean);

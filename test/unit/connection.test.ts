@@ -230,6 +230,16 @@ describe('Connection (stdio, features)', function () {
     }
   });
 
+  it('secret env values never appear in logs (stderr, trace)', async () => {
+    const script = `console.error('my key is ' + process.env.MY_API_KEY); process.exit(1)`;
+    const c = new Connection(inline('leaky', script, { env: { MY_API_KEY: 'sk-very-secret-123' } }), { pingIntervalMs: 0 });
+    const logs = collectLogs(c);
+    await assert.rejects(c.start());
+    assert.ok(logs.some(l => l.source === 'stderr' && l.message === 'my key is ***'));
+    assert.ok(logs.every(l => !l.message.includes('sk-very-secret-123')));
+    assert.ok(c.state.kind === 'error' && !c.state.message.includes('sk-very-secret-123') && c.state.stderrTail.includes('my key is ***'));
+  });
+
   it('server-memory: creates and reads entities', async () => {
     const dir = tmpDir('mcp-memory-');
     const c = new Connection(stdio('memory', bin('mcp-server-memory'), [], { env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } }), {
