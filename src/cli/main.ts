@@ -57,6 +57,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-main(process.argv.slice(2)).then(code => { process.exitCode = code; }, err => {
-  process.exitCode = report(err, undefined);
+/** A bug must not leave servers behind: stop them, then fail. */
+process.on('uncaughtException', err => {
+  process.stderr.write(`mcp-host: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  void shutdownAll().finally(() => process.exit(1));
 });
+
+/** Leaves with `code`; if a stray handle (a reconnect timer, a socket) keeps Node alive, leave anyway. */
+function finish(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 3000).unref();
+}
+
+main(process.argv.slice(2)).then(finish, err => finish(report(err, undefined)));
