@@ -1,0 +1,119 @@
+/**
+ * Editor-free part of elicitation (form mode): the requested schema as a list of fields, and the
+ * conversion of what the user typed or picked into schema-valid values.
+ */
+
+export interface ElicitOption { value: string; label: string }
+
+export interface ElicitField {
+  name: string;
+  /** Title or name, for the input's title. */
+  label: string;
+  description?: string;
+  kind: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
+  required: boolean;
+  /** For enum and multi fields. */
+  options?: ElicitOption[];
+  default?: unknown;
+  /** String `format` (email, uri, date, date-time) and length limits; number bounds. */
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+type Schema = Record<string, unknown>;
+
+function options(s: Schema): ElicitOption[] | undefined {
+  if (Array.isArray(s.enum)) {
+    const names = Array.isArray(s.enumNames) ? s.enumNames : [];
+    return s.enum.map((v, i) => ({ value: String(v), label: typeof names[i] === 'string' ? names[i] as string : String(v) }));
+  }
+  const alt = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (alt) {
+    return alt.filter((o): o is Schema => !!o && typeof o === 'object' && 'const' in o)
+      .map(o => ({ value: String(o.const), label: typeof o.title === 'string' ? o.title : String(o.const) }));
+  }
+  return undefined;
+}
+
+/** The fields of an elicitation `requestedSchema`, in the order given. */
+export function fieldsOf(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, raw]) => {
+    const s = (raw && typeof raw === 'object' ? raw : {}) as Schema;
+    const base = {
+      name,
+      label: typeof s.title === 'string' ? s.title : name,
+      description: typeof s.description === 'string' ? s.description : undefined,
+      required: required.has(name),
+      default: s.default,
+    };
+    const num = (k: string) => (typeof s[k] === 'number' ? s[k] as number : undefined);
+    if (s.type === 'array') {
+      const items = (s.items && typeof s.items === 'object' ? s.items : {}) as Schema;
+      return { ...base, kind: 'multi', options: options(items) ?? [], minItems: num('minItems'), maxItems: num('maxItems') };
+    }
+    if (s.type === 'boolean') return { ...base, kind: 'boolean' };
+    if (s.type === 'number' || s.type === 'integer') return { ...base, kind: s.type, minimum: num('minimum'), maximum: num('maximum') };
+    const opts = options(s);
+    if (opts) return { ...base, kind: 'enum', options: opts };
+    return {
+      ...base, kind: 'string', format: typeof s.format === 'string' ? s.format : undefined,
+      minLength: num('minLength'), maxLength: num('maxLength'),
+    };
+  });
+}
+
+/**
+ * Converts a raw answer (typed text, picked value(s), or '' for "skip") to the field's value.
+ * Returns `{ skip: true }` for an empty optional answer, or `{ error }` with a readable message.
+ */
+export function coerce(field: ElicitField, raw: string | string[]): { value: unknown } | { skip: true } | { error: string } {
+  if (raw === '' || (Array.isArray(raw) && raw.length === 0 && field.kind !== 'multi')) {
+    return field.required ? { error: `${field.label} is required` } : { skip: true };
+  }
+  switch (field.kind) {
+    case 'multi': {
+      const list = Array.isArray(raw) ? raw : raw.split(',').map(s => s.trim()).filter(Boolean);
+      if (!list.length && !field.required) return { skip: true };
+      if (field.minItems !== undefined && list.length < field.minItems) return { error: `Pick at least ${field.minItems}` };
+      if (field.maxItems !== undefined && list.length > field.maxItems) return { error: `Pick at most ${field.maxItems}` };
+      const bad = list.find(v => !field.options?.some(o => o.value === v));
+      return bad !== undefined ? { error: `"${bad}" is not one of the choices` } : { value: list };
+    }
+    case 'boolean': {
+      const v = String(raw).toLowerCase();
+      if (['true', 'yes', 'y', '1'].includes(v)) return { value: true };
+      if (['false', 'no', 'n', '0'].includes(v)) return { value: false };
+      return { error: 'Answer yes or no' };
+    }
+    case 'number':
+    case 'integer': {
+      const n = Number(String(raw).trim());
+      if (!Number.isFinite(n) || String(raw).trim() === '') return { error: 'Enter a number' };
+      if (field.kind === 'integer' && !Number.isInteger(n)) return { error: 'Enter a whole number' };
+      if (field.minimum !== undefined && n < field.minimum) return { error: `At least ${field.minimum}` };
+      if (field.maximum !== undefined && n > field.maximum) return { error: `At most ${field.maximum}` };
+      return { value: n };
+    }
+    case 'enum': {
+      const v = String(raw);
+      const hit = field.options?.find(o => o.value === v) ?? field.options?.find(o => o.label === v);
+      return hit ? { value: hit.value } : { error: `"${v}" is not one of the choices` };
+    }
+    case 'string': {
+      const v = String(raw);
+      if (field.minLength !== undefined && v.length < field.minLength) return { error: `At least ${field.minLength} characters` };
+      if (field.maxLength !== undefined && v.length > field.maxLength) return { error: `At most ${field.maxLength} characters` };
+      if (field.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(v)) return { error: 'Enter an email address' };
+      if (field.format === 'uri' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(v)) return { error: 'Enter a URI (scheme:…)' };
+      if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) return { error: 'Enter a date as YYYY-MM-DD' };
+      if (field.format === 'date-time' && Number.isNaN(Date.parse(v))) return { error: 'Enter a date and time (ISO 8601)' };
+      return { value: v };
+    }
+  }
+}

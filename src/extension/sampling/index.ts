@@ -1,0 +1,232 @@
+/**
+ * Sampling (`sampling/createMessage`) through `vscode.lm`: the core validates, rate-limits and picks
+ * the model; here the user sees the request (and may edit it), the chosen model answers, and the
+ * user reviews the answer before it goes back. Concurrent requests from one server wait behind one
+ * dialog; a session or always grant lets the queued ones through. Elicitation is offered too.
+ */
+import * as vscode from 'vscode';
+import { ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
+import { createElicit, type ElicitUi } from '../elicitation';
+import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
+import { applyStopSequences, Grants, KeyedQueue, type Grant } from './queue';
+
+/** Where "always" sampling grants live in globalState. */
+export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.alwaysAllowed';
+
+/** What the confirmation dialog is shown; what a test or the real UI answers. */
+export interface SamplingAsk {
+  server: string;
+  model: ModelDescriptor;
+  /** The request as readable text (see describeSampling). */
+  summary: string;
+  /** The last user message's text, if any (what "Edit…" changes). */
+  lastUserText?: string;
+}
+
+/** The approval answer; `editedText` replaces the last user message's text. */
+export interface SamplingAnswer { grant: Grant; editedText?: string }
+
+/** The review answer: send `text` (possibly edited) back, or cancel (the server gets a rejection). */
+export type ReviewAnswer = { action: 'send'; text: string } | { action: 'cancel' };
+
+/** The dialogs, replaceable for tests. */
+export interface SamplingUi {
+  approve(ask: SamplingAsk): Promise<SamplingAnswer>;
+  review(server: string, model: ModelDescriptor, answer: string): Promise<ReviewAnswer>;
+}
+
+export interface ClientFeatureDeps {
+  context: vscode.ExtensionContext;
+  log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
+  /** The core applies the policy already; kept for callers that want it in the dialog. */
+  getPolicy?: (server: string) => SamplingPolicy | undefined;
+}
+
+/** The client features plus hooks for tests and commands. */
+export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
+  listModels: NonNullable<ClientFeatures['listModels']>;
+  sample: NonNullable<ClientFeatures['sample']>;
+  elicit: NonNullable<ClientFeatures['elicit']>;
+  /** Replaces the dialogs (undefined restores the real ones). */
+  setUi(ui: SamplingUi | undefined): void;
+  /** Replaces the elicitation inputs (undefined restores the real ones). */
+  setElicitUi(ui: ElicitUi | undefined): void;
+  /** Forgets session and always grants. */
+  resetGrants(): Promise<void>;
+}
+
+/** Messages the user sees; exported so tests can assert what the server receives. */
+export const REJECTED_MESSAGE = 'The user rejected the sampling request';
+export const REVIEW_CANCELLED_MESSAGE = 'The user rejected the sampling result after review';
+
+const ALLOW_ONCE = 'Allow Once';
+const ALLOW_SESSION = 'Allow for This Session';
+const ALLOW_ALWAYS = 'Always Allow This Server';
+const EDIT = 'Edit…';
+
+/** The real dialogs: modal messages and an input box for edits. */
+export const modalSamplingUi: SamplingUi = {
+  async approve(ask) {
+    let edited: string | undefined;
+    for (;;) {
+      const detail = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
+      const buttons = ask.lastUserText !== undefined ? [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, EDIT] : [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS];
+      const pick = await vscode.window.showWarningMessage(
+        `MCP server "${ask.server}" wants to use the language model "${ask.model.name}". Allow?`,
+        { modal: true, detail }, ...buttons);
+      if (pick === EDIT) {
+        const text = await vscode.window.showInputBox({
+          title: `Edit the sampling request of "${ask.server}"`, value: edited ?? ask.lastUserText, ignoreFocusOut: true,
+          prompt: 'The text of the last user message sent to the model',
+        });
+        if (text !== undefined) edited = text;
+        continue;
+      }
+      const grant: Grant = pick === ALLOW_ONCE ? 'once' : pick === ALLOW_SESSION ? 'session' : pick === ALLOW_ALWAYS ? 'always' : 'deny';
+      return { grant, editedText: edited };
+    }
+  },
+  async review(server, model, answer) {
+    let text = answer;
+    for (;;) {
+      const pick = await vscode.window.showInformationMessage(
+        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text }, 'Send', EDIT);
+      if (pick === 'Send') return { action: 'send', text };
+      if (pick !== EDIT) return { action: 'cancel' };
+      const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
+      if (edited !== undefined) text = edited;
+    }
+  },
+};
+
+/** Maps `vscode.lm` chat models to the core's descriptors. */
+export async function listModels(): Promise<ModelDescriptor[]> {
+  const models = await vscode.lm.selectChatModels();
+  return models.map(m => ({ id: m.id, name: m.name, family: m.family, vendor: m.vendor }));
+}
+
+/** The sampling messages as `vscode.lm` messages (system prompt first, as a user message). */
+export function toChatMessages(params: SamplingContext['request']): vscode.LanguageModelChatMessage[] {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  if (params.systemPrompt) out.push(vscode.LanguageModelChatMessage.User(`System instructions: ${params.systemPrompt}`));
+  for (const m of params.messages) {
+    const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] = [];
+    for (const b of blocksOf(m.content)) {
+      if (b.type === 'text') parts.push(new vscode.LanguageModelTextPart(b.text ?? ''));
+      else if (b.type === 'image' && typeof b.data === 'string' && b.mimeType) {
+        parts.push(vscode.LanguageModelDataPart.image(Buffer.from(b.data, 'base64'), b.mimeType));
+      } else parts.push(new vscode.LanguageModelTextPart(`[${b.type} content omitted]`));
+    }
+    out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(parts) : vscode.LanguageModelChatMessage.User(parts));
+  }
+  return out;
+}
+
+/** A readable reason for a `vscode.lm` failure. */
+function modelFailure(err: unknown, model: ModelDescriptor): string {
+  if (err instanceof vscode.LanguageModelError) {
+    const why = err.code === vscode.LanguageModelError.NoPermissions.name ? 'access to the model was refused'
+      : err.code === vscode.LanguageModelError.Blocked.name ? 'the request was blocked'
+        : err.code === vscode.LanguageModelError.NotFound.name ? 'the model is not available' : `the model failed (${err.code})`;
+    return `Sampling with "${model.name}" failed: ${why}${err.message ? `: ${err.message}` : ''}`;
+  }
+  return `Sampling with "${model.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * The client features the host is built with: `listModels` and `sample` (vscode.lm after the
+ * user's yes) and `elicit` (quick inputs).
+ */
+export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures {
+  const grants = new Grants(deps.context.globalState, SAMPLING_ALWAYS_KEY);
+  const queue = new KeyedQueue();
+  let ui: SamplingUi = modalSamplingUi;
+  const elicitation = createElicit(deps.log);
+
+  const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean }> => {
+    const [model] = await vscode.lm.selectChatModels({ id: ctx.model.id });
+    if (!model) throw new McpError(ErrorCode.InternalError, `Sampling failed: the language model "${ctx.model.name}" is no longer available`);
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const modelOptions: Record<string, unknown> = { maxTokens: params.maxTokens };
+      if (params.temperature !== undefined) modelOptions.temperature = params.temperature;
+      if (params.stopSequences?.length) modelOptions.stop = params.stopSequences;
+      const response = await model.sendRequest(toChatMessages(params), {
+        justification: `MCP server "${ctx.server}" asked for a completion (sampling), and you allowed it.`,
+        modelOptions,
+      }, cts.token);
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      return applyStopSequences(text, params.stopSequences);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  };
+
+  const exchange = async (ctx: SamplingContext): Promise<CreateMessageResult> => {
+    const { server } = ctx;
+    let params = ctx.request;
+    const summary = describeSampling(server, params, ctx.model);
+    deps.log(server, 'info', `Sampling request:\n${summary}`);
+    let grant: Grant | undefined = grants.standing(server);
+    if (!grant) {
+      const answer = await ui.approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) });
+      grant = answer.grant;
+      if (grant === 'deny') {
+        deps.log(server, 'info', 'Sampling request rejected by the user');
+        throw new Error(REJECTED_MESSAGE);
+      }
+      await grants.record(server, grant);
+      if (answer.editedText !== undefined) {
+        params = withLastUserText(params, answer.editedText);
+        deps.log(server, 'info', `The user edited the last message to: ${answer.editedText}`);
+      }
+    }
+    if (ctx.signal.aborted) throw new Error('The sampling request was cancelled by the server');
+    let result: { text: string; stopped: boolean };
+    try {
+      result = await runModel(ctx, params);
+    } catch (err) {
+      if (err instanceof McpError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(err.message); throw err; }
+      const message = modelFailure(err, ctx.model);
+      deps.log(server, 'error', message);
+      void vscode.window.showWarningMessage(`MCP server "${server}": ${message}`);
+      throw new McpError(ErrorCode.InternalError, message);
+    }
+    let text = result.text;
+    if (grant !== 'always') {
+      const review = await ui.review(server, ctx.model, text);
+      if (review.action === 'cancel') {
+        deps.log(server, 'info', 'Sampling answer withheld by the user after review');
+        throw new Error(REVIEW_CANCELLED_MESSAGE);
+      }
+      text = review.text;
+    }
+    deps.log(server, 'info', `Sampling answer from ${ctx.model.id}${result.stopped ? ' (stop sequence)' : ''}:\n${text}`);
+    return {
+      role: 'assistant',
+      content: { type: 'text', text },
+      model: ctx.model.id,
+      stopReason: result.stopped ? 'stopSequence' : 'endTurn',
+    };
+  };
+
+  return {
+    listModels: async () => {
+      const models = await listModels();
+      // Only called for a sampling request: the core then answers the server with a clear error.
+      if (!models.length) void vscode.window.showWarningMessage('An MCP server asked for a language model completion (sampling), but no language model is available. Install or sign in to a language model provider.');
+      return models;
+    },
+    sample: ctx => queue.run(ctx.server, () => exchange(ctx), ctx.signal),
+    elicit: (server, request, signal) => elicitation.elicit(server, request, signal),
+    setUi: u => { ui = u ?? modalSamplingUi; },
+    setElicitUi: u => elicitation.setUi(u),
+    resetGrants: () => grants.clear(),
+    dispose: () => { /* nothing held beyond the grants in globalState */ },
+  };
+}
