@@ -33,15 +33,17 @@ export interface ParsedArgs {
   timeout?: number;
   /** `--json`: machine-readable output */
   json: boolean;
+  /** `--verbose`: every log line (server stderr, notifications/message, lifecycle) on stderr */
+  verbose: boolean;
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
 const VALUE_OPTIONS = new Set(['--config', '--args', '--arg', '--timeout']);
-const FLAGS = new Set(['--json', '--help', '-h']);
+const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], arg: [], json: false, help: false };
+  const out: ParsedArgs = { positionals: [], arg: [], json: false, verbose: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -56,6 +58,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (FLAGS.has(name)) {
       if (name === '--json') out.json = true;
+      else if (name === '--verbose' || name === '-v') out.verbose = true;
       else out.help = true;
       continue;
     }

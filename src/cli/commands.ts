@@ -64,9 +64,15 @@ export async function shutdownAll(): Promise<void> {
 }
 
 /** Runs `fn` with a host holding `defs`, and shuts the host down afterwards whatever happens. */
-async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>): Promise<T> {
+async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false): Promise<T> {
   const host = rt.createHost();
   liveHosts.add(host);
+  // Warnings the user would otherwise never see (e.g. a catalogue that could not be loaded); with
+  // --verbose, every log line. Start failures are reported by the commands themselves.
+  const logs = host.onLog(e => {
+    if (verbose) rt.err(`[${e.server || 'host'}] ${e.source} ${e.level}: ${e.message}`);
+    else if (e.source === 'lifecycle' && e.level === 'warning') rt.err(`mcp-host: warning: server "${e.server}": ${e.message}`);
+  });
   try {
     await host.reconcile(defs);
     return await fn(host);
@@ -74,6 +80,7 @@ async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: 
     try {
       await host.shutdown();
     } finally {
+      logs.dispose();
       host.dispose();
       liveHosts.delete(host);
     }
@@ -118,7 +125,7 @@ async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
 async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>): Promise<T> {
   const cfg = await rt.loadConfig(args);
   const def = withTimeout(pick(cfg, name), args.timeout);
-  return withHost(rt, [def], async host => fn(await startOne(host, name).catch(oneLine)));
+  return withHost(rt, [def], async host => fn(await startOne(host, name).catch(oneLine)), args.verbose);
 }
 
 function failed(server: string, what: string, err: unknown): Error {
@@ -179,7 +186,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
       if (!r.ok) failures++;
       for (const l of r.lines) rt.out(l);
     }
-  });
+  }, args.verbose);
   const total = defs.length;
   rt.out(`${total - failures} of ${total} server${total === 1 ? '' : 's'} OK${cfg.errors.length ? `, ${cfg.errors.length} configuration error${cfg.errors.length === 1 ? '' : 's'}` : ''}`);
   if (cfg.errors.length) return 2;

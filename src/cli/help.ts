@@ -5,6 +5,7 @@ const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.serv
                   Claude Desktop / Cursor file (mcpServers). Default: ./.vscode/settings.json,
                   then ./.vscode/mcp.json. \${workspaceFolder} is the current directory.
   --timeout MS    startup and request timeout for the servers this command starts
+  -v, --verbose   every log line (server stderr, notifications/message, lifecycle) on stderr
   -h, --help      this text`;
 
 const INPUTS = `Inputs: \${input:id} values come from the environment (${inputEnvName('id')}), else are asked
