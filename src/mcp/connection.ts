@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -286,7 +286,9 @@ export class Connection implements ServerHandle {
       session = await this.launch(epoch);
     } catch (err) {
       if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
-      const message = err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
+      const message = err instanceof UnauthorizedError && this.options.authProvider
+        ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
+        : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
       if (afterCrash) {
         this.recordCrash(message);
       } else {
@@ -898,6 +900,26 @@ export class Connection implements ServerHandle {
 
   async ping(opts?: RequestOptions): Promise<void> {
     await this.run('ping', (c, o) => c.request({ method: 'ping' }, EmptyResultSchema, o), opts);
+  }
+
+  /**
+   * Completes an OAuth sign-in with the authorization code the redirect brought back (the SDK
+   * exchanges it, with the PKCE verifier, for tokens kept by the provider), then starts the server.
+   */
+  async finishAuth(authorizationCode: string): Promise<void> {
+    const def = this._definition;
+    const provider = this.options.authProvider;
+    if (def.type === 'stdio' || !provider) throw new McpHostError(`server \`${this.name}\` does not use OAuth`);
+    let result;
+    try {
+      result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn });
+    } catch (err) {
+      throw new McpHostError(describeError(this.name, 'sign-in', err), undefined, { cause: err });
+    }
+    if (result !== 'AUTHORIZED') throw new McpHostError(`server \`${this.name}\`: the sign-in did not complete; try again`);
+    this.log('info', 'lifecycle', 'signed in');
+    if (this._state.kind === 'running') return;
+    await this.start();
   }
 
   setTrace(on: boolean): void {
