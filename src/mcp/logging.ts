@@ -44,7 +44,7 @@ export function redactForLog(value: unknown, max = TRACE_MAX): string {
   } catch {
     text = String(value);
   }
-  return truncate(redactText(text), max);
+  return truncateText(redactText(text), max);
 }
 
 /** Redacts bearer tokens in free text (stderr lines, error messages). */
@@ -52,7 +52,7 @@ export function redactText(text: string): string {
   return text.replace(BEARER, '$1 ***');
 }
 
-export function truncate(text: string, max: number): string {
+export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
