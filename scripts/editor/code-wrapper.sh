@@ -52,8 +52,12 @@ for v in ${EXTRA_VSIX:-}; do
   code-server --extensions-dir "$CS_EXTENSIONS_DIR" --user-data-dir "$CS_USER_DATA_DIR" --install-extension "$v" >"$RUN/install.log" 2>&1 \
     || { echo "code-wrapper: installing $v failed:" >&2; cat "$RUN/install.log" >&2; exit 65; }
 done
-PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-"$HERE/start-code-server.sh" "$PORT" "$RUN" --vscode-option enable-smoke-test-driver "$FOLDER" >/dev/null || exit 66
+# a free port can be taken by someone else between probing and binding: try a few
+for attempt in 1 2 3; do
+  PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  "$HERE/start-code-server.sh" "$PORT" "$RUN" --vscode-option enable-smoke-test-driver "$FOLDER" >/dev/null 2>"$RUN/start.err" && break
+  [ "$attempt" = 3 ] && { cat "$RUN/start.err" >&2; exit 66; }
+done
 
 ENV_JSON=$(node -e 'const e={};for(const[k,v]of Object.entries(process.env))if(/^(MCP_HOST_|FAKE_LM_)/.test(k))e[k]=v;console.log(JSON.stringify(e))')
 VERBOSE=(); [ -n "${EXTTEST_VERBOSE:-}" ] && VERBOSE=(--verbose)
