@@ -37,6 +37,7 @@ import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
 import { stopProcessTree } from './process/processTree';
 import { endStdin } from './process/endStdin';
+import { useLinearReadBuffer } from './process/readBuffer';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
@@ -635,6 +636,8 @@ export class Connection implements ServerHandle {
     const transport = new StdioClientTransport({
       command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, stderr: 'pipe', maxBufferSize: MAX_STDIO_MESSAGE,
     });
+    // The SDK's read buffer is quadratic in the message size; a 20 MB result would take seconds.
+    useLinearReadBuffer(transport, MAX_STDIO_MESSAGE);
     const placeholder = { closing: false } as Session;
     const client = this.makeClient(placeholder);
     const session = Object.assign(placeholder, this.newSession(client, transport, 'stdio'));
