@@ -1,0 +1,426 @@
+/**
+ * The `@mcp` chat participant. `/prompts` lists every running server's prompts; `/<server>.<prompt>
+ * key=value "quoted"…` runs one (missing arguments asked step by step with completion values);
+ * `/resource <server> <uri> [question]` attaches a resource as context; `/tools` lists the tools the
+ * model may call. Every model request carries the running servers' tools; each tool call is shown
+ * and confirmed (once / session / always for this tool / deny) before it runs.
+ *
+ * VS Code 1.138 has no finalized API to add slash commands at run time (only the static
+ * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
+ */
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HostApi, ServerHandle } from '../../mcp';
+import { askWithCompletion } from '../commands/complete';
+import { Grants, type Grant } from '../sampling/queue';
+import { promptToChatMessages, promptToTranscript, resourceText, toolResultText } from './messages';
+import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
+
+export const PARTICIPANT_ID = 'mcpHost.mcp';
+/** Where "always allow this tool" grants live in globalState (keys `server/tool`). */
+export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
+/** Model ↔ tool round trips per request before the participant stops. */
+export const MAX_TOOL_ROUNDS = 10;
+
+/** A tool call waiting for the user's decision. */
+export interface ToolAsk { server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean }
+
+/** One prompt argument to ask for. */
+export interface ArgumentAsk {
+  handle: ServerHandle;
+  prompt: string;
+  argument: string;
+  description?: string;
+  required: boolean;
+  index: number;
+  total: number;
+  /** The values given so far (completion context). */
+  context: Record<string, string>;
+  /** `completion/complete` values for the empty input (empty when the server offers none). */
+  suggestions: () => Promise<string[]>;
+}
+
+/** The participant's dialogs, replaceable for tests. `askArgument` resolves undefined on cancel, '' to skip. */
+export interface ChatUi {
+  approveTool(ask: ToolAsk): Promise<Grant>;
+  askArgument(ask: ArgumentAsk): Promise<string | undefined>;
+}
+
+export const defaultChatUi: ChatUi = {
+  async approveTool(ask) {
+    const detail = [
+      `Server: ${ask.server}`,
+      ask.description ? `Description: ${ask.description}` : undefined,
+      `Arguments:\n${JSON.stringify(ask.args, null, 2)}`,
+      ask.readOnly ? 'The server says this tool only reads (not verified).' : undefined,
+    ].filter(Boolean).join('\n');
+    const pick = await vscode.window.showWarningMessage(
+      `Run the tool "${ask.tool}" of MCP server "${ask.server}"?`, { modal: true, detail },
+      'Allow Once', 'Allow for This Session', 'Always Allow This Tool');
+    return pick === 'Allow Once' ? 'once' : pick === 'Allow for This Session' ? 'session' : pick === 'Always Allow This Tool' ? 'always' : 'deny';
+  },
+  askArgument(ask) {
+    return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
+      title: `${ask.handle.name}.${ask.prompt} (${ask.index + 1}/${ask.total}): ${ask.argument}${ask.required ? '' : ' (optional)'}`,
+      placeholder: ask.description,
+      required: ask.required,
+    });
+  },
+};
+
+/** What a response keeps for later turns (ChatResult.metadata.mcp). */
+interface TurnMemo {
+  /** The prompt's messages as the model saw them. */
+  messages?: { role: 'user' | 'assistant'; text: string }[];
+  /** Resources attached as context. */
+  attached?: { server: string; uri: string; text: string }[];
+}
+
+function isRunning(h: ServerHandle): boolean {
+  return h.state.kind === 'running';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The participant's logic, independent of how requests arrive (chat UI or test hook). */
+export class McpChat {
+  ui: ChatUi = defaultChatUi;
+  private readonly grants: Grants;
+
+  constructor(private readonly host: HostApi, globalState?: vscode.Memento) {
+    this.grants = new Grants(globalState, TOOL_ALWAYS_KEY);
+  }
+
+  /** Forgets session and always tool grants. */
+  resetGrants(): Promise<void> {
+    return this.grants.clear();
+  }
+
+  async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    try {
+      switch (request.command) {
+        case 'prompts': return this.listPrompts(stream, false);
+        case 'tools': return this.listTools(stream);
+        case 'resource': return await this.attachResource(request, context, stream, token);
+        default: break;
+      }
+      const inv = parseInvocation(request.prompt);
+      if (inv.target) return await this.runPrompt(request, context, stream, token);
+      if (!request.prompt.trim()) return this.listPrompts(stream, true);
+      const messages = [...this.history(context), vscode.LanguageModelChatMessage.User(request.prompt)];
+      await this.answer(messages, request.model, stream, token);
+      return {};
+    } catch (err) {
+      if (token.isCancellationRequested) return {};
+      const message = err instanceof vscode.LanguageModelError
+        ? `The language model failed (${err.code}): ${err.message}`
+        : errorText(err);
+      return { errorDetails: { message } };
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Listings
+  // ---------------------------------------------------------------------------------------------
+
+  private listPrompts(stream: vscode.ChatResponseStream, offer: boolean): vscode.ChatResult {
+    const servers = this.host.servers.filter(h => isRunning(h) && h.catalogue.prompts.length);
+    if (!servers.length) {
+      const configured = this.host.servers.length;
+      stream.markdown(configured
+        ? 'No running MCP server offers prompts. Start one in the **MCP** view.\n'
+        : 'No MCP server is configured. Add one under `mcpHost.servers` in settings.\n');
+      if (configured) stream.button({ command: 'mcpHost.startAll', title: 'Start All Servers' });
+      return {};
+    }
+    stream.markdown(offer
+      ? 'Run a server prompt with `@mcp /<server>.<prompt> name=value …`. Available prompts:\n\n'
+      : 'Prompts of the running MCP servers:\n\n');
+    for (const h of servers) {
+      for (const p of h.catalogue.prompts) {
+        const args = (p.arguments ?? []).map(a => (a.required ? a.name : `[${a.name}]`)).join(' ');
+        stream.markdown(`- \`/${h.name}.${p.name}\`${args ? ` ${args}` : ''}${p.description ? ` — ${p.description}` : ''}\n`);
+        stream.button({
+          command: 'workbench.action.chat.open',
+          title: `/${h.name}.${p.name}`,
+          arguments: [{ query: `@mcp /${h.name}.${p.name} `, isPartialQuery: true }],
+        });
+      }
+    }
+    return {};
+  }
+
+  private listTools(stream: vscode.ChatResponseStream): vscode.ChatResult {
+    const { names } = this.collectTools();
+    if (!names.size) {
+      stream.markdown('No running MCP server offers tools.\n');
+      return {};
+    }
+    stream.markdown('Tools the language model may call from `@mcp` (each call asks first):\n\n');
+    for (const [name, e] of names) stream.markdown(`- \`${name}\` — **${e.tool}** of \`${e.server}\`${e.def.description ? `: ${e.def.description.split('\n')[0]}` : ''}\n`);
+    return {};
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Prompts
+  // ---------------------------------------------------------------------------------------------
+
+  private async runPrompt(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const inv = parseInvocation(request.prompt);
+    const target = inv.target!;
+    const hit = resolveTarget(target, this.host.servers.filter(isRunning).map(h => ({ name: h.name, prompts: h.catalogue.prompts.map(p => p.name) })));
+    if (!hit) {
+      const server = this.host.servers.find(h => target.startsWith(`${h.name}.`));
+      if (server && !isRunning(server)) {
+        stream.markdown(`MCP server \`${server.name}\` is not running (${server.state.kind}).\n`);
+        stream.button({ command: 'mcpHost.startServer', title: `Start ${server.name}`, arguments: [server.name] });
+      } else {
+        stream.markdown(`There is no prompt \`/${target}\`. `);
+        this.listPrompts(stream, true);
+      }
+      return {};
+    }
+    const h = this.host.get(hit.server)!;
+    const prompt = h.catalogue.prompts.find(p => p.name === hit.prompt)!;
+    const declared = prompt.arguments ?? [];
+    const bound = bindArguments(inv, declared);
+    if (bound.unknown.length) stream.markdown(`_Ignoring unknown argument${bound.unknown.length > 1 ? 's' : ''} ${bound.unknown.map(u => `\`${u}\``).join(', ')}._\n\n`);
+    const args = { ...bound.args };
+    // Nothing given inline: ask every argument (optional ones may be skipped); else only missing required ones.
+    const nothingGiven = !Object.keys(inv.named).length && !inv.positional.length;
+    const toAsk = declared.filter(d => args[d.name] === undefined && (nothingGiven || d.required));
+    for (const [i, d] of toAsk.entries()) {
+      let value: string | undefined;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        value = await this.ui.askArgument({
+          handle: h, prompt: prompt.name, argument: d.name, description: d.description, required: d.required === true,
+          index: i, total: toAsk.length, context: { ...args },
+          suggestions: () => this.suggestions(h, prompt.name, d.name, args),
+        });
+        if (value === undefined || value !== '' || !d.required) break;
+      }
+      if (value === undefined || (value === '' && d.required) || token.isCancellationRequested) {
+        stream.markdown(`Cancelled: \`${d.name}\` is needed to run \`/${h.name}.${prompt.name}\`.\n`);
+        return {};
+      }
+      if (value !== '') args[d.name] = value;
+    }
+    stream.progress(`Getting prompt ${prompt.name} from ${h.name}…`);
+    const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });
+    const shown = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+    stream.markdown(`**/${h.name}.${prompt.name}**${shown ? ` ${shown}` : ''}\n\n`);
+    const messages = [...this.history(context), ...promptToChatMessages(result)];
+    if (!result.messages.length) {
+      stream.markdown('_The prompt has no messages._\n');
+      return {};
+    }
+    await this.answer(messages, request.model, stream, token);
+    const memo: TurnMemo = { messages: promptToTranscript(result) };
+    return { metadata: { mcp: memo } };
+  }
+
+  private async suggestions(h: ServerHandle, prompt: string, argument: string, context: Record<string, string>): Promise<string[]> {
+    if (h.state.kind !== 'running' || !h.state.capabilities.completions) return [];
+    try {
+      return (await h.complete({ type: 'ref/prompt', name: prompt }, { name: argument, value: '' }, context)).values;
+    } catch {
+      return [];
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Resources
+  // ---------------------------------------------------------------------------------------------
+
+  private async attachResource(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const [serverName, uri, ...rest] = tokenize(request.prompt);
+    const h = serverName ? this.host.get(serverName) : undefined;
+    if (!h || !uri) {
+      stream.markdown('Attach a resource with `@mcp /resource <server> <uri> [question]`.');
+      const running = this.host.servers.filter(s => isRunning(s) && s.catalogue.resources.length);
+      if (running.length) stream.markdown(' Some resources:\n\n');
+      for (const s of running) {
+        for (const r of s.catalogue.resources.slice(0, 20)) {
+          stream.button({ command: 'workbench.action.chat.open', title: `${s.name}: ${r.name}`, arguments: [{ query: `@mcp /resource ${s.name} ${r.uri} `, isPartialQuery: true }] });
+        }
+      }
+      return {};
+    }
+    if (!isRunning(h)) {
+      stream.markdown(`MCP server \`${h.name}\` is not running (${h.state.kind}).\n`);
+      stream.button({ command: 'mcpHost.startServer', title: `Start ${h.name}`, arguments: [h.name] });
+      return {};
+    }
+    stream.progress(`Reading ${uri} from ${h.name}…`);
+    const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
+    const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
+    stream.markdown(`Attached \`${uri}\` from \`${h.name}\` (${text.length} characters) as context for this conversation.\n\n`);
+    const question = rest.join(' ').trim();
+    if (question) {
+      const messages = [...this.history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
+      await this.answer(messages, request.model, stream, token);
+    }
+    return { metadata: { mcp: memo } };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The model, with tools
+  // ---------------------------------------------------------------------------------------------
+
+  /** Earlier `@mcp` turns as messages: prompts as the model saw them, attached resources, answers. */
+  private history(context: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
+    const out: vscode.LanguageModelChatMessage[] = [];
+    const turns = context.history;
+    for (let i = 0; i < turns.length; i++) {
+      const t = turns[i];
+      if (t.participant !== PARTICIPANT_ID) continue;
+      if (t instanceof vscode.ChatRequestTurn) {
+        const next = turns[i + 1];
+        const memo = next instanceof vscode.ChatResponseTurn ? (next.result.metadata?.mcp as TurnMemo | undefined) : undefined;
+        if (memo?.messages || memo?.attached) continue; // the response turn carries what the model saw
+        if (t.command) continue; // listings are not conversation
+        out.push(vscode.LanguageModelChatMessage.User(t.prompt));
+      } else if (t instanceof vscode.ChatResponseTurn) {
+        const memo = t.result.metadata?.mcp as TurnMemo | undefined;
+        for (const m of memo?.messages ?? []) {
+          out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.text) : vscode.LanguageModelChatMessage.User(m.text));
+        }
+        for (const a of memo?.attached ?? []) out.push(contextMessage(a));
+        const text = t.response.filter((p): p is vscode.ChatResponseMarkdownPart => p instanceof vscode.ChatResponseMarkdownPart)
+          .map(p => p.value.value).join('');
+        if (text && (memo?.messages || !memo)) out.push(vscode.LanguageModelChatMessage.Assistant(text));
+      }
+    }
+    return out;
+  }
+
+  /** The running servers' tools under names unique across servers. */
+  private collectTools(): { tools: vscode.LanguageModelChatTool[]; names: Map<string, { server: string; tool: string; def: Tool }> } {
+    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.map(t => ({ server: h.name, tool: t.name, def: t })));
+    const unique = uniqueToolNames(entries);
+    const names = new Map<string, { server: string; tool: string; def: Tool }>();
+    const tools: vscode.LanguageModelChatTool[] = [];
+    for (const [name, e] of unique) {
+      const def = entries.find(x => x.server === e.server && x.tool === e.tool)!.def;
+      names.set(name, { ...e, def });
+      tools.push({ name, description: `${def.description ?? def.title ?? def.name} (MCP server "${e.server}", tool "${e.tool}")`, inputSchema: def.inputSchema });
+    }
+    return { tools, names };
+  }
+
+  /** Sends `messages` with the tools, streams text into chat, runs confirmed tool calls, until the model answers. */
+  private async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<string> {
+    const { tools, names } = this.collectTools();
+    let all = '';
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      const response = await model.sendRequest(messages, {
+        justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
+        tools: tools.length ? tools : undefined,
+      }, token);
+      let text = '';
+      const calls: vscode.LanguageModelToolCallPart[] = [];
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) { stream.markdown(part.value); text += part.value; }
+        else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+      }
+      all += text;
+      if (!calls.length || token.isCancellationRequested) return all;
+      messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
+      const results: vscode.LanguageModelToolResultPart[] = [];
+      for (const call of calls) results.push(await this.callTool(call, names, stream, token));
+      messages.push(vscode.LanguageModelChatMessage.User(results));
+    }
+    stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._\n`);
+    return all;
+  }
+
+  private async callTool(
+    call: vscode.LanguageModelToolCallPart, names: Map<string, { server: string; tool: string; def: Tool }>,
+    stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResultPart> {
+    const reply = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
+    const entry = names.get(call.name);
+    const h = entry && this.host.get(entry.server);
+    if (!entry || !h || !isRunning(h)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
+    const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
+    const key = `${entry.server}/${entry.tool}`;
+    let grant: Grant | undefined = this.grants.standing(key);
+    if (!grant) {
+      grant = await this.ui.approveTool({ server: entry.server, tool: entry.tool, description: entry.def.description, args, readOnly: entry.def.annotations?.readOnlyHint });
+      await this.grants.record(key, grant);
+    }
+    if (grant === 'deny') {
+      stream.markdown(`\n\n_You declined the call of \`${entry.tool}\` (${entry.server})._\n\n`);
+      return reply('The user declined to run this tool.');
+    }
+    stream.progress(`Calling ${entry.tool} of ${entry.server}…`);
+    try {
+      const result = await h.callTool(entry.tool, args, { signal: abortSignalOf(token) });
+      stream.markdown(`\n\n_Called \`${entry.tool}\` (${entry.server})${result.isError ? ': it reported an error' : ''}._\n\n`);
+      return reply(toolResultText(result));
+    } catch (err) {
+      stream.markdown(`\n\n_The call of \`${entry.tool}\` (${entry.server}) failed: ${errorText(err)}_\n\n`);
+      return reply(`The tool call failed: ${errorText(err)}`);
+    }
+  }
+}
+
+function contextMessage(a: { server: string; uri: string; text: string }): vscode.LanguageModelChatMessage {
+  return vscode.LanguageModelChatMessage.User(`Context: the resource ${a.uri} of MCP server "${a.server}":\n${a.text}`);
+}
+
+function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
+  const ac = new AbortController();
+  if (token.isCancellationRequested) ac.abort();
+  else token.onCancellationRequested(() => ac.abort());
+  return ac.signal;
+}
+
+/** What a test sees of one handled request. */
+export interface ChatTranscript {
+  markdown: string;
+  progress: string[];
+  buttons: vscode.Command[];
+  result: vscode.ChatResult;
+}
+
+/** The participant plus hooks that drive it without the chat UI (tests, other extensions). */
+export interface ChatRegistration extends vscode.Disposable {
+  readonly chat: McpChat;
+  /** Handles `prompt` (and `command`) as if typed after `@mcp`, with `model` (default: the first model). */
+  run(prompt: string, opts?: { command?: string; model?: vscode.LanguageModelChat; token?: vscode.CancellationToken }): Promise<ChatTranscript>;
+  /** Replaces the dialogs (undefined restores the real ones). */
+  setUi(ui: Partial<ChatUi> | undefined): void;
+}
+
+/** Registers `@mcp` (id `mcpHost.mcp`). */
+export function registerChat(context: vscode.ExtensionContext, host: HostApi): ChatRegistration {
+  const chat = new McpChat(host, context.globalState);
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => chat.handle(req, ctx, stream, token));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
+  return {
+    chat,
+    dispose: () => participant.dispose(),
+    setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
+    async run(prompt, opts = {}) {
+      const model = opts.model ?? (await vscode.lm.selectChatModels())[0];
+      const transcript: ChatTranscript = { markdown: '', progress: [], buttons: [], result: {} };
+      const stream = {
+        markdown: (v: string | vscode.MarkdownString) => { transcript.markdown += typeof v === 'string' ? v : v.value; },
+        progress: (v: string) => { transcript.progress.push(v); },
+        button: (c: vscode.Command) => { transcript.buttons.push(c); },
+        anchor: () => undefined, reference: () => undefined, filetree: () => undefined, push: () => undefined,
+      } as unknown as vscode.ChatResponseStream;
+      const request = { prompt, command: opts.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+      const cts = new vscode.CancellationTokenSource();
+      try {
+        transcript.result = await chat.handle(request, { history: [] }, stream, opts.token ?? cts.token);
+      } finally {
+        cts.dispose();
+      }
+      return transcript;
+    },
+  };
+}
