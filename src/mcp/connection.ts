@@ -782,7 +782,7 @@ export class Connection implements ServerHandle {
       try {
         return await fn(session.client, sdkOpts);
       } catch (err) {
-        if (tries === 0 && session.kind === 'streamableHttp' && httpStatusOf(err) === 404 && !session.closing && !opts?.signal?.aborted) {
+        if (tries === 0 && session.kind === 'streamableHttp' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
           session = await this.reinitialize(session);
           continue;
         }
@@ -802,7 +802,7 @@ export class Connection implements ServerHandle {
     if (this.reinitPromise) return this.reinitPromise;
     const epoch = this.epoch;
     const p = (async () => {
-      this.log('info', 'lifecycle', 'the server no longer knows our session (HTTP 404); re-initializing');
+      this.log('info', 'lifecycle', 'the server no longer knows our session; re-initializing');
       old.closing = true;
       old.catalogue?.dispose();
       old.store.dispose();
@@ -944,4 +944,14 @@ export class Connection implements ServerHandle {
       return false;
     }
   }
+}
+
+/**
+ * The server no longer knows our session: 404 per the spec (H12); many servers (the reference
+ * server-everything among them) answer 400 "No valid session ID" instead, after a restart.
+ */
+function isSessionGone(err: unknown): boolean {
+  const status = httpStatusOf(err);
+  if (status === 404) return true;
+  return status === 400 && /session/i.test(messageOf(err));
 }

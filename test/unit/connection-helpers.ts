@@ -49,8 +49,8 @@ export interface RunningServer {
 }
 
 /** Starts server-everything in `streamableHttp` or `sse` mode on a free 127.0.0.1 port. */
-export async function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<RunningServer> {
-  const port = await freePort();
+export async function startEverythingHttp(mode: 'streamableHttp' | 'sse', fixedPort?: number): Promise<RunningServer> {
+  const port = fixedPort ?? await freePort();
   const entry = fs.realpathSync(bin('mcp-server-everything'));
   const preload = path.join(__dirname, 'connection-localhost-preload.js');
   const child = spawn(process.execPath, ['-r', preload, entry, mode], {

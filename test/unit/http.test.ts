@@ -83,6 +83,26 @@ describe('HTTP (server-everything)', function () {
     }
   });
 
+  it('H12: after the server restarts (our session unknown to it), the next call re-initializes', async () => {
+    const first = await startEverythingHttp('streamableHttp');
+    const c = new Connection(http('ev-restart', first.url), { pingIntervalMs: 0 });
+    const logs = collectLogs(c);
+    let second: RunningServer | undefined;
+    try {
+      await c.start();
+      await c.callTool('echo', { message: 'before' });
+      await first.stop();
+      second = await startEverythingHttp('streamableHttp', first.port);
+      const r = await c.callTool('echo', { message: 'after' });
+      assert.deepEqual(r.content, [{ type: 'text', text: 'Echo: after' }]);
+      assert.ok(logs.some(l => /re-initializing/.test(l.message)));
+    } finally {
+      await c.dispose();
+      await first.stop();
+      await second?.stop();
+    }
+  });
+
   it('H16: roots over HTTP reach the server', async () => {
     const c = new Connection(http('ev-roots', streamable.url), { pingIntervalMs: 0, roots: () => [{ uri: 'file:///tmp/project-a', name: 'project-a' }] });
     try {
