@@ -8,7 +8,6 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CrossAppAccessProvider, HeadlessAuthCodeProvider, type CrossAppAccessContext } from './oauth';
-import { oauthFetch } from './oauthFetch';
 import { connectSession, type Session } from './session';
 
 /** A URL-based client id (SEP-991); the suite's servers accept it without fetching it. */
@@ -76,11 +75,10 @@ function argumentsFor(tool: string): Record<string, unknown> {
  */
 export async function runScenario(url: string, scenario: string, ctx: ScenarioContext, log: (line: string) => void): Promise<void> {
   const provider = providerFor(scenario, ctx);
-  // Interactive (authorization code) providers run through the OAuth fetch wrapper; the
-  // non-interactive grants (client credentials, jwt-bearer) go straight to the transport.
-  const auth = provider instanceof HeadlessAuthCodeProvider
-    ? { fetch: oauthFetch(provider, url) }
-    : { authProvider: provider };
+  // Authorization-code providers go through the connection's sign-in path (start → "needs you to
+  // sign in" → finishAuth(code)); non-interactive grants (client credentials, jwt-bearer) are plain
+  // transport providers.
+  const auth = provider instanceof HeadlessAuthCodeProvider ? { interactive: provider } : { authProvider: provider };
   const session: Session = await connectSession(url, { ...auth, elicit: acceptWithDefaults, log });
   try {
     log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion}`);

@@ -10,6 +10,12 @@ import type {
   AuthorizationServerMetadata,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 
+/** A provider whose browser step leaves the authorization code behind. */
+export interface CodeReturningProvider extends OAuthClientProvider {
+  /** The code from the last `redirectToAuthorization`, once. */
+  takeCode(): string | undefined;
+}
+
 /** What `saveDiscoveryState` hands a provider (the SDK's OAuthDiscoveryState, kept structural). */
 export interface DiscoveryState {
   authorizationServerUrl: string;
@@ -130,7 +136,7 @@ export class CrossAppAccessProvider implements OAuthClientProvider {
  * Adds a URL-based client id (SEP-991) and asks for `offline_access` when the authorization server
  * offers it (SEP-2207), so the session can be refreshed.
  */
-export class HeadlessAuthCodeProvider extends McpOAuthProvider {
+export class HeadlessAuthCodeProvider extends McpOAuthProvider implements CodeReturningProvider {
   private code?: string;
   readonly clientMetadataUrl?: string;
 
