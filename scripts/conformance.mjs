@@ -142,7 +142,18 @@ else {
 }
 const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 
-const results = readResults(outDir);
+let results = readResults(outDir);
+// A timing-graded scenario that missed only its timing window (the machine was busy) gets one more
+// run, said out loud; any other failure stands.
+for (const name of TIMING_SENSITIVE) {
+  const r = results.get(name);
+  const bad = r?.checks.filter(k => k.status === 'FAILURE' || k.status === 'WARNING') ?? [];
+  if (!r || !bad.length || !bad.every(k => /timing/.test(k.id))) continue;
+  console.log(`conformance: ${name} missed its timing window (${bad.map(k => k.errorMessage ?? k.id).join('; ')}); running it once more (load ${os.loadavg()[0].toFixed(1)})`);
+  fs.rmSync(r.dir, { recursive: true, force: true });
+  await runSuite(['--scenario', name]);
+  results = readResults(outDir);
+}
 if (results.size === 0) {
   console.error(suiteOut.slice(-4000));
   die('the suite produced no results');
