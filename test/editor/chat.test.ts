@@ -1,0 +1,290 @@
+// Chat and language models in the real extension host (code-server) with the fake model (vendor `fakelm`) and a
+// real server-everything: sampling after confirmation (allow, deny, queueing, edit, review), elicitation forms,
+// `@mcp` prompts with arguments and completion, and tool calls from chat that ask first.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
+import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling';
+import type { ElicitField } from '../../src/extension/elicitation';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
+
+/** Resolves when `check` holds (re-checked on host events and every 250 ms); fails with `what` after `ms`. */
+function until(api: Api, what: string, check: () => boolean, ms = 30000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const subs: { dispose(): void }[] = [];
+    const done = (err?: Error) => { clearTimeout(timer); clearInterval(poll); subs.forEach(s => s.dispose()); if (err) reject(err); else resolve(); };
+    const test = () => { try { if (check()) done(); } catch (e) { done(e as Error); } };
+    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
+    const poll = setInterval(test, 250);
+    subs.push(api.host.onDidChangeState(test), api.host.onDidChangeCatalogue(test));
+    test();
+  });
+}
+
+function text(result: CallToolResult | undefined): string {
+  return (result?.content ?? []).filter(c => c.type === 'text').map(c => (c as { text: string }).text).join('\n');
+}
+
+/** The fake model's answered requests so far (from $FAKE_LM_LOG). */
+function modelCalls(): { messages: { role: string; text: string }[]; modelOptions: Record<string, unknown> }[] {
+  const file = process.env.FAKE_LM_LOG;
+  if (!file || !fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l))
+    .filter(e => e.call === 'provideLanguageModelChatResponse');
+}
+
+/** A tool call whose failure (protocol error or isError result) is returned as text. */
+async function callText(api: Api, tool: string, args: Record<string, unknown>): Promise<string> {
+  try {
+    return text(await api.host.get('everything')!.callTool(tool, args));
+  } catch (err) {
+    return `error: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+describe('Chat and language models (fake model, server-everything)', function () {
+  this.timeout(60000);
+  let api: Api;
+  let fake: vscode.LanguageModelChat;
+
+  before(async function () {
+    const ext = vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!;
+    api = await ext.activate();
+    if (!api.sampling || !api.chat) this.skip(); // not wired into activate() yet
+    api.setConsentPrompt(async () => 'allow');
+    [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(fake, 'the fake language model is installed');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+      everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], sampling: { maxRequestsPerMinute: 100 } },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'everything running with its sampling tool', () => {
+      const h = api.host.get('everything');
+      return h?.state.kind === 'running' && h.catalogue.tools.some(t => t.name === 'trigger-sampling-request');
+    });
+  });
+
+  afterEach(async () => {
+    if (!api?.sampling) return;
+    api.sampling.setUi(undefined);
+    api.sampling.setElicitUi(undefined);
+    api.chat.setUi(undefined);
+    await api.sampling.resetGrants();
+    await api.chat.chat.resetGrants();
+  });
+
+  after(async () => {
+    if (!api?.sampling) return;
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  it('H18: lists vscode.lm models for sampling, the fake model among them', async () => {
+    const models = await api.sampling.listModels();
+    assert.ok(models.some(m => m.id === fake.id && m.vendor === 'fakelm' && m.name === 'Fake Model 1'), JSON.stringify(models));
+  });
+
+  it('H18 H19: "allow" shows the request, runs the fake model, reviews, and returns its answer to the server', async () => {
+    const asked: SamplingAsk[] = [];
+    const reviewed: string[] = [];
+    api.sampling.setUi({
+      approve: async ask => { asked.push(ask); return { grant: 'once' }; },
+      review: async (_s, _m, answer) => { reviewed.push(answer); return { action: 'send', text: answer }; },
+    });
+    const before = modelCalls().length;
+    const out = await callText(api, 'trigger-sampling-request', { prompt: 'hello sampling', maxTokens: 50 });
+    assert.ok(out.includes('fake-reply-to:Resource trigger-sampling-request context: hello sampling'), out);
+    assert.ok(out.includes('"model": "fake-1"') && out.includes('"role": "assistant"') && out.includes('"stopReason": "endTurn"'), out);
+    assert.equal(asked.length, 1);
+    for (const part of ['Server: everything', 'Model: Fake Model 1 (fake-1) from fakelm', 'System prompt: You are a helpful test server.',
+      'user: Resource trigger-sampling-request context: hello sampling', 'Max tokens: 50', 'Temperature: 0.7']) {
+      assert.ok(asked[0].summary.includes(part), `dialog lacks "${part}":\n${asked[0].summary}`);
+    }
+    assert.deepEqual(reviewed, ['fake-reply-to:Resource trigger-sampling-request context: hello sampling']);
+    const calls = modelCalls().slice(before);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].modelOptions.maxTokens, 50);
+    assert.equal(calls[0].modelOptions.temperature, 0.7);
+  });
+
+  it('H18: "deny" returns the rejection to the server and never calls the model', async () => {
+    api.sampling.setUi({ approve: async () => ({ grant: 'deny' }), review: async () => assert.fail('no review after deny') });
+    const before = modelCalls().length;
+    const out = await callText(api, 'trigger-sampling-request', { prompt: 'do not run', maxTokens: 10 });
+    assert.match(out, /rejected the sampling request/, out);
+    assert.equal(modelCalls().length, before, 'the fake model was called');
+  });
+
+  it('H18: concurrent requests from one server wait behind one dialog; a session grant lets the queued ones through', async () => {
+    let dialogs = 0;
+    let open = 0;
+    let maxOpen = 0;
+    api.sampling.setUi({
+      approve: async () => {
+        dialogs++; open++; maxOpen = Math.max(maxOpen, open);
+        await new Promise(r => setTimeout(r, 300));
+        open--;
+        return { grant: 'session' };
+      },
+      review: async (_s, _m, answer) => ({ action: 'send', text: answer }),
+    });
+    const outs = await Promise.all(['one', 'two', 'three'].map(p => callText(api, 'trigger-sampling-request', { prompt: p, maxTokens: 10 })));
+    assert.equal(dialogs, 1, 'one dialog for three requests');
+    assert.equal(maxOpen, 1);
+    for (const [i, p] of ['one', 'two', 'three'].entries()) assert.ok(outs[i].includes(`fake-reply-to:Resource trigger-sampling-request context: ${p}`), outs[i]);
+  });
+
+  it('H18: "Edit…" changes the message the model gets; "always" skips the review and later dialogs', async () => {
+    let approvals = 0;
+    let reviews = 0;
+    api.sampling.setUi({
+      approve: async ask => { approvals++; assert.equal(ask.lastUserText, 'Resource trigger-sampling-request context: original'); return { grant: 'always', editedText: 'edited by the user' }; },
+      review: async (_s, _m, answer) => { reviews++; return { action: 'send', text: answer }; },
+    });
+    const first = await callText(api, 'trigger-sampling-request', { prompt: 'original', maxTokens: 10 });
+    assert.ok(first.includes('fake-reply-to:edited by the user'), first);
+    const second = await callText(api, 'trigger-sampling-request', { prompt: 'again', maxTokens: 10 });
+    assert.ok(second.includes('fake-reply-to:Resource trigger-sampling-request context: again'), second);
+    assert.equal(approvals, 1);
+    assert.equal(reviews, 0);
+  });
+
+  it('H18: cancelling the review withholds the answer: the server gets a rejection', async () => {
+    api.sampling.setUi({ approve: async () => ({ grant: 'once' }), review: async () => ({ action: 'cancel' }) });
+    const out = await callText(api, 'trigger-sampling-request', { prompt: 'review me', maxTokens: 10 });
+    assert.match(out, /rejected the sampling result after review/, out);
+    assert.ok(!out.includes('fake-reply-to:'), out);
+  });
+
+  it('elicitation: a form from the requested schema, invalid answers asked again, accept returns the values', async () => {
+    const seen: string[] = [];
+    let integerTries = 0;
+    api.sampling.setElicitUi({
+      start: async (server, message) => { seen.push(`${server}: ${message}`); return 'respond'; },
+      ask: async (_s, f: ElicitField, _i, _n, error) => {
+        if (f.name === 'integer') { integerTries++; return integerTries === 1 ? '0.5' : (assert.equal(error, 'Enter a whole number'), '7'); }
+        if (f.name === 'name') return 'Ada Lovelace';
+        if (f.kind === 'boolean') return 'true';
+        if (f.kind === 'enum') return f.options![0].value;
+        if (f.kind === 'multi') return [f.options![0].value];
+        if (f.format === 'email') return 'ada@example.org';
+        if (f.format === 'uri') return 'https://example.org';
+        if (f.format === 'date') return '1815-12-10';
+        if (f.kind === 'number') return '3.5';
+        return '';
+      },
+    });
+    const out = await callText(api, 'trigger-elicitation-request', {});
+    assert.deepEqual(seen, ['everything: Please provide inputs for the following fields:']);
+    assert.equal(integerTries, 2);
+    for (const part of ['User provided the requested information', '- Name: Ada Lovelace', '- Agreed to terms: true', '- Email: ada@example.org',
+      '- Favorite Integer: 7', '- Favorite Number: 3.5', '"untitledMultipleSelectEnum": [']) {
+      assert.ok(out.includes(part), `missing ${part} in\n${out}`);
+    }
+  });
+
+  it('elicitation: decline and cancel reach the server as such', async () => {
+    api.sampling.setElicitUi({ start: async () => 'decline', ask: async () => assert.fail('no fields after decline') });
+    assert.match(await callText(api, 'trigger-elicitation-request', {}), /declined/);
+    api.sampling.setElicitUi({ start: async () => 'respond', ask: async () => undefined });
+    assert.match(await callText(api, 'trigger-elicitation-request', {}), /cancelled/);
+  });
+
+  it('H23: @mcp /everything.args-prompt with an inline quoted argument streams the fake model\'s answer', async () => {
+    const t = await api.chat.run('/everything.args-prompt city="New York"', { model: fake });
+    assert.ok(t.markdown.includes("fake-reply-to:What's weather in New York?"), t.markdown);
+    assert.equal(t.result.errorDetails, undefined);
+  });
+
+  it('H23: @mcp asks missing arguments step by step with completion values in context', async () => {
+    const asks: { argument: string; suggestions: string[]; context: Record<string, string> }[] = [];
+    api.chat.setUi({
+      askArgument: async (a: ArgumentAsk) => {
+        const suggestions = await a.suggestions();
+        asks.push({ argument: a.argument, suggestions, context: a.context });
+        return suggestions[0];
+      },
+    });
+    const t = await api.chat.run('/everything.completable-prompt', { model: fake });
+    assert.deepEqual(asks.map(a => a.argument), ['department', 'name']);
+    assert.deepEqual(asks[0].suggestions, ['Engineering', 'Sales', 'Marketing', 'Support']);
+    assert.deepEqual(asks[1].suggestions, ['Alice', 'Bob', 'Charlie']);
+    assert.deepEqual(asks[1].context, { department: 'Engineering' });
+    assert.ok(t.markdown.includes('fake-reply-to:Please promote Alice to the head of the Engineering team.'), t.markdown);
+  });
+
+  it('@mcp /prompts and @mcp alone offer every prompt as a button', async () => {
+    for (const [prompt, command] of [['', 'prompts'], ['', undefined]] as const) {
+      const t = await api.chat.run(prompt, { model: fake, command });
+      const titles = t.buttons.map(b => b.title);
+      assert.ok(titles.includes('/everything.args-prompt') && titles.includes('/everything.simple-prompt'), titles.join(', '));
+      assert.deepEqual(t.buttons.find(b => b.title === '/everything.args-prompt')!.arguments, [{ query: '@mcp /everything.args-prompt ', isPartialQuery: true }]);
+    }
+  });
+
+  it('@mcp with an unknown prompt says so and offers the list', async () => {
+    const t = await api.chat.run('/everything.no-such-prompt', { model: fake });
+    assert.match(t.markdown, /There is no prompt `\/everything.no-such-prompt`/);
+    assert.ok(t.buttons.length > 0);
+  });
+
+  it('@mcp /resource attaches a resource\'s text as context for the question', async () => {
+    const h = api.host.get('everything')!;
+    const res = h.catalogue.resources.find(r => r.mimeType?.startsWith('text/')) ?? h.catalogue.resources[0];
+    assert.ok(res, 'server-everything lists resources');
+    const before = modelCalls().length;
+    const t = await api.chat.run(`${'everything'} ${res.uri} what is in it?`, { model: fake, command: 'resource' });
+    assert.match(t.markdown, /Attached `.*` from `everything`/);
+    assert.ok(t.markdown.includes('fake-reply-to:what is in it?'), t.markdown);
+    const call = modelCalls().slice(before)[0];
+    assert.ok(call.messages.some(m => m.text.startsWith(`Context: the resource ${res.uri}`)), JSON.stringify(call.messages));
+  });
+
+  it('H24: a tool call from chat shows tool, server and arguments and asks first; the result goes back to the model', async () => {
+    const asks: ToolAsk[] = [];
+    api.chat.setUi({ approveTool: async a => { asks.push(a); return 'once'; } });
+    const t = await api.chat.run('CALL_TOOL:everything_echo {"message":"hi from chat"}', { model: fake });
+    assert.deepEqual(asks.map(a => [a.server, a.tool, a.args]), [['everything', 'echo', { message: 'hi from chat' }]]);
+    assert.ok(t.markdown.includes('fake-reply-to:tool-result:Echo: hi from chat'), t.markdown);
+    assert.match(t.markdown, /Called `echo` \(everything\)/);
+  });
+
+  it('H24: a denied tool call is not made; the model hears that the user declined; a session grant asks once', async () => {
+    api.chat.setUi({ approveTool: async () => 'deny' });
+    const denied = await api.chat.run('CALL_TOOL:everything_echo {"message":"nope"}', { model: fake });
+    assert.ok(denied.markdown.includes('fake-reply-to:tool-result:The user declined to run this tool.'), denied.markdown);
+    assert.ok(!denied.markdown.includes('Echo: nope'));
+    let asked = 0;
+    api.chat.setUi({ approveTool: async () => { asked++; return 'session'; } });
+    for (const m of ['a', 'b']) {
+      const t = await api.chat.run(`CALL_TOOL:everything_echo {"message":"${m}"}`, { model: fake });
+      assert.ok(t.markdown.includes(`fake-reply-to:tool-result:Echo: ${m}`), t.markdown);
+    }
+    assert.equal(asked, 1);
+  });
+
+  it('@mcp /tools lists the running servers\' tools under unique model-safe names', async () => {
+    const t = await api.chat.run('', { model: fake, command: 'tools' });
+    assert.ok(t.markdown.includes('`everything_echo` — **echo** of `everything`'), t.markdown);
+    assert.ok(t.markdown.includes('`everything_get-sum`'), t.markdown);
+  });
+
+  it('H23: a prompt sent through the real chat view (workbench.action.chat.open) reaches @mcp and the model', async () => {
+    const before = modelCalls().length;
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /everything.args-prompt city=Lisbon' });
+    const deadline = Date.now() + 20000;
+    let hit: ReturnType<typeof modelCalls>[number] | undefined;
+    while (!hit && Date.now() < deadline) {
+      hit = modelCalls().slice(before).find(c => c.messages.some(m => m.text === "What's weather in Lisbon?"));
+      if (!hit) await new Promise(r => setTimeout(r, 250));
+    }
+    assert.ok(hit, 'the fake model never got the prompt from the chat view');
+  });
+});
