@@ -17,6 +17,11 @@ import { promptToChatMessages, promptToTranscript, resourceText, toolResultText 
 import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
+/** Commands of this module (palette and tree items). */
+export const ChatCommandIds = {
+  runPromptInChat: 'mcpHost.runPromptInChat',
+  attachResourceToChat: 'mcpHost.attachResourceToChat',
+} as const;
 /** Where "always allow this tool" grants live in globalState (keys `server/tool`). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
 /** Model ↔ tool round trips per request before the participant stops. */
@@ -378,6 +383,36 @@ function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
   return ac.signal;
 }
 
+/** Opens the chat with `@mcp /<server>.<prompt>` (sent at once when the prompt has no arguments). */
+async function runPromptInChat(host: HostApi, node?: { server?: string; prompt?: { name: string } }): Promise<void> {
+  let server = node?.server;
+  let prompt = node?.prompt?.name;
+  if (!server || !prompt) {
+    const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.prompts.map(p => ({ label: `/${h.name}.${p.name}`, detail: p.description, server: h.name, prompt: p.name })));
+    if (!items.length) { void vscode.window.showInformationMessage('No running MCP server offers prompts.'); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Run an MCP prompt in chat', matchOnDetail: true });
+    if (!pick) return;
+    ({ server, prompt } = pick);
+  }
+  const p = host.get(server)?.catalogue.prompts.find(x => x.name === prompt);
+  const partial = !!p?.arguments?.length;
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp /${server}.${prompt}${partial ? ' ' : ''}`, isPartialQuery: partial });
+}
+
+/** Opens the chat with `@mcp /resource <server> <uri> ` for the user to add a question. */
+async function attachResourceToChat(host: HostApi, node?: { server?: string; resource?: { uri: string } }): Promise<void> {
+  let server = node?.server;
+  let uri = node?.resource?.uri;
+  if (!server || !uri) {
+    const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.resources.map(r => ({ label: r.name, description: r.uri, server: h.name, uri: r.uri })));
+    if (!items.length) { void vscode.window.showInformationMessage('No running MCP server offers resources.'); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Attach an MCP resource to chat', matchOnDescription: true });
+    if (!pick) return;
+    ({ server, uri } = pick);
+  }
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp /resource ${server} ${uri} `, isPartialQuery: true });
+}
+
 /** What a test sees of one handled request. */
 export interface ChatTranscript {
   markdown: string;
@@ -400,9 +435,13 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi): C
   const chat = new McpChat(host, context.globalState);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => chat.handle(req, ctx, stream, token));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
+  const commands = [
+    vscode.commands.registerCommand(ChatCommandIds.runPromptInChat, (node?: { server?: string; prompt?: { name: string } }) => runPromptInChat(host, node)),
+    vscode.commands.registerCommand(ChatCommandIds.attachResourceToChat, (node?: { server?: string; resource?: { uri: string } }) => attachResourceToChat(host, node)),
+  ];
   return {
     chat,
-    dispose: () => participant.dispose(),
+    dispose: () => { participant.dispose(); commands.forEach(c => c.dispose()); },
     setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
     async run(prompt, opts = {}) {
       const model = opts.model ?? (await vscode.lm.selectChatModels())[0];
