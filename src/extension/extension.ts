@@ -11,6 +11,7 @@ import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
 import { ServerController } from './servers';
+import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
@@ -34,7 +35,10 @@ export interface McpHostExtensionApi {
 export function activate(context: vscode.ExtensionContext): McpHostExtensionApi {
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
-  const host = new McpHost({
+  let hostRef: McpHost | undefined;
+  const oauth = push(new OAuthBridge(context, () => hostRef));
+  const host: McpHost = hostRef = new McpHost({
+    authProvider: def => oauth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
     fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
@@ -52,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resourcesTree = push(new ResourcesTreeProvider(host, controller));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
-  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, secrets: context.secrets, serversTree, resourcesTree }));
+  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));
   push(createStatusItem(host));
   push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
   push(syncRoots(host));

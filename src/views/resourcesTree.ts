@@ -77,13 +77,20 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
     const h = this.host.get(node.server);
     if (!h || h.state.kind !== 'running') return [];
     let p = this.pages.get(h.name);
-    if (!p || p.since !== h.state.since) {
-      p = { since: h.state.since, items: [], done: false };
-      this.pages.set(h.name, p);
-      await this.fetch(h, p, false);
-    } else if (p.loading) {
-      await p.loading;
+    // A reset (list_changed) while a page loads replaces the entry: load the new first page then.
+    for (let tries = 0; tries < 3; tries++) {
+      if (!p || p.since !== h.state.since) {
+        p = { since: h.state.since, items: [], done: false };
+        this.pages.set(h.name, p);
+        await this.fetch(h, p, false);
+      } else if (p.loading) {
+        await p.loading;
+      }
+      const current = this.pages.get(h.name);
+      if (current === p) break;
+      p = current;
     }
+    if (!p) return [];
     const out: McpNode[] = p.items.map(resource => ({ kind: 'resource', server: h.name, resource }));
     if (p.error) out.push({ kind: 'message', server: h.name, text: p.error, error: true });
     else if (!p.done) out.push({ kind: 'loadMore', server: h.name });

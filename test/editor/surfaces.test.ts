@@ -55,8 +55,11 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     const ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
     api = await ext.activate();
     api.setConsentPrompt(async (def, detail) => { consentAsked.push(`${def.name}\n${detail}`); return 'allow'; });
+    // Earlier suites may have allowed the same command lines: start from no remembered consent.
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
     await settingsServers(servers);
-    await until(api, 'everything and files running', () => running(api, 'everything') && running(api, 'files'));
+    await until(api, 'everything and files running with their catalogues', () => running(api, 'everything') && running(api, 'files')
+      && api.host.get('everything')!.catalogue.tools.length > 0 && api.host.get('everything')!.catalogue.resources.length > 0);
   });
 
   after(async () => {

@@ -5,6 +5,7 @@ import type { ServersTreeProvider } from '../../views/serversTree';
 import type { ResourcesTreeProvider } from '../../views/resourcesTree';
 import { CommandIds } from '../commandIds';
 import type { LaunchConsent } from '../consent';
+import type { OAuthBridge } from '../oauth';
 import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { ResourceFileSystem } from '../resourceFs';
@@ -24,7 +25,7 @@ export interface CommandServices {
   resources: ResourceFileSystem;
   consent: LaunchConsent;
   inputs: InputStore;
-  secrets: vscode.SecretStorage;
+  oauth: OAuthBridge;
   serversTree: ServersTreeProvider;
   resourcesTree: ResourcesTreeProvider;
 }
@@ -80,8 +81,8 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
     [CommandIds.signOut]: async (arg?: unknown) => {
       const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
       if (!h || h.definition.type === 'stdio') return;
-      for (const k of ['client', 'tokens', 'verifier', 'discovery']) await s.secrets.delete(`mcpHost.oauth:${h.definition.url}:${k}`);
-      void vscode.window.showInformationMessage(`MCP: signed out of "${h.name}".`);
+      await s.oauth.signOut(h.definition);
+      void vscode.window.showInformationMessage(`MCP: signed out of "${h.name}"; it asks you to sign in on its next start.`);
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
   };
