@@ -158,6 +158,20 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.ok(shown.includes('Echo: hello from the editor test'), shown);
   });
 
+  it('H24 H25: shows images, resource links and validated structured content of a tool result', async () => {
+    await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-tiny-image', {});
+    const image = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.match(image, /!\[image \(image\/png\)\]\(data:image\/png;base64,/);
+    await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-resource-links', { count: 2 });
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /Resource link: \[.*\]\(demo:\/\/resource\//);
+    const tool = api.host.get('everything')!.catalogue.tools.find(t => t.name === 'get-structured-content')!;
+    const field = Object.keys(tool.inputSchema.properties ?? {})[0];
+    const enumValues = ((tool.inputSchema.properties ?? {}) as Record<string, { enum?: string[] }>)[field]?.enum;
+    await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-structured-content', { [field]: enumValues?.[0] ?? 'New York' });
+    const structured = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.match(structured, /## Structured content[\s\S]*"temperature"/);
+  });
+
   it('H24: a tool call with arguments that break the input schema is refused before it reaches the server', async () => {
     const result = await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-sum', { a: 'one', b: 2 });
     assert.strictEqual(result, undefined);
