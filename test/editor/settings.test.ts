@@ -66,6 +66,22 @@ describe('Editor settings surfaces (inputs, import)', function () {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
+  it('with mcpHost.autoStart off, a server waits stopped; MCP: Start Server asks launch consent and starts it', async () => {
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
+    const asked: string[] = [];
+    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    await cfg().update('autoStart', false, vscode.ConfigurationTarget.Workspace);
+    await cfg().update('servers', { lazy: { command: process.execPath, args: [EVERYTHING, 'stdio', '--lazy'] } }, vscode.ConfigurationTarget.Workspace);
+    await api.sync();
+    assert.strictEqual(api.host.get('lazy')?.state.kind, 'stopped');
+    assert.deepStrictEqual(asked, [], 'consent asked for a server nobody started');
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'lazy'), true);
+    assert.deepStrictEqual(asked, ['lazy']);
+    assert.strictEqual(api.host.get('lazy')?.state.kind, 'running');
+    await cfg().update('autoStart', undefined, vscode.ConfigurationTarget.Workspace);
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('clears stored inputs with MCP: Clear Stored Inputs', async () => {
     const n = await vscode.commands.executeCommand<number>('mcpHost.clearInputs');
     assert.strictEqual(n, 1);
