@@ -78,6 +78,10 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     await this.host.get(name)?.start();
   }
 
+  configProblems(): string[] {
+    return this.errors.map(e => e.message);
+  }
+
   restrictedServers(): string[] {
     return this.restricted;
   }
@@ -159,11 +163,26 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     this.errors = errors;
     this.changed.fire();
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
+    this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
     await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
     const reconciled = this.host.reconcile(defs, errors);
     for (const def of ask) void this.askConsent(def);
     await reconciled;
+  }
+
+  private lastProblems = '';
+
+  /** One notification per new set of settings problems (not on every sync). */
+  private notifyProblems(errors: ConfigError[]): void {
+    const key = errors.map(e => e.message).join('\n');
+    if (key === this.lastProblems) return;
+    this.lastProblems = key;
+    if (!errors.length) return;
+    const open = 'Open Settings';
+    void vscode.window.showWarningMessage(
+      errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,
+    ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 
   private async askConsent(def: ServerDefinition): Promise<void> {

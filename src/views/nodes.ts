@@ -25,6 +25,8 @@ export type McpNode =
 export interface ServerAnnotations {
   /** Why a stopped server is not started (untrusted workspace, launch not allowed), if it is held back. */
   blockedReason(server: string): string | undefined;
+  /** Problems with the settings (invalid definitions, unresolvable variables), one sentence each. */
+  configProblems(): string[];
   /** Servers in workspace settings that Restricted Mode keeps from even being read (names only). */
   restrictedServers(): string[];
   /** True when the user subscribed to `uri` of `server`. */

@@ -49,7 +49,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
         kind: 'message', server: '', error: true, command: { id: 'workbench.trust.manage' },
         text: `Restricted Mode: ${restricted.join(', ')} from workspace settings will not start until you trust this workspace`,
       }] : [];
-      return [...banner, ...this.host.servers.map(h => this.serverNode(h.name))];
+      const problems: McpNode[] = this.notes.configProblems().map(text => ({
+        kind: 'message', server: '', error: true, text, command: { id: 'workbench.action.openWorkspaceSettingsFile' },
+      }));
+      return [...banner, ...problems, ...this.host.servers.map(h => this.serverNode(h.name))];
     }
     const h = this.host.get(node.server);
     if (!h) return [];

@@ -82,6 +82,20 @@ describe('Editor settings surfaces (inputs, import)', function () {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
+  it('names an invalid server definition in the Servers view, with its setting path, and starts the valid ones', async () => {
+    await cfg().update('servers', {
+      typo: { type: 'stdoi', command: process.execPath },
+      fine: { command: process.execPath, args: [EVERYTHING, 'stdio'], autoStart: false },
+    }, vscode.ConfigurationTarget.Workspace);
+    await api.sync();
+    const nodes = api.views.servers.getChildren() as { kind: string; text?: string; server: string }[];
+    const problem = nodes.find(n => n.kind === 'message' && /typo/.test(n.text ?? ''));
+    assert.ok(problem, JSON.stringify(nodes));
+    assert.match(problem.text!, /mcpHost\.servers\.typo/);
+    assert.ok(nodes.some(n => n.kind === 'server' && n.server === 'fine'));
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('clears stored inputs with MCP: Clear Stored Inputs', async () => {
     const n = await vscode.commands.executeCommand<number>('mcpHost.clearInputs');
     assert.strictEqual(n, 1);
