@@ -103,7 +103,9 @@ export class McpChat {
     return this.grants.clear();
   }
 
-  async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  async handle(req: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    // A sticky participant plus a typed "@mcp" leaves "@mcp" in the prompt text: drop it.
+    const request = /^\s*@mcp\s/.test(req.prompt) ? { ...req, prompt: req.prompt.replace(/^\s*@mcp\s+/, '') } as vscode.ChatRequest : req;
     try {
       switch (request.command) {
         case 'prompts': return this.listPrompts(stream, false);

@@ -1,0 +1,183 @@
+// UI test of the chat flow: the packaged VSIX plus the fake language model (test/fixtures/fake-lm) in a real VS Code
+// (code-server), driven by headless Chromium (playwright-core). Opens sample/ (server-everything from workspace
+// settings), allows its launch, opens the chat view and sends
+//   1. `@mcp /everything.args-prompt city=Paris`  → the fake model's answer `fake-reply-to:What's weather in Paris?`
+//   2. `@mcp CALL_TOOL:everything_echo {…}`       → the tool confirmation dialog (Allow Once) → the tool's result
+//      fed back to the model (`fake-reply-to:tool-result:Echo: …`)
+// and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
+// code-server's process group and the browser.
+//   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
+const ENV_SH = path.join(WORK, 'env.sh');
+const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
+const FOLDER = path.join(ROOT, 'sample');
+const SHOTS = path.join(WORK, 'screenshots');
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e-chat ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+
+if (!fs.existsSync(VSIX)) { console.error(`[e2e-chat] ${VSIX} is missing: run npm run package`); process.exit(1); }
+const sh = (script, opts = {}) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', ...opts });
+const setup = sh('bash scripts/editor/setup.sh', { stdio: 'inherit' });
+if (setup.status !== 0) process.exit(setup.status ?? 1);
+
+const runDir = path.join(WORK, 'runs', `e2e-chat-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+fs.mkdirSync(SHOTS, { recursive: true });
+fs.mkdirSync(runDir, { recursive: true });
+const port = await new Promise(resolve => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+});
+
+let browser;
+let pgid;
+async function stopAll() {
+  await browser?.close().catch(() => {});
+  browser = undefined;
+  if (pgid) {
+    try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
+    for (let i = 0; i < 50; i++) {
+      try { process.kill(-pgid, 0); } catch { break; }
+      await new Promise(r => setTimeout(r, 100));
+    }
+    try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+    pgid = undefined;
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { void stopAll().then(() => process.exit(130)); });
+
+let failed = false;
+let page;
+try {
+  const fakeLm = path.join(runDir, 'fake-lm.vsix');
+  const pack = sh(`"${path.join(ROOT, 'node_modules/.bin/vsce')}" package --no-dependencies --out "${fakeLm}"`, { cwd: path.join(ROOT, 'test/fixtures/fake-lm') });
+  if (pack.status !== 0) throw new Error(`packaging the fake model failed:\n${pack.stdout}${pack.stderr}`);
+  for (const vsix of [VSIX, fakeLm]) {
+    const install = sh(`. "${ENV_SH}" && code-server --extensions-dir "${runDir}/exts" --user-data-dir "${runDir}/ud" --install-extension "${vsix}"`);
+    if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stdout}${install.stderr}`);
+    log('installed', path.basename(vsix));
+  }
+  fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
+  fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none' }));
+  const start = sh(`FAKE_LM_LOG="${runDir}/fake-lm.jsonl" EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${FOLDER}"`);
+  if (fs.existsSync(path.join(runDir, 'cs.pid'))) pgid = Number(fs.readFileSync(path.join(runDir, 'cs.pid'), 'utf8'));
+  if (start.status !== 0) throw new Error(`code-server did not start:\n${start.stdout}${start.stderr}`);
+  log(start.stdout.trim());
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', e => { if (process.env.E2E_VERBOSE) log('page error:', String(e).slice(0, 300)); });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(FOLDER)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+  await page.getByRole('treeitem', { name: 'hello.py' }).waitFor({ timeout: 60000 });
+  log('workbench up');
+
+  const dialog = page.locator('.monaco-dialog-box');
+  const dialogText = async () => ((await dialog.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
+  /** Clicks `button` in every dialog whose text matches `re` until `done()` holds; fails on other dialogs or after `ms`. */
+  async function answerDialogsUntil(what, done, answers, ms = 60000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (await dialog.isVisible().catch(() => false)) {
+        const text = await dialogText();
+        const hit = answers.find(a => a.re.test(text));
+        if (!hit) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
+        log(`dialog "${text.slice(0, 90)}" → ${hit.button}`);
+        if (hit.shot) await page.screenshot({ path: path.join(SHOTS, hit.shot) });
+        await dialog.getByRole('button', { name: hit.button, exact: true }).click();
+        await page.waitForTimeout(300);
+        continue;
+      }
+      if (await done()) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await page.waitForTimeout(300);
+    }
+  }
+
+  // Launch consent for the sample's workspace servers: allow, and wait for "everything" to run (MCP view).
+  const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
+  await mcpTab.waitFor({ timeout: 30000 });
+  await mcpTab.click();
+  const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
+  await answerDialogsUntil('server "everything" running',
+    async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
+    [{ re: /.*/, button: 'Allow' }]);
+  log('server "everything" is running');
+
+  // The chat view: Ctrl+Alt+I (View: Chat), then type into its input.
+  const input = page.locator('.interactive-input-part .monaco-editor textarea, .chat-input-container .monaco-editor textarea').first();
+  for (let attempt = 0; attempt < 5 && !(await input.isVisible().catch(() => false)); attempt++) {
+    await page.keyboard.press('Control+Alt+KeyI');
+    await page.waitForTimeout(1500);
+  }
+  if (!(await input.isVisible().catch(() => false))) {
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Chat: Open Chat');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+  }
+  await input.waitFor({ timeout: 30000 });
+  log('chat view open');
+  const chatText = async () => ((await page.locator('.interactive-session, .chat-widget, .interactive-list').first().textContent().catch(() => '')) ?? '');
+  const inputEditor = page.locator('.interactive-input-part .monaco-editor, .chat-input-container .monaco-editor').first();
+  async function send(text) {
+    await inputEditor.click();
+    await page.keyboard.press('Control+A'); // @mcp is sticky: the input may already hold "@mcp "
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text, { delay: 5 });
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Escape'); // close a suggestion widget, if one opened
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+  }
+
+  // Without a Copilot sign-in the model picker stays empty ("Models") until a request makes VS Code ask the providers;
+  // that first request may fail with "Language model unavailable". Warm up with `@mcp /prompts` and wait for the
+  // picker to show the fake model.
+  const inputPart = page.locator('.interactive-input-part, .chat-input-container').first();
+  const pickerShowsFake = async () => ((await inputPart.textContent().catch(() => '')) ?? '').includes('Fake Model 1');
+  if (!(await pickerShowsFake())) {
+    await send('@mcp /prompts');
+    const until = Date.now() + 20000;
+    while (!(await pickerShowsFake()) && Date.now() < until) await page.waitForTimeout(500);
+  }
+  if (!(await pickerShowsFake())) throw new Error('the chat model picker never showed "Fake Model 1"');
+  log('chat model: Fake Model 1');
+
+  // 1. A server prompt as a slash command, answered by the fake model.
+  await send('@mcp /everything.args-prompt city=Paris');
+  await answerDialogsUntil('the prompt\'s answer in chat', async () => (await chatText()).includes("fake-reply-to:What's weather in Paris?"), [], 30000);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompt.png') });
+  log('prompt answered in chat; screenshot e2e-chat-prompt.png');
+
+  // 2. A tool call from chat asks first (Allow Once), then the result goes back to the model.
+  await send('@mcp CALL_TOOL:everything_echo {"message":"from the chat view"}');
+  await answerDialogsUntil('the tool result answer in chat',
+    async () => (await chatText()).includes('fake-reply-to:tool-result:Echo: from the chat view'),
+    [{ re: /Run the tool "echo" of MCP server "everything"/, button: 'Allow Once', shot: 'e2e-chat-tool-confirm.png' }], 30000);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-tool.png') });
+  log('tool call confirmed and answered; screenshots e2e-chat-tool-confirm.png, e2e-chat-tool.png');
+  log('PASS');
+} catch (e) {
+  failed = true;
+  console.error(`[e2e-chat] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  await page?.screenshot({ path: path.join(SHOTS, 'e2e-chat-failure.png') }).catch(() => {});
+  console.error(`[e2e-chat] screenshot ${path.join(SHOTS, 'e2e-chat-failure.png')}; code-server log ${path.join(runDir, 'cs.log')}`);
+} finally {
+  await stopAll();
+}
+if (!failed && !process.env.E2E_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+process.exit(failed ? 1 : 0);
