@@ -29,7 +29,8 @@ if [ -d "$TESTS" ]; then TESTS=$TESTS/index.js; elif [ ! -f "$TESTS" ] && [ -f "
 DEV=$(cd "$DEV" && pwd); TESTS=$(cd "$(dirname "$TESTS")" && pwd)/$(basename "$TESTS")
 RUN=${EXTTEST_RUN_DIR:-$(mktemp -d)}; mkdir -p "$RUN"
 export CS_EXTENSIONS_DIR=${EXTS:-$RUN/exts} CS_USER_DATA_DIR=${UD:-$RUN/ud}
-FOLDER=${FOLDER:-$RUN/workspace}; mkdir -p "$FOLDER"; FOLDER=$(cd "$FOLDER" && pwd)
+FOLDER=${FOLDER:-$RUN/workspace}   # a folder, or a .code-workspace file (opened as a multi-root workspace)
+if [ -f "$FOLDER" ]; then FOLDER=$(cd "$(dirname "$FOLDER")" && pwd)/$(basename "$FOLDER"); else mkdir -p "$FOLDER"; FOLDER=$(cd "$FOLDER" && pwd); fi
 
 RUNNER=
 cleanup() {

@@ -44,6 +44,10 @@ log(`packaged ${path.relative(ROOT, fakeLm)}`);
 const runDir = path.join(WORK, 'runs', `editor-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 const workspace = path.join(runDir, 'workspace');
 fs.cpSync(path.join(ROOT, 'test/editor/workspace'), workspace, { recursive: true });
+// MCP_HOST_EDITOR_OPEN=<path inside test/editor/workspace> opens that instead of the folder itself, e.g. a
+// .code-workspace file for a multi-root window (vscode.workspace.workspaceFile is then set).
+const open = process.env.MCP_HOST_EDITOR_OPEN ? path.join(workspace, process.env.MCP_HOST_EDITOR_OPEN) : workspace;
+if (!fs.existsSync(open)) { console.error(`[test:editor] MCP_HOST_EDITOR_OPEN: ${open} does not exist`); process.exit(1); }
 const screenshots = path.join(WORK, 'screenshots');
 fs.mkdirSync(screenshots, { recursive: true });
 
@@ -56,7 +60,7 @@ try {
     vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
-    launchArgs: [workspace, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
+    launchArgs: [open, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
     extensionTestsEnv: {
       EDITOR_ENV: path.join(WORK, 'env.sh'),
       EXTRA_VSIX: fakeLm,

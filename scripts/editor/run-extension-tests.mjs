@@ -4,7 +4,7 @@
 // with `--vscode-option enable-smoke-test-driver` (a built workbench ignores the payload otherwise).
 // The workbench calls window.codeAutomationExit(code) when the suite ends; that code is our exit code.
 //
-//   node run-extension-tests.mjs --base http://127.0.0.1:PORT --folder WORKSPACE --ext EXTENSION_DIR \
+//   node run-extension-tests.mjs --base http://127.0.0.1:PORT --folder FOLDER|FILE.code-workspace --ext EXTENSION_DIR \
 //     --tests EXTENSION_DIR/out/test/editor/index.js [--env '{"K":"V"}'] [--out mocha.log] \
 //     [--timeout 600] [--screenshot end.png] [--verbose]
 //
@@ -39,7 +39,9 @@ const payload = [
   ['extensionEnvironment', JSON.stringify(env)],   // env vars for the extension host process
   ['skipWelcome', 'true'],
 ];
-const url = `${base.origin}/?folder=${encodeURIComponent(args.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+// a .code-workspace file opens as a (multi-root) workspace, anything else as a folder
+const target = args.folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+const url = `${base.origin}/?${target}=${encodeURIComponent(args.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 const t0 = Date.now();
 const ts = () => `[${((Date.now() - t0) / 1000).toFixed(1)}s]`;
 
