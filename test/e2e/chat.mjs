@@ -4,6 +4,8 @@
 //   1. `@mcp /everything.args-prompt city=Paris`  → the fake model's answer `fake-reply-to:What's weather in Paris?`
 //   2. `@mcp CALL_TOOL:everything_echo {…}`       → the tool confirmation dialog (Allow Once) → the tool's result
 //      fed back to the model (`fake-reply-to:tool-result:Echo: …`)
+//   3. `@mcp CALL_TOOL:everything_trigger-sampling-request {…}` → tool dialog, sampling dialog (Allow Once), review
+//      dialog (Send) → the server's result carries the fake model's answer
 // and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
 // code-server's process group and the browser.
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
@@ -170,6 +172,18 @@ try {
     [{ re: /Run the tool "echo" of MCP server "everything"/, button: 'Allow Once', shot: 'e2e-chat-tool-confirm.png' }], 30000);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-tool.png') });
   log('tool call confirmed and answered; screenshots e2e-chat-tool-confirm.png, e2e-chat-tool.png');
+  // 3. Sampling through the real dialogs: the model calls server-everything's sampling tool (Allow Once), the server's
+  //    sampling request is shown (Allow Once), the fake model's answer is reviewed (Send) and reaches the server.
+  await send('@mcp CALL_TOOL:everything_trigger-sampling-request {"prompt":"from the UI","maxTokens":20}');
+  await answerDialogsUntil('the sampling result in chat',
+    async () => (await chatText()).includes('fake-reply-to:Resource trigger-sampling-request context: from the UI'),
+    [
+      { re: /Run the tool "trigger-sampling-request"/, button: 'Allow Once' },
+      { re: /wants to use the language model "Fake Model 1"/, button: 'Allow Once', shot: 'e2e-chat-sampling-confirm.png' },
+      { re: /Send this answer of "Fake Model 1" back to MCP server "everything"/, button: 'Send', shot: 'e2e-chat-sampling-review.png' },
+    ], 30000);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-sampling.png') });
+  log('sampling confirmed, reviewed and answered; screenshots e2e-chat-sampling-*.png');
   log('PASS');
 } catch (e) {
   failed = true;

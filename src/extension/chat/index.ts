@@ -61,7 +61,7 @@ export const defaultChatUi: ChatUi = {
     ].filter(Boolean).join('\n');
     const pick = await vscode.window.showWarningMessage(
       `Run the tool "${ask.tool}" of MCP server "${ask.server}"?`, { modal: true, detail },
-      'Allow Once', 'Allow for This Session', 'Always Allow This Tool');
+      'Allow Once', 'Allow for This Session', 'Always Allow This Tool', 'Deny');
     return pick === 'Allow Once' ? 'once' : pick === 'Allow for This Session' ? 'session' : pick === 'Always Allow This Tool' ? 'always' : 'deny';
   },
   askArgument(ask) {

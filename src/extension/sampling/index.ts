@@ -64,6 +64,7 @@ const ALLOW_ONCE = 'Allow Once';
 const ALLOW_SESSION = 'Allow for This Session';
 const ALLOW_ALWAYS = 'Always Allow This Server';
 const EDIT = 'Edit…';
+const DENY = 'Deny';
 
 /** The real dialogs: modal messages and an input box for edits. */
 export const modalSamplingUi: SamplingUi = {
@@ -71,7 +72,7 @@ export const modalSamplingUi: SamplingUi = {
     let edited: string | undefined;
     for (;;) {
       const detail = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
-      const buttons = ask.lastUserText !== undefined ? [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, EDIT] : [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS];
+      const buttons = ask.lastUserText !== undefined ? [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, EDIT, DENY] : [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, DENY];
       const pick = await vscode.window.showWarningMessage(
         `MCP server "${ask.server}" wants to use the language model "${ask.model.name}". Allow?`,
         { modal: true, detail }, ...buttons);
@@ -91,7 +92,7 @@ export const modalSamplingUi: SamplingUi = {
     let text = answer;
     for (;;) {
       const pick = await vscode.window.showInformationMessage(
-        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text }, 'Send', EDIT);
+        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text }, 'Send', EDIT, 'Don\'t Send');
       if (pick === 'Send') return { action: 'send', text };
       if (pick !== EDIT) return { action: 'cancel' };
       const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
