@@ -172,6 +172,19 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.match(structured, /## Structured content[\s\S]*"temperature"/);
   });
 
+  it('H24: asks for missing tool arguments field by field (an enum becomes a pick list) when called without them', async () => {
+    let done = false;
+    const call = Promise.resolve(vscode.commands.executeCommand<{ structuredContent?: unknown }>('mcpHost.callTool', 'everything', 'get-structured-content'))
+      .finally(() => { done = true; });
+    for (let i = 0; i < 50 && !done; i++) {
+      await new Promise(r => setTimeout(r, 200));
+      if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    const result = await call;
+    assert.ok(result?.structuredContent, `no structured result: ${JSON.stringify(result)}`);
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /"location": "New York"/);
+  });
+
   it('H24: a tool call with arguments that break the input schema is refused before it reaches the server', async () => {
     const result = await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-sum', { a: 'one', b: 2 });
     assert.strictEqual(result, undefined);
@@ -181,6 +194,19 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     const result = await vscode.commands.executeCommand<{ messages: { content: { type: string; text?: string } }[] }>('mcpHost.runPrompt', 'everything', 'args-prompt', { city: 'Lisbon' });
     assert.ok(result?.messages.some(m => m.content.text?.includes('Lisbon')), JSON.stringify(result));
     assert.ok((vscode.window.activeTextEditor?.document.getText() ?? '').includes('Lisbon'));
+  });
+
+  it('H23: asks prompt arguments one by one from completion values, each completion seeing the earlier answers', async () => {
+    let done = false;
+    const run = Promise.resolve(vscode.commands.executeCommand<{ messages: { content: { text?: string } }[] }>('mcpHost.runPrompt', 'everything', 'completable-prompt'))
+      .finally(() => { done = true; });
+    for (let i = 0; i < 60 && !done; i++) {
+      await new Promise(r => setTimeout(r, 250));
+      if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    const result = await run;
+    // The first completion for "department" is Engineering; "name" then completes from Engineering's people.
+    assert.strictEqual(result?.messages[0]?.content.text, 'Please promote Alice to the head of the Engineering team.');
   });
 
   it('H29: writes each server\'s logs to its own "MCP: <name>" channel', async () => {
