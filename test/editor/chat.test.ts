@@ -220,6 +220,23 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.ok(t.markdown.includes('fake-reply-to:Please promote Alice to the head of the Engineering team.'), t.markdown);
   });
 
+  it('H23: a prompt\'s embedded resource reaches the model as text after the prompt\'s own message', async () => {
+    const before = modelCalls().length;
+    const t = await api.chat.run('/everything.resource-prompt resourceType=Text resourceId=3', { model: fake });
+    assert.equal(t.result.errorDetails, undefined, t.markdown);
+    const call = modelCalls().slice(before)[0];
+    assert.ok(call, 'the model was not called');
+    const texts = call.messages.map(m => `${m.role}: ${m.text}`);
+    assert.equal(texts.length, 2, JSON.stringify(texts));
+    assert.match(texts[0], /^user: This prompt includes the Text resource with id: 3/);
+    assert.match(texts[1], /^user: Resource demo:\/\/resource\/dynamic\/text\/3/);
+  });
+
+  it('@mcp with an unknown server says there is no such prompt', async () => {
+    const t = await api.chat.run('/nosuchserver.prompt', { model: fake });
+    assert.match(t.markdown, /There is no prompt `\/nosuchserver.prompt`/);
+  });
+
   it('@mcp /prompts and @mcp alone offer every prompt as a button', async () => {
     for (const [prompt, command] of [['', 'prompts'], ['', undefined]] as const) {
       const t = await api.chat.run(prompt, { model: fake, command });
