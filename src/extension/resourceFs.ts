@@ -20,13 +20,13 @@ export interface ResourceRef {
   part?: number;
 }
 
-/** Builds the document URI of a resource (or of one of its contents). */
-export function resourceDocUri(ref: ResourceRef, mimeType?: string): vscode.Uri {
+/** Builds the document URI of a resource (or of one of its contents, named after `contentUri`). */
+export function resourceDocUri(ref: ResourceRef, mimeType?: string, contentUri?: string): vscode.Uri {
   const authority = Buffer.from(ref.server, 'utf8').toString('hex');
   return vscode.Uri.from({
     scheme: RESOURCE_SCHEME,
     authority,
-    path: `/${Buffer.from(ref.uri, 'utf8').toString('base64url')}/${fileName(ref.uri, mimeType)}`,
+    path: `/${Buffer.from(ref.uri, 'utf8').toString('base64url')}/${fileName(contentUri ?? ref.uri, mimeType)}`,
     query: ref.part === undefined ? '' : `part=${ref.part}`,
   });
 }
@@ -81,7 +81,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const opened: vscode.Uri[] = [];
     for (const ref of refs) {
       const c = contents[ref.part ?? 0];
-      const docUri = resourceDocUri(ref, c.mimeType);
+      const docUri = resourceDocUri(ref, c.mimeType, ref.part === undefined ? undefined : c.uri);
       this.track(server, uri, docUri);
       if ('blob' in c && isPreviewableImage(c.mimeType)) {
         await vscode.commands.executeCommand('vscode.open', docUri, { preview: refs.length === 1 });

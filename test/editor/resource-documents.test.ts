@@ -1,0 +1,80 @@
+// Resource documents for contents the demo servers do not have: an image resource opens in the image
+// preview, and a read that returns several contents opens every one of them (text with its language
+// from the MIME type, the image as an image). The server is a few lines of the SDK, run inline.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const SERVER = `
+const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+const s = new McpServer({ name: 'media', version: '1.0.0' });
+const png = '${PNG}';
+s.registerResource('pixel', 'media://pixel.png', { mimeType: 'image/png' }, async uri => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: png }] }));
+s.registerResource('bundle', 'media://bundle', { mimeType: 'text/plain' }, async () => ({ contents: [
+  { uri: 'media://bundle/readme.md', mimeType: 'text/markdown', text: '# Bundle readme' },
+  { uri: 'media://bundle/data.json', mimeType: 'application/json', text: '{"a": 1}' },
+  { uri: 'media://bundle/pixel.png', mimeType: 'image/png', blob: png },
+] }));
+s.connect(new StdioServerTransport());
+`;
+
+function openTabUris(): string[] {
+  return vscode.window.tabGroups.all.flatMap(g => g.tabs).map(t => {
+    const input = t.input as { uri?: vscode.Uri } | undefined;
+    return input?.uri?.toString() ?? '';
+  });
+}
+
+function tabOf(uri: vscode.Uri): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => (t.input as { uri?: vscode.Uri })?.uri?.toString() === uri.toString());
+}
+
+describe('Resource documents (images, several contents)', function () {
+  this.timeout(60000);
+  let api: McpHostExtensionApi;
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+    await cfg().update('servers', { media: { command: process.execPath, args: ['-e', SERVER], cwd: ROOT } }, vscode.ConfigurationTarget.Workspace);
+    for (let i = 0; i < 150 && api.host.get('media')?.catalogue.resources.length !== 2; i++) await new Promise(r => setTimeout(r, 200));
+    assert.strictEqual(api.host.get('media')?.state.kind, 'running');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('H22: opens an image resource in the image preview, not as text', async () => {
+    const [uri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', 'media', 'media://pixel.png');
+    assert.ok(uri, 'nothing opened');
+    assert.ok(uri.path.endsWith('.png'), uri.toString());
+    const tab = tabOf(uri);
+    assert.ok(tab, `no tab for ${uri.toString()} among ${openTabUris().join(', ')}`);
+    assert.ok(tab.input instanceof vscode.TabInputCustom, `opened as ${tab.input?.constructor?.name}`);
+    assert.strictEqual((tab.input as vscode.TabInputCustom).viewType, 'imagePreview.previewEditor');
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    assert.deepStrictEqual(Buffer.from(bytes), Buffer.from(PNG, 'base64'));
+  });
+
+  it('H22: a read with several contents opens each one: markdown, JSON and the image', async () => {
+    const uris = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', 'media', 'media://bundle');
+    assert.strictEqual(uris.length, 3);
+    assert.deepStrictEqual(uris.map(u => path.posix.basename(u.path)), ['readme.md', 'data.json', 'pixel.png']);
+    const md = await vscode.workspace.openTextDocument(uris[0]);
+    assert.strictEqual(md.getText(), '# Bundle readme');
+    assert.strictEqual(md.languageId, 'markdown');
+    const json = await vscode.workspace.openTextDocument(uris[1]);
+    assert.strictEqual(json.getText(), '{"a": 1}');
+    assert.strictEqual(json.languageId, 'json');
+    const image = tabOf(uris[2]);
+    assert.ok(image?.input instanceof vscode.TabInputCustom, 'the image content is not shown as an image');
+    for (const u of uris) assert.ok(tabOf(u), `not open: ${u.toString()}`);
+  });
+});
