@@ -232,6 +232,20 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.match(texts[1], /^user: Resource demo:\/\/resource\/dynamic\/text\/3/);
   });
 
+  it('@mcp passes the user\'s #file attachments to the model as context', async () => {
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'chat-context.txt');
+    await vscode.workspace.fs.writeFile(file, Buffer.from('the secret word is artichoke'));
+    try {
+      const before = modelCalls().length;
+      const t = await api.chat.run('what is the secret word?', { model: fake, references: [{ id: 'vscode.file', value: file }] });
+      assert.ok(t.markdown.includes('fake-reply-to:what is the secret word?'), t.markdown);
+      const call = modelCalls().slice(before)[0];
+      assert.ok(call.messages.some(m => m.text.startsWith('Context: the file chat-context.txt:\nthe secret word is artichoke')), JSON.stringify(call.messages));
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
   it('@mcp with an unknown server says there is no such prompt', async () => {
     const t = await api.chat.run('/nosuchserver.prompt', { model: fake });
     assert.match(t.markdown, /There is no prompt `\/nosuchserver.prompt`/);

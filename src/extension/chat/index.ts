@@ -116,7 +116,7 @@ export class McpChat {
       const inv = parseInvocation(request.prompt);
       if (inv.target) return await this.runPrompt(request, context, stream, token);
       if (!request.prompt.trim()) return this.listPrompts(stream, true);
-      const messages = [...this.history(context), vscode.LanguageModelChatMessage.User(request.prompt)];
+      const messages = [...this.history(context), ...await referenceMessages(request), vscode.LanguageModelChatMessage.User(request.prompt)];
       await this.answer(messages, request.model, stream, token);
       return {};
     } catch (err) {
@@ -218,7 +218,7 @@ export class McpChat {
     const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });
     const shown = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
     stream.markdown(`**/${h.name}.${prompt.name}**${shown ? ` ${shown}` : ''}\n\n`);
-    const messages = [...this.history(context), ...promptToChatMessages(result)];
+    const messages = [...this.history(context), ...await referenceMessages(request), ...promptToChatMessages(result)];
     if (!result.messages.length) {
       stream.markdown('_The prompt has no messages._\n');
       return {};
@@ -374,6 +374,27 @@ export class McpChat {
   }
 }
 
+/** The user's `#` attachments (files, selections, values) as context messages; unreadable ones are named only. */
+async function referenceMessages(request: vscode.ChatRequest): Promise<vscode.LanguageModelChatMessage[]> {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  for (const ref of request.references ?? []) {
+    const v = ref.value;
+    try {
+      if (typeof v === 'string') out.push(vscode.LanguageModelChatMessage.User(`Context (${ref.modelDescription ?? ref.id}):\n${v}`));
+      else if (v instanceof vscode.Uri) {
+        const doc = await vscode.workspace.openTextDocument(v);
+        out.push(vscode.LanguageModelChatMessage.User(`Context: the file ${vscode.workspace.asRelativePath(v)}:\n${doc.getText()}`));
+      } else if (v instanceof vscode.Location) {
+        const doc = await vscode.workspace.openTextDocument(v.uri);
+        out.push(vscode.LanguageModelChatMessage.User(`Context: ${vscode.workspace.asRelativePath(v.uri)} lines ${v.range.start.line + 1}-${v.range.end.line + 1}:\n${doc.getText(v.range)}`));
+      }
+    } catch {
+      out.push(vscode.LanguageModelChatMessage.User(`Context: ${ref.modelDescription ?? ref.id} (could not be read)`));
+    }
+  }
+  return out;
+}
+
 function contextMessage(a: { server: string; uri: string; text: string }): vscode.LanguageModelChatMessage {
   return vscode.LanguageModelChatMessage.User(`Context: the resource ${a.uri} of MCP server "${a.server}":\n${a.text}`);
 }
@@ -427,7 +448,7 @@ export interface ChatTranscript {
 export interface ChatRegistration extends vscode.Disposable {
   readonly chat: McpChat;
   /** Handles `prompt` (and `command`) as if typed after `@mcp`, with `model` (default: the first model). */
-  run(prompt: string, opts?: { command?: string; model?: vscode.LanguageModelChat; token?: vscode.CancellationToken }): Promise<ChatTranscript>;
+  run(prompt: string, opts?: { command?: string; model?: vscode.LanguageModelChat; references?: vscode.ChatPromptReference[]; token?: vscode.CancellationToken }): Promise<ChatTranscript>;
   /** Replaces the dialogs (undefined restores the real ones). */
   setUi(ui: Partial<ChatUi> | undefined): void;
 }
@@ -454,7 +475,7 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi): C
         button: (c: vscode.Command) => { transcript.buttons.push(c); },
         anchor: () => undefined, reference: () => undefined, filetree: () => undefined, push: () => undefined,
       } as unknown as vscode.ChatResponseStream;
-      const request = { prompt, command: opts.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+      const request = { prompt, command: opts.command, references: opts.references ?? [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
       const cts = new vscode.CancellationTokenSource();
       try {
         transcript.result = await chat.handle(request, { history: [] }, stream, opts.token ?? cts.token);
