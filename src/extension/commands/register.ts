@@ -90,12 +90,18 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
 }
 
 async function subscription(s: CommandServices, arg: unknown, uri: string | undefined, on: boolean): Promise<void> {
-  const h = await pickServer(s.host, arg, { filter: running('resources') });
-  if (!h || !uri) return;
+  const h = await pickServer(s.host, arg, { filter: h => running('resources')(h) && (!on || h.state.kind === 'running' && h.state.capabilities.resources?.subscribe === true),
+    none: on ? 'No running MCP server supports resource subscriptions.' : 'No running MCP server offers resources.' });
+  if (!h) return;
+  const target = uri ?? (await vscode.window.showQuickPick(
+    h.catalogue.resources.filter(r => s.controller.isSubscribed(h.name, r.uri) !== on).map(r => ({ label: r.uri, description: r.title ?? r.name })),
+    { placeHolder: on ? `Subscribe to a resource of ${h.name}` : `Unsubscribe from a resource of ${h.name}` },
+  ))?.label;
+  if (!target) return;
   try {
-    if (on) await s.controller.subscribe(h.name, uri);
-    else await s.controller.unsubscribe(h.name, uri);
+    if (on) await s.controller.subscribe(h.name, target);
+    else await s.controller.unsubscribe(h.name, target);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${uri}: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${target}: ${errorText(err)}`);
   }
 }
