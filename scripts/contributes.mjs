@@ -29,6 +29,9 @@ const commands = [
   cmd('clearInputs', 'Clear Stored Inputs', 'clear-all'),
   cmd('signOut', 'Sign Out of Server…', 'sign-out'),
   cmd('loadMoreResources', 'Load More Resources', 'ellipsis'),
+  // Registered by src/extension/chat (ChatCommandIds).
+  cmd('runPromptInChat', 'Run Prompt in Chat', 'comment-discussion'),
+  cmd('attachResourceToChat', 'Attach Resource to Chat', 'attach'),
 ];
 
 const SERVERS = 'view == mcpHost.servers';
@@ -61,6 +64,8 @@ const menus = {
     { command: 'mcpHost.callTool', when: `${SERVERS} && viewItem == tool`, group: '1_run@1' },
     { command: 'mcpHost.runPrompt', when: `${SERVERS} && viewItem == prompt`, group: 'inline@1' },
     { command: 'mcpHost.runPrompt', when: `${SERVERS} && viewItem == prompt`, group: '1_run@1' },
+    { command: 'mcpHost.runPromptInChat', when: `${SERVERS} && viewItem == prompt`, group: '1_run@2' },
+    { command: 'mcpHost.attachResourceToChat', when: `${ANY} && viewItem =~ /^resource\\./`, group: '1_open@3' },
     { command: 'mcpHost.readResourceTemplate', when: `${ANY} && viewItem == resourceTemplate`, group: 'inline@1' },
     { command: 'mcpHost.openResource', when: `${ANY} && viewItem =~ /^resource\\./`, group: '1_open@1' },
     { command: 'mcpHost.copyUri', when: `${ANY} && viewItem =~ /^resource\\./`, group: 'inline@2' },
@@ -73,7 +78,7 @@ const menus = {
   commandPalette: [
     ...['startServer', 'stopServer', 'restartServer', 'startAll', 'showLogs', 'listServers']
       .map(c => ({ command: `mcpHost.${c}`, when: 'mcpHost.hasServers' })),
-    ...['stopAll', 'browseResources', 'readResource', 'readResourceTemplate', 'callTool', 'runPrompt', 'subscribeResource', 'unsubscribeResource']
+    ...['stopAll', 'browseResources', 'readResource', 'readResourceTemplate', 'callTool', 'runPrompt', 'subscribeResource', 'unsubscribeResource', 'runPromptInChat', 'attachResourceToChat']
       .map(c => ({ command: `mcpHost.${c}`, when: 'mcpHost.anyRunning' })),
     ...['openResource', 'copyUri', 'loadMoreResources', 'refresh'].map(c => ({ command: `mcpHost.${c}`, when: 'false' })),
   ],

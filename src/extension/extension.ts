@@ -13,6 +13,8 @@ import { syncRoots } from './roots';
 import { ServerController } from './servers';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
+import { createClientFeatures, type SamplingFeatures } from './sampling';
+import { registerChat, type ChatRegistration } from './chat';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -29,6 +31,10 @@ export interface McpHostExtensionApi {
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
   views: { servers: ServersTreeProvider; resources: ResourcesTreeProvider };
+  /** Sampling and elicitation as the core's client features (dialogs replaceable for tests). */
+  sampling: SamplingFeatures;
+  /** The `@mcp` chat participant. */
+  chat: ChatRegistration;
 }
 
 /** Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. */
@@ -36,8 +42,17 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
   let hostRef: McpHost | undefined;
+  let logsRef: ServerLogs | undefined;
   const oauth = push(new OAuthBridge(context, () => hostRef));
+  const sampling = push(createClientFeatures({
+    context,
+    log: (server, level, msg) => {
+      const ch = logsRef?.channel(server) ?? log;
+      if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
+    },
+  }));
   const host: McpHost = hostRef = new McpHost({
+    features: sampling,
     authProvider: def => oauth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
@@ -45,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   });
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
-  const logs = push(new ServerLogs(host));
+  const logs = logsRef = push(new ServerLogs(host));
   const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
@@ -57,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));
+  const chat = push(registerChat(context, host));
   push(createStatusItem(host));
   push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
   push(syncRoots(host));
@@ -75,6 +91,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     setInputPrompt: ask => { inputs.ask = ask; },
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree },
+    sampling,
+    chat,
   };
 }
 
