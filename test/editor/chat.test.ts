@@ -318,4 +318,9 @@ describe('Chat and language models (fake model, server-everything)', function ()
     }
     assert.ok(hit, 'the fake model never got the prompt from the chat view');
   });
+
+  after(async () => {
+    // Leave the layout as found: the chat view opened in the secondary side bar.
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+  });
 });
