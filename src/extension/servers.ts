@@ -166,6 +166,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
     await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
+    this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     const reconciled = this.host.reconcile(defs, errors);
     for (const def of ask) void this.askConsent(def);
     await reconciled;

@@ -240,7 +240,10 @@ describe('Editor surfaces (real extension host, real servers)', function () {
       }
       await new Promise(r => setTimeout(r, 300));
     }
+    // Wait for the removal to land: it rewrites the .code-workspace file, which later settings writes share.
+    const removed = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
     vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length - 1, 1);
+    await removed;
     assert.ok(last.includes(want), `allowed directories do not include ${want}: ${last}`);
   });
 
