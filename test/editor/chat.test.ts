@@ -163,6 +163,29 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.ok(!out.includes('fake-reply-to:'), out);
   });
 
+  it('a failing model is a clear error to the server, not a hang', async () => {
+    api.sampling.setUi({ approve: async () => ({ grant: 'once' }), review: async () => assert.fail('no review without an answer') });
+    const out = await callText(api, 'trigger-sampling-request', { prompt: 'FAKE_LM_FAIL', maxTokens: 10 });
+    assert.match(out, /Sampling with "Fake Model 1" failed/, out);
+  });
+
+  it('a pinned model that is not available is a clear error to the server, and the user is never asked', async () => {
+    let asked = 0;
+    api.sampling.setUi({ approve: async () => { asked++; return { grant: 'once' }; }, review: async (_s, _m, a) => ({ action: 'send', text: a }) });
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    const servers = cfg.get<Record<string, Record<string, unknown>>>('servers')!;
+    await cfg.update('servers', { everything: { ...servers.everything, sampling: { model: 'no-such-model', maxRequestsPerMinute: 100 } } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await until(api, 'the pinned model setting applied', () => api.host.get('everything')?.definition.sampling?.model === 'no-such-model' && api.host.get('everything')?.state.kind === 'running');
+      const out = await callText(api, 'trigger-sampling-request', { prompt: 'pinned', maxTokens: 10 });
+      assert.match(out, /pinned sampling model "no-such-model" is not available/, out);
+      assert.equal(asked, 0);
+    } finally {
+      await cfg.update('servers', servers, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'the pin removed', () => api.host.get('everything')?.definition.sampling?.model === undefined && api.host.get('everything')?.state.kind === 'running');
+    }
+  });
+
   it('elicitation: a form from the requested schema, invalid answers asked again, accept returns the values', async () => {
     const seen: string[] = [];
     let integerTries = 0;
