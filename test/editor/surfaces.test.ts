@@ -221,30 +221,38 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.ok(!lines.includes(fs.realpathSync(os.tmpdir())), dirs);
   });
 
-  it('H16: a workspace folder added in the editor reaches server-filesystem as a root (multi-root window)', async function () {
+  it('H16 H17: a workspace folder added in the editor reaches server-filesystem as a root, except a server whose roots name one folder (multi-root window)', async function () {
     // In a single-folder window, adding a folder turns it into a new workspace (a window reload): only
-    // run where the harness opened a .code-workspace.
+    // run where the harness opened a .code-workspace (MCP_HOST_EDITOR_OPEN=multi-root.code-workspace).
     if (!vscode.workspace.workspaceFile) this.skip();
+    const first = vscode.workspace.workspaceFolders![0].name;
+    await settingsServers({ ...servers, scoped: { command: NODE, args: [FILESYSTEM, os.tmpdir()], roots: [first] } });
+    await until(api, 'scoped running', () => running(api, 'scoped'));
     const extra = fs.mkdtempSync(path.join(process.env.EXTTEST_RUN_DIR ?? os.tmpdir(), 'extra-root-'));
     const added = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
     assert.ok(vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length, 0, { uri: vscode.Uri.file(extra) }));
     await added;
     const want = fs.realpathSync(extra);
+    const dirsOf = async (name: string) => text(await (api.host.get(name) as ServerHandle).callTool('list_allowed_directories', {}));
     let last = '';
     const deadline = Date.now() + 20000;
     while (Date.now() < deadline) {
-      const h = api.host.get('files') as ServerHandle;
-      if (h.state.kind === 'running') {
-        last = text(await h.callTool('list_allowed_directories', {}));
+      if (running(api, 'files')) {
+        last = await dirsOf('files');
         if (last.includes(want)) break;
       }
       await new Promise(r => setTimeout(r, 300));
     }
+    const scoped = await dirsOf('scoped');
     // Wait for the removal to land: it rewrites the .code-workspace file, which later settings writes share.
     const removed = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
     vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length - 1, 1);
     await removed;
+    await settingsServers(servers);
+    await until(api, 'scoped removed', () => !api.host.get('scoped'));
     assert.ok(last.includes(want), `allowed directories do not include ${want}: ${last}`);
+    assert.ok(!scoped.includes(want), `a server restricted to "${first}" sees the added folder: ${scoped}`);
+    assert.ok(scoped.includes(fs.realpathSync(wsDir)), scoped);
   });
 
   it('restarts only the server whose settings changed', async () => {
