@@ -48,7 +48,11 @@ export function watchFailures(host: HostApi, actions: { showLogs(server: string)
       });
     }
   });
-  return new vscode.Disposable(() => { sub.dispose(); for (const r of starting.values()) r(); });
+  // A server removed while starting never reports its next state: end its progress too.
+  const gone = host.onDidChangeServers(() => {
+    for (const [name, done] of starting) if (!host.get(name)) { done(); starting.delete(name); }
+  });
+  return new vscode.Disposable(() => { sub.dispose(); gone.dispose(); for (const r of starting.values()) r(); });
 }
 
 function isFinalFailure(s: ServerState): s is Extract<ServerState, { kind: 'error' }> {
