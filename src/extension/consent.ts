@@ -67,7 +67,7 @@ export function describeLaunch(def: StdioServerDefinition): string {
   const envKeys = Object.keys(def.env ?? {});
   return [
     `Command: ${[def.command, ...def.args].map(quote).join(' ')}`,
-    `Working directory: ${def.cwd ?? '(the first workspace folder)'}`,
+    `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}`] : []),
   ].join('\n');
