@@ -274,6 +274,25 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.match(t.markdown, /There is no prompt `\/nosuchserver.prompt`/);
   });
 
+  it('H23: a follow-up turn carries the prompt\'s messages and the model\'s earlier answer as history', async () => {
+    const first = await api.chat.run('/everything.args-prompt city=Rome', { model: fake });
+    const RequestTurn = vscode.ChatRequestTurn as unknown as new (...a: unknown[]) => vscode.ChatRequestTurn;
+    const ResponseTurn = vscode.ChatResponseTurn as unknown as new (...a: unknown[]) => vscode.ChatResponseTurn;
+    const history = [
+      new RequestTurn('/everything.args-prompt city=Rome', undefined, [], 'mcpHost.mcp', []),
+      new ResponseTurn([new vscode.ChatResponseMarkdownPart(first.markdown)], first.result, 'mcpHost.mcp', undefined),
+      new RequestTurn('an unrelated question to another participant', undefined, [], 'other.participant', []),
+    ];
+    const before = modelCalls().length;
+    const t = await api.chat.run('and tomorrow?', { model: fake, history });
+    assert.ok(t.markdown.includes('fake-reply-to:and tomorrow?'), t.markdown);
+    assert.deepEqual(modelCalls().slice(before)[0].messages, [
+      { role: 'user', text: "What's weather in Rome?" },
+      { role: 'assistant', text: "fake-reply-to:What's weather in Rome?" },
+      { role: 'user', text: 'and tomorrow?' },
+    ]);
+  });
+
   it('@mcp /prompts and @mcp alone offer every prompt as a button', async () => {
     for (const [prompt, command] of [['', 'prompts'], ['', undefined]] as const) {
       const t = await api.chat.run(prompt, { model: fake, command });

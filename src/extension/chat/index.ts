@@ -79,6 +79,10 @@ interface TurnMemo {
   messages?: { role: 'user' | 'assistant'; text: string }[];
   /** Resources attached as context. */
   attached?: { server: string; uri: string; text: string }[];
+  /** The question asked with an attached resource. */
+  question?: string;
+  /** The model's answer (without the participant's own notes). */
+  answer?: string;
 }
 
 function isRunning(h: ServerHandle): boolean {
@@ -117,8 +121,8 @@ export class McpChat {
       if (inv.target) return await this.runPrompt(request, context, stream, token);
       if (!request.prompt.trim()) return this.listPrompts(stream, true);
       const messages = [...this.history(context), ...await referenceMessages(request), vscode.LanguageModelChatMessage.User(request.prompt)];
-      await this.answer(messages, request.model, stream, token);
-      return {};
+      const memo: TurnMemo = { answer: await this.answer(messages, request.model, stream, token) };
+      return { metadata: { mcp: memo } };
     } catch (err) {
       if (token.isCancellationRequested) return {};
       const message = err instanceof vscode.LanguageModelError
@@ -223,8 +227,8 @@ export class McpChat {
       stream.markdown('_The prompt has no messages._\n');
       return {};
     }
-    await this.answer(messages, request.model, stream, token);
-    const memo: TurnMemo = { messages: promptToTranscript(result) };
+    const answer = await this.answer(messages, request.model, stream, token);
+    const memo: TurnMemo = { messages: promptToTranscript(result), answer };
     return { metadata: { mcp: memo } };
   }
 
@@ -267,7 +271,8 @@ export class McpChat {
     const question = rest.join(' ').trim();
     if (question) {
       const messages = [...this.history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
-      await this.answer(messages, request.model, stream, token);
+      memo.question = question;
+      memo.answer = await this.answer(messages, request.model, stream, token);
     }
     return { metadata: { mcp: memo } };
   }
@@ -286,7 +291,7 @@ export class McpChat {
       if (t instanceof vscode.ChatRequestTurn) {
         const next = turns[i + 1];
         const memo = next instanceof vscode.ChatResponseTurn ? (next.result.metadata?.mcp as TurnMemo | undefined) : undefined;
-        if (memo?.messages || memo?.attached) continue; // the response turn carries what the model saw
+        if (memo?.messages) continue; // the response turn carries the prompt's messages instead
         if (t.command) continue; // listings are not conversation
         out.push(vscode.LanguageModelChatMessage.User(t.prompt));
       } else if (t instanceof vscode.ChatResponseTurn) {
@@ -295,9 +300,11 @@ export class McpChat {
           out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.text) : vscode.LanguageModelChatMessage.User(m.text));
         }
         for (const a of memo?.attached ?? []) out.push(contextMessage(a));
-        const text = t.response.filter((p): p is vscode.ChatResponseMarkdownPart => p instanceof vscode.ChatResponseMarkdownPart)
-          .map(p => p.value.value).join('');
-        if (text && (memo?.messages || !memo)) out.push(vscode.LanguageModelChatMessage.Assistant(text));
+        if (memo?.question) out.push(vscode.LanguageModelChatMessage.User(memo.question));
+        const text = memo?.answer ?? (memo ? '' : t.response
+          .filter((p): p is vscode.ChatResponseMarkdownPart => p instanceof vscode.ChatResponseMarkdownPart)
+          .map(p => p.value.value).join(''));
+        if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
       }
     }
     return out;
@@ -448,7 +455,10 @@ export interface ChatTranscript {
 export interface ChatRegistration extends vscode.Disposable {
   readonly chat: McpChat;
   /** Handles `prompt` (and `command`) as if typed after `@mcp`, with `model` (default: the first model). */
-  run(prompt: string, opts?: { command?: string; model?: vscode.LanguageModelChat; references?: vscode.ChatPromptReference[]; token?: vscode.CancellationToken }): Promise<ChatTranscript>;
+  run(prompt: string, opts?: {
+    command?: string; model?: vscode.LanguageModelChat; references?: vscode.ChatPromptReference[];
+    history?: vscode.ChatContext['history']; token?: vscode.CancellationToken;
+  }): Promise<ChatTranscript>;
   /** Replaces the dialogs (undefined restores the real ones). */
   setUi(ui: Partial<ChatUi> | undefined): void;
 }
@@ -478,7 +488,7 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi): C
       const request = { prompt, command: opts.command, references: opts.references ?? [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
       const cts = new vscode.CancellationTokenSource();
       try {
-        transcript.result = await chat.handle(request, { history: [] }, stream, opts.token ?? cts.token);
+        transcript.result = await chat.handle(request, { history: opts.history ?? [] }, stream, opts.token ?? cts.token);
       } finally {
         cts.dispose();
       }
