@@ -17,6 +17,16 @@ export interface CliRuntime {
   resolveCommand(def: ServerDefinition): Promise<{ path: string; via: string }>;
   out(text: string): void;
   err(text: string): void;
+  /** OAuth sign-ins for remote servers (none: a 401 is an error). */
+  signIn?: {
+    isPending(server: string): boolean;
+    waitForCode(server: string, timeoutMs: number): Promise<string>;
+    /** Whether to wait for the user to finish signing in (a terminal, or asked to). */
+    readonly wait: boolean;
+    readonly waitMs: number;
+  };
+  /** Releases what the runtime holds (the sign-in listener). */
+  dispose?(): Promise<void>;
 }
 
 export interface LoadedConfig {
@@ -95,10 +105,23 @@ function startFailure(handle: ServerHandle, err: unknown): string {
   return tail.length ? `${message}\n  stderr (last ${tail.length} lines):\n${tail.map(l => `    ${l}`).join('\n')}` : message;
 }
 
+/** A remote server that needs the user to sign in: wait for the redirect, then finish on the connection. */
+async function finishSignIn(rt: CliRuntime, handle: ServerHandle): Promise<void> {
+  const signIn = rt.signIn;
+  const finish = (handle as Partial<{ finishAuth(code: string): Promise<void> }>).finishAuth;
+  if (!signIn?.isPending(handle.name) || !finish) return;
+  if (!signIn.wait) {
+    throw new FailureError(`server "${handle.name}" needs you to sign in: run mcp-host in a terminal (or set MCP_HOST_SIGN_IN=wait), open the URL it prints, and approve`);
+  }
+  const code = await signIn.waitForCode(handle.name, signIn.waitMs).catch(err => { throw new FailureError(err instanceof Error ? err.message : String(err)); });
+  await finish.call(handle, code);
+}
+
 /** Starts one server; rejects with a FailureError that names the server and carries its stderr. */
-async function startOne(host: HostApi, name: string): Promise<ServerHandle> {
+async function startOne(host: HostApi, name: string, rt?: CliRuntime): Promise<ServerHandle> {
   const handle = host.get(name);
   if (!handle) throw new FailureError(`server "${name}" was not created by the host`);
+  if (rt && handle.state.kind === 'error') await finishSignIn(rt, handle);
   // reconcile() already started it (autoStart) and recorded any failure: do not launch it twice.
   if (handle.state.kind !== 'running' && handle.state.kind !== 'error') {
     try {
@@ -125,7 +148,7 @@ async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
 async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>): Promise<T> {
   const cfg = await rt.loadConfig(args);
   const def = withTimeout(pick(cfg, name), args.timeout);
-  return withHost(rt, [def], async host => fn(await startOne(host, name).catch(oneLine)), args.verbose);
+  return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose);
 }
 
 function failed(server: string, what: string, err: unknown): Error {
@@ -166,7 +189,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
       const handle = host.get(def.name);
       try {
         if (!handle) throw new Error('not created by the host');
-        await startOne(host, def.name);
+        await startOne(host, def.name, rt);
         const s = handle.state;
         if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
         const cat = await catalogueOf(handle);

@@ -1,5 +1,6 @@
 /** `--help` texts, one per command. */
 import { inputEnvName } from './inputs';
+import { DEFAULT_OAUTH_PORT } from './oauth';
 
 const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.servers), mcp.json (servers), or a
                   Claude Desktop / Cursor file (mcpServers). Default: ./.vscode/settings.json,
@@ -9,7 +10,11 @@ const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.serv
   -h, --help      this text`;
 
 const INPUTS = `Inputs: \${input:id} values come from the environment (${inputEnvName('id')}), else are asked
-on the terminal, else take the input's "default".`;
+on the terminal, else take the input's "default".
+Sign-in: a remote server that asks for OAuth prints an authorization URL (and opens a browser from a
+terminal); the redirect comes back to http://127.0.0.1:${DEFAULT_OAUTH_PORT}/callback/<server> (MCP_HOST_OAUTH_PORT).
+Tokens are kept in ${'$'}XDG_CONFIG_HOME/mcp-host/oauth.json, mode 0600 (MCP_HOST_OAUTH_FILE). Without a
+terminal set MCP_HOST_SIGN_IN=wait to wait for the sign-in (MCP_HOST_SIGN_IN_TIMEOUT ms, default 5 min).`;
 
 const EXIT = `Exit codes: 0 ok, 1 a server or tool failed, 2 usage or configuration error.`;
 

@@ -40,7 +40,12 @@ async function main(argv: string[]): Promise<number> {
       console.log(HELP[cmd]);
       return 0;
     }
-    return await run(createRuntime(), args);
+    const rt = createRuntime();
+    try {
+      return await run(rt, args);
+    } finally {
+      await rt.dispose?.();
+    }
   } catch (err) {
     return report(err, cmd);
   }

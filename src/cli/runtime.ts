@@ -4,11 +4,23 @@ import { pathToFileURL } from 'node:url';
 import { McpHost } from '../mcp/host';
 import { resolveCommand } from '../mcp/process/resolveCommand';
 import type { CliRuntime } from './commands';
+import { CliSignIn } from './oauth';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 
-export function createRuntime(cwd = process.cwd()): CliRuntime {
+export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): CliRuntime {
+  const terminal = Boolean(process.stderr.isTTY && process.stdin.isTTY);
+  const port = Number(env.MCP_HOST_OAUTH_PORT) || undefined;
+  const signIn = new CliSignIn({ port, err: line => { process.stderr.write(`${line}\n`); }, openBrowser: terminal });
+  const wait = terminal || env.MCP_HOST_SIGN_IN === 'wait';
   return {
+    signIn: {
+      isPending: server => signIn.isPending(server),
+      waitForCode: (server, ms) => signIn.waitForCode(server, ms),
+      wait,
+      waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
+    },
+    dispose: () => signIn.dispose(),
     loadConfig: args => loadConfig(args.config, { cwd }),
     createHost: () => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
@@ -18,6 +30,8 @@ export function createRuntime(cwd = process.cwd()): CliRuntime {
         restart: { enabled: false },
         pingIntervalMs: 0,
         stopGrace: { eofGraceMs: 500, termGraceMs: 2000 },
+        // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
+        authProvider: def => signIn.providerFor(def),
       });
       // The current folder is the workspace: offer it as the one root.
       host.setRoots([{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }]);
