@@ -1,5 +1,7 @@
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { StdioServerDefinition } from '../mcp';
+import { parseDotenv } from '../mcp/config/envFile';
 
 const KEY = 'mcpHost.launchConsent';
 
@@ -51,7 +53,7 @@ export class LaunchConsent {
   }
 
   private async ask(def: StdioServerDefinition, fp: string): Promise<boolean> {
-    const answer = await this.prompt(def, describeLaunch(def));
+    const answer = await this.prompt(def, describeLaunch(def, await envFileKeys(def)));
     if (answer !== 'allow') {
       this.denied.add(fp);
       return false;
@@ -63,14 +65,24 @@ export class LaunchConsent {
 }
 
 /** The exact command line, working directory and environment variable names (never values). */
-export function describeLaunch(def: StdioServerDefinition): string {
+export function describeLaunch(def: StdioServerDefinition, fileKeys?: string[]): string {
   const envKeys = Object.keys(def.env ?? {});
   return [
     `Command: ${[def.command, ...def.args].map(quote).join(' ')}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
-    ...(def.envFile ? [`Environment file: ${def.envFile}`] : []),
+    ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),
   ].join('\n');
+}
+
+/** Variable names in the server's envFile, or undefined when there is none or it cannot be read. */
+async function envFileKeys(def: StdioServerDefinition): Promise<string[] | undefined> {
+  if (!def.envFile) return undefined;
+  try {
+    return Object.keys(parseDotenv(await fs.readFile(def.envFile, 'utf8')).vars);
+  } catch {
+    return undefined;
+  }
 }
 
 function quote(arg: string): string {
