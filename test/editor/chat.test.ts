@@ -361,6 +361,18 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.ok(hit, 'the fake model never got the prompt from the chat view');
   });
 
+  it('MCP: Run Prompt in Chat sends a prompt without arguments to @mcp in the chat view', async () => {
+    const before = modelCalls().length;
+    await vscode.commands.executeCommand('mcpHost.runPromptInChat', { kind: 'prompt', server: 'everything', prompt: { name: 'simple-prompt' } });
+    const deadline = Date.now() + 20000;
+    let hit = false;
+    while (!hit && Date.now() < deadline) {
+      hit = modelCalls().slice(before).some(c => c.messages.some(m => m.text.includes('This is a simple prompt without arguments.')));
+      if (!hit) await new Promise(r => setTimeout(r, 250));
+    }
+    assert.ok(hit, 'the fake model never got simple-prompt from the chat view');
+  });
+
   after(async () => {
     // Leave the layout as found: the chat view opened in the secondary side bar.
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
