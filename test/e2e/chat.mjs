@@ -6,6 +6,7 @@
 //      fed back to the model (`fake-reply-to:tool-result:Echo: …`)
 //   3. `@mcp CALL_TOOL:everything_trigger-sampling-request {…}` → tool dialog, sampling dialog (Allow Once), review
 //      dialog (Send) → the server's result carries the fake model's answer
+//   4. `@mcp CALL_TOOL:everything_trigger-elicitation-request {}` → tool dialog, elicitation dialog (Decline)
 // and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
 // code-server's process group and the browser.
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
@@ -184,6 +185,16 @@ try {
     ], 30000);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-sampling.png') });
   log('sampling confirmed, reviewed and answered; screenshots e2e-chat-sampling-*.png');
+
+  // 4. Elicitation through the real dialog: the server asks for information, the user declines, the server hears it.
+  await send('@mcp CALL_TOOL:everything_trigger-elicitation-request {}');
+  await answerDialogsUntil('the declined elicitation in chat',
+    async () => /fake-reply-to:tool-result:.*User declined to provide the requested information/.test(await chatText()),
+    [
+      { re: /Run the tool "trigger-elicitation-request"/, button: 'Allow Once' },
+      { re: /MCP server "everything" asks for information/, button: 'Decline', shot: 'e2e-chat-elicitation.png' },
+    ], 30000);
+  log('elicitation declined in its dialog; screenshot e2e-chat-elicitation.png');
   log('PASS');
 } catch (e) {
   failed = true;
