@@ -35,6 +35,8 @@ export interface McpHostExtensionApi {
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
   chat: ChatRegistration;
+  /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
+  oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
 }
 
 /** Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. */
@@ -43,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
-  const oauth = push(new OAuthBridge(context, () => hostRef));
+  const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
   const sampling = push(createClientFeatures({
     context,
     log: (server, level, msg) => {
@@ -93,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     views: { servers: serversTree, resources: resourcesTree },
     sampling,
     chat,
+    oauth,
   };
 }
 

@@ -16,30 +16,43 @@ function storageOf(secrets: vscode.SecretStorage) {
  * made reachable with `asExternalUri`, so it also works in the browser), tokens in SecretStorage.
  */
 export class OAuthBridge implements vscode.Disposable {
-  private base: string;
+  /** Redirect URIs per server, in the form the browser can reach (after asExternalUri). */
+  private readonly redirects = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The browser step (ask, then openExternal); tests replace it to follow the authorization URL themselves. */
+  openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
+    const open = 'Open Browser';
+    const pick = await vscode.window.showInformationMessage(`MCP server "${server}" asks you to sign in at ${new URL(url).host}.`, { modal: true }, open);
+    if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  };
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly host: () => HostApi | undefined) {
-    this.base = `${vscode.env.uriScheme}://${context.extension.id}`;
-    void vscode.env.asExternalUri(vscode.Uri.parse(this.base)).then(u => { this.base = u.toString().replace(/\/$/, ''); }, () => undefined);
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly host: () => HostApi | undefined,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {
     this.disposables.push(vscode.window.registerUriHandler({ handleUri: uri => this.handle(uri) }));
   }
 
   /** The provider for one server (HostOptions.authProvider); undefined for stdio servers. */
   providerFor(def: ServerDefinition): McpOAuthProvider | undefined {
     if (def.type === 'stdio') return undefined;
-    const redirect = () => `${this.base}/oauth/${encodeURIComponent(def.name)}`;
+    const raw = vscode.Uri.parse(`${vscode.env.uriScheme}://${this.context.extension.id}/oauth/${encodeURIComponent(def.name)}`);
+    if (!this.redirects.has(def.name)) {
+      this.redirects.set(def.name, raw.toString(true));
+      // In a browser-hosted editor the app scheme is not reachable: use the workbench's callback form.
+      void vscode.env.asExternalUri(raw).then(u => { this.redirects.set(def.name, u.toString(true)); }, () => undefined);
+    }
+    const redirect = () => this.redirects.get(def.name) ?? raw.toString(true);
     return new McpOAuthProvider({
       storage: storageOf(this.context.secrets),
       clientName: 'MCP Host for VS Code',
       key: def.url,
-      // A getter: the external form of the redirect is known only after asExternalUri answers.
+      // A getter: the external form of the redirect is known only once asExternalUri answers.
       get redirectUrl() { return redirect(); },
-      openBrowser: async url => {
-        const open = 'Open Browser';
-        const pick = await vscode.window.showInformationMessage(
-          `MCP server "${def.name}" asks you to sign in at ${new URL(url).host}.`, { modal: true }, open);
-        if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+      openBrowser: url => {
+        this.log(`${def.name}: sign-in needed, opening ${new URL(url).origin}`);
+        return this.openBrowser(def.name, url);
       },
     });
   }
@@ -49,12 +62,18 @@ export class OAuthBridge implements vscode.Disposable {
     await this.providerFor(def)?.invalidateCredentials('all');
   }
 
-  private async handle(uri: vscode.Uri): Promise<void> {
-    const m = /^\/oauth\/([^/]+)$/.exec(uri.path);
-    if (!m) return;
-    const name = decodeURIComponent(m[1]);
+  /** Completes a sign-in from the redirect URI (`…/oauth/<server>?code=…`): the URI handler calls this. */
+  async handle(uri: vscode.Uri): Promise<void> {
     const q = new URLSearchParams(uri.query);
+    // Either the app URI itself or the workbench's callback form, which carries the path as `vscode-path`.
+    const m = /\/oauth\/([^/]+)$/.exec(q.get('vscode-path') ?? uri.path);
+    if (!m) {
+      this.log(`ignored a redirect that is not a sign-in: ${uri.scheme}://${uri.authority}${uri.path}`);
+      return;
+    }
+    const name = decodeURIComponent(m[1]);
     const conn = this.host()?.get(name) as Connection | undefined;
+    this.log(`${name}: sign-in redirect received${q.get('error') ? ` with error ${q.get('error')}` : ''}`);
     if (q.get('error')) {
       void vscode.window.showErrorMessage(`Sign-in to "${name}" failed: ${q.get('error_description') ?? q.get('error')}`);
       return;
@@ -63,10 +82,17 @@ export class OAuthBridge implements vscode.Disposable {
     if (!conn || !code) return;
     try {
       await conn.finishAuth(code);
-      void vscode.window.showInformationMessage(`Signed in to MCP server "${name}".`);
     } catch (err) {
-      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+      // The redirect can land while the start that asked for it is still failing; with the tokens
+      // saved, one more start is all it takes. Without tokens the sign-in itself failed.
+      const signedIn = (await this.providerFor(conn.definition)?.tokens()) !== undefined;
+      if (!signedIn || !(await conn.start().then(() => true, () => false))) {
+        this.log(`${name}: sign-in failed: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        return;
+      }
     }
+    void vscode.window.showInformationMessage(`Signed in to MCP server "${name}".`);
   }
 
   dispose(): void {
