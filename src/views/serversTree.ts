@@ -4,6 +4,8 @@ import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
 
 const GROUP_ORDER: GroupKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+/** Items shown per group; the rest are a click away (Resources view pages, pickers search all). */
+export const GROUP_LIMIT = 500;
 
 /**
  * The Servers view: every configured server with its state, and under a running one its tools,
@@ -58,13 +60,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
     if (!h) return [];
     switch (node.kind) {
       case 'server': return this.groupsOf(node.server).map(group => ({ kind: 'group', server: node.server, group }));
-      case 'group': switch (node.group) {
-        case 'tools': return h.catalogue.tools.map(tool => ({ kind: 'tool', server: h.name, tool }));
-        case 'prompts': return h.catalogue.prompts.map(prompt => ({ kind: 'prompt', server: h.name, prompt }));
-        case 'resources': return h.catalogue.resources.map(resource => ({ kind: 'resource', server: h.name, resource }));
-        case 'resourceTemplates': return h.catalogue.resourceTemplates.map(template => ({ kind: 'resourceTemplate', server: h.name, template }));
+      case 'group': {
+        const items = this.groupItems(h.name, node.group);
+        if (items.length <= GROUP_LIMIT) return items;
+        const more = items.length - GROUP_LIMIT;
+        const where = node.group === 'resources' ? 'the Resources view pages through all of them' : 'the MCP commands search all of them';
+        return [...items.slice(0, GROUP_LIMIT), { kind: 'message', server: h.name, text: `… ${more} more (${where})` }];
       }
-      // falls through (exhaustive above)
       default: return [];
     }
   }
@@ -78,6 +80,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       case 'resource': return { kind: 'group', server: node.server, group: 'resources' };
       case 'resourceTemplate': return { kind: 'group', server: node.server, group: 'resourceTemplates' };
       default: return this.serverNode(node.server);
+    }
+  }
+
+  private groupItems(server: string, group: GroupKind): McpNode[] {
+    const c = this.host.get(server)?.catalogue;
+    if (!c) return [];
+    switch (group) {
+      case 'tools': return c.tools.map(tool => ({ kind: 'tool', server, tool }));
+      case 'prompts': return c.prompts.map(prompt => ({ kind: 'prompt', server, prompt }));
+      case 'resources': return c.resources.map(resource => ({ kind: 'resource', server, resource }));
+      case 'resourceTemplates': return c.resourceTemplates.map(template => ({ kind: 'resourceTemplate', server, template }));
     }
   }
 

@@ -9,7 +9,7 @@ import type { McpNode } from '../../src/views/nodes';
 const ROOT = path.resolve(__dirname, '../../..');
 const PAGED = path.join(ROOT, 'test/fixtures/servers/paged.mjs');
 
-describe('Resources view paging (fixture server with 250 resources in pages of 100)', function () {
+describe('Resources view paging (fixture server with 600 resources in pages of 100)', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -17,7 +17,7 @@ describe('Resources view paging (fixture server with 250 resources in pages of 1
   before(async () => {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
-    await cfg().update('servers', { paged: { command: process.execPath, args: [PAGED, '--resources', '250', '--page', '100', '--tools', '5', '--prompts', '2', '--templates', '2'] } }, vscode.ConfigurationTarget.Workspace);
+    await cfg().update('servers', { paged: { command: process.execPath, args: [PAGED, '--resources', '600', '--page', '100', '--tools', '5', '--prompts', '2', '--templates', '2'] } }, vscode.ConfigurationTarget.Workspace);
     for (let i = 0; i < 150 && api.host.get('paged')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));
     assert.strictEqual(api.host.get('paged')?.state.kind, 'running');
   });
@@ -42,15 +42,28 @@ describe('Resources view paging (fixture server with 250 resources in pages of 1
     await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
     nodes = await children();
     assert.strictEqual(nodes.filter(n => n.kind === 'resource').length, 200);
-    await vscode.commands.executeCommand('mcpHost.loadMoreResources', 'paged');
-    nodes = await children();
-    assert.strictEqual(nodes.filter(n => n.kind === 'resource').length, 250);
+    for (let page = 3; page <= 6; page++) {
+      await vscode.commands.executeCommand('mcpHost.loadMoreResources', 'paged');
+      nodes = await children();
+      assert.strictEqual(nodes.filter(n => n.kind === 'resource').length, page * 100);
+    }
     assert.ok(!nodes.some(n => n.kind === 'loadMore'), 'Load more shown after the last page');
+  });
+
+  it('caps the Servers view\'s Resources group and points to the Resources view for the rest', async () => {
+    const tree = api.views.servers;
+    const server = (tree.getChildren() as McpNode[]).find(n => n.server === 'paged')!;
+    const group = (tree.getChildren(server) as McpNode[]).find(n => n.kind === 'group' && n.group === 'resources')!;
+    assert.strictEqual(tree.getTreeItem(group).description, '600');
+    const items = tree.getChildren(group) as McpNode[];
+    assert.strictEqual(items.filter(n => n.kind === 'resource').length, 500);
+    const last = items[items.length - 1];
+    assert.ok(last.kind === 'message' && /100 more/.test(last.text), JSON.stringify(last));
   });
 
   it('H21: starts again from the first page when the server says its resource list changed', async () => {
     const changed = new Promise<void>(resolve => {
-      const d = api.host.onDidChangeCatalogue(e => { if (e.server === 'paged' && e.catalogue.resources.length === 251) { d.dispose(); resolve(); } });
+      const d = api.host.onDidChangeCatalogue(e => { if (e.server === 'paged' && e.catalogue.resources.length === 601) { d.dispose(); resolve(); } });
     });
     await api.host.get('paged')!.callTool('add_resource', { name: 'fresh' });
     await changed;
