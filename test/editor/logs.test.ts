@@ -58,6 +58,13 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
     await setActiveChannelLevel('info');
     await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
   });
+
+  it('mcpHost.trace turns the JSON-RPC trace on for every server without touching channel levels, and off again', async () => {
+    await cfg().update('trace', true, vscode.ConfigurationTarget.Workspace);
+    await until(async () => (await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+    await cfg().update('trace', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+  });
 });
 
 async function until(check: () => boolean | Promise<boolean>, ms = 15000): Promise<void> {
