@@ -255,14 +255,18 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.ok(scoped.includes(fs.realpathSync(wsDir)), scoped);
   });
 
-  it('restarts only the server whose settings changed', async () => {
+  it('restarts only the server whose settings changed; the edited command asks launch consent again', async () => {
     const everything = api.host.get('everything')!;
     const files = api.host.get('files')!;
     const since = everything.state.kind === 'running' ? everything.state.since : -1;
+    const asked = consentAsked.length;
     await settingsServers({ ...servers, files: { command: NODE, args: [FILESYSTEM, os.tmpdir(), wsDir] } });
     await until(api, 'files restarted', () => api.host.get('files') !== files && running(api, 'files'));
     assert.strictEqual(api.host.get('everything'), everything, 'everything was replaced');
     const after = everything.state;
     assert.ok(after.kind === 'running' && after.since === since, 'everything restarted');
+    const again = consentAsked.slice(asked);
+    assert.strictEqual(again.length, 1, JSON.stringify(again));
+    assert.ok(again[0].startsWith('files\n') && again[0].includes(wsDir), again[0]);
   });
 });
