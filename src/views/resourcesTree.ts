@@ -25,15 +25,26 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
   private readonly pages = new Map<string, Pages>();
   private readonly nodes = new Map<string, McpNode & { kind: 'server' }>();
   private readonly subscriptions: { dispose(): void }[] = [];
+  /** What the core's resource list looked like, per server: only a real change restarts the paging. */
+  private readonly signatures = new Map<string, string>();
 
   constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations) {
     this.subscriptions.push(
       host.onDidChangeServers(() => this.changed.fire(undefined)),
       host.onDidChangeState(({ server, state }) => {
-        if (state.kind !== 'running') this.pages.delete(server);
+        if (state.kind !== 'running') {
+          this.pages.delete(server);
+          this.signatures.delete(server);
+        }
         this.changed.fire(undefined);
       }),
-      host.onDidChangeCatalogue(({ server }) => this.reset(server)),
+      host.onDidChangeCatalogue(({ server, catalogue }) => {
+        // The first catalogue of a session, or a change of tools/prompts only, keeps the loaded pages.
+        const sig = `${catalogue.resources.length}\n${catalogue.resources.map(r => r.uri).join('\n')}`;
+        const prev = this.signatures.get(server);
+        this.signatures.set(server, sig);
+        if (prev !== undefined && prev !== sig) this.reset(server);
+      }),
       host.onDidUpdateResource(({ server }) => this.fireServer(server)),
       notes.onDidChange(() => this.changed.fire(undefined)),
       this.changed,

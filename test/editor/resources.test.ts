@@ -18,7 +18,7 @@ describe('Resources view paging (fixture server with 600 resources in pages of 1
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { paged: { command: process.execPath, args: [PAGED, '--resources', '600', '--page', '100', '--tools', '5', '--prompts', '2', '--templates', '2'] } }, vscode.ConfigurationTarget.Workspace);
-    for (let i = 0; i < 150 && api.host.get('paged')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));
+    for (let i = 0; i < 150 && api.host.get('paged')?.catalogue.resources.length !== 600; i++) await new Promise(r => setTimeout(r, 200));
     assert.strictEqual(api.host.get('paged')?.state.kind, 'running');
   });
 
