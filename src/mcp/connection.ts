@@ -216,7 +216,7 @@ export class Connection implements ServerHandle {
   private secretsFor: ServerDefinition | undefined;
   private secrets: string[] = [];
 
-  /** Values from `env` (secret-looking names) and every header value never appear in a log line. */
+  /** `${input:}` values, values from `env` (secret-looking names) and every header value never appear in a log line. */
   private redactSecrets(text: string): string {
     if (this.secretsFor !== this._definition) {
       this.secretsFor = this._definition;
@@ -224,7 +224,8 @@ export class Connection implements ServerHandle {
       const values = def.type === 'stdio'
         ? Object.entries(def.env ?? {}).filter(([k, v]) => v && /key|token|secret|pass|auth|cred|cookie|session/i.test(k)).map(([, v]) => v as string)
         : Object.values(def.headers ?? {}).flatMap(v => [v, v.replace(/^\S+\s+/, '')]);
-      this.secrets = [...new Set(values.filter(v => v.length >= 6))].sort((a, b) => b.length - a.length);
+      const inputs = (def.secrets ?? []).filter(v => v.length >= 4);
+      this.secrets = [...new Set([...values.filter(v => v.length >= 6), ...inputs])].sort((a, b) => b.length - a.length);
     }
     let out = text;
     for (const v of this.secrets) if (out.includes(v)) out = out.split(v).join('***');
@@ -238,6 +239,7 @@ export class Connection implements ServerHandle {
   }
 
   private setError(message: string, crashLoop = false, retryAt?: number): void {
+    message = this.redactSecrets(message);
     this.log('error', 'lifecycle', message);
     this.setState({ kind: 'error', message, stderrTail: [...this._stderrTail], crashLoop, ...(retryAt ? { retryAt } : {}) });
   }
@@ -412,6 +414,26 @@ export class Connection implements ServerHandle {
       this._onDidChangeCatalogue.fire(emptyCatalogue());
       this.recordCrash(this.exitMessage(session, 'exited unexpectedly'));
     }, 50);
+  }
+
+  /**
+   * The server closed its stdout but its process lives on: nothing it says can arrive, and every
+   * request would wait for its timeout. Stop the process tree and treat it as a crash.
+   */
+  private onStdoutClosed(session: Session): void {
+    // A normal exit closes stdout too: give the exit event time to arrive first.
+    setTimeout(() => {
+      if (session.closing || session.exit !== undefined || session !== this.session) return;
+      this.stopPing();
+      this.session = undefined;
+      const epoch = this.epoch;
+      this.log('warning', 'lifecycle', `pid ${session.pid} closed its stdout but is still running; stopping it`);
+      void this.teardown(session, false).then(() => {
+        if (epoch !== this.epoch) return;
+        this._onDidChangeCatalogue.fire(emptyCatalogue());
+        this.recordCrash(`server \`${this.name}\` closed its stdout but kept running, so none of its answers can arrive; it was stopped`);
+      });
+    }, 200).unref?.();
   }
 
   private exitMessage(session: Session, what: string): string {
@@ -660,6 +682,7 @@ export class Connection implements ServerHandle {
         session.child = child;
         session.pid = child.pid;
         child.once('exit', (code, signal) => { session.exit = { code, signal }; });
+        child.stdout?.once('end', () => this.onStdoutClosed(session));
       }
     };
     return this.finishConnect(session, scope);

@@ -41,6 +41,8 @@ interface ServerDefinitionBase {
   /** Restrict roots to these workspace folder names (multi-root). Missing = every folder. */
   roots?: string[];
   sampling?: SamplingPolicy;
+  /** Values that never appear in a log line, trace or error message: the resolved `${input:}` values (set by resolveServer). */
+  secrets?: string[];
 }
 
 export interface StdioServerDefinition extends ServerDefinitionBase {

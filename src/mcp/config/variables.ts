@@ -281,6 +281,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     ...(raw.timeout && { timeout: { ...raw.timeout } }),
     ...(raw.roots && { roots: [...raw.roots] }),
     ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
+    ...(inputValues.size > 0 && { secrets: [...new Set(inputValues.values())].filter(v => v.length > 0) }),
   };
 
   if (raw.type === 'stdio') {
