@@ -41,39 +41,75 @@ run(path.join(ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', 
   { cwd: path.join(ROOT, 'test/fixtures/fake-lm'), stdio: ['ignore', 'ignore', 'inherit'] });
 log(`packaged ${path.relative(ROOT, fakeLm)}`);
 
-const runDir = path.join(WORK, 'runs', `editor-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-const workspace = path.join(runDir, 'workspace');
-fs.cpSync(path.join(ROOT, 'test/editor/workspace'), workspace, { recursive: true });
-// MCP_HOST_EDITOR_OPEN=<path inside test/editor/workspace> opens that instead of the folder itself, e.g. a
-// .code-workspace file for a multi-root window (vscode.workspace.workspaceFile is then set).
-const open = process.env.MCP_HOST_EDITOR_OPEN ? path.join(workspace, process.env.MCP_HOST_EDITOR_OPEN) : workspace;
-if (!fs.existsSync(open)) { console.error(`[test:editor] MCP_HOST_EDITOR_OPEN: ${open} does not exist`); process.exit(1); }
-const screenshots = path.join(WORK, 'screenshots');
-fs.mkdirSync(screenshots, { recursive: true });
+// Passes: the whole suite in a trusted single-folder window, then the cases that need another window: Workspace
+// Trust on (Restricted Mode: no workspace server may spawn) and a multi-root workspace (folders added live reach
+// the servers as roots). Setting KEEP_WORKSPACE_TRUST, MCP_HOST_EDITOR_OPEN or MCP_HOST_TEST_GREP runs one pass
+// as you set it; MCP_HOST_EDITOR_PASSES=trusted,untrusted picks passes by name.
+const PASSES = {
+  trusted: {},
+  untrusted: { KEEP_WORKSPACE_TRUST: '1', MCP_HOST_TEST_GREP: 'Extension activation|Restricted Mode' },
+  'multi-root': { MCP_HOST_EDITOR_OPEN: 'multi-root.code-workspace', MCP_HOST_TEST_GREP: 'Extension activation|multi-root window' },
+};
+const custom = ['KEEP_WORKSPACE_TRUST', 'MCP_HOST_EDITOR_OPEN', 'MCP_HOST_TEST_GREP'].some(k => process.env[k]);
+const names = custom ? ['as set'] : (process.env.MCP_HOST_EDITOR_PASSES ?? Object.keys(PASSES).join(',')).split(',').map(s => s.trim()).filter(Boolean);
+for (const n of names) {
+  if (n !== 'as set' && !PASSES[n]) { console.error(`[test:editor] unknown pass ${n} (passes: ${Object.keys(PASSES).join(', ')})`); process.exit(2); }
+}
 
 // SIGTERM (CI cancelling) is turned into the SIGINT that runTests forwards to the wrapper, which stops its processes.
 process.on('SIGTERM', () => process.kill(process.pid, 'SIGINT'));
 
-let code;
-try {
-  code = await runTests({
-    vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
-    extensionDevelopmentPath: ROOT,
-    extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
-    launchArgs: [open, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
-    extensionTestsEnv: {
-      EDITOR_ENV: path.join(WORK, 'env.sh'),
-      EXTRA_VSIX: fakeLm,
-      EXTTEST_RUN_DIR: runDir,
-      FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),
-      EXTTEST_SCREENSHOT: path.join(screenshots, 'editor-tests-end.png'),
-    },
-  });
-} catch (e) {
-  code = typeof e?.code === 'number' ? e.code : 1;
-  console.error(`[test:editor] ${e instanceof Error ? e.message : String(e)}`);
+/** One run of the suite in a fresh code-server with `passEnv` set; resolves to its exit code. */
+async function runPass(name, passEnv) {
+  Object.assign(process.env, passEnv);
+  try {
+    return await runOnce(name);
+  } finally {
+    for (const k of Object.keys(passEnv)) delete process.env[k];
+  }
 }
-if (code === 0 && !process.env.EXTTEST_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
-else log(`run folder kept: ${runDir}`);
-log(code === 0 ? 'editor suite passed' : `editor suite FAILED (exit code ${code})`);
-process.exit(code);
+
+async function runOnce(name) {
+  if (names.length > 1) log(`pass ${name}`);
+  const runDir = path.join(WORK, 'runs', `editor-${name.replace(/\W+/g, '-')}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const workspace = path.join(runDir, 'workspace');
+  fs.cpSync(path.join(ROOT, 'test/editor/workspace'), workspace, { recursive: true });
+  // MCP_HOST_EDITOR_OPEN=<path inside test/editor/workspace> opens that instead of the folder itself, e.g. a
+  // .code-workspace file for a multi-root window (vscode.workspace.workspaceFile is then set).
+  const open = process.env.MCP_HOST_EDITOR_OPEN ? path.join(workspace, process.env.MCP_HOST_EDITOR_OPEN) : workspace;
+  if (!fs.existsSync(open)) { console.error(`[test:editor] MCP_HOST_EDITOR_OPEN: ${open} does not exist`); return 1; }
+  const screenshots = path.join(WORK, 'screenshots');
+  fs.mkdirSync(screenshots, { recursive: true });
+
+  let code;
+  try {
+    code = await runTests({
+      vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
+      launchArgs: [open, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
+      extensionTestsEnv: {
+        EDITOR_ENV: path.join(WORK, 'env.sh'),
+        EXTRA_VSIX: fakeLm,
+        EXTTEST_RUN_DIR: runDir,
+        FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),
+        EXTTEST_SCREENSHOT: path.join(screenshots, names.length > 1 ? `editor-tests-end-${name}.png` : 'editor-tests-end.png'),
+      },
+    });
+  } catch (e) {
+    code = typeof e?.code === 'number' ? e.code : 1;
+    console.error(`[test:editor] ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (code === 0 && !process.env.EXTTEST_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  else log(`run folder kept: ${runDir}`);
+  log(code === 0 ? `editor suite passed${names.length > 1 ? ` (pass ${name})` : ''}` : `editor suite FAILED${names.length > 1 ? ` (pass ${name})` : ''} (exit code ${code})`);
+  return code;
+}
+
+const failed = [];
+for (const n of names) {
+  const code = await runPass(n, n === 'as set' ? {} : PASSES[n]);
+  if (code !== 0) failed.push(`${n} (${code})`);
+}
+if (names.length > 1) log(failed.length ? `FAILED passes: ${failed.join(', ')}` : `all ${names.length} passes passed: ${names.join(', ')}`);
+process.exit(failed.length ? 1 : 0);
