@@ -157,7 +157,21 @@ function descendantsFrom(table: ProcTable, roots: number[]): number[] {
   return out;
 }
 
-async function processTable(): Promise<ProcTable> {
+/** The scan in flight, shared by every caller that asks while it runs (20 trees stopping at once scan once). */
+let tableInFlight: Promise<ProcTable> | undefined;
+
+/**
+ * The current ppid → children table. Concurrent callers share one scan: stopping many servers at once
+ * would otherwise read all of /proc (or run `ps`) once per tree per poll and starve the grace timers.
+ */
+function processTable(): Promise<ProcTable> {
+  if (!tableInFlight) {
+    tableInFlight = scanProcessTable().finally(() => { tableInFlight = undefined; });
+  }
+  return tableInFlight;
+}
+
+async function scanProcessTable(): Promise<ProcTable> {
   const table: ProcTable = new Map();
   const addEdge = (pid: number, ppid: number) => {
     let list = table.get(ppid);
