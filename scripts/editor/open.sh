@@ -23,8 +23,8 @@ mkdir -p "$WORK/vsix"
 
 RUN=$WORK/open   # kept between runs: your editor state and layout survive a restart
 mkdir -p "$RUN/ud/User"
-# first start only: no Welcome page over the sample (your own later changes to these settings are kept)
-[ -f "$RUN/ud/User/settings.json" ] || echo '{ "workbench.startupEditor": "none" }' > "$RUN/ud/User/settings.json"
+# first start only: no Welcome page over the sample, no offer to open the repository it sits in (your own later changes to these settings are kept)
+[ -f "$RUN/ud/User/settings.json" ] || echo '{ "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never" }' > "$RUN/ud/User/settings.json"
 for v in "$ROOT/dist/mcp-host.vsix" "$WORK/vsix/fake-lm.vsix"; do
   code-server --extensions-dir "$RUN/exts" --user-data-dir "$RUN/ud" --install-extension "$v" --force >/dev/null
 done

@@ -10,13 +10,10 @@
 //
 // Only ONE extensionDevelopmentPath is honoured (the payload is read into a Map): helper extensions go into
 // code-server's --extensions-dir as VSIX files. Exit codes: suite's code, 2 timeout, 3 page crash, 4 browser error.
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+import { launchBrowser } from './workbench.mjs';
 
 const args = { timeout: '600' };
 for (let i = 2; i < process.argv.length; i++) {
@@ -68,12 +65,7 @@ async function finish(code, why) {
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void finish(130, `got ${sig}`));
 
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // Hooks the workbench calls when the smoke-test driver is enabled.
   await page.exposeFunction('codeAutomationLog', (type, msgArgs) => {

@@ -10,82 +10,29 @@
 // and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
 // code-server's process group and the browser.
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, SHOTS, WORK, openWorkbench, sh } from '../../scripts/editor/workbench.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
-const ENV_SH = path.join(WORK, 'env.sh');
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
-const SHOTS = path.join(WORK, 'screenshots');
 const t0 = Date.now();
 const log = (...a) => console.log(`[e2e-chat ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
 if (!fs.existsSync(VSIX)) { console.error(`[e2e-chat] ${VSIX} is missing: run npm run package`); process.exit(1); }
-const sh = (script, opts = {}) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', ...opts });
-const setup = sh('bash scripts/editor/setup.sh', { stdio: 'inherit' });
-if (setup.status !== 0) process.exit(setup.status ?? 1);
-
-const runDir = path.join(WORK, 'runs', `e2e-chat-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-fs.mkdirSync(SHOTS, { recursive: true });
-fs.mkdirSync(runDir, { recursive: true });
-const port = await new Promise(resolve => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-
-let browser;
-let pgid;
-async function stopAll() {
-  await browser?.close().catch(() => {});
-  browser = undefined;
-  if (pgid) {
-    try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
-    for (let i = 0; i < 50; i++) {
-      try { process.kill(-pgid, 0); } catch { break; }
-      await new Promise(r => setTimeout(r, 100));
-    }
-    try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
-    pgid = undefined;
-  }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { void stopAll().then(() => process.exit(130)); });
 
 let failed = false;
 let page;
+let runDir;
+let stop = async () => {};
 try {
-  const fakeLm = path.join(runDir, 'fake-lm.vsix');
+  fs.mkdirSync(path.join(WORK, 'vsix'), { recursive: true });
+  const fakeLm = path.join(WORK, 'vsix', 'fake-lm.vsix');
   const pack = sh(`"${path.join(ROOT, 'node_modules/.bin/vsce')}" package --no-dependencies --out "${fakeLm}"`, { cwd: path.join(ROOT, 'test/fixtures/fake-lm') });
   if (pack.status !== 0) throw new Error(`packaging the fake model failed:\n${pack.stdout}${pack.stderr}`);
-  for (const vsix of [VSIX, fakeLm]) {
-    const install = sh(`. "${ENV_SH}" && code-server --extensions-dir "${runDir}/exts" --user-data-dir "${runDir}/ud" --install-extension "${vsix}"`);
-    if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stdout}${install.stderr}`);
-    log('installed', path.basename(vsix));
-  }
-  fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
-  fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none' }));
-  const start = sh(`FAKE_LM_LOG="${runDir}/fake-lm.jsonl" EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${FOLDER}"`);
-  if (fs.existsSync(path.join(runDir, 'cs.pid'))) pgid = Number(fs.readFileSync(path.join(runDir, 'cs.pid'), 'utf8'));
-  if (start.status !== 0) throw new Error(`code-server did not start:\n${start.stdout}${start.stderr}`);
-  log(start.stdout.trim());
-
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', e => { if (process.env.E2E_VERBOSE) log('page error:', String(e).slice(0, 300)); });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(FOLDER)}`);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-  await page.getByRole('treeitem', { name: 'hello.py' }).waitFor({ timeout: 60000 });
+  ({ page, runDir, stop } = await openWorkbench({
+    name: 'e2e-chat', vsixes: [VSIX, fakeLm], folder: FOLDER, waitForFile: 'hello.py', env: dir => ({ FAKE_LM_LOG: path.join(dir, 'fake-lm.jsonl') }), log,
+  }));
   log('workbench up');
 
   const dialog = page.locator('.monaco-dialog-box');
@@ -198,11 +145,12 @@ try {
   log('PASS');
 } catch (e) {
   failed = true;
+  runDir ??= e?.runDir;
   console.error(`[e2e-chat] FAILED: ${e instanceof Error ? e.message : String(e)}`);
   await page?.screenshot({ path: path.join(SHOTS, 'e2e-chat-failure.png') }).catch(() => {});
-  console.error(`[e2e-chat] screenshot ${path.join(SHOTS, 'e2e-chat-failure.png')}; code-server log ${path.join(runDir, 'cs.log')}`);
+  console.error(`[e2e-chat] screenshot ${path.join(SHOTS, 'e2e-chat-failure.png')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
 } finally {
-  await stopAll();
+  await stop();
 }
-if (!failed && !process.env.E2E_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+if (!failed && !process.env.E2E_KEEP_RUN && runDir) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
 process.exit(failed ? 1 : 0);

@@ -3,78 +3,23 @@
 // from the activity bar, lists the "MCP:" commands in the command palette, and saves screenshots to
 // .vscode-test/screenshots/. Exit code 0 = every step passed. Stops code-server's process group and the browser.
 //   npm run test:e2e            (builds the VSIX first)      E2E_VERBOSE=1 for workbench logs
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, SHOTS, openWorkbench } from '../../scripts/editor/workbench.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
-const ENV_SH = path.join(WORK, 'env.sh');
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
-const SHOTS = path.join(WORK, 'screenshots');
 const t0 = Date.now();
 const log = (...a) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
 if (!fs.existsSync(VSIX)) { console.error(`[e2e] ${VSIX} is missing: run npm run package`); process.exit(1); }
-const sh = (script, opts = {}) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', ...opts });
-const setup = sh(`bash scripts/editor/setup.sh`, { stdio: 'inherit' });
-if (setup.status !== 0) process.exit(setup.status ?? 1);
-
-const runDir = path.join(WORK, 'runs', `e2e-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-fs.mkdirSync(SHOTS, { recursive: true });
-fs.mkdirSync(runDir, { recursive: true });
-const port = await new Promise(resolve => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-
-let browser;
-let pgid;
-async function stopAll() {
-  await browser?.close().catch(() => {});
-  browser = undefined;
-  if (pgid) {
-    try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
-    for (let i = 0; i < 50; i++) {
-      try { process.kill(-pgid, 0); } catch { break; }
-      await new Promise(r => setTimeout(r, 100));
-    }
-    try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
-    pgid = undefined;
-  }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { void stopAll().then(() => process.exit(130)); });
 
 let failed = false;
 let page;
+let runDir;
+let stop = async () => {};
 try {
-  const install = sh(`. "${ENV_SH}" && code-server --extensions-dir "${runDir}/exts" --user-data-dir "${runDir}/ud" --install-extension "${VSIX}"`);
-  if (install.status !== 0) throw new Error(`installing the VSIX failed:\n${install.stdout}${install.stderr}`);
-  log('installed', path.relative(ROOT, VSIX));
-  // no Welcome page over the editor area
-  fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
-  fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none' }));
-  const start = sh(`EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${FOLDER}"`);
-  if (fs.existsSync(path.join(runDir, 'cs.pid'))) pgid = Number(fs.readFileSync(path.join(runDir, 'cs.pid'), 'utf8'));
-  if (start.status !== 0) throw new Error(`code-server did not start:\n${start.stdout}${start.stderr}`);
-  log(start.stdout.trim());
-
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', e => { if (process.env.E2E_VERBOSE) log('page error:', String(e).slice(0, 300)); });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(FOLDER)}`);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-  await page.getByRole('treeitem', { name: 'hello.py' }).waitFor({ timeout: 60000 });
+  ({ page, runDir, stop } = await openWorkbench({ name: 'e2e', vsixes: [VSIX], folder: FOLDER, waitForFile: 'hello.py', log }));
   log('workbench up, explorer shows the sample workspace');
 
   // 1. The MCP view container in the activity bar.
@@ -145,11 +90,12 @@ try {
   log('PASS');
 } catch (e) {
   failed = true;
+  runDir ??= e?.runDir;
   console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
   await page?.screenshot({ path: path.join(SHOTS, 'e2e-failure.png') }).catch(() => {});
-  console.error(`[e2e] screenshot ${path.join(SHOTS, 'e2e-failure.png')}; code-server log ${path.join(runDir, 'cs.log')}`);
+  console.error(`[e2e] screenshot ${path.join(SHOTS, 'e2e-failure.png')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
 } finally {
-  await stopAll();
+  await stop();
 }
 if (!failed && !process.env.E2E_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
 process.exit(failed ? 1 : 0);

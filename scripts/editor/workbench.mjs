@@ -1,0 +1,96 @@
+// Shared by the UI tests (test/e2e/*.mjs) and the extension-test runner: a headless Debian Chromium with the flags
+// this machine needs, and a fresh code-server on 127.0.0.1 with VSIX files installed and a folder open in a page.
+// Everything started here is stopped by the returned stop() (browser, then code-server's whole process group),
+// and on SIGINT/SIGTERM.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
+export const ENV_SH = path.join(WORK, 'env.sh');
+export const SHOTS = path.join(WORK, 'screenshots');
+
+/** Without the background-networking flags Chromium's connections are refused here, many at a time. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const sh = (script, opts = {}) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', ...opts });
+
+function freePort() {
+  return new Promise(resolve => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+/**
+ * Installs (once) the harness, starts a fresh code-server with `vsixes` installed and opens `folder` in headless
+ * Chromium; resolves when the explorer shows `waitForFile`. `env` (an object, or a function of the run folder that
+ * returns one) goes to code-server, and so to the extension host.
+ * Returns { page, runDir, stop }. On a failure to start, everything started so far is stopped before it throws.
+ */
+export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {}, log = console.log }) {
+  const setup = sh('bash scripts/editor/setup.sh', { stdio: 'inherit' });
+  if (setup.status !== 0) process.exit(setup.status ?? 1);
+  const runDir = path.join(WORK, 'runs', `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.mkdirSync(runDir, { recursive: true });
+
+  let browser;
+  let pgid;
+  async function stop() {
+    await browser?.close().catch(() => {});
+    browser = undefined;
+    if (pgid) {
+      try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
+      for (let i = 0; i < 50; i++) {
+        try { process.kill(-pgid, 0); } catch { break; }
+        await new Promise(r => setTimeout(r, 100));
+      }
+      try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+      pgid = undefined;
+    }
+  }
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { void stop().then(() => process.exit(130)); });
+
+  try {
+    for (const vsix of vsixes) {
+      const install = sh(`. "${ENV_SH}" && code-server --extensions-dir "${runDir}/exts" --user-data-dir "${runDir}/ud" --install-extension "${vsix}"`);
+      if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stdout}${install.stderr}`);
+      log('installed', path.relative(ROOT, vsix));
+    }
+    // no Welcome page over the editor area, no offer to open the repository the sample sits in
+    fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'),
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'git.openRepositoryInParentFolders': 'never' }));
+    const port = await freePort();
+    const start = sh(`EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${folder}"`,
+      { env: { ...process.env, ...(typeof env === 'function' ? env(runDir) : env) } });
+    if (fs.existsSync(path.join(runDir, 'cs.pid'))) pgid = Number(fs.readFileSync(path.join(runDir, 'cs.pid'), 'utf8'));
+    if (start.status !== 0) throw new Error(`code-server did not start:\n${start.stdout}${start.stderr}`);
+    log(start.stdout.trim());
+
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', e => { if (process.env.E2E_VERBOSE) log('page error:', String(e).slice(0, 300)); });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    await page.getByRole('treeitem', { name: waitForFile }).waitFor({ timeout: 60000 });
+    return { page, runDir, stop };
+  } catch (e) {
+    await stop();
+    throw Object.assign(e instanceof Error ? e : new Error(String(e)), { runDir });
+  }
+}
