@@ -1,0 +1,101 @@
+/**
+ * Activation and bundle size.
+ *
+ * bundle: builds the extension bundle minified exactly as `node esbuild.mjs --production` does (same
+ * options), but into a temporary folder, so a concurrent editor test run keeps its dist/; reports its size.
+ *
+ * activation: runs the real-editor harness (scripts/editor/run-editor-tests.mjs: code-server, the real
+ * extension host) on test/editor/workspace/bench-activation.code-workspace, which configures 10 stdio
+ * servers, with only test/editor/bench-activation.test.ts selected; that test writes the `activationMs`
+ * the extension measured around its own `activate()` (also logged in the "MCP Host" channel). Takes
+ * 1–2 minutes; `--skip activation` leaves it out. Needs dist/extension.js (built here if it is missing
+ * or predates activationMs) and out/test/editor (built by `npm run bench`).
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { fixture } from '../test/unit/connection-helpers';
+import { ROOT, round, type Bench } from './lib';
+
+const MB = 1024 * 1024;
+
+export const bundle: Bench = {
+  id: 'bundle',
+  title: 'bundle size of dist/extension.js (production build)',
+  async run(log) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-bundle-'));
+    try {
+      await esbuild.build({
+        absWorkingDir: ROOT,
+        platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', mainFields: ['module', 'main'],
+        entryPoints: { extension: 'src/extension/extension.ts' }, bundle: true, external: ['vscode'],
+        outdir: dir, minify: true, sourcemap: false, sourcesContent: false,
+      });
+      const size = fs.statSync(path.join(dir, 'extension.js')).size;
+      log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB`);
+      return [{
+        name: 'bundle: dist/extension.js, production (minified)', value: round(size / MB, 3), unit: 'MiB',
+        ratio: null, target: '≤ 1 MB minified', met: size <= MB, note: `${size} bytes`,
+      }];
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+/** Runs `cmd args` in its own process group; kills that group (only it) after `ms`. */
+function runBounded(cmd: string, args: string[], env: NodeJS.ProcessEnv, ms: number, log: (l: string) => void): Promise<number> {
+  return new Promise(resolve => {
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let tail = '';
+    const onData = (d: Buffer) => { tail = (tail + d.toString()).slice(-4000); };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    const timer = setTimeout(() => {
+      log(`editor run took longer than ${ms / 1000} s; stopping it`);
+      try { process.kill(-child.pid!, 'SIGINT'); } catch { /* gone */ }
+      setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 15_000).unref();
+    }, ms);
+    child.once('exit', code => {
+      clearTimeout(timer);
+      if (code !== 0) log(`editor run exited ${code}: …${tail.slice(-1500)}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+export const activation: Bench = {
+  id: 'activation',
+  title: 'activate() with 10 servers configured, in the real editor (code-server)',
+  async run(log) {
+    const dist = path.join(ROOT, 'dist', 'extension.js');
+    if (!fs.existsSync(dist) || !fs.readFileSync(dist, 'utf8').includes('activationMs')) {
+      log('dist/extension.js is missing or predates activationMs: building it (node esbuild.mjs)');
+      if (await runBounded(process.execPath, ['esbuild.mjs'], process.env, 120_000, log) !== 0) throw new Error('build failed');
+    }
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-activation-')), 'activation.json');
+    const t0 = Date.now();
+    try {
+      const code = await runBounded(process.execPath, [path.join(ROOT, 'scripts/editor/run-editor-tests.mjs')], {
+        ...process.env,
+        MCP_HOST_EDITOR_OPEN: 'bench-activation.code-workspace',
+        MCP_HOST_TEST_GREP: 'Activation benchmark',
+        MCP_HOST_BENCH_ACTIVATION_OUT: out,
+        MCP_HOST_BENCH_NODE: process.execPath,
+        MCP_HOST_BENCH_ECHO: fixture('echo'),
+      }, 300_000, log);
+      if (code !== 0 || !fs.existsSync(out)) throw new Error(`the editor run did not record an activation time (exit ${code})`);
+      const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { activationMs: number; servers: number; vscode: string };
+      log(`activate() took ${r.activationMs.toFixed(1)} ms with ${r.servers} servers configured (VS Code ${r.vscode}); editor run ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      return [{
+        name: `activation: activate() with ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
+        ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.activationMs <= 20 && r.servers === 10,
+        note: `code-server ${r.vscode}, measured by the extension around its own activate(); one run`,
+      }];
+    } finally {
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * The catalogue: 10,000 resources over 100 pages (paged.mjs). (1) A full fetch through the host's
+ * catalogue session (the path a list_changed refresh takes: every page, then one catalogue event) vs. a
+ * bare SDK cursor loop of `listResources`, interleaved. (2) From a cold start: when the first page
+ * reaches the UI model (the Resources view asks `listResourcesPage` when the server turns running) vs.
+ * when the full catalogue is there.
+ */
+import { nodeFixture } from '../test/unit/connection-helpers';
+import { McpHost } from '../src/mcp';
+import { BENCH_STOP, bareSdk, median, round, startHost, timed, type Bench } from './lib';
+
+const ARGS = ['--resources', '10000', '--page', '100', '--tools', '0', '--prompts', '0', '--templates', '0'];
+const ROUNDS = 6;
+
+export const catalogue: Bench = {
+  id: 'catalogue',
+  title: 'catalogue: 10,000 resources over 100 pages (paged.mjs)',
+  async run(log) {
+    const host = await startHost([nodeFixture('paged', 'paged.mjs', ARGS)]);
+    const sdk = await bareSdk('paged.mjs', ARGS);
+    const hostTimes: number[] = [], sdkTimes: number[] = [];
+    try {
+      const c = host.conn();
+      if (c.catalogue.resources.length !== 10_000) throw new Error(`host catalogue holds ${c.catalogue.resources.length} resources`);
+      // The session's CatalogueSession is private; reach it to time exactly the refresh path.
+      const session = () => (c as unknown as { session: { catalogue: { refresh(k: string): Promise<void> } } }).session.catalogue;
+      const hostFetch = async () => {
+        await session().refresh('resources');
+        if (c.catalogue.resources.length !== 10_000) throw new Error('host refresh lost resources');
+      };
+      const sdkFetch = async () => {
+        let cursor: string | undefined;
+        let n = 0;
+        do {
+          const page = await sdk.client.listResources(cursor === undefined ? {} : { cursor });
+          n += page.resources.length;
+          cursor = page.nextCursor;
+        } while (cursor);
+        if (n !== 10_000) throw new Error(`bare loop got ${n}`);
+      };
+      await hostFetch(); await sdkFetch();
+      for (let r = 0; r < ROUNDS; r++) {
+        if (r % 2) { sdkTimes.push(await timed(sdkFetch)); hostTimes.push(await timed(hostFetch)); }
+        else { hostTimes.push(await timed(hostFetch)); sdkTimes.push(await timed(sdkFetch)); }
+      }
+    } finally {
+      await Promise.all([host.close(), sdk.close()]);
+    }
+    log(`full fetch: host ${hostTimes.map(x => x.toFixed(0)).join('/')} ms, bare cursor loop ${sdkTimes.map(x => x.toFixed(0)).join('/')} ms`);
+
+    // Cold start: first page for the UI vs. the full catalogue.
+    const cold = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false } });
+    let firstPage = NaN, full = NaN, running = NaN, firstPageCount = 0;
+    try {
+      const t0 = performance.now();
+      let uiPage: Promise<void> | undefined;
+      cold.onDidChangeState(({ server, state }) => {
+        if (state.kind !== 'running' || uiPage) return;
+        running = performance.now() - t0;
+        uiPage = cold.get(server)!.listResourcesPage().then(p => { firstPage = performance.now() - t0; firstPageCount = p.resources.length; });
+      });
+      cold.onDidChangeCatalogue(({ catalogue: cat }) => {
+        if (cat.resources.length >= 10_000 && Number.isNaN(full)) full = performance.now() - t0;
+      });
+      await cold.reconcile([nodeFixture('paged', 'paged.mjs', ARGS)]);
+      await uiPage;
+    } finally {
+      await cold.shutdown();
+      cold.dispose();
+    }
+    log(`cold start: running at ${running.toFixed(0)} ms, first page (${firstPageCount} items) in the UI model at ${firstPage.toFixed(0)} ms, full catalogue at ${full.toFixed(0)} ms`);
+    const ratio = median(hostTimes) / median(sdkTimes);
+    return [
+      {
+        name: 'catalogue: full fetch of 10,000 resources / 100 pages', value: round(median(hostTimes), 1), unit: 'ms',
+        ratio: round(ratio), target: 'full fetch ≤ 1.2× a bare cursor loop', met: ratio <= 1.2, baseline: 'bare SDK listResources cursor loop',
+        note: `bare loop ${round(median(sdkTimes), 1)} ms`,
+      },
+      {
+        name: 'catalogue: first page in the UI model (cold start)', value: round(firstPage, 1), unit: 'ms after start',
+        ratio: round(firstPage / full), target: 'first page to the UI model before the rest', met: firstPage < full && firstPageCount > 0,
+        baseline: 'full catalogue loaded (ms after start)', note: `full catalogue at ${round(full, 1)} ms; server running at ${round(running, 1)} ms`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,167 @@
+/**
+ * Shared pieces of the benchmarks: statistics, the result row, interleaving, memory sampling and the
+ * servers both sides of a comparison talk to (the host core and a bare SDK `Client` on the same fixture).
+ * Everything a bench starts is stopped (process trees included) in its `finally`.
+ */
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import { McpHost, type HostOptions } from '../src/mcp';
+import type { Connection } from '../src/mcp/connection';
+import type { ServerDefinition } from '../src/mcp/types';
+import { connectFixture, type FixtureConnection } from '../test/fixtures/servers/harness';
+
+/** Repository root (benches run from out/bench). */
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** One line of bench/results.json. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  /** Against the named baseline (`baseline`), measured in the same run; null when there is none. */
+  ratio: number | null;
+  /** The target as the issue's table gives it (e.g. "ratio ≤ 1.10", "report"). */
+  target: string;
+  /** Whether the target is met; null for rows that are only reported. */
+  met: boolean | null;
+  /** What `ratio` divides by. */
+  baseline?: string;
+  /** Anything a reader needs to interpret the figure. */
+  note?: string;
+}
+
+/** What each bench module exports. */
+export interface Bench {
+  /** Short id used by `--only` / `--skip`. */
+  id: string;
+  title: string;
+  run(log: (line: string) => void): Promise<BenchResult[]>;
+}
+
+export function median(xs: readonly number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Nearest-rank percentile (p in 0..100). */
+export function percentile(xs: readonly number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const rank = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[rank];
+}
+
+export const round = (x: number, digits = 3): number => Number.isFinite(x) ? Number(x.toFixed(digits)) : x;
+
+/** Milliseconds `fn` took. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+/** Per-call latencies (ms) of `n` sequential calls. */
+export async function latencies(n: number, call: () => Promise<unknown>): Promise<number[]> {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await call();
+    out[i] = performance.now() - t0;
+  }
+  return out;
+}
+
+/**
+ * Runs `total` sequential calls per side in blocks of `block`, rotating which side goes first in each
+ * block (A B C, B C A, …) so that machine noise lands on every side alike. Returns latencies per side.
+ */
+export async function interleaved(
+  sides: Record<string, () => Promise<unknown>>, total: number, block: number, warmup = 200,
+): Promise<Record<string, number[]>> {
+  const names = Object.keys(sides);
+  const out: Record<string, number[]> = Object.fromEntries(names.map(n => [n, [] as number[]]));
+  for (const n of names) await latencies(warmup, sides[n]);
+  for (let b = 0; b * block < total; b++) {
+    const order = names.map((_, i) => names[(i + b) % names.length]);
+    for (const n of order) out[n].push(...await latencies(Math.min(block, total - b * block), sides[n]));
+  }
+  return out;
+}
+
+let gcFn: (() => void) | undefined;
+/** A full GC when it can be had (benches run without --expose-gc, so it is switched on here). */
+export function gc(): void {
+  if (!gcFn) {
+    v8.setFlagsFromString('--expose-gc');
+    gcFn = vm.runInNewContext('gc') as () => void;
+  }
+  gcFn();
+}
+
+/** Samples rss and heapUsed every `everyMs` until stopped; returns the peaks above the values at start. */
+export function memorySampler(everyMs = 10): { stop(): { rssPeakMb: number; heapPeakMb: number; rssEndMb: number } } {
+  const start = process.memoryUsage();
+  let rss = start.rss;
+  let heap = start.heapUsed;
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.rss > rss) rss = m.rss;
+    if (m.heapUsed > heap) heap = m.heapUsed;
+  };
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      const mb = (b: number) => b / (1024 * 1024);
+      return { rssPeakMb: mb(rss - start.rss), heapPeakMb: mb(heap - start.heapUsed), rssEndMb: mb(process.memoryUsage().rss - start.rss) };
+    },
+  };
+}
+
+/** Short shutdown grace for benches (the phases are still eof → term → kill). */
+export const BENCH_STOP = { eofGraceMs: 500, termGraceMs: 1000 };
+
+/** A host with one or more definitions started; `close()` shuts it down (whole process trees). */
+export async function startHost(defs: ServerDefinition[], options: HostOptions = {}): Promise<{ host: McpHost; conn(name?: string): Connection; close(): Promise<void> }> {
+  const host = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false }, ...options });
+  await host.reconcile(defs);
+  for (const d of defs) {
+    const c = host.get(d.name)!;
+    if (c.state.kind !== 'running') {
+      await host.shutdown();
+      throw new Error(`server ${d.name} did not start: ${JSON.stringify(c.state)}`);
+    }
+  }
+  return {
+    host,
+    conn: (name = defs[0].name) => host.get(name)!,
+    close: async () => { await host.shutdown(); host.dispose(); },
+  };
+}
+
+/** A bare SDK client on a fixture server over stdio (the SDK's own transport, stock read buffer). */
+export function bareSdk(file: string, args: string[] = [], opts: Parameters<typeof connectFixture>[2] = {}): Promise<FixtureConnection> {
+  return connectFixture(file, args, opts);
+}
+
+/** Formats a number for the table. */
+export function fmt(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined) return '—';
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  return a >= 1000 ? x.toFixed(0) : a >= 100 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toFixed(digits);
+}
+
+/** Ensures `fn` finishes within `ms` (bounded benches), else rejects. */
+export async function bounded<T>(what: string, ms: number, fn: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      fn(),
+      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms); }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

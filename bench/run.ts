@@ -1,0 +1,81 @@
+/**
+ * `npm run bench [-- --only a,b] [-- --skip c]`: runs the benchmarks in order, prints a table of figures and
+ * same-run ratios, and writes bench/results.json (an array of { name, value, unit, ratio, target, met }, plus
+ * `baseline` and `note`). Not tests: nothing here fails a build; a missed target is reported, not thrown.
+ * Ids: overhead, throughput, http, startup, catalogue, flood, big, shutdown, activation, bundle.
+ * `--no-write` leaves bench/results.json alone (for partial runs).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT, fmt, type Bench, type BenchResult } from './lib';
+import { overhead } from './overhead';
+import { throughput } from './throughput';
+import { httpBench } from './http';
+import { startup } from './startup';
+import { catalogue } from './catalogue';
+import { flood } from './flood';
+import { big } from './big';
+import { shutdown } from './shutdown';
+import { activation, bundle } from './activation';
+
+const ALL: Bench[] = [overhead, throughput, httpBench, startup, catalogue, flood, big, shutdown, bundle, activation];
+
+function listArg(name: string): string[] | undefined {
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex(a => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  const v = argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1] ?? '';
+  return v.split(',').map(s => s.trim()).filter(Boolean);
+}
+
+async function main(): Promise<void> {
+  const only = listArg('only');
+  const skip = listArg('skip') ?? [];
+  const unknown = [...(only ?? []), ...skip].filter(id => !ALL.some(b => b.id === id));
+  if (unknown.length) {
+    console.error(`unknown bench id(s): ${unknown.join(', ')}; known: ${ALL.map(b => b.id).join(', ')}`);
+    process.exit(2);
+  }
+  const selected = ALL.filter(b => (!only || only.includes(b.id)) && !skip.includes(b.id));
+  const results: BenchResult[] = [];
+  const t0 = Date.now();
+  console.log(`MCP Host benchmarks — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`);
+  for (const b of selected) {
+    const started = Date.now();
+    console.log(`\n▶ ${b.id}: ${b.title}`);
+    try {
+      const rows = await b.run(line => console.log(`  ${line}`));
+      results.push(...rows);
+      for (const r of rows) console.log(`  ${r.met === false ? '✗' : r.met ? '✓' : '·'} ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== null ? `, ratio ${fmt(r.ratio)}` : ''} (${r.target})`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      console.log(`  ✗ ${b.id} failed: ${message}`);
+      results.push({ name: `${b.id}: did not run`, value: NaN, unit: '', ratio: null, target: b.title, met: false, note: message });
+    }
+    console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  printTable(results);
+  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  if (!process.argv.includes('--no-write')) {
+    const file = path.join(ROOT, 'bench', 'results.json');
+    const json = results.map(r => ({ ...r, value: Number.isFinite(r.value) ? r.value : null }));
+    fs.writeFileSync(file, JSON.stringify(json, null, 2) + '\n');
+    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  }
+}
+
+function printTable(rows: BenchResult[]): void {
+  const head = ['what', 'value', 'unit', 'ratio', 'target', 'met'];
+  const cells = rows.map(r => [r.name, fmt(r.value), r.unit, r.ratio === null ? '—' : fmt(r.ratio), r.target, r.met === null ? '—' : r.met ? 'yes' : 'NO']);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map(c => c[i].length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i])).join(' | ');
+  console.log(`\n${line(head)}\n${widths.map(w => '-'.repeat(w)).join('-|-')}`);
+  for (const c of cells) console.log(line(c));
+}
+
+main().then(
+  // Nothing should be left running; exit anyway so a stray handle cannot keep the bench alive.
+  () => process.exit(0),
+  err => { console.error(err); process.exit(1); },
+);
