@@ -3,31 +3,15 @@
 // `@mcp` prompts with arguments and completion, and tool calls from chat that ask first.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling';
 import type { ElicitField } from '../../src/extension/elicitation';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+import { EVERYTHING, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
-
-/** Resolves when `check` holds (re-checked on host events and every 250 ms); fails with `what` after `ms`. */
-function until(api: Api, what: string, check: () => boolean, ms = 30000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const subs: { dispose(): void }[] = [];
-    const done = (err?: Error) => { clearTimeout(timer); clearInterval(poll); subs.forEach(s => s.dispose()); if (err) reject(err); else resolve(); };
-    const test = () => { try { if (check()) done(); } catch (e) { done(e as Error); } };
-    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
-    const poll = setInterval(test, 250);
-    subs.push(api.host.onDidChangeState(test), api.host.onDidChangeCatalogue(test));
-    test();
-  });
-}
 
 function text(result: CallToolResult | undefined): string {
   return (result?.content ?? []).filter(c => c.type === 'text').map(c => (c as { text: string }).text).join('\n');

@@ -1,13 +1,10 @@
 // Log channels in the real editor: changing an "MCP: <name>" channel's level in the Output view turns the
 // JSON-RPC trace on and off at once (no restart) and sends logging/setLevel.
 import * as assert from 'assert';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { LogEntry } from '../../src/mcp';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+import { EVERYTHING, activateHost } from './helpers';
 
 describe('Server log channels (level → trace and logging/setLevel)', function () {
   this.timeout(60000);
@@ -16,7 +13,7 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { logged: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     for (let i = 0; i < 150 && api.host.get('logged')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));

@@ -3,11 +3,10 @@
 // redirect handler, its tokens kept in SecretStorage; signing out makes the next start ask again.
 import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { ROOT, activateHost } from './helpers';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const SERVER = `
 const express = require('express');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
@@ -44,7 +43,7 @@ describe('OAuth sign-in for HTTP servers', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api = await activateHost();
     child = spawn(process.execPath, ['-e', SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<string>((resolve, reject) => {
       let out = '';

@@ -5,8 +5,8 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { ROOT, activateHost } from './helpers';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const SERVER = `
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
@@ -39,7 +39,7 @@ describe('Resource documents (images, several contents)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { media: { command: process.execPath, args: ['-e', SERVER], cwd: ROOT } }, vscode.ConfigurationTarget.Workspace);
     for (let i = 0; i < 150 && api.host.get('media')?.catalogue.resources.length !== 2; i++) await new Promise(r => setTimeout(r, 200));

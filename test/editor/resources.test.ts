@@ -5,8 +5,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
+import { ROOT, activateHost } from './helpers';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const PAGED = path.join(ROOT, 'test/fixtures/servers/paged.mjs');
 
 describe('Resources view paging (fixture server with 600 resources in pages of 100)', function () {
@@ -15,7 +15,7 @@ describe('Resources view paging (fixture server with 600 resources in pages of 1
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { paged: { command: process.execPath, args: [PAGED, '--resources', '600', '--page', '100', '--tools', '5', '--prompts', '2', '--templates', '2'] } }, vscode.ConfigurationTarget.Workspace);
     for (let i = 0; i < 150 && api.host.get('paged')?.catalogue.resources.length !== 600; i++) await new Promise(r => setTimeout(r, 200));

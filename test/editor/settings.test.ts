@@ -6,9 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+import { EVERYTHING, activateHost } from './helpers';
 
 async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -24,7 +22,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
   });
 

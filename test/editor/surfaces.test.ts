@@ -10,24 +10,9 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { ServerHandle } from '../../src/mcp';
+import { EVERYTHING, FILESYSTEM, until } from './helpers';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const NODE = process.execPath;
-
-/** Resolves when `check` holds, re-checking on every host event; fails with `what` after `ms`. */
-function until(api: McpHostExtensionApi, what: string, check: () => boolean, ms = 30000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const subs: { dispose(): void }[] = [];
-    const done = (err?: Error) => { clearTimeout(timer); clearInterval(poll); subs.forEach(s => s.dispose()); if (err) reject(err); else resolve(); };
-    const test = () => { try { if (check()) done(); } catch (e) { done(e as Error); } };
-    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
-    const poll = setInterval(test, 250);
-    subs.push(api.host.onDidChangeState(test), api.host.onDidChangeServers(test), api.host.onDidChangeCatalogue(test));
-    test();
-  });
-}
 
 function running(api: McpHostExtensionApi, name: string): boolean {
   return api.host.get(name)?.state.kind === 'running';

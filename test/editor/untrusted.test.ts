@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { activateHost } from './helpers';
 
 describe('Restricted Mode (untrusted workspace)', function () {
   this.timeout(30000);
@@ -16,7 +16,7 @@ describe('Restricted Mode (untrusted workspace)', function () {
   });
 
   it('never spawns a server defined in workspace settings, and the Servers view says why', async () => {
-    const api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    const api = await activateHost();
     const asked: string[] = [];
     api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'untrusted-')), 'spawned');
