@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListPromptsResultSchema, ListResourceTemplatesResultSchema, ListResourcesResultSchema, ListToolsResultSchema,
-  type ServerCapabilities, type Tool,
+  ResultSchema, ToolSchema, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalogue } from './types';
 import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -49,13 +49,16 @@ export async function fetchAll<K extends CatalogueKind>(
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
+    // Tools are checked one by one (buildToolValidators): one malformed tool must not hide the others.
     const result = await client.request(
       { method: spec.method, params: cursor === undefined ? {} : { cursor } },
-      spec.schema as typeof ListToolsResultSchema,
+      (kind === 'tools' ? ResultSchema : spec.schema) as typeof ListToolsResultSchema,
       options,
     ) as unknown as Record<string, unknown>;
     const items = result[spec.field];
-    if (Array.isArray(items)) for (const i of items) out.push(i);
+    if (Array.isArray(items)) {
+      for (const i of items) if (kind !== 'tools' || typeof (i as { name?: unknown } | null)?.name === 'string') out.push(i);
+    }
     const next = result.nextCursor;
     if (typeof next !== 'string' || next === '' || seen.has(next)) break;
     seen.add(next);
@@ -123,6 +126,8 @@ export interface ToolValidators {
   output?: ValidateFunction;
   /** Why the tool cannot be called (a malformed inputSchema), if so. */
   invalid?: string;
+  /** The tool's definition does not have the shape MCP requires: it is left out of the catalogue. */
+  malformed?: boolean;
 }
 
 /** Builds validators for every tool; never throws. `warn` gets one line per malformed schema. */
@@ -130,6 +135,16 @@ export function buildToolValidators(tools: readonly Tool[], warn: (msg: string) 
   const out = new Map<string, ToolValidators>();
   for (const tool of tools) {
     const v: ToolValidators = {};
+    const shape = ToolSchema.safeParse(tool);
+    if (!shape.success) {
+      const issues = shape.error.issues;
+      const what = issues.every(i => i.path[0] === 'inputSchema') ? 'inputSchema' : 'definition';
+      v.invalid = `tool \`${tool.name}\` has an invalid ${what}: ${issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      v.malformed = true;
+      warn(`${v.invalid}; it is left out of the tool list`);
+      out.set(tool.name, v);
+      continue;
+    }
     const input = compileSchema(tool.inputSchema);
     if (input instanceof Error) {
       v.invalid = `tool \`${tool.name}\` has an invalid inputSchema: ${input.message}`;
@@ -212,9 +227,13 @@ export class CatalogueSession {
   }
 
   private async fetch(kind: CatalogueKind, notify: boolean): Promise<void> {
-    const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout });
+    let items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout });
     if (this.disposed) return;
-    if (kind === 'tools') this.validators = buildToolValidators(items as Tool[], this.opts.warn);
+    if (kind === 'tools') {
+      const validators = buildToolValidators(items as Tool[], this.opts.warn);
+      this.validators = validators;
+      items = (items as Tool[]).filter(t => !validators.get(t.name)?.malformed);
+    }
     this.current = { ...this.current, [kind]: items };
     if (notify) this.opts.onChange(this.current);
   }

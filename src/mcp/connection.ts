@@ -855,7 +855,7 @@ export class Connection implements ServerHandle {
     const session = await this.ready();
     this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
-    if (v?.invalid) throw new McpHostError(`cannot call ${v.invalid}`);
+    if (v?.invalid) throw new McpHostError(`server \`${this.name}\` cannot call ${v.invalid}`);
     if (v?.input && !v.input(args ?? {})) {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
     }

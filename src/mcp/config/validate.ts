@@ -197,7 +197,7 @@ function typeFix(expected: string, value: unknown, rel: string): string {
     const [cmd, ...rest] = value.map(String);
     return `put the program in \`command\` and its arguments in \`args\`: "command": ${JSON.stringify(cmd ?? '')}, "args": ${truncate(JSON.stringify(rest))}`;
   }
-  if ((rel === 'env' || rel === 'headers') && Array.isArray(value) && value.every(v => typeof v === 'string' && v.includes(rel === 'env' ? '=' : ':'))) {
+  if ((rel === 'env' || rel === 'headers') && Array.isArray(value) && value.length > 0 && value.every(v => typeof v === 'string' && v.includes(rel === 'env' ? '=' : ':'))) {
     const sep = rel === 'env' ? '=' : ':';
     return `write an object of names to strings instead of a list, e.g. { ${JSON.stringify((value[0] as string).split(sep)[0].trim())}: "…" }`;
   }
