@@ -28,6 +28,20 @@ describe('Connection (fixture servers)', function () {
     assert.equal(c.state.kind, 'error');
   });
 
+  it('H5: a spawned server that has not answered initialize is "starting", never "running"', async () => {
+    const seen = path.join(dir, 'ni-seen');
+    const c = new Connection(nodeFixture('ni2', 'never-init', ['--log-file', seen], { timeout: { startup: 20_000 } }), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    const kinds: string[] = [];
+    c.onDidChangeState(s => kinds.push(s.kind));
+    const started = c.start().catch(e => e as Error);
+    // The process is up and has read our initialize request: the user must still see "starting".
+    await until(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8').includes('"method":"initialize"'), 15_000, 'initialize to reach the server');
+    assert.equal(c.state.kind, 'starting');
+    await c.stop();
+    assert.match(String(await started), /stopped while starting/);
+    assert.ok(!kinds.includes('running'), `states: ${kinds.join(' → ')}`);
+  });
+
   it('crash loop with crash-after: restarts counted, then crashLoop', async () => {
     const countFile = path.join(dir, 'count');
     const c = new Connection(nodeFixture('ca', 'crash-after', ['--after', '100', '--code', '5', '--count-file', countFile]), {
