@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseInputs, parseServers, resolveServer, type ResolveContext } from '../../src/mcp/config';
-import type { ConfigError, ServerDefinition } from '../../src/mcp/types';
+import type { ConfigError, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { BYSTANDER, marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
 
 /** mulberry32: a small seeded PRNG, so a failing round reproduces. */
@@ -156,7 +156,7 @@ describe('Reliability: bad input', function () {
       rejected += Object.keys(servers).length - defs.length;
       await t.host.reconcile([marked(BYSTANDER, 'echo'), ...defs], errors);
       for (const name of Object.keys(servers)) {
-        const s = t.get(name).state;
+        const s: ServerState = t.get(name).state;
         const ok = defs.some(d => d.name === name);
         assert.equal(s.kind, ok ? 'stopped' : 'error', `${name}: ${JSON.stringify(s)}`);
       }

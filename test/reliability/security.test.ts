@@ -56,7 +56,7 @@ describe('Reliability: security', function () {
     const defs: ServerDefinition[] = [];
     for (const raw of parsed.servers) {
       const r = await resolveServer(raw, { workspaceFolders: [], userHome: dir, env: {}, platform: process.platform, inputs: inputs.inputs, resolveInput: async () => SECRET });
-      assert.ok(r.definition, JSON.stringify(r.errors));
+      assert.ok(r.definition, JSON.stringify(r.error));
       defs.push(r.definition);
     }
     const states: ServerState[] = [];
