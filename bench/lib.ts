@@ -60,6 +60,18 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * The median over blocks of median(a's block) ÷ median(b's block): a ratio that a slow phase of the
+ * machine (which hits the sides of one block alike) cannot skew, unlike a ratio of overall medians.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[], block: number): number {
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i += block) {
+    ratios.push(median(a.slice(i, i + block)) / median(b.slice(i, i + block)));
+  }
+  return median(ratios);
+}
+
 /** Per-call latencies (ms) of `n` sequential calls. */
 export async function latencies(n: number, call: () => Promise<unknown>): Promise<number[]> {
   const out = new Array<number>(n);
@@ -73,7 +85,8 @@ export async function latencies(n: number, call: () => Promise<unknown>): Promis
 
 /**
  * Runs `total` sequential calls per side in blocks of `block`, rotating which side goes first in each
- * block (A B C, B C A, …) so that machine noise lands on every side alike. Returns latencies per side.
+ * block (A B C, B C A, …) so that machine noise lands on every side alike. Returns latencies per side
+ * (all of them, in order, so `block` consecutive entries are one block).
  */
 export async function interleaved(
   sides: Record<string, () => Promise<unknown>>, total: number, block: number, warmup = 200,
