@@ -64,11 +64,13 @@ export class LaunchConsent {
   }
 }
 
-/** The exact command line, working directory and environment variable names (never values). */
+/** The exact command line (with `${input:}` values hidden), working directory and environment variable names (never values). */
 export function describeLaunch(def: StdioServerDefinition, fileKeys?: string[]): string {
   const envKeys = Object.keys(def.env ?? {});
+  const secrets = (def.secrets ?? []).filter(v => v.length >= 4).sort((a, b) => b.length - a.length);
+  const hide = (text: string) => secrets.reduce((t, v) => t.split(v).join('••••'), text);
   return [
-    `Command: ${[def.command, ...def.args].map(quote).join(' ')}`,
+    `Command: ${hide([def.command, ...def.args].map(quote).join(' '))}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),

@@ -99,6 +99,24 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.strictEqual(n, 1);
   });
 
+  it('the launch-consent dialog shows the command line with ${input:} values hidden', async () => {
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
+    api.setInputPrompt(async () => 'tok-in-args-9876');
+    await cfg().update('inputs', [{ id: 'argtoken', type: 'promptString', description: 'Token', password: true }], vscode.ConfigurationTarget.Workspace);
+    const shown: string[] = [];
+    api.setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
+    await cfg().update('servers', { argsecret: { command: process.execPath, args: [EVERYTHING, 'stdio', '--token=${input:argtoken}'] } }, vscode.ConfigurationTarget.Workspace);
+    await api.sync();
+    for (let i = 0; i < 50 && shown.length === 0; i++) await new Promise(r => setTimeout(r, 100));
+    api.setConsentPrompt(async () => 'allow');
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
+    assert.strictEqual(shown.length, 1, 'consent was not asked');
+    assert.match(shown[0], /--token=••••/);
+    assert.ok(!shown[0].includes('tok-in-args-9876'), shown[0]);
+    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.clearInputs'), 1);
+  });
+
   it('imports servers from a Claude Desktop config into workspace settings', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-'));
     const file = path.join(dir, 'claude_desktop_config.json');
