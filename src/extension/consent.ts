@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import type { StdioServerDefinition } from '../mcp';
+import { hideValues, secretsLongestFirst, type StdioServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
 
 const KEY = 'mcpHost.launchConsent';
@@ -67,10 +67,9 @@ export class LaunchConsent {
 /** The exact command line (with `${input:}` values hidden), working directory and environment variable names (never values). */
 export function describeLaunch(def: StdioServerDefinition, fileKeys?: string[]): string {
   const envKeys = Object.keys(def.env ?? {});
-  const secrets = (def.secrets ?? []).filter(v => v.length >= 4).sort((a, b) => b.length - a.length);
-  const hide = (text: string) => secrets.reduce((t, v) => t.split(v).join('••••'), text);
+  const commandLine = [def.command, ...def.args].map(quote).join(' ');
   return [
-    `Command: ${hide([def.command, ...def.args].map(quote).join(' '))}`,
+    `Command: ${hideValues(commandLine, secretsLongestFirst(def.secrets ?? []), '••••')}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),

@@ -31,7 +31,7 @@ import type {
 } from './types';
 import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
 import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
-import { mapMcpLevel, redactForLog, redactText } from './logging';
+import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst } from './logging';
 import { createIsolatedFetch, type FetchLike } from './http/fetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
@@ -224,12 +224,9 @@ export class Connection implements ServerHandle {
       const values = def.type === 'stdio'
         ? Object.entries(def.env ?? {}).filter(([k, v]) => v && /key|token|secret|pass|auth|cred|cookie|session/i.test(k)).map(([, v]) => v as string)
         : Object.values(def.headers ?? {}).flatMap(v => [v, v.replace(/^\S+\s+/, '')]);
-      const inputs = (def.secrets ?? []).filter(v => v.length >= 4);
-      this.secrets = [...new Set([...values.filter(v => v.length >= 6), ...inputs])].sort((a, b) => b.length - a.length);
+      this.secrets = secretsLongestFirst([...values.filter(v => v.length >= 6), ...def.secrets ?? []]);
     }
-    let out = text;
-    for (const v of this.secrets) if (out.includes(v)) out = out.split(v).join('***');
-    return out;
+    return hideValues(text, this.secrets);
   }
 
   private setState(s: ServerState): void {

@@ -52,6 +52,18 @@ export function redactText(text: string): string {
   return text.replace(BEARER, '$1 ***');
 }
 
+/** Replaces every occurrence of each value in `text` with `mask`; pass `values` longest first (see secretsLongestFirst). */
+export function hideValues(text: string, values: readonly string[], mask = '***'): string {
+  let out = text;
+  for (const v of values) if (out.includes(v)) out = out.split(v).join(mask);
+  return out;
+}
+
+/** The distinct values worth hiding (at least `min` characters), longest first so no part of one survives another. */
+export function secretsLongestFirst(values: Iterable<string>, min = 4): string[] {
+  return [...new Set(values)].filter(v => v.length >= min).sort((a, b) => b.length - a.length);
+}
+
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}… (${text.length - max} more characters)`;
