@@ -1,51 +1,32 @@
 /**
  * Log flood: a server writes 50 MB to stderr in 5 s (stderr-flood.mjs) while the host consumes it. A
- * listener on `host.onLog` does what the extension's ServerLogs does (src/extension/logs.ts): queue every
- * entry, flush every 50 ms, one multi-line append per run of same-server same-level entries. Measured in
+ * listener on `host.onLog` batches with the core's LogBatcher, as the extension's ServerLogs does (src/extension/logs.ts):
+ * queue every entry, flush every 50 ms, one multi-line append per run of same-server same-level entries. Measured in
  * this process: event-loop delay (perf_hooks.monitorEventLoopDelay), memory growth, and appends.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { nodeFixture } from '../test/unit/connection-helpers';
-import type { LogEntry } from '../src/mcp';
+import { LogBatcher, type LogEntry } from '../src/mcp';
 import { gc, memorySampler, round, startHost, type Bench } from './lib';
 
 const MB = 50;
 const SECONDS = 5;
 const FLUSH_MS = 50; // LOG_FLUSH_MS in src/extension/logs.ts
 
-/** The batching of src/extension/logs.ts without the vscode channel: appends are counted and dropped. */
+/** The extension's batching (the core's LogBatcher, as src/extension/logs.ts uses it) with appends counted and dropped. */
 class BatchedSink {
   appends = 0;
   lines = 0;
   chars = 0;
-  private queue: LogEntry[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher = new LogBatcher((_server, _level, entries) => {
+    const text = entries.map(e => (e.source === 'stderr' ? `[stderr] ${e.message}` : e.message)).join('\n');
+    this.appends++;
+    this.lines += entries.length;
+    this.chars += text.length;
+  }, FLUSH_MS);
 
-  enqueue(e: LogEntry): void {
-    if (!e.server) return;
-    this.queue.push(e);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
-  }
-
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const entries = this.queue;
-    this.queue = [];
-    let i = 0;
-    while (i < entries.length) {
-      const first = entries[i];
-      const lines: string[] = [];
-      while (i < entries.length && entries[i].server === first.server && entries[i].level === first.level) {
-        const e = entries[i++];
-        lines.push(e.source === 'stderr' ? `[stderr] ${e.message}` : e.message);
-      }
-      const text = lines.join('\n');
-      this.appends++;
-      this.lines += lines.length;
-      this.chars += text.length;
-    }
-  }
+  enqueue(e: LogEntry): void { this.batcher.enqueue(e); }
+  flush(): void { this.batcher.flush(); }
 }
 
 export const flood: Bench = {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostApi, LogEntry, LogLevel } from '../mcp';
+import { LogBatcher, type HostApi, type LogEntry, type LogLevel } from '../mcp';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 
 /** How often queued log lines are flushed to the channels (ms): floods are batched, not appended per line. */
@@ -12,13 +12,13 @@ export const LOG_FLUSH_MS = 50;
 export class ServerLogs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  private queue: LogEntry[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher = new LogBatcher(
+    (server, level, entries) => write(this.channel(server), level, entries.map(format).join('\n')), LOG_FLUSH_MS);
   private traceAll = false;
 
   constructor(private readonly host: HostApi) {
     this.subscriptions.push(
-      toVs(host.onLog(e => this.enqueue(e))),
+      toVs(host.onLog(e => this.batcher.enqueue(e))), // host-wide lines (no server) go to the "MCP Host" channel
       toVs(host.onDidChangeState(({ server, state }) => {
         if (state.kind === 'running') void this.applyLevel(server);
       })),
@@ -58,26 +58,7 @@ export class ServerLogs implements vscode.Disposable {
 
   /** Writes every queued entry now. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const entries = this.queue;
-    this.queue = [];
-    // Consecutive entries of one server and level go out as one multi-line append.
-    let i = 0;
-    while (i < entries.length) {
-      const first = entries[i];
-      const lines: string[] = [];
-      while (i < entries.length && entries[i].server === first.server && entries[i].level === first.level) {
-        lines.push(format(entries[i++]));
-      }
-      write(this.channel(first.server), first.level, lines.join('\n'));
-    }
-  }
-
-  private enqueue(e: LogEntry): void {
-    if (!e.server) return; // host-wide lines go to the "MCP Host" channel
-    this.queue.push(e);
-    this.timer ??= setTimeout(() => this.flush(), LOG_FLUSH_MS);
+    this.batcher.flush();
   }
 
   private async applyLevel(server: string): Promise<void> {
