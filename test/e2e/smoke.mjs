@@ -1,6 +1,7 @@
 // UI smoke test: the packaged VSIX in a real VS Code (code-server), driven by headless Chromium (playwright-core).
 // Installs dist/mcp-host.vsix into a fresh code-server on 127.0.0.1, opens sample/, opens the MCP view container
-// from the activity bar, lists the "MCP:" commands in the command palette, and saves screenshots to
+// from the activity bar, lists the "MCP:" commands in the command palette, calls a tool through MCP: Call Tool…
+// (quick inputs), opens a resource from the Servers view, shows a server's log channel, and saves screenshots to
 // .vscode-test/screenshots/. Exit code 0 = every step passed. Stops code-server's process group and the browser.
 //   npm run test:e2e            (builds the VSIX first)      E2E_VERBOSE=1 for workbench logs
 import fs from 'node:fs';
@@ -87,6 +88,69 @@ try {
     if (!found) throw new Error(`"${title}" is not in the command palette`);
   }
   log(`command palette lists all ${titles.length} always-visible MCP Host commands: ${titles.join(' | ')}`);
+
+  // Monaco renders spaces as U+00A0 and splits lines into spans: compare on whitespace-folded text.
+  const folded = async locator => ((await locator.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ');
+  const quickInput = page.locator('.quick-input-widget');
+  async function runCommand(title) {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(title);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
+    await page.keyboard.press('Enter');
+  }
+  /** Picks the row labelled `label` in the open quick pick. */
+  async function pick(label) {
+    const row = quickInput.locator('.monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: 15000 });
+    await quickInput.locator('input').fill(label);
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Enter');
+  }
+  async function waitForText(locator, re, what, ms = 20000) {
+    const end = Date.now() + ms;
+    while (!re.test(await folded(locator))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; saw: ${(await folded(locator)).slice(0, 300)}`);
+      await page.waitForTimeout(250);
+    }
+  }
+  const editorArea = page.locator('.part.editor');
+
+  // 3. MCP: Call Tool… from the palette: server, tool and the tool's one argument asked in quick inputs; the result
+  //    opens as a document.
+  await runCommand('MCP: Call Tool…');
+  await pick('everything');
+  await pick('echo');
+  await quickInput.locator('input').waitFor({ state: 'visible' });
+  await waitForText(quickInput, /Call echo \(1\/1\): message/, 'the input box for echo\'s "message"');
+  await quickInput.locator('input').fill('hello from the UI');
+  await page.keyboard.press('Enter');
+  await waitForText(editorArea, /Echo: hello from the UI/, 'the tool result document');
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-call-tool.png') });
+  log('MCP: Call Tool… asked server, tool and argument in quick inputs and opened "Echo: hello from the UI"; screenshot e2e-call-tool.png');
+
+  // 4. A resource opened from the Servers view: expand everything › Resources and click the first one.
+  // (a click on the active container's icon would hide the side bar)
+  if (!(await header.isVisible().catch(() => false))) await mcpTab.click();
+  const resourcesGroup = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]')
+    .filter({ hasText: 'Resources' }).filter({ hasNotText: 'Templates' }).first();
+  await resourcesGroup.click();
+  if ((await resourcesGroup.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+  const firstResource = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]').first();
+  await firstResource.waitFor({ timeout: 15000 });
+  const resourceLabel = ((await firstResource.locator('.label-name').first().textContent()) ?? '').trim();
+  await firstResource.click();
+  const tab = page.locator('.part.editor .tab', { hasText: resourceLabel }).first();
+  await tab.waitFor({ timeout: 20000 });
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-resource.png') });
+  log(`resource "${resourceLabel}" opened from the Servers view in an editor tab; screenshot e2e-resource.png`);
+
+  // 5. MCP: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
+  await runCommand('MCP: Show Server Logs');
+  await pick('everything');
+  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, protocol \d{4}-\d{2}-\d{2} over stdio/, 'the "MCP: everything" channel');
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-logs.png') });
+  log('MCP: Show Server Logs opened the "MCP: everything" channel with its lifecycle lines; screenshot e2e-logs.png');
   log('PASS');
 } catch (e) {
   failed = true;

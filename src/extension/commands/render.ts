@@ -2,7 +2,9 @@ import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontex
 
 /** Renders a tool result as markdown: text, images (inline), audio, resource links, embedded resources, structured content, isError. */
 export function renderToolResult(server: string, tool: string, args: Record<string, unknown>, r: CallToolResult): string {
-  const out = [`# ${tool} — ${server}`, '', r.isError ? '**The tool reported an error** (`isError: true`).' : '', '', '## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '', '## Result', ''];
+  const out = [`# ${tool} — ${server}`, ''];
+  if (r.isError) out.push('**The tool reported an error** (`isError: true`).', '');
+  out.push('## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '', '## Result', '');
   for (const block of r.content ?? []) out.push(renderBlock(block), '');
   if (r.structuredContent !== undefined) out.push('## Structured content', '', fence(JSON.stringify(r.structuredContent, null, 2), 'json'), '');
   if (!(r.content ?? []).length && r.structuredContent === undefined) out.push('_(empty result)_');
