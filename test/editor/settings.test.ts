@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import { EVERYTHING, activateHost } from './helpers';
@@ -115,6 +116,23 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.match(shown[0], /--token=••••/);
     assert.ok(!shown[0].includes('tok-in-args-9876'), shown[0]);
     assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.clearInputs'), 1);
+  });
+
+  it('MCP: Add Server writes a typed command line (quoted path with spaces kept whole) to workspace settings, asks consent and starts it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add server-'));
+    const script = path.join(dir, 'my everything.mjs');
+    fs.writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(EVERYTHING).href)});`);
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
+    const asked: string[] = [];
+    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    const name = await vscode.commands.executeCommand<string>('mcpHost.addServer', 'stdio', `"${process.execPath}" "${script}" stdio`);
+    assert.strictEqual(name, 'myeverything', 'the name is guessed from the script');
+    const servers = cfg().inspect<Record<string, { command?: string; args?: string[] }>>('servers')?.workspaceValue ?? {};
+    assert.deepStrictEqual(servers[name], { type: 'stdio', command: process.execPath, args: [script, 'stdio'] });
+    await waitRunning(api, name);
+    assert.deepStrictEqual(asked, [name]);
+    api.setConsentPrompt(async () => 'allow');
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('imports servers from a Claude Desktop config into workspace settings', async () => {

@@ -4,31 +4,9 @@
  * valid for language models (`[a-zA-Z0-9_-]`, at most 64 characters).
  */
 
-/** Splits on whitespace; "double" or 'single' quotes group (also after `key=`); `\` escapes in double quotes. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let has = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === quote) { quote = undefined; continue; }
-      if (c === '\\' && quote === '"' && i + 1 < text.length) { cur += text[++i]; continue; }
-      cur += c;
-      continue;
-    }
-    if (c === '"' || c === "'") { quote = c; has = true; continue; }
-    if (/\s/.test(c)) {
-      if (has) out.push(cur);
-      cur = ''; has = false;
-      continue;
-    }
-    cur += c; has = true;
-  }
-  if (has) out.push(cur);
-  return out;
-}
+import { tokenize } from '../../mcp/config/commandLine';
+
+export { tokenize };
 
 /** `/<target> args…` as typed after `@mcp`. */
 export interface Invocation {

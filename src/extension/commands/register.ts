@@ -66,7 +66,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       if (target) await vscode.env.clipboard.writeText(target);
     },
     [CommandIds.importServers]: (file?: string) => importServersCommand(file),
-    [CommandIds.addServer]: () => addServerCommand(),
+    [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(kind, target, name),
     [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),
     [CommandIds.resetTrust]: async () => {
       await s.consent.reset();

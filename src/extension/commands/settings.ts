@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
+import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
 import { errorText } from './args';
 
@@ -73,22 +74,27 @@ export async function importServersCommand(file?: string): Promise<number> {
   return n;
 }
 
-/** MCP: Add Server — asks for a command line or URL and a name, then writes workspace settings. */
-export async function addServerCommand(): Promise<void> {
-  const kind = await vscode.window.showQuickPick([
-    { label: 'Command (stdio)', value: 'stdio' }, { label: 'HTTP (Streamable HTTP, SSE fallback)', value: 'http' },
-  ], { placeHolder: 'What kind of MCP server?' });
-  if (!kind) return;
-  const target = await vscode.window.showInputBox({
-    prompt: kind.value === 'stdio' ? 'Command line, e.g. npx -y @modelcontextprotocol/server-everything' : 'URL, e.g. https://example.com/mcp',
+/**
+ * MCP: Add Server — asks for a command line (split like a shell would, quotes kept together) or a URL and a
+ * name, then writes workspace settings (the reconcile that follows asks launch consent and starts it).
+ * Arguments skip the questions (tests, other extensions): kind, command line or URL, and the name (default: the
+ * guessed one). Resolves the name.
+ */
+export async function addServerCommand(kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
+  const kind = kindArg ?? (await vscode.window.showQuickPick([
+    { label: 'Command (stdio)', value: 'stdio' as const }, { label: 'HTTP (Streamable HTTP, SSE fallback)', value: 'http' as const },
+  ], { placeHolder: 'What kind of MCP server?' }))?.value;
+  if (!kind) return undefined;
+  const target = targetArg ?? await vscode.window.showInputBox({
+    prompt: kind === 'stdio' ? 'Command line, e.g. npx -y @modelcontextprotocol/server-everything (quote arguments with spaces)' : 'URL, e.g. https://example.com/mcp',
     ignoreFocusOut: true,
-    validateInput: v => kind.value === 'http' && !/^https?:\/\//.test(v) ? 'Enter an http(s) URL' : v.trim() ? undefined : 'Required',
+    validateInput: v => kind === 'http' && !/^https?:\/\//.test(v.trim()) ? 'Enter an http(s) URL' : v.trim() ? undefined : 'Required',
   });
-  if (!target) return;
-  const guess = kind.value === 'stdio' ? target.trim().split(/\s+/).pop()!.replace(/^@[^/]+\//, '').replace(/[^\w-]/g, '') : new URL(target).hostname.split('.')[0];
-  const name = await vscode.window.showInputBox({ prompt: 'Server name', value: guess || 'server', ignoreFocusOut: true });
-  if (!name) return;
-  const parts = target.trim().split(/\s+/);
-  const def = kind.value === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() };
-  await addToSettings({ [name]: def });
+  if (!target?.trim()) return undefined;
+  const stdio = kind === 'stdio' ? definitionFromCommandLine(target) : undefined;
+  const guess = stdio?.name ?? new URL(target.trim()).hostname.split('.')[0];
+  const name = nameArg ?? (targetArg !== undefined ? guess : await vscode.window.showInputBox({ prompt: 'Server name', value: guess || 'server', ignoreFocusOut: true }));
+  if (!name) return undefined;
+  const def = stdio?.definition ?? { type: 'http', url: target.trim() };
+  return await addToSettings({ [name]: def }) ? name : undefined;
 }

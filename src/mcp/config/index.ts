@@ -13,4 +13,5 @@ export * from './variables';
 export * from './envFile';
 export * from './import';
 export * from './secrets';
+export * from './commandLine';
 export { joinPath, appendPath, describeValue, editDistance, closest } from './paths';
