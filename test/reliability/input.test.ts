@@ -9,18 +9,7 @@ import * as path from 'node:path';
 import { parseInputs, parseServers, resolveServer, type ResolveContext } from '../../src/mcp/config';
 import type { ConfigError, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { BYSTANDER, marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
-
-/** mulberry32: a small seeded PRNG, so a failing round reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../unit/rng';
 
 /** Hand-picked malformed definitions: wrong types, typos, unknown variables, missing and circular inputs. */
 const MALFORMED: Record<string, unknown> = {

@@ -3,18 +3,7 @@ import Ajv from 'ajv';
 import {
   importConfig, parseDotenv, parseInputs, parseServers, resolveServer, serverSchema, type ResolveContext,
 } from '../../src/mcp/config';
-
-/** A small seeded PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './rng';
 
 const KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'autoStart', 'timeout', 'roots',
   'sampling', 'dev', 'comand', 'serverUrl', 'ARGS', '', 'transport', '__proto__', 'constructor', 'toString'];
