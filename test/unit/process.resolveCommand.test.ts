@@ -125,6 +125,11 @@ describe('process: resolveCommand', function () {
         && e.message.includes(`set \`command\` to \`${path.basename(process.execPath)}\` and \`args\` to ["-y","some-server"]`));
   });
 
+  it('H10: the advice keeps a quoted argument with spaces whole', async () => {
+    await assert.rejects(resolveCommand(`${process.execPath} "/srv/My Servers/weather.js" --stdio`, { env: { PATH: '' }, loginShell: false }),
+      (e: unknown) => e instanceof CommandNotFoundError && e.message.includes('and `args` to ["/srv/My Servers/weather.js","--stdio"]'));
+  });
+
   it('H10: an absolute whole command line gets the same advice', async () => {
     await assert.rejects(resolveCommand(`${process.execPath} server.js --stdio`, { env: { PATH: '' }, loginShell: false }),
       (e: unknown) => e instanceof CommandNotFoundError && e.message.includes('and `args` to ["server.js","--stdio"]'));

@@ -1,6 +1,7 @@
 /**
- * A server definition from a command line as a person types it (MCP: Add Server…, the CLI): quote-aware
- * splitting, and a name guessed from what is launched rather than from the runner or a trailing folder.
+ * A server definition from a command line as a person types it (MCP: Add Server…): quote-aware splitting
+ * (also used for `@mcp` chat input and the "whole command line in `command`" hint), and a name guessed from
+ * what is launched rather than from the runner or a trailing folder.
  */
 
 /** Splits on whitespace; "double" or 'single' quotes group (also after `key=`); `\` escapes in double quotes. */

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { tokenize } from '../config/commandLine';
 
 /** Where a command was found, and how. */
 export interface ResolvedCommand {
@@ -123,9 +124,9 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
   throw err;
 }
 
-/** `"npx -y some-server"` in `command`: say to split it, naming the program if it exists. */
+/** `"npx -y some-server"` in `command`: say to split it (as a shell would, quotes kept), naming the program if it exists. */
 async function wholeCommandLineHint(command: string, opts: ResolveCommandOptions): Promise<string | undefined> {
-  const words = command.trim().split(/\s+/);
+  const words = tokenize(command);
   if (words.length < 2) return undefined;
   const [program, ...rest] = words;
   const found = await resolveCommand(program, opts).then(() => true, () => false);
