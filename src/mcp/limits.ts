@@ -1,0 +1,65 @@
+/**
+ * Caps on everything a server fills (THREAT-MODEL.md: "Bounded"). One place for the defaults and the
+ * setting that raises each, so every "limit hit" message names the same setting the user can change.
+ * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
+ * config file's `limits` object. Servers never set these.
+ */
+export interface Limits {
+  /** Largest single JSON-RPC message read from a server (stdio line, HTTP JSON body, one SSE event). */
+  maxMessageBytes: number;
+  /** Longest stderr line kept (the rest of the line is cut with "(N more bytes)"). */
+  maxStderrLineBytes: number;
+  /** Bytes of the stderr tail kept for error states and crash reports. */
+  maxStderrTailBytes: number;
+  /** Longest log entry (a stderr line, a `notifications/message` payload, a trace line) after redaction. */
+  maxLogEntryBytes: number;
+  /** Pages read per catalogue list before the list is kept partial. */
+  maxCataloguePages: number;
+  /** Items kept per catalogue list (tools, prompts, resources, templates). */
+  maxCatalogueItems: number;
+  /** Server→client requests (sampling, elicitation, roots) waiting per server; the rest are refused. */
+  maxPendingServerRequests: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxMessageBytes: 64 * 1024 * 1024,
+  maxStderrLineBytes: 16 * 1024,
+  maxStderrTailBytes: 64 * 1024,
+  maxLogEntryBytes: 64 * 1024,
+  maxCataloguePages: 10_000,
+  maxCatalogueItems: 100_000,
+  maxPendingServerRequests: 16,
+});
+
+/** The setting that raises each limit, as the user writes it. */
+export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.freeze({
+  maxMessageBytes: 'mcpHost.limits.maxMessageBytes',
+  maxStderrLineBytes: 'mcpHost.limits.maxStderrLineBytes',
+  maxStderrTailBytes: 'mcpHost.limits.maxStderrTailBytes',
+  maxLogEntryBytes: 'mcpHost.limits.maxLogEntryBytes',
+  maxCataloguePages: 'mcpHost.limits.maxCataloguePages',
+  maxCatalogueItems: 'mcpHost.limits.maxCatalogueItems',
+  maxPendingServerRequests: 'mcpHost.limits.maxPendingServerRequests',
+});
+
+/** Defaults overlaid with the valid (positive, finite) values of `partial`. */
+export function resolveLimits(partial?: Partial<Record<keyof Limits, unknown>>): Limits {
+  const out: Limits = { ...DEFAULT_LIMITS };
+  for (const k of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const v = partial?.[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0) out[k] = Math.floor(v);
+  }
+  return out;
+}
+
+/** The message for a limit that was hit: names the server, the limit and the setting. */
+export function limitMessage(server: string, limit: keyof Limits, value: number, what: string): string {
+  return `server \`${server}\` ${what}: over the limit of ${formatLimit(limit, value)} (raise it with the setting \`${LIMIT_SETTING[limit]}\`)`;
+}
+
+function formatLimit(limit: keyof Limits, value: number): string {
+  if (!/Bytes$/.test(limit)) return `${value.toLocaleString('en-US')} ${limit.replace(/^max/, '').replace(/[A-Z]/g, c => ` ${c.toLowerCase()}`).trim()}`;
+  if (value >= 1024 * 1024 && value % (1024 * 1024) === 0) return `${value / (1024 * 1024)} MiB`;
+  if (value >= 1024 && value % 1024 === 0) return `${value / 1024} KiB`;
+  return `${value} bytes`;
+}
