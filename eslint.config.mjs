@@ -1,6 +1,15 @@
 // Lint rules. The one that matters most: src/mcp and src/cli never import `vscode` (see ARCHITECTURE).
 import tseslint from 'typescript-eslint';
 
+// Class names do not survive minification: the shipped bundle renames them, so a check on `constructor.name` or on
+// `.name === 'SomethingError'` passes in development and silently fails in the VSIX. Recognise errors with `instanceof`
+// (platform names such as DOMException's 'AbortError' are not renamed and stay allowed).
+const noClassNames = [
+  { selector: "MemberExpression[property.name='name'][object.property.name='constructor']", message: 'constructor.name is renamed by minification: use instanceof on the exported class.' },
+  { selector: "BinaryExpression[right.type='Literal'][right.value=/Error$/][right.value!='AbortError'][right.value!='TimeoutError'][left.property.name='name']", message: 'Error class names are renamed by minification: use instanceof on the exported class.' },
+  { selector: "BinaryExpression[left.type='Literal'][left.value=/Error$/][left.value!='AbortError'][left.value!='TimeoutError'][right.property.name='name']", message: 'Error class names are renamed by minification: use instanceof on the exported class.' },
+];
+
 const noVscode = {
   'no-restricted-imports': ['error', {
     paths: [{ name: 'vscode', message: 'src/mcp and src/cli are editor-free: pass what you need in from src/extension.' }],
@@ -9,7 +18,7 @@ const noVscode = {
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
     message: 'src/mcp and src/cli are editor-free.',
-  }],
+  }, ...noClassNames],
 };
 
 export default tseslint.config(
@@ -22,6 +31,7 @@ export default tseslint.config(
       'eqeqeq': ['error', 'smart'],
     },
   },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames] } },
   { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
   { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }] }] } },
 );

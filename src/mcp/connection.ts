@@ -512,7 +512,8 @@ export class Connection implements ServerHandle {
     client.onerror = err => {
       if (session.closing) return;
       const msg = messageOf(err);
-      if (/Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
+      // An HTTP status from the transport is not a malformed message: the request that met it reports it.
+      if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
         this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${redactText(msg).slice(0, 300)}`);
       } else {
         this.log('debug', 'lifecycle', `transport: ${redactText(msg).slice(0, 500)}`);

@@ -4,6 +4,10 @@
  * "MCP error -32001: Request timed out".
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 
 /** An error whose message is already meant for a person. */
 export class McpHostError extends Error {
@@ -13,16 +17,32 @@ export class McpHostError extends Error {
   }
 }
 
-/** The HTTP status carried by an SDK transport error (StreamableHTTPError, SseError), if any. */
+/**
+ * The HTTP status carried by an SDK transport error (StreamableHTTPError, SseError), if any.
+ * Recognised with `instanceof` on the SDK's exported classes: class names do not survive minification.
+ */
 export function httpStatusOf(err: unknown): number | undefined {
-  if (!err || typeof err !== 'object') return undefined;
-  const name = (err as { constructor?: { name?: string } }).constructor?.name;
-  const code = (err as { code?: unknown }).code;
-  if ((name === 'StreamableHTTPError' || name === 'SseError') && typeof code === 'number' && code >= 100) return code;
-  const msg = String((err as { message?: unknown }).message ?? '');
-  const m = /^(?:Streamable HTTP|SSE) error: .*?\b(?:HTTP )?(\d{3})\b/.exec(msg);
-  if (m && (name === 'StreamableHTTPError' || name === 'SseError')) return Number(m[1]);
-  return undefined;
+  if (!(err instanceof StreamableHTTPError || err instanceof SseError)) return undefined;
+  const code = err.code;
+  if (typeof code === 'number' && code >= 100 && code <= 599) return code;
+  // Some SDK paths put the status only into the message ("SSE error: Non-200 status code (404)").
+  const m = /^(?:Streamable HTTP|SSE) error: .*?\b(?:HTTP )?(\d{3})\b/.exec(err.message);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** True for the SDK's authorization failures (no usable token, or an OAuth error from the authorization server). */
+export function isAuthError(err: unknown): err is Error {
+  return err instanceof UnauthorizedError || err instanceof OAuthError;
+}
+
+/** True for a request aborted through an AbortSignal (a DOMException or Node AbortError: platform names, never minified). */
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+/** True for a schema validation error (zod's issues list), recognised by shape, not by class name. */
+function isValidationError(err: unknown): err is Error & { issues: unknown[] } {
+  return err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
 }
 
 const CODE_TEXT: Record<number, string> = {
@@ -63,22 +83,22 @@ export function describeError(server: string, method: string, err: unknown, time
       }
     }
   }
-  if (err && typeof err === 'object' && (typeof (err as { errorCode?: unknown }).errorCode === 'string' || (err as Error).name === 'UnauthorizedError' || err.constructor?.name === 'UnauthorizedError')) {
-    const code = (err as { errorCode?: string }).errorCode;
-    return `server \`${server}\` requires authorization and signing in failed${code ? ` (${code})` : ''}: ${messageOf(err)}`;
+  if (isAuthError(err)) {
+    const code = err instanceof OAuthError ? err.errorCode : undefined;
+    return `server \`${server}\` requires authorization and signing in failed${code ? ` (${code})` : ''}: ${messageOf(err)}. Sign in again, or set an Authorization header in the server's \`headers\` setting`;
   }
   const status = httpStatusOf(err);
   if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
-  if (status === 403) return `server \`${server}\` refused access (HTTP 403)`;
+  if (status === 403) return `server \`${server}\` refused access (HTTP 403): the credentials in its \`headers\` setting or its sign-in do not grant access`;
   if (status !== undefined) return `${method} on server \`${server}\` failed with HTTP ${status}: ${messageOf(err)}`;
-  if (err && typeof err === 'object' && (err as { name?: string }).name === 'AbortError') {
+  if (isAbortError(err)) {
     return `${method} to server \`${server}\` was cancelled`;
   }
   const code = (err as { code?: unknown } | undefined)?.code ?? ((err as { cause?: { code?: unknown } } | undefined)?.cause)?.code;
   if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running, and is the url right?)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach server \`${server}\`: the host name does not resolve (check the url)`;
   if (code === 'ECONNRESET') return `server \`${server}\` reset the connection during ${method}`;
-  if (err && typeof err === 'object' && (err as { name?: string }).name === 'ZodError') {
+  if (isValidationError(err)) {
     return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
   }
   return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
