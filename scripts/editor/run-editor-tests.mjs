@@ -1,9 +1,12 @@
 // `npm run test:editor`: runs test/editor (mocha, inside the real VS Code extension host of code-server) through
 // @vscode/test-electron's standard runTests(), with scripts/editor/code-wrapper.sh as the "VS Code executable".
 //   1. scripts/editor/setup.sh (installs/caches Node 24, code-server, Debian chromium under .vscode-test/)
-//   2. packages test/fixtures/fake-lm into a VSIX, installed next to the extension under test
-//   3. opens a fresh copy of test/editor/workspace, streams mocha's output, exits with the suite's result.
-// Expects `node esbuild.mjs && node esbuild.mjs --tests` to have run (the npm script does both).
+//   2. the extension under test is the production VSIX (scripts/shipped.mjs: `npm run package` when stale, unpacked
+//      into .vscode-test/shipped/extension, which is loaded as the development path): what ships is what is tested
+//   3. packages test/fixtures/fake-lm into a VSIX, installed next to the extension under test
+//   4. opens a fresh copy of test/editor/workspace, streams mocha's output, exits with the suite's result.
+// Expects `node esbuild.mjs --tests` to have run (the npm script does it). `npm run watch` + a debugger is for
+// development; this harness never loads the development build.
 // Env passed through to the extension host: MCP_HOST_* (e.g. MCP_HOST_FORCE_FAIL=1, MCP_HOST_TEST_GREP=…), FAKE_LM_*.
 // Keeps the run folder (.vscode-test/runs/editor-*) only when the run fails, or with EXTTEST_KEEP_RUN=1.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTests } from '@vscode/test-electron';
+import { ensureShipped } from '../shipped.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
@@ -24,12 +28,18 @@ function run(cmd, args, opts = {}) {
   }
 }
 
-for (const f of ['dist/extension.js', 'out/test/editor/index.js']) {
-  if (!fs.existsSync(path.join(ROOT, f))) {
-    console.error(`[test:editor] ${f} is missing: run \`node esbuild.mjs && node esbuild.mjs --tests\` first`);
-    process.exit(1);
-  }
+if (!fs.existsSync(path.join(ROOT, 'out/test/editor/index.js'))) {
+  console.error('[test:editor] out/test/editor/index.js is missing: run `node esbuild.mjs --tests` first');
+  process.exit(1);
 }
+let shipped;
+try {
+  shipped = ensureShipped({ log });
+} catch (e) {
+  console.error(`[test:editor] ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
+log(`extension under test: ${path.relative(ROOT, shipped.vsix)} (production), unpacked at ${path.relative(ROOT, shipped.extensionDir)}`);
 
 run('bash', [path.join(ROOT, 'scripts/editor/setup.sh')]);
 
@@ -46,7 +56,8 @@ log(`packaged ${path.relative(ROOT, fakeLm)}`);
 // the servers as roots). Setting KEEP_WORKSPACE_TRUST, MCP_HOST_EDITOR_OPEN or MCP_HOST_TEST_GREP runs one pass
 // as you set it; MCP_HOST_EDITOR_PASSES=trusted,untrusted picks passes by name.
 const PASSES = {
-  trusted: {},
+  // every test but the other passes' own (they would fail here: no Restricted Mode, no .code-workspace)
+  trusted: { MCP_HOST_TEST_GREP: 'Restricted Mode|multi-root window', MCP_HOST_TEST_GREP_INVERT: '1' },
   untrusted: { KEEP_WORKSPACE_TRUST: '1', MCP_HOST_TEST_GREP: 'Extension activation|Restricted Mode' },
   'multi-root': { MCP_HOST_EDITOR_OPEN: 'multi-root.code-workspace', MCP_HOST_TEST_GREP: 'Extension activation|multi-root window' },
 };
@@ -85,12 +96,13 @@ async function runOnce(name) {
   try {
     code = await runTests({
       vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
-      extensionDevelopmentPath: ROOT,
+      extensionDevelopmentPath: shipped.extensionDir,
       extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
       launchArgs: [open, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
       extensionTestsEnv: {
         EDITOR_ENV: path.join(WORK, 'env.sh'),
         EXTRA_VSIX: fakeLm,
+        MCP_HOST_EXPECT_SHIPPED: shipped.extensionDir,
         EXTTEST_RUN_DIR: runDir,
         FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),
         EXTTEST_SCREENSHOT: path.join(screenshots, names.length > 1 ? `editor-tests-end-${name}.png` : 'editor-tests-end.png'),

@@ -29,8 +29,19 @@ export function run(): Promise<void> {
     reporter: 'spec',
     timeout: Number(process.env.MCP_HOST_TEST_TIMEOUT ?? 30000),
     grep: process.env.MCP_HOST_TEST_GREP || undefined,
+    // MCP_HOST_TEST_GREP_INVERT=1: run what does NOT match (the trusted pass leaves out the other passes' tests)
+    invert: process.env.MCP_HOST_TEST_GREP_INVERT === '1',
   });
-  for (const f of testFiles(__dirname)) mocha.addFile(f);
+  // Two files are switches, not tests: they load only when asked for, so a normal run has no pending test.
+  const onlyWhen: Record<string, string | undefined> = {
+    'force-fail.test.js': process.env.MCP_HOST_FORCE_FAIL,
+    'bench-activation.test.js': process.env.MCP_HOST_BENCH_ACTIVATION_OUT,
+  };
+  for (const f of testFiles(__dirname)) {
+    const base = path.basename(f);
+    if (base in onlyWhen && !onlyWhen[base]) continue;
+    mocha.addFile(f);
+  }
   return new Promise((resolve, reject) => {
     mocha.run(failures => (failures > 0 ? reject(new Error(`${failures} editor test(s) failed.`)) : resolve()));
   });

@@ -209,7 +209,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   it('H16 H17: a workspace folder added in the editor reaches server-filesystem as a root, except a server whose roots name one folder (multi-root window)', async function () {
     // In a single-folder window, adding a folder turns it into a new workspace (a window reload): only
     // run where the harness opened a .code-workspace (MCP_HOST_EDITOR_OPEN=multi-root.code-workspace).
-    if (!vscode.workspace.workspaceFile) this.skip();
+    assert.ok(vscode.workspace.workspaceFile, 'the multi-root test ran outside the multi-root pass (no .code-workspace open)');
     const first = vscode.workspace.workspaceFolders![0].name;
     await settingsServers({ ...servers, scoped: { command: NODE, args: [FILESYSTEM, os.tmpdir()], roots: [first] } });
     await until(api, 'scoped running', () => running(api, 'scoped'));

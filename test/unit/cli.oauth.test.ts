@@ -6,12 +6,13 @@
  * run uses the stored tokens without asking.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { shippedCliPath } from '../support/shipped';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
@@ -22,7 +23,6 @@ import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/ser
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const express = require('express') as any;
 
-const ROOT = path.resolve(__dirname, '../../..');
 
 async function startProtectedServer(): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
@@ -73,11 +73,7 @@ describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', fu
   let cli: string;
 
   before(() => {
-    const dist = path.join(ROOT, 'dist/cli.js');
-    if (!fs.existsSync(dist)) {
-      const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-    }
+    const dist = shippedCliPath(); // the production bundle (test/support/shipped.ts)
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-oauth-'));
     cli = path.join(work, 'cli.js');
     fs.copyFileSync(dist, cli);

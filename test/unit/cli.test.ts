@@ -9,11 +9,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { shippedCliPath } from '../support/shipped';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const DIST_CLI = path.join(ROOT, 'dist/cli.js');
-/** A private copy of dist/cli.js: a concurrent `node esbuild.mjs` (which empties dist/) cannot pull it away mid-run. */
-let CLI = DIST_CLI;
+/** A private copy of the production dist/cli.js (test/support/shipped.ts): what ships is what is tested. */
+let CLI = '';
 const BIN = path.join(ROOT, 'node_modules/.bin');
 
 interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
@@ -76,15 +76,9 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
 
   before(function () {
     this.timeout(120_000);
-    const newest = ['src/cli', 'src/mcp'].flatMap(d => fs.readdirSync(path.join(ROOT, d), { recursive: true, withFileTypes: true })
-      .filter(e => e.isFile() && e.name.endsWith('.ts')).map(e => fs.statSync(path.join(e.parentPath ?? e.path, e.name)).mtimeMs));
-    if (!fs.existsSync(DIST_CLI) || fs.statSync(DIST_CLI).mtimeMs < Math.max(...newest)) {
-      const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
-      assert.equal(r.status, 0, `node esbuild.mjs failed:\n${r.stdout}\n${r.stderr}`);
-    }
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(DIST_CLI, CLI);
+    fs.copyFileSync(shippedCliPath(), CLI);
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
     mcpJson = write(path.join(work, 'mcp.json'), {

@@ -1,0 +1,34 @@
+/**
+ * The CLI under test is the one that ships (issue 11): `dist/cli.js` of the production build, byte for byte the
+ * copy inside dist/mcp-host.vsix. `scripts/shipped.mjs` rebuilds the package when the sources are newer, so a
+ * test run never spawns a development bundle. Tests get a private copy: a concurrent build (which empties dist/)
+ * cannot pull it away mid-run.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..').replace(/[\\/]out$/, '');
+
+let checked: string | undefined;
+
+/** Makes sure dist/ holds the production build of the current sources; returns the path of dist/cli.js. */
+export function shippedCliPath(): string {
+  if (checked) return checked;
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/shipped.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`node scripts/shipped.mjs failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+  const cli = path.join(ROOT, 'dist/cli.js');
+  const text = fs.readFileSync(cli, 'utf8');
+  if (/\/\/# sourceMappingURL=/.test(text)) throw new Error(`${cli} is a development build`);
+  checked = cli;
+  return cli;
+}
+
+/** A private copy of the production CLI in a new temp folder; `dispose()` removes the folder. */
+export function shippedCliCopy(prefix = 'mcp-host-cli-'): { cli: string; dir: string; dispose(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const cli = path.join(dir, 'cli.js');
+  fs.copyFileSync(shippedCliPath(), cli);
+  return { cli, dir, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
