@@ -76,11 +76,14 @@ function mochaCounts(out) {
   return { summary: passing !== undefined, passed: passing ?? 0, failed: last(/^\s*(\d+) failing\b/gm) ?? 0, skipped: last(/^\s*(\d+) pending\b/gm) ?? 0 };
 }
 
+/** An argument as a person reads it: `node` for this Node, paths inside the project relative to it. */
+const shown = a => (a === node ? 'node' : a.startsWith(ROOT + path.sep) ? path.relative(ROOT, a) : a);
+
 const rows = [];
 let conformance;
 const t0 = Date.now();
 for (const step of selected) {
-  console.log(`\n=== [test +${Math.round((Date.now() - t0) / 1000)}s] ${step.id}: ${step.cmd.map(a => path.relative(ROOT, a) || a).join(' ')}`);
+  console.log(`\n=== [test +${Math.round((Date.now() - t0) / 1000)}s] ${step.id}: ${step.cmd.map(shown).join(' ')}`);
   const started = Date.now();
   const { code, out } = await runStep(step);
   const seconds = Math.round((Date.now() - started) / 1000);
