@@ -87,6 +87,37 @@ export class Grants {
   }
 }
 
+/** Where a server is defined: its grants are kept there. */
+export type GrantScope = 'user' | 'workspace';
+
+/**
+ * Grants kept in the scope where the server is defined: a user-settings server's "always" in the
+ * user's storage, a workspace server's in that workspace's storage. Keys carry the scope, the server
+ * name and its definition fingerprint (never a bare name), so a grant never follows a name into
+ * another workspace or onto an edited definition.
+ */
+export class ScopedGrants {
+  private readonly scopes: Record<GrantScope, Grants>;
+
+  constructor(mementos: Partial<Record<GrantScope, GrantMemento>>, storageKey: string) {
+    this.scopes = { user: new Grants(mementos.user, storageKey), workspace: new Grants(mementos.workspace, storageKey) };
+  }
+
+  standing(scope: GrantScope, key: string): 'always' | 'session' | undefined {
+    return this.scopes[scope].standing(key);
+  }
+
+  record(scope: GrantScope, key: string, grant: Grant): Promise<void> {
+    return this.scopes[scope].record(key, grant);
+  }
+
+  /** Forgets every grant in both scopes. */
+  async clear(): Promise<void> {
+    await this.scopes.user.clear();
+    await this.scopes.workspace.clear();
+  }
+}
+
 /**
  * Cuts `text` at the first of `stops` (client-side `stopSequences`, since vscode.lm has no such
  * option). Returns the text and whether a stop sequence ended it.
