@@ -5,12 +5,13 @@ import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { ViewIds } from './commandIds';
 import { registerCommands } from './commands/register';
-import { LaunchConsent, type ConsentPrompt } from './consent';
+import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
 import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
 import { ServerController } from './servers';
+import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
 import { createClientFeatures, type SamplingFeatures } from './sampling';
@@ -25,6 +26,8 @@ export interface McpHostExtensionApi {
   blockedReason(server: string): string | undefined;
   /** Replaces the launch-consent dialog (tests answer without UI). */
   setConsentPrompt(prompt: ConsentPrompt): void;
+  /** Replaces the dialog that asks about several servers at once (undefined: review each through the one-server prompt). */
+  setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
   /** Replaces the `${input:}` input box (tests answer without UI). */
   setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
   /** Names of the per-server log channels created so far. */
@@ -49,8 +52,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
   const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
+  // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
+  const identity: ServerIdentityLookup = {};
   const sampling = push(createClientFeatures({
     context,
+    identity,
     log: (server, level, msg) => {
       const ch = logsRef?.channel(server) ?? log;
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
@@ -69,6 +75,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
+  oauth.startServer = name => controller.start(name);
+  identity.of = name => controller.identity(name);
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
@@ -77,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));
-  const chat = push(registerChat(context, host));
+  const chat = push(registerChat(context, host, identity));
   push(createStatusItem(host));
   push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
   push(syncRoots(host));
@@ -94,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     sync: () => controller.sync(),
     blockedReason: s => controller.blockedReason(s),
     setConsentPrompt: p => { consent.prompt = p; },
+    setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree },
