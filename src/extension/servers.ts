@@ -252,10 +252,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
     await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
     this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
-    const reconciled = this.host.reconcile(defs, errors);
-    if (ask.length) void this.askConsent(ask);
-    await reconciled;
-    // Nothing held back keeps running (e.g. consent was reset, or its inputs are gone).
+    // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     await Promise.all([...blocked.keys()].map(async name => {
       const h = this.host.get(name);
       if (h && h.state.kind !== 'stopped') {
@@ -263,6 +260,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
         await h.stop();
       }
     }));
+    const reconciled = this.host.reconcile(defs, errors);
+    if (ask.length) void this.askConsent(ask);
+    await reconciled;
   }
 
   private lastProblems = '';
