@@ -14,8 +14,8 @@ import { ServerController } from './servers';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
-import { createClientFeatures, type SamplingFeatures } from './sampling';
-import { registerChat, type ChatRegistration } from './chat';
+import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
+import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -53,7 +53,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   let logsRef: ServerLogs | undefined;
   const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
   // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
+  // Grants once keyed by a bare server name are never honoured: drop them.
   const identity: ServerIdentityLookup = {};
+  for (const legacy of [LEGACY_TOOL_ALWAYS_KEY, LEGACY_SAMPLING_ALWAYS_KEY]) {
+    if (context.globalState.get(legacy) !== undefined) void context.globalState.update(legacy, undefined);
+  }
   const sampling = push(createClientFeatures({
     context,
     identity,

@@ -24,7 +24,9 @@ export const ChatCommandIds = {
   attachResourceToChat: 'mcpHost.attachResourceToChat',
 } as const;
 /** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
-export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
+export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
+/** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
+export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
 /** Model ↔ tool round trips per request before the participant stops. */
 export const MAX_TOOL_ROUNDS = 10;
 

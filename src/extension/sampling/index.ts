@@ -13,7 +13,9 @@ import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queu
 import { grantKey, type ServerIdentityLookup } from '../identity';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
-export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.alwaysAllowed';
+export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';
+/** Where grants keyed by a bare server name lived before; dropped on activation. */
+export const LEGACY_SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.alwaysAllowed';
 
 /** What the confirmation dialog is shown; what a test or the real UI answers. */
 export interface SamplingAsk {

@@ -45,7 +45,7 @@ function abortError(signal: AbortSignal): Error {
 /** What the user chose for a request that needs approval. */
 export type Grant = 'once' | 'session' | 'always' | 'deny';
 
-/** Persistent storage for "always" grants (the extension passes globalState). */
+/** Persistent storage for "always" grants (the extension passes globalState or workspaceState, by scope). */
 export interface GrantMemento {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
