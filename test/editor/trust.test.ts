@@ -62,11 +62,15 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
   it('"Don\'t Allow" stops a running workspace server; Restart, Start, Start All and a settings reload ask again and never relaunch it silently', async () => {
     await cfg().update('servers', { guarded: everything() }, WS);
     await until(api, 'guarded running', () => kind(api, 'guarded') === 'running');
+    const pid = (api.host.get('guarded') as unknown as { pid?: number }).pid;
+    assert.ok(pid, 'the connection knows its process id');
+    const alive = (p: number) => { try { process.kill(p, 0); return true; } catch { return false; } };
     const asked: string[] = [];
     api.setConsentPrompt(async def => { asked.push(def.name); return 'deny'; });
     // Forgetting consent re-asks at once; the answer "Don't Allow" stops the running server.
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     await eventually('the denial', () => asked.length === 1 && kind(api, 'guarded') === 'stopped' && /not allowed/.test(api.blockedReason('guarded') ?? ''));
+    await eventually('the denied server\'s process gone', () => !alive(pid));
 
     await vscode.commands.executeCommand('mcpHost.restartServer', 'guarded');
     assert.deepStrictEqual(asked, ['guarded', 'guarded'], 'Restart Server after a denial asks again');
