@@ -25,6 +25,8 @@ export interface ParsedArgs {
   positionals: string[];
   /** `--config FILE` */
   config?: string;
+  /** `--root DIR`: the folder offered to servers as their root */
+  root?: string;
   /** `--args JSON` (tool arguments) */
   args?: string;
   /** `--arg k=v`, repeatable (prompt arguments) */
@@ -39,7 +41,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value, and the flags. */
-const VALUE_OPTIONS = new Set(['--config', '--args', '--arg', '--timeout']);
+const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
 const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -71,6 +73,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     switch (name) {
       case '--config': out.config = value; break;
+      case '--root': out.root = value; break;
       case '--args': out.args = value; break;
       case '--arg': out.arg.push(value); break;
       case '--timeout': {

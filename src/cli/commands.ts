@@ -36,6 +36,8 @@ export interface LoadedConfig {
   errors: ConfigError[];
   /** Things that do not stop a server (dropped properties, plain-text secrets…), one sentence each. */
   warnings?: string[];
+  /** The roots offered to servers (the configuration's workspace folder or `--root`; may be none). */
+  roots?: { uri: string; name?: string }[];
 }
 
 /** Lines of stderr shown with a failure. */

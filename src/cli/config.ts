@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfigFile } from '../mcp/config/import';
 import { parseInputs, parseServers } from '../mcp/config/validate';
 import { resolveServers } from '../mcp/config/variables';
@@ -22,6 +23,29 @@ export function defaultConfigFiles(cwd: string): string[] {
 
 export interface LoadOptions extends InputResolverOptions {
   cwd?: string;
+  /** `--root DIR`: the folder offered to servers as their one root (relative to `cwd`). */
+  root?: string;
+}
+
+/**
+ * The root the CLI offers servers: `--root DIR` when given; else the folder of the configuration's
+ * workspace (the parent of a `.vscode` folder holding the file, or the folder of a `.code-workspace`
+ * file); else none (a Claude Desktop or Cursor file says nothing about a workspace). Never the
+ * current directory by accident, never the file system root.
+ */
+export function cliRoots(configFile: string, cwd: string, root?: string): { roots: { uri: string; name: string }[]; warning?: string } {
+  let folder: string | undefined;
+  if (root !== undefined) folder = path.resolve(cwd, root);
+  else if (configFile) {
+    const dir = path.dirname(path.resolve(cwd, configFile));
+    if (path.basename(dir) === '.vscode') folder = path.dirname(dir);
+    else if (configFile.endsWith('.code-workspace')) folder = dir;
+  }
+  if (!folder) return { roots: [] };
+  if (path.parse(folder).root === folder) {
+    return { roots: [], warning: `not offering ${folder} as a root: the file system root is never a workspace root (pass --root DIR)` };
+  }
+  return { roots: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }] };
 }
 
 /** Loads, validates and resolves the configuration; never starts anything. */
@@ -61,6 +85,7 @@ export async function loadConfig(configFile: string | undefined, opts: LoadOptio
     resolveInput: input => resolveInput(input.id),
   });
   const errors: ConfigError[] = [...parsedInputs.errors, ...parsed.errors, ...resolved.errors];
-  const warnings = [...loaded.warnings, ...parsed.warnings.map(w => `${w.path}: ${w.message}`), ...resolved.warnings.map(w => `${w.path}: ${w.message}`)];
-  return { file, definitions: resolved.definitions, errors, warnings };
+  const rooted = cliRoots(file, cwd, opts.root);
+  const warnings = [...(rooted.warning ? [rooted.warning] : []), ...loaded.warnings, ...parsed.warnings.map(w => `${w.path}: ${w.message}`), ...resolved.warnings.map(w => `${w.path}: ${w.message}`)];
+  return { file, definitions: resolved.definitions, errors, warnings, roots: rooted.roots };
 }

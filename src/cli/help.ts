@@ -5,6 +5,8 @@ import { DEFAULT_OAUTH_PORT } from './oauth';
 const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.servers), mcp.json (servers), or a
                   Claude Desktop / Cursor file (mcpServers). Default: ./.vscode/settings.json,
                   then ./.vscode/mcp.json. \${workspaceFolder} is the current directory.
+  --root DIR      the folder servers get as their root (roots/list). Default: the folder of the
+                  configuration's workspace (the parent of its .vscode folder); none for other files.
   --timeout MS    startup and request timeout for the servers this command starts
   -v, --verbose   every log line (server stderr, notifications/message, lifecycle) on stderr
   -h, --help      this text`;

@@ -1,7 +1,6 @@
 /** The real CliRuntime: configuration files through the core's config module, McpHost for servers. */
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { McpHost } from '../mcp/host';
+import type { Root } from '../mcp/types';
 import { resolveCommand } from '../mcp/process/resolveCommand';
 import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
@@ -13,6 +12,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
   const port = Number(env.MCP_HOST_OAUTH_PORT) || undefined;
   const signIn = new CliSignIn({ port, err: line => { process.stderr.write(`${line}\n`); }, openBrowser: terminal });
   const wait = terminal || env.MCP_HOST_SIGN_IN === 'wait';
+  let roots: Root[] = [];
   return {
     signIn: {
       isPending: server => signIn.isPending(server),
@@ -21,7 +21,11 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
     },
     dispose: () => signIn.dispose(),
-    loadConfig: args => loadConfig(args.config, { cwd }),
+    loadConfig: async args => {
+      const cfg = await loadConfig(args.config, { cwd, root: args.root });
+      roots = cfg.roots ?? [];
+      return cfg;
+    },
     createHost: () => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
       // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
@@ -33,8 +37,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
       });
-      // The current folder is the workspace: offer it as the one root.
-      host.setRoots([{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }]);
+      // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
+      host.setRoots(roots);
       return host;
     },
     resolveCommand: async def => {

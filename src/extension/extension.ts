@@ -5,16 +5,17 @@ import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { ViewIds } from './commandIds';
 import { registerCommands } from './commands/register';
-import { LaunchConsent, type ConsentPrompt } from './consent';
+import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
 import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
 import { ServerController } from './servers';
+import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
-import { createClientFeatures, type SamplingFeatures } from './sampling';
-import { registerChat, type ChatRegistration } from './chat';
+import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
+import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -25,6 +26,8 @@ export interface McpHostExtensionApi {
   blockedReason(server: string): string | undefined;
   /** Replaces the launch-consent dialog (tests answer without UI). */
   setConsentPrompt(prompt: ConsentPrompt): void;
+  /** Replaces the dialog that asks about several servers at once (undefined: review each through the one-server prompt). */
+  setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
   /** Replaces the `${input:}` input box (tests answer without UI). */
   setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
   /** Names of the per-server log channels created so far. */
@@ -49,8 +52,15 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
   const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
+  // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
+  // Grants once keyed by a bare server name are never honoured: drop them.
+  const identity: ServerIdentityLookup = {};
+  for (const legacy of [LEGACY_TOOL_ALWAYS_KEY, LEGACY_SAMPLING_ALWAYS_KEY]) {
+    if (context.globalState.get(legacy) !== undefined) void context.globalState.update(legacy, undefined);
+  }
   const sampling = push(createClientFeatures({
     context,
+    identity,
     log: (server, level, msg) => {
       const ch = logsRef?.channel(server) ?? log;
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
@@ -69,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
+  oauth.startServer = name => controller.start(name);
+  identity.of = name => controller.identity(name);
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
@@ -77,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));
-  const chat = push(registerChat(context, host));
+  const chat = push(registerChat(context, host, identity));
   push(createStatusItem(host));
   push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
   push(syncRoots(host));
@@ -94,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     sync: () => controller.sync(),
     blockedReason: s => controller.blockedReason(s),
     setConsentPrompt: p => { consent.prompt = p; },
+    setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree },

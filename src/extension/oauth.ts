@@ -62,6 +62,9 @@ export class OAuthBridge implements vscode.Disposable {
     await this.providerFor(def)?.invalidateCredentials('all');
   }
 
+  /** Starts a server through the extension's gate (set once the controller exists). */
+  startServer: ((name: string) => Promise<void>) | undefined;
+
   /** Completes a sign-in from the redirect URI (`…/oauth/<server>?code=…`): the URI handler calls this. */
   async handle(uri: vscode.Uri): Promise<void> {
     const q = new URLSearchParams(uri.query);
@@ -86,7 +89,8 @@ export class OAuthBridge implements vscode.Disposable {
       // The redirect can land while the start that asked for it is still failing; with the tokens
       // saved, one more start is all it takes. Without tokens the sign-in itself failed.
       const signedIn = (await this.providerFor(conn.definition)?.tokens()) !== undefined;
-      if (!signedIn || !(await conn.start().then(() => true, () => false))) {
+      const start = this.startServer ?? (() => conn.start());
+      if (!signedIn || !(await start(name).then(() => true, () => false))) {
         this.log(`${name}: sign-in failed: ${err instanceof Error ? err.message : String(err)}`);
         void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
         return;

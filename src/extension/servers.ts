@@ -3,12 +3,16 @@ import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ConfigError, HostApi, InputDefinition, ServerDefinition } from '../mcp';
 import { parseInputs, parseServers, type RawServer } from '../mcp/config/validate';
-import { resolveServer, type ResolveContext } from '../mcp/config/variables';
+import { fingerprint, resolveServer, type ResolveContext } from '../mcp/config/variables';
 import type { ServerAnnotations } from '../views/nodes';
-import type { LaunchConsent } from './consent';
-import type { InputStore } from './inputs';
+import type { InputUse, LaunchConsent } from './consent';
+import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } from './inputs';
+import type { ServerIdentity } from './identity';
 
 type Origin = 'user' | 'workspace';
+
+const DENIED = 'launch not allowed (start it to be asked again)';
+const WAITING = 'waiting for launch consent';
 
 /**
  * Settings → definitions → `host.reconcile`, with the editor's gates on top: Workspace Trust (no
@@ -19,6 +23,7 @@ type Origin = 'user' | 'workspace';
 export class ServerController implements ServerAnnotations, vscode.Disposable {
   private readonly blocked = new Map<string, string>();
   private readonly origins = new Map<string, Origin>();
+  private readonly raws = new Map<string, RawServer>();
   private readonly subscribed = new Map<string, Set<string>>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -56,26 +61,98 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
    * in Restricted Mode with a readable message). Rejects with a readable error when it cannot start.
    */
   async start(name: string): Promise<void> {
-    await this.queue;
-    const h = this.host.get(name);
-    if (!h) throw new Error(`No MCP server named "${name}" is configured.`);
-    const origin = this.origins.get(name);
-    if (origin === 'workspace' && !vscode.workspace.isTrusted) {
-      throw new Error(`"${name}" is defined in workspace settings and the workspace is not trusted (Restricted Mode). Trust the workspace to start it.`);
-    }
-    if (this.blocked.has(name)) {
-      this.promptFor.add(name);
-      try { await this.sync(); } finally { this.promptFor.delete(name); }
-      const reason = this.blocked.get(name);
-      const def = this.host.get(name)?.definition;
-      if (reason?.startsWith('needs input')) throw new Error(`"${name}" ${reason}.`);
-      if (reason && origin === 'workspace' && def?.type === 'stdio' && !(await this.consent.ensure(def))) {
-        this.block(name, 'launch not allowed (start it to be asked again)');
-        throw new Error(`Launching "${name}" was not allowed.`);
+    const [err] = await this.startMany([name]);
+    if (err) throw err;
+  }
+
+  /**
+   * The one gate every explicit start passes (Start, Start All, Restart, chat buttons, commands): clears
+   * what holds each server back, asking consent for all of them in one dialog, then starts the ones
+   * allowed (or restarts them with `restart`). Resolves one error (or undefined) per name, in order.
+   */
+  async startMany(names: string[], restart = false): Promise<(Error | undefined)[]> {
+    const errors = await this.clearGates(names);
+    await Promise.all(names.map(async (name, i) => {
+      if (errors[i]) return;
+      const h = this.host.get(name);
+      try {
+        if (restart && h && h.state.kind !== 'stopped') await h.restart();
+        else await h?.start();
+      } catch (err) {
+        errors[i] = err instanceof Error ? err : new Error(String(err));
       }
-      this.unblock(name);
+    }));
+    return errors;
+  }
+
+  /** Restarts a server through the same gate as a start: a server held back asks again first. */
+  async restart(name: string): Promise<void> {
+    const [err] = await this.startMany([name], true);
+    if (err) throw err;
+  }
+
+  private async clearGates(names: string[]): Promise<(Error | undefined)[]> {
+    await this.queue;
+    const errors: (Error | undefined)[] = names.map(name => {
+      if (!this.host.get(name)) return new Error(`No MCP server named "${name}" is configured.`);
+      if (this.origins.get(name) === 'workspace' && !vscode.workspace.isTrusted) {
+        return new Error(`"${name}" is defined in workspace settings and the workspace is not trusted (Restricted Mode). Trust the workspace to start it.`);
+      }
+      return undefined;
+    });
+    const held = names.filter((n, i) => !errors[i] && (this.blocked.has(n) || this.waitsForConsent(n)));
+    if (!held.length) return errors;
+    for (const n of held) this.promptFor.add(n);
+    try { await this.sync(); } finally { for (const n of held) this.promptFor.delete(n); }
+    const ask: string[] = [];
+    names.forEach((name, i) => {
+      if (errors[i] || !held.includes(name)) return;
+      const reason = this.blocked.get(name);
+      if (reason?.startsWith('needs input')) errors[i] = new Error(`"${name}" ${reason}.`);
+      else if (this.waitsForConsent(name)) ask.push(name);
+      else if (reason && reason !== WAITING && reason !== DENIED) errors[i] = new Error(`"${name}": ${reason}.`);
+      else this.unblock(name);
+    });
+    if (ask.length) {
+      const defs = ask.map(n => this.host.get(n)!.definition);
+      const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
+      ask.forEach((name, k) => {
+        const i = names.indexOf(name);
+        if (answers[k]) this.unblock(name);
+        else {
+          this.block(name, DENIED);
+          errors[i] = new Error(`Launching "${name}" was not allowed.`);
+        }
+      });
     }
-    await this.host.get(name)?.start();
+    return errors;
+  }
+
+  /** True when `name` is a workspace server that needs launch consent it does not have. */
+  private waitsForConsent(name: string): boolean {
+    const def = this.host.get(name)?.definition;
+    return !!def && this.needsConsent(def) && !this.consent.isAllowed(def);
+  }
+
+  /** Workspace stdio servers, and workspace http/sse servers that send `${input:}` values or headers. */
+  private needsConsent(def: ServerDefinition): boolean {
+    if (this.origins.get(def.name) !== 'workspace') return false;
+    if (def.type === 'stdio') return true;
+    return Object.keys(def.headers ?? {}).length > 0 || (def.secrets?.length ?? 0) > 0 || this.usesOf(def.name).length > 0;
+  }
+
+  /** Which `${input:}` ids go where in a server's settings (for the consent dialog). */
+  private usesOf(name: string): InputUse[] {
+    const raw = this.raws.get(name);
+    return raw ? inputUses(raw) : [];
+  }
+
+  /** Where a server is defined plus its definition fingerprint (undefined for an unknown server). */
+  identity(name: string): ServerIdentity | undefined {
+    const def = this.host.get(name)?.definition;
+    const scope = this.origins.get(name);
+    if (!def || !scope) return undefined;
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: fingerprint(def) };
   }
 
   configProblems(): string[] {
@@ -126,8 +203,13 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     for (const n of Object.keys(merged)) this.origins.set(n, n in wsServers ? 'workspace' : 'user');
 
     const parsed = parseServers(merged);
-    const inputs = parseInputs([...asArray(inputsSetting?.globalValue), ...(trusted ? asArray(inputsSetting?.workspaceValue) : [])]);
-    const errors = [...parsed.errors, ...inputs.errors];
+    this.raws.clear();
+    for (const raw of parsed.servers) this.raws.set(raw.name, raw);
+    // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
+    // (values kept for this workspace only), a user server the user's.
+    const userInputs = parseInputs(inputsSetting?.globalValue ?? []);
+    const wsInputs = trusted ? parseInputs(inputsSetting?.workspaceValue ?? []) : { inputs: [], errors: [] };
+    const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
     const warnings = [...parsed.warnings];
     const autoStartAll = cfg.get<boolean>('autoStart', true);
     const timeouts = { startup: cfg.get<number>('timeout.startup', 30000), request: cfg.get<number>('timeout.request', 60000) };
@@ -140,15 +222,18 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       const wantsStart = raw.autoStart ?? autoStartAll;
       const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
       const missing: string[] = [];
-      const r = await resolveServer(raw, this.context(inputs.inputs, raw, mayPrompt, missing));
+      const scoped = origin === 'workspace'
+        ? { inputs: wsInputs.inputs, scope: currentWorkspaceScope() }
+        : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
+      const r = await resolveServer(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
-      else if (origin === 'workspace' && def.type === 'stdio' && !this.consent.isAllowed(def)) {
-        reason = this.consent.wasDenied(def) ? 'launch not allowed (start it to be asked again)' : 'waiting for launch consent';
+      else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
+        reason = this.consent.wasDenied(def) ? DENIED : WAITING;
         if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
       }
       if (reason) {
@@ -167,8 +252,16 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
     await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
     this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
+    // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
+    await Promise.all([...blocked.keys()].map(async name => {
+      const h = this.host.get(name);
+      if (h && h.state.kind !== 'stopped') {
+        this.log.info(`${name}: stopped (${blocked.get(name)})`);
+        await h.stop();
+      }
+    }));
     const reconciled = this.host.reconcile(defs, errors);
-    for (const def of ask) void this.askConsent(def);
+    if (ask.length) void this.askConsent(ask);
     await reconciled;
   }
 
@@ -186,24 +279,27 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 
-  private async askConsent(def: ServerDefinition): Promise<void> {
-    if (def.type !== 'stdio') return;
-    const ok = await this.consent.ensure(def);
-    const current = this.host.get(def.name);
-    if (!current || current.definition.type !== 'stdio') return;
-    if (!ok) {
-      this.block(def.name, 'launch not allowed (start it to be asked again)');
-      return;
-    }
-    this.unblock(def.name);
-    try {
-      await current.start();
-    } catch {
-      // State and log line already tell the user.
-    }
+  /** Asks consent for the servers an automatic start waits for (one dialog for several), then starts the allowed ones. */
+  private async askConsent(defs: ServerDefinition[]): Promise<void> {
+    const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
+    await Promise.all(defs.map(async (def, i) => {
+      const current = this.host.get(def.name);
+      if (!current || fingerprint(current.definition) !== fingerprint(def)) return;
+      if (!answers[i]) {
+        this.block(def.name, DENIED);
+        if (current.state.kind !== 'stopped') await current.stop();
+        return;
+      }
+      this.unblock(def.name);
+      try {
+        await current.start();
+      } catch {
+        // State and log line already tell the user.
+      }
+    }));
   }
 
-  private context(inputs: InputDefinition[], raw: RawServer, mayPrompt: boolean, missing: string[]): ResolveContext {
+  private context(inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[]): ResolveContext {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
     return {
       workspaceFolders: folders,
@@ -213,9 +309,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       inputs,
       resolveInput: async input => {
         if (mayPrompt) {
-          try { return await this.inputs.resolve(input, raw.name); } catch { /* cancelled */ }
+          try { return await this.inputs.resolve(input, scope, raw.name); } catch { /* cancelled */ }
         } else {
-          const stored = await this.inputs.stored(input.id);
+          const stored = await this.inputs.stored(input.id, scope);
           if (stored !== undefined) return stored;
         }
         missing.push(input.id);
@@ -259,12 +355,23 @@ async function workspaceServerNames(): Promise<string[]> {
   return [...names];
 }
 
-function asObject(v: unknown): Record<string, unknown> {
-  return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
+/** Which `${input:}` ids each part of a server's settings uses (for the consent dialog; values never shown). */
+export function inputUses(raw: RawServer): InputUse[] {
+  const ids = (...texts: (string | null | undefined)[]) => [...new Set(texts.flatMap(t => [...(t ?? '').matchAll(/\$\{input:([^}]+)\}/g)].map(m => m[1])))];
+  const out: InputUse[] = [
+    { where: 'command', inputs: ids(raw.command) },
+    { where: 'args', inputs: ids(...(raw.args ?? [])) },
+    { where: 'cwd', inputs: ids(raw.cwd) },
+    { where: 'envFile', inputs: ids(raw.envFile) },
+    ...Object.entries(raw.env ?? {}).map(([k, v]) => ({ where: `env ${k}`, inputs: ids(v) })),
+    { where: 'URL', inputs: ids(raw.url) },
+    ...Object.entries(raw.headers ?? {}).map(([k, v]) => ({ where: `header ${k}`, inputs: ids(v) })),
+  ];
+  return out.filter(u => u.inputs.length);
 }
 
-function asArray(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
+function asObject(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
 }
 
 function toVs(d: { dispose(): void }): vscode.Disposable {

@@ -102,10 +102,10 @@ export class McpHost implements HostApi {
     return (this.options.fingerprint ?? configFingerprint)(def);
   }
 
-  /** The roots one server may see: only its `roots` folder names when given (H17). */
+  /** The roots one server may see: only its `roots` folder names when given (H17); `"roots": []` = none at all. */
   rootsFor(def: ServerDefinition): Root[] {
     const names = def.roots;
-    const visible = names && names.length
+    const visible = names
       ? this._roots.filter(r => names.includes(r.name ?? '') || names.includes(baseName(r.uri)))
       : this._roots;
     return visible.map(r => ({ ...r }));

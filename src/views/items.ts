@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assertNever, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, hideValues, secretsLongestFirst, type ServerHandle, type ServerState } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 
 /** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
@@ -30,24 +30,26 @@ export function stateDescription(state: ServerState, blocked?: string): string {
   }
 }
 
-/** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail. */
+/** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail; resolved secrets masked as in the consent dialog. */
 export function serverTooltip(h: ServerHandle, blocked?: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const s = h.state;
-  md.appendMarkdown(`**${esc(h.name)}** — ${esc(stateDescription(s, blocked))}\n\n`);
   const d = h.definition;
-  if (d.type === 'stdio') md.appendMarkdown(`Command: \`${[d.command, ...d.args].join(' ')}\`\n\n`);
-  else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${d.url}\`\n\n`);
+  const secrets = secretsLongestFirst(d.secrets ?? []);
+  const mask = (text: string) => hideValues(text, secrets, '••••');
+  md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked)))}\n\n`);
+  if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
+  else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(d.url)}\`\n\n`);
   if (s.kind === 'running') {
     md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · protocol ${s.protocolVersion}\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
     md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
-    if (s.instructions) md.appendMarkdown(`Instructions: ${esc(s.instructions.slice(0, 300))}\n\n`);
+    if (s.instructions) md.appendMarkdown(`Instructions: ${esc(mask(s.instructions.slice(0, 300)))}\n\n`);
   }
-  if (s.kind === 'error') md.appendMarkdown(`**Last error:** ${esc(s.message)}\n\n`);
+  if (s.kind === 'error') md.appendMarkdown(`**Last error:** ${esc(mask(s.message))}\n\n`);
   const tail = s.kind === 'error' ? s.stderrTail : h.stderrTail;
   if ((s.kind === 'error' || s.kind === 'stopped') && tail.length) {
-    md.appendCodeblock(tail.slice(-10).join('\n'), 'log');
+    md.appendCodeblock(mask(tail.slice(-10).join('\n')), 'log');
   }
   return md;
 }
@@ -69,7 +71,7 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
       if (!h) return item;
       const blocked = h.state.kind === 'stopped' ? notes.blockedReason(node.server) : undefined;
       item.iconPath = stateIcon(h.state, blocked);
-      item.description = stateDescription(h.state, blocked);
+      item.description = hideValues(stateDescription(h.state, blocked), secretsLongestFirst(h.definition.secrets ?? []), '••••');
       item.tooltip = serverTooltip(h, blocked);
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
       return item;

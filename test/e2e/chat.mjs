@@ -64,7 +64,7 @@ try {
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
   await answerDialogsUntil('server "everything" running',
     async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
-    [{ re: /.*/, button: 'Allow' }]);
+    [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
   log('server "everything" is running');
 
   // The chat view: Ctrl+Alt+I (View: Chat), then type into its input.

@@ -30,8 +30,8 @@ try {
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Servers' }).first();
   await header.waitFor({ timeout: 30000 });
   log('MCP view container open: "Servers" view present');
-  // The sample's servers come from workspace settings: the host asks once per server before launching its command.
-  // Allow each, then both servers must be listed in the Servers view and reach "running".
+  // The sample's servers come from workspace settings: the host asks before launching their commands (one dialog for
+  // several servers). Allow them, then both servers must be listed in the Servers view and reach "running".
   const deadline = Date.now() + 60000;
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
   const state = async name => ((await row(name).textContent({ timeout: 1000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
@@ -41,9 +41,11 @@ try {
     if (await dialog.isVisible().catch(() => false)) {
       const text = ((await dialog.locator('.dialog-message-text').textContent().catch(() => null))
         ?? (await dialog.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-      const allow = dialog.getByRole('button', { name: 'Allow', exact: true });
+      // Several servers waiting at once are asked in one dialog (Allow All); a single one with Allow.
+      const all = dialog.getByRole('button', { name: 'Allow All', exact: true });
+      const allow = (await all.isVisible().catch(() => false)) ? all : dialog.getByRole('button', { name: 'Allow', exact: true });
       if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
-      log(`dialog "${text.slice(0, 100)}" → Allow`);
+      log(`dialog "${text.slice(0, 100)}" → ${await allow.textContent()}`);
       await allow.click();
       allowed++;
       await page.waitForTimeout(300);

@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HostApi, ServerHandle } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
-import { Grants, type Grant } from '../sampling/queue';
+import { ScopedGrants, type Grant } from '../sampling/queue';
+import { grantKey, type ServerIdentityLookup } from '../identity';
 import { promptToChatMessages, promptToTranscript, resourceText, toolResultText } from './messages';
 import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
 
@@ -22,8 +23,10 @@ export const ChatCommandIds = {
   runPromptInChat: 'mcpHost.runPromptInChat',
   attachResourceToChat: 'mcpHost.attachResourceToChat',
 } as const;
-/** Where "always allow this tool" grants live in globalState (keys `server/tool`). */
-export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
+/** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
+export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
+/** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
+export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
 /** Model ↔ tool round trips per request before the participant stops. */
 export const MAX_TOOL_ROUNDS = 10;
 
@@ -96,10 +99,10 @@ function errorText(err: unknown): string {
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */
 export class McpChat {
   ui: ChatUi = defaultChatUi;
-  private readonly grants: Grants;
+  private readonly grants: ScopedGrants;
 
-  constructor(private readonly host: HostApi, globalState?: vscode.Memento) {
-    this.grants = new Grants(globalState, TOOL_ALWAYS_KEY);
+  constructor(private readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
+    this.grants = new ScopedGrants(mementos, TOOL_ALWAYS_KEY);
   }
 
   /** Forgets session and always tool grants. */
@@ -359,11 +362,13 @@ export class McpChat {
     const h = entry && this.host.get(entry.server);
     if (!entry || !h || !isRunning(h)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
-    const key = `${entry.server}/${entry.tool}`;
-    let grant: Grant | undefined = this.grants.standing(key);
+    // Keyed by where the server is defined plus its fingerprint; an unknown server is asked every time.
+    const id = this.identity.of?.(entry.server);
+    const key = id && grantKey(id, entry.tool);
+    let grant: Grant | undefined = id && key ? this.grants.standing(id.scope, key) : undefined;
     if (!grant) {
       grant = await this.ui.approveTool({ server: entry.server, tool: entry.tool, description: entry.def.description, args, readOnly: entry.def.annotations?.readOnlyHint });
-      await this.grants.record(key, grant);
+      if (id && key) await this.grants.record(id.scope, key, grant);
     }
     if (grant === 'deny') {
       stream.markdown(`\n\n_You declined the call of \`${entry.tool}\` (${entry.server})._\n\n`);
@@ -464,8 +469,8 @@ export interface ChatRegistration extends vscode.Disposable {
 }
 
 /** Registers `@mcp` (id `mcpHost.mcp`). */
-export function registerChat(context: vscode.ExtensionContext, host: HostApi): ChatRegistration {
-  const chat = new McpChat(host, context.globalState);
+export function registerChat(context: vscode.ExtensionContext, host: HostApi, identity: ServerIdentityLookup = {}): ChatRegistration {
+  const chat = new McpChat(host, { user: context.globalState, workspace: context.workspaceState }, identity);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => chat.handle(req, ctx, stream, token));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
   const commands = [

@@ -23,25 +23,22 @@ export async function stopServer(host: HostApi, arg?: unknown): Promise<void> {
   await h?.stop();
 }
 
-/** Restarts one server; a held-back server goes through the start gates instead. */
+/** Restarts one server through the same gate as Start: a server held back (consent, inputs) asks again, never relaunches silently. */
 export async function restartServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<void> {
   const h = await pickServer(host, arg);
   if (!h) return;
-  if (h.state.kind === 'stopped') {
-    await startServer(host, ctl, h.name);
-    return;
-  }
   try {
-    await h.restart();
+    await ctl.restart(h.name);
   } catch (err) {
     void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
   }
 }
 
-/** Starts every stopped server, in parallel; held-back ones ask for what they need. */
+/** Starts every stopped server through the gate; workspace servers waiting for consent are asked in one dialog. */
 export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
-  await Promise.all(host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error')
-    .map(h => ctl.start(h.name).catch(err => { void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`); })));
+  const names = host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error').map(h => h.name);
+  const errors = await ctl.startMany(names);
+  errors.forEach((err, i) => { if (err) void vscode.window.showErrorMessage(`MCP server "${names[i]}" did not start: ${errorText(err)}`); });
 }
 
 /** Stops every server. */

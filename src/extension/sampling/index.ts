@@ -9,10 +9,13 @@ import { ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprot
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
 import { createElicit, type ElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
-import { applyStopSequences, Grants, KeyedQueue, type Grant } from './queue';
+import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
+import { grantKey, type ServerIdentityLookup } from '../identity';
 
-/** Where "always" sampling grants live in globalState. */
-export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.alwaysAllowed';
+/** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
+export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';
+/** Where grants keyed by a bare server name lived before; dropped on activation. */
+export const LEGACY_SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.alwaysAllowed';
 
 /** What the confirmation dialog is shown; what a test or the real UI answers. */
 export interface SamplingAsk {
@@ -41,6 +44,8 @@ export interface ClientFeatureDeps {
   log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
   /** The core applies the policy already; kept for callers that want it in the dialog. */
   getPolicy?: (server: string) => SamplingPolicy | undefined;
+  /** Where each server is defined plus its fingerprint: what "always" grants are keyed by and kept in. */
+  identity?: ServerIdentityLookup;
 }
 
 /** The client features plus hooks for tests and commands. */
@@ -140,7 +145,12 @@ function modelFailure(err: unknown, model: ModelDescriptor): string {
  * user's yes) and `elicit` (quick inputs).
  */
 export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures {
-  const grants = new Grants(deps.context.globalState, SAMPLING_ALWAYS_KEY);
+  const grants = new ScopedGrants({ user: deps.context.globalState, workspace: deps.context.workspaceState }, SAMPLING_ALWAYS_KEY);
+  /** Scope and key of a server's sampling grant; undefined (ask every time) for a server the controller does not know. */
+  const grantOf = (server: string) => {
+    const id = deps.identity?.of?.(server);
+    return id && { scope: id.scope, key: grantKey(id) };
+  };
   const queue = new KeyedQueue();
   let ui: SamplingUi = modalSamplingUi;
   const elicitation = createElicit(deps.log);
@@ -173,7 +183,8 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     let params = ctx.request;
     const summary = describeSampling(server, params, ctx.model);
     deps.log(server, 'info', `Sampling request:\n${summary}`);
-    let grant: Grant | undefined = grants.standing(server);
+    const where = grantOf(server);
+    let grant: Grant | undefined = where && grants.standing(where.scope, where.key);
     if (!grant) {
       const answer = await ui.approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) });
       grant = answer.grant;
@@ -181,7 +192,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
         deps.log(server, 'info', 'Sampling request rejected by the user');
         throw new Error(REJECTED_MESSAGE);
       }
-      await grants.record(server, grant);
+      if (where) await grants.record(where.scope, where.key, grant);
       if (answer.editedText !== undefined) {
         params = withLastUserText(params, answer.editedText);
         deps.log(server, 'info', `The user edited the last message to: ${answer.editedText}`);
@@ -228,6 +239,6 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     setUi: u => { ui = u ?? modalSamplingUi; },
     setElicitUi: u => elicitation.setUi(u),
     resetGrants: () => grants.clear(),
-    dispose: () => { /* nothing held beyond the grants in globalState */ },
+    dispose: () => { /* nothing held beyond the grants in the mementos */ },
   };
 }

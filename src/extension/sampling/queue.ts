@@ -45,7 +45,7 @@ function abortError(signal: AbortSignal): Error {
 /** What the user chose for a request that needs approval. */
 export type Grant = 'once' | 'session' | 'always' | 'deny';
 
-/** Persistent storage for "always" grants (the extension passes globalState). */
+/** Persistent storage for "always" grants (the extension passes globalState or workspaceState, by scope). */
 export interface GrantMemento {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
@@ -84,6 +84,37 @@ export class Grants {
   private always(): string[] {
     const v = this.memento?.get<unknown>(this.storageKey);
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+}
+
+/** Where a server is defined: its grants are kept there. */
+export type GrantScope = 'user' | 'workspace';
+
+/**
+ * Grants kept in the scope where the server is defined: a user-settings server's "always" in the
+ * user's storage, a workspace server's in that workspace's storage. Keys carry the scope, the server
+ * name and its definition fingerprint (never a bare name), so a grant never follows a name into
+ * another workspace or onto an edited definition.
+ */
+export class ScopedGrants {
+  private readonly scopes: Record<GrantScope, Grants>;
+
+  constructor(mementos: Partial<Record<GrantScope, GrantMemento>>, storageKey: string) {
+    this.scopes = { user: new Grants(mementos.user, storageKey), workspace: new Grants(mementos.workspace, storageKey) };
+  }
+
+  standing(scope: GrantScope, key: string): 'always' | 'session' | undefined {
+    return this.scopes[scope].standing(key);
+  }
+
+  record(scope: GrantScope, key: string, grant: Grant): Promise<void> {
+    return this.scopes[scope].record(key, grant);
+  }
+
+  /** Forgets every grant in both scopes. */
+  async clear(): Promise<void> {
+    await this.scopes.user.clear();
+    await this.scopes.workspace.clear();
   }
 }
 

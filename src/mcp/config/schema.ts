@@ -146,7 +146,7 @@ export const serverSchema = {
       type: 'array',
       items: { type: 'string', minLength: 1 },
       uniqueItems: true,
-      markdownDescription: 'Names of the workspace folders this server may see as roots. Leave out to expose every folder.',
+      markdownDescription: 'Names of the workspace folders this server may see as roots. Leave out to expose every folder; `[]` gives the server no root at all.',
       examples: [['frontend', 'backend']],
     },
     sampling: {

@@ -1,0 +1,21 @@
+/** What grants for a server are keyed by (no `vscode` import: shared by the controller, sampling and chat). */
+
+/** Where a server is defined plus a fingerprint of its definition: what grants are keyed by. */
+export interface ServerIdentity {
+  /** `user`, or `workspace` (kept in that workspace's storage). */
+  scope: 'user' | 'workspace';
+  /** `user`, or `ws-<hash>` of the workspace. */
+  scopeKey: string;
+  name: string;
+  /** sha256 of the launch-relevant definition (command, args, env, url, headers…). */
+  fingerprint: string;
+}
+
+/** Late-bound lookup of a server's identity (sampling and chat exist before the controller). */
+export interface ServerIdentityLookup { of?: (name: string) => ServerIdentity | undefined }
+
+/** The storage key of a grant: scope, name and definition fingerprint, plus `suffix` (e.g. a tool name). */
+export function grantKey(id: ServerIdentity, suffix?: string): string {
+  return `${id.scopeKey}:${id.name}:${id.fingerprint}${suffix === undefined ? '' : `/${suffix}`}`;
+}
+
