@@ -134,6 +134,8 @@ export class Connection implements ServerHandle {
   private readonly limits: Limits;
   /** A stderr line was cut at maxStderrLineBytes in this connection (said once). */
   private stderrCutSaid = false;
+  /** Launches that ended by themselves and are still being swept (stdio). */
+  private readonly sweeps = new Set<Promise<unknown>>();
   /** Which HTTP transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -347,6 +349,7 @@ export class Connection implements ServerHandle {
       await this.teardown(session, true);
     }
     if (pending) await pending.catch(() => undefined);
+    await Promise.all([...this.sweeps]);
     if (this._state.kind !== 'stopped') {
       this.log('info', 'lifecycle', 'stopped');
       this.setState({ kind: 'stopped' });
@@ -408,6 +411,11 @@ export class Connection implements ServerHandle {
     this.stopPing();
     session.catalogue?.dispose();
     session.store.dispose();
+    // What the crashed launch left (a daemon) is being ended; stop() waits for that.
+    if (session.transport instanceof StdioTransport) {
+      const sweep: Promise<unknown> = session.transport.stop().catch(() => undefined).finally(() => this.sweeps.delete(sweep));
+      this.sweeps.add(sweep);
+    }
     // Let the exit status and the last stderr lines arrive.
     setTimeout(() => {
       if (this.session || this._state.kind !== 'running') return;

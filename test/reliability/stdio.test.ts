@@ -191,4 +191,16 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     assert.deepEqual(markedProcesses(), [t.get(BYSTANDER).pid]);
     await t.assertBystanderUndisturbed();
   });
+
+  it('exits by itself leaving a daemon that ignores SIGTERM, and the host shuts down at once: shutdown waits until the daemon is gone', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const pidFile = path.join(dir, 'daemons');
+    t = await startHost([], { restart: { enabled: false } });
+    await t.host.reconcile([marked(BYSTANDER, 'echo'), marked('crash', 'daemon', ['--mode', 'double-fork', '--ignore-term', '--pid-file', pidFile, '--exit-after', '1000'])]);
+    await until(() => daemonPids(pidFile).length === 1, 10_000, 'the daemon runs');
+    await waitForState(t.get('crash'), x => x.kind === 'error', 30_000);
+    await t.assertBystanderUndisturbed();
+    await t.host.shutdown();
+    assert.equal(isAlive(daemonPids(pidFile)[0]), false, 'the daemon outlived host.shutdown()');
+  });
 });
