@@ -194,9 +194,10 @@ describe('process: StdioTransport (a real child)', function () {
   it('fails a waiting request at once for an oversized or two-faced answer; never invents an answer for an id nobody waits for', async () => {
     const r = await run(`m => m.id === 1 ? JSON.stringify({ jsonrpc: '2.0', id: 1, result: { big: 'z'.repeat(5000) } })
         : m.id === 2 ? JSON.stringify({ jsonrpc: '2.0', id: 2, result: {}, error: { code: 1, message: 'x' } })
-        : JSON.stringify({ jsonrpc: '2.0', id: 'stranger', result: {}, error: { code: 1, message: 'x' } })`,
-    [{ jsonrpc: '2.0', id: 1, method: 'a' }, { jsonrpc: '2.0', id: 2, method: 'b' }, { jsonrpc: '2.0', id: 3, method: 'c' }]);
-    await until(() => r.errors.length >= 3, 10_000, 'three reports');
+        : m.id === 3 ? JSON.stringify({ jsonrpc: '2.0', id: 'stranger', result: {}, error: { code: 1, message: 'x' } })
+        : JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} })`,
+    [{ jsonrpc: '2.0', id: 1, method: 'a' }, { jsonrpc: '2.0', id: 2, method: 'b' }, { jsonrpc: '2.0', id: 3, method: 'c' }, { jsonrpc: '2.0', id: 4, method: 'd' }]);
+    await until(() => r.errors.length >= 4, 10_000, 'four reports');
     const failed = r.messages as { id: number; error: { message: string; data: unknown } }[];
     assert.deepEqual(failed.map(m => m.id), [1, 2]);
     assert.match(failed[0].error.message, /^server `unit` answered request 1 with a message that is too large: over the limit of 1 KiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)$/);
@@ -204,6 +205,7 @@ describe('process: StdioTransport (a real child)', function () {
     assert.ok(failed.every(m => m.error.data === HOST_REJECTED));
     assert.ok(r.errors.every(e => e instanceof StdioMessageError));
     assert.ok(r.errors.some(e => /for request "stranger", which is not waiting/.test(e.message)));
+    assert.ok(r.errors.some(e => e.message === 'ignored a response with an unknown message ID 999: no request of ours is waiting for it'), 'a stray response is said and not delivered');
     await r.t.close();
   });
 

@@ -234,7 +234,11 @@ export class StdioTransport implements Transport {
       this.rejectLine(text, err);
       return;
     }
-    if ('id' in message && !('method' in message)) this.outstanding.delete(String(message.id));
+    if ('id' in message && message.id !== undefined && !('method' in message) && !this.outstanding.delete(String(message.id))) {
+      // Said here, short: the SDK would put the whole message (up to the cap) into its error text.
+      this.report(`ignored a response with an unknown message ID ${cut(JSON.stringify(message.id), 100)}: no request of ours is waiting for it`);
+      return;
+    }
     this.onmessage?.(message);
   }
 
