@@ -520,7 +520,7 @@ export class Connection implements ServerHandle {
     client.onerror = err => {
       if (session.closing) return;
       if (err instanceof StdioMessageError) {
-        this.log('warning', 'lifecycle', err.message);
+        this.log('warning', 'lifecycle', redactText(err.message));
         return;
       }
       const msg = messageOf(err);
