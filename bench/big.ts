@@ -3,11 +3,11 @@
  * alternating, with the memory peak (rss and heap above the value after a GC) of each call.
  * Two bare SDK clients, both with `maxBufferSize` raised (the SDK refuses anything over 10 MB otherwise):
  * one stock (the SDK's own read buffer, quadratic in the message size: the baseline the ratio uses), and
- * one given the same linear read buffer as the host (src/mcp/process/readBuffer.ts), so the host's own
- * layer can be told apart from the buffer.
+ * one given the linear read buffer (src/mcp/process/readBuffer.ts; the host frames with the same design in
+ * src/mcp/process/lineFramer.ts), so the host's own layer can be told apart from the buffer.
  */
 import { nodeFixture } from '../test/unit/connection-helpers';
-import { MAX_STDIO_MESSAGE } from '../src/mcp/connection';
+import { DEFAULT_LIMITS } from '../src/mcp/limits';
 import { bareSdk, gc, median, memorySampler, round, startHost, timed, type Bench, type BenchResult } from './lib';
 
 const SIZE_MB = 20;
@@ -19,8 +19,8 @@ export const big: Bench = {
   async run(log) {
     const args = ['--size', String(SIZE_MB)];
     const host = await startHost([nodeFixture('big', 'big.mjs', args)]);
-    const sdk = await bareSdk('big.mjs', args, { maxBufferSize: MAX_STDIO_MESSAGE, timeoutMs: 30_000 });
-    const lin = await bareSdk('big.mjs', args, { maxBufferSize: MAX_STDIO_MESSAGE, linearReadBuffer: true, timeoutMs: 30_000 });
+    const sdk = await bareSdk('big.mjs', args, { maxBufferSize: DEFAULT_LIMITS.maxMessageBytes, timeoutMs: 30_000 });
+    const lin = await bareSdk('big.mjs', args, { maxBufferSize: DEFAULT_LIMITS.maxMessageBytes, linearReadBuffer: true, timeoutMs: 30_000 });
     const rows: BenchResult[] = [];
     try {
       const c = host.conn();

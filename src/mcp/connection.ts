@@ -5,11 +5,7 @@
  *
  * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
  */
-import { createInterface } from 'node:readline';
-import type { ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -35,16 +31,14 @@ import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst 
 import { createIsolatedFetch, type FetchLike } from './http/fetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
-import { stopProcessTree } from './process/processTree';
-import { endStdin } from './process/endStdin';
-import { useLinearReadBuffer } from './process/readBuffer';
+import { StdioMessageError, StdioTransport } from './process/stdioTransport';
+import { cutLine, trimTail } from './process/stderrLines';
+import { limitMessage, resolveLimits, type Limits } from './limits';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export const STDERR_TAIL = 50;
-/** stdio messages up to this size are accepted (the SDK's default is 10 MB). */
-export const MAX_STDIO_MESSAGE = 128 * 1024 * 1024;
 export const COMPLETION_MAX = 100;
 
 /** Restart policy after crashes. */
@@ -82,6 +76,8 @@ export interface ConnectionOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
+  /** Caps on what a server fills (defaults: DEFAULT_LIMITS); the settings `mcpHost.limits.*`. */
+  limits?: Partial<Limits>;
 }
 
 /** Which transport carries a session. */
@@ -91,7 +87,6 @@ interface Session {
   client: Client;
   transport: Transport;
   kind: TransportKind;
-  child?: ChildProcess;
   pid?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   protocolVersion?: string;
@@ -136,6 +131,11 @@ export class Connection implements ServerHandle {
   private configError: string | undefined;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
+  private readonly limits: Limits;
+  /** A stderr line was cut at maxStderrLineBytes in this connection (said once). */
+  private stderrCutSaid = false;
+  /** Launches that ended by themselves and are still being swept (stdio). */
+  private readonly sweeps = new Set<Promise<unknown>>();
   /** Which HTTP transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -156,6 +156,7 @@ export class Connection implements ServerHandle {
     this._definition = definition;
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
     this.fetchFn = createIsolatedFetch(options.fetch);
+    this.limits = resolveLimits(options.limits);
   }
 
   get name(): string {
@@ -241,10 +242,14 @@ export class Connection implements ServerHandle {
     this.setState({ kind: 'error', message, stderrTail: [...this._stderrTail], crashLoop, ...(retryAt ? { retryAt } : {}) });
   }
 
-  private pushStderr(line: string): void {
-    const clean = this.redactSecrets(redactText(line.replace(/\r$/, '')));
+  private pushStderr(line: string, moreBytes = 0): void {
+    const { text: clean, cut } = cutLine(this.redactSecrets(redactText(line.replace(/\r$/, ''))), this.limits.maxStderrLineBytes, moreBytes);
+    if (cut && !this.stderrCutSaid) {
+      this.stderrCutSaid = true;
+      this.log('warning', 'lifecycle', limitMessage(this.name, 'maxStderrLineBytes', this.limits.maxStderrLineBytes, 'wrote a stderr line that was cut'));
+    }
     this._stderrTail.push(clean);
-    if (this._stderrTail.length > STDERR_TAIL) this._stderrTail.splice(0, this._stderrTail.length - STDERR_TAIL);
+    trimTail(this._stderrTail, STDERR_TAIL, this.limits.maxStderrTailBytes);
     this.log('warning', 'stderr', clean);
   }
 
@@ -344,6 +349,7 @@ export class Connection implements ServerHandle {
       await this.teardown(session, true);
     }
     if (pending) await pending.catch(() => undefined);
+    await Promise.all([...this.sweeps]);
     if (this._state.kind !== 'stopped') {
       this.log('info', 'lifecycle', 'stopped');
       this.setState({ kind: 'stopped' });
@@ -405,6 +411,11 @@ export class Connection implements ServerHandle {
     this.stopPing();
     session.catalogue?.dispose();
     session.store.dispose();
+    // What the crashed launch left (a daemon) is being ended; stop() waits for that.
+    if (session.transport instanceof StdioTransport) {
+      const sweep: Promise<unknown> = session.transport.stop().catch(() => undefined).finally(() => this.sweeps.delete(sweep));
+      this.sweeps.add(sweep);
+    }
     // Let the exit status and the last stderr lines arrive.
     setTimeout(() => {
       if (this.session || this._state.kind !== 'running') return;
@@ -445,15 +456,12 @@ export class Connection implements ServerHandle {
     session.closing = true;
     session.catalogue?.dispose();
     session.store.dispose();
-    if (session.kind === 'stdio') {
-      const pid = session.pid;
-      if (pid !== undefined && session.exit === undefined) {
-        try {
-          const r = await stopProcessTree(pid, () => { endStdin(session.transport as StdioClientTransport); }, this.options.stopGrace);
-          this.log('debug', 'lifecycle', `process tree ${r.pids.join(', ')} stopped (${r.phase})`);
-        } catch (err) {
-          this.log('warning', 'lifecycle', `could not stop the process tree of pid ${pid}: ${messageOf(err)}`);
-        }
+    if (session.transport instanceof StdioTransport) {
+      try {
+        const r = await session.transport.stop();
+        if (r?.pids.length) this.log('debug', 'lifecycle', `process tree ${r.pids.join(', ')} stopped (${r.phase})`);
+      } catch (err) {
+        this.log('warning', 'lifecycle', `could not stop the process tree of pid ${session.pid}: ${messageOf(err)}`);
       }
     } else if (graceful && session.kind === 'streamableHttp') {
       const t = session.transport as StreamableHTTPClientTransport;
@@ -511,6 +519,10 @@ export class Connection implements ServerHandle {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
     client.onerror = err => {
       if (session.closing) return;
+      if (err instanceof StdioMessageError) {
+        this.log('warning', 'lifecycle', redactText(err.message));
+        return;
+      }
       const msg = messageOf(err);
       // An HTTP status from the transport is not a malformed message: the request that met it reports it.
       if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
@@ -653,36 +665,19 @@ export class Connection implements ServerHandle {
     if (scope.aborted) throw new McpHostError(`server \`${this.name}\` start was abandoned`);
     const cleanEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(env)) if (v !== undefined) cleanEnv[k] = v;
-    const transport = new StdioClientTransport({
-      command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, stderr: 'pipe', maxBufferSize: MAX_STDIO_MESSAGE,
+    const transport = new StdioTransport({
+      server: this.name, command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, limits: this.limits, stopGrace: this.options.stopGrace,
     });
-    // The SDK's read buffer is quadratic in the message size; a 20 MB result would take seconds.
-    useLinearReadBuffer(transport, MAX_STDIO_MESSAGE);
     const placeholder = { closing: false } as Session;
     const client = this.makeClient(placeholder);
     const session = Object.assign(placeholder, this.newSession(client, transport, 'stdio'));
-    // Rebind handlers that captured the placeholder: they read session.catalogue lazily, so the same object works.
-    const stderr = transport.stderr;
-    if (stderr) {
-      const rl = createInterface({ input: stderr as Readable, crlfDelay: Infinity });
-      rl.on('line', line => this.pushStderr(line));
-      session.store.add({ dispose: () => rl.close() });
-    }
-    const origStart = transport.start.bind(transport);
-    transport.start = async () => {
-      try {
-        await origStart();
-      } catch (err) {
-        throw new McpHostError(`server \`${this.name}\` could not be started (${command}): ${messageOf(err)}`);
-      }
-      const child = (transport as unknown as { _process?: ChildProcess })._process;
-      if (child) {
-        session.child = child;
-        session.pid = child.pid;
-        child.once('exit', (code, signal) => { session.exit = { code, signal }; });
-        child.stdout?.once('end', () => this.onStdoutClosed(session));
-      }
-    };
+    // Handlers that captured the placeholder read session.catalogue lazily, so the same object works.
+    let stderrOpen = true;
+    session.store.add({ dispose: () => { stderrOpen = false; } });
+    transport.onstderr = (line, moreBytes) => { if (stderrOpen) this.pushStderr(line, moreBytes); };
+    transport.onspawn = pid => { session.pid = pid; };
+    transport.onexit = (code, signal) => { session.exit = { code, signal }; };
+    transport.onstdoutend = () => this.onStdoutClosed(session);
     return this.finishConnect(session, scope);
   }
 

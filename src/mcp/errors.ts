@@ -18,6 +18,13 @@ export class McpHostError extends Error {
 }
 
 /**
+ * The `data` of a JSON-RPC error that the host itself made up for a request (a response too large or
+ * malformed to deliver): compared by identity, so no server can forge it. `describeError` shows its
+ * message as is (it already names the server, and the limit and setting where one applies).
+ */
+export const HOST_REJECTED: Readonly<Record<string, never>> = Object.freeze({});
+
+/**
  * The HTTP status carried by an SDK transport error (StreamableHTTPError, SseError), if any.
  * Recognised with `instanceof` on the SDK's exported classes: class names do not survive minification.
  */
@@ -67,6 +74,7 @@ export function describeError(server: string, method: string, err: unknown, time
   if (err instanceof McpHostError) return err.message;
   if (err instanceof McpError) {
     const detail = bareMessage(err);
+    if (err.data === HOST_REJECTED) return detail;
     switch (err.code) {
       case ErrorCode.RequestTimeout:
         if (/cancel/i.test(detail) || (timeoutMs === undefined && !/timed out/i.test(detail))) {

@@ -3,6 +3,9 @@
  * `close()` (which signals only the direct child): the first step of {@link stopProcessTree}.
  *
  *   await stopProcessTree(transport.pid!, () => endStdin(transport));
+ *
+ * Only for the test harness and the benches that drive the bare SDK client; the host itself uses its own
+ * `StdioTransport` (stdioTransport.ts), which reads no SDK private field.
  */
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 

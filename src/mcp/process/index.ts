@@ -1,5 +1,8 @@
-/** Spawning support for stdio servers: command resolution and process-tree shutdown. */
+/** Spawning support for stdio servers: command resolution, the host-owned stdio transport, bounded framing, process-tree shutdown. */
 export * from './resolveCommand';
 export * from './processTree';
 export * from './endStdin';
 export * from './readBuffer';
+export * from './lineFramer';
+export * from './stdioTransport';
+export * from './stderrLines';

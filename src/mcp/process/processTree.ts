@@ -6,6 +6,7 @@
  * as the same process while its start time is unchanged, so a recycled pid is never signalled.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
 
 const isWindows = process.platform === 'win32';
@@ -26,12 +27,37 @@ export interface StopOptions {
   eofGraceMs?: number;
   /** How long to wait for an exit after SIGTERM (default 2000 ms). */
   termGraceMs?: number;
+  /**
+   * The launch's marker (see {@link launchMarker}): on Linux every process whose environment carries it
+   * is part of the tree too, so a double-forked or `setsid` daemon (re-parented away) is stopped as well.
+   */
+  marker?: LaunchMarker;
+}
+
+/** An environment variable set for one launch only; every process of that launch inherits it. */
+export interface LaunchMarker {
+  name: string;
+  value: string;
+}
+
+/** The variable that tags every process of one stdio launch. */
+export const LAUNCH_MARKER_ENV = 'MCP_HOST_LAUNCH';
+
+/** A fresh marker for one launch (put it into the child's environment). */
+export function launchMarker(): LaunchMarker {
+  return { name: LAUNCH_MARKER_ENV, value: randomUUID() };
+}
+
+/** Live pids whose environment carries `marker` (Linux, from /proc/<pid>/environ); `[]` elsewhere. */
+export async function markedPids(marker: LaunchMarker): Promise<number[]> {
+  if (!isLinux) return [];
+  return (await processTable(marker.name)).marked.get(marker.value) ?? [];
 }
 
 /** Every descendant pid of `pid` (children first-level to leaves), from /proc on Linux, `ps -A -o pid=,ppid=` on macOS, Win32_Process on Windows. */
 export async function listDescendants(pid: number): Promise<number[]> {
   const table = await processTable();
-  return descendantsFrom(table, [pid]);
+  return descendantsFrom(table.children, [pid]);
 }
 
 /** True while a pid exists (signal 0); a zombie (exited, not yet reaped) counts as gone. */
@@ -48,13 +74,16 @@ export function isAlive(pid: number): boolean {
  * Spec shutdown of a stdio server (H11) for the whole tree: snapshot the descendants, call
  * `closeStdin()`, wait up to `eofGraceMs`, SIGTERM whatever of the tree is left (re-snapshotted), wait
  * up to `termGraceMs`, then SIGKILL the rest, including descendants re-parented after the root died.
- * Windows: `taskkill /pid X /T /F` after the EOF grace. Resolves when all are gone (or 1 s after SIGKILL).
+ * With `opts.marker` (Linux) the tree also holds every process carrying the launch's marker, found
+ * again at each snapshot and once more before "all gone" is believed. `pid` undefined (the root has
+ * already exited): only the marked processes. Windows: `taskkill /pid X /T /F` after the EOF grace.
+ * Resolves when all are gone (or 1 s after SIGKILL).
  */
-export async function stopProcessTree(pid: number, closeStdin: () => void, opts: StopOptions = {}): Promise<StopResult> {
+export async function stopProcessTree(pid: number | undefined, closeStdin: () => void, opts: StopOptions = {}): Promise<StopResult> {
   const eofGraceMs = opts.eofGraceMs ?? 2000;
   const termGraceMs = opts.termGraceMs ?? 2000;
-  const tree = new Tree();
-  await tree.add([pid]);
+  const tree = new Tree(opts.marker);
+  if (pid !== undefined) await tree.add([pid]);
   await tree.snapshot();
 
   try {
@@ -65,7 +94,7 @@ export async function stopProcessTree(pid: number, closeStdin: () => void, opts:
   if (await tree.waitGone(eofGraceMs)) return { phase: 'eof', pids: tree.pids() };
 
   if (isWindows) {
-    await taskkill(pid);
+    if (pid !== undefined) await taskkill(pid);
     await tree.waitGone(1000);
     return { phase: 'kill', pids: tree.pids() };
   }
@@ -86,6 +115,8 @@ export async function stopProcessTree(pid: number, closeStdin: () => void, opts:
 class Tree {
   private readonly members = new Map<number, string | undefined>();
 
+  constructor(private readonly marker?: LaunchMarker) {}
+
   pids(): number[] {
     return [...this.members.keys()];
   }
@@ -96,13 +127,21 @@ class Tree {
     }
   }
 
-  /** Add every current descendant of every live member (re-parented ones are already members). */
-  async snapshot(): Promise<void> {
+  /**
+   * Add every current descendant of every live member (re-parented ones are already members) and every
+   * process carrying the marker (and its descendants).
+   */
+  async snapshot(fresh = false): Promise<void> {
     if (isWindows) return; // taskkill /T walks the tree itself; the CIM query is too slow to poll.
     const live = this.pids().filter(p => this.alive(p));
-    if (live.length === 0) return;
-    const table = await processTable();
-    await this.add(descendantsFrom(table, live));
+    const useMarker = isLinux && this.marker !== undefined;
+    if (live.length === 0 && !useMarker) return;
+    const markerName = useMarker ? this.marker!.name : undefined;
+    // A shared scan may have started before the last member died (and before the daemon it forked existed).
+    const table = fresh ? await scanProcessTable(markerName ?? '') : await processTable(markerName);
+    const marked = useMarker ? (table.marked.get(this.marker!.value) ?? []).filter(p => p !== process.pid) : [];
+    await this.add(marked);
+    await this.add(descendantsFrom(table.children, [...live, ...marked]));
   }
 
   /** Alive and still the same process (not a recycled pid). */
@@ -128,7 +167,14 @@ class Tree {
     const deadline = Date.now() + ms;
     let round = 0;
     for (;;) {
-      if (this.pids().every(p => !this.alive(p))) return true;
+      if (this.pids().every(p => !this.alive(p))) {
+        if (!this.marker || !isLinux) return true;
+        // A marked process started (or was re-parented) since the last look would otherwise be missed.
+        const before = this.members.size;
+        await this.snapshot(true);
+        if (this.members.size === before || this.pids().every(p => !this.alive(p))) return true;
+        continue;
+      }
       if (Date.now() >= deadline) return false;
       await sleep(POLL_MS);
       if (++round % 8 === 0) await this.snapshot();
@@ -136,9 +182,14 @@ class Tree {
   }
 }
 
-type ProcTable = Map<number, number[]>; // ppid -> children
+interface ProcTable {
+  /** ppid -> children */
+  children: Map<number, number[]>;
+  /** marker value -> pids whose environment carries it (only when the scan was asked for a marker name) */
+  marked: Map<string, number[]>;
+}
 
-function descendantsFrom(table: ProcTable, roots: number[]): number[] {
+function descendantsFrom(table: ProcTable['children'], roots: number[]): number[] {
   const out: number[] = [];
   const seen = new Set<number>(roots);
   let level = roots;
@@ -157,25 +208,33 @@ function descendantsFrom(table: ProcTable, roots: number[]): number[] {
   return out;
 }
 
-/** The scan in flight, shared by every caller that asks while it runs (20 trees stopping at once scan once). */
-let tableInFlight: Promise<ProcTable> | undefined;
+/** The scans in flight (by marker name, '' for none), shared by every caller that asks while one runs (20 trees stopping at once scan once). */
+const tablesInFlight = new Map<string, Promise<ProcTable>>();
 
 /**
- * The current ppid → children table. Concurrent callers share one scan: stopping many servers at once
- * would otherwise read all of /proc (or run `ps`) once per tree per poll and starve the grace timers.
+ * The current ppid → children table (and, given a marker name on Linux, which pids carry which value of
+ * it). Concurrent callers share one scan: stopping many servers at once would otherwise read all of
+ * /proc (or run `ps`) once per tree per poll and starve the grace timers.
  */
-function processTable(): Promise<ProcTable> {
-  if (!tableInFlight) {
-    tableInFlight = scanProcessTable().finally(() => { tableInFlight = undefined; });
+function processTable(markerName = ''): Promise<ProcTable> {
+  let p = tablesInFlight.get(markerName);
+  if (!p) {
+    p = scanProcessTable(markerName).finally(() => { tablesInFlight.delete(markerName); });
+    tablesInFlight.set(markerName, p);
   }
-  return tableInFlight;
+  return p;
 }
 
-async function scanProcessTable(): Promise<ProcTable> {
-  const table: ProcTable = new Map();
+async function scanProcessTable(markerName: string): Promise<ProcTable> {
+  const table: ProcTable = { children: new Map(), marked: new Map() };
   const addEdge = (pid: number, ppid: number) => {
-    let list = table.get(ppid);
-    if (!list) table.set(ppid, list = []);
+    let list = table.children.get(ppid);
+    if (!list) table.children.set(ppid, list = []);
+    list.push(pid);
+  };
+  const addMarked = (pid: number, value: string) => {
+    let list = table.marked.get(value);
+    if (!list) table.marked.set(value, list = []);
     list.push(pid);
   };
   if (isLinux) {
@@ -187,7 +246,11 @@ async function scanProcessTable(): Promise<ProcTable> {
     }
     await Promise.all(entries.filter(e => /^\d+$/.test(e)).map(async e => {
       const stat = await readStat(Number(e));
-      if (stat && stat.state !== 'Z') addEdge(Number(e), stat.ppid);
+      if (!stat || stat.state === 'Z') return;
+      addEdge(Number(e), stat.ppid);
+      if (!markerName) return;
+      const value = await readEnvValue(Number(e), markerName);
+      if (value !== undefined) addMarked(Number(e), value);
     }));
     return table;
   }
@@ -222,6 +285,23 @@ async function readStat(pid: number): Promise<ProcStat | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The value of `name` in the environment a process started with (/proc/<pid>/environ); undefined if absent or unreadable. */
+async function readEnvValue(pid: number, name: string): Promise<string | undefined> {
+  let env: Buffer;
+  try {
+    env = await fsp.readFile(`/proc/${pid}/environ`);
+  } catch {
+    return undefined; // gone, or another user's process
+  }
+  const needle = Buffer.from(`${name}=`);
+  for (let at = env.indexOf(needle); at >= 0; at = env.indexOf(needle, at + 1)) {
+    if (at > 0 && env[at - 1] !== 0) continue;
+    const end = env.indexOf(0, at);
+    return env.toString('utf8', at + needle.length, end < 0 ? env.length : end);
+  }
+  return undefined;
 }
 
 function readStatSync(pid: number): ProcStat | undefined {

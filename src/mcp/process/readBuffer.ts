@@ -86,6 +86,8 @@ export class LineReadBuffer {
 /**
  * Swap the SDK transport's private read buffer (`_readBuffer`, SDK 1.x) for a {@link LineReadBuffer}.
  * Call before `connect()`. Returns false (and changes nothing) if the SDK no longer has that field.
+ * Only for the test harness and benches that drive the bare SDK client; the host frames with
+ * `LineFramer` in its own `StdioTransport`.
  */
 export function useLinearReadBuffer(transport: StdioClientTransport, maxBufferSize?: number): boolean {
   const t = transport as unknown as { _readBuffer?: unknown; _serverParams?: { maxBufferSize?: number } };

@@ -1,0 +1,342 @@
+/**
+ * The host's own stdio transport (the SDK `Transport` interface: start / send / close and
+ * onmessage / onerror / onclose). It spawns the server itself, frames stdout and stderr with a cap per
+ * line enforced while reading, (de)serialises with the SDK's public `serializeMessage` /
+ * `deserializeMessage`, and owns the whole launch: every process it starts carries a per-launch marker
+ * in its environment, and stopping (or the server exiting) ends every process of the launch, daemons
+ * included (THREAT-MODEL.md: "Bounded", "Processes").
+ *
+ *   const t = new StdioTransport({ server: 'files', command, args, env, limits });
+ *   t.onstderr = (line, moreBytes) => …;   t.onexit = (code, signal) => …;   t.onstdoutend = () => …;
+ *   await client.connect(t);               // start(): spawn
+ *   await t.stop();                        // stdin EOF → SIGTERM → SIGKILL of the launch; close() also does it
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
+import { limitMessage, type Limits } from '../limits';
+import { LineFramer, utf8Boundary } from './lineFramer';
+import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
+import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
+import { spawnCommand } from './windowsCommand';
+
+/** Bytes of an oversized stdout line kept to find the request it answers. */
+const STDOUT_HEAD_BYTES = 64 * 1024;
+/** stderr lines are kept this much longer than the cap so that redaction runs before the cut. */
+export const STDERR_REDACTION_SLACK = 4 * 1024;
+/** Invalid lines reported per launch; after that they are counted, not logged. */
+export const MAX_REPORTED_INVALID_LINES = 100;
+/** JSON-RPC internal error: the code of the responses the host makes up for requests it fails. */
+const INTERNAL_ERROR = -32603;
+
+/** Something a server wrote that the transport dropped (not valid JSON-RPC, or over a limit): log it as a warning. */
+export class StdioMessageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StdioMessageError';
+  }
+}
+
+/** Options for {@link StdioTransport}. */
+export interface StdioTransportOptions {
+  /** Server name, for messages. */
+  server: string;
+  /** Absolute path of the program (see resolveCommand). */
+  command: string;
+  args?: readonly string[];
+  /** The child's whole environment (the launch marker is added). */
+  env: Record<string, string>;
+  cwd?: string;
+  limits: Pick<Limits, 'maxMessageBytes' | 'maxStderrLineBytes'>;
+  /** Grace periods of the stop sequence. */
+  stopGrace?: Pick<StopOptions, 'eofGraceMs' | 'termGraceMs'>;
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** A stderr line (its `\r` removed), cut at `maxStderrLineBytes` + {@link STDERR_REDACTION_SLACK}; `moreBytes` were dropped after it. */
+  onstderr?: (line: string, moreBytes: number) => void;
+  /** The process was spawned. */
+  onspawn?: (pid: number) => void;
+  /** The root process exited. */
+  onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+  /** stdout ended (EOF); the process may still be running. */
+  onstdoutend?: () => void;
+
+  /** The marker every process of this launch carries in its environment. */
+  readonly marker: LaunchMarker = launchMarker();
+  private child: ChildProcess | undefined;
+  private exited = false;
+  private closed = false;
+  private stopping: Promise<StopResult | undefined> | undefined;
+  private invalidLines = 0;
+  /** Ids of requests sent to the server and not yet answered (as strings): only these can be failed early. */
+  private readonly outstanding = new Set<string>();
+  /** The id an oversized line in progress was already failed for. */
+  private failedForOversize: JsonRpcId | undefined;
+  private readonly stdout: LineFramer;
+  private readonly stderr: LineFramer;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    const maxMessage = options.limits.maxMessageBytes;
+    this.stdout = new LineFramer({ maxLineBytes: maxMessage, headBytes: STDOUT_HEAD_BYTES }, {
+      line: bytes => this.onLine(bytes),
+      overflow: head => this.onOversizeStart(head),
+      overflowEnd: (total, head, tail) => this.onOversizeEnd(total, head, tail),
+    });
+    const maxStderr = options.limits.maxStderrLineBytes + STDERR_REDACTION_SLACK;
+    this.stderr = new LineFramer({ maxLineBytes: maxStderr, headBytes: maxStderr }, {
+      line: bytes => this.onstderr?.(stripCr(bytes.toString('utf8')), 0),
+      overflowEnd: (total, head) => {
+        const end = utf8Boundary(head);
+        this.onstderr?.(stripCr(head.toString('utf8', 0, end)), total - end);
+      },
+    });
+  }
+
+  /** The root process's pid, once spawned. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error(`the stdio transport of server \`${this.options.server}\` was already started`));
+    const { server, command, cwd } = this.options;
+    const env = { ...this.options.env, [this.marker.name]: this.marker.value };
+    const how = spawnCommand(command, this.options.args ?? []);
+    return new Promise<void>((resolve, reject) => {
+      let spawned = false;
+      const fail = (err: unknown) => reject(new McpHostError(`server \`${server}\` could not be started (${command}): ${messageOf(err)}`, undefined, { cause: err }));
+      let child: ChildProcess;
+      try {
+        child = spawn(how.file, how.args, {
+          env, cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true,
+          ...(how.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+        });
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      this.child = child;
+      child.once('spawn', () => {
+        spawned = true;
+        if (child.pid !== undefined) this.onspawn?.(child.pid);
+        resolve();
+      });
+      child.on('error', err => {
+        if (!spawned) fail(err);
+        else this.onerror?.(err);
+      });
+      child.once('exit', (code, signal) => {
+        this.exited = true;
+        this.onexit?.(code, signal);
+      });
+      child.once('close', () => this.onChildClosed());
+      child.stdin?.on('error', err => this.onerror?.(err));
+      child.stdout?.on('data', (chunk: Buffer) => this.stdout.push(chunk));
+      child.stdout?.on('error', err => this.onerror?.(err));
+      child.stdout?.once('end', () => {
+        this.stdout.end(false);
+        this.onstdoutend?.();
+      });
+      child.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+      child.stderr?.on('error', () => undefined);
+      child.stderr?.once('end', () => this.stderr.end(true));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.closed || !stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('Not connected'));
+    this.track(message);
+    return new Promise<void>(resolve => {
+      if (stdin.write(serializeMessage(message))) {
+        resolve();
+        return;
+      }
+      const done = () => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        resolve();
+      };
+      stdin.once('drain', done);
+      stdin.once('close', done);
+    });
+  }
+
+  /** Stops the launch (if still running) and reports the close. */
+  async close(): Promise<void> {
+    await this.stop();
+    this.fireClose();
+  }
+
+  /**
+   * Ends every process of this launch: close stdin, wait, SIGTERM, wait, SIGKILL, for the root's tree
+   * and (Linux) every process carrying the launch marker. Single-flight; resolves with what it had to do
+   * (undefined when nothing was ever spawned).
+   */
+  stop(): Promise<StopResult | undefined> {
+    this.stopping ??= this.stopLaunch();
+    return this.stopping;
+  }
+
+  /** End the child's stdin (EOF), the polite first step of a stop. False if there is none. Never throws. */
+  endStdin(): boolean {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return false;
+    try {
+      stdin.end();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async stopLaunch(): Promise<StopResult | undefined> {
+    if (this.child?.pid === undefined) return undefined;
+    const pid = this.exited ? undefined : this.child.pid;
+    try {
+      return await stopProcessTree(pid, () => { this.endStdin(); }, { ...this.options.stopGrace, marker: this.marker });
+    } finally {
+      this.stdout.clear();
+      this.stderr.clear();
+    }
+  }
+
+  private onChildClosed(): void {
+    // The server exited and its stdout closed: whatever of its launch is left (a daemon) cannot talk to
+    // us; end it in the background (close() waits for that).
+    if (!this.stopping) this.stopping = this.stopLaunch().catch(() => undefined);
+    this.fireClose();
+  }
+
+  private fireClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading stdout
+  // ---------------------------------------------------------------------------------------------
+
+  private onLine(bytes: Buffer): void {
+    const text = stripCr(bytes.toString('utf8'));
+    if (text.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (err) {
+      this.rejectLine(text, err);
+      return;
+    }
+    if ('id' in message && message.id !== undefined && !('method' in message) && !this.outstanding.delete(String(message.id))) {
+      // Said here, short: the SDK would put the whole message (up to the cap) into its error text.
+      this.report(`ignored a response with an unknown message ID ${cut(JSON.stringify(message.id), 100)}: no request of ours is waiting for it`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Remember the ids of our requests until answered or cancelled. */
+  private track(message: JSONRPCMessage): void {
+    const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof m.method !== 'string') return;
+    if (m.id !== undefined) this.outstanding.add(String(m.id));
+    else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.outstanding.delete(String(m.params.requestId));
+  }
+
+  /** A line the schema refused: say why (bounded), and fail the request it answers, if any. */
+  private rejectLine(text: string, err: unknown): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(e), 120)}): ${preview(text)}`);
+      return;
+    }
+    const shape = describeInvalid(value, firstIssue(err));
+    if (shape.answers === undefined) {
+      this.report(`ignored a message that is not valid JSON-RPC: ${shape.reason}: ${preview(text)}`);
+      return;
+    }
+    const id = JSON.stringify(shape.answers);
+    const failed = this.failRequest(shape.answers, `server \`${this.options.server}\` answered request ${id} with ${shape.reason}`);
+    this.report(failed
+      ? `a message that is not valid JSON-RPC failed request ${id}: ${shape.reason}: ${preview(text)}`
+      : `ignored a message that is not valid JSON-RPC: ${shape.reason} (for request ${id}, which is not waiting): ${preview(text)}`);
+  }
+
+  private onOversizeStart(head: Buffer): void {
+    const fields = readHead(head.toString('utf8'));
+    this.failedForOversize = undefined;
+    if (fields.id === undefined || fields.method) return;
+    if (this.failRequest(fields.id, this.oversizeMessage(`answered request ${JSON.stringify(fields.id)} with a message that is too large`))) {
+      this.failedForOversize = fields.id;
+    }
+  }
+
+  private onOversizeEnd(total: number, head: Buffer, tail: Buffer): void {
+    let id = this.failedForOversize;
+    this.failedForOversize = undefined;
+    if (id === undefined && !readHead(head.toString('utf8')).method) {
+      const atEnd = idAtEnd(tail.toString('utf8'));
+      if (atEnd !== undefined && this.failRequest(atEnd, this.oversizeMessage(`answered request ${JSON.stringify(atEnd)} with a message that is too large`))) id = atEnd;
+    }
+    this.report(this.oversizeMessage(`sent a message of ${formatBytes(total)} on stdout${id !== undefined ? ` (the answer to request ${JSON.stringify(id)})` : ''}; it was dropped`));
+  }
+
+  private oversizeMessage(what: string): string {
+    return limitMessage(this.options.server, 'maxMessageBytes', this.options.limits.maxMessageBytes, what);
+  }
+
+  /**
+   * Deliver an error response the host made up, so the pending request fails now with `message`. Only
+   * for a request of ours still waiting; false (nothing delivered) otherwise.
+   */
+  private failRequest(id: JsonRpcId, message: string): boolean {
+    if (!this.outstanding.delete(String(id))) return false;
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message, data: HOST_REJECTED } } as JSONRPCMessage);
+    return true;
+  }
+
+  private report(what: string): void {
+    this.invalidLines++;
+    if (this.invalidLines > MAX_REPORTED_INVALID_LINES + 1) return;
+    this.onerror?.(new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
+      ? `server \`${this.options.server}\` sent more than ${MAX_REPORTED_INVALID_LINES} messages that were dropped; further ones are dropped without a message`
+      : what));
+  }
+}
+
+function stripCr(s: string): string {
+  return s.endsWith('\r') ? s.slice(0, -1) : s;
+}
+
+function cut(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** The start of a line, JSON-quoted (control characters escaped), for a log line. */
+function preview(text: string): string {
+  return text.length > 200 ? `${JSON.stringify(text.slice(0, 200))}… (${text.length} characters)` : JSON.stringify(text);
+}
+
+/** The schema's first complaint, short. */
+function firstIssue(err: unknown): string | undefined {
+  const issues = (err as { issues?: { path?: unknown[]; message?: string }[] } | undefined)?.issues;
+  const first = Array.isArray(issues) ? issues[0] : undefined;
+  if (!first?.message) return undefined;
+  const where = (first.path ?? []).join('.');
+  return cut(`${where ? `${where}: ` : ''}${first.message}`, 120);
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
+  return `${n} bytes`;
+}
