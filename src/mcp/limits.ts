@@ -19,6 +19,14 @@ export interface Limits {
   maxCatalogueItems: number;
   /** Server→client requests (sampling, elicitation, roots) waiting per server; the rest are refused. */
   maxPendingServerRequests: number;
+  /**
+   * Size of one tool schema (`inputSchema` or `outputSchema`) compiled into a validator, in JSON nodes (every
+   * object, array and value): the compile budget that keeps a huge schema from stalling the host. A tool over
+   * it is unusable (with this message), never the whole server.
+   */
+  maxSchemaNodes: number;
+  /** Characters of all `pattern`s and `patternProperties` keys in one tool schema (compiled for RE2 up front). */
+  maxSchemaPatternChars: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -29,6 +37,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxCataloguePages: 10_000,
   maxCatalogueItems: 100_000,
   maxPendingServerRequests: 16,
+  maxSchemaNodes: 2_000,
+  maxSchemaPatternChars: 8_192,
 });
 
 /** The setting that raises each limit, as the user writes it. */
@@ -40,6 +50,8 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
   maxCataloguePages: 'mcpHost.limits.maxCataloguePages',
   maxCatalogueItems: 'mcpHost.limits.maxCatalogueItems',
   maxPendingServerRequests: 'mcpHost.limits.maxPendingServerRequests',
+  maxSchemaNodes: 'mcpHost.limits.maxSchemaNodes',
+  maxSchemaPatternChars: 'mcpHost.limits.maxSchemaPatternChars',
 });
 
 /** Defaults overlaid with the valid (positive, finite) values of `partial`. */
