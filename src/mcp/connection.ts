@@ -16,9 +16,9 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
+  CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
   ErrorCode, GetPromptResultSchema, ListResourcesResultSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema,
-  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema,
+  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, ResultSchema,
   ResourceUpdatedNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema,
   type CallToolResult, type ClientCapabilities, type CompleteResult, type GetPromptResult, type Implementation,
   type JSONRPCMessage, type ListResourcesResult, type LoggingLevel, type ReadResourceResult,
@@ -39,6 +39,9 @@ import { stopProcessTree } from './process/processTree';
 import { endStdin } from './process/endStdin';
 import { useLinearReadBuffer } from './process/readBuffer';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
+import { resolveLimits, type Limits } from './limits';
+import { PendingServerRequests } from './serverRequests';
+import { parseToolResult } from './toolResult';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -82,6 +85,8 @@ export interface ConnectionOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
+  /** Caps on what the server fills (limits.ts); missing values are the defaults. */
+  limits?: Partial<Limits>;
 }
 
 /** Which transport carries a session. */
@@ -136,6 +141,7 @@ export class Connection implements ServerHandle {
   private configError: string | undefined;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
+  private readonly limits: Limits;
   /** Which HTTP transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -156,6 +162,7 @@ export class Connection implements ServerHandle {
     this._definition = definition;
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
     this.fetchFn = createIsolatedFetch(options.fetch);
+    this.limits = resolveLimits(options.limits);
   }
 
   get name(): string {
@@ -481,9 +488,11 @@ export class Connection implements ServerHandle {
 
   private makeClient(session: Pick<Session, 'catalogue'> & { closing: boolean }): Client {
     const client = new Client(this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, { capabilities: this.capabilities() });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.visibleRoots().map(r => ({ ...r })) }));
+    // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts).
+    const pending = new PendingServerRequests(() => this.name, this.limits.maxPendingServerRequests);
+    client.setRequestHandler(ListRootsRequestSchema, () => pending.run('roots/list', () => ({ roots: this.visibleRoots().map(r => ({ ...r })) })));
     if (this.sampling.enabled) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+      client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => pending.run('sampling/createMessage', async () => {
         this.log('info', 'lifecycle', 'sampling request received');
         try {
           return await this.sampling.handle(this.name, this.definition.sampling, req.params, extra.signal);
@@ -491,11 +500,11 @@ export class Connection implements ServerHandle {
           this.log('warning', 'lifecycle', `sampling request refused: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
           throw err;
         }
-      });
+      }));
     }
     const elicit = this.options.features?.elicit;
     if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(this.name, req.params, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (req, extra) => pending.run('elicitation/create', () => elicit(this.name, req.params, extra.signal)));
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const { level, logger, data } = n.params;
@@ -626,6 +635,8 @@ export class Connection implements ServerHandle {
       client: session.client,
       capabilities: session.client.getServerCapabilities(),
       timeout: this.requestTimeout,
+      server: this.name,
+      limits: this.limits,
       onChange: c => {
         if (session.closing) return;
         this.invalidTools.clear();
@@ -852,12 +863,15 @@ export class Connection implements ServerHandle {
     const session = await this.ready();
     this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
-    if (v?.invalid) throw new McpHostError(`server \`${this.name}\` cannot call ${v.invalid}`);
+    if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.name}\` cannot call ${v.invalid}`);
     if (v?.input && !v.input(args ?? {})) {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
     }
     this.log('info', 'lifecycle', `calling tool ${tool}`);
-    const result = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, o), opts) as CallToolResult;
+    const raw = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, ResultSchema, o), opts);
+    // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
+    const { result, problems } = parseToolResult(this.name, tool, raw);
+    for (const p of problems) this.log('warning', 'lifecycle', p);
     // H25: validate structuredContent against the tool's outputSchema (every tool, every page).
     const out = (this.session ?? session).catalogue?.toolValidators(tool)?.output;
     if (out && !result.isError) {
