@@ -35,11 +35,13 @@ interface SchemaCensus {
   nodes: number;
   patterns: string[];
   patternChars: number;
+  /** Some `properties` keyword names a property `__proto__` (see withProtoAsPattern). */
+  protoProperty: boolean;
 }
 
 /** Counts a schema's JSON nodes (iteratively, so depth cannot overflow the stack) and collects its patterns. */
 export function census(schema: unknown, maxNodes: number): SchemaCensus {
-  const out: SchemaCensus = { nodes: 0, patterns: [], patternChars: 0 };
+  const out: SchemaCensus = { nodes: 0, patterns: [], patternChars: 0, protoProperty: false };
   const stack: Array<{ value: unknown; data: boolean }> = [{ value: schema, data: false }];
   while (stack.length) {
     const { value, data } = stack.pop()!;
@@ -61,8 +63,35 @@ export function census(schema: unknown, maxNodes: number): SchemaCensus {
           out.patternChars += p.length;
         }
       }
+      if (!data && key === 'properties' && v && typeof v === 'object' && Object.hasOwn(v, '__proto__')) out.protoProperty = true;
       stack.push({ value: v, data: data || DATA_KEYWORDS.has(key) });
     }
+  }
+  return out;
+}
+
+/**
+ * ajv silently drops a property named `__proto__` from `properties` (so its value is never checked and
+ * `additionalProperties: false` refuses it). A copy of the schema moves each such property to
+ * `patternProperties` under `^__proto__$`, which ajv checks like any other name: property names are data.
+ */
+function withProtoAsPattern(schema: unknown, data = false): unknown {
+  if (!schema || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map(v => withProtoAsPattern(v, data));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    Object.defineProperty(out, key, {
+      value: withProtoAsPattern((schema as Record<string, unknown>)[key], data || DATA_KEYWORDS.has(key)),
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  const props = out.properties;
+  if (!data && props && typeof props === 'object' && !Array.isArray(props) && Object.hasOwn(props, '__proto__')) {
+    const rest: Record<string, unknown> = {};
+    for (const k of Object.keys(props)) if (k !== '__proto__') rest[k] = (props as Record<string, unknown>)[k];
+    const pp = out.patternProperties && typeof out.patternProperties === 'object' ? out.patternProperties as Record<string, unknown> : {};
+    out.properties = rest;
+    out.patternProperties = { ...pp, '^__proto__$': (props as Record<string, unknown>)['__proto__'] };
   }
   return out;
 }
@@ -141,7 +170,7 @@ export class SchemaCompiler {
           throw err;
         }
       }
-      const s: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+      const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
       const draft = typeof s.$schema === 'string' ? s.$schema : '';
       delete s.$schema;
       const ajv = /2020-12|2019-09/.test(draft)
