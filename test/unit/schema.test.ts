@@ -8,6 +8,9 @@ import { buildToolValidators } from '../../src/mcp/catalogue';
 import { PendingServerRequests, TOO_MANY_PENDING } from '../../src/mcp/serverRequests';
 import { parseToolResult } from '../../src/mcp/toolResult';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { coerce, fieldsOf } from '../../src/extension/elicitation/form';
+import { bindArguments, parseInvocation } from '../../src/extension/chat/parse';
+import { parsePromptArgs } from '../../src/cli/args';
 
 function validator(v: ValidateFunction | Error): ValidateFunction {
   if (v instanceof Error) assert.fail(v.message);
@@ -215,5 +218,29 @@ describe('tool results: malformed content blocks', () => {
     assert.throws(() => parseToolResult('s', 't', { content: 'nope' }), /`content` that is not a list/);
     assert.throws(() => parseToolResult('s', 't', { content: [], isError: 'yes' }), /returned an invalid result: isError/);
     assert.deepEqual(parseToolResult('s', 't', {}).result.content, []);
+  });
+});
+
+describe('names a server chooses are data (editor-free parts)', () => {
+  it('elicitation fields named constructor, __proto__, toString; a field pattern runs on RE2', () => {
+    const fields = fieldsOf(JSON.parse('{"properties":{"constructor":{"type":"string"},"__proto__":{"type":"string","pattern":"^(a+)+$"},"toString":{"type":"integer"}},"required":["__proto__"]}'));
+    assert.deepEqual(fields.map(f => [f.name, f.required]), [['constructor', false], ['__proto__', true], ['toString', false]]);
+    const proto = fields[1];
+    assert.deepEqual(coerce(proto, `${'a'.repeat(30_000)}!`), { error: 'Must match ^(a+)+$' });
+    assert.deepEqual(coerce(proto, 'aaa'), { value: 'aaa' });
+    const backref = fieldsOf({ properties: { w: { type: 'string', pattern: '(a)\\1' } } })[0];
+    assert.deepEqual(coerce(backref, 'b'), { value: 'b' }, 'a pattern RE2 cannot run is left to the server');
+    assert.deepEqual(fieldsOf({ properties: { a: { type: 'string' } }, required: 'a' as never }).map(f => f.required), [false]);
+  });
+
+  it('prompt arguments named constructor or __proto__ bind as own properties', () => {
+    const declared = [{ name: 'constructor', required: true }, { name: '__proto__', required: true }, { name: 'toString' }];
+    const r = bindArguments({ named: {}, positional: ['c', 'p'] }, declared);
+    assert.deepEqual(Object.entries(r.args), [['constructor', 'c'], ['__proto__', 'p']]);
+    assert.deepEqual(r.missing, []);
+    assert.deepEqual(bindArguments({ named: {}, positional: [] }, declared).missing, ['constructor', '__proto__']);
+    const named = parseInvocation('/s.p __proto__=x constructor=y');
+    assert.deepEqual(Object.entries(bindArguments(named, declared).args), [['__proto__', 'x'], ['constructor', 'y']]);
+    assert.deepEqual(Object.entries(parsePromptArgs(['__proto__=1', 'toString=2'])), [['__proto__', '1'], ['toString', '2']]);
   });
 });

@@ -9,6 +9,7 @@
  */
 import { RE2JS } from 're2js';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
+import { DEFAULT_LIMITS } from '../limits';
 
 /** A pattern the linear-time engine cannot run; the message says why (one line). */
 export class UnsupportedPatternError extends Error {
@@ -97,14 +98,27 @@ export function patternProblem(pattern: string): string | undefined {
   }
 }
 
+/** Patterns compiled for testPattern, most recent last (bounded: a form re-checks on every keystroke). */
+const recent = new Map<string, LinearRegExp | undefined>();
+const RECENT_MAX = 32;
+
 /**
  * Tests `value` against a server-supplied pattern without backtracking. Returns undefined when the
- * engine cannot run the pattern (callers then skip the check: the server validates its own input).
+ * engine cannot run the pattern or it is longer than `maxPatternChars` (callers then skip the check:
+ * the server validates its own input).
  */
-export function testPattern(pattern: string, value: string): boolean | undefined {
-  try {
-    return LinearRegExp.compile(pattern).test(value);
-  } catch {
-    return undefined;
+export function testPattern(pattern: string, value: string, maxPatternChars = DEFAULT_LIMITS.maxSchemaPatternChars): boolean | undefined {
+  if (typeof pattern !== 'string' || pattern.length > maxPatternChars) return undefined;
+  let re = recent.get(pattern);
+  if (!recent.has(pattern)) {
+    try {
+      re = LinearRegExp.compile(pattern);
+    } catch {
+      re = undefined;
+    }
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
   }
+  recent.delete(pattern);
+  recent.set(pattern, re);
+  return re?.test(value);
 }
