@@ -118,9 +118,28 @@ function uniqueInLinearTime(items: unknown[]): boolean {
   return true;
 }
 
-function makeAjv(A: new (o: object) => Ajv): Ajv {
+type AjvClass = new (o: object) => Ajv;
+
+/**
+ * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
+ * only ever validates a server's schema as data, never adds it, so nothing of a server stays there,
+ * and its compiled meta-schema (tens of milliseconds to build) is shared by every server's compiler.
+ */
+const metaCheckers = new Map<AjvClass, Ajv>();
+
+function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): void {
+  let checker = metaCheckers.get(A);
+  if (!checker) {
+    checker = new A({ strict: false, allErrors: false, validateFormats: true, code: { regExp: linearRegExpEngine } });
+    addFormats(checker);
+    metaCheckers.set(A, checker);
+  }
+  if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+}
+
+function makeAjv(A: AjvClass): Ajv {
   const ajv = new A({
-    strict: false, allErrors: true, validateFormats: true, validateSchema: true,
+    strict: false, allErrors: true, validateFormats: true, validateSchema: false,
     ownProperties: true,
     code: { regExp: linearRegExpEngine, optimize: false },
   });
@@ -173,9 +192,9 @@ export class SchemaCompiler {
       const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
       const draft = typeof s.$schema === 'string' ? s.$schema : '';
       delete s.$schema;
-      const ajv = /2020-12|2019-09/.test(draft)
-        ? (this.ajv2020 ??= makeAjv(Ajv2020 as unknown as new (o: object) => Ajv))
-        : (this.ajv7 ??= makeAjv(Ajv));
+      const A = /2020-12|2019-09/.test(draft) ? Ajv2020 as unknown as AjvClass : Ajv;
+      checkAgainstMetaSchema(A, s);
+      const ajv = A === Ajv ? (this.ajv7 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(A));
       try {
         return ajv.compile(s);
       } finally {
