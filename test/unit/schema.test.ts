@@ -25,6 +25,8 @@ describe('schema: linear-time patterns (RE2)', () => {
     assert.equal(LinearRegExp.compile('^\\d{3}-\\w+$').test('123-abc'), true);
     assert.equal(LinearRegExp.compile('\\p{Lu}').test('xÉ'), true);
     assert.equal(LinearRegExp.compile('[(?=]').test('?'), true, 'a group opener inside a class is a character');
+    assert.equal(LinearRegExp.compile('^\\uD83D\\uDE00+$').test('\u{1F600}\u{1F600}'), true, 'a surrogate pair spelled as two escapes is one code point');
+    assert.equal(LinearRegExp.compile('^\\\\uD83D$').test('\\uD83D'), true, 'an escaped backslash stays a backslash');
   });
 
   it('a catastrophic pattern runs in linear time on a long input', () => {

@@ -53,6 +53,30 @@ function ecmaOnlyFeature(pattern: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `\uD83D\uDE00` (a surrogate pair spelled as two escapes, as JSON Schema patterns often do) as one code
+ * point `\x{1F600}`: RE2 matches code points, so two lone surrogates would never match. A linear scan.
+ */
+function joinSurrogateEscapes(pattern: string): string {
+  const hex4 = (at: number) => /^[0-9a-fA-F]{4}$/.test(pattern.slice(at, at + 4)) ? parseInt(pattern.slice(at, at + 4), 16) : -1;
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== '\\') { out += pattern[i]; continue; }
+    if (pattern[i + 1] === 'u' && pattern[i + 6] === '\\' && pattern[i + 7] === 'u') {
+      const hi = hex4(i + 2);
+      const lo = hex4(i + 8);
+      if (hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff) {
+        out += `\\x{${(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).toString(16).toUpperCase()}}`;
+        i += 11;
+        continue;
+      }
+    }
+    out += pattern.slice(i, i + 2);
+    i++;
+  }
+  return out;
+}
+
 /** A compiled pattern with the `test` of a RegExp (unanchored search, as JSON Schema's `pattern`). */
 export class LinearRegExp implements RegExpLike {
   private constructor(readonly source: string, private readonly re: RE2JS) {}
@@ -64,7 +88,7 @@ export class LinearRegExp implements RegExpLike {
     if (feature) throw new UnsupportedPatternError(pattern, `${feature}, which the host's linear-time regular expression engine does not run`);
     let re: RE2JS;
     try {
-      re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      re = RE2JS.compile(RE2JS.translateRegExp(joinSurrogateEscapes(pattern)));
     } catch (err) {
       const detail = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '').split('\n')[0].slice(0, 200);
       throw new UnsupportedPatternError(pattern, `is not supported by the host's linear-time regular expression engine (${detail})`);
