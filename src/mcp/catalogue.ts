@@ -42,7 +42,7 @@ export function declares(caps: ServerCapabilities | undefined, kind: CatalogueKi
 export interface FetchBounds {
   /** The server, for limit messages. */
   server: string;
-  limits: Pick<Limits, 'maxCataloguePages' | 'maxCatalogueItems'>;
+  limits: Pick<Limits, 'maxCataloguePages' | 'maxCatalogueItems'> & Partial<Pick<Limits, 'maxCatalogueBytes'>>;
   /** One line when a limit is hit or the server repeats a cursor; the list is kept partial. */
   warn: (msg: string) => void;
   /**
@@ -53,8 +53,8 @@ export interface FetchBounds {
 }
 
 /**
- * Fetches every page of one list, at most `maxCataloguePages` pages and `maxCatalogueItems` items (then a
- * warning and the partial list). Cursors are opaque and live only inside this call (H20); a repeated
+ * Fetches every page of one list, at most `maxCataloguePages` pages, `maxCatalogueItems` items and
+ * `maxCatalogueBytes` of items (then a warning and the partial list). Cursors are opaque and live only inside this call (H20); a repeated
  * cursor ends the loop (only a digest of each cursor is kept, so long cursors cost no memory).
  */
 export async function fetchAll<K extends CatalogueKind>(
@@ -62,6 +62,8 @@ export async function fetchAll<K extends CatalogueKind>(
 ): Promise<Catalogue[K]> {
   const spec = LIST[kind];
   const { maxCataloguePages, maxCatalogueItems } = bounds?.limits ?? DEFAULT_LIMITS;
+  const maxCatalogueBytes = bounds?.limits.maxCatalogueBytes ?? DEFAULT_LIMITS.maxCatalogueBytes;
+  let bytes = 0;
   const server = bounds?.server ?? '?';
   const warn = bounds?.warn ?? (() => undefined);
   const out: unknown[] = [];
@@ -80,11 +82,13 @@ export async function fetchAll<K extends CatalogueKind>(
     ) as unknown as Record<string, unknown>;
     const items = result[spec.field];
     const pageItems: unknown[] = [];
-    let full = false;
+    let full: 'maxCatalogueItems' | 'maxCatalogueBytes' | undefined;
     if (Array.isArray(items)) {
       for (const i of items) {
         if (kind === 'tools' && typeof (i as { name?: unknown } | null)?.name !== 'string') continue;
-        if (out.length >= maxCatalogueItems) { full = true; break; }
+        if (out.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
+        bytes += JSON.stringify(i)?.length ?? 0;
+        if (bytes > maxCatalogueBytes) { full = 'maxCatalogueBytes'; break; }
         out.push(i);
         pageItems.push(i);
       }
@@ -96,7 +100,8 @@ export async function fetchAll<K extends CatalogueKind>(
       warn(`server \`${server}\` repeated a ${spec.method} cursor; the list is kept as far as it was read`);
       more = false;
     }
-    if (full) warn(limitMessage(server, 'maxCatalogueItems', maxCatalogueItems, `sent more items in ${spec.method}; the list is partial`));
+    if (full === 'maxCatalogueItems') warn(limitMessage(server, full, maxCatalogueItems, `sent more items in ${spec.method}; the list is partial`));
+    if (full === 'maxCatalogueBytes') warn(limitMessage(server, full, maxCatalogueBytes, `sent more ${spec.field} than fit in ${spec.method}; the list is partial`));
     if (bounds?.onPage && (await bounds.onPage(pageItems, more)) === false) break;
     if (!more) break;
     seen.add(digest);

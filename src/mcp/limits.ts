@@ -17,6 +17,8 @@ export interface Limits {
   maxCataloguePages: number;
   /** Items kept per catalogue list (tools, prompts, resources, templates). */
   maxCatalogueItems: number;
+  /** Bytes (as JSON) of the items kept per catalogue list, so a few huge items cannot fill the heap either. */
+  maxCatalogueBytes: number;
   /** Server→client requests (sampling, elicitation, roots) waiting per server; the rest are refused. */
   maxPendingServerRequests: number;
   /**
@@ -36,6 +38,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxLogEntryBytes: 64 * 1024,
   maxCataloguePages: 10_000,
   maxCatalogueItems: 100_000,
+  maxCatalogueBytes: 32 * 1024 * 1024,
   maxPendingServerRequests: 16,
   maxSchemaNodes: 2_000,
   maxSchemaPatternChars: 8_192,
@@ -49,6 +52,7 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
   maxLogEntryBytes: 'mcpHost.limits.maxLogEntryBytes',
   maxCataloguePages: 'mcpHost.limits.maxCataloguePages',
   maxCatalogueItems: 'mcpHost.limits.maxCatalogueItems',
+  maxCatalogueBytes: 'mcpHost.limits.maxCatalogueBytes',
   maxPendingServerRequests: 'mcpHost.limits.maxPendingServerRequests',
   maxSchemaNodes: 'mcpHost.limits.maxSchemaNodes',
   maxSchemaPatternChars: 'mcpHost.limits.maxSchemaPatternChars',

@@ -72,6 +72,16 @@ describe('Catalogue limits (fake client)', () => {
     assert.deepEqual(w2, ['server `srv` repeated a prompts/list cursor; the list is kept as far as it was read']);
   });
 
+  it('stops at maxCatalogueBytes: a few huge items cannot fill the heap', async () => {
+    const huge = 'x'.repeat(1024 * 1024);
+    const { client, stats } = fakeClient((_m, cursor) => ({ items: [{ name: `p${cursor ?? 0}`, description: huge }, { name: `q${cursor ?? 0}`, description: huge }], next: `${Number(cursor ?? 0) + 1}` }));
+    const warnings: string[] = [];
+    const items = await fetchAll(client, 'prompts', undefined, { server: 'srv', limits: resolveLimits(), warn: w => warnings.push(w) });
+    assert.equal(items.length, 31, '31 items of 1 MiB fit in 32 MiB');
+    assert.equal(stats.requests, 16);
+    assert.deepEqual(warnings, ['server `srv` sent more prompts than fit in prompts/list; the list is partial: over the limit of 32 MiB (raise it with the setting `mcpHost.limits.maxCatalogueBytes`)']);
+  });
+
   it('the first page reaches onChange before the rest of the list is read', async () => {
     const tool = (n: string): Tool => ({ name: n, inputSchema: { type: 'object', properties: { x: { type: 'string' } } } });
     const { client } = fakeClient((_m, cursor) => {
