@@ -106,7 +106,8 @@ export function parsePromptArgs(pairs: readonly string[]): Record<string, string
   for (const p of pairs) {
     const eq = p.indexOf('=');
     if (eq <= 0) throw new UsageError(`--arg expects name=value, got "${p}"`);
-    out[p.slice(0, eq)] = p.slice(eq + 1);
+    // An own property whatever the name (`__proto__` too): argument names are the server's.
+    Object.defineProperty(out, p.slice(0, eq), { value: p.slice(eq + 1), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

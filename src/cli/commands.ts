@@ -8,6 +8,7 @@ import { McpHostError } from '../mcp/errors';
 import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
+import { hasOwn } from '../mcp/schema/own';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -286,7 +287,7 @@ export async function prompt(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     if (!known && handle.catalogue.prompts.length) {
       throw new UsageError(`server "${name}" has no prompt "${promptName}"; prompts: ${handle.catalogue.prompts.map(p => p.name).join(', ')}`);
     }
-    const missing = (known?.arguments ?? []).filter(a => a.required && !(a.name in promptArgs)).map(a => a.name);
+    const missing = (known?.arguments ?? []).filter(a => a.required && !hasOwn(promptArgs, a.name)).map(a => a.name);
     if (missing.length) throw new UsageError(`prompt "${promptName}" on server "${name}" needs ${missing.map(m => `--arg ${m}=…`).join(' ')}`);
     try {
       return await handle.getPrompt(promptName, promptArgs);

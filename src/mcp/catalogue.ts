@@ -1,12 +1,11 @@
 /**
  * The catalogue of one server session: tools, prompts, resources and resource templates, every page
- * (H20), refreshed on `notifications/<kind>/list_changed` (H21) with coalescing, plus the ajv
- * validators for each tool's inputSchema and outputSchema (H25) — for all tools, not just the SDK's
- * "last page" cache.
+ * (H20) up to the catalogue limits, refreshed on `notifications/<kind>/list_changed` (H21) with
+ * coalescing, plus the validators for each tool's inputSchema and outputSchema (H25) — for all tools,
+ * not just the SDK's "last page" cache — compiled by one SchemaCompiler per tools list (schema/compiler.ts).
  */
-import Ajv, { type ValidateFunction, type ErrorObject } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { createHash } from 'node:crypto';
+import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListPromptsResultSchema, ListResourceTemplatesResultSchema, ListResourcesResultSchema, ListToolsResultSchema,
@@ -14,12 +13,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalogue } from './types';
 import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { DEFAULT_LIMITS, limitMessage, type Limits } from './limits';
+import { SchemaCompiler, SchemaRefusedError } from './schema/compiler';
 
 export type CatalogueKind = keyof Catalogue;
 export const CATALOGUE_KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
-/** A safety net against a server whose cursors never end. */
-export const MAX_PAGES = 10_000;
+/** The default page limit (Limits.maxCataloguePages): a safety net against a server whose cursors never end. */
+export const MAX_PAGES = DEFAULT_LIMITS.maxCataloguePages;
 
 export function emptyCatalogue(): Catalogue {
   return { tools: [], prompts: [], resources: [], resourceTemplates: [] };
@@ -37,18 +38,42 @@ export function declares(caps: ServerCapabilities | undefined, kind: CatalogueKi
   return !!caps?.[LIST[kind].cap];
 }
 
+/** Bounds and callbacks for one `fetchAll`. */
+export interface FetchBounds {
+  /** The server, for limit messages. */
+  server: string;
+  limits: Pick<Limits, 'maxCataloguePages' | 'maxCatalogueItems'> & Partial<Pick<Limits, 'maxCatalogueBytes'>>;
+  /** One line when a limit is hit or the server repeats a cursor; the list is kept partial. */
+  warn: (msg: string) => void;
+  /**
+   * Called with each page's items as it arrives (`more`: another page follows). Returning false stops
+   * the fetch (the session was disposed); what was read so far is returned.
+   */
+  onPage?: (items: unknown[], more: boolean) => boolean | void | Promise<boolean | void>;
+}
+
 /**
- * Fetches every page of one list. Cursors are opaque and live only inside this call (H20).
- * A page that repeats a cursor ends the loop (a broken server must not spin forever).
+ * Fetches every page of one list, at most `maxCataloguePages` pages, `maxCatalogueItems` items and
+ * `maxCatalogueBytes` of items (then a warning and the partial list). Cursors are opaque and live only inside this call (H20); a repeated
+ * cursor ends the loop (only a digest of each cursor is kept, so long cursors cost no memory).
  */
 export async function fetchAll<K extends CatalogueKind>(
-  client: Client, kind: K, options?: SdkRequestOptions,
+  client: Client, kind: K, options?: SdkRequestOptions, bounds?: FetchBounds,
 ): Promise<Catalogue[K]> {
   const spec = LIST[kind];
+  const { maxCataloguePages, maxCatalogueItems } = bounds?.limits ?? DEFAULT_LIMITS;
+  const maxCatalogueBytes = bounds?.limits.maxCatalogueBytes ?? DEFAULT_LIMITS.maxCatalogueBytes;
+  let bytes = 0;
+  const server = bounds?.server ?? '?';
+  const warn = bounds?.warn ?? (() => undefined);
   const out: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; ; page++) {
+    if (page >= maxCataloguePages) {
+      warn(limitMessage(server, 'maxCataloguePages', maxCataloguePages, `sent more pages of ${spec.method}; the list is partial`));
+      break;
+    }
     // Tools are checked one by one (buildToolValidators): one malformed tool must not hide the others.
     const result = await client.request(
       { method: spec.method, params: cursor === undefined ? {} : { cursor } },
@@ -56,13 +81,31 @@ export async function fetchAll<K extends CatalogueKind>(
       options,
     ) as unknown as Record<string, unknown>;
     const items = result[spec.field];
+    const pageItems: unknown[] = [];
+    let full: 'maxCatalogueItems' | 'maxCatalogueBytes' | undefined;
     if (Array.isArray(items)) {
-      for (const i of items) if (kind !== 'tools' || typeof (i as { name?: unknown } | null)?.name === 'string') out.push(i);
+      for (const i of items) {
+        if (kind === 'tools' && typeof (i as { name?: unknown } | null)?.name !== 'string') continue;
+        if (out.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
+        bytes += JSON.stringify(i)?.length ?? 0;
+        if (bytes > maxCatalogueBytes) { full = 'maxCatalogueBytes'; break; }
+        out.push(i);
+        pageItems.push(i);
+      }
     }
     const next = result.nextCursor;
-    if (typeof next !== 'string' || next === '' || seen.has(next)) break;
-    seen.add(next);
-    cursor = next;
+    let more = typeof next === 'string' && next !== '' && !full;
+    const digest = more ? createHash('sha256').update(next as string).digest('base64') : '';
+    if (more && seen.has(digest)) {
+      warn(`server \`${server}\` repeated a ${spec.method} cursor; the list is kept as far as it was read`);
+      more = false;
+    }
+    if (full === 'maxCatalogueItems') warn(limitMessage(server, full, maxCatalogueItems, `sent more items in ${spec.method}; the list is partial`));
+    if (full === 'maxCatalogueBytes') warn(limitMessage(server, full, maxCatalogueBytes, `sent more ${spec.field} than fit in ${spec.method}; the list is partial`));
+    if (bounds?.onPage && (await bounds.onPage(pageItems, more)) === false) break;
+    if (!more) break;
+    seen.add(digest);
+    cursor = next as string;
   }
   return out as Catalogue[K];
 }
@@ -71,38 +114,12 @@ export async function fetchAll<K extends CatalogueKind>(
 // Tool schemas
 // ---------------------------------------------------------------------------------------------
 
-function makeAjv<T extends Ajv>(A: new (o: object) => T): T {
-  const ajv = new A({ strict: false, allErrors: true, validateFormats: true, validateSchema: true });
-  addFormats(ajv as unknown as Ajv);
-  return ajv;
-}
-
-let ajv7: Ajv | undefined;
-let ajv2020: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction | Error>();
-
-/** Compiles a JSON Schema (draft-07 or 2020-12), caching by its text. Returns an Error for a bad schema. */
-export function compileSchema(schema: unknown): ValidateFunction | Error {
-  let key: string;
-  try { key = JSON.stringify(schema); } catch { return new Error('the schema is not JSON'); }
-  const hit = compiled.get(key);
-  if (hit) return hit;
-  let result: ValidateFunction | Error;
-  try {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('the schema is not an object');
-    const s = { ...(schema as Record<string, unknown>) };
-    const draft = typeof s.$schema === 'string' ? s.$schema : '';
-    delete s.$schema;
-    const ajv = /2020-12|2019-09/.test(draft)
-      ? (ajv2020 ??= makeAjv(Ajv2020 as unknown as new (o: object) => Ajv))
-      : (ajv7 ??= makeAjv(Ajv));
-    result = ajv.compile(s);
-  } catch (err) {
-    result = err instanceof Error ? err : new Error(String(err));
-  }
-  if (compiled.size > 5000) compiled.clear();
-  compiled.set(key, result);
-  return result;
+/**
+ * Compiles one JSON Schema with a compiler of its own (nothing shared, nothing cached). The catalogue
+ * uses one SchemaCompiler per server and tools list instead.
+ */
+export function compileSchema(schema: unknown, server = '?'): ValidateFunction | Error {
+  return new SchemaCompiler(server).compile(schema, 'schema');
 }
 
 /** "`path`: message" for the first few ajv errors; names the field. */
@@ -124,42 +141,80 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root
 export interface ToolValidators {
   input?: ValidateFunction;
   output?: ValidateFunction;
-  /** Why the tool cannot be called (a malformed inputSchema), if so. */
+  /** Why the tool cannot be called (a malformed or refused inputSchema), if so. */
   invalid?: string;
+  /**
+   * The tool is unusable because the host refused one of its schemas (compile budget, a pattern the
+   * linear-time engine cannot run): the whole message, naming server, tool and problem.
+   */
+  unusable?: string;
   /** The tool's definition does not have the shape MCP requires: it is left out of the catalogue. */
   malformed?: boolean;
 }
 
-/** Builds validators for every tool; never throws. `warn` gets one line per malformed schema. */
-export function buildToolValidators(tools: readonly Tool[], warn: (msg: string) => void): Map<string, ToolValidators> {
-  const out = new Map<string, ToolValidators>();
-  for (const tool of tools) {
-    const v: ToolValidators = {};
-    const shape = ToolSchema.safeParse(tool);
-    if (!shape.success) {
-      const issues = shape.error.issues;
-      const what = issues.every(i => i.path[0] === 'inputSchema') ? 'inputSchema' : 'definition';
-      v.invalid = `tool \`${tool.name}\` has an invalid ${what}: ${issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
-      v.malformed = true;
-      warn(`${v.invalid}; it is left out of the tool list`);
-      out.set(tool.name, v);
-      continue;
-    }
-    const input = compileSchema(tool.inputSchema);
-    if (input instanceof Error) {
-      v.invalid = `tool \`${tool.name}\` has an invalid inputSchema: ${input.message}`;
-      warn(v.invalid);
-    } else {
-      v.input = input;
-    }
-    if (tool.outputSchema !== undefined) {
-      const output = compileSchema(tool.outputSchema);
-      if (output instanceof Error) warn(`tool \`${tool.name}\` has an invalid outputSchema (results are not validated): ${output.message}`);
-      else v.output = output;
-    }
-    out.set(tool.name, v);
+/** Builds the validators of one tool; never throws. `warn` gets one line per problem. */
+export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void): ToolValidators {
+  const v: ToolValidators = {};
+  const shape = ToolSchema.safeParse(tool);
+  if (!shape.success) {
+    const issues = shape.error.issues;
+    const what = issues.every(i => i.path[0] === 'inputSchema') ? 'inputSchema' : 'definition';
+    v.invalid = `tool \`${tool.name}\` has an invalid ${what}: ${issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+    v.malformed = true;
+    warn(`${v.invalid}; it is left out of the tool list`);
+    return v;
   }
+  const refuse = (err: SchemaRefusedError) => {
+    v.invalid = v.unusable = `${err.message}; tool \`${tool.name}\` is unusable`;
+    warn(v.unusable);
+    return v;
+  };
+  const input = compiler.compile(tool.inputSchema, `tool \`${tool.name}\` inputSchema`);
+  if (input instanceof SchemaRefusedError) return refuse(input);
+  if (input instanceof Error) {
+    v.invalid = `tool \`${tool.name}\` has an invalid inputSchema: ${input.message}`;
+    warn(v.invalid);
+  } else {
+    v.input = input;
+  }
+  if (tool.outputSchema !== undefined) {
+    const output = compiler.compile(tool.outputSchema, `tool \`${tool.name}\` outputSchema`);
+    if (output instanceof SchemaRefusedError) {
+      delete v.input;
+      return refuse(output);
+    }
+    if (output instanceof Error) warn(`tool \`${tool.name}\` has an invalid outputSchema (results are not validated): ${output.message}`);
+    else v.output = output;
+  }
+  return v;
+}
+
+/** Builds validators for every tool; never throws. `warn` gets one line per malformed schema. */
+export function buildToolValidators(
+  tools: readonly Tool[], warn: (msg: string) => void, compiler = new SchemaCompiler('?'),
+): Map<string, ToolValidators> {
+  const out = new Map<string, ToolValidators>();
+  for (const tool of tools) out.set(tool.name, buildToolValidator(tool, compiler, warn));
   return out;
+}
+
+/** Compiling yields to the event loop after this much work, so a long tools list never stalls the host. */
+const COMPILE_SLICE_MS = 20;
+
+/** As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS. */
+export async function buildToolValidatorsSliced(
+  tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
+  cancelled: () => boolean = () => false,
+): Promise<void> {
+  let slice = performance.now();
+  for (const tool of tools) {
+    if (performance.now() - slice > COMPILE_SLICE_MS) {
+      await new Promise<void>(r => setImmediate(r));
+      slice = performance.now();
+    }
+    if (cancelled()) return;
+    out.set(tool.name, buildToolValidator(tool, compiler, warn));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,12 +229,18 @@ export interface CatalogueSessionOptions {
   /** Called after any list changed. */
   onChange: (c: Catalogue) => void;
   warn: (msg: string) => void;
+  /** The server's name, for limit messages (default `?`). */
+  server?: string;
+  /** Catalogue limits and the schema compile budget (default DEFAULT_LIMITS). */
+  limits?: Limits;
 }
 
 /** One session's catalogue. A new session (restart, re-initialize) gets a new instance: no cursors survive. */
 export class CatalogueSession {
   private current: Catalogue = emptyCatalogue();
   private validators = new Map<string, ToolValidators>();
+  /** The compiler of the current tools list: replaced (and its validators freed) by the next one. */
+  private compiler: SchemaCompiler | undefined;
   private readonly running = new Map<CatalogueKind, Promise<void>>();
   private readonly dirty = new Set<CatalogueKind>();
   private disposed = false;
@@ -227,18 +288,48 @@ export class CatalogueSession {
   }
 
   private async fetch(kind: CatalogueKind, notify: boolean): Promise<void> {
-    let items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout });
-    if (this.disposed) return;
-    if (kind === 'tools') {
-      const validators = buildToolValidators(items as Tool[], this.opts.warn);
+    const limits = this.opts.limits ?? DEFAULT_LIMITS;
+    const server = this.opts.server ?? '?';
+    const warn = this.opts.warn;
+    // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's.
+    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits) : undefined;
+    const validators = new Map<string, ToolValidators>();
+    const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
+    let firstPage: unknown[] | undefined;
+    const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
+      if (this.disposed) return false;
+      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed);
+      if (this.disposed) return false;
+      if (firstPage === undefined) {
+        firstPage = items;
+        // The first page reaches the UI before the rest of a long list is read.
+        if (more) this.publish(kind, usable(items), compiler, validators, true);
+      }
+      return true;
+    };
+    const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout }, { server, limits, warn, onPage });
+    if (this.disposed) {
+      compiler?.dispose();
+      return;
+    }
+    this.publish(kind, usable(items), compiler, validators, notify);
+  }
+
+  private publish(kind: CatalogueKind, items: unknown[], compiler: SchemaCompiler | undefined, validators: Map<string, ToolValidators>, notify: boolean): void {
+    if (compiler && compiler !== this.compiler) {
+      this.compiler?.dispose();
+      this.compiler = compiler;
       this.validators = validators;
-      items = (items as Tool[]).filter(t => !validators.get(t.name)?.malformed);
     }
     this.current = { ...this.current, [kind]: items };
     if (notify) this.opts.onChange(this.current);
   }
 
+  /** Ends the session's catalogue: refreshes stop, and the compiled validators are freed. */
   dispose(): void {
     this.disposed = true;
+    this.compiler?.dispose();
+    this.compiler = undefined;
+    this.validators = new Map();
   }
 }

@@ -12,9 +12,9 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
+  CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
   ErrorCode, GetPromptResultSchema, ListResourcesResultSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema,
-  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema,
+  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, ResultSchema,
   ResourceUpdatedNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema,
   type CallToolResult, type ClientCapabilities, type CompleteResult, type GetPromptResult, type Implementation,
   type JSONRPCMessage, type ListResourcesResult, type LoggingLevel, type ReadResourceResult,
@@ -35,6 +35,8 @@ import { StdioMessageError, StdioTransport } from './process/stdioTransport';
 import { cutLine, trimTail } from './process/stderrLines';
 import { limitMessage, resolveLimits, type Limits } from './limits';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
+import { PendingServerRequests } from './serverRequests';
+import { parseToolResult } from './toolResult';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -489,9 +491,11 @@ export class Connection implements ServerHandle {
 
   private makeClient(session: Pick<Session, 'catalogue'> & { closing: boolean }): Client {
     const client = new Client(this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, { capabilities: this.capabilities() });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.visibleRoots().map(r => ({ ...r })) }));
+    // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts).
+    const pending = new PendingServerRequests(() => this.name, this.limits.maxPendingServerRequests);
+    client.setRequestHandler(ListRootsRequestSchema, () => pending.run('roots/list', () => ({ roots: this.visibleRoots().map(r => ({ ...r })) })));
     if (this.sampling.enabled) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+      client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => pending.run('sampling/createMessage', async () => {
         this.log('info', 'lifecycle', 'sampling request received');
         try {
           return await this.sampling.handle(this.name, this.definition.sampling, req.params, extra.signal);
@@ -499,11 +503,11 @@ export class Connection implements ServerHandle {
           this.log('warning', 'lifecycle', `sampling request refused: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
           throw err;
         }
-      });
+      }));
     }
     const elicit = this.options.features?.elicit;
     if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(this.name, req.params, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (req, extra) => pending.run('elicitation/create', () => elicit(this.name, req.params, extra.signal)));
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const { level, logger, data } = n.params;
@@ -639,6 +643,8 @@ export class Connection implements ServerHandle {
       client: session.client,
       capabilities: session.client.getServerCapabilities(),
       timeout: this.requestTimeout,
+      server: this.name,
+      limits: this.limits,
       onChange: c => {
         if (session.closing) return;
         this.invalidTools.clear();
@@ -848,12 +854,15 @@ export class Connection implements ServerHandle {
     const session = await this.ready();
     this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
-    if (v?.invalid) throw new McpHostError(`server \`${this.name}\` cannot call ${v.invalid}`);
+    if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.name}\` cannot call ${v.invalid}`);
     if (v?.input && !v.input(args ?? {})) {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
     }
     this.log('info', 'lifecycle', `calling tool ${tool}`);
-    const result = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, o), opts) as CallToolResult;
+    const raw = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, ResultSchema, o), opts);
+    // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
+    const { result, problems } = parseToolResult(this.name, tool, raw);
+    for (const p of problems) this.log('warning', 'lifecycle', p);
     // H25: validate structuredContent against the tool's outputSchema (every tool, every page).
     const out = (this.session ?? session).catalogue?.toolValidators(tool)?.output;
     if (out && !result.isError) {

@@ -17,8 +17,18 @@ export interface Limits {
   maxCataloguePages: number;
   /** Items kept per catalogue list (tools, prompts, resources, templates). */
   maxCatalogueItems: number;
+  /** Bytes (as JSON) of the items kept per catalogue list, so a few huge items cannot fill the heap either. */
+  maxCatalogueBytes: number;
   /** Server→client requests (sampling, elicitation, roots) waiting per server; the rest are refused. */
   maxPendingServerRequests: number;
+  /**
+   * Size of one tool schema (`inputSchema` or `outputSchema`) compiled into a validator, in JSON nodes (every
+   * object, array and value): the compile budget that keeps a huge schema from stalling the host. A tool over
+   * it is unusable (with this message), never the whole server.
+   */
+  maxSchemaNodes: number;
+  /** Characters of all `pattern`s and `patternProperties` keys in one tool schema (compiled for RE2 up front). */
+  maxSchemaPatternChars: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -28,7 +38,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxLogEntryBytes: 64 * 1024,
   maxCataloguePages: 10_000,
   maxCatalogueItems: 100_000,
+  maxCatalogueBytes: 32 * 1024 * 1024,
   maxPendingServerRequests: 16,
+  maxSchemaNodes: 2_000,
+  maxSchemaPatternChars: 8_192,
 });
 
 /** The setting that raises each limit, as the user writes it. */
@@ -39,7 +52,10 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
   maxLogEntryBytes: 'mcpHost.limits.maxLogEntryBytes',
   maxCataloguePages: 'mcpHost.limits.maxCataloguePages',
   maxCatalogueItems: 'mcpHost.limits.maxCatalogueItems',
+  maxCatalogueBytes: 'mcpHost.limits.maxCatalogueBytes',
   maxPendingServerRequests: 'mcpHost.limits.maxPendingServerRequests',
+  maxSchemaNodes: 'mcpHost.limits.maxSchemaNodes',
+  maxSchemaPatternChars: 'mcpHost.limits.maxSchemaPatternChars',
 });
 
 /** Defaults overlaid with the valid (positive, finite) values of `partial`. */

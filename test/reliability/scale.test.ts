@@ -71,7 +71,8 @@ describe('Reliability: scale', function () {
 
   it('100 sampling requests at once from one server: one dialog at a time, the rate limit (25/min) holds, the rest are refused with a clear error', async () => {
     const { features, stats } = fakeSampling(() => 'allow');
-    t = await startHost([marked('sampler', 'hostile', [], { sampling: { maxRequestsPerMinute: 25 } })], { features });
+    // The pending-request bound (16 by default, schema.test.ts) is raised here so the rate limit is what decides.
+    t = await startHost([marked('sampler', 'hostile', [], { sampling: { maxRequestsPerMinute: 25 } })], { features, limits: { maxPendingServerRequests: 1000 } });
     const out = JSON.parse(textOf(await t.get('sampler').callTool('sample', { n: 100 }))) as SampleOutcome;
     assert.equal(out.ok, 25);
     assert.deepEqual(out.errors, { [RATE_LIMITED]: 75 });
@@ -88,7 +89,7 @@ describe('Reliability: scale', function () {
 
   it('100 sampling requests denied by the user: the model is never called, the server hears a rejection for each', async () => {
     const { features, stats } = fakeSampling(() => 'deny');
-    t = await startHost([marked('denied', 'hostile', [], { sampling: { maxRequestsPerMinute: 100 } })], { features });
+    t = await startHost([marked('denied', 'hostile', [], { sampling: { maxRequestsPerMinute: 100 } })], { features, limits: { maxPendingServerRequests: 1000 } });
     const out = JSON.parse(textOf(await t.get('denied').callTool('sample', { n: 100 }))) as SampleOutcome;
     assert.equal(out.ok, 0);
     assert.deepEqual(out.errors, { [USER_REJECTED]: 100 });

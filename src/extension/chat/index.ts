@@ -16,6 +16,7 @@ import { ScopedGrants, type Grant } from '../sampling/queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { promptToChatMessages, promptToTranscript, resourceText, toolResultText } from './messages';
 import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
+import { setOwn } from '../../mcp/schema/own';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
@@ -219,7 +220,7 @@ export class McpChat {
         stream.markdown(`Cancelled: \`${d.name}\` is needed to run \`/${h.name}.${prompt.name}\`.\n`);
         return {};
       }
-      if (value !== '') args[d.name] = value;
+      if (value !== '') setOwn(args, d.name, value);
     }
     stream.progress(`Getting prompt ${prompt.name} from ${h.name}…`);
     const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });

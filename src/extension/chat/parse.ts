@@ -5,6 +5,7 @@
  */
 
 import { tokenize } from '../../mcp/config/commandLine';
+import { getOwn, setOwn } from '../../mcp/schema/own';
 
 export { tokenize };
 
@@ -28,7 +29,7 @@ export function parseInvocation(text: string): Invocation {
   const positional: string[] = [];
   // key=value keeps the key's raw spelling: split on the first '=' of a token whose key looks like an identifier.
   for (const tok of tokenizeKeepingKeys(rest)) {
-    if (tok.key !== undefined) named[tok.key] = tok.value;
+    if (tok.key !== undefined) setOwn(named, tok.key, tok.value);
     else positional.push(tok.value);
   }
   return { target, named, positional };
@@ -67,13 +68,14 @@ export function bindArguments(
   const args: Record<string, string> = {};
   const known = new Set(declared.map(d => d.name));
   const unknown = Object.keys(inv.named).filter(k => !known.has(k));
-  for (const [k, v] of Object.entries(inv.named)) if (known.has(k)) args[k] = v;
+  // Argument names are the server's: own properties only (`constructor`, `__proto__` are names like any other).
+  for (const [k, v] of Object.entries(inv.named)) if (known.has(k)) setOwn(args, k, v);
   const queue = [...inv.positional];
   for (const d of declared) {
-    if (args[d.name] !== undefined || !queue.length) continue;
-    args[d.name] = queue.shift()!;
+    if (getOwn(args, d.name) !== undefined || !queue.length) continue;
+    setOwn(args, d.name, queue.shift()!);
   }
-  const missing = declared.filter(d => d.required && args[d.name] === undefined).map(d => d.name);
+  const missing = declared.filter(d => d.required && getOwn(args, d.name) === undefined).map(d => d.name);
   return { args, missing, unknown };
 }
 

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { setOwn } from '../../mcp/schema/own';
+import { shortPattern, testPattern } from '../../mcp/schema/regexp';
 
 interface PropSchema {
   type?: string | string[];
@@ -7,6 +9,8 @@ interface PropSchema {
   description?: string;
   title?: string;
   default?: unknown;
+  /** Checked as the user types, on the host's linear-time engine (never a backtracking RegExp). */
+  pattern?: unknown;
 }
 
 /** Sentinel for "leave this optional field out". */
@@ -16,18 +20,19 @@ const SKIP = '(leave empty)';
  * Asks for tool arguments one field at a time, driven by the tool's `inputSchema`: enums and
  * booleans as pick lists, numbers and strings as input boxes, arrays of strings comma-separated,
  * anything else as JSON. Validation against the schema happens in the core before the call.
- * Resolves undefined when the user cancels.
+ * Resolves undefined when the user cancels. Property names are data (`__proto__` is a field like any other).
  */
 export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }): Promise<Record<string, unknown> | undefined> {
-  const props = Object.entries(schema.properties ?? {}) as [string, PropSchema][];
-  const required = new Set(schema.required ?? []);
+  const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  const props = Object.entries(properties).map(([k, v]) => [k, (v && typeof v === 'object' ? v : {}) as PropSchema] as [string, PropSchema]);
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter(r => typeof r === 'string') : []);
   props.sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
   const out: Record<string, unknown> = {};
   for (const [i, [name, prop]] of props.entries()) {
     const step = `${title} (${i + 1}/${props.length}): ${name}${required.has(name) ? '' : ' (optional)'}`;
     const value = await askField(step, name, prop, required.has(name));
     if (value === CANCEL) return undefined;
-    if (value !== OMIT) out[name] = value;
+    if (value !== OMIT) setOwn(out, name, value);
   }
   return out;
 }
@@ -58,6 +63,7 @@ async function askField(title: string, name: string, p: PropSchema, required: bo
       if (isNumber && !Number.isFinite(Number(v))) return 'Enter a number';
       if (type === 'integer' && !Number.isInteger(Number(v))) return 'Enter a whole number';
       if (isJson) { try { JSON.parse(v); } catch { return 'Enter valid JSON'; } }
+      if (type === 'string' && typeof p.pattern === 'string' && testPattern(p.pattern, v) === false) return `Must match ${shortPattern(p.pattern)}`;
       return undefined;
     },
   });

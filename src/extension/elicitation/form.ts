@@ -2,6 +2,7 @@
  * Editor-free part of elicitation (form mode): the requested schema as a list of fields, and the
  * conversion of what the user typed or picked into schema-valid values.
  */
+import { shortPattern, testPattern } from '../../mcp/schema/regexp';
 
 export interface ElicitOption { value: string; label: string }
 
@@ -23,6 +24,8 @@ export interface ElicitField {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  /** A string field's `pattern`, checked on the host's linear-time engine (regexp.ts). */
+  pattern?: string;
 }
 
 type Schema = Record<string, unknown>;
@@ -40,10 +43,11 @@ function options(s: Schema): ElicitOption[] | undefined {
   return undefined;
 }
 
-/** The fields of an elicitation `requestedSchema`, in the order given. */
+/** The fields of an elicitation `requestedSchema`, in the order given. Field names are data (own properties). */
 export function fieldsOf(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, raw]) => {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  return Object.entries(properties).map(([name, raw]) => {
     const s = (raw && typeof raw === 'object' ? raw : {}) as Schema;
     const base = {
       name,
@@ -64,6 +68,7 @@ export function fieldsOf(schema: { properties?: Record<string, unknown>; require
     return {
       ...base, kind: 'string', format: typeof s.format === 'string' ? s.format : undefined,
       minLength: num('minLength'), maxLength: num('maxLength'),
+      pattern: typeof s.pattern === 'string' ? s.pattern : undefined,
     };
   });
 }
@@ -109,6 +114,8 @@ export function coerce(field: ElicitField, raw: string | string[]): { value: unk
       const v = String(raw);
       if (field.minLength !== undefined && v.length < field.minLength) return { error: `At least ${field.minLength} characters` };
       if (field.maxLength !== undefined && v.length > field.maxLength) return { error: `At most ${field.maxLength} characters` };
+      // A pattern the linear-time engine cannot run is not checked here (the server checks its own answer).
+      if (field.pattern !== undefined && testPattern(field.pattern, v) === false) return { error: `Must match ${shortPattern(field.pattern)}` };
       if (field.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(v)) return { error: 'Enter an email address' };
       if (field.format === 'uri' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(v)) return { error: 'Enter a URI (scheme:…)' };
       if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) return { error: 'Enter a date as YYYY-MM-DD' };

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { coerce, fieldsOf, type ElicitField } from './form';
+import { setOwn } from '../../mcp/schema/own';
 
 export type { ElicitField } from './form';
 
@@ -78,7 +79,7 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
         }
         const r = coerce(field, raw);
         if ('error' in r) { error = r.error; continue; }
-        if ('value' in r) content[field.name] = r.value as string | number | boolean | string[];
+        if ('value' in r) setOwn(content, field.name, r.value as string | number | boolean | string[]);
         break;
       }
     }

@@ -1,0 +1,216 @@
+/**
+ * Compiles the JSON Schemas a server sends (tool `inputSchema` and `outputSchema`) into validators, with
+ * everything a hostile server could use to stall or poison the host taken out:
+ * - one compiler per server and per tools list (a `list_changed` gets a fresh one): two servers, or one
+ *   server before and after `list_changed`, using the same `$id` never see each other's schemas, and
+ *   the validators are freed with the list (no process-wide cache);
+ * - a compile budget (JSON nodes and pattern characters per schema, `Limits`) checked before ajv
+ *   sees the schema: over it, that schema is refused with a message naming server, limit and setting;
+ * - every `pattern` and `patternProperties` key runs on RE2 (linear time); a pattern RE2 cannot run
+ *   (backreferences, lookaround) refuses the schema with the reason;
+ * - `uniqueItems` is checked in linear time (ajv's own is quadratic in the array length);
+ * - property names are data: `required` and `properties` look at own properties only.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
+import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
+
+/** A schema the host refuses to compile (over budget, or a pattern RE2 cannot run). The message names the server. */
+export class SchemaRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchemaRefusedError';
+  }
+}
+
+export type SchemaBudget = Pick<Limits, 'maxSchemaNodes' | 'maxSchemaPatternChars'>;
+
+/** Keywords whose values are data, not schemas: a `pattern` key inside them is not a pattern. */
+const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples']);
+
+interface SchemaCensus {
+  /** Nodes counted, at most `maxNodes + 1` (the walk stops there). */
+  nodes: number;
+  patterns: string[];
+  patternChars: number;
+  /** Some `properties` keyword names a property `__proto__` (see withProtoAsPattern). */
+  protoProperty: boolean;
+}
+
+/** Counts a schema's JSON nodes (iteratively, so depth cannot overflow the stack) and collects its patterns. */
+export function census(schema: unknown, maxNodes: number): SchemaCensus {
+  const out: SchemaCensus = { nodes: 0, patterns: [], patternChars: 0, protoProperty: false };
+  const stack: Array<{ value: unknown; data: boolean }> = [{ value: schema, data: false }];
+  while (stack.length) {
+    const { value, data } = stack.pop()!;
+    if (++out.nodes > maxNodes) return out;
+    if (!value || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push({ value: v, data });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const v = (value as Record<string, unknown>)[key];
+      if (!data && key === 'pattern' && typeof v === 'string') {
+        out.patterns.push(v);
+        out.patternChars += v.length;
+      }
+      if (!data && key === 'patternProperties' && v && typeof v === 'object' && !Array.isArray(v)) {
+        for (const p of Object.keys(v)) {
+          out.patterns.push(p);
+          out.patternChars += p.length;
+        }
+      }
+      if (!data && key === 'properties' && v && typeof v === 'object' && Object.hasOwn(v, '__proto__')) out.protoProperty = true;
+      stack.push({ value: v, data: data || DATA_KEYWORDS.has(key) });
+    }
+  }
+  return out;
+}
+
+/**
+ * ajv silently drops a property named `__proto__` from `properties` (so its value is never checked and
+ * `additionalProperties: false` refuses it). A copy of the schema moves each such property to
+ * `patternProperties` under `^__proto__$`, which ajv checks like any other name: property names are data.
+ */
+function withProtoAsPattern(schema: unknown, data = false): unknown {
+  if (!schema || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map(v => withProtoAsPattern(v, data));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    Object.defineProperty(out, key, {
+      value: withProtoAsPattern((schema as Record<string, unknown>)[key], data || DATA_KEYWORDS.has(key)),
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  const props = out.properties;
+  if (!data && props && typeof props === 'object' && !Array.isArray(props) && Object.hasOwn(props, '__proto__')) {
+    const rest: Record<string, unknown> = {};
+    for (const k of Object.keys(props)) if (k !== '__proto__') rest[k] = (props as Record<string, unknown>)[k];
+    const pp = out.patternProperties && typeof out.patternProperties === 'object' ? out.patternProperties as Record<string, unknown> : {};
+    out.properties = rest;
+    out.patternProperties = { ...pp, '^__proto__$': (props as Record<string, unknown>)['__proto__'] };
+  }
+  return out;
+}
+
+/** JSON with sorted keys: equal for values ajv's `uniqueItems` calls equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  }) ?? 'undefined';
+}
+
+function uniqueInLinearTime(items: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = canonical(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+type AjvClass = new (o: object) => Ajv;
+
+/**
+ * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
+ * only ever validates a server's schema as data, never adds it, so nothing of a server stays there,
+ * and its compiled meta-schema (tens of milliseconds to build) is shared by every server's compiler.
+ */
+const metaCheckers = new Map<AjvClass, Ajv>();
+
+function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): void {
+  let checker = metaCheckers.get(A);
+  if (!checker) {
+    checker = new A({ strict: false, allErrors: false, validateFormats: true, code: { regExp: linearRegExpEngine } });
+    addFormats(checker);
+    metaCheckers.set(A, checker);
+  }
+  if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+}
+
+function makeAjv(A: AjvClass): Ajv {
+  const ajv = new A({
+    strict: false, allErrors: true, validateFormats: true, validateSchema: false,
+    ownProperties: true,
+    code: { regExp: linearRegExpEngine, optimize: false },
+  });
+  addFormats(ajv);
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword({
+    keyword: 'uniqueItems', type: 'array', schemaType: 'boolean',
+    validate: (unique: boolean, data: unknown[]) => !unique || uniqueInLinearTime(data),
+  });
+  return ajv;
+}
+
+/**
+ * The validators of one server's tools list. Create one per list; `dispose` (or dropping it) frees
+ * every compiled validator with it.
+ */
+export class SchemaCompiler {
+  private ajv7: Ajv | undefined;
+  private ajv2020: Ajv | undefined;
+  private readonly budget: SchemaBudget;
+
+  constructor(readonly server: string, budget: Partial<SchemaBudget> = {}) {
+    this.budget = { maxSchemaNodes: DEFAULT_LIMITS.maxSchemaNodes, maxSchemaPatternChars: DEFAULT_LIMITS.maxSchemaPatternChars, ...budget };
+  }
+
+  /**
+   * Compiles a JSON Schema (draft-07, or 2020-12/2019-09 by `$schema`). `label` names it in messages
+   * ("tool `x` inputSchema"). Returns a SchemaRefusedError (budget, pattern) or an Error (not a valid
+   * schema) instead of throwing.
+   */
+  compile(schema: unknown, label: string): ValidateFunction | Error {
+    try {
+      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('the schema is not an object');
+      const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
+      const c = census(schema, maxSchemaNodes);
+      if (c.nodes > maxSchemaNodes) {
+        return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaNodes', maxSchemaNodes, `${label} is too large to compile`));
+      }
+      if (c.patternChars > maxSchemaPatternChars) {
+        return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaPatternChars', maxSchemaPatternChars, `${label} has patterns too long to compile`));
+      }
+      for (const p of c.patterns) {
+        try {
+          LinearRegExp.compile(p);
+        } catch (err) {
+          if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
+          throw err;
+        }
+      }
+      const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
+      const draft = typeof s.$schema === 'string' ? s.$schema : '';
+      delete s.$schema;
+      const A = /2020-12|2019-09/.test(draft) ? Ajv2020 as unknown as AjvClass : Ajv;
+      checkAgainstMetaSchema(A, s);
+      const ajv = A === Ajv ? (this.ajv7 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(A));
+      try {
+        return ajv.compile(s);
+      } finally {
+        // The validator keeps what it needs; the instance forgets the schema and its `$id`, so the next
+        // tool of this server may use the same `$id` and nothing piles up.
+        ajv.removeSchema(s);
+      }
+    } catch (err) {
+      if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  /** Drops the ajv instances (and with them every schema they still hold). */
+  dispose(): void {
+    this.ajv7 = undefined;
+    this.ajv2020 = undefined;
+  }
+}
