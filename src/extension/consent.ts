@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { hideValues, secretsLongestFirst, type StdioServerDefinition } from '../mcp';
+import { redactorFor, type StdioServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
 
 const KEY = 'mcpHost.launchConsent';
@@ -69,7 +69,7 @@ export function describeLaunch(def: StdioServerDefinition, fileKeys?: string[]):
   const envKeys = Object.keys(def.env ?? {});
   const commandLine = [def.command, ...def.args].map(quote).join(' ');
   return [
-    `Command: ${hideValues(commandLine, secretsLongestFirst(def.secrets ?? []), '••••')}`,
+    `Command: ${redactorFor(def).text(commandLine, '••••')}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),

@@ -31,7 +31,9 @@ import type {
 } from './types';
 import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
 import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
-import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst } from './logging';
+import { mapMcpLevel } from './logging';
+import { environmentSecrets, redactorFor, type Redactor } from './redact';
+import { limitMessage, resolveLimits, type Limits } from './limits';
 import { createIsolatedFetch, type FetchLike } from './http/fetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
@@ -82,6 +84,8 @@ export interface ConnectionOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
+  /** Caps on what a server fills (limits.ts); missing keys take the defaults. */
+  limits?: Partial<Limits>;
 }
 
 /** Which transport carries a session. */
@@ -209,24 +213,33 @@ export class Connection implements ServerHandle {
   // Logs and state
   // -------------------------------------------------------------------------------------------
 
+  /** Every log entry: redacted, then cut at maxLogEntryBytes (redact.ts); the first cut is reported once. */
   private log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void {
-    this._onLog.fire({ server: this.name, level, source, message: this.redactSecrets(message), time: Date.now(), ...extra });
+    const max = resolveLimits(this.options.limits).maxLogEntryBytes;
+    const { text, cut } = this.redactor.cap(message, max);
+    this._onLog.fire({ server: this.name, level, source, message: text, time: Date.now(), ...extra });
+    if (cut && !this.logCapReported) {
+      this.logCapReported = true;
+      this.log('warning', 'lifecycle', `${limitMessage(this.name, 'maxLogEntryBytes', max, `${source === 'server' ? 'sent a log message' : `wrote a ${source} line`}`)}; longer log entries are cut`);
+    }
   }
 
-  private secretsFor: ServerDefinition | undefined;
-  private secrets: string[] = [];
+  private logCapReported = false;
+  /** Secret-looking values of the environment the last launch got from `envFile`/`env`. */
+  private launchSecrets: readonly string[] = [];
+  private redactorCache: { def: ServerDefinition; extra: readonly string[]; redactor: Redactor } | undefined;
 
-  /** `${input:}` values, values from `env` (secret-looking names) and every header value never appear in a log line. */
+  /** This server's part of the one redaction path (redact.ts): its definition's secrets and its launch environment's. */
+  get redactor(): Redactor {
+    const c = this.redactorCache;
+    if (c && c.def === this._definition && c.extra === this.launchSecrets) return c.redactor;
+    const redactor = redactorFor(this._definition).with(this.launchSecrets);
+    this.redactorCache = { def: this._definition, extra: this.launchSecrets, redactor };
+    return redactor;
+  }
+
   private redactSecrets(text: string): string {
-    if (this.secretsFor !== this._definition) {
-      this.secretsFor = this._definition;
-      const def = this._definition;
-      const values = def.type === 'stdio'
-        ? Object.entries(def.env ?? {}).filter(([k, v]) => v && /key|token|secret|pass|auth|cred|cookie|session/i.test(k)).map(([, v]) => v as string)
-        : Object.values(def.headers ?? {}).flatMap(v => [v, v.replace(/^\S+\s+/, '')]);
-      this.secrets = secretsLongestFirst([...values.filter(v => v.length >= 6), ...def.secrets ?? []]);
-    }
-    return hideValues(text, this.secrets);
+    return this.redactor.text(text);
   }
 
   private setState(s: ServerState): void {
@@ -242,7 +255,7 @@ export class Connection implements ServerHandle {
   }
 
   private pushStderr(line: string): void {
-    const clean = this.redactSecrets(redactText(line.replace(/\r$/, '')));
+    const clean = this.redactor.line(line.replace(/\r$/, ''));
     this._stderrTail.push(clean);
     if (this._stderrTail.length > STDERR_TAIL) this._stderrTail.splice(0, this._stderrTail.length - STDERR_TAIL);
     this.log('warning', 'stderr', clean);
@@ -285,6 +298,7 @@ export class Connection implements ServerHandle {
     try {
       session = await this.launch(epoch);
     } catch (err) {
+      this.redactor.error(err);
       if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
       const message = err instanceof UnauthorizedError && this.options.authProvider
         ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
@@ -499,8 +513,8 @@ export class Connection implements ServerHandle {
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const { level, logger, data } = n.params;
-      const message = typeof data === 'string' ? data : redactForLog(data);
-      this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger } : {}) });
+      const message = typeof data === 'string' ? data : this.redactor.value(data);
+      this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: this.redactor.cap(logger, 256).text } : {}) });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { void session.catalogue?.refresh('tools'); });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => { void session.catalogue?.refresh('prompts'); });
@@ -513,9 +527,9 @@ export class Connection implements ServerHandle {
       if (session.closing) return;
       const msg = messageOf(err);
       if (/Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
-        this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${redactText(msg).slice(0, 300)}`);
+        this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${this.redactor.cap(msg, 300).text}`);
       } else {
-        this.log('debug', 'lifecycle', `transport: ${redactText(msg).slice(0, 500)}`);
+        this.log('debug', 'lifecycle', `transport: ${this.redactor.cap(msg, 500).text}`);
       }
     };
     return client;
@@ -525,11 +539,11 @@ export class Connection implements ServerHandle {
   private instrument(transport: Transport, session: { protocolVersion?: string }): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {
-      if (this.trace) this.log('trace', 'trace', `→ ${redactForLog(message)}`);
+      if (this.trace) this.log('trace', 'trace', `→ ${this.redactor.value(message)}`);
       return send(message, options);
     };
     transport.onmessage = (message: JSONRPCMessage) => {
-      if (this.trace) this.log('trace', 'trace', `← ${redactForLog(message)}`);
+      if (this.trace) this.log('trace', 'trace', `← ${this.redactor.value(message)}`);
       if (session.protocolVersion === undefined && 'result' in message) {
         const r = message.result as { protocolVersion?: unknown; serverInfo?: unknown };
         if (typeof r?.protocolVersion === 'string' && r.serverInfo) session.protocolVersion = r.protocolVersion;
@@ -643,6 +657,7 @@ export class Connection implements ServerHandle {
   private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
     const baseEnv = this.options.baseEnv ?? process.env;
     const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv);
+    this.launchSecrets = environmentSecrets(env, baseEnv);
     let command: string;
     try {
       command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
@@ -802,6 +817,7 @@ export class Connection implements ServerHandle {
       try {
         return await fn(session.client, sdkOpts);
       } catch (err) {
+        this.redactor.error(err);
         if (tries === 0 && session.kind === 'streamableHttp' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
           session = await this.reinitialize(session);
           continue;
@@ -937,7 +953,7 @@ export class Connection implements ServerHandle {
     try {
       result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn });
     } catch (err) {
-      throw new McpHostError(describeError(this.name, 'sign-in', err), undefined, { cause: err });
+      throw new McpHostError(describeError(this.name, 'sign-in', this.redactor.error(err)), undefined, { cause: err });
     }
     if (result !== 'AUTHORIZED') throw new McpHostError(`server \`${this.name}\`: the sign-in did not complete; try again`);
     this.log('info', 'lifecycle', 'signed in');
