@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     const topic = cmd === 'help' ? rest[0] : undefined;
-    console.log(topic && HELP[topic] ? HELP[topic] : USAGE);
+    console.log(topic && Object.hasOwn(HELP, topic) ? HELP[topic] : USAGE);
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-V') {
@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'conformance') return conformanceCommand(rest);
-  const run = COMMANDS[cmd];
+  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
   if (!run) {
     process.stderr.write(`mcp-host: unknown command "${cmd}"\n${USAGE}\n`);
     return 2;

@@ -40,6 +40,7 @@ import { resolveCommand } from './process/resolveCommand';
 import { stopProcessTree } from './process/processTree';
 import { endStdin } from './process/endStdin';
 import { useLinearReadBuffer } from './process/readBuffer';
+import { launchProblem } from './process/preflight';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
@@ -80,7 +81,7 @@ export interface ConnectionOptions {
   /** Base fetch for HTTP (tests); every request still gets its own AbortSignal. */
   fetch?: FetchLike;
   /** Environment for stdio servers: default process.env + envFile + env. */
-  loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
+  loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
   baseEnv?: NodeJS.ProcessEnv;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
@@ -111,9 +112,10 @@ interface Session {
  * The user's environment + envFile + env (`null` removes a variable), via the config module's
  * `loadEnvironment`; an unreadable envFile is a readable error naming the setting.
  */
-export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void): Promise<NodeJS.ProcessEnv> {
   const r = await configLoadEnvironment(def, baseEnv);
   if (r.error) throw new McpHostError(r.error.message);
+  for (const w of r.warnings) warn?.(w.message);
   return r.env;
 }
 
@@ -656,8 +658,10 @@ export class Connection implements ServerHandle {
 
   private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
     const baseEnv = this.options.baseEnv ?? process.env;
-    const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv);
+    const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, m => this.log('warning', 'lifecycle', m));
     this.launchSecrets = environmentSecrets(env, baseEnv);
+    const problem = await launchProblem(def, env, baseEnv);
+    if (problem) throw new McpHostError(`server \`${this.name}\`: ${problem}`);
     let command: string;
     try {
       command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
