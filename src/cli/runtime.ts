@@ -7,6 +7,7 @@ import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
+import { dataText, hideSecretsOf, ownText, write } from './output';
 
 export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): CliRuntime {
   const terminal = Boolean(process.stderr.isTTY && process.stdin.isTTY);
@@ -21,7 +22,12 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
     },
     dispose: () => signIn.dispose(),
-    loadConfig: args => loadConfig(args.config, { cwd }),
+    loadConfig: async args => {
+      const cfg = await loadConfig(args.config, { cwd });
+      // Every line from here on hides the secrets of every server the file defines.
+      hideSecretsOf(cfg.definitions);
+      return cfg;
+    },
     createHost: () => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
       // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
@@ -46,7 +52,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       }
       return resolveCommand(def.command, { cwd: def.cwd ?? cwd, env });
     },
-    out: text => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); },
-    err: text => { process.stderr.write(text.endsWith('\n') ? text : `${text}\n`); },
+    out: text => { write('stdout', dataText(text, Boolean(process.stdout.isTTY))); },
+    err: text => { write('stderr', ownText(text, 16 * 1024)); },
   };
 }
