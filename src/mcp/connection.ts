@@ -331,9 +331,11 @@ export class Connection implements ServerHandle {
   private installSession(session: Session): void {
     this.session = session;
     this.pingFailures = 0;
-    const info = session.client.getServerVersion() ?? { name: this.name, version: 'unknown' };
+    const sent = session.client.getServerVersion() ?? { name: this.name, version: 'unknown' };
+    // What the server says about itself is shown in views and the CLI: through the redaction path first.
+    const info = { ...sent, name: this.redactor.text(sent.name), version: this.redactor.text(sent.version), ...(sent.title !== undefined && { title: this.redactor.text(sent.title) }) };
     const caps = session.client.getServerCapabilities() ?? {};
-    const instructions = session.client.getInstructions();
+    const instructions = ((i?: string) => (i === undefined ? i : this.redactor.text(i)))(session.client.getInstructions());
     this.transportKind = session.kind;
     this.setState({
       kind: 'running', since: Date.now(),
