@@ -112,13 +112,13 @@ describe('variable resolution records every secret-bearing value', () => {
     return r.definition;
   }
 
-  it('stdio: ${input:}, ${env:} in args, envFile values with secret names (not others, not the home folder)', async () => {
+  it('stdio: ${input:}, ${env:} in args (not short plain values), envFile values with secret names (not others, not the home folder)', async () => {
     const envFile = path.join(dir, '.env');
     fs.writeFileSync(envFile, 'API_TOKEN=envfile-secret-1\nPLAIN=not-a-secret-value\n');
     const def = await resolve({
-      s: { command: 'node', args: ['--pw=${input:pw}', '--gh=${env:GH}', '${env:HOME}/x'], envFile },
-    }, { GH: 'env-arg-secret-1', HOME: '/home/someone' });
-    assert.deepEqual(new Set(def.secrets), new Set(['input-secret-1', 'env-arg-secret-1', 'envfile-secret-1']));
+      s: { command: 'node', args: ['--pw=${input:pw}', '--gh=${env:GH}', '${env:HOME}/x', '--v=${env:VERBOSE}', '--k=${env:MY_KEY}'], envFile },
+    }, { GH: 'env-arg-secret-1', HOME: '/home/someone', VERBOSE: 'true', MY_KEY: 'k3y9' });
+    assert.deepEqual(new Set(def.secrets), new Set(['input-secret-1', 'env-arg-secret-1', 'k3y9', 'envfile-secret-1']));
   });
 
   it('http: header values, URL query values, ${env:} in the URL', async () => {

@@ -276,8 +276,9 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
       case '/': return sep;
       case 'env': {
         const v = envValue(arg ?? '') ?? '';
-        // `${env:}` placed into args, headers or the URL (an env value of a secret-looking name: see redact.ts).
-        if (/^(args|headers|url)($|\.|\[)/.test(rel) && !notSecret.has(v)) secrets.add(v);
+        // `${env:}` placed into args, headers or the URL. Short values of plain names (`true`, `3000`) are
+        // not hidden everywhere; a secret-looking name (`GH_TOKEN`) always is.
+        if (/^(args|headers|url)($|\.|\[)/.test(rel) && !notSecret.has(v) && (v.length >= 8 || looksSecretName(arg ?? ''))) secrets.add(v);
         return v;
       }
       case 'input': {
