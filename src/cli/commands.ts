@@ -9,6 +9,8 @@ import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
 import { hasOwn } from '../mcp/schema/own';
+import { ownText } from './output';
+import { redactorFor } from '../mcp/redact';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -70,14 +72,18 @@ function pick(cfg: LoadedConfig, name: string): ServerDefinition {
 /** Hosts to shut down when the user presses Ctrl+C. */
 const liveHosts = new Set<HostApi>();
 
-/** Shuts down every live host (SIGINT/SIGTERM handler). */
+let shuttingDown = false;
+
+/** Shuts down every live host (SIGINT/SIGTERM, closed output); no host starts after this. */
 export async function shutdownAll(): Promise<void> {
+  shuttingDown = true;
   await Promise.allSettled([...liveHosts].map(h => h.shutdown()));
   liveHosts.clear();
 }
 
 /** Runs `fn` with a host holding `defs`, and shuts the host down afterwards whatever happens. */
 async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false): Promise<T> {
+  if (shuttingDown) throw new FailureError('stopping: no server is started');
   const host = rt.createHost();
   liveHosts.add(host);
   // Warnings the user would otherwise never see (e.g. a catalogue that could not be loaded); with
@@ -105,7 +111,9 @@ function startFailure(handle: ServerHandle, err: unknown): string {
   const state = handle.state;
   const message = state.kind === 'error' ? state.message : err instanceof Error ? err.message : String(err);
   const tail = (state.kind === 'error' ? state.stderrTail : handle.stderrTail).slice(-STDERR_TAIL);
-  return tail.length ? `${message}\n  stderr (last ${tail.length} lines):\n${tail.map(l => `    ${l}`).join('\n')}` : message;
+  // The server's own words, redacted, escaped and cut: the report per server stays small.
+  const own = (s: string) => ownText(handle.redactor.text(s)).split('\n').slice(0, STDERR_TAIL).join('\n');
+  return tail.length ? `${own(message)}\n  stderr (last ${tail.length} lines):\n${tail.map(l => `    ${own(l)}`).join('\n')}` : own(message);
 }
 
 /** A remote server that needs the user to sign in: wait for the redirect, then finish on the connection. */
@@ -168,10 +176,10 @@ function failed(server: string, what: string, err: unknown): Error {
 export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const cfg = await rt.loadConfig(args);
   rt.out(`config: ${cfg.file}`);
-  for (const e of cfg.errors) rt.out(`✗ ${configErrorLine(cfg.file, e)}`);
-  for (const w of cfg.warnings ?? []) rt.out(`! ${w}`);
+  for (const e of cfg.errors) rt.out(ownText(`✗ ${configErrorLine(cfg.file, e)}`, 4096));
+  for (const w of cfg.warnings ?? []) rt.out(ownText(`! ${w}`, 4096));
   const defs = cfg.definitions.filter(d => !d.disabled).map(d => withTimeout(d, args.timeout));
-  for (const d of cfg.definitions.filter(d => d.disabled)) rt.out(`- ${d.name}: disabled, skipped`);
+  for (const d of cfg.definitions.filter(d => d.disabled)) rt.out(ownText(`- ${d.name}: disabled, skipped`));
   if (!defs.length && !cfg.errors.length) rt.out('no servers configured');
 
   let failures = 0;
@@ -180,13 +188,13 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     const results = await Promise.all(defs.map(async def => {
       const lines: string[] = [];
       let ok = true;
-      let where = def.type === 'stdio' ? '' : ` ${def.url}`;
+      let where = def.type === 'stdio' ? '' : ` ${redactorFor(def).url(def.url)}`;
       if (def.type === 'stdio') {
         try {
           const r = await rt.resolveCommand(def);
           where = ` ${r.path} (via ${r.via})`;
         } catch (err) {
-          return { ok: false, lines: [`✗ ${def.name} (stdio): ${err instanceof Error ? err.message : String(err)}`] };
+          return { ok: false, lines: [`✗ ${def.name} (stdio): ${ownText(err instanceof Error ? err.message : String(err))}`] };
         }
       }
       const handle = host.get(def.name);
@@ -210,7 +218,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     }));
     for (const r of results) {
       if (!r.ok) failures++;
-      for (const l of r.lines) rt.out(l);
+      for (const l of r.lines) rt.out(ownText(l));
     }
   }, args.verbose);
   const total = defs.length;

@@ -5,6 +5,7 @@ import { conformanceCommand } from './conformance/command';
 import { HELP, USAGE } from './help';
 import { createRuntime } from './runtime';
 import { CLI_VERSION } from './version';
+import { ownText, watchOutput, write } from './output';
 
 const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<number>> = { doctor, inspect, call, read, prompt };
 
@@ -13,7 +14,7 @@ function report(err: unknown, cmd: string | undefined): number {
   const code = (err as { exitCode?: number } | undefined)?.exitCode ?? 1;
   const message = err instanceof Error ? err.message : String(err);
   const hint = err instanceof UsageError && err.showHelp && cmd && HELP[cmd] ? ` (see mcp-host ${cmd} --help)` : '';
-  process.stderr.write(`mcp-host${cmd ? ` ${cmd}` : ''}: ${message}${hint}\n`);
+  write('stderr', ownText(`mcp-host${cmd ? ` ${cmd}` : ''}: ${message}${hint}`, 16 * 1024));
   return code;
 }
 
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     const topic = cmd === 'help' ? rest[0] : undefined;
-    console.log(topic && HELP[topic] ? HELP[topic] : USAGE);
+    console.log(topic && Object.hasOwn(HELP, topic) ? HELP[topic] : USAGE);
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-V') {
@@ -29,9 +30,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'conformance') return conformanceCommand(rest);
-  const run = COMMANDS[cmd];
+  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
   if (!run) {
-    process.stderr.write(`mcp-host: unknown command "${cmd}"\n${USAGE}\n`);
+    write('stderr', `${ownText(`mcp-host: unknown command "${cmd}"`)}\n${USAGE}`);
     return 2;
   }
   try {
@@ -51,21 +52,33 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Ctrl+C / SIGTERM: stop every server (whole process trees) before leaving. */
+/** Longest wait for the servers to stop once the CLI must end (their own stop sends SIGKILL well before). */
+const STOP_DEADLINE_MS = 10_000;
+
+/**
+ * Ends the process after stopping every server (whole process trees); a second request, or the deadline,
+ * ends it at once. Used for Ctrl+C, SIGTERM, SIGHUP, a closed stdout/stderr and internal errors.
+ */
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    process.stderr.write(`mcp-host: ${signal}, stopping servers…\n`);
-    void shutdownAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
+function stopAndExit(code: number, note?: string): void {
+  if (stopping) process.exit(code);
+  stopping = true;
+  if (note) write('stderr', note);
+  setTimeout(() => process.exit(code), STOP_DEADLINE_MS);
+  void shutdownAll().finally(() => process.exit(code));
 }
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  process.on(signal, () => stopAndExit(code, `mcp-host: ${signal}, stopping servers…`));
+}
+
+/** `mcp-host … | head -1`: the reader left. Stop quietly (128 + SIGPIPE, as a tool killed by it would). */
+watchOutput(() => stopAndExit(141));
 
 /** A bug must not leave servers behind: stop them, then fail. */
 process.on('uncaughtException', err => {
-  process.stderr.write(`mcp-host: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  void shutdownAll().finally(() => process.exit(1));
+  write('stderr', `mcp-host: internal error: ${ownText(err instanceof Error ? err.stack ?? err.message : String(err), 16 * 1024)}`);
+  stopAndExit(1);
 });
 
 /** Leaves with `code`; if a stray handle (a reconnect timer, a socket) keeps Node alive, leave anyway. */

@@ -6,6 +6,7 @@ import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
+import { dataText, hideSecretsOf, ownText, write } from './output';
 
 export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): CliRuntime {
   const terminal = Boolean(process.stderr.isTTY && process.stdin.isTTY);
@@ -24,6 +25,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
     loadConfig: async args => {
       const cfg = await loadConfig(args.config, { cwd, root: args.root });
       roots = cfg.roots ?? [];
+      // Every line from here on hides the secrets of every server the file defines.
+      hideSecretsOf(cfg.definitions);
       return cfg;
     },
     createHost: () => {
@@ -50,7 +53,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       }
       return resolveCommand(def.command, { cwd: def.cwd ?? cwd, env });
     },
-    out: text => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); },
-    err: text => { process.stderr.write(text.endsWith('\n') ? text : `${text}\n`); },
+    out: text => { write('stdout', dataText(text, Boolean(process.stdout.isTTY))); },
+    err: text => { write('stderr', ownText(text, 16 * 1024)); },
   };
 }

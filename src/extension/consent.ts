@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { hideValues, secretsLongestFirst, type ServerDefinition } from '../mcp';
+import { redactorFor, type ServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
 
 const KEY = 'mcpHost.launchConsent';
@@ -134,7 +134,7 @@ export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKe
   const envKeys = Object.keys(def.env ?? {});
   const commandLine = [def.command, ...def.args].map(quote).join(' ');
   return [
-    `Command: ${hideValues(commandLine, secretsLongestFirst(def.secrets ?? []), MASK)}`,
+    `Command: ${redactorFor(def).text(commandLine, MASK)}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),
@@ -157,7 +157,7 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
   const headers = Object.keys(def.headers ?? {});
   return [
     `Sends requests to: ${origin}`,
-    `URL: ${hideValues(shown, secretsLongestFirst(def.secrets ?? []), MASK)}`,
+    `URL: ${redactorFor(def).text(shown, MASK)}`,
     `Headers sent there: ${headers.length ? headers.map(h => `${h}: ${MASK}`).join(', ') : '(none)'}`,
   ].join('\n');
 }

@@ -9,6 +9,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
+import type { Redactor } from './redact';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -28,6 +29,11 @@ export interface ServerHandle {
   readonly catalogue: Catalogue;
   /** Last stderr lines (at most 50), kept across restarts for error reports. */
   readonly stderrTail: readonly string[];
+  /**
+   * This server's part of the one redaction path (redact.ts): what the host shows of the server or its
+   * definition (tooltips, CLI lines, URLs) passes it first. Log entries, error states and stderr already did.
+   */
+  readonly redactor: Redactor;
 
   readonly onDidChangeState: Event<ServerState>;
   readonly onDidChangeCatalogue: Event<Catalogue>;

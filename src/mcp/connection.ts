@@ -27,13 +27,15 @@ import type {
 } from './types';
 import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
 import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
-import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst } from './logging';
+import { mapMcpLevel } from './logging';
+import { environmentSecrets, redactorFor, type Redactor } from './redact';
+import { limitMessage, resolveLimits, type Limits } from './limits';
 import { createIsolatedFetch, type FetchLike } from './http/fetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
 import { StdioMessageError, StdioTransport } from './process/stdioTransport';
 import { cutLine, trimTail } from './process/stderrLines';
-import { limitMessage, resolveLimits, type Limits } from './limits';
+import { launchProblem } from './process/preflight';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 import { PendingServerRequests } from './serverRequests';
 import { parseToolResult } from './toolResult';
@@ -74,7 +76,7 @@ export interface ConnectionOptions {
   /** Base fetch for HTTP (tests); every request still gets its own AbortSignal. */
   fetch?: FetchLike;
   /** Environment for stdio servers: default process.env + envFile + env. */
-  loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
+  loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
   baseEnv?: NodeJS.ProcessEnv;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
@@ -104,9 +106,10 @@ interface Session {
  * The user's environment + envFile + env (`null` removes a variable), via the config module's
  * `loadEnvironment`; an unreadable envFile is a readable error naming the setting.
  */
-export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void): Promise<NodeJS.ProcessEnv> {
   const r = await configLoadEnvironment(def, baseEnv);
   if (r.error) throw new McpHostError(r.error.message);
+  for (const w of r.warnings) warn?.(w.message);
   return r.env;
 }
 
@@ -212,24 +215,33 @@ export class Connection implements ServerHandle {
   // Logs and state
   // -------------------------------------------------------------------------------------------
 
+  /** Every log entry: redacted, then cut at maxLogEntryBytes (redact.ts); the first cut is reported once. */
   private log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void {
-    this._onLog.fire({ server: this.name, level, source, message: this.redactSecrets(message), time: Date.now(), ...extra });
+    const max = resolveLimits(this.options.limits).maxLogEntryBytes;
+    const { text, cut } = this.redactor.cap(message, max);
+    this._onLog.fire({ server: this.name, level, source, message: text, time: Date.now(), ...extra });
+    if (cut && !this.logCapReported) {
+      this.logCapReported = true;
+      this.log('warning', 'lifecycle', `${limitMessage(this.name, 'maxLogEntryBytes', max, `${source === 'server' ? 'sent a log message' : `wrote a ${source} line`}`)}; longer log entries are cut`);
+    }
   }
 
-  private secretsFor: ServerDefinition | undefined;
-  private secrets: string[] = [];
+  private logCapReported = false;
+  /** Secret-looking values of the environment the last launch got from `envFile`/`env`. */
+  private launchSecrets: readonly string[] = [];
+  private redactorCache: { def: ServerDefinition; extra: readonly string[]; redactor: Redactor } | undefined;
 
-  /** `${input:}` values, values from `env` (secret-looking names) and every header value never appear in a log line. */
+  /** This server's part of the one redaction path (redact.ts): its definition's secrets and its launch environment's. */
+  get redactor(): Redactor {
+    const c = this.redactorCache;
+    if (c && c.def === this._definition && c.extra === this.launchSecrets) return c.redactor;
+    const redactor = redactorFor(this._definition).with(this.launchSecrets);
+    this.redactorCache = { def: this._definition, extra: this.launchSecrets, redactor };
+    return redactor;
+  }
+
   private redactSecrets(text: string): string {
-    if (this.secretsFor !== this._definition) {
-      this.secretsFor = this._definition;
-      const def = this._definition;
-      const values = def.type === 'stdio'
-        ? Object.entries(def.env ?? {}).filter(([k, v]) => v && /key|token|secret|pass|auth|cred|cookie|session/i.test(k)).map(([, v]) => v as string)
-        : Object.values(def.headers ?? {}).flatMap(v => [v, v.replace(/^\S+\s+/, '')]);
-      this.secrets = secretsLongestFirst([...values.filter(v => v.length >= 6), ...def.secrets ?? []]);
-    }
-    return hideValues(text, this.secrets);
+    return this.redactor.text(text);
   }
 
   private setState(s: ServerState): void {
@@ -245,7 +257,11 @@ export class Connection implements ServerHandle {
   }
 
   private pushStderr(line: string, moreBytes = 0): void {
-    const { text: clean, cut } = cutLine(this.redactSecrets(redactText(line.replace(/\r$/, ''))), this.limits.maxStderrLineBytes, moreBytes);
+    // Redact first (a line the transport already cut is a fragment: a secret's beginning at its end is hidden
+    // too), then cut: the one redaction path runs before any truncation.
+    const text = line.replace(/\r$/, '');
+    const redacted = moreBytes > 0 ? this.redactor.fragment(text) : this.redactor.text(text);
+    const { text: clean, cut } = cutLine(redacted, this.limits.maxStderrLineBytes, moreBytes);
     if (cut && !this.stderrCutSaid) {
       this.stderrCutSaid = true;
       this.log('warning', 'lifecycle', limitMessage(this.name, 'maxStderrLineBytes', this.limits.maxStderrLineBytes, 'wrote a stderr line that was cut'));
@@ -292,6 +308,7 @@ export class Connection implements ServerHandle {
     try {
       session = await this.launch(epoch);
     } catch (err) {
+      this.redactor.error(err);
       if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
       const message = err instanceof UnauthorizedError && this.options.authProvider
         ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
@@ -322,9 +339,11 @@ export class Connection implements ServerHandle {
   private installSession(session: Session): void {
     this.session = session;
     this.pingFailures = 0;
-    const info = session.client.getServerVersion() ?? { name: this.name, version: 'unknown' };
+    const sent = session.client.getServerVersion() ?? { name: this.name, version: 'unknown' };
+    // What the server says about itself is shown in views and the CLI: through the redaction path first.
+    const info = { ...sent, name: this.redactor.text(sent.name), version: this.redactor.text(sent.version), ...(sent.title !== undefined && { title: this.redactor.text(sent.title) }) };
     const caps = session.client.getServerCapabilities() ?? {};
-    const instructions = session.client.getInstructions();
+    const instructions = ((i?: string) => (i === undefined ? i : this.redactor.text(i)))(session.client.getInstructions());
     this.transportKind = session.kind;
     this.setState({
       kind: 'running', since: Date.now(),
@@ -511,8 +530,8 @@ export class Connection implements ServerHandle {
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const { level, logger, data } = n.params;
-      const message = typeof data === 'string' ? data : redactForLog(data);
-      this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger } : {}) });
+      const message = typeof data === 'string' ? data : this.redactor.value(data);
+      this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: this.redactor.cap(logger, 256).text } : {}) });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { void session.catalogue?.refresh('tools'); });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => { void session.catalogue?.refresh('prompts'); });
@@ -524,15 +543,15 @@ export class Connection implements ServerHandle {
     client.onerror = err => {
       if (session.closing) return;
       if (err instanceof StdioMessageError) {
-        this.log('warning', 'lifecycle', redactText(err.message));
+        this.log('warning', 'lifecycle', err.message);
         return;
       }
       const msg = messageOf(err);
       // An HTTP status from the transport is not a malformed message: the request that met it reports it.
       if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
-        this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${redactText(msg).slice(0, 300)}`);
+        this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${this.redactor.cap(msg, 300).text}`);
       } else {
-        this.log('debug', 'lifecycle', `transport: ${redactText(msg).slice(0, 500)}`);
+        this.log('debug', 'lifecycle', `transport: ${this.redactor.cap(msg, 500).text}`);
       }
     };
     return client;
@@ -542,11 +561,11 @@ export class Connection implements ServerHandle {
   private instrument(transport: Transport, session: { protocolVersion?: string }): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {
-      if (this.trace) this.log('trace', 'trace', `→ ${redactForLog(message)}`);
+      if (this.trace) this.log('trace', 'trace', `→ ${this.redactor.value(message)}`);
       return send(message, options);
     };
     transport.onmessage = (message: JSONRPCMessage) => {
-      if (this.trace) this.log('trace', 'trace', `← ${redactForLog(message)}`);
+      if (this.trace) this.log('trace', 'trace', `← ${this.redactor.value(message)}`);
       if (session.protocolVersion === undefined && 'result' in message) {
         const r = message.result as { protocolVersion?: unknown; serverInfo?: unknown };
         if (typeof r?.protocolVersion === 'string' && r.serverInfo) session.protocolVersion = r.protocolVersion;
@@ -661,7 +680,10 @@ export class Connection implements ServerHandle {
 
   private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
     const baseEnv = this.options.baseEnv ?? process.env;
-    const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv);
+    const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, m => this.log('warning', 'lifecycle', m));
+    this.launchSecrets = environmentSecrets(env, baseEnv);
+    const problem = await launchProblem(def, env, baseEnv);
+    if (problem) throw new McpHostError(`server \`${this.name}\`: ${problem}`);
     let command: string;
     try {
       command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
@@ -804,6 +826,7 @@ export class Connection implements ServerHandle {
       try {
         return await fn(session.client, sdkOpts);
       } catch (err) {
+        this.redactor.error(err);
         if (tries === 0 && session.kind === 'streamableHttp' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
           session = await this.reinitialize(session);
           continue;
@@ -942,7 +965,7 @@ export class Connection implements ServerHandle {
     try {
       result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn });
     } catch (err) {
-      throw new McpHostError(describeError(this.name, 'sign-in', err), undefined, { cause: err });
+      throw new McpHostError(describeError(this.name, 'sign-in', this.redactor.error(err)), undefined, { cause: err });
     }
     if (result !== 'AUTHORIZED') throw new McpHostError(`server \`${this.name}\`: the sign-in did not complete; try again`);
     this.log('info', 'lifecycle', 'signed in');

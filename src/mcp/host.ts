@@ -140,7 +140,7 @@ export class McpHost implements HostApi {
     try {
       await entry.connection.dispose();
     } catch (err) {
-      this._onLog.fire({ server: entry.connection.name, level: 'error', source: 'lifecycle', message: `could not stop: ${messageOf(err)}`, time: Date.now() });
+      this._onLog.fire({ server: entry.connection.name, level: 'error', source: 'lifecycle', message: entry.connection.redactor.text(`could not stop: ${messageOf(err)}`), time: Date.now() });
     }
     entry.store.dispose();
   }

@@ -1,9 +1,8 @@
 /**
- * Log helpers: MCP logging levels → our levels, secret redaction, and the protocol trace that
- * wraps a transport's send/onmessage.
+ * Log helpers: MCP logging levels → our levels, and the batcher for output channels. Secrets are hidden
+ * by the one redaction path, redact.ts.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { LogEntry, LogLevel } from './types';
 
 /** Maps an MCP (syslog) level to the host's five levels. */
@@ -19,73 +18,6 @@ export function mapMcpLevel(level: LoggingLevel): LogLevel {
     case 'emergency': return 'error';
     default: return 'info';
   }
-}
-
-/** Keys whose values never appear in logs (matched case-insensitively). */
-const SECRET_KEYS = /^(env|headers|authorization|cookie|set-cookie|password|passwd|secret|token|access_token|refresh_token|id_token|client_secret|api[-_]?key|x-api-key)$/i;
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
-
-/** Maximum characters of one trace line. */
-export const TRACE_MAX = 4000;
-
-/** Redacts secrets from a JSON-serialisable value and returns it as a (possibly truncated) string. */
-export function redactForLog(value: unknown, max = TRACE_MAX): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value, (key, v) => {
-      if (key && SECRET_KEYS.test(key)) {
-        if (v && typeof v === 'object') {
-          return Object.fromEntries(Object.keys(v as object).map(k => [k, '***']));
-        }
-        return v === undefined || v === null ? v : '***';
-      }
-      return v;
-    }) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return truncateText(redactText(text), max);
-}
-
-/** Redacts bearer tokens in free text (stderr lines, error messages). */
-export function redactText(text: string): string {
-  return text.replace(BEARER, '$1 ***');
-}
-
-/** Replaces every occurrence of each value in `text` with `mask`; pass `values` longest first (see secretsLongestFirst). */
-export function hideValues(text: string, values: readonly string[], mask = '***'): string {
-  let out = text;
-  for (const v of values) if (out.includes(v)) out = out.split(v).join(mask);
-  return out;
-}
-
-/** The distinct values worth hiding (at least `min` characters), longest first so no part of one survives another. */
-export function secretsLongestFirst(values: Iterable<string>, min = 4): string[] {
-  return [...new Set(values)].filter(v => v.length >= min).sort((a, b) => b.length - a.length);
-}
-
-export function truncateText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
-
-/**
- * Wraps a transport so each JSON-RPC message in and out is reported when `enabled()` is true.
- * Must be called before `Client.connect` (the Protocol chains an existing onmessage).
- */
-export function traceTransport(
-  transport: Transport,
-  enabled: () => boolean,
-  report: (direction: 'in' | 'out', text: string) => void,
-): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) => {
-    if (enabled()) report('out', redactForLog(message));
-    return send(message, options);
-  };
-  transport.onmessage = (message: JSONRPCMessage) => {
-    if (enabled()) report('in', redactForLog(message));
-  };
 }
 
 /**

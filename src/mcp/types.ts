@@ -41,7 +41,11 @@ interface ServerDefinitionBase {
   /** Restrict roots to these workspace folder names (multi-root). Missing = every folder. */
   roots?: string[];
   sampling?: SamplingPolicy;
-  /** Values that never appear in a log line, trace or error message: the resolved `${input:}` values (set by resolveServer). */
+  /**
+   * Values that never appear in any output (set by resolveServer): `${input:}` values, header values, URL
+   * query values and credentials, `envFile` and `env` values whose names look secret, and `${env:}` values
+   * placed into args, headers or the URL. `redactorFor(def)` (redact.ts) hides them.
+   */
   secrets?: string[];
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assertNever, hideValues, secretsLongestFirst, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, type ServerHandle, type ServerState } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 
 /** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
@@ -35,11 +35,11 @@ export function serverTooltip(h: ServerHandle, blocked?: string): vscode.Markdow
   const md = new vscode.MarkdownString(undefined, true);
   const s = h.state;
   const d = h.definition;
-  const secrets = secretsLongestFirst(d.secrets ?? []);
-  const mask = (text: string) => hideValues(text, secrets, '••••');
+  // the one redaction path (src/mcp/redact.ts): inputs, header and query values, envFile and ${env:} secrets
+  const mask = (text: string) => h.redactor.text(text, '••••');
   md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked)))}\n\n`);
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
-  else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(d.url)}\`\n\n`);
+  else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
   if (s.kind === 'running') {
     md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · protocol ${s.protocolVersion}\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
@@ -71,7 +71,7 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
       if (!h) return item;
       const blocked = h.state.kind === 'stopped' ? notes.blockedReason(node.server) : undefined;
       item.iconPath = stateIcon(h.state, blocked);
-      item.description = hideValues(stateDescription(h.state, blocked), secretsLongestFirst(h.definition.secrets ?? []), '••••');
+      item.description = h.redactor.text(stateDescription(h.state, blocked), '••••');
       item.tooltip = serverTooltip(h, blocked);
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
       return item;

@@ -30,10 +30,11 @@ describe('config envFile (parseDotenv, loadEnvironment)', () => {
     assert.doesNotMatch(problems.map(p => p.message).join(' '), /valid line|1BAD/, 'problems never quote the line');
   });
 
-  it('handles CRLF, a BOM, no trailing newline and an unclosed quote', () => {
+  it('handles CRLF, a BOM, no trailing newline and an unclosed quote (reported; the lines after it still count)', () => {
     assert.deepEqual(parseDotenv('\uFEFFA=1\r\nB="2"\r\nC=3').vars, { A: '1', B: '2', C: '3' });
-    const r = parseDotenv('A=1\nB="never closed\nC=3\n');
-    assert.deepEqual(r.vars, { A: '1' });
+    const r = parseDotenv('A=1\nB="never closed\nC=3\nD=\'x\'\n');
+    assert.deepEqual(r.vars, { A: '1', C: '3', D: 'x' });
+    assert.equal(r.problems.length, 1);
     assert.match(r.problems[0].message, /line 2: the value of B opens a double quote that is never closed/);
     assert.deepEqual(parseDotenv('').vars, {});
   });

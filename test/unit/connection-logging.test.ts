@@ -1,7 +1,8 @@
 /** Log helpers: level mapping, redaction in the trace, readable errors (H29, H30). */
 import * as assert from 'node:assert/strict';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { mapMcpLevel, redactForLog, redactText } from '../../src/mcp/logging';
+import { mapMcpLevel } from '../../src/mcp/logging';
+import { Redactor } from '../../src/mcp/redact';
 import { describeError } from '../../src/mcp/errors';
 
 describe('Logging and errors', () => {
@@ -13,13 +14,13 @@ describe('Logging and errors', () => {
   });
 
   it('redacts env values, headers and bearer tokens; truncates big messages', () => {
-    const text = redactForLog({ params: { env: { API_KEY: 'abc123' }, headers: { Authorization: 'Bearer xyz' }, note: 'token Bearer eyJhbGciOi.x.y here' } });
+    const text = Redactor.none.value({ params: { env: { API_KEY: 'abc123' }, headers: { Authorization: 'Bearer xyz' }, note: 'token Bearer eyJhbGciOi.x.y here' } });
     assert.doesNotMatch(text, /abc123|xyz|eyJhbGciOi/);
     assert.match(text, /API_KEY/);
-    assert.equal(redactText('Authorization: Bearer s3cr3t'), 'Authorization: Bearer ***');
-    const big = redactForLog({ data: 'x'.repeat(100_000) });
-    assert.ok(big.length < 5000);
-    assert.match(big, /more characters/);
+    assert.equal(Redactor.none.text('Authorization: Bearer s3cr3t'), 'Authorization: Bearer ***');
+    const big = Redactor.none.cap(Redactor.none.value({ data: 'x'.repeat(100_000) }), 4096);
+    assert.ok(big.cut && big.text.length < 4200);
+    assert.match(big.text, /\(\d+ more bytes\)$/);
   });
 
   it('H30: JSON-RPC errors read as sentences', () => {

@@ -24,7 +24,8 @@ const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '
 /**
  * Parses dotenv text: `KEY=VALUE` lines, optional `export `, `#` comments (whole-line, or after a space
  * in an unquoted value), single/double/back quotes (double quotes understand `\n`, `\t`, `\"`, `\\`;
- * quoted values may span lines). Later keys win. Bad lines are reported (without their content) and skipped.
+ * quoted values may span lines). Later keys win. Bad lines are reported (without their content) and skipped;
+ * the lines after a bad one are still read.
  */
 export function parseDotenv(text: string): DotenvResult {
   const vars: Record<string, string> = {};
@@ -81,8 +82,10 @@ export function parseDotenv(text: string): DotenvResult {
         k++;
       }
       if (!closed) {
-        problems.push({ line: startLine, message: `line ${startLine}: the value of ${key} opens a ${q === '"' ? 'double' : q === "'" ? 'single' : 'back'} quote that is never closed; add the closing quote` });
-        break;
+        // Only this line is dropped: the lines after it are read as lines, not as the rest of a value.
+        problems.push({ line: startLine, message: `line ${startLine}: the value of ${key} opens a ${q === '"' ? 'double' : q === "'" ? 'single' : 'back'} quote that is never closed, so ${key} is not set; add the closing quote` });
+        i = end + 1; line = startLine + 1;
+        continue;
       }
       let rest = src.indexOf('\n', k);
       if (rest < 0) rest = n;

@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
 
 export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf';
@@ -23,10 +23,16 @@ export interface ImportResult {
   kind?: ImportKind;
 }
 
-/** Parses JSONC text; syntax errors come back as ConfigErrors naming line:column. */
-export function parseJsonc(text: string, label = 'the file'): { value: unknown; errors: ConfigError[] } {
+/**
+ * Parses JSONC text; syntax errors come back as ConfigErrors naming line:column. Every key is data: an
+ * object's keys are its own properties (a server named `__proto__` stays a server), and a key written twice
+ * in one object is reported in `warnings` (the last one is used, as JSON.parse and VS Code do).
+ */
+export function parseJsonc(text: string, label = 'the file'): { value: unknown; errors: ConfigError[]; warnings: string[] } {
   const problems: ParseError[] = [];
-  const value = parse(text, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const tree = parseTree(text, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const warnings: string[] = [];
+  const value = tree ? valueOf(tree, '', text, label, warnings) : undefined;
   const errors = problems.map(p => {
     const { line, column } = lineColumn(text, p.offset);
     return {
@@ -34,7 +40,36 @@ export function parseJsonc(text: string, label = 'the file'): { value: unknown; 
       message: `${label}:${line}:${column}: JSON syntax error (${describeParseError(printParseErrorCode(p.error))}); fix the text there.`,
     };
   });
-  return { value, errors };
+  return { value, errors, warnings };
+}
+
+/** Sets `key` as an own, enumerable property (never the prototype, whatever the key). */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function valueOf(node: Node, path: string, text: string, label: string, warnings: string[]): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const firstLine = new Map<string, number>();
+      for (const prop of node.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (!k || typeof k.value !== 'string') continue;
+        const key = k.value;
+        const line = lineColumn(text, k.offset).line;
+        const at = path ? `${path}.${key}` : key;
+        if (firstLine.has(key)) warnings.push(`${label}:${line}: "${at}" is written twice (also on line ${firstLine.get(key)}); the last one is used, remove the other.`);
+        else firstLine.set(key, line);
+        setOwn(out, key, v ? valueOf(v, at, text, label, warnings) : undefined);
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map((c, i) => valueOf(c, `${path}[${i}]`, text, label, warnings));
+    default:
+      return node.value;
+  }
 }
 
 function describeParseError(code: string): string {
@@ -124,7 +159,8 @@ function convertForeignServer(name: string, def: unknown, kind: ImportKind, warn
  */
 export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', label = 'the file'): ImportResult {
   const result: ImportResult = { servers: {}, inputs: [], warnings: [], errors: [] };
-  const { value: doc, errors } = parseJsonc(text, label);
+  const { value: doc, errors, warnings } = parseJsonc(text, label);
+  result.warnings.push(...warnings);
   if (errors.length) { result.errors.push(...errors); return result; }
   if (doc === undefined) return { ...result, kind: kind === 'auto' ? undefined : kind };
   if (!isObject(doc)) {
@@ -141,14 +177,14 @@ export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', l
     if (doc.servers !== undefined && !isObject(doc.servers)) {
       result.errors.push({ path: `${label}: servers`, message: `${label}: "servers" must be an object of server names to definitions.` });
     } else {
-      Object.assign(result.servers, doc.servers ?? {});
+      for (const [name, def] of Object.entries(doc.servers ?? {})) setOwn(result.servers, name, def);
     }
     if (Array.isArray(doc.inputs)) result.inputs = doc.inputs;
     else if (doc.inputs !== undefined) result.errors.push({ path: `${label}: inputs`, message: `${label}: "inputs" must be an array of { "id", "type": "promptString", … }.` });
     if (isObject(doc.mcpServers)) {
       for (const [name, def] of Object.entries(doc.mcpServers)) {
         if (name in result.servers) { result.warnings.push(`"mcpServers.${name}" is also under "servers"; the "servers" one is used.`); continue; }
-        result.servers[name] = convertForeignServer(name, def, 'claude', result.warnings);
+        setOwn(result.servers, name, convertForeignServer(name, def, 'claude', result.warnings));
       }
     }
     return result;
@@ -158,7 +194,7 @@ export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', l
     result.errors.push({ path: `${label}: mcpServers`, message: `${label}: "mcpServers" must be an object of server names to definitions.` });
     return result;
   }
-  for (const [name, def] of Object.entries(field)) result.servers[name] = convertForeignServer(name, def, k, result.warnings);
+  for (const [name, def] of Object.entries(field)) setOwn(result.servers, name, convertForeignServer(name, def, k, result.warnings));
   return result;
 }
 
@@ -231,14 +267,14 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     });
     return base;
   }
-  const { value: doc, errors } = parseJsonc(text, file);
-  if (errors.length) return { ...base, errors };
+  const { value: doc, errors, warnings } = parseJsonc(text, file);
+  if (errors.length) return { ...base, errors, warnings };
   if (isObject(doc)) {
     const nested = isObject(doc.mcpHost) ? doc.mcpHost : undefined;
     if ('mcpHost.servers' in doc || 'mcpHost.inputs' in doc || nested) {
       const servers = doc['mcpHost.servers'] ?? nested?.servers;
       const inputs = doc['mcpHost.inputs'] ?? nested?.inputs;
-      const out: LoadedConfig = { ...base, source: 'settings', serversPrefix: 'mcpHost.servers', inputsPrefix: 'mcpHost.inputs' };
+      const out: LoadedConfig = { ...base, warnings, source: 'settings', serversPrefix: 'mcpHost.servers', inputsPrefix: 'mcpHost.inputs' };
       if (servers !== undefined) {
         if (isObject(servers)) out.servers = servers;
         else out.errors.push({ path: 'mcpHost.servers', message: `${file}: mcpHost.servers must be an object of server names to definitions.` });
@@ -251,7 +287,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     }
     if (isObject(doc.mcp) && (isObject(doc.mcp.servers) || Array.isArray(doc.mcp.inputs))) {
       const r = importConfig(JSON.stringify(doc.mcp), 'vscode', file);
-      return { ...base, ...r, source: 'settings', serversPrefix: 'mcp.servers', inputsPrefix: 'mcp.inputs' };
+      return { ...base, ...r, warnings: [...warnings, ...r.warnings], source: 'settings', serversPrefix: 'mcp.servers', inputsPrefix: 'mcp.inputs' };
     }
   }
   const r = importConfig(text, 'auto', file);

@@ -3,6 +3,8 @@
  * and edit distance for "did you mean" hints.
  */
 
+import { Redactor } from '../redact';
+
 const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 
 /** Appends a property key or array index to a setting path: `a.b` + `c` → `a.b.c`, + 2 → `a.b[2]`. */
@@ -44,24 +46,12 @@ export function truncate(s: string, max = 60): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** Hides credentials and the query string from a URL-ish string before it is shown. */
-export function redactUrl(s: string): string {
-  try {
-    const u = new URL(s);
-    const cred = u.username || u.password ? '…@' : '';
-    const path = u.protocol === 'http:' || u.protocol === 'https:' || u.host ? `//${cred}${u.host}${u.pathname}` : u.pathname;
-    return `${u.protocol}${path}${u.search ? '?…' : ''}`;
-  } catch {
-    return s.replace(/\?.*$/, '?…');
-  }
-}
-
 /** A short, readable rendering of a value for an error message; never shows secrets. */
 export function describeValue(rel: string, value: unknown): string {
   if (isSecretPath(rel)) return `the value of ${rel}`;
   if (value === undefined) return 'nothing';
   let text: string;
-  if (typeof value === 'string') text = JSON.stringify(rel === 'url' || rel.startsWith('url') ? redactUrl(value) : value);
+  if (typeof value === 'string') text = JSON.stringify(rel === 'url' || rel.startsWith('url') ? Redactor.none.url(value) : value);
   else {
     try { text = JSON.stringify(value) ?? String(value); } catch { text = String(value); }
   }

@@ -7,7 +7,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
-import { closest, describeValue, isSecretPath, joinPath, joinPointer, redactUrl, relativePath, truncate, typeName } from './paths';
+import { Redactor } from '../redact';
+import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePath, truncate, typeName } from './paths';
 
 /** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
 export interface RawServer {
@@ -166,14 +167,14 @@ export function checkUrl(url: string): string | undefined {
     const fixed = `${local ? 'http' : 'https'}://${url}`;
     let plausible = false;
     try { const h = new URL(fixed).hostname; plausible = local || h.includes('.'); } catch { /* not a URL either way */ }
-    if (plausible) return `is ${describeValue('url', url)}, which has no scheme; write ${JSON.stringify(redactUrl(fixed))}.`;
+    if (plausible) return `is ${describeValue('url', url)}, which has no scheme; write ${JSON.stringify(Redactor.none.url(fixed))}.`;
   }
   let u: URL;
   try { u = new URL(url); } catch {
     return `is ${describeValue('url', url)}, which is not a valid URL; write a full address such as "https://example.com/mcp".`;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    return `is ${describeValue('url', redactUrl(url))}: the scheme \`${u.protocol.replace(/:$/, '')}\` is not supported; use http:// or https://.`;
+    return `is ${describeValue('url', Redactor.none.url(url))}: the scheme \`${u.protocol.replace(/:$/, '')}\` is not supported; use http:// or https://.`;
   }
   return undefined;
 }

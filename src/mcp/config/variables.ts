@@ -5,11 +5,14 @@
  * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
  */
 import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
+import { parseDotenv } from './envFile';
+import { definitionSecrets, looksSecretName } from '../redact';
 
 /** A workspace folder as the resolver sees it. */
 export interface WorkspaceFolderInfo {
@@ -256,7 +259,10 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
 
   // Pass 3: substitute.
   const sep = platform === 'win32' ? '\\' : '/';
-  const substitute = (s: string): string => s.replace(VARIABLE, (whole, body: string) => {
+  // Every secret-bearing value this definition carries (see recordSecrets); becomes `definition.secrets`.
+  const secrets = new Set<string>();
+  const notSecret = new Set([ctx.userHome, ...folders.map(f => f.path)]);
+  const substitute = (s: string, rel = ''): string => s.replace(VARIABLE, (whole, body: string) => {
     const [name, arg] = splitVariable(body);
     switch (name) {
       case 'workspaceFolder':
@@ -268,8 +274,18 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
       case 'userHome': return ctx.userHome;
       case 'pathSeparator':
       case '/': return sep;
-      case 'env': return envValue(arg ?? '') ?? '';
-      case 'input': return inputValues.get(arg ?? '') ?? '';
+      case 'env': {
+        const v = envValue(arg ?? '') ?? '';
+        // `${env:}` placed into args, headers or the URL. Short values of plain names (`true`, `3000`) are
+        // not hidden everywhere; a secret-looking name (`GH_TOKEN`) always is.
+        if (/^(args|headers|url)($|\.|\[)/.test(rel) && !notSecret.has(v) && (v.length >= 8 || looksSecretName(arg ?? ''))) secrets.add(v);
+        return v;
+      }
+      case 'input': {
+        const v = inputValues.get(arg ?? '') ?? '';
+        secrets.add(v);
+        return v;
+      }
       default: return whole;
     }
   });
@@ -281,15 +297,19 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     ...(raw.timeout && { timeout: { ...raw.timeout } }),
     ...(raw.roots && { roots: [...raw.roots] }),
     ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
-    ...(inputValues.size > 0 && { secrets: [...new Set(inputValues.values())].filter(v => v.length > 0) }),
+  };
+  const withSecrets = <T extends ServerDefinition>(d: T): T => {
+    for (const v of definitionSecrets(d)) secrets.add(v);
+    const list = [...secrets].filter(v => v.length > 0);
+    return list.length ? { ...d, secrets: list } : d;
   };
 
   if (raw.type === 'stdio') {
     const command = substitute(raw.command ?? '').trim();
     if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
-    const args = (raw.args ?? []).map(substitute);
+    const args = (raw.args ?? []).map((a, i) => substitute(a, joinPath('args', i)));
     const env: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(raw.env ?? {})) env[k] = v === null ? null : substitute(v);
+    for (const [k, v] of Object.entries(raw.env ?? {})) env[k] = v === null ? null : substitute(v, joinPath('env', k));
     const toAbsolute = (rel: 'cwd' | 'envFile', p: string): string | undefined => {
       if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
       if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
@@ -311,24 +331,39 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
       else envFile = toAbsolute('envFile', f);
     }
     if (errors.length) return { error: errors[0], errors, warnings };
-    const definition: ServerDefinition = {
+    if (envFile !== undefined) for (const v of await envFileSecrets(envFile)) secrets.add(v);
+    const definition: ServerDefinition = withSecrets({
       ...base, type: 'stdio', command, args, env,
       ...(envFile !== undefined && { envFile }),
       ...(cwd !== undefined && { cwd }),
-    };
+    });
     return { definition, warnings };
   }
 
-  const url = substitute(raw.url ?? '').trim();
+  const url = substitute(raw.url ?? '', 'url').trim();
   const problem = url ? checkUrl(url) : `is empty after resolving its variables; write the server's address, e.g. "https://example.com/mcp".`;
   if (problem) fail('url', `${where('url')} ${problem}`);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw.headers ?? {})) {
-    headers[k] = substitute(v);
+    headers[k] = substitute(v, joinPath('headers', k));
     if (/[\r\n]/.test(headers[k])) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
   }
   if (errors.length) return { error: errors[0], errors, warnings };
-  return { definition: { ...base, type: raw.type, url, headers }, warnings };
+  return { definition: withSecrets({ ...base, type: raw.type, url, headers }), warnings };
+}
+
+/**
+ * The values of an envFile's secret-looking variables (`API_TOKEN=…`), read now so every output of this
+ * server hides them from the start; the file is read again at launch (and what it then holds is added).
+ * A file that cannot be read yet gives none (the launch reports it).
+ */
+async function envFileSecrets(file: string): Promise<string[]> {
+  try {
+    const { vars } = parseDotenv(await fs.readFile(file, 'utf8'));
+    return Object.entries(vars).filter(([k, v]) => v && looksSecretName(k)).map(([, v]) => v);
+  } catch {
+    return [];
+  }
 }
 
 function slotValue(raw: RawServer, rel: string): string | undefined {

@@ -79,7 +79,7 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     searched.push(full);
     const hit = await findInDir(path.dirname(full), path.basename(full), exts);
     if (hit) return { path: hit, via, searched };
-    const split = await wholeCommandLineHint(command, opts);
+    const split = await wholeCommandLineHint(command, opts) ?? await notRunnableHint(full);
     const err = new CommandNotFoundError(command, pathValue, split ?? (
       via === 'absolute'
         ? `no executable file at ${full}; fix the path in \`command\``
@@ -208,6 +208,17 @@ async function findInDir(dir: string, name: string, exts: string[]): Promise<str
     if (await isExecutableFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** Why a path that exists cannot be run (a directory, no execute permission), naming `command`; undefined if it does not exist. */
+async function notRunnableHint(full: string): Promise<string | undefined> {
+  try {
+    const st = await fsp.stat(full);
+    if (st.isDirectory()) return `${full} is a directory, not a program; set \`command\` to the program inside it`;
+    return `${full} exists but is not executable; make it executable (chmod +x) or set \`command\` to its interpreter (e.g. node) and put the file in \`args\``;
+  } catch {
+    return undefined;
+  }
 }
 
 async function isExecutableFile(file: string): Promise<boolean> {

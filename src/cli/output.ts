@@ -1,0 +1,85 @@
+/**
+ * What the CLI writes, and how it behaves as a Unix tool:
+ * - every line passes the one redaction path (the redactors of every server the configuration defines);
+ * - its own lines (reports, warnings, errors) have control characters escaped (a server cannot move the
+ *   cursor, clear the screen or fake a line of ours) and are cut to a few hundred bytes;
+ * - a closed stdout or stderr (`mcp-host … | head -1`) ends it quietly: servers stopped, no stack trace.
+ */
+import { Redactor, cutBytes, redactorFor } from '../mcp/redact';
+import type { ServerDefinition } from '../mcp/types';
+
+let redactor: Redactor = Redactor.none;
+
+/** From now on, every CLI line hides the secrets of these servers too. */
+export function hideSecretsOf(defs: readonly ServerDefinition[]): void {
+  redactor = Redactor.merge([redactor, ...defs.map(redactorFor)]);
+}
+
+/** The CLI's redactor (all servers loaded so far). */
+export function cliRedactor(): Redactor {
+  return redactor;
+}
+
+/** C0/C1 controls (but newline and tab) and DEL as visible escapes: `\x1b`, `\r`, `\x7f`. */
+export function escapeControls(s: string): string {
+  return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, c => {
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
+/** Longest line of the CLI's own reports (a server's message, one stderr line), in bytes. */
+export const REPORT_LINE_BYTES = 500;
+
+/** One of the CLI's own lines (or several, joined by newlines): redacted, escaped, each line cut. */
+export function ownText(text: string, maxLineBytes = REPORT_LINE_BYTES): string {
+  return redactor.text(text).split('\n').map(l => {
+    const e = escapeControls(l);
+    const head = cutBytes(e, maxLineBytes);
+    return head.length < e.length ? `${head}… (${Buffer.byteLength(e) - Buffer.byteLength(head)} more bytes)` : e;
+  }).join('\n');
+}
+
+/** Data the user asked for (a tool result, a resource): redacted; control characters escaped on a terminal. */
+export function dataText(text: string, terminal: boolean): string {
+  const clean = redactor.text(text);
+  return terminal ? escapeControls(clean) : clean;
+}
+
+let closedHandler: ((stream: 'stdout' | 'stderr') => void) | undefined;
+let closed = false;
+
+/** True once stdout or stderr was found closed; nothing more is written. */
+export function outputClosed(): boolean {
+  return closed;
+}
+
+/**
+ * Watches stdout and stderr: the first write error (EPIPE when the reader went away, or any other) calls
+ * `onClosed` once; later writes are dropped instead of failing again.
+ */
+export function watchOutput(onClosed: (stream: 'stdout' | 'stderr') => void): void {
+  closedHandler = onClosed;
+  for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]] as const) {
+    stream.on('error', () => markClosed(name));
+  }
+}
+
+function markClosed(name: 'stdout' | 'stderr'): void {
+  if (closed) return;
+  closed = true;
+  closedHandler?.(name);
+}
+
+/** Writes to a standard stream unless output is closed; a synchronous failure counts as closed too. */
+export function write(stream: 'stdout' | 'stderr', text: string): void {
+  if (closed) return;
+  const s = stream === 'stdout' ? process.stdout : process.stderr;
+  if (s.destroyed || s.writableEnded) { markClosed(stream); return; }
+  try {
+    s.write(text.endsWith('\n') ? text : `${text}\n`);
+  } catch {
+    markClosed(stream);
+  }
+}

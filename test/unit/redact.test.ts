@@ -1,0 +1,132 @@
+/** The one redaction path (src/mcp/redact.ts) and what variable resolution records for it. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Redactor, cutBytes, environmentSecrets, redactorFor } from '../../src/mcp/redact';
+import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
+import { describeValue } from '../../src/mcp/config/paths';
+import type { ServerDefinition } from '../../src/mcp/types';
+
+const SECRET = 'sk-"live"\\Zq8mW3 rT9/vXy';
+
+describe('Redactor', () => {
+  it('hides a value raw, JSON-escaped (once and twice) and percent-encoded', () => {
+    const r = new Redactor([SECRET]);
+    const json = JSON.stringify({ a: SECRET });
+    const twice = JSON.stringify({ log: json });
+    for (const text of [SECRET, json, twice, encodeURIComponent(SECRET), new URLSearchParams({ q: SECRET }).toString(), `x=${encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, m => m.toLowerCase())}`]) {
+      const out = r.text(`before ${text} after`);
+      assert.ok(!out.includes('Zq8mW3'), `${text} → ${out}`);
+      assert.match(out, /^before .*\*\*\*.* after$/);
+    }
+  });
+
+  it('hides Bearer/Basic credentials and values under secret keys of structured data', () => {
+    assert.equal(Redactor.none.text('Authorization: Bearer abc.def-ghi'), 'Authorization: Bearer ***');
+    const v = Redactor.none.value({ headers: { Authorization: 'x' }, api_key: 'k', nested: { token: 't' }, ok: 1 });
+    assert.equal(v, '{"headers":{"Authorization":"***"},"api_key":"***","nested":{"token":"***"},"ok":1}');
+  });
+
+  it('never hides values shorter than four characters', () => {
+    assert.equal(new Redactor(['abc', '']).text('abc abc'), 'abc abc');
+  });
+
+  it('redacts before it cuts: a secret straddling the cut leaves no part of itself', () => {
+    const secret = 'TOPSECRET-0123456789';
+    const r = new Redactor([secret]);
+    for (let at = 90; at < 110; at++) {
+      const text = 'a'.repeat(at) + secret + 'b'.repeat(200);
+      const { text: out, cut } = r.cap(text, 100);
+      assert.ok(cut);
+      assert.ok(!/TOP|0123/.test(out), out);
+      assert.match(out, /… \(\d+ more bytes\)$/);
+    }
+  });
+
+  it('cuts a huge text near the cap without redacting all of it, and still hides a secret at the window edge', () => {
+    const secret = 'WINDOW-SECRET-XYZ';
+    const r = new Redactor([secret]);
+    const max = 1000;
+    const text = 'x'.repeat(max - 5) + secret + 'y'.repeat(10 * max);
+    const { text: out, cut } = r.cap(text, max);
+    assert.ok(cut);
+    assert.ok(!out.includes('WIND'), out.slice(-60));
+    assert.match(out, new RegExp(`\\(${text.length - Buffer.byteLength(out.replace(/… \(\d+ more bytes\)$/, ''))} more bytes\\)$`));
+  });
+
+  it('cuts at a UTF-8 character boundary and counts bytes', () => {
+    const s = 'é'.repeat(100);
+    const head = cutBytes(s, 51);
+    assert.equal(Buffer.byteLength(head), 50);
+    assert.equal(Redactor.none.cap(s, 51).text, `${head}… (150 more bytes)`);
+    assert.deepEqual(Redactor.none.cap('short', 51), { text: 'short', cut: false });
+  });
+
+  it('a line cut by someone else (with a "(N more bytes)" marker) hides the beginning of a secret at the cut', () => {
+    const r = new Redactor(['ABCDEFGHIJKLMNOP']);
+    assert.equal(r.line('token=ABCDEFG… (999 more bytes)'), 'token=***… (999 more bytes)');
+    assert.equal(r.line('token=ABCDEFG and more'), 'token=ABCDEFG and more');
+  });
+
+  it('shows URLs with credentials and query values hidden, parameter names kept', () => {
+    assert.equal(Redactor.none.url('https://u:p@api.example.com/mcp?key=abc123&x=1#frag'), 'https://***@api.example.com/mcp?key=***&x=***#…');
+    assert.equal(Redactor.none.url('not a url?key=abc'), 'not a url?***');
+    assert.equal(describeValue('url', 'https://h/p?key=abc123'), '`"https://h/p?key=***"`');
+  });
+
+  it('rewrites the messages of an error and its causes', () => {
+    const r = new Redactor(['hunter2-secret']);
+    const inner = new Error('server said: hunter2-secret');
+    const outer = new Error('failed (hunter2-secret)', { cause: inner });
+    assert.equal(r.error(outer), outer);
+    assert.ok(!outer.message.includes('hunter2') && !inner.message.includes('hunter2') && !String(outer.stack).includes('hunter2'));
+  });
+
+  it('a definition built by hand still hides its header values, URL query values and secret-named env values', () => {
+    const http: ServerDefinition = { name: 'h', type: 'http', url: 'https://h/mcp?key=query-secret-1', headers: { Authorization: 'Bearer header-secret-1', Accept: 'application/json' } };
+    const r = redactorFor(http);
+    assert.equal(r.text('query-secret-1 header-secret-1 application/json'), '*** *** application/json');
+    const stdio: ServerDefinition = { name: 's', type: 'stdio', command: 'x', args: [], env: { API_TOKEN: 'env-secret-1', PORT: '300000' } };
+    assert.equal(redactorFor(stdio).text('env-secret-1 300000'), '*** 300000');
+  });
+
+  it('environmentSecrets takes secret-named values that the configuration added, not the user environment', () => {
+    assert.deepEqual(environmentSecrets({ API_TOKEN: 'from-file', HOME_TOKEN: 'same', PATH: '/bin' }, { HOME_TOKEN: 'same' }), ['from-file']);
+  });
+});
+
+describe('variable resolution records every secret-bearing value', () => {
+  let dir: string;
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-redact-')); });
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  async function resolve(settings: Record<string, unknown>, env: Record<string, string> = {}): Promise<ServerDefinition> {
+    const parsed = parseServers(settings);
+    assert.deepEqual(parsed.errors, []);
+    const inputs = parseInputs([{ id: 'pw', type: 'promptString', password: true }]);
+    const r = await resolveServer(parsed.servers[0], {
+      workspaceFolders: [{ name: 'w', path: dir }], userHome: '/home/someone', env, inputs: inputs.inputs, resolveInput: async () => 'input-secret-1',
+    });
+    assert.ok(r.definition, JSON.stringify(r.error));
+    return r.definition;
+  }
+
+  it('stdio: ${input:}, ${env:} in args (not short plain values), envFile values with secret names (not others, not the home folder)', async () => {
+    const envFile = path.join(dir, '.env');
+    fs.writeFileSync(envFile, 'API_TOKEN=envfile-secret-1\nPLAIN=not-a-secret-value\n');
+    const def = await resolve({
+      s: { command: 'node', args: ['--pw=${input:pw}', '--gh=${env:GH}', '${env:HOME}/x', '--v=${env:VERBOSE}', '--k=${env:MY_KEY}'], envFile },
+    }, { GH: 'env-arg-secret-1', HOME: '/home/someone', VERBOSE: 'true', MY_KEY: 'k3y9' });
+    assert.deepEqual(new Set(def.secrets), new Set(['input-secret-1', 'env-arg-secret-1', 'k3y9', 'envfile-secret-1']));
+  });
+
+  it('http: header values, URL query values, ${env:} in the URL', async () => {
+    const def = await resolve({
+      h: { url: 'https://api.example.com/mcp?key=${env:K}&plain=query-value-2', headers: { 'X-Api-Key': '${input:pw}', Authorization: 'Bearer literal-token-1', 'Content-Type': 'application/json' } },
+    }, { K: 'url-env-secret-1' });
+    const secrets = new Set(def.secrets);
+    for (const v of ['url-env-secret-1', 'query-value-2', 'input-secret-1', 'Bearer literal-token-1', 'literal-token-1']) assert.ok(secrets.has(v), `${v} in ${[...secrets].join(', ')}`);
+    assert.ok(!secrets.has('application/json'));
+  });
+});
