@@ -16,7 +16,9 @@ on the terminal, else take the input's "default".
 Sign-in: a remote server that asks for OAuth prints an authorization URL (and opens a browser from a
 terminal); the redirect comes back to http://127.0.0.1:${DEFAULT_OAUTH_PORT}/callback/<server> (MCP_HOST_OAUTH_PORT).
 Tokens are kept in ${'$'}XDG_CONFIG_HOME/mcp-host/oauth.json, mode 0600 (MCP_HOST_OAUTH_FILE). Without a
-terminal set MCP_HOST_SIGN_IN=wait to wait for the sign-in (MCP_HOST_SIGN_IN_TIMEOUT ms, default 5 min).`;
+terminal set MCP_HOST_SIGN_IN=wait to wait for the sign-in (MCP_HOST_SIGN_IN_TIMEOUT ms, default 5 min).
+Caps on what servers send (the editor's mcpHost.limits.* settings) come from MCP_HOST_LIMITS, a JSON
+object such as '{"maxMessageBytes": 134217728}'.`;
 
 const EXIT = `Exit codes: 0 ok, 1 a server or tool failed, 2 usage or configuration error.`;
 

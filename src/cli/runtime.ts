@@ -1,5 +1,6 @@
 /** The real CliRuntime: configuration files through the core's config module, McpHost for servers. */
 import { McpHost } from '../mcp/host';
+import { parseLimits, type Limits } from '../mcp/limits';
 import type { Root } from '../mcp/types';
 import { resolveCommand } from '../mcp/process/resolveCommand';
 import type { CliRuntime } from './commands';
@@ -14,6 +15,13 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
   const signIn = new CliSignIn({ port, err: line => { process.stderr.write(`${line}\n`); }, openBrowser: terminal });
   const wait = terminal || env.MCP_HOST_SIGN_IN === 'wait';
   let roots: Root[] = [];
+  // Caps on what servers send (the editor's mcpHost.limits.*): MCP_HOST_LIMITS='{"maxMessageBytes": 134217728}'.
+  let limits: Partial<Limits> | undefined;
+  if (env.MCP_HOST_LIMITS) {
+    const parsed = parseLimits(env.MCP_HOST_LIMITS, 'MCP_HOST_LIMITS');
+    for (const p of parsed.problems) process.stderr.write(`mcp-host: warning: ${p}\n`);
+    limits = parsed.limits;
+  }
   return {
     signIn: {
       isPending: server => signIn.isPending(server),
@@ -35,6 +43,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       const host = new McpHost({
         clientInfo: { name: CLI_NAME, version: CLI_VERSION },
         restart: { enabled: false },
+        limits,
         pingIntervalMs: 0,
         stopGrace: { eofGraceMs: 500, termGraceMs: 2000 },
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.

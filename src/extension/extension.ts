@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { McpHost, stableStringify, type HostApi, type ServerDefinition } from '../mcp';
+import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type ServerDefinition } from '../mcp';
 import { fingerprint } from '../mcp/config/variables';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
@@ -72,7 +72,10 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
     fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
+    limits: userLimits(),
   });
+  // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.limits')) host.setLimits(userLimits()); }));
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
@@ -126,3 +129,14 @@ export function deactivate(): Promise<void> | undefined {
 
 /** The host of the active extension, so `deactivate` can wait for every process to exit. */
 let current: McpHost | undefined;
+
+/** `mcpHost.limits.*` as the user set them in user settings (application scope: workspace values never count). */
+function userLimits(): Partial<Limits> {
+  const cfg = vscode.workspace.getConfiguration('mcpHost.limits');
+  const out: Partial<Limits> = {};
+  for (const k of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const v = cfg.inspect<number>(k)?.globalValue;
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0) out[k] = v;
+  }
+  return out;
+}

@@ -136,7 +136,7 @@ export class Connection implements ServerHandle {
   private configError: string | undefined;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
-  private readonly limits: Limits;
+  private limits: Limits;
   /** A stderr line was cut at maxStderrLineBytes in this connection (said once). */
   private stderrCutSaid = false;
   /** Launches that ended by themselves and are still being swept (stdio). */
@@ -217,7 +217,7 @@ export class Connection implements ServerHandle {
 
   /** Every log entry: redacted, then cut at maxLogEntryBytes (redact.ts); the first cut is reported once. */
   private log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void {
-    const max = resolveLimits(this.options.limits).maxLogEntryBytes;
+    const max = this.limits.maxLogEntryBytes;
     const { text, cut } = this.redactor.cap(message, max);
     this._onLog.fire({ server: this.name, level, source, message: text, time: Date.now(), ...extra });
     if (cut && !this.logCapReported) {
@@ -276,6 +276,11 @@ export class Connection implements ServerHandle {
   // -------------------------------------------------------------------------------------------
 
   /** Marks the server as unusable because of its configuration (undefined clears it). */
+  /** New caps (the settings changed): the log, stderr and pending-request caps apply at once, the rest from the next start. */
+  setLimits(limits: Partial<Limits> | undefined): void {
+    this.limits = resolveLimits(limits);
+  }
+
   setConfigError(message: string | undefined): void {
     this.configError = message;
     if (message) this.setError(message);

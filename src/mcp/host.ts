@@ -7,6 +7,7 @@ import type { HostApi, ServerHandle } from './api';
 import { DisposableStore, Emitter, type Event } from './events';
 import type { Catalogue, ClientFeatures, ConfigError, LogEntry, Root, ServerDefinition, ServerState } from './types';
 import { Connection, type ConnectionOptions } from './connection';
+import type { Limits } from './limits';
 import { SamplingService } from './sampling';
 import { messageOf } from './errors';
 import { fingerprint as configFingerprint } from './config/variables';
@@ -64,6 +65,8 @@ interface Entry {
 
 export class McpHost implements HostApi {
   private readonly entries = new Map<string, Entry>();
+  /** The caps given to every connection (HostOptions.limits, then setLimits). */
+  private limits: Partial<Limits> | undefined;
   private _roots: Root[] = [];
   private rootsTimer: NodeJS.Timeout | undefined;
   private readonly sampling: SamplingService;
@@ -83,6 +86,7 @@ export class McpHost implements HostApi {
   readonly onLog: Event<LogEntry> = this._onLog.event;
 
   constructor(private readonly options: HostOptions = {}) {
+    this.limits = options.limits;
     this.sampling = new SamplingService(options.features ?? {});
   }
 
@@ -115,6 +119,7 @@ export class McpHost implements HostApi {
     const { features, fingerprint: _f, authProvider, rootsDebounceMs: _r, ...rest } = this.options;
     const connection: Connection = new Connection(def, {
       ...rest,
+      limits: this.limits,
       features,
       sampling: this.sampling,
       roots: (): Root[] => this.rootsFor(connection.definition),
@@ -216,6 +221,12 @@ export class McpHost implements HostApi {
       await this.startQuietly(entry.connection);
     }
     this._onDidChangeServers.fire();
+  }
+
+  /** New caps on what servers fill (`mcpHost.limits.*`): every connection takes them, new ones too. */
+  setLimits(limits: Partial<Limits> | undefined): void {
+    this.limits = limits;
+    for (const e of this.entries.values()) e.connection.setLimits(limits);
   }
 
   setRoots(roots: Root[]): void {

@@ -11,3 +11,4 @@ export * from './host';
 export * from './http/fetch';
 export * from './oauth/provider';
 export * from './redact';
+export * from './limits';

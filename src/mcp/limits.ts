@@ -79,3 +79,23 @@ function formatLimit(limit: keyof Limits, value: number): string {
   if (value >= 1024 && value % 1024 === 0) return `${value / 1024} KiB`;
   return `${value} bytes`;
 }
+
+/**
+ * Limits from untrusted text (the CLI's `MCP_HOST_LIMITS` JSON): the known keys with positive whole numbers;
+ * anything else is reported, never silently dropped.
+ */
+export function parseLimits(text: string, source: string): { limits: Partial<Limits>; problems: string[] } {
+  const limits: Partial<Limits> = {};
+  const problems: string[] = [];
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch (e) {
+    return { limits, problems: [`${source} is not JSON (${e instanceof Error ? e.message : String(e)}); write e.g. {"maxMessageBytes": 134217728}`] };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { limits, problems: [`${source} must be a JSON object of limits, e.g. {"maxMessageBytes": 134217728}`] };
+  for (const [k, v] of Object.entries(raw)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, k)) { problems.push(`${source}: \`${k}\` is not a limit (limits: ${Object.keys(DEFAULT_LIMITS).join(', ')})`); continue; }
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) { problems.push(`${source}: \`${k}\` must be a whole number of at least 1, not ${JSON.stringify(v)}`); continue; }
+    limits[k as keyof Limits] = v;
+  }
+  return { limits, problems };
+}

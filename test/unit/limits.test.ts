@@ -1,0 +1,43 @@
+/** The limits table (src/mcp/limits.ts): defaults, the settings that raise them, and MCP_HOST_LIMITS for the CLI. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_LIMITS, LIMIT_SETTING, limitMessage, parseLimits, resolveLimits } from '../../src/mcp/limits';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+describe('limits', () => {
+  it('every limit has a user-scope setting in package.json with the same default (a workspace cannot raise it)', () => {
+    const props = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+    for (const [k, v] of Object.entries(DEFAULT_LIMITS)) {
+      const setting = props[LIMIT_SETTING[k as keyof typeof DEFAULT_LIMITS]];
+      assert.ok(setting, `package.json has no ${LIMIT_SETTING[k as keyof typeof DEFAULT_LIMITS]}`);
+      assert.equal(setting.default, v, k);
+      assert.equal(setting.scope, 'application', k);
+    }
+  });
+
+  it('resolveLimits keeps positive whole values and ignores the rest', () => {
+    const r = resolveLimits({ maxMessageBytes: 1024, maxLogEntryBytes: -1, maxCatalogueItems: 'x', maxSchemaNodes: Infinity });
+    assert.equal(r.maxMessageBytes, 1024);
+    assert.equal(r.maxLogEntryBytes, DEFAULT_LIMITS.maxLogEntryBytes);
+    assert.equal(r.maxCatalogueItems, DEFAULT_LIMITS.maxCatalogueItems);
+    assert.equal(r.maxSchemaNodes, DEFAULT_LIMITS.maxSchemaNodes);
+  });
+
+  it('parseLimits (MCP_HOST_LIMITS) takes known keys and reports every problem', () => {
+    assert.deepEqual(parseLimits('{"maxMessageBytes": 2048}', 'MCP_HOST_LIMITS'), { limits: { maxMessageBytes: 2048 }, problems: [] });
+    const bad = parseLimits('{"maxMessageByte": 1, "maxLogEntryBytes": 0, "__proto__": 5}', 'MCP_HOST_LIMITS');
+    assert.deepEqual(bad.limits, {});
+    assert.equal(bad.problems.length, 3, bad.problems.join('\n'));
+    assert.match(bad.problems[0], /`maxMessageByte` is not a limit/);
+    assert.match(parseLimits('nope', 'MCP_HOST_LIMITS').problems[0], /MCP_HOST_LIMITS is not JSON/);
+    assert.match(parseLimits('[1]', 'MCP_HOST_LIMITS').problems[0], /must be a JSON object/);
+  });
+
+  it('the message names the server, the limit and the setting', () => {
+    assert.equal(limitMessage('big', 'maxMessageBytes', 64 * 1024 * 1024, 'sent a message that is too large'),
+      'server `big` sent a message that is too large: over the limit of 64 MiB (raise it with the setting `mcpHost.limits.maxMessageBytes`)');
+    assert.match(limitMessage('pages', 'maxCataloguePages', 10_000, 'listed too many pages'), /over the limit of 10,000 catalogue pages/);
+  });
+});
