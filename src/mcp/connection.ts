@@ -33,6 +33,8 @@ import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue
 import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
 import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst } from './logging';
 import { createIsolatedFetch, type FetchLike } from './http/fetch';
+import { createGuardedFetch } from './http/guardedFetch';
+import { resolveLimits, type Limits } from './limits';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
 import { stopProcessTree } from './process/processTree';
@@ -80,6 +82,8 @@ export interface ConnectionOptions {
   /** Environment for stdio servers: default process.env + envFile + env. */
   loadEnvironment?: (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
   baseEnv?: NodeJS.ProcessEnv;
+  /** Caps on what the server fills (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
   /** Options for the Streamable HTTP GET stream reconnection. */
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
 }
@@ -136,6 +140,7 @@ export class Connection implements ServerHandle {
   private configError: string | undefined;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
+  private readonly limits: Limits;
   /** Which HTTP transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -155,7 +160,13 @@ export class Connection implements ServerHandle {
   constructor(definition: ServerDefinition, private readonly options: ConnectionOptions = {}) {
     this._definition = definition;
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
-    this.fetchFn = createIsolatedFetch(options.fetch);
+    this.limits = resolveLimits(options.limits);
+    // Every HTTP request (transports and OAuth) goes through the guard: headers stay with their origin, bodies are capped.
+    this.fetchFn = createIsolatedFetch(createGuardedFetch(() => {
+      const def = this._definition;
+      return def.type === 'stdio' ? { server: this.name, url: 'null:', maxMessageBytes: this.limits.maxMessageBytes }
+        : { server: this.name, url: def.url, headers: def.headers, maxMessageBytes: this.limits.maxMessageBytes };
+    }, options.fetch));
   }
 
   get name(): string {
