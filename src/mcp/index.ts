@@ -10,3 +10,4 @@ export * from './connection';
 export * from './host';
 export * from './http/fetch';
 export * from './oauth/provider';
+export * from './oauth/urls';

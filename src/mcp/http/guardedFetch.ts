@@ -37,8 +37,11 @@ const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** SSE events up to this size are parsed to see which request they answer; bigger ones are looked at head and tail only. */
 const PARSE_EVENT_BYTES = 1024 * 1024;
-/** The JSON-RPC error code of the responses made up here (the SDK's ConnectionClosed). */
-export const STREAM_FAILED_CODE = -32000;
+/**
+ * The JSON-RPC error code of the responses made up here: one of the implementation-defined server
+ * errors, not -32000 (which the SDK uses for "connection closed" and would hide the message).
+ */
+export const STREAM_FAILED_CODE = -32099;
 
 type JsonRpcId = string | number;
 const keyOf = (id: JsonRpcId): string => JSON.stringify(id);
