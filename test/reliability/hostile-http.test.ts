@@ -118,6 +118,16 @@ describe('Reliability: hostile HTTP servers', function () {
     });
   }
 
+  it('legacy SSE: the stream that was to carry an answer is dropped; the pending request fails at once (request timeout 10 minutes)', async () => {
+    const f = await startHttpFixture(['--sse-only', '--drop-get-stream-after', '300']);
+    cleanups.push(() => f.stop());
+    t = await startHost([httpDef('legacy', f.url, 'sse')]);
+    assert.equal(t.get('legacy').state.kind, 'running');
+    await assert.rejects(t.get('legacy').callTool('slow', { ms: 60_000 }, { timeout: 600_000 }), /server `legacy`: the HTTP stream (was dropped|ended) before the answer came/);
+    assert.equal((await f.stats()).droppedStreams, 1);
+    await t.assertBystanderUndisturbed();
+  });
+
   it('a request that times out stops reading its (stalled) SSE answer: the server sees the connection closed', async () => {
     const f = await hostile();
     t = await startHost([httpDef('hostile', f.url)]);

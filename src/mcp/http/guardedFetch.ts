@@ -86,8 +86,9 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
       forget();
       throw err;
     }
+    // Accepted, answer to come on the GET stream (legacy SSE): watched there.
+    if (response.status === 202 && method === 'POST') for (const id of requestIds) accepted.ids.set(keyOf(id), id);
     if (!response.body || response.status === 204 || response.status === 304) {
-      if (response.status === 202 && method === 'POST') for (const id of requestIds) accepted.ids.set(keyOf(id), id);
       forget();
       return response;
     }
