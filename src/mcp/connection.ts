@@ -32,7 +32,7 @@ import type {
 import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
 import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
 import { hideValues, mapMcpLevel, redactForLog, redactText, secretsLongestFirst } from './logging';
-import { createIsolatedFetch, type FetchLike } from './http/fetch';
+import type { FetchLike } from './http/fetch';
 import { createGuardedFetch } from './http/guardedFetch';
 import { resolveLimits, type Limits } from './limits';
 import { SamplingService } from './sampling';
@@ -162,11 +162,11 @@ export class Connection implements ServerHandle {
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
     this.limits = resolveLimits(options.limits);
     // Every HTTP request (transports and OAuth) goes through the guard: headers stay with their origin, bodies are capped.
-    this.fetchFn = createIsolatedFetch(createGuardedFetch(() => {
+    this.fetchFn = createGuardedFetch(() => {
       const def = this._definition;
       return def.type === 'stdio' ? { server: this.name, url: 'null:', maxMessageBytes: this.limits.maxMessageBytes }
         : { server: this.name, url: def.url, headers: def.headers, maxMessageBytes: this.limits.maxMessageBytes };
-    }, options.fetch));
+    }, options.fetch);
   }
 
   get name(): string {

@@ -3,6 +3,8 @@
  * and the OAuth flow's discovery, registration and token requests). SDK-agnostic: it sees only URLs,
  * RequestInit, Responses and the JSON-RPC messages in the bodies it carries.
  *
+ * - Isolated: every request gets its own AbortSignal (as createIsolatedFetch did); the caller's signal,
+ *   usually one per session, gets one listener that aborts what is still in flight. *
  * - Origins: the headers configured for the server (`headers` in its definition) go only to the
  *   origin of the server's `url`. A request anywhere else (a `resource_metadata` URL or an authorization
  *   server named by a 401, a legacy SSE `endpoint`, a redirect target) is sent without them, and without
@@ -57,6 +59,9 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
   const inFlight = new Map<string, AbortController>();
   /** Requests POSTed and answered 202: their responses come on the GET stream (legacy SSE). */
   const accepted: Watch = { ids: new Map() };
+  /** Requests still in flight (until their body is read), and the callers' signals already listened to. */
+  const live = new Set<AbortController>();
+  const watched = new WeakSet<AbortSignal>();
 
   return async (input, init) => {
     const ctx = context();
@@ -74,10 +79,25 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
       }
     }
 
+    // Each request gets its own controller. The caller's signal is usually one per session (the SDK's):
+    // it gets exactly one listener, which aborts whatever is still in flight (no listener per request).
+    const shared = init?.signal ?? undefined;
+    if (shared?.aborted) throw shared.reason ?? new DOMException('aborted', 'AbortError');
+    if (shared && !watched.has(shared)) {
+      watched.add(shared);
+      shared.addEventListener('abort', () => {
+        for (const c of live) c.abort(shared.reason);
+        live.clear();
+      }, { once: true });
+    }
     const own = new AbortController();
-    const signal = init?.signal ? AbortSignal.any([init.signal, own.signal]) : own.signal;
+    const signal = own.signal;
+    live.add(own);
     for (const id of requestIds) inFlight.set(keyOf(id), own);
-    const forget = () => { for (const id of requestIds) if (inFlight.get(keyOf(id)) === own) inFlight.delete(keyOf(id)); };
+    const forget = () => {
+      live.delete(own);
+      for (const id of requestIds) if (inFlight.get(keyOf(id)) === own) inFlight.delete(keyOf(id));
+    };
 
     let response: Response;
     try {
@@ -242,7 +262,7 @@ function sseBody(
         if (!events.length) continue;
         for (const ev of events) {
           for (const part of ev.parts) controller.enqueue(part);
-          if (watch?.ids.size || isPost) {
+          if (watch?.ids.size) {
             const seen = answeredBy(ev.parts, ev.bytes);
             if (seen.eventId) resumable = true;
             for (const k of seen.ids) watch?.ids.delete(k);
