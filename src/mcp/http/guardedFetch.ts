@@ -200,7 +200,7 @@ function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: 
       own.abort(reason);
       return reader.cancel(reason).catch(() => undefined);
     },
-  }, { highWaterMark: 0 });
+  });
 }
 
 /**
@@ -276,7 +276,7 @@ function sseBody(
       own.abort(reason);
       return reader.cancel(reason).catch(() => undefined);
     },
-  }, { highWaterMark: 0 });
+  });
 }
 
 function errText(err: unknown): string {
