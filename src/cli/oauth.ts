@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { McpOAuthProvider, type OAuthStorage } from '../mcp/oauth/provider';
+import { checkAuthorizationUrl, windowsOpenCommand } from '../mcp/oauth/urls';
 import type { ServerDefinition } from '../mcp/types';
 import { CLI_NAME } from './version';
 
@@ -97,6 +98,7 @@ export class CliSignIn {
       storage: this.storage,
       clientName: CLI_NAME,
       key: def.url,
+      server: def.name,
       redirectUrl: this.redirectUrl(def.name),
       openBrowser: url => this.browserStep(def.name, url),
     });
@@ -126,6 +128,8 @@ export class CliSignIn {
   }
 
   private async browserStep(server: string, url: string): Promise<void> {
+    // Never print or open a URL of another scheme (file:, smb:, vscode:, …) a server chose.
+    url = checkAuthorizationUrl(server, url).toString();
     this.waiter(server);
     await this.listen();
     this.opts.err(`mcp-host: server "${server}" needs you to sign in. Open this URL in a browser:\n  ${url}`);
@@ -171,13 +175,17 @@ export class CliSignIn {
   }
 }
 
+/** The opener's command line: xdg-open / open / cmd start (quoted and escaped, see windowsOpenCommand). */
+export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): { command: string; args: string[]; verbatim: boolean } {
+  if (platform === 'win32') return { ...windowsOpenCommand(url), verbatim: true };
+  return { command: platform === 'darwin' ? 'open' : 'xdg-open', args: [url], verbatim: false };
+}
+
 /** Best effort: xdg-open / open / start, detached, output ignored. */
 function openInBrowser(url: string): void {
-  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]]
-    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]]
-      : ['xdg-open', [url]];
+  const { command, args, verbatim } = browserCommand(url);
   try {
-    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: verbatim });
     child.on('error', () => undefined);
     child.unref();
   } catch {

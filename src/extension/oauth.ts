@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { McpOAuthProvider, type Connection, type HostApi, type ServerDefinition } from '../mcp';
+import { McpOAuthProvider, checkAuthorizationUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /** SecretStorage as the core's OAuth token storage. */
 function storageOf(secrets: vscode.SecretStorage) {
@@ -21,9 +21,14 @@ export class OAuthBridge implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The browser step (ask, then openExternal); tests replace it to follow the authorization URL themselves. */
   openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
+    // Checked again here (not only in the core): only https: (http: on loopback) reaches openExternal.
+    const u = checkAuthorizationUrl(server, url);
     const open = 'Open Browser';
-    const pick = await vscode.window.showInformationMessage(`MCP server "${server}" asks you to sign in at ${new URL(url).host}.`, { modal: true }, open);
-    if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    const pick = await vscode.window.showInformationMessage(
+      `MCP server "${server}" asks you to sign in at ${u.origin}`,
+      { modal: true, detail: `The browser will open ${u.origin}${u.pathname}. Continue only if you trust this site.` }, open,
+    );
+    if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(u.toString(), true));
   };
 
   constructor(
@@ -48,11 +53,13 @@ export class OAuthBridge implements vscode.Disposable {
       storage: storageOf(this.context.secrets),
       clientName: 'MCP Host for VS Code',
       key: def.url,
+      server: def.name,
       // A getter: the external form of the redirect is known only once asExternalUri answers.
       get redirectUrl() { return redirect(); },
       openBrowser: url => {
-        this.log(`${def.name}: sign-in needed, opening ${new URL(url).origin}`);
-        return this.openBrowser(def.name, url);
+        const u = checkAuthorizationUrl(def.name, url);
+        this.log(`${def.name}: sign-in needed, asking to open ${u.origin}`);
+        return this.openBrowser(def.name, u.toString());
       },
     });
   }

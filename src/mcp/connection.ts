@@ -30,7 +30,8 @@ import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './e
 import { mapMcpLevel } from './logging';
 import { environmentSecrets, redactorFor, type Redactor } from './redact';
 import { limitMessage, resolveLimits, type Limits } from './limits';
-import { createIsolatedFetch, type FetchLike } from './http/fetch';
+import type { FetchLike } from './http/fetch';
+import { createGuardedFetch } from './http/guardedFetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
 import { StdioMessageError, StdioTransport } from './process/stdioTransport';
@@ -160,8 +161,13 @@ export class Connection implements ServerHandle {
   constructor(definition: ServerDefinition, private readonly options: ConnectionOptions = {}) {
     this._definition = definition;
     this.sampling = options.sampling ?? new SamplingService(options.features ?? {});
-    this.fetchFn = createIsolatedFetch(options.fetch);
     this.limits = resolveLimits(options.limits);
+    // Every HTTP request (transports and OAuth) goes through the guard: headers stay with their origin, bodies are capped.
+    this.fetchFn = createGuardedFetch(() => {
+      const def = this._definition;
+      return def.type === 'stdio' ? { server: this.name, url: 'null:', maxMessageBytes: this.limits.maxMessageBytes }
+        : { server: this.name, url: def.url, headers: def.headers, maxMessageBytes: this.limits.maxMessageBytes };
+    }, options.fetch);
   }
 
   get name(): string {

@@ -12,3 +12,4 @@ export * from './http/fetch';
 export * from './oauth/provider';
 export * from './redact';
 export * from './limits';
+export * from './oauth/urls';

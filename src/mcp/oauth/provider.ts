@@ -5,6 +5,7 @@
  * this class only keeps what it hands us, under keys scoped to the server URL.
  */
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { checkAuthorizationUrl } from './urls';
 import type {
   OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -25,6 +26,8 @@ export interface OAuthProviderOptions {
   clientName: string;
   /** Scopes the storage keys; usually the server URL. */
   key?: string;
+  /** The server's name, for messages. */
+  server?: string;
   /** Requested scope, if the server needs one. */
   scope?: string;
 }
@@ -80,7 +83,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    await this.opts.openBrowser(authorizationUrl.toString());
+    // The server chose this URL: only https: (http: on loopback) is ever handed to a browser.
+    const url = checkAuthorizationUrl(this.opts.server ?? this.opts.key ?? this.opts.clientName, authorizationUrl);
+    await this.opts.openBrowser(url.toString());
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {

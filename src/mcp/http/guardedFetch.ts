@@ -1,0 +1,387 @@
+/**
+ * The one `fetch` every HTTP request for a server goes through (the transports' POSTs and GET stream,
+ * and the OAuth flow's discovery, registration and token requests). SDK-agnostic: it sees only URLs,
+ * RequestInit, Responses and the JSON-RPC messages in the bodies it carries.
+ *
+ * - Isolated: every request gets its own AbortSignal (as createIsolatedFetch did); the caller's signal,
+ *   usually one per session, gets one listener that aborts what is still in flight. *
+ * - Origins: the headers configured for the server (`headers` in its definition) go only to the
+ *   origin of the server's `url`. A request anywhere else (a `resource_metadata` URL or an authorization
+ *   server named by a 401, a legacy SSE `endpoint`, a redirect target) is sent without them, and without
+ *   a Bearer token. Redirects are followed by hand and only within the request's origin; any other
+ *   redirect is handed back unfollowed (the caller reports it).
+ * - Bounded: bodies are counted while they are read. A JSON (or any non-SSE) body over
+ *   `maxMessageBytes`, or one SSE event over it, aborts the read and fails with the limit message. SSE
+ *   is passed on one complete event at a time, so a cut never leaves a half event behind.
+ * - Requests fail fast: when a POST's SSE stream is dropped, cut by the cap, or ends without answering
+ *   (and without an event id to resume from), each request in that POST not yet answered gets a JSON-RPC
+ *   error response on the stream before it closes; the same for requests whose answers were to come on
+ *   the GET stream (legacy SSE: POST answered 202). A `notifications/cancelled` for a request (sent on
+ *   cancellation and timeout) aborts that request's body read.
+ */
+import { McpHostError } from '../errors';
+import { limitMessage } from '../limits';
+import type { FetchLike } from './fetch';
+
+/** What the guard needs to know about the server, read at each request (the definition can change). */
+export interface GuardContext {
+  /** The server's name, for messages. */
+  server: string;
+  /** The server's URL: its origin is the only one that gets `headers`. */
+  url: string;
+  /** The headers configured for the server. */
+  headers?: Record<string, string>;
+  /** Largest JSON body or single SSE event read (Limits.maxMessageBytes). */
+  maxMessageBytes: number;
+}
+
+const MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** SSE events up to this size are parsed to see which request they answer; bigger ones are looked at head and tail only. */
+const PARSE_EVENT_BYTES = 1024 * 1024;
+/**
+ * The JSON-RPC error code of the responses made up here: one of the implementation-defined server
+ * errors, not -32000 (which the SDK uses for "connection closed" and would hide the message).
+ */
+export const STREAM_FAILED_CODE = -32099;
+
+type JsonRpcId = string | number;
+const keyOf = (id: JsonRpcId): string => JSON.stringify(id);
+
+/** Requests of one session whose answers are still expected. */
+interface Watch {
+  /** key → id. */
+  ids: Map<string, JsonRpcId>;
+}
+
+export function createGuardedFetch(context: () => GuardContext, base: FetchLike = (u, i) => fetch(u, i)): FetchLike {
+  /** In-flight requests by JSON-RPC id, so a `notifications/cancelled` can abort its body read. */
+  const inFlight = new Map<string, AbortController>();
+  /** Requests POSTed and answered 202: their responses come on the GET stream (legacy SSE). */
+  const accepted: Watch = { ids: new Map() };
+  /** Requests still in flight (until their body is read), and the callers' signals already listened to. */
+  const live = new Set<AbortController>();
+  const watched = new WeakSet<AbortSignal>();
+
+  return async (input, init) => {
+    const ctx = context();
+    const url = new URL(String(input));
+    const serverOrigin = originOf(ctx.url);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const messages = method === 'POST' ? jsonRpcMessages(init?.body) : [];
+    const requestIds = messages.filter(m => m.method !== undefined && m.id !== undefined && m.id !== null).map(m => m.id as JsonRpcId);
+    for (const m of messages) {
+      if (m.method === 'notifications/cancelled') {
+        const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;
+        if (id === undefined) continue;
+        accepted.ids.delete(keyOf(id));
+        inFlight.get(keyOf(id))?.abort(new McpHostError(`server \`${ctx.server}\`: request ${String(id)} was cancelled`));
+      }
+    }
+
+    // Each request gets its own controller. The caller's signal is usually one per session (the SDK's):
+    // it gets exactly one listener, which aborts whatever is still in flight (no listener per request).
+    const shared = init?.signal ?? undefined;
+    if (shared?.aborted) throw shared.reason ?? new DOMException('aborted', 'AbortError');
+    if (shared && !watched.has(shared)) {
+      watched.add(shared);
+      shared.addEventListener('abort', () => {
+        for (const c of live) c.abort(shared.reason);
+        live.clear();
+      }, { once: true });
+    }
+    const own = new AbortController();
+    const signal = own.signal;
+    live.add(own);
+    for (const id of requestIds) inFlight.set(keyOf(id), own);
+    const forget = () => {
+      live.delete(own);
+      for (const id of requestIds) if (inFlight.get(keyOf(id)) === own) inFlight.delete(keyOf(id));
+    };
+
+    let response: Response;
+    try {
+      response = await fetchWithinOrigin(base, url, { ...init, signal }, ctx, serverOrigin);
+    } catch (err) {
+      forget();
+      throw err;
+    }
+    // Accepted, answer to come on the GET stream (legacy SSE): watched there.
+    if (response.status === 202 && method === 'POST') for (const id of requestIds) accepted.ids.set(keyOf(id), id);
+    if (!response.body || response.status === 204 || response.status === 304) {
+      forget();
+      return response;
+    }
+    const isSse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    const watch: Watch | undefined = isSse
+      ? (method === 'POST' ? { ids: new Map(requestIds.map(id => [keyOf(id), id])) } : method === 'GET' ? accepted : undefined)
+      : undefined;
+    const body = isSse
+      ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
+      : cappedBody(response.body, ctx, own, forget);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** Sends `init` to `url`, following redirects only while they stay within the request's origin. */
+async function fetchWithinOrigin(base: FetchLike, url: URL, init: RequestInit, ctx: GuardContext, serverOrigin: string): Promise<Response> {
+  const follow = init.redirect === undefined || init.redirect === 'follow';
+  const start = url.origin;
+  let target = url;
+  let current: RequestInit = init;
+  for (let hop = 0; ; hop++) {
+    const response = await base(target, { ...current, headers: headersFor(target, current.headers, ctx, serverOrigin), redirect: follow ? 'manual' : init.redirect });
+    if (!follow || !REDIRECT_STATUSES.has(response.status)) return response;
+    const location = response.headers.get('location');
+    let next: URL | undefined;
+    try { next = location ? new URL(location, target) : undefined; } catch { next = undefined; }
+    // Another origin, another scheme, new credentials or too many hops: the caller gets the redirect as is.
+    if (!next || next.origin !== start || next.username || next.password || hop >= MAX_REDIRECTS) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const toGet = response.status === 303 || ((response.status === 301 || response.status === 302) && (current.method ?? 'GET').toUpperCase() === 'POST');
+    current = toGet ? { ...current, method: 'GET', body: undefined } : current;
+    target = next;
+  }
+}
+
+/** The request's headers, without the server's configured ones (and a Bearer token) when `target` is another origin. */
+export function headersFor(target: URL, headers: HeadersInit | undefined, ctx: Pick<GuardContext, 'headers'>, serverOrigin: string): Headers {
+  const out = new Headers(headers);
+  if (target.origin === serverOrigin) return out;
+  for (const name of Object.keys(ctx.headers ?? {})) out.delete(name);
+  if (/^bearer\s/i.test(out.get('authorization') ?? '')) out.delete('authorization');
+  return out;
+}
+
+function originOf(u: string): string {
+  try { return new URL(u).origin; } catch { return 'null'; }
+}
+
+interface JsonRpcLike { id?: unknown; method?: string; params?: unknown; result?: unknown; error?: unknown }
+
+/** The JSON-RPC messages in a POST body (one or a batch); [] for anything else. */
+function jsonRpcMessages(body: unknown): JsonRpcLike[] {
+  if (typeof body !== 'string' || !body) return [];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    return list.filter((m): m is JsonRpcLike => !!m && typeof m === 'object');
+  } catch {
+    return [];
+  }
+}
+
+/** A non-SSE body, failing (and aborting the read) once it is over the cap. */
+function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let total = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const r = await reader.read();
+        if (r.done) { done(); controller.close(); return; }
+        total += r.value.byteLength;
+        if (total > ctx.maxMessageBytes) {
+          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
+          own.abort(err);
+          reader.cancel(err).catch(() => undefined);
+          done();
+          controller.error(err);
+          return;
+        }
+        controller.enqueue(r.value);
+      } catch (err) {
+        done();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      done();
+      own.abort(reason);
+      return reader.cancel(reason).catch(() => undefined);
+    },
+  });
+}
+
+/**
+ * An SSE body passed on one complete event at a time, each event capped. When it fails or ends with
+ * requests in `watch` unanswered, those get an error response first (see the file comment).
+ */
+function sseBody(
+  source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, signal: AbortSignal,
+  watch: Watch | undefined, isPost: boolean, done: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const scan = new SseScanner();
+  let resumable = false;
+  let finished = false;
+  const finish = () => { if (!finished) { finished = true; done(); } };
+
+  /** Answers every watched request with an error, then closes (or errors, when nothing was watched). */
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, message: string, err: unknown, ended: boolean) => {
+    finish();
+    const open = watch && !(isPost && resumable) ? [...watch.ids.values()] : [];
+    if (!open.length) {
+      if (ended) controller.close(); else controller.error(err);
+      return;
+    }
+    watch!.ids.clear();
+    const enc = new TextEncoder();
+    for (const id of open) {
+      controller.enqueue(enc.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: STREAM_FAILED_CODE, message } })}\n\n`));
+    }
+    controller.close();
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        let r: ReadableStreamReadResult<Uint8Array>;
+        try {
+          r = await reader.read();
+        } catch (err) {
+          // Closed or cancelled by us: nothing to answer (the request already has its outcome).
+          if (signal.aborted) { watch?.ids.clear(); finish(); controller.error(err); return; }
+          fail(controller, `server \`${ctx.server}\`: the HTTP stream was dropped before the answer came (${errText(err)})`, err, false);
+          return;
+        }
+        if (r.done) {
+          // Ended without answering: the request would wait for its timeout; answer it now (unless resumable).
+          fail(controller, `server \`${ctx.server}\`: the HTTP stream ended before the answer came`, undefined, true);
+          return;
+        }
+        const events = scan.push(r.value);
+        if (scan.pendingBytes > ctx.maxMessageBytes) {
+          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an SSE event'));
+          own.abort(err);
+          reader.cancel(err).catch(() => undefined);
+          scan.reset();
+          fail(controller, err.message, err, false);
+          return;
+        }
+        if (!events.length) continue;
+        for (const ev of events) {
+          for (const part of ev.parts) controller.enqueue(part);
+          if (watch?.ids.size) {
+            const seen = answeredBy(ev.parts, ev.bytes);
+            if (seen.eventId) resumable = true;
+            for (const k of seen.ids) watch?.ids.delete(k);
+          }
+        }
+        return;
+      }
+    },
+    cancel(reason) {
+      finish();
+      own.abort(reason);
+      return reader.cancel(reason).catch(() => undefined);
+    },
+  });
+}
+
+function errText(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err instanceof Error ? err.message : String(err)}${cause}`;
+}
+
+/** Splits an SSE byte stream into complete events (ended by a blank line; LF, CR or CRLF line ends). */
+export class SseScanner {
+  private parts: Uint8Array[] = [];
+  /** Bytes of the event being read (not yet complete). */
+  pendingBytes = 0;
+  private lineBytes = 0;
+  private lastWasCR = false;
+
+  /** Feeds one chunk; returns the events it completed, as the slices of input that make them up. */
+  push(chunk: Uint8Array): Array<{ parts: Uint8Array[]; bytes: number }> {
+    const out: Array<{ parts: Uint8Array[]; bytes: number }> = [];
+    let pos = 0;
+    let from = 0;
+    let lf = chunk.indexOf(10);
+    let cr = chunk.indexOf(13);
+    const n = chunk.length;
+    while (pos < n) {
+      if (lf !== -1 && lf < pos) lf = chunk.indexOf(10, pos);
+      if (cr !== -1 && cr < pos) cr = chunk.indexOf(13, pos);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) {
+        this.lineBytes += n - pos;
+        this.lastWasCR = false;
+        pos = n;
+        break;
+      }
+      if (end === pos && this.lastWasCR && chunk[end] === 10) {
+        // The LF of a CRLF.
+        this.lastWasCR = false;
+        pos = end + 1;
+        continue;
+      }
+      const blank = end === pos && this.lineBytes === 0;
+      this.lineBytes = 0;
+      this.lastWasCR = chunk[end] === 13;
+      pos = end + 1;
+      if (blank) {
+        // A CRLF blank line: take its LF into this event too.
+        if (this.lastWasCR && pos < n && chunk[pos] === 10) { pos++; this.lastWasCR = false; }
+        const slice = chunk.subarray(from, pos);
+        this.parts.push(slice);
+        const bytes = this.pendingBytes + slice.byteLength;
+        out.push({ parts: this.parts, bytes });
+        this.parts = [];
+        this.pendingBytes = 0;
+        from = pos;
+      }
+    }
+    if (from < n) {
+      const rest = chunk.subarray(from);
+      this.parts.push(rest);
+      this.pendingBytes += rest.byteLength;
+    }
+    return out;
+  }
+
+  reset(): void {
+    this.parts = [];
+    this.pendingBytes = 0;
+  }
+}
+
+/** Which responses (by id key) an SSE event carries, and whether it had an `id:` field (resumable stream). */
+function answeredBy(parts: Uint8Array[], bytes: number): { ids: string[]; eventId: boolean } {
+  const dec = new TextDecoder();
+  if (bytes > PARSE_EVENT_BYTES) {
+    // Too big to parse twice: look for a top-level `"id"` near either end.
+    const head = dec.decode(parts[0].subarray(0, 4096));
+    const last = parts[parts.length - 1];
+    const tail = dec.decode(last.subarray(Math.max(0, last.byteLength - 4096)));
+    const ids: string[] = [];
+    for (const text of [head, tail]) {
+      const m = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(text);
+      if (m && /"(result|error)"\s*:/.test(head + tail)) ids.push(m[1]);
+    }
+    return { ids, eventId: /(^|[\r\n])id:/.test(head) };
+  }
+  let text = '';
+  for (const p of parts) text += dec.decode(p, { stream: true });
+  text += dec.decode();
+  let data: string[] = [];
+  let type = '';
+  let eventId = false;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+    else if (line.startsWith('event:')) type = line.slice(6).trim();
+    else if (line.startsWith('id:')) eventId = true;
+  }
+  if (!data.length || (type && type !== 'message')) return { ids: [], eventId };
+  try {
+    const parsed: unknown = JSON.parse(data.join('\n'));
+    data = [];
+    const list = (Array.isArray(parsed) ? parsed : [parsed]) as JsonRpcLike[];
+    const ids = list
+      .filter(m => m && typeof m === 'object' && m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m))
+      .map(m => keyOf(m.id as JsonRpcId));
+    return { ids, eventId };
+  } catch {
+    return { ids: [], eventId };
+  }
+}

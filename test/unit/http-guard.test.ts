@@ -1,0 +1,125 @@
+/**
+ * The guarded fetch's parts (origins, redirects, the SSE event splitter) and the authorization-URL
+ * rules (which URLs may be opened; the Windows opener's command line).
+ */
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SseScanner, createGuardedFetch, headersFor } from '../../src/mcp/http/guardedFetch';
+import { checkAuthorizationUrl, isLoopbackHost, windowsOpenCommand } from '../../src/mcp/oauth/urls';
+import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
+import { browserCommand } from '../../src/cli/oauth';
+
+async function server(handler: http.RequestListener) {
+  const s = http.createServer(handler);
+  await new Promise<void>(r => s.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise<void>(r => { s.closeAllConnections(); s.close(() => r()); }) };
+}
+
+describe('guarded fetch', () => {
+  const headers = { Authorization: 'Bearer configured', 'X-Api-Key': 'k1' };
+
+  it('keeps configured headers for the server origin and drops them (and a Bearer token) for any other', () => {
+    const own = headersFor(new URL('https://api.example.com/x'), { ...headers, Accept: 'a' }, { headers }, 'https://api.example.com');
+    assert.equal(own.get('x-api-key'), 'k1');
+    const other = headersFor(new URL('https://evil.example.com/x'), { 'x-api-key': 'k1', authorization: 'Bearer from-provider', Accept: 'a' }, { headers: { 'X-Api-Key': 'k1' } }, 'https://api.example.com');
+    assert.equal(other.get('x-api-key'), null);
+    assert.equal(other.get('authorization'), null);
+    assert.equal(other.get('accept'), 'a');
+    // A port is another origin.
+    assert.equal(headersFor(new URL('https://api.example.com:444/'), headers, { headers }, 'https://api.example.com').get('x-api-key'), null);
+    // Client authentication for a token endpoint (Basic) is not the server's header: kept.
+    assert.equal(headersFor(new URL('https://as.example.com/token'), { authorization: 'Basic abc' }, { headers: {} }, 'https://api.example.com').get('authorization'), 'Basic abc');
+  });
+
+  it('follows a redirect within the origin (headers kept), hands back one to another origin unfollowed; the other origin sees nothing', async () => {
+    const seenOther: http.IncomingHttpHeaders[] = [];
+    const other = await server((req, res) => { seenOther.push(req.headers); res.end('other'); });
+    const seenOwn: Array<{ url?: string; key?: string | string[] }> = [];
+    const own = await server((req, res) => {
+      seenOwn.push({ url: req.url, key: req.headers['x-api-key'] });
+      if (req.url === '/a') { res.writeHead(307, { location: '/b' }).end(); return; }
+      if (req.url === '/away') { res.writeHead(302, { location: `${other.base}/x` }).end(); return; }
+      res.end('own');
+    });
+    try {
+      const f = createGuardedFetch(() => ({ server: 's', url: `${own.base}/mcp`, headers, maxMessageBytes: 1024 }));
+      const r = await f(`${own.base}/a`, { headers });
+      assert.equal(await r.text(), 'own');
+      assert.deepEqual(seenOwn, [{ url: '/a', key: 'k1' }, { url: '/b', key: 'k1' }]);
+      const away = await f(`${own.base}/away`, { headers });
+      assert.equal(away.status, 302);
+      assert.deepEqual(seenOther, []);
+      // A request to the other origin itself (e.g. resource metadata) goes without the configured headers.
+      await (await f(`${other.base}/meta`, { headers })).text();
+      assert.equal(seenOther.length, 1);
+      const got = seenOther[0] as http.IncomingHttpHeaders;
+      assert.equal(got['x-api-key'], undefined);
+      assert.equal(got.authorization, undefined);
+    } finally {
+      await own.close();
+      await other.close();
+    }
+  });
+
+  it('fails a JSON body over the cap with the limit message, and passes one under it whole', async () => {
+    const s = await server((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pad: 'x'.repeat(req.url === '/big' ? 5000 : 100) })); });
+    try {
+      const f = createGuardedFetch(() => ({ server: 'capped', url: s.base, maxMessageBytes: 1024 }));
+      assert.equal(((await (await f(`${s.base}/small`)).json()) as { pad: string }).pad.length, 100);
+      await assert.rejects((await f(`${s.base}/big`)).json(), /server `capped` sent an HTTP body: over the limit of 1 KiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('SseScanner splits events on blank lines (LF, CRLF, CR), across chunk borders, and counts the open event', () => {
+    const enc = new TextEncoder();
+    const dec = (parts: Uint8Array[]) => parts.map(p => Buffer.from(p).toString()).join('');
+    const s = new SseScanner();
+    assert.deepEqual(s.push(enc.encode('data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d')).map(e => dec(e.parts)), ['data: a\n\n', 'data: b\r\n\r\n', 'data: c\r\r']);
+    assert.equal(s.pendingBytes, 7);
+    assert.deepEqual(s.push(enc.encode('ef\n')).map(e => dec(e.parts)), []);
+    assert.deepEqual(s.push(enc.encode('\nid: 1\n')).map(e => dec(e.parts)), ['data: def\n\n']);
+    assert.equal(s.pendingBytes, 6);
+    // A line of data that only looks blank across a border is not an event end.
+    const t = new SseScanner();
+    assert.deepEqual(t.push(enc.encode('data: x')), []);
+    assert.deepEqual(t.push(enc.encode('\n')), []);
+    assert.equal(t.push(enc.encode('\n')).length, 1);
+  });
+});
+
+describe('authorization URLs', () => {
+  it('opens only https:, and http: on loopback; refuses every other scheme naming the server', () => {
+    for (const ok of ['https://auth.example.com/authorize?x=1', 'http://127.0.0.1:3000/a', 'http://localhost/a', 'http://[::1]:8080/a']) {
+      assert.equal(checkAuthorizationUrl('srv', ok).toString(), new URL(ok).toString());
+    }
+    for (const bad of ['file:///etc/passwd', 'smb://host/share', 'vscode://ext/x', 'javascript:alert(1)', 'http://auth.example.com/a', 'data:text/html,x', 'not a url']) {
+      assert.throws(() => checkAuthorizationUrl('srv', bad), /server `srv` asked to open an authorization URL .*refused/, bad);
+    }
+    assert.ok(isLoopbackHost('127.1.2.3') && !isLoopbackHost('127.0.0.1.evil.com'));
+  });
+
+  it('the core provider refuses a file: authorization URL without calling the browser step', async () => {
+    const opened: string[] = [];
+    const p = new McpOAuthProvider({ storage: { get: () => undefined, set: () => undefined, delete: () => undefined }, openBrowser: async u => { opened.push(u); }, redirectUrl: 'http://127.0.0.1:1/cb', clientName: 'c', server: 'remote' });
+    await assert.rejects(p.redirectToAuthorization(new URL('file:///C:/Windows/System32/calc.exe')), /server `remote`.*file:/);
+    await p.redirectToAuthorization(new URL('https://auth.example.com/authorize'));
+    assert.deepEqual(opened, ['https://auth.example.com/authorize']);
+  });
+
+  it('the Windows opener quotes the URL and escapes cmd metacharacters (& | % ^ " …)', () => {
+    const url = 'https://auth.example.com/authorize?a=1&b=%PATH%|x^"y';
+    const { command, args } = windowsOpenCommand(url);
+    assert.equal(command, 'cmd.exe');
+    assert.deepEqual(args.slice(0, 3), ['/d', '/s', '/c']);
+    assert.equal(args[3], '"start "" ^"https://auth.example.com/authorize^?a=1^&b=^%PATH^%^|x^^\\^"y^""');
+    // Undo cmd's caret escapes and /s outer quotes: `start`, an empty title, then the URL as one quoted argument.
+    const seen = args[3].slice(1, -1).replace(/\^(.)/g, '$1');
+    assert.equal(seen, 'start "" "https://auth.example.com/authorize?a=1&b=%PATH%|x^\\"y"');
+    assert.deepEqual(browserCommand(url, 'win32'), { command, args, verbatim: true });
+    assert.deepEqual(browserCommand(url, 'linux'), { command: 'xdg-open', args: [url], verbatim: false });
+    assert.deepEqual(browserCommand(url, 'darwin'), { command: 'open', args: [url], verbatim: false });
+  });
+});
