@@ -153,20 +153,24 @@ export class StdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (this.closed || !stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('Not connected'));
     this.track(message);
-    return new Promise<void>(resolve => {
-      if (stdin.write(serializeMessage(message))) {
-        resolve();
-        return;
-      }
+    if (stdin.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
+    // Backpressure: every send that finds the pipe full waits for the same drain (one listener pair, however
+    // many messages are queued: a server that reads slowly must not pile up listeners).
+    this.drained ??= new Promise<void>(resolve => {
       const done = () => {
         stdin.off('drain', done);
         stdin.off('close', done);
+        this.drained = undefined;
         resolve();
       };
       stdin.once('drain', done);
       stdin.once('close', done);
     });
+    return this.drained;
   }
+
+  /** Resolves when stdin has drained (or closed); set while the pipe is full. */
+  private drained: Promise<void> | undefined;
 
   /** Stops the launch (if still running) and reports the close. */
   async close(): Promise<void> {
