@@ -28,6 +28,12 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   /** The problems of the last sync (invalid settings, unresolvable variables). */
   errors: ConfigError[] = [];
   private restricted: string[] = [];
+  private decided!: (at: number) => void;
+  /**
+   * `performance.now()` when the first sync had `host.reconcile` decide what starts (settings read,
+   * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
+   */
+  readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
 
   constructor(
     private readonly host: HostApi,
@@ -168,6 +174,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
     this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     const reconciled = this.host.reconcile(defs, errors);
+    this.decided(performance.now());
     for (const def of ask) void this.askConsent(def);
     await reconciled;
   }
