@@ -232,8 +232,9 @@ if (unexpected.length) console.log(`${c.r}Unexpected failures:${c.x}\n${unexpect
 if (keep) console.log(`results kept in ${outDir}`);
 else fs.rmSync(outDir, { recursive: true, force: true });
 const code = unexpected.length || stale.length ? 1 : 0;
+const about = `@modelcontextprotocol/conformance ${suiteVersion}, ${seconds}s`;
 console.log(code === 0
-  ? `${c.g}conformance: OK${c.x} in ${seconds}s (nothing failed outside the baseline)`
-  : `${c.r}conformance: FAILED${c.x} in ${seconds}s (${unexpected.length} unexpected failures, ${stale.length} stale baseline entries)`);
+  ? `${c.g}conformance: OK${c.x} (${about}; nothing failed outside the baseline)`
+  : `${c.r}conformance: FAILED${c.x} (${about}; ${unexpected.length} unexpected failures, ${stale.length} stale baseline entries)`);
 console.log(summaryLine(tally(graded)));
 process.exit(code);
