@@ -6,10 +6,12 @@
  *
  * activation: runs the real-editor harness (scripts/editor/run-editor-tests.mjs: code-server, the real
  * extension host) on test/editor/workspace/bench-activation.code-workspace, which configures 10 stdio
- * servers, with only test/editor/bench-activation.test.ts selected; that test writes the `activationMs`
- * the extension measured around its own `activate()` (also logged in the "MCP Host" channel). Takes
- * 1–2 minutes; `--skip activation` leaves it out. Needs dist/extension.js (built here if it is missing
- * or predates activationMs) and out/test/editor (built by `npm run bench`).
+ * servers, with only test/editor/bench-activation.test.ts selected; that test writes the two figures the
+ * extension measured from the start of its `activate()` (both also logged in the "MCP Host" channel):
+ * `firstReconcileMs`, until the first settings sync had `reconcile` decide what starts (the judged figure:
+ * activation is not over before that), and `activationMs`, `activate()` alone. Takes 1–2 minutes;
+ * `--skip activation` leaves it out. Needs dist/extension.js (built here with --production, what ships, if it
+ * is missing or predates firstReconcileMs) and out/test/editor (built by `npm run bench`).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -71,10 +73,11 @@ export const activation: Bench = {
   title: 'activate() with 10 servers configured, in the real editor (code-server)',
   async run(log) {
     const dist = path.join(ROOT, 'dist', 'extension.js');
-    if (!fs.existsSync(dist) || !fs.readFileSync(dist, 'utf8').includes('activationMs')) {
-      log('dist/extension.js is missing or predates activationMs: building it (node esbuild.mjs)');
-      if (await runBounded(process.execPath, ['esbuild.mjs'], process.env, 120_000, log) !== 0) throw new Error('build failed');
+    if (!fs.existsSync(dist) || !fs.readFileSync(dist, 'utf8').includes('firstReconcileMs')) {
+      log('dist/extension.js is missing or predates firstReconcileMs: building it (node esbuild.mjs --production)');
+      if (await runBounded(process.execPath, ['esbuild.mjs', '--production'], process.env, 120_000, log) !== 0) throw new Error('build failed');
     }
+    const build = /\/\/# sourceMappingURL=/.test(fs.readFileSync(dist, 'utf8').slice(-512)) ? 'development build' : 'production build';
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-activation-')), 'activation.json');
     const t0 = Date.now();
     try {
@@ -87,12 +90,18 @@ export const activation: Bench = {
         MCP_HOST_BENCH_ECHO: fixture('echo'),
       }, 300_000, log);
       if (code !== 0 || !fs.existsSync(out)) throw new Error(`the editor run did not record an activation time (exit ${code})`);
-      const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { activationMs: number; servers: number; vscode: string };
-      log(`activate() took ${r.activationMs.toFixed(1)} ms with ${r.servers} servers configured (VS Code ${r.vscode}); editor run ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { activationMs: number; firstReconcileMs: number; servers: number; vscode: string };
+      log(`activate() took ${r.activationMs.toFixed(1)} ms, the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor run ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); one run`;
       return [{
-        name: `activation: activate() with ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
-        ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.activationMs <= 20 && r.servers === 10,
-        note: `code-server ${r.vscode}, measured by the extension around its own activate(); one run`,
+        name: `activation: activate() + first settings sync until reconcile decided what starts, ${r.servers} servers configured (real editor)`,
+        value: round(r.firstReconcileMs, 1), unit: 'ms',
+        ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.firstReconcileMs <= 20 && r.servers === 10,
+        note: `firstReconcileMs; activate() alone took ${round(r.activationMs, 1)} ms; ${where}`,
+      }, {
+        name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
+        ratio: null, target: 'report (part of the row above)', met: null,
+        note: `activationMs; ${where}`,
       }];
     } finally {
       fs.rmSync(path.dirname(out), { recursive: true, force: true });

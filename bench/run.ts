@@ -3,7 +3,9 @@
  * same-run ratios, and writes bench/results.json (an array of { name, value, unit, ratio, target, met }, plus
  * `baseline` and `note`). Not tests: nothing here fails a build; a missed target is reported, not thrown.
  * Ids: overhead, throughput, http, startup, catalogue, flood, big, shutdown, activation, bundle.
- * `--no-write` leaves bench/results.json alone (for partial runs).
+ * `--no-write` leaves bench/results.json alone. A partial run (`--only`, `--skip`) updates only its own rows:
+ * the rows it measured replace the file's rows with the same prefix (the text before the first ':', e.g.
+ * "big payload", "activation"), in place; every other row is kept as it was.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -59,10 +61,27 @@ async function main(): Promise<void> {
   console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   if (!process.argv.includes('--no-write')) {
     const file = path.join(ROOT, 'bench', 'results.json');
-    const json = results.map(r => ({ ...r, value: Number.isFinite(r.value) ? r.value : null }));
+    let json: unknown[] = results.map(r => ({ ...r, value: Number.isFinite(r.value) ? r.value : null }));
+    const partial = selected.length < ALL.length;
+    if (partial && fs.existsSync(file)) json = mergeRows(JSON.parse(fs.readFileSync(file, 'utf8')) as { name: string }[], json as { name: string }[]);
     fs.writeFileSync(file, JSON.stringify(json, null, 2) + '\n');
-    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+    console.log(`wrote ${path.relative(process.cwd(), file)}${partial ? ` (the rows of ${selected.map(b => b.id).join(', ')}; the others kept)` : ''}`);
   }
+}
+
+/** `old` with the rows whose prefix (before the first ':') a fresh row has replaced by the fresh rows of that prefix, in place. */
+function mergeRows<T extends { name: string }>(old: T[], fresh: T[]): T[] {
+  const prefix = (r: T) => r.name.split(':')[0];
+  const groups = new Map<string, T[]>();
+  for (const r of fresh) groups.set(prefix(r), [...groups.get(prefix(r)) ?? [], r]);
+  const out: T[] = [];
+  for (const r of old) {
+    const group = groups.get(prefix(r));
+    if (!group) out.push(r);
+    else if (group.length) out.push(...group.splice(0));
+  }
+  for (const group of groups.values()) out.push(...group);
+  return out;
 }
 
 function printTable(rows: BenchResult[]): void {

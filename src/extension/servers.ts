@@ -33,6 +33,12 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   /** The problems of the last sync (invalid settings, unresolvable variables). */
   errors: ConfigError[] = [];
   private restricted: string[] = [];
+  private decided!: (at: number) => void;
+  /**
+   * `performance.now()` when the first sync had `host.reconcile` decide what starts (settings read,
+   * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
+   */
+  readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
 
   constructor(
     private readonly host: HostApi,
@@ -261,6 +267,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       }
     }));
     const reconciled = this.host.reconcile(defs, errors);
+    this.decided(performance.now());
     if (ask.length) void this.askConsent(ask);
     await reconciled;
   }

@@ -5,11 +5,9 @@
  * `\n`, so one 20 MB message arriving in 64 KiB chunks costs O(n²): about 11 s on a laptop-class core.
  * This buffer keeps the chunks in a list, scans each byte once, and concatenates once per message.
  * Same interface (append / readMessage / clear), same limits and errors, same message validation.
- *
- *   const transport = new StdioClientTransport({ ..., maxBufferSize });
- *   useLinearReadBuffer(transport, maxBufferSize);   // before connect()
+ * The host frames with LineFramer (lineFramer.ts) in its own StdioTransport; this buffer serves the bench's
+ * like-for-like baseline (bench/linearStdio.ts) and the fixture harness (test/fixtures/servers/sdkHooks.ts).
  */
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -81,17 +79,4 @@ export class LineReadBuffer {
     this.scanChunk = 0;
     this.scanOffset = 0;
   }
-}
-
-/**
- * Swap the SDK transport's private read buffer (`_readBuffer`, SDK 1.x) for a {@link LineReadBuffer}.
- * Call before `connect()`. Returns false (and changes nothing) if the SDK no longer has that field.
- * Only for the test harness and benches that drive the bare SDK client; the host frames with
- * `LineFramer` in its own `StdioTransport`.
- */
-export function useLinearReadBuffer(transport: StdioClientTransport, maxBufferSize?: number): boolean {
-  const t = transport as unknown as { _readBuffer?: unknown; _serverParams?: { maxBufferSize?: number } };
-  if (!t._readBuffer || typeof (t._readBuffer as { readMessage?: unknown }).readMessage !== 'function') return false;
-  t._readBuffer = new LineReadBuffer({ maxBufferSize: maxBufferSize ?? t._serverParams?.maxBufferSize });
-  return true;
 }
