@@ -843,7 +843,8 @@ export class Connection implements ServerHandle {
           continue;
         }
         if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.name}\` was cancelled`, ErrorCode.RequestTimeout, { cause: err });
-        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+        // -32000 is also a code servers use for their own errors: only a session that really ended is "closed".
+        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && (session.closing || session.stopped)) {
           if (session.stopped) throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, err.code, { cause: err });
           if (session.kind === 'stdio') throw new McpHostError(`server \`${this.name}\` exited before answering ${method}`, err.code, { cause: err });
           throw new McpHostError(`server \`${this.name}\` closed the connection before answering ${method}`, err.code, { cause: err });

@@ -83,7 +83,9 @@ export function describeError(server: string, method: string, err: unknown, time
         return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
       case ErrorCode.ConnectionClosed:
         if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
-        return `server \`${server}\` closed the connection before answering ${method}`;
+        // The SDK's own "Connection closed"; anything else with -32000 is the server's own error, said as it is.
+        if (detail === 'Connection closed') return `server \`${server}\` closed the connection before answering ${method}`;
+        return `${method} on server \`${server}\` failed (error ${err.code}): ${detail}`;
       default: {
         const known = CODE_TEXT[err.code];
         if (known) return `${method} on server \`${server}\` failed: ${known}: ${detail}`;

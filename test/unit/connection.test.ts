@@ -321,6 +321,29 @@ describe('Connection (stdio, failures)', function () {
     }
   });
 
+  it('a server\'s own JSON-RPC error -32000 is said as its error, not as "exited before answering" (the SDK\'s ConnectionClosed code)', async () => {
+    const script = `
+      const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
+      const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+      const t = require('@modelcontextprotocol/sdk/types.js');
+      const s = new Server({ name: 'own', version: '1' }, { capabilities: { tools: {} } });
+      s.setRequestHandler(t.ListToolsRequestSchema, () => ({ tools: [{ name: 'quota', inputSchema: { type: 'object' } }] }));
+      s.setRequestHandler(t.CallToolRequestSchema, () => { throw new t.McpError(-32000, 'quota exceeded for today'); });
+      s.connect(new StdioServerTransport());`;
+    const c = new Connection(inline('own', script), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    try {
+      await c.start();
+      await assert.rejects(c.callTool('quota', {}), (err: Error) => {
+        assert.match(err.message, /tools\/call on server `own` failed \(error -32000\): quota exceeded for today/);
+        assert.doesNotMatch(err.message, /exited|closed the connection/);
+        return true;
+      });
+      assert.equal(c.state.kind, 'running');
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('crash loop: restarts with backoff, then stops after N crashes with crashLoop and the stderr tail', async () => {
     const script = `
       console.error('about to crash');
