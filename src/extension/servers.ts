@@ -256,7 +256,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
     this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
-    await vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0);
+    // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
+    void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0)
+      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
     this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     await Promise.all([...blocked.keys()].map(async name => {
