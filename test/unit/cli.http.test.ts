@@ -12,21 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, shippedCliCopy } from '../support/shipped';
+import { runCli, type CliRun } from '../support/cli';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function runCli(cli: string, args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_HOST_SIGN_IN: 'never' } });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`mcp-host ${args.join(' ')} did not finish\n${stdout}\n${stderr}`)); }, 60_000);
-    child.on('error', reject);
-    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
+function cliRun(cli: string, args: string[], cwd: string): Promise<CliRun> {
+  return runCli(cli, args, { cwd, env: { MCP_HOST_SIGN_IN: 'never' } });
 }
 
 interface Fixture { url: string; base: string; child: ChildProcess; stats(): Promise<Record<string, unknown>>; stop(): Promise<void> }
@@ -81,7 +72,7 @@ describe('HTTP error paths on the shipped bundle (production dist/cli.js)', func
 
   it('H13: "type": "http" against a legacy HTTP+SSE server falls back to SSE and the call works', async () => {
     fixture = await startFixture(['--sse-only']);
-    const r = await runCli(copy.cli, ['call', 'legacy', 'echo', '--args', '{"text":"over legacy SSE"}', '--config', config('legacy', fixture.url)], copy.dir);
+    const r = await cliRun(copy.cli, ['call', 'legacy', 'echo', '--args', '{"text":"over legacy SSE"}', '--config', config('legacy', fixture.url)], copy.dir);
     assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /over legacy SSE/);
     assert.doesNotMatch(r.stdout + r.stderr, /Error POSTing to endpoint/);
@@ -92,7 +83,7 @@ describe('HTTP error paths on the shipped bundle (production dist/cli.js)', func
   it('H12: an expired session (404) is re-initialised and the request retried', async () => {
     // the server forgets the session at the first tools/call (404 Session expired); the next session serves the retry
     fixture = await startFixture(['--expire-at', 'tools/call']);
-    const r = await runCli(copy.cli, ['call', 'expiring', 'echo', '--args', '{"text":"after re-initialise"}', '--config', config('expiring', fixture.url)], copy.dir);
+    const r = await cliRun(copy.cli, ['call', 'expiring', 'echo', '--args', '{"text":"after re-initialise"}', '--config', config('expiring', fixture.url)], copy.dir);
     assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /after re-initialise/);
     const stats = await fixture.stats();
@@ -102,7 +93,7 @@ describe('HTTP error paths on the shipped bundle (production dist/cli.js)', func
 
   it('H14: 401 without a usable sign-in reads as "requires authorization", naming the server and the fix', async () => {
     fixture = await startFixture(['--token', 'right-token']);
-    const r = await runCli(copy.cli, ['call', 'locked', 'echo', '--args', '{"text":"x"}', '--config', config('locked', fixture.url)], copy.dir);
+    const r = await cliRun(copy.cli, ['call', 'locked', 'echo', '--args', '{"text":"x"}', '--config', config('locked', fixture.url)], copy.dir);
     assert.equal(r.code, 1, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, /server `locked` requires authorization/);
     assert.match(r.stderr, /Authorization header|sign in/i);
@@ -111,7 +102,7 @@ describe('HTTP error paths on the shipped bundle (production dist/cli.js)', func
 
   it('H14: 403 reads as "refused access", naming the server', async () => {
     fixture = await startFixture(['--forbid']);
-    const r = await runCli(copy.cli, ['call', 'forbidden', 'echo', '--args', '{"text":"x"}', '--config', config('forbidden', fixture.url)], copy.dir);
+    const r = await cliRun(copy.cli, ['call', 'forbidden', 'echo', '--args', '{"text":"x"}', '--config', config('forbidden', fixture.url)], copy.dir);
     assert.equal(r.code, 1, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, /server `forbidden` refused access \(HTTP 403\)/);
     assert.doesNotMatch(r.stderr, /Streamable HTTP error|Error POSTing/);

@@ -10,52 +10,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { shippedCliPath } from '../support/shipped';
+import { assertNoProcessesIn, processesIn, runCli, type CliRun as Run } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A private copy of the production dist/cli.js (test/support/shipped.ts): what ships is what is tested. */
 let CLI = '';
 const BIN = path.join(ROOT, 'node_modules/.bin');
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
 /** Runs the CLI to completion (no TTY: inputs come from the environment). */
 function cli(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`mcp-host ${args.join(' ')} did not finish\n${stdout}\n${stderr}`)); }, opts.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
-  });
-}
-
-/** Pids of processes whose cwd is inside `dir` (Linux /proc; empty elsewhere). */
-function processesIn(dir: string): number[] {
-  if (!fs.existsSync('/proc')) return [];
-  const real = fs.realpathSync(dir);
-  const pids: number[] = [];
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cwd = fs.readlinkSync(`/proc/${e}/cwd`);
-      if (cwd === real || cwd.startsWith(real + path.sep)) pids.push(Number(e));
-    } catch { /* gone, or not ours */ }
-  }
-  return pids;
-}
-
-async function assertNoProcessesIn(dir: string): Promise<void> {
-  // The CLI waits for its servers to exit before it exits; allow the kernel a moment to reap.
-  for (let i = 0; i < 20 && processesIn(dir).length; i++) await new Promise(r => setTimeout(r, 100));
-  const left = processesIn(dir);
-  for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
-  assert.deepEqual(left, [], `processes left running in ${dir}`);
+  return runCli(CLI, args, opts);
 }
 
 function write(file: string, value: unknown): string {

@@ -1,5 +1,5 @@
 /**
- * The shipped CLI (`node esbuild.mjs --production`, then a private copy of dist/cli.js) as a Unix tool and
+ * The shipped CLI (a private copy of the production dist/cli.js, test/support/shipped.ts) as a Unix tool and
  * as an output of the one redaction path: no secret in any line of doctor, inspect or call; control
  * characters from servers escaped in its own lines; a closed stdout or stderr and SIGTERM end it quietly with
  * its servers stopped; launch errors name the setting; envFile problems, a server named `__proto__` and a
@@ -7,45 +7,22 @@
  * left with its cwd there.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { shippedCliPath } from '../support/shipped';
+import { assertNoProcessesIn, finishCli, processesIn, startCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
 let CLI = '';
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
-
 function start(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startCli(CLI, args, { cwd, env });
 }
 
-function finish(child: ChildProcess, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    let stdout = '', stderr = '';
-    child.stdout?.on('data', d => { stdout += d; });
-    child.stderr?.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`mcp-host did not finish\n${stdout}\n${stderr}`)); }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
-  });
-}
-
-function processesIn(dir: string): number[] {
-  if (!fs.existsSync('/proc')) return [];
-  const real = fs.realpathSync(dir);
-  const pids: number[] = [];
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cwd = fs.readlinkSync(`/proc/${e}/cwd`);
-      if (cwd === real || cwd.startsWith(real + path.sep)) pids.push(Number(e));
-    } catch { /* gone */ }
-  }
-  return pids;
-}
+const finish = finishCli;
 
 async function until(what: string, fn: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -68,20 +45,15 @@ describe('mcp-host CLI as a Unix tool (production build)', function () {
 
   before(function () {
     this.timeout(180_000);
-    const r = spawnSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(r.status, 0, `node esbuild.mjs --production failed:\n${r.stdout}\n${r.stderr}`);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-unix-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(path.join(ROOT, 'dist/cli.js'), CLI);
+    fs.copyFileSync(shippedCliPath(), CLI); // the production bundle, as in the VSIX (test/support/shipped.ts)
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
   });
 
   afterEach(async () => {
-    for (let i = 0; i < 40 && processesIn(serverCwd).length; i++) await new Promise(r => setTimeout(r, 100));
-    const left = processesIn(serverCwd);
-    for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
-    assert.deepEqual(left, [], 'processes left running');
+    await assertNoProcessesIn(serverCwd);
   });
   after(() => { if (work) fs.rmSync(work, { recursive: true, force: true }); });
 

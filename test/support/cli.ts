@@ -1,0 +1,56 @@
+/**
+ * Running the shipped CLI in tests: spawn it, collect its output, and check that no process of its servers is
+ * left (every server of a test runs with its cwd in a folder of that test, so "left behind" = a process whose
+ * cwd is still inside it; Linux /proc, nothing elsewhere).
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+/** Starts `node <cli> …args` with no TTY (inputs come from the environment). */
+export function startCli(cli: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): ChildProcess {
+  return spawn(process.execPath, [cli, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Collects a started CLI's output until it exits; kills it and fails after `timeoutMs`. */
+export function finishCli(child: ChildProcess, timeoutMs = 60_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    let stdout = '', stderr = '';
+    child.stdout?.on('data', d => { stdout += d; });
+    child.stderr?.on('data', d => { stderr += d; });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`mcp-host did not finish\n${stdout}\n${stderr}`)); }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
+  });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(cli: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliRun> {
+  return finishCli(startCli(cli, args, opts), opts.timeoutMs);
+}
+
+/** Pids of processes whose cwd is inside `dir` (Linux /proc; empty elsewhere). */
+export function processesIn(dir: string): number[] {
+  if (!fs.existsSync('/proc')) return [];
+  const real = fs.realpathSync(dir);
+  const pids: number[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${e}/cwd`);
+      if (cwd === real || cwd.startsWith(real + path.sep)) pids.push(Number(e));
+    } catch { /* gone, or not ours */ }
+  }
+  return pids;
+}
+
+/** Waits up to `ms` for every process with its cwd in `dir` to end; kills and reports any left. */
+export async function assertNoProcessesIn(dir: string, ms = 4000): Promise<void> {
+  for (const end = Date.now() + ms; processesIn(dir).length && Date.now() < end;) await new Promise(r => setTimeout(r, 100));
+  const left = processesIn(dir);
+  for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+  assert.deepEqual(left, [], `processes left running in ${dir}`);
+}
