@@ -63,7 +63,7 @@ const CODE_TEXT: Record<number, string> = {
 
 /** Strips the SDK's "MCP error -32601: " prefix. */
 function bareMessage(err: McpError): string {
-  return err.message.replace(/^MCP error -?\d+: /, '');
+  return err.message.replace(/^(?:MCP error -?\d+: )+/, ''); // a server's own McpError text carries the prefix too
 }
 
 /**

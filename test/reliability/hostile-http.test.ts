@@ -118,6 +118,19 @@ describe('Reliability: hostile HTTP servers', function () {
     });
   }
 
+  for (const tool of ['both_json', 'both_sse']) {
+    it(`${tool}: an answer with both result and error fails the request at once, naming the server (the request timeout is 10 minutes); the next call works`, async () => {
+      const f = await hostile();
+      t = await startHost([httpDef('hostile', f.url)]);
+      await assert.rejects(t.get('hostile').callTool(tool, {}, { timeout: 600_000 }), (e: Error) => {
+        assert.match(e.message, /server `hostile` answered request \d+ with both result and error, which JSON-RPC forbids/);
+        return true;
+      });
+      assert.equal(textOf(await t.get('hostile').callTool('echo', { text: 'next' })), 'next');
+      await t.assertBystanderUndisturbed();
+    });
+  }
+
   it('legacy SSE: the stream that was to carry an answer is dropped; the pending request fails at once (request timeout 10 minutes)', async () => {
     const f = await startHttpFixture(['--sse-only', '--drop-get-stream-after', '300']);
     cleanups.push(() => f.stop());

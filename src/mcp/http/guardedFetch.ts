@@ -116,9 +116,10 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const watch: Watch | undefined = isSse
       ? (method === 'POST' ? { ids: new Map(requestIds.map(id => [keyOf(id), id])) } : method === 'GET' ? accepted : undefined)
       : undefined;
+    const isJson = (response.headers.get('content-type') ?? '').toLowerCase().includes('application/json');
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
-      : cappedBody(response.body, ctx, own, forget);
+      : cappedBody(response.body, ctx, own, forget, isJson && requestIds.length > 0);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -171,25 +172,49 @@ function jsonRpcMessages(body: unknown): JsonRpcLike[] {
   }
 }
 
-/** A non-SSE body, failing (and aborting the read) once it is over the cap. */
-function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): ReadableStream<Uint8Array> {
+/**
+ * A non-SSE body, failing (and aborting the read) once it is over the cap. With `strict` (a JSON answer to
+ * requests) the body is held until complete (the SDK parses it whole anyway) and passed through
+ * strictResponses, so an answer that breaks JSON-RPC fails its request at once instead of at the timeout.
+ */
+function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void, strict = false): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let total = 0;
+  const held: Uint8Array[] = [];
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // Held (strict) bodies are read to the end within one pull: a pull that enqueues nothing is not called again.
       try {
-        const r = await reader.read();
-        if (r.done) { done(); controller.close(); return; }
-        total += r.value.byteLength;
-        if (total > ctx.maxMessageBytes) {
-          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
-          own.abort(err);
-          reader.cancel(err).catch(() => undefined);
-          done();
-          controller.error(err);
-          return;
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) {
+            done();
+            if (strict) {
+              const bytes = Buffer.concat(held);
+              held.length = 0;
+              let rewrite: string | undefined;
+              // Parse again only when both words occur: the common answer passes untouched.
+              if (bytes.includes('"result"') && bytes.includes('"error"')) {
+                try { rewrite = strictResponses(JSON.parse(bytes.toString('utf8')), ctx.server); } catch { /* the SDK reports it */ }
+              }
+              controller.enqueue(rewrite === undefined ? bytes : new TextEncoder().encode(rewrite));
+            }
+            controller.close();
+            return;
+          }
+          total += r.value.byteLength;
+          if (total > ctx.maxMessageBytes) {
+            const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
+            own.abort(err);
+            reader.cancel(err).catch(() => undefined);
+            held.length = 0;
+            done();
+            controller.error(err);
+            return;
+          }
+          if (!strict) { controller.enqueue(r.value); return; }
+          held.push(r.value);
         }
-        controller.enqueue(r.value);
       } catch (err) {
         done();
         controller.error(err);
@@ -261,12 +286,16 @@ function sseBody(
         }
         if (!events.length) continue;
         for (const ev of events) {
-          for (const part of ev.parts) controller.enqueue(part);
           if (watch?.ids.size) {
-            const seen = answeredBy(ev.parts, ev.bytes);
+            const seen = answeredBy(ev.parts, ev.bytes, ctx.server);
             if (seen.eventId) resumable = true;
             for (const k of seen.ids) watch?.ids.delete(k);
+            if (seen.rewrite !== undefined) {
+              controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${seen.rewrite}\n\n`));
+              continue;
+            }
           }
+          for (const part of ev.parts) controller.enqueue(part);
         }
         return;
       }
@@ -346,8 +375,29 @@ export class SseScanner {
   }
 }
 
-/** Which responses (by id key) an SSE event carries, and whether it had an `id:` field (resumable stream). */
-function answeredBy(parts: Uint8Array[], bytes: number): { ids: string[]; eventId: boolean } {
+/**
+ * A response that carries both `result` and `error` breaks JSON-RPC; the SDK would drop it and its request would
+ * wait for the timeout. Returns the message(s) as JSON with each such response replaced by an error response
+ * for the same id (naming the server), or undefined when nothing needs replacing.
+ */
+export function strictResponses(parsed: unknown, server: string): string | undefined {
+  const list = (Array.isArray(parsed) ? parsed : [parsed]) as JsonRpcLike[];
+  let changed = false;
+  const out = list.map(m => {
+    if (!m || typeof m !== 'object' || m.method !== undefined || !('result' in m) || !('error' in m)) return m;
+    if (typeof m.id !== 'string' && typeof m.id !== 'number') return m;
+    changed = true;
+    return { jsonrpc: '2.0', id: m.id, error: { code: STREAM_FAILED_CODE, message: `server \`${server}\` answered request ${JSON.stringify(m.id)} with both result and error, which JSON-RPC forbids` } };
+  });
+  if (!changed) return undefined;
+  return JSON.stringify(Array.isArray(parsed) ? out : out[0]);
+}
+
+/**
+ * Which responses (by id key) an SSE event carries, whether it had an `id:` field (resumable stream), and
+ * `rewrite`: the event's data to pass on instead, when a response in it breaks JSON-RPC (see strictResponses).
+ */
+function answeredBy(parts: Uint8Array[], bytes: number, server: string): { ids: string[]; eventId: boolean; rewrite?: string } {
   const dec = new TextDecoder();
   if (bytes > PARSE_EVENT_BYTES) {
     // Too big to parse twice: look for a top-level `"id"` near either end.
@@ -380,7 +430,8 @@ function answeredBy(parts: Uint8Array[], bytes: number): { ids: string[]; eventI
     const ids = list
       .filter(m => m && typeof m === 'object' && m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m))
       .map(m => keyOf(m.id as JsonRpcId));
-    return { ids, eventId };
+    const rewrite = strictResponses(parsed, server);
+    return { ids, eventId, ...(rewrite !== undefined && { rewrite }) };
   } catch {
     return { ids: [], eventId };
   }
