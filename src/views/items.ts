@@ -86,10 +86,10 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
       item.contextValue = `group.${node.group}`;
       return item;
     }
-    case 'tool': return toolItem(node.server, node.tool);
-    case 'prompt': return promptItem(node.server, node.prompt);
+    case 'tool': return toolItem(node.server, node.tool, maskFor(get(node.server)));
+    case 'prompt': return promptItem(node.server, node.prompt, maskFor(get(node.server)));
     case 'resource': return resourceItem(node.server, node.resource, get, notes);
-    case 'resourceTemplate': return templateItem(node.server, node.template);
+    case 'resourceTemplate': return templateItem(node.server, node.template, maskFor(get(node.server)));
     case 'loadMore': {
       const item = new vscode.TreeItem('Load more…');
       item.iconPath = new vscode.ThemeIcon('ellipsis');
@@ -108,12 +108,19 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
   }
 }
 
-function toolItem(server: string, tool: Tool): vscode.TreeItem {
+/** Text a server supplied, through that server's part of the one redaction path (it may echo a secret it was given). */
+type Mask = (s: string) => string;
+
+function maskFor(h: ServerHandle | undefined): Mask {
+  return h ? (s: string) => h.redactor.text(s, '••••') : s => s;
+}
+
+function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name);
   item.id = `tool/${server}/${tool.name}`;
-  item.description = tool.title || tool.annotations?.title ? tool.name : firstLine(tool.description);
+  item.description = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description) ?? '') || undefined;
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(tool.description ?? '')}\n\n`);
+  md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(mask(tool.description ?? ''))}\n\n`);
   const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
   if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => `\`${p}\``).join(', ')}\n\n`);
   if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): \`${JSON.stringify(tool.annotations)}\``);
@@ -123,12 +130,12 @@ function toolItem(server: string, tool: Tool): vscode.TreeItem {
   return item;
 }
 
-function promptItem(server: string, prompt: Prompt): vscode.TreeItem {
+function promptItem(server: string, prompt: Prompt, mask: Mask): vscode.TreeItem {
   const item = new vscode.TreeItem(prompt.title ?? prompt.name);
   item.id = `prompt/${server}/${prompt.name}`;
-  item.description = prompt.title ? prompt.name : firstLine(prompt.description);
+  item.description = prompt.title ? prompt.name : mask(firstLine(prompt.description) ?? '') || undefined;
   const args = (prompt.arguments ?? []).map(a => `\`${a.name}\`${a.required ? '' : '?'}`).join(', ');
-  item.tooltip = new vscode.MarkdownString(`**${esc(prompt.name)}**\n\n${esc(prompt.description ?? '')}${args ? `\n\nArguments: ${args}` : ''}`);
+  item.tooltip = new vscode.MarkdownString(`**${esc(prompt.name)}**\n\n${esc(mask(prompt.description ?? ''))}${args ? `\n\nArguments: ${args}` : ''}`);
   item.iconPath = new vscode.ThemeIcon('comment');
   item.contextValue = 'prompt';
   return item;
@@ -136,10 +143,11 @@ function promptItem(server: string, prompt: Prompt): vscode.TreeItem {
 
 /** A resource item; clicking it opens the resource as a document. */
 export function resourceItem(server: string, r: Resource, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
+  const mask = maskFor(get(server));
   const item = new vscode.TreeItem(r.title ?? r.name);
   item.id = `resource/${server}/${r.uri}`;
-  item.description = r.uri;
-  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${r.uri}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(r.description ?? '')}`);
+  item.description = mask(r.uri);
+  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${mask(r.uri)}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(mask(r.description ?? ''))}`);
   const subscribed = notes.isSubscribed(server, r.uri);
   item.iconPath = new vscode.ThemeIcon(subscribed ? 'bell-dot' : r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   const state = get(server)?.state;
@@ -149,11 +157,11 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   return item;
 }
 
-function templateItem(server: string, t: ResourceTemplate): vscode.TreeItem {
+function templateItem(server: string, t: ResourceTemplate, mask: Mask): vscode.TreeItem {
   const item = new vscode.TreeItem(t.title ?? t.name);
   item.id = `template/${server}/${t.uriTemplate}`;
-  item.description = t.uriTemplate;
-  item.tooltip = new vscode.MarkdownString(`**${esc(t.name)}**\n\n\`${t.uriTemplate}\`\n\n${esc(t.description ?? '')}`);
+  item.description = mask(t.uriTemplate);
+  item.tooltip = new vscode.MarkdownString(`**${esc(t.name)}**\n\n\`${mask(t.uriTemplate)}\`\n\n${esc(mask(t.description ?? ''))}`);
   item.iconPath = new vscode.ThemeIcon('symbol-parameter');
   item.contextValue = 'resourceTemplate';
   return item;
