@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SseScanner, createGuardedFetch, headersFor } from '../../src/mcp/http/guardedFetch';
+import { SseScanner, createGuardedFetch, headersFor, strictResponses } from '../../src/mcp/http/guardedFetch';
 import { checkAuthorizationUrl, isLoopbackHost, windowsOpenCommand } from '../../src/mcp/oauth/urls';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { browserCommand } from '../../src/cli/oauth';
@@ -121,5 +121,19 @@ describe('authorization URLs', () => {
     assert.deepEqual(browserCommand(url, 'win32'), { command, args, verbatim: true });
     assert.deepEqual(browserCommand(url, 'linux'), { command: 'xdg-open', args: [url], verbatim: false });
     assert.deepEqual(browserCommand(url, 'darwin'), { command: 'open', args: [url], verbatim: false });
+  });
+});
+
+describe('strict JSON-RPC answers over HTTP', () => {
+  it('replaces a response with both result and error by an error for the same id, naming the server; leaves the rest alone', () => {
+    assert.equal(strictResponses({ jsonrpc: '2.0', id: 1, result: {} }, 's'), undefined);
+    assert.equal(strictResponses({ jsonrpc: '2.0', method: 'x', params: { result: 1, error: 2 } }, 's'), undefined);
+    const out = JSON.parse(strictResponses({ jsonrpc: '2.0', id: 'a', result: {}, error: { code: 1, message: 'm' } }, 'srv')!);
+    assert.equal(out.id, 'a');
+    assert.equal(out.result, undefined);
+    assert.match(out.error.message, /server `srv` answered request "a" with both result and error, which JSON-RPC forbids/);
+    const batch = JSON.parse(strictResponses([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: {}, error: {} }], 's')!);
+    assert.deepEqual(batch[0], { jsonrpc: '2.0', id: 1, result: {} });
+    assert.ok(batch[1].error && batch[1].result === undefined);
   });
 });

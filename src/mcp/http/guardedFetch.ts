@@ -287,7 +287,7 @@ function sseBody(
         if (!events.length) continue;
         for (const ev of events) {
           if (watch?.ids.size) {
-            const seen = answeredBy(ev.parts, ev.bytes, ctx.server);
+            const seen = answeredBy(ev.parts, ev.bytes, ctx.server, watch.ids.keys());
             if (seen.eventId) resumable = true;
             for (const k of seen.ids) watch?.ids.delete(k);
             if (seen.rewrite !== undefined) {
@@ -393,12 +393,33 @@ export function strictResponses(parsed: unknown, server: string): string | undef
   return JSON.stringify(Array.isArray(parsed) ? out : out[0]);
 }
 
+/** True when `buf` holds `"id":KEY` (KEY as JSON.stringify writes the id) not followed by more digits. */
+function hasIdField(buf: Buffer, key: string): boolean {
+  const needle = `"id":${key}`;
+  for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) {
+    const next = buf[at + Buffer.byteLength(needle)];
+    if (next === undefined || next < 0x30 || next > 0x39) return true;
+  }
+  return false;
+}
+
 /**
  * Which responses (by id key) an SSE event carries, whether it had an `id:` field (resumable stream), and
  * `rewrite`: the event's data to pass on instead, when a response in it breaks JSON-RPC (see strictResponses).
  */
-function answeredBy(parts: Uint8Array[], bytes: number, server: string): { ids: string[]; eventId: boolean; rewrite?: string } {
+function answeredBy(parts: Uint8Array[], bytes: number, server: string, watched: Iterable<string>): { ids: string[]; eventId: boolean; rewrite?: string } {
   const dec = new TextDecoder();
+  if (bytes <= PARSE_EVENT_BYTES) {
+    // The common event: one answer, `result` or `error` (not both), with the id written as JSON.stringify writes
+    // it: found by searching the bytes, without parsing the message a second time (the SDK parses it).
+    const buf = parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
+    const hasResult = buf.includes('"result"');
+    const otherType = buf.includes('event:') && !buf.includes('event: message\n') && !buf.includes('event:message\n');
+    if (hasResult !== buf.includes('"error"') && !otherType && !buf.includes('"method"')) {
+      const ids = [...watched].filter(k => hasIdField(buf, k));
+      if (ids.length) return { ids, eventId: buf.indexOf('id:') === 0 || buf.includes('\nid:') || buf.includes('\rid:') };
+    }
+  }
   if (bytes > PARSE_EVENT_BYTES) {
     // Too big to parse twice: look for a top-level `"id"` near either end.
     const head = dec.decode(parts[0].subarray(0, 4096));
