@@ -246,10 +246,6 @@ export class Connection implements ServerHandle {
     return redactor;
   }
 
-  private redactSecrets(text: string): string {
-    return this.redactor.text(text);
-  }
-
   private setState(s: ServerState): void {
     if (stateFingerprint(s) === stateFingerprint(this._state)) return;
     this._state = s;
@@ -257,7 +253,7 @@ export class Connection implements ServerHandle {
   }
 
   private setError(message: string, crashLoop = false, retryAt?: number): void {
-    message = this.redactSecrets(message);
+    message = this.redactor.text(message);
     this.log('error', 'lifecycle', message);
     this.setState({ kind: 'error', message, stderrTail: [...this._stderrTail], crashLoop, ...(retryAt ? { retryAt } : {}) });
   }
@@ -281,12 +277,12 @@ export class Connection implements ServerHandle {
   // Lifecycle
   // -------------------------------------------------------------------------------------------
 
-  /** Marks the server as unusable because of its configuration (undefined clears it). */
-  /** New caps (the settings changed): the log, stderr and pending-request caps apply at once, the rest from the next start. */
+  /** New caps (the settings changed): the log, stderr and HTTP body caps apply at once, the rest from the next start. */
   setLimits(limits: Partial<Limits> | undefined): void {
     this.limits = resolveLimits(limits);
   }
 
+  /** Marks the server as unusable because of its configuration (undefined clears it). */
   setConfigError(message: string | undefined): void {
     this.configError = message;
     if (message) this.setError(message);
