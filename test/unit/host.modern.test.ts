@@ -103,6 +103,13 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       assert.equal(c.resourceTemplates.length, 8);
     });
 
+    it('H40: within the lists\' ttlMs (60 s here) reading the catalogue fetches nothing', async () => {
+      const before = (await stats()).requests;
+      for (let i = 0; i < 5; i++) assert.equal(server.catalogue.tools.length, 19);
+      const after = (await stats()).requests;
+      for (const m of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) assert.equal(after[m], before[m], m);
+    });
+
     it('H22/H23/H24: calls a tool, reads text/blob/template resources, gets a prompt with arguments, completes arguments', async () => {
       assert.equal(text(await server.callTool('echo', { text: 'hello modern' })), 'hello modern');
       await assert.rejects(server.callTool('echo', {}), /text/, 'arguments validated against the inputSchema');
@@ -203,6 +210,32 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       assert.equal(e.server, 'modern');
       assert.equal(e.logger, 'modern');
       assert.equal(e.mcpLevel, 'warning');
+    });
+  });
+}
+
+for (const kind of ['stdio', 'http'] as Kind[]) {
+  describe(`Host against a 2026-07-28 server with short-lived lists (modern.mjs --ttl-ms 1000, ${kind})`, function () {
+    this.timeout(60_000);
+    let h: ReturnType<typeof modernHost> | undefined;
+    let fixture: HttpFixture | undefined;
+    after(async () => {
+      await h?.host.shutdown();
+      await fixture?.stop();
+    });
+
+    it('H40: a list whose ttlMs ran out is fetched again: a change the server never announced shows up', async () => {
+      h = modernHost();
+      const started = await startModern(kind, ['--ttl-ms', '1000']);
+      fixture = started.fixture;
+      await h.host.reconcile([started.def]);
+      const server = h.host.get('modern')!;
+      assert.equal((server.state as Running).era, 'modern');
+      const listsBefore = ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
+      await server.callTool('add_tool', { name: 'quiet', silent: true });
+      await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 20_000, 'the refetch after ttlMs');
+      const listsAfter = ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
+      assert.ok(listsAfter > listsBefore, `tools/list fetched again (${listsBefore} → ${listsAfter})`);
     });
   });
 }
