@@ -4,7 +4,7 @@
  * own tests against it (test/unit/host.modern.test.ts, the CLI tests) rely on what is proved here.
  */
 import * as assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fixtureServer, repoRoot, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 import { isAlive, stopProcessTree } from '../../src/mcp/process/processTree';
@@ -169,6 +169,9 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
         const s = await http!.stats() as unknown as Stats;
         assert.ok(s.paramHeaders.includes('eu-west'));
         assert.equal(s.lastHeaders['tools/list']?.['mcp-method'], 'tools/list');
+        // the SDK server checks the declaration: a tools/call with a region but without the header is refused
+        await assert.rejects(c.client.request({ method: 'tools/call', params: { name: 'header_echo', arguments: { region: 'eu-west' } } }),
+          (e: unknown) => e instanceof ProtocolError && e.code === -32020 && /Mcp-Param-Region header is absent/.test(e.message));
       } else {
         assert.equal(got.headers, null);
       }
