@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import { CatalogueSession, fetchAll } from '../../src/mcp/catalogue';
 import { resolveLimits } from '../../src/mcp/limits';
 import type { Catalogue } from '../../src/mcp/types';
