@@ -876,7 +876,7 @@ export class Connection implements ServerHandle {
     if (!every) return;
     this.pingTimer = setInterval(() => {
       if (session !== this.session || session.closing) return;
-      session.client.ping({ timeout: Math.min(every, 10_000) }).then(
+      this.healthCheck(session, { timeout: Math.min(every, 10_000) }).then(
         () => { this.pingFailures = 0; },
         err => {
           if (session !== this.session || session.closing) return;
@@ -894,6 +894,14 @@ export class Connection implements ServerHandle {
       );
     }, every);
     this.pingTimer.unref?.();
+  }
+
+  /**
+   * A cheap round trip that proves the server still answers: `ping` on a legacy session; the 2026-07-28
+   * revision has no ping, so `server/discover` there.
+   */
+  private healthCheck(session: Session, o: SdkRequestOptions): Promise<unknown> {
+    return session.era === 'modern' ? session.client.discover(o) : session.client.ping(o);
   }
 
   private stopPing(): void {
@@ -1100,7 +1108,8 @@ export class Connection implements ServerHandle {
   }
 
   async ping(opts?: RequestOptions): Promise<void> {
-    await this.run('ping', (c, o) => c.request({ method: 'ping' }, specSchema('EmptyResult'), o), opts);
+    const session = await this.ready();
+    await this.run(session.era === 'modern' ? 'server/discover' : 'ping', (_c, o) => this.healthCheck(session, o), opts);
   }
 
   /**
