@@ -599,6 +599,11 @@ export class Connection implements ServerHandle {
         return;
       }
       const msg = messageOf(err);
+      // The answer to the connect-time era probe, arriving after the probe gave up on it (a slow legacy server).
+      if (/unknown message ID/i.test(msg) && /server-discover-probe/.test(msg)) {
+        this.log('debug', 'lifecycle', 'a late answer to the protocol probe was ignored');
+        return;
+      }
       // An HTTP status from the transport is not a malformed message: the request that met it reports it.
       if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
         this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${this.redactor.cap(msg, 300).text}`);
@@ -831,6 +836,7 @@ export class Connection implements ServerHandle {
     transport.onspawn = pid => { session.pid = pid; };
     transport.onexit = (code, signal) => { session.exit = { code, signal }; };
     transport.onstdoutend = () => this.onStdoutClosed(session);
+    transport.ondropped = err => { if (!session.closing) this.log('warning', 'lifecycle', err.message); };
     return this.finishConnect(session, scope);
   }
 
