@@ -32,6 +32,9 @@ function modernHost() {
   const logs: LogEntry[] = [];
   const host = new McpHost({
     pingIntervalMs: 0, stopGrace: FAST_STOP, rootsDebounceMs: 10,
+    // The stdio server/discover probe waits 3 s by default before taking a silent server for a legacy one; on a busy
+    // machine the fixture's start alone can take that long, and these tests are about the features, not the probe.
+    probeTimeoutMs: 30_000,
     features: {
       listModels: async () => [{ id: 'model-a', name: 'Model A' }],
       sample: async ctx => {
