@@ -5,7 +5,7 @@
 // Host/Origin guards, as the SDK's HTTP serving guide shows.
 //   node bench/servers/modern-http.mjs [--tools N] [--page P]
 // Prints `LISTENING <port>` on stdout once listening (any free port). Tools: `echo { text }` → the same text,
-// then N-1 filler tools (`tool_1` …, each with a small input schema) so tools/list is a catalogue; tools/list
+// then N-1 filler tools (`tool_1` …, each with a small input schema of its own) so tools/list is a catalogue; tools/list
 // answers P tools per page (0 = one page). Exits on SIGTERM/SIGINT or when stdin closes.
 import http from 'node:http';
 import { Server, createMcpHandler } from '@modelcontextprotocol/server';
@@ -29,7 +29,8 @@ for (let i = 1; i < toolCount; i++) {
     description: `Filler tool number ${i}: takes a query and a limit, returns nothing useful.`,
     inputSchema: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'What to look for' }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+      // Each schema differs (a real catalogue's do), so nothing can be compiled once for many tools.
+      properties: { query: { type: 'string', description: `What to look for in set ${i}` }, limit: { type: 'integer', minimum: 1, maximum: 100 + i } },
       required: ['query'],
     },
   });

@@ -291,8 +291,9 @@ export class CatalogueSession {
     const limits = this.opts.limits ?? DEFAULT_LIMITS;
     const server = this.opts.server ?? '?';
     const warn = this.opts.warn;
-    // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's.
-    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits) : undefined;
+    // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's; it takes over the
+    // old list's validators of unchanged schemas (schema/compiler.ts), so a refresh compiles only what changed.
+    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits, this.compiler) : undefined;
     const validators = new Map<string, ToolValidators>();
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
     let firstPage: unknown[] | undefined;
@@ -308,6 +309,7 @@ export class CatalogueSession {
       return true;
     };
     const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout }, { server, limits, warn, onPage });
+    compiler?.forgetPrevious();
     if (this.disposed) {
       compiler?.dispose();
       return;
