@@ -121,6 +121,9 @@ function uniqueInLinearTime(items: unknown[]): boolean {
 
 type AjvClass = new (o: object) => Ajv;
 
+/** Schema texts up to this length are reuse keys as they are; longer ones by their SHA-256. */
+const REUSE_TEXT_KEY_CHARS = 4096;
+
 /**
  * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
  * only ever validates a server's schema as data, never adds it, so nothing of a server stays there,
@@ -168,22 +171,26 @@ export class SchemaCompiler {
   private ajv7: Ajv | undefined;
   private ajv2020: Ajv | undefined;
   private readonly budget: SchemaBudget;
-  /** This list's validators by schema digest (see reuseKey), for the next list's compiler. */
+  /** This list's validators by schema text (see reuseKey), for the next list's compiler. */
   private compiled = new Map<string, ValidateFunction>();
   /** The previous list's, taken over when the same schema comes again. */
   private reuse: Map<string, ValidateFunction> | undefined;
 
   constructor(readonly server: string, budget: Partial<SchemaBudget> = {}, previous?: SchemaCompiler) {
     this.budget = { maxSchemaNodes: DEFAULT_LIMITS.maxSchemaNodes, maxSchemaPatternChars: DEFAULT_LIMITS.maxSchemaPatternChars, ...budget };
-    this.reuse = previous?.compiled;
+    const same = previous && previous.budget.maxSchemaNodes === this.budget.maxSchemaNodes
+      && previous.budget.maxSchemaPatternChars === this.budget.maxSchemaPatternChars;
+    this.reuse = same ? previous.compiled : undefined;
   }
 
-  /** Digest of the schema's text and the budget it was compiled under; undefined when it cannot be serialised. */
+  /** The schema's text (or its digest, when long); undefined when it cannot be serialised. */
   private reuseKey(schema: object): string | undefined {
     let text: string | undefined;
     try { text = JSON.stringify(schema); } catch { return undefined; }
     if (text === undefined) return undefined;
-    return createHash('sha256').update(`${this.budget.maxSchemaNodes}:${this.budget.maxSchemaPatternChars}:`).update(text).digest('base64');
+    // The budget is the same for every schema of one compiler, and a compiler only takes over from one made
+    // with the same budget (see the constructor), so the text alone is the key; a long text is kept as its digest.
+    return text.length <= REUSE_TEXT_KEY_CHARS ? text : `sha256:${createHash('sha256').update(text).digest('base64')}`;
   }
 
   /**
