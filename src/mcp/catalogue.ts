@@ -309,11 +309,11 @@ export class CatalogueSession {
       return true;
     };
     const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout }, { server, limits, warn, onPage });
-    compiler?.forgetPrevious();
     if (this.disposed) {
       compiler?.dispose();
       return;
     }
+    compiler?.forgetPrevious();
     this.publish(kind, usable(items), compiler, validators, notify);
   }
 
