@@ -12,7 +12,7 @@ import { McpHost } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, startHost, timed, type Bench } from './lib';
 
 const ARGS = ['--resources', '10000', '--page', '100', '--tools', '0', '--prompts', '0', '--templates', '0'];
-const ROUNDS = 9;
+const ROUNDS = 15;
 
 export const catalogue: Bench = {
   id: 'catalogue',
