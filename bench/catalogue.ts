@@ -12,7 +12,7 @@ import { McpHost } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, startHost, timed, type Bench } from './lib';
 
 const ARGS = ['--resources', '10000', '--page', '100', '--tools', '0', '--prompts', '0', '--templates', '0'];
-const ROUNDS = 15;
+const ROUNDS = 30;
 
 export const catalogue: Bench = {
   id: 'catalogue',
@@ -78,14 +78,18 @@ export const catalogue: Bench = {
       cold.dispose();
     }
     log(`cold start: running at ${running.toFixed(0)} ms, first page (${firstPageCount} items) in the UI model at ${firstPage.toFixed(0)} ms, full catalogue at ${full.toFixed(0)} ms`);
-    const loopFaster = median(loopTimes) < median(sdkTimes);
-    const ratio = median(hostTimes) / Math.min(median(sdkTimes), median(loopTimes));
+    // Paired per round (the three sides ran back to back), against the faster baseline: a slow phase of the
+    // shared machine hits every side of a round alike, and the stricter of the two ratios is the one judged.
+    const perRound = (base: number[]) => median(hostTimes.map((h, i) => h / base[i]));
+    const vsSdk = perRound(sdkTimes), vsLoop = perRound(loopTimes);
+    const loopFaster = vsLoop > vsSdk;
+    const ratio = Math.max(vsSdk, vsLoop);
     return [
       {
         name: 'catalogue: full fetch of 10,000 resources / 100 pages', value: round(median(hostTimes), 1), unit: 'ms',
         ratio: round(ratio), target: 'full fetch ≤ 1.2× a bare cursor loop', met: ratio <= 1.2,
-        baseline: `bare SDK v2 Client, the faster of listResources() and a cursor loop (here: ${loopFaster ? 'the cursor loop' : 'listResources()'})`,
-        note: `bare SDK v2 listResources() ${round(median(sdkTimes), 1)} ms, cursor loop ${round(median(loopTimes), 1)} ms (medians of ${ROUNDS} rounds, sides rotated each round)`,
+        baseline: `bare SDK v2 Client, the faster of listResources() and a cursor loop (here: ${loopFaster ? 'the cursor loop' : 'listResources()'}), paired per round`,
+        note: `bare SDK v2 listResources() ${round(median(sdkTimes), 1)} ms, cursor loop ${round(median(loopTimes), 1)} ms (medians of ${ROUNDS} rounds, sides rotated each round); ratio = median of per-round host ÷ baseline, the larger of host ÷ listResources() (${round(vsSdk)}) and host ÷ cursor loop (${round(vsLoop)})`,
       },
       {
         name: 'catalogue: first page in the UI model (cold start)', value: round(firstPage, 1), unit: 'ms after start',
