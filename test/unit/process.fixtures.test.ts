@@ -7,10 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { connectFixture, startHttpFixture, type FixtureConnection, type HttpFixture } from '../fixtures/servers/harness';
 
@@ -124,9 +121,9 @@ describe('process: fixture servers (smoke)', function () {
     let resourcesChanged = 0;
     let toolsChanged = 0;
     const updated: string[] = [];
-    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourcesChanged++; });
-    c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolsChanged++; });
-    c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => { updated.push(n.params.uri); });
+    c.client.setNotificationHandler('notifications/resources/list_changed', () => { resourcesChanged++; });
+    c.client.setNotificationHandler('notifications/tools/list_changed', () => { toolsChanged++; });
+    c.client.setNotificationHandler('notifications/resources/updated', n => { updated.push(n.params.uri); });
     assert.equal(text(await c.client.callTool({ name: 'add_resource', arguments: {} })), 'paged://resource/10');
     await c.client.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
     await until(() => resourcesChanged === 1 && toolsChanged === 1, 'list_changed notifications');
@@ -195,7 +192,7 @@ describe('process: fixture servers (smoke)', function () {
 
   it('big.mjs: a payload over the SDK\'s default 10 MB stdio buffer breaks the bare client (why the host raises it)', async () => {
     const c = await connect('big.mjs', ['--size', '11']);
-    await assert.rejects(c.client.callTool({ name: 'big', arguments: {} }, undefined, { timeout: 5000 }));
+    await assert.rejects(c.client.callTool({ name: 'big', arguments: {} }, { timeout: 5000 }));
   });
 
   it('big.mjs: reads the blob resource', async () => {
@@ -221,12 +218,12 @@ describe('process: fixture servers (smoke)', function () {
     const record = path.join(tmp, 'record');
     const c = await connect('slow.mjs', ['--record', record]);
     let progress = 0;
-    const done = await c.client.callTool({ name: 'slow', arguments: { ms: 700 } }, undefined, { onprogress: () => { progress++; } });
+    const done = await c.client.callTool({ name: 'slow', arguments: { ms: 700 } }, { onprogress: () => { progress++; } });
     assert.match(text(done), /done after/);
     assert.ok(progress >= 1, 'progress arrived');
 
     const ac = new AbortController();
-    const call = c.client.callTool({ name: 'slow', arguments: { ms: 30_000 } }, undefined, {
+    const call = c.client.callTool({ name: 'slow', arguments: { ms: 30_000 } }, {
       signal: ac.signal,
       onprogress: () => ac.abort('user cancelled'),
     });
@@ -308,7 +305,7 @@ describe('process: fixture servers (smoke)', function () {
       const h = await http(['--drop-get-stream-after', '300']);
       const c = await client(h.url);
       let changed = 0;
-      c.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
+      c.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
       await until(async () => { const s = await h.stats(); return (s.droppedStreams as number) >= 1 && (s.gets as number) >= 2; }, 'a dropped and reopened GET stream');
       await c.callTool({ name: 'notify_later', arguments: { ms: 50 } });
       await until(() => changed >= 1, 'tools/list_changed over the GET stream');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { ReadBuffer } from '@modelcontextprotocol/client';
 import { LineReadBuffer } from '../../src/mcp/process/readBuffer';
 import { connectFixture } from '../fixtures/servers/harness';
 

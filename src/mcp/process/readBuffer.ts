@@ -8,8 +8,8 @@
  * The host frames with LineFramer (lineFramer.ts) in its own StdioTransport; this buffer serves the bench's
  * like-for-like baseline (bench/linearStdio.ts) and the fixture harness (test/fixtures/servers/sdkHooks.ts).
  */
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** The SDK's default limit for one buffered stdio message. */
 export const SDK_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
