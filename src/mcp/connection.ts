@@ -27,6 +27,7 @@ import { mapMcpLevel } from './logging';
 import { environmentSecrets, redactorFor, type Redactor } from './redact';
 import { limitMessage, resolveLimits, type Limits } from './limits';
 import type { FetchLike } from './http/fetch';
+import { headerMirroredTool } from './toolHeaders';
 import { createGuardedFetch } from './http/guardedFetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
@@ -1009,7 +1010,11 @@ export class Connection implements ServerHandle {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     this.log('info', 'lifecycle', `calling tool ${tool}`);
-    const raw = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o), opts);
+    // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
+    const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
+    const raw = await this.run('tools/call', (c, o) => (mirrored
+      ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
+      : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts);
     // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
     const { result, problems } = parseToolResult(this.name, tool, raw);
     for (const p of problems) this.log('warning', 'lifecycle', p);

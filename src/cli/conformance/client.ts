@@ -89,11 +89,16 @@ export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClient
  * The scenario servers of the 2026-07-28 header and multi-round-trip scenarios implement only the
  * methods they grade (no `server/discover`, and an `initialize` a 2026 client cannot use), so, as the
  * SDK's reference client does, the connect-time discovery is answered here and every other request
- * reaches the scenario server.
+ * reaches the scenario server. The capabilities are what each scenario server implements.
  */
-export const LOCAL_DISCOVERY = new Set(['http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'sep-2322-client-request-state']);
+export const LOCAL_DISCOVERY: Record<string, Record<string, object>> = {
+  'http-standard-headers': { tools: {}, resources: {}, prompts: {} },
+  'http-custom-headers': { tools: {} },
+  'http-invalid-tool-headers': { tools: {} },
+  'sep-2322-client-request-state': { tools: {} },
+};
 
-export function withLocalDiscovery(base: FetchLike = fetch): FetchLike {
+export function withLocalDiscovery(capabilities: Record<string, object>, base: FetchLike = fetch): FetchLike {
   return async (input, init) => {
     if (typeof init?.body === 'string') {
       let message: { method?: string; id?: unknown } | undefined;
@@ -104,7 +109,7 @@ export function withLocalDiscovery(base: FetchLike = fetch): FetchLike {
           id: message.id,
           result: {
             supportedVersions: ['2026-07-28'],
-            capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+            capabilities,
             _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'conformance-scenario', version: '1.0.0' } },
           },
         });
@@ -145,10 +150,16 @@ const DRIVES: Record<string, Drive> = {
     log('called, read and got one of each');
   },
   // SEP-2243: the calls the suite names, whose x-mcp-header parameters go out as Mcp-Param-* headers.
+  // The host checks arguments against the tool's inputSchema before sending, and a null for a
+  // non-nullable parameter is invalid there; the suite's null means "no value" (its check: the header
+  // is omitted "when the value is null or not provided"), so a null optional argument is left out, as
+  // an empty optional field of a form would be.
   'http-custom-headers': async (session, ctx, log) => {
-    const calls = Array.isArray(ctx.toolCalls) ? ctx.toolCalls as { name: string; arguments: Record<string, unknown> }[] : [];
+    const calls = Array.isArray(ctx.toolCalls) ? ctx.toolCalls as { name: string; arguments?: Record<string, unknown> }[] : [];
     for (const call of calls) {
-      await session.callTool(call.name, call.arguments ?? {});
+      const required = new Set(session.catalogue().tools.find(t => t.name === call.name)?.inputSchema.required ?? []);
+      const args = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([k, v]) => v !== null || required.has(k)));
+      await session.callTool(call.name, args);
       log(`called ${call.name}`);
     }
   },
@@ -202,7 +213,7 @@ export async function runScenario(url: string, scenario: string, ctx: ScenarioCo
     ...auth,
     elicit: elicitFor(scenario),
     log,
-    ...(LOCAL_DISCOVERY.has(scenario) ? { fetch: withLocalDiscovery() } : {}),
+    ...(LOCAL_DISCOVERY[scenario] ? { fetch: withLocalDiscovery(LOCAL_DISCOVERY[scenario]) } : {}),
   });
   try {
     log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion} (${session.era} era), as ${CLI_NAME} ${CLI_VERSION}`);
