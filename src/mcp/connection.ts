@@ -790,6 +790,7 @@ export class Connection implements ServerHandle {
       timeout: this.requestTimeout,
       server: this.name,
       limits: this.limits,
+      headerAnnotations: session.era === 'modern' && session.kind === 'streamableHttp',
       onChange: c => {
         if (session.closing) return;
         this.invalidTools.clear();
