@@ -28,6 +28,7 @@ import { environmentSecrets, redactorFor, type Redactor } from './redact';
 import { limitMessage, resolveLimits, type Limits } from './limits';
 import type { FetchLike } from './http/fetch';
 import { headerMirroredTool } from './toolHeaders';
+import { rediscoverOnRejectedToken } from './oauth/rediscover';
 import { createGuardedFetch } from './http/guardedFetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
@@ -844,15 +845,17 @@ export class Connection implements ServerHandle {
       throw new McpHostError(`server \`${this.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
     }
     const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
+    // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
+    const fetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
     const transport: Transport = kind === 'streamableHttp'
       ? new StreamableHTTPClientTransport(url, {
-        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+        requestInit, fetch, authProvider: this.options.authProvider,
         reconnectionOptions: this.options.reconnection ?? {
           initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5,
         },
       })
       : new SSEClientTransport(url, {
-        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+        requestInit, fetch, authProvider: this.options.authProvider,
       });
     const placeholder = { closing: false } as Session;
     const client = this.makeClient(placeholder, kind);

@@ -43,23 +43,6 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/**
- * SEP-2352: a 401 to a request that carried our bearer token means the token no longer authenticates
- * the resource, perhaps because it moved to another authorization server: the cached discovery is
- * dropped so the SDK's `auth()` reads the protected-resource metadata again (and registers anew at a
- * new server) instead of reusing the old one. As the SDK's reference client does (its 401 handler).
- */
-export function rediscoverOnRejectedToken(serverUrl: string, provider: OAuthClientProvider, base: FetchLike = fetch): FetchLike {
-  const server = new URL(serverUrl).href;
-  return async (input, init) => {
-    const response = await base(input, init);
-    const target = new URL(input instanceof Request ? input.url : String(input)).href;
-    const bearer = new Headers(init?.headers).get('authorization')?.startsWith('Bearer ');
-    if (response.status === 401 && bearer && target === server) await provider.invalidateCredentials?.('discovery');
-    return response;
-  };
-}
-
 /** Authorization rounds (browser steps) one operation may take before we give up. */
 export const MAX_AUTH_ROUNDS = 3;
 
@@ -75,7 +58,7 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
     authProvider: interactive ?? opts.authProvider,
     restart: { enabled: false },
     pingIntervalMs: 0,
-    fetch: interactive ? rediscoverOnRejectedToken(url, interactive, opts.fetch) : opts.fetch,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   /** The last "could not load the catalogue" warning of the current session. */
   let catalogueFailure: string | undefined;
