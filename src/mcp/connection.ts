@@ -601,6 +601,11 @@ export class Connection implements ServerHandle {
         return;
       }
       const msg = messageOf(err);
+      // The answer to the connect-time era probe, arriving after the probe gave up on it (a slow legacy server).
+      if (/unknown message ID/i.test(msg) && /server-discover-probe/.test(msg)) {
+        this.log('debug', 'lifecycle', 'a late answer to the protocol probe was ignored');
+        return;
+      }
       // An HTTP status from the transport is not a malformed message: the request that met it reports it.
       if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
         this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${this.redactor.cap(msg, 300).text}`);
@@ -834,6 +839,7 @@ export class Connection implements ServerHandle {
     transport.onspawn = pid => { session.pid = pid; };
     transport.onexit = (code, signal) => { session.exit = { code, signal }; };
     transport.onstdoutend = () => this.onStdoutClosed(session);
+    transport.ondropped = err => { if (!session.closing) this.log('warning', 'lifecycle', err.message); };
     return this.finishConnect(session, scope);
   }
 
@@ -881,7 +887,7 @@ export class Connection implements ServerHandle {
     if (!every) return;
     this.pingTimer = setInterval(() => {
       if (session !== this.session || session.closing) return;
-      session.client.ping({ timeout: Math.min(every, 10_000) }).then(
+      this.healthCheck(session, { timeout: Math.min(every, 10_000) }).then(
         () => { this.pingFailures = 0; },
         err => {
           if (session !== this.session || session.closing) return;
@@ -899,6 +905,14 @@ export class Connection implements ServerHandle {
       );
     }, every);
     this.pingTimer.unref?.();
+  }
+
+  /**
+   * A cheap round trip that proves the server still answers: `ping` on a legacy session; the 2026-07-28
+   * revision has no ping, so `server/discover` there.
+   */
+  private healthCheck(session: Session, o: SdkRequestOptions): Promise<unknown> {
+    return session.era === 'modern' ? session.client.discover(o) : session.client.ping(o);
   }
 
   private stopPing(): void {
@@ -1109,7 +1123,8 @@ export class Connection implements ServerHandle {
   }
 
   async ping(opts?: RequestOptions): Promise<void> {
-    await this.run('ping', (c, o) => c.request({ method: 'ping' }, specSchema('EmptyResult'), o), opts);
+    const session = await this.ready();
+    await this.run(session.era === 'modern' ? 'server/discover' : 'ping', (_c, o) => this.healthCheck(session, o), opts);
   }
 
   /**

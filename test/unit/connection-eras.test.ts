@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/connection';
 import type { ServerNotification } from '../../src/mcp/connection';
 import type { ConnectionOptions } from '../../src/mcp/connection';
-import { FAST_STOP, nodeFixture } from './connection-helpers';
+import { FAST_STOP, http, nodeFixture } from './connection-helpers';
+import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
 function text(r: { content: unknown[] }): string {
   return (r.content[0] as { text: string }).text;
@@ -99,8 +100,46 @@ for (const era of ['modern', 'legacy'] as const) {
       await assert.rejects(c.request('no/such-method', {}), /server `mod-(?:modern|legacy)`.*-32601/);
     });
 
+    it('ping proves the server answers (server/discover on a modern session, which has no ping)', async () => {
+      await c.ping();
+    });
+
     it('roots changes are announced only on a legacy session (a modern server asks per request)', async () => {
       assert.equal(await c.notifyRootsChanged(), false, 'unchanged roots are not announced');
     });
   });
 }
+
+describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function () {
+  this.timeout(30_000);
+  let f: HttpFixture;
+  let c: Connection;
+  before(async () => {
+    f = await startHttpFixture([], 'modern-http.mjs');
+    c = new Connection(http('mod-http', f.url), { ...options, pingIntervalMs: 100 });
+    await c.start();
+  });
+  after(async () => {
+    await c?.dispose();
+    await f?.stop();
+  });
+
+  it('negotiates 2026-07-28 over Streamable HTTP and shows it in its state', () => {
+    assert.equal(c.state.kind, 'running');
+    if (c.state.kind !== 'running') return;
+    assert.equal(c.state.era, 'modern');
+    assert.equal(c.state.protocolVersion, '2026-07-28');
+    assert.equal(c.state.transport, 'streamableHttp');
+  });
+
+  it('calls tools, and an elicitation round reaches the elicit callback', async () => {
+    assert.equal(text(await c.callTool('echo', { text: 'over http' })), 'over http');
+    assert.equal(text(await c.callTool('ask', { question: 'http?' })), 'answer: forty-two');
+  });
+
+  it('health checks use server/discover (the revision has no ping): the periodic check keeps it running', async () => {
+    await c.ping();
+    await new Promise(r => setTimeout(r, 500));
+    assert.equal(c.state.kind, 'running');
+  });
+});

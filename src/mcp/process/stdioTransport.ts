@@ -66,6 +66,11 @@ export class StdioTransport implements Transport {
   onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   /** stdout ended (EOF); the process may still be running. */
   onstdoutend?: () => void;
+  /**
+   * Something the server wrote was dropped (not JSON-RPC, over a limit, an unknown response id). When set, these
+   * come here instead of `onerror`: they reach the host even while the SDK owns `onerror` for its connect-time probe.
+   */
+  ondropped?: (error: StdioMessageError) => void;
 
   /** The marker every process of this launch carries in its environment. */
   readonly marker: LaunchMarker = launchMarker();
@@ -319,9 +324,11 @@ export class StdioTransport implements Transport {
   private report(what: string): void {
     this.invalidLines++;
     if (this.invalidLines > MAX_REPORTED_INVALID_LINES + 1) return;
-    this.onerror?.(new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
+    const error = new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
       ? `server \`${this.options.server}\` sent more than ${MAX_REPORTED_INVALID_LINES} messages that were dropped; further ones are dropped without a message`
-      : what));
+      : what);
+    if (this.ondropped) this.ondropped(error);
+    else this.onerror?.(error);
   }
 }
 
