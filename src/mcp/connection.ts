@@ -852,16 +852,16 @@ export class Connection implements ServerHandle {
     }
     const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
     // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
-    const fetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
+    const transportFetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
     const transport: Transport = kind === 'streamableHttp'
       ? new StreamableHTTPClientTransport(url, {
-        requestInit, fetch, authProvider: this.options.authProvider,
+        requestInit, fetch: transportFetch, authProvider: this.options.authProvider,
         reconnectionOptions: this.options.reconnection ?? {
           initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5,
         },
       })
       : new SSEClientTransport(url, {
-        requestInit, fetch, authProvider: this.options.authProvider,
+        requestInit, fetch: transportFetch, authProvider: this.options.authProvider,
       });
     const placeholder = { closing: false } as Session;
     const client = this.makeClient(placeholder, kind);
