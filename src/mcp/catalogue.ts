@@ -11,6 +11,7 @@ import type { Catalogue } from './types';
 import { LOOSE_RESULT, specParse, specSchema } from './spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from './limits';
 import { SchemaCompiler, SchemaRefusedError } from './schema/compiler';
+import { excludeInvalidHeaderTools } from './toolHeaders';
 
 export type CatalogueKind = keyof Catalogue;
 export const CATALOGUE_KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -269,6 +270,8 @@ export interface CatalogueSessionOptions {
   server?: string;
   /** Catalogue limits and the schema compile budget (default DEFAULT_LIMITS). */
   limits?: Limits;
+  /** SEP-2243 (2026-07-28 over Streamable HTTP): tools with invalid x-mcp-header annotations are left out. */
+  headerAnnotations?: boolean;
 }
 
 /** One session's catalogue. A new session (restart, re-initialize) gets a new instance: no cursors survive. */
@@ -350,6 +353,7 @@ export class CatalogueSession {
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
       if (this.disposed) return false;
       if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed, reuse);
+      if (compiler && this.opts.headerAnnotations) excludeInvalidHeaderTools(items as Tool[], validators, warn);
       if (this.disposed) return false;
       if (firstPage === undefined) {
         firstPage = items;

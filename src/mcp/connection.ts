@@ -27,6 +27,8 @@ import { mapMcpLevel } from './logging';
 import { environmentSecrets, redactorFor, type Redactor } from './redact';
 import { limitMessage, resolveLimits, type Limits } from './limits';
 import type { FetchLike } from './http/fetch';
+import { headerMirroredTool } from './toolHeaders';
+import { rediscoverOnRejectedToken } from './oauth/rediscover';
 import { createGuardedFetch } from './http/guardedFetch';
 import { SamplingService } from './sampling';
 import { resolveCommand } from './process/resolveCommand';
@@ -794,6 +796,7 @@ export class Connection implements ServerHandle {
       timeout: this.requestTimeout,
       server: this.name,
       limits: this.limits,
+      headerAnnotations: session.era === 'modern' && session.kind === 'streamableHttp',
       onChange: c => {
         if (session.closing) return;
         this.invalidTools.clear();
@@ -848,15 +851,17 @@ export class Connection implements ServerHandle {
       throw new McpHostError(`server \`${this.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
     }
     const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
+    // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
+    const transportFetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
     const transport: Transport = kind === 'streamableHttp'
       ? new StreamableHTTPClientTransport(url, {
-        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+        requestInit, fetch: transportFetch, authProvider: this.options.authProvider,
         reconnectionOptions: this.options.reconnection ?? {
           initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5,
         },
       })
       : new SSEClientTransport(url, {
-        requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
+        requestInit, fetch: transportFetch, authProvider: this.options.authProvider,
       });
     const placeholder = { closing: false } as Session;
     const client = this.makeClient(placeholder, kind);
@@ -1023,7 +1028,11 @@ export class Connection implements ServerHandle {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     this.log('info', 'lifecycle', `calling tool ${tool}`);
-    const raw = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o), opts);
+    // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
+    const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
+    const raw = await this.run('tools/call', (c, o) => (mirrored
+      ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
+      : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts);
     // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
     const { result, problems } = parseToolResult(this.name, tool, raw);
     for (const p of problems) this.log('warning', 'lifecycle', p);
