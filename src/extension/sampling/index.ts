@@ -55,8 +55,8 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
   elicit: NonNullable<ClientFeatures['elicit']>;
   /** Replaces the dialogs (undefined restores the real ones). */
   setUi(ui: SamplingUi | undefined): void;
-  /** Replaces the elicitation inputs (undefined restores the real ones). */
-  setElicitUi(ui: ElicitUi | undefined): void;
+  /** Replaces the elicitation inputs, all or some (the rest stay real); undefined restores the real ones. */
+  setElicitUi(ui: Partial<ElicitUi> | undefined): void;
   /** Forgets session and always grants. */
   resetGrants(): Promise<void>;
 }
