@@ -1,14 +1,16 @@
 /**
- * Elicitation (`elicitation/create`, form mode) as quick inputs: the server's message with
+ * Elicitation (`elicitation/create`). URL mode: url.ts. Form mode as quick inputs: the server's message with
  * Respond / Decline (closing it cancels), then one input per field of the requested schema
  * (text, number, yes/no, one or several choices). Escape in a field cancels the whole form.
  */
 import * as vscode from 'vscode';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
+import { createUrlElicit } from './url';
 
 export type { ElicitField } from './form';
+export type { UrlElicitUi } from './url';
 
 /** The inputs, replaceable for tests. A field answer of undefined cancels the form. */
 export interface ElicitUi {
@@ -84,12 +86,10 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
 /** Builds the `elicit` client feature. */
 export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void) {
   let ui: ElicitUi = quickInputElicitUi;
+  const url = createUrlElicit(log);
   const elicit = async (server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
+    if (request.mode === 'url') return url.elicitUrl(server, request as ElicitRequestURLParams, signal);
     const params = request as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } };
-    if (params.mode === 'url') {
-      log(server, 'warning', 'URL-mode elicitation is not supported; declined');
-      return { action: 'decline' };
-    }
     const fields = fieldsOf(params.requestedSchema ?? {});
     log(server, 'info', `Elicitation: ${params.message} (fields: ${fields.map(f => f.name).join(', ') || 'none'})`);
     const start = await ui.start(server, params.message, fields);
@@ -115,5 +115,11 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     log(server, 'info', `Elicitation answered (${Object.keys(content).join(', ') || 'no fields'})`);
     return { action: 'accept', content };
   };
-  return { elicit, setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; } };
+  return {
+    elicit,
+    elicitUrlRequired: url.elicitUrlRequired,
+    elicitationComplete: url.elicitationComplete,
+    setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; },
+    setUrlUi: url.setUi,
+  };
 }

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
-import { createElicit, type ElicitUi } from '../elicitation';
+import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
@@ -57,6 +57,8 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
   setUi(ui: SamplingUi | undefined): void;
   /** Replaces the elicitation inputs, all or some (the rest stay real); undefined restores the real ones. */
   setElicitUi(ui: Partial<ElicitUi> | undefined): void;
+  /** Replaces the URL-mode elicitation dialogs (consent, open, wait), all or some; undefined restores the real ones. */
+  setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** Forgets session and always grants. */
   resetGrants(): Promise<void>;
 }
@@ -236,8 +238,11 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     },
     sample: ctx => queue.run(ctx.server, () => exchange(ctx), ctx.signal),
     elicit: (server, request, signal) => elicitation.elicit(server, request, signal),
+    elicitUrlRequired: elicitation.elicitUrlRequired,
+    elicitationComplete: elicitation.elicitationComplete,
     setUi: u => { ui = u ?? modalSamplingUi; },
     setElicitUi: u => elicitation.setUi(u),
+    setUrlElicitUi: u => elicitation.setUrlUi(u),
     resetGrants: () => grants.clear(),
     dispose: () => { /* nothing held beyond the grants in the mementos */ },
   };
