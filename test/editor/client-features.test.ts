@@ -1,10 +1,13 @@
 // The 2025-11-25 client features in the real extension host, driven from the server side by
-// test/fixtures/servers/client-features.mjs: elicitation defaults preselected in the real quick inputs (SEP-1034).
+// test/fixtures/servers/client-features.mjs: elicitation defaults preselected in the real quick inputs (SEP-1034),
+// server and tool icons in the Servers view.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { SamplingFeatures } from '../../src/extension/sampling';
+import type { McpNode } from '../../src/views/nodes';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ROOT, until } from './helpers';
 
@@ -62,5 +65,25 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
         line: 'It was a dark and stormy night.', ratio: 2.5, count: 7,
       },
     });
+  });
+
+  it('icons: the server\'s and a tool\'s data: icons show from the cache (light and dark); a stdio server\'s https icon is never fetched', async () => {
+    const tree = api.views.servers;
+    const serverNode = (tree.getChildren() as McpNode[]).find(n => n.kind === 'server' && n.server === 'features')!;
+    const toolsGroup = (tree.getChildren(serverNode) as McpNode[]).find(g => g.kind === 'group' && g.group === 'tools')!;
+    const toolNode = (name: string) => (tree.getChildren(toolsGroup) as McpNode[]).find(t => t.kind === 'tool' && t.tool.name === name)!;
+    tree.getTreeItem(serverNode);
+    tree.getTreeItem(toolNode('elicit_defaults'));
+    await until(api, 'the icons cached', () => tree.getTreeItem(serverNode).iconPath instanceof vscode.Uri
+      && !(tree.getTreeItem(toolNode('elicit_defaults')).iconPath instanceof vscode.ThemeIcon));
+    const serverIcon = tree.getTreeItem(serverNode).iconPath as vscode.Uri;
+    assert.deepStrictEqual(fs.readFileSync(serverIcon.fsPath), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    assert.match(String(tree.getTreeItem(serverNode).description), /^running · /, 'the state is still shown');
+    const toolIcon = tree.getTreeItem(toolNode('elicit_defaults')).iconPath as { light: vscode.Uri; dark: vscode.Uri };
+    assert.match(fs.readFileSync(toolIcon.light.fsPath, 'utf8'), /fill="black"/);
+    assert.match(fs.readFileSync(toolIcon.dark.fsPath, 'utf8'), /fill="white"/);
+    for (const f of [serverIcon, toolIcon.light, toolIcon.dark]) assert.ok(f.fsPath.includes('mcp-host.mcp-host'), `${f.fsPath} is under the extension's globalStorage`);
+    const remote = tree.getTreeItem(toolNode('elicit_url')).iconPath;
+    assert.ok(remote instanceof vscode.ThemeIcon && remote.id === 'tools', 'the codicon stays');
   });
 });
