@@ -138,7 +138,6 @@ export class CrossAppAccessProvider implements OAuthClientProvider {
  */
 export class HeadlessAuthCodeProvider extends McpOAuthProvider implements CodeReturningProvider {
   private code?: string;
-  readonly clientMetadataUrl?: string;
 
   constructor(clientMetadataUrl?: string, preRegistered?: OAuthClientInformationMixed) {
     const memory = new Map<string, string>();
@@ -147,8 +146,8 @@ export class HeadlessAuthCodeProvider extends McpOAuthProvider implements CodeRe
       redirectUrl: 'http://127.0.0.1:33418/callback',
       clientName: 'mcp-host',
       openBrowser: async () => { throw new Error('headless: redirectToAuthorization follows the URL itself'); },
+      clientMetadataUrl,
     });
-    this.clientMetadataUrl = clientMetadataUrl;
     if (preRegistered) void this.saveClientInformation(preRegistered);
   }
 
