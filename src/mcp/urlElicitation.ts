@@ -145,14 +145,23 @@ export async function callWithUrlElicitation<T>(
   try {
     return await request();
   } catch (err) {
-    if (!flow || !(err instanceof UrlElicitationRequiredError) || !err.elicitations.length) throw err;
-    for (const e of err.elicitations) {
+    const required = flow ? urlElicitationRequired(err) : undefined;
+    if (!flow || !required?.elicitations.length) throw err;
+    for (const e of required.elicitations) {
       const outcome = await flow({ ...e, mode: 'url' });
       if (outcome !== 'complete') {
-        err.message = `${err.message} (${OUTCOME_TEXT[outcome]})`;
+        if (err instanceof Error) err.message = `${err.message} (${OUTCOME_TEXT[outcome]})`;
         throw err;
       }
     }
     return await request();
   }
+}
+
+/** The URLElicitationRequiredError in `err` or its chain of causes (the host wraps the SDK's errors). */
+export function urlElicitationRequired(err: unknown): UrlElicitationRequiredError | undefined {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof UrlElicitationRequiredError) return e;
+  }
+  return undefined;
 }

@@ -105,6 +105,13 @@ describe('URL-mode elicitation: URLElicitationRequiredError (-32042)', () => {
     }
   });
 
+  it('finds the error in the cause chain of a wrapping error, and throws the wrapper', async () => {
+    let calls = 0;
+    const wrapped = () => Object.assign(new Error('tools/call failed', { cause: new UrlElicitationRequiredError([needed], 'needs a browser') }));
+    assert.equal(await callWithUrlElicitation(async () => { if (++calls === 1) throw wrapped(); return 'ok'; }, async () => 'complete'), 'ok');
+    await assert.rejects(callWithUrlElicitation(async () => { throw wrapped(); }, async () => 'decline'), (e: unknown) => e instanceof Error && /^tools\/call failed \(the user declined/.test(e.message));
+  });
+
   it('other errors, and -32042 without a flow, pass through untouched', async () => {
     const other = new ProtocolError(-32603, 'boom');
     await assert.rejects(callWithUrlElicitation(async () => { throw other; }, async () => 'complete'), (e: unknown) => e === other);
