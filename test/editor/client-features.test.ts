@@ -11,7 +11,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling';
 import type { McpNode } from '../../src/views/nodes';
 import type { ElicitationTarget } from '../../src/mcp/urlElicitation';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ROOT, until } from './helpers';
+import { EVERYTHING, ROOT, until } from './helpers';
 
 type Api = McpHostExtensionApi & { sampling: SamplingFeatures };
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/client-features.mjs');
@@ -41,9 +41,11 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       features: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
+      everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the client-features fixture running', () => api.host.get('features')?.state.kind === 'running'
-      && (api.host.get('features')?.catalogue.tools.length ?? 0) > 0);
+    await until(api, 'the client-features fixture and server-everything running', () => api.host.get('features')?.state.kind === 'running'
+      && (api.host.get('features')?.catalogue.tools.length ?? 0) > 0
+      && (api.host.get('everything')?.catalogue.tools.some(t => t.name === 'trigger-url-elicitation') ?? false));
   });
 
   afterEach(async () => {
@@ -149,6 +151,24 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
     assert.deepStrictEqual(seen, ['Authorize access first @ https://auth.example.com']);
     api.sampling.setUrlElicitUi({ consent: async () => 'decline', open: async () => assert.fail('must not open after decline') });
     await assert.rejects(call('needs_url', { url: 'https://auth.example.com/grant', id: 'n2' }), /declined opening the link/);
+  });
+
+  it('server-everything trigger-url-elicitation: the request path, and the error path retried from the real waiting pick ("Retry Now")', async () => {
+    const origins: string[] = [];
+    const opened: string[] = [];
+    api.sampling.setUrlElicitUi({
+      consent: async (_s, _m, target) => { origins.push(target.origin); return 'open'; },
+      open: async url => { opened.push(url); return true; },
+    });
+    const everything = api.host.get('everything')!;
+    const text = (r: { content?: unknown[] }) => (r.content ?? []).map(c => (c as { text?: string }).text ?? '').join('\n');
+    assert.match(text(await everything.callTool('trigger-url-elicitation', { url: 'https://example.com/sign-in', message: 'Sign in' })), /User completed the URL elicitation flow/);
+    // Error path: -32042 names a prerequisite on modelcontextprotocol.io; server-everything never reports completion,
+    // so the user picks "Retry Now" in the real waiting pick; the retry goes down the request path.
+    const out = await acceptEachInput(Promise.resolve(everything.callTool('trigger-url-elicitation', { url: 'https://example.com/grant', errorPath: true })));
+    assert.match(text(out), /User completed the URL elicitation flow/);
+    assert.deepStrictEqual(origins, ['https://example.com', 'https://modelcontextprotocol.io', 'https://example.com']);
+    assert.deepStrictEqual(opened, ['https://example.com/sign-in', 'https://modelcontextprotocol.io/', 'https://example.com/grant']);
   });
 
   it('sampling with tools: offered to the model via vscode.lm, its tool call returned as tool_use, the tool_result round answered; behind the same confirmation', async () => {

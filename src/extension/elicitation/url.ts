@@ -3,8 +3,8 @@
  * the origin the link leads to (domain decoded from punycode, the ASCII form beside it when they
  * differ; the full URL in the detail). The URL opens (vscode.env.openExternal) only after the user
  * picks "Open"; Decline and closing the dialog answer decline and cancel. Nothing is fetched before.
- * For a URLElicitationRequiredError the same consent runs, then a cancellable progress notification
- * waits for the server's `notifications/elicitation/complete` (it closes when that arrives).
+ * For a URLElicitationRequiredError the same consent runs, then a quick pick waits for the server's
+ * `notifications/elicitation/complete` (it closes when that arrives; the user may retry now or stop).
  */
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
@@ -15,8 +15,11 @@ export interface UrlElicitUi {
   consent(server: string, message: string, target: ElicitationTarget, closed: AbortSignal): Promise<'open' | 'decline' | 'cancel'>;
   /** Opens the URL outside the editor; false when it could not. */
   open(url: string): Promise<boolean>;
-  /** Shown while waiting for the server's completion; resolves 'stopped' if the user stops waiting. `done` settles it. */
-  waitForCompletion(server: string, target: ElicitationTarget, done: Promise<unknown>): Promise<'complete' | 'stopped'>;
+  /**
+   * Shown while waiting for the server's completion; closes by itself when `done` settles ('complete').
+   * The user may retry now (a server that never reports completion) or stop waiting.
+   */
+  waitForCompletion(server: string, target: ElicitationTarget, done: Promise<unknown>): Promise<'complete' | 'retry' | 'stopped'>;
 }
 
 const DECLINE = 'Decline';
@@ -33,13 +36,21 @@ export const realUrlElicitUi: UrlElicitUi = {
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
   },
   waitForCompletion(server, target, done) {
-    return Promise.resolve(vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, cancellable: true, title: `MCP: ${server} is waiting for you to finish on ${target.origin}` },
-      (_progress, token) => new Promise<'complete' | 'stopped'>(resolve => {
-        token.onCancellationRequested(() => resolve('stopped'));
-        void done.then(() => resolve('complete'));
-      }),
-    ));
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
+    qp.title = `MCP: "${server}" is waiting for you to finish on ${target.origin}`;
+    qp.placeholder = 'This closes by itself when the server reports the step done';
+    qp.ignoreFocusOut = true;
+    qp.items = [
+      { id: 'retry', label: 'Retry Now', description: 'I finished; the server has not said so' },
+      { id: 'stopped', label: 'Stop Waiting', description: 'the request fails' },
+    ];
+    return new Promise(resolve => {
+      let outcome: 'complete' | 'retry' | 'stopped' = 'stopped';
+      qp.onDidAccept(() => { outcome = qp.selectedItems[0]?.id ?? qp.activeItems[0]?.id ?? 'stopped'; qp.hide(); });
+      qp.onDidHide(() => { qp.dispose(); resolve(outcome); });
+      void done.then(() => { outcome = 'complete'; qp.hide(); });
+      qp.show();
+    });
   },
 };
 
@@ -98,6 +109,10 @@ export function createUrlElicit(log: Log) {
       if (r.action !== 'accept') return r.action;
       if (target instanceof Error) return 'cancel';
       const outcome = await ui.waitForCompletion(server, target, f.done);
+      if (outcome === 'retry') {
+        log(server, 'info', `URL elicitation ${params.elicitationId}: the user asked to retry the request`);
+        return 'complete';
+      }
       if (outcome !== 'complete' || await f.done !== 'complete') return 'stopped';
       log(server, 'info', `URL elicitation ${params.elicitationId} completed; retrying the request`);
       return 'complete';
