@@ -10,7 +10,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { SamplingFeatures } from '../../src/extension/sampling';
 import type { McpNode } from '../../src/views/nodes';
 import type { ElicitationTarget } from '../../src/mcp/urlElicitation';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { EVERYTHING, ROOT, until } from './helpers';
 
 type Api = McpHostExtensionApi & { sampling: SamplingFeatures };

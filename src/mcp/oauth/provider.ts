@@ -8,11 +8,11 @@
  * and registers dynamically elsewhere. The registration metadata names the `application_type`:
  * `native` for loopback and custom-scheme redirects, `web` for https ones.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { checkAuthorizationUrl } from './urls';
 import type {
   OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 
 /** Where secrets live (the extension passes SecretStorage; the CLI a file or memory). */
 export interface OAuthStorage {
