@@ -22,6 +22,7 @@ import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, fmtMs, httpStatusOf, isConnectionClosedError, messageOf, protocolCodeOf,
 } from './errors';
 import { LOOSE_RESULT, specSchema } from './spec';
+import { callWithUrlElicitation } from './urlElicitation';
 import { BoundedSchemaValidator } from './schema/sdkValidator';
 import { mapMcpLevel } from './logging';
 import { environmentSecrets, redactorFor, type Redactor } from './redact';
@@ -538,8 +539,8 @@ export class Connection implements ServerHandle {
     const f = this.options.features ?? {};
     return {
       roots: { listChanged: true },
-      ...(this.sampling.enabled ? { sampling: {} } : {}),
-      ...(f.elicit ? { elicitation: {} } : {}),
+      ...(this.sampling.enabled ? { sampling: { tools: {} } } : {}),
+      ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
     };
   }
 
@@ -578,6 +579,10 @@ export class Connection implements ServerHandle {
     if (elicit) {
       client.setRequestHandler('elicitation/create', (req, ctx) => pending.run('elicitation/create', () => elicit(this.name, req.params, ctx.mcpReq.signal)));
     }
+    client.setNotificationHandler('notifications/elicitation/complete', n => {
+      this.options.features?.elicitationComplete?.(this.name, n.params.elicitationId);
+      this.dispatchNotification(n);
+    });
     client.setNotificationHandler('notifications/message', n => {
       const { level, logger, data } = n.params;
       const message = typeof data === 'string' ? data : this.redactor.value(data);
@@ -1030,9 +1035,13 @@ export class Connection implements ServerHandle {
     this.log('info', 'lifecycle', `calling tool ${tool}`);
     // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
     const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
-    const raw = await this.run('tools/call', (c, o) => (mirrored
-      ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
-      : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts);
+    // A URLElicitationRequiredError (-32042) offers its URLs (urlElicitation.ts) and retries once they completed.
+    const urlFlow = this.options.features?.elicitUrlRequired;
+    const raw = await callWithUrlElicitation(
+      () => this.run('tools/call', (c, o) => (mirrored
+        ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
+        : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts),
+      urlFlow && (e => urlFlow(this.name, e, opts?.signal)));
     // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
     const { result, problems } = parseToolResult(this.name, tool, raw);
     for (const p of problems) this.log('warning', 'lifecycle', p);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { assertNever, type ServerHandle, type ServerState } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
+import type { TreeIcons } from './icons';
 
 /** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = 'mcpHost.openResource';
@@ -61,8 +62,22 @@ const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
   resourceTemplates: { label: 'Resource Templates', icon: 'symbol-parameter' },
 };
 
-/** Renders any node; `host` lookups only read the core's cached model. */
-export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
+/**
+ * Renders any node; `host` lookups only read the core's cached model. With `icons`, a running server,
+ * tool, prompt, resource or template that has a usable icon shows it instead of the codicon.
+ */
+export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations, icons?: TreeIcons): vscode.TreeItem {
+  const item = plainTreeItem(node, get, notes);
+  if (!icons || node.kind === 'group' || node.kind === 'loadMore' || node.kind === 'message') return item;
+  const h = get(node.server);
+  const source = node.kind === 'server' ? (h?.state.kind === 'running' ? h.state.serverInfo : undefined)
+    : node.kind === 'tool' ? node.tool : node.kind === 'prompt' ? node.prompt : node.kind === 'resource' ? node.resource : node.template;
+  const icon = source && icons.iconFor(h, source);
+  if (icon) item.iconPath = icon;
+  return item;
+}
+
+function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
   switch (node.kind) {
     case 'server': {
       const h = get(node.server);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HostApi } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
+import type { TreeIcons } from './icons';
 
 const GROUP_ORDER: GroupKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 /** Items shown per group; the rest are a click away (Resources view pages, pickers search all). */
@@ -18,13 +19,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   private readonly subscriptions: { dispose(): void }[] = [];
   private readonly nodes = new Map<string, McpNode & { kind: 'server' }>();
 
-  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations) {
+  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations, private readonly icons?: TreeIcons) {
     const refresh = () => this.changed.fire(undefined);
     this.subscriptions.push(
       host.onDidChangeServers(refresh),
       host.onDidChangeState(({ server }) => this.refreshServer(server)),
       host.onDidChangeCatalogue(({ server }) => this.refreshServer(server)),
       notes.onDidChange(refresh),
+      ...(icons ? [icons.onDidChange(refresh)] : []),
       this.changed,
     );
   }
@@ -35,7 +37,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   }
 
   getTreeItem(node: McpNode): vscode.TreeItem {
-    const item = toTreeItem(node, n => this.host.get(n), this.notes);
+    const item = toTreeItem(node, n => this.host.get(n), this.notes, this.icons);
     if (node.kind === 'server') {
       item.collapsibleState = this.groupsOf(node.server).length
         ? vscode.TreeItemCollapsibleState.Collapsed

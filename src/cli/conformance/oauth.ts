@@ -47,7 +47,6 @@ export async function fetchAuthorizationCode(authorizationUrl: URL): Promise<Aut
  */
 export class HeadlessAuthCodeProvider extends McpOAuthProvider implements CodeReturningProvider {
   private response?: AuthorizationResponse;
-  readonly clientMetadataUrl?: string;
 
   constructor(clientMetadataUrl?: string, preRegistered?: OAuthClientInformationMixed) {
     const memory = new Map<string, string>();
@@ -56,8 +55,8 @@ export class HeadlessAuthCodeProvider extends McpOAuthProvider implements CodeRe
       redirectUrl: 'http://127.0.0.1:33418/callback',
       clientName: 'mcp-host',
       openBrowser: async () => { throw new Error('headless: redirectToAuthorization follows the URL itself'); },
+      clientMetadataUrl,
     });
-    this.clientMetadataUrl = clientMetadataUrl;
     if (preRegistered) void this.saveClientInformation(preRegistered);
   }
 

@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
@@ -124,6 +125,38 @@ type AjvClass = new (o: object) => Ajv;
 /** Schema texts up to this length are reuse keys as they are; longer ones by their SHA-256. */
 const REUSE_TEXT_KEY_CHARS = 4096;
 
+export type SchemaDialect = '2020-12' | '2019-09' | 'draft-07';
+
+const DIALECT_URIS: ReadonlyMap<string, SchemaDialect> = new Map([
+  ['json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['json-schema.org/draft-07/schema', 'draft-07'],
+  ['json-schema.org/draft-06/schema', 'draft-07'],
+]);
+
+/**
+ * The dialect a schema is written in (MCP 2025-11-25): JSON Schema 2020-12 when `$schema` is absent;
+ * otherwise the one it names (http or https, with or without the trailing `#`). A dialect the host does
+ * not know throws, with the value it saw.
+ */
+export function dialectOf(schema: Record<string, unknown>): SchemaDialect {
+  const declared = schema.$schema;
+  if (declared === undefined) return '2020-12';
+  if (typeof declared !== 'string') throw new Error('`$schema` is not a string');
+  const key = declared.trim().replace(/^https?:\/\//, '').replace(/#$/, '');
+  const dialect = DIALECT_URIS.get(key);
+  if (!dialect) {
+    throw new Error(`the schema declares an unsupported dialect ("$schema": "${declared.slice(0, 200)}"); supported: JSON Schema 2020-12 (the default when \`$schema\` is absent), 2019-09, draft-07 and draft-06`);
+  }
+  return dialect;
+}
+
+const AJV_OF: Record<SchemaDialect, AjvClass> = {
+  '2020-12': Ajv2020 as unknown as AjvClass,
+  '2019-09': Ajv2019 as unknown as AjvClass,
+  'draft-07': Ajv,
+};
+
 /**
  * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
  * only ever validates a server's schema as data, never adds it, so nothing of a server stays there,
@@ -168,8 +201,8 @@ function makeAjv(A: AjvClass): Ajv {
  * names the tool), and only from the one previous list.
  */
 export class SchemaCompiler {
-  private ajv7: Ajv | undefined;
-  private ajv2020: Ajv | undefined;
+  /** One ajv per dialect this server's schemas use, made on first use. */
+  private readonly ajvs = new Map<SchemaDialect, Ajv>();
   private readonly budget: SchemaBudget;
   /** This list's validators by schema text (see reuseKey), for the next list's compiler. */
   private compiled = new Map<string, ValidateFunction>();
@@ -194,7 +227,8 @@ export class SchemaCompiler {
   }
 
   /**
-   * Compiles a JSON Schema (draft-07, or 2020-12/2019-09 by `$schema`). `label` names it in messages
+   * Compiles a JSON Schema: 2020-12 when `$schema` is absent (the MCP default), else the dialect it
+   * names (2019-09, draft-07, draft-06). `label` names it in messages
    * ("tool `x` inputSchema"). Returns a SchemaRefusedError (budget, pattern) or an Error (not a valid
    * schema) instead of throwing.
    */
@@ -231,11 +265,12 @@ export class SchemaCompiler {
         }
       }
       const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
-      const draft = typeof s.$schema === 'string' ? s.$schema : '';
+      const dialect = dialectOf(s);
       delete s.$schema;
-      const A = /2020-12|2019-09/.test(draft) ? Ajv2020 as unknown as AjvClass : Ajv;
+      const A = AJV_OF[dialect];
       checkAgainstMetaSchema(A, s);
-      const ajv = A === Ajv ? (this.ajv7 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(A));
+      let ajv = this.ajvs.get(dialect);
+      if (!ajv) this.ajvs.set(dialect, ajv = makeAjv(A));
       try {
         return ajv.compile(s);
       } finally {
@@ -256,8 +291,7 @@ export class SchemaCompiler {
 
   /** Drops the ajv instances (and with them every schema they still hold) and the previous list's validators. */
   dispose(): void {
-    this.ajv7 = undefined;
-    this.ajv2020 = undefined;
+    this.ajvs.clear();
     this.reuse = undefined;
   }
 }
