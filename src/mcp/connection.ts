@@ -40,6 +40,8 @@ import { launchProblem } from './process/preflight';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 import { PendingServerRequests } from './serverRequests';
 import { parseToolResult } from './toolResult';
+import { ConnectionTasks, taskChannel } from './toolTasks';
+import type { TaskInfo } from './tasks';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -155,6 +157,9 @@ export class Connection implements ServerHandle {
   readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry> = this._onLog.event;
+  /** Tool calls that run as MCP tasks (toolTasks.ts): one tracker per session. */
+  private readonly toolTasks = new ConnectionTasks(() => this.name);
+  readonly onDidChangeTasks: Event<TaskInfo> = this.toolTasks.onDidChange;
 
   private _definition: ServerDefinition;
 
@@ -361,6 +366,10 @@ export class Connection implements ServerHandle {
     });
     this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} over ${session.kind}`);
     session.rootsKey = JSON.stringify(this.visibleRoots());
+    session.store.add(this.toolTasks.attach(taskChannel(this), {
+      redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
+      log: (level, message) => this.log(level, 'lifecycle', message),
+    }));
     this.startPing(session);
   }
 
@@ -396,6 +405,7 @@ export class Connection implements ServerHandle {
     this._onDidChangeState.dispose();
     this._onDidChangeCatalogue.dispose();
     this._onDidUpdateResource.dispose();
+    this.toolTasks.dispose();
     this._onLog.dispose();
   }
 
@@ -506,6 +516,8 @@ export class Connection implements ServerHandle {
     const f = this.options.features ?? {};
     return {
       roots: { listChanged: true },
+      // Tasks (2025-11-25): the host makes task-augmented tool calls; it takes none itself (no list, cancel, requests).
+      tasks: {},
       ...(this.sampling.enabled ? { sampling: {} } : {}),
       ...(f.elicit ? { elicitation: {} } : {}),
     };
@@ -547,6 +559,7 @@ export class Connection implements ServerHandle {
       void session.catalogue?.refresh('resourceTemplates');
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
+    client.fallbackNotificationHandler = async n => { this.dispatchNotification(n); };
     client.onerror = err => {
       if (session.closing) return;
       if (err instanceof StdioMessageError) {
@@ -889,8 +902,17 @@ export class Connection implements ServerHandle {
     if (v?.input && !v.input(args ?? {})) {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
     }
-    this.log('info', 'lifecycle', `calling tool ${tool}`);
-    const raw = await this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, ResultSchema, o), opts);
+    const listed = session.catalogue?.catalogue.tools.find(t => t.name === tool);
+    const asTask = this.toolTasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
+    this.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
+    const raw = asTask
+      ? await this.toolTasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
+      : await this.toolTasks.timed(tool, () => this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, ResultSchema, o), opts));
+    return this.checkToolResult(session, tool, raw);
+  }
+
+  /** A tool result as the host passes it on: malformed blocks replaced, structuredContent checked (H25). */
+  private checkToolResult(session: Session, tool: string, raw: unknown): CallToolResult {
     // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
     const { result, problems } = parseToolResult(this.name, tool, raw);
     for (const p of problems) this.log('warning', 'lifecycle', p);
@@ -905,6 +927,20 @@ export class Connection implements ServerHandle {
       }
     }
     return result;
+  }
+
+  get tasks(): readonly TaskInfo[] {
+    return this.toolTasks.tasks;
+  }
+
+  cancelTask(taskId: string): Promise<void> {
+    return this.toolTasks.cancel(taskId);
+  }
+
+  async taskResult(taskId: string): Promise<CallToolResult> {
+    const tool = this.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
+    const raw = await this.toolTasks.result(taskId);
+    return this.session ? this.checkToolResult(this.session, tool, raw) : parseToolResult(this.name, tool, raw).result;
   }
 
   async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
@@ -955,6 +991,23 @@ export class Connection implements ServerHandle {
   async setLogLevel(level: LoggingLevel): Promise<void> {
     if (this._state.kind !== 'running' || !this._state.capabilities.logging) return;
     await this.run('logging/setLevel', (c, o) => c.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, o));
+  }
+
+  // TEMPORARY (until h/core's SDK v2 Connection with request/onNotification is merged).
+  private readonly notificationListeners = new Map<string, Set<(n: { method: string; params?: Record<string, unknown> }) => void>>();
+  onNotification(method: string, handler: (n: { method: string; params?: Record<string, unknown> }) => void): { dispose(): void } {
+    let set = this.notificationListeners.get(method);
+    if (!set) this.notificationListeners.set(method, set = new Set());
+    set.add(handler);
+    return { dispose: () => { set.delete(handler); } };
+  }
+
+  private dispatchNotification(n: { method: string; params?: unknown }): void {
+    for (const l of [...this.notificationListeners.get(n.method) ?? []]) l({ method: n.method, ...(n.params && typeof n.params === 'object' ? { params: n.params as Record<string, unknown> } : {}) });
+  }
+
+  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, _schema?: unknown, opts?: RequestOptions): Promise<T> {
+    return this.run(method, (c, o) => c.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, o), opts) as Promise<T>;
   }
 
   async ping(opts?: RequestOptions): Promise<void> {

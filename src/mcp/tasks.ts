@@ -59,6 +59,8 @@ export interface TaskInfo {
   readonly server: string;
   readonly taskId: string;
   readonly tool: string;
+  /** The arguments the call was made with (the host's own input). */
+  readonly arguments: Record<string, unknown>;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   /** Local clock, ms. */
@@ -161,7 +163,7 @@ export class TaskTracker implements Disposable {
     const t = readTask(created.task);
     if (typeof t === 'string') throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: ${t}`);
     if (this.entries.has(t.taskId)) throw new McpHostError(`server \`${this.o.server}\` gave tool \`${tool}\` the id of a task it already has (${this.redacted(t.taskId)})`);
-    const entry = box.entry = this.track(tool, t, opts, progress);
+    const entry = box.entry = this.track(tool, args, t, opts, progress);
     opts.onCreated?.(entry.info);
     if (opts.signal) {
       const e = entry;
@@ -207,13 +209,13 @@ export class TaskTracker implements Disposable {
 
   // -------------------------------------------------------------------------------------------
 
-  private track(tool: string, t: WireTask, opts: TaskRunOptions, progress: TaskInfo['progress']): Entry {
+  private track(tool: string, args: Record<string, unknown>, t: WireTask, opts: TaskRunOptions, progress: TaskInfo['progress']): Entry {
     let settle!: Entry['settle'];
     const done = new Promise<Record<string, unknown>>((resolve, reject) => { settle = { resolve, reject }; });
     done.catch(() => undefined);
     const now = Date.now();
     const info: TaskInfo = {
-      server: this.o.server, taskId: t.taskId, tool, status: t.status, startedAt: now, updatedAt: now,
+      server: this.o.server, taskId: t.taskId, tool, arguments: args, status: t.status, startedAt: now, updatedAt: now,
       pollMs: pollDelay(t.pollInterval), hasResult: false, userStarted: opts.userStarted ?? false,
       ...(t.statusMessage !== undefined && { statusMessage: this.cap(t.statusMessage) }),
       ...(t.ttl !== undefined && { ttl: t.ttl }),
