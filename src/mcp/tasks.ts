@@ -360,6 +360,16 @@ export function codeOf(err: unknown): number | undefined {
   return undefined;
 }
 
+/** The `data` of a JSON-RPC error the server sent (through causes), if any. */
+export function errorDataOf(err: unknown): unknown {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof ProtocolError) return e.data;
+    const data = (e as { data?: unknown }).data;
+    if (data !== undefined) return data;
+  }
+  return undefined;
+}
+
 function isTimeout(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return true;

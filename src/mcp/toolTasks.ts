@@ -5,8 +5,8 @@
  * and forwards `callTool`, `tasks`, `cancelTask` and `taskResult` to it.
  */
 import { Emitter, type Disposable, type Event } from './events';
-import { McpHostError } from './errors';
-import { LongRunningTools, TaskTracker, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions } from './tasks';
+import { McpHostError, messageOf } from './errors';
+import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions } from './tasks';
 import type { Redactor } from './redact';
 
 export interface ToolCallContext {
@@ -92,7 +92,12 @@ export class ConnectionTasks implements Disposable {
       this.longRunning.record(tool, Date.now() - started);
       return r;
     } catch (err) {
-      if (err instanceof McpHostError && err.code === -32001) this.longRunning.record(tool, Infinity);
+      const code = codeOf(err);
+      if (code === -32001) this.longRunning.record(tool, Infinity);
+      // A 2026-07-28 server that will only answer with a task: "Missing required client capability" naming the extension.
+      if (code === -32021 && JSON.stringify(errorDataOf(err) ?? messageOf(err)).includes(TASKS_EXTENSION)) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), which this host cannot drive yet (its MCP SDK does not send the extension's methods)`, code, { cause: err });
+      }
       throw err;
     }
   }

@@ -66,4 +66,10 @@ describe('tasks through the Connection', function () {
     await c.start();
     await assert.rejects(c.callTool('finish', {}), /tool `finish` on server `fx` must run as a task, but the server does not declare task tool calls/);
   });
+
+  it('a server that requires the 2026-07-28 Tasks extension (-32021) gets a message naming it', async () => {
+    c = new Connection(nodeFixture('fx', 'tasks'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    await c.start();
+    await assert.rejects(c.callTool('needs_ext', {}), /tool `needs_ext` on server `fx` only runs as a task of the `io.modelcontextprotocol\/tasks` extension/);
+  });
 });
