@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/connection';
 import type { TaskInfo } from '../../src/mcp/tasks';
-import { FAST_STOP, nodeFixture } from './connection-helpers';
+import { FAST_STOP, http, nodeFixture, startEverythingHttp, type RunningServer } from './connection-helpers';
 
 const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
 
@@ -71,5 +71,25 @@ describe('tasks through the Connection', function () {
     c = new Connection(nodeFixture('fx', 'tasks'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
     await c.start();
     await assert.rejects(c.callTool('needs_ext', {}), /tool `needs_ext` on server `fx` only runs as a task of the `io.modelcontextprotocol\/tasks` extension/);
+  });
+
+  describe('over Streamable HTTP (server-everything)', () => {
+    let server: RunningServer | undefined;
+    afterEach(async () => { await server?.stop(); server = undefined; });
+
+    it('simulate-research-query with its elicitation round', async () => {
+      server = await startEverythingHttp('streamableHttp');
+      const asked: unknown[] = [];
+      c = new Connection(http('everything', server.url), {
+        pingIntervalMs: 0,
+        features: { elicit: async (_s, req) => { asked.push(req); return { action: 'accept', content: { interpretation: 'comedy' } }; } },
+      });
+      await c.start();
+      const statuses: string[] = [];
+      const r = await c.callTool('simulate-research-query', { topic: 'python', ambiguous: true }, { onTask: t => statuses.push(t.status) });
+      assert.match(text(r), /Research Report: python \(comedy\)/);
+      assert.equal(asked.length, 1);
+      assert.ok(statuses.includes('input_required'), statuses.join(','));
+    });
   });
 });
