@@ -10,10 +10,14 @@ const noClassNames = [
   { selector: "BinaryExpression[left.type='Literal'][left.value=/Error$/][left.value!='AbortError'][left.value!='TimeoutError'][right.property.name='name']", message: 'Error class names are renamed by minification: use instanceof on the exported class.' },
 ];
 
+// The product speaks MCP through SDK v2 (`@modelcontextprotocol/client`); SDK 1.x stays only for test servers
+// (and src/cli/conformance until it is ported).
+const noSdkV1 = { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/**'], message: 'src/ uses SDK v2: import from @modelcontextprotocol/client.' };
+
 const noVscode = {
   'no-restricted-imports': ['error', {
     paths: [{ name: 'vscode', message: 'src/mcp and src/cli are editor-free: pass what you need in from src/extension.' }],
-    patterns: [{ group: ['**/extension/**', '**/views/**'], message: 'The core does not depend on the editor layers.' }],
+    patterns: [{ group: ['**/extension/**', '**/views/**'], message: 'The core does not depend on the editor layers.' }, noSdkV1],
   }],
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
@@ -31,7 +35,9 @@ export default tseslint.config(
       'eqeqeq': ['error', 'smart'],
     },
   },
-  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames] } },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
   { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
-  { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }] }] } },
+  { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1] }] } },
+  // Ported to SDK v2 by the conformance work; until then it alone may still use SDK 1.x.
+  { files: ['src/cli/conformance/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/cli is editor-free.' }], patterns: [{ group: ['**/extension/**', '**/views/**'], message: 'The core does not depend on the editor layers.' }] }] } },
 );

@@ -2,7 +2,7 @@
  * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt. Each one
  * loads the configuration, starts only the servers it needs, and always shuts the host down.
  */
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp/api';
 import { McpHostError } from '../mcp/errors';
 import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
@@ -167,7 +167,7 @@ async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn:
 
 function failed(server: string, what: string, err: unknown): Error {
   // Arguments that fail the tool's inputSchema are caught before sending: the user's mistake.
-  if (err instanceof McpHostError && err.code === ErrorCode.InvalidParams) {
+  if (err instanceof McpHostError && err.code === ProtocolErrorCode.InvalidParams) {
     return new UsageError(`${err.message} (mcp-host inspect ${server} shows the tool's inputSchema)`);
   }
   const msg = err instanceof Error ? err.message : String(err);
@@ -208,7 +208,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
         if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
         const cat = await catalogueOf(handle);
         lines.push(`✓ ${def.name} (${def.type})${where}`);
-        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, protocol ${s.protocolVersion}`);
+        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, protocol ${s.protocolVersion} (${s.era} era)`);
         lines.push(`    capabilities: ${describeCapabilities(s.capabilities)}`);
         lines.push(`    ${describeCounts(cat)}`);
       } catch (err) {
@@ -240,6 +240,7 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
     return {
       serverInfo: s.serverInfo,
       protocolVersion: s.protocolVersion,
+      era: s.era,
       capabilities: s.capabilities,
       ...(s.instructions ? { instructions: s.instructions } : {}),
       tools: cat.tools,

@@ -1,7 +1,7 @@
 /** Human-readable output for the CLI: server summaries, tool results, resource contents, prompts. */
 import type {
   CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { Catalogue } from '../mcp/types';
 
 /** `tools(listChanged) prompts resources(subscribe, listChanged) logging`. */

@@ -49,7 +49,7 @@ ${EXIT} (1 when any server failed, 2 when the configuration has errors)`,
 
   inspect: `usage: mcp-host inspect <server> [--config FILE] [--timeout MS]
 
-Starts one server and prints JSON: { serverInfo, protocolVersion, capabilities, tools, prompts,
+Starts one server and prints JSON: { serverInfo, protocolVersion, era, capabilities, tools, prompts,
 resources, resourceTemplates }, every page of every list.
 
 ${CONFIG_OPTS}

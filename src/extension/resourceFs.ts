@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 

@@ -6,7 +6,7 @@
 import type {
   CallToolResult, GetPromptResult, ReadResourceResult, CompleteResult, LoggingLevel,
   Resource, ListResourcesResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
 import type { Redactor } from './redact';

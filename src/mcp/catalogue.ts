@@ -6,13 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ListPromptsResultSchema, ListResourceTemplatesResultSchema, ListResourcesResultSchema, ListToolsResultSchema,
-  ResultSchema, ToolSchema, type ServerCapabilities, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { MAX_CACHE_TTL_MS, type Client, type RequestOptions as SdkRequestOptions, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { Catalogue } from './types';
-import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { LOOSE_RESULT, specParse, specSchema } from './spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from './limits';
 import { SchemaCompiler, SchemaRefusedError } from './schema/compiler';
 
@@ -27,11 +23,20 @@ export function emptyCatalogue(): Catalogue {
 }
 
 const LIST = {
-  tools: { method: 'tools/list', schema: ListToolsResultSchema, field: 'tools', cap: 'tools' },
-  prompts: { method: 'prompts/list', schema: ListPromptsResultSchema, field: 'prompts', cap: 'prompts' },
-  resources: { method: 'resources/list', schema: ListResourcesResultSchema, field: 'resources', cap: 'resources' },
-  resourceTemplates: { method: 'resources/templates/list', schema: ListResourceTemplatesResultSchema, field: 'resourceTemplates', cap: 'resources' },
+  tools: { method: 'tools/list', schema: LOOSE_RESULT, field: 'tools', cap: 'tools' },
+  prompts: { method: 'prompts/list', schema: specSchema('ListPromptsResult'), field: 'prompts', cap: 'prompts' },
+  resources: { method: 'resources/list', schema: specSchema('ListResourcesResult'), field: 'resources', cap: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', schema: specSchema('ListResourceTemplatesResult'), field: 'resourceTemplates', cap: 'resources' },
 } as const;
+
+/** The shortest time a list is kept before its `ttlMs` makes it stale (a server sending 0 cannot make every use a refetch). */
+export const MIN_TTL_MS = 1000;
+
+/** A list's freshness from its first page's `ttlMs` (2026-07-28 cache hints): when it goes stale, if it does. */
+export function expiryOf(ttlMs: unknown, now = Date.now()): number | undefined {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs)) return undefined;
+  return now + Math.min(Math.max(ttlMs, MIN_TTL_MS), MAX_CACHE_TTL_MS);
+}
 
 /** Whether the server declared the capability a list needs. */
 export function declares(caps: ServerCapabilities | undefined, kind: CatalogueKind): boolean {
@@ -50,6 +55,8 @@ export interface FetchBounds {
    * the fetch (the session was disposed); what was read so far is returned.
    */
   onPage?: (items: unknown[], more: boolean) => boolean | void | Promise<boolean | void>;
+  /** The first page's `ttlMs`, when it has one (the whole list's freshness hint). */
+  onTtl?: (ttlMs: number) => void;
 }
 
 /**
@@ -77,9 +84,10 @@ export async function fetchAll<K extends CatalogueKind>(
     // Tools are checked one by one (buildToolValidators): one malformed tool must not hide the others.
     const result = await client.request(
       { method: spec.method, params: cursor === undefined ? {} : { cursor } },
-      (kind === 'tools' ? ResultSchema : spec.schema) as typeof ListToolsResultSchema,
+      spec.schema as typeof LOOSE_RESULT,
       options,
-    ) as unknown as Record<string, unknown>;
+    ) as Record<string, unknown>;
+    if (page === 0 && typeof result.ttlMs === 'number') bounds?.onTtl?.(result.ttlMs);
     const items = result[spec.field];
     const pageItems: unknown[] = [];
     let full: 'maxCatalogueItems' | 'maxCatalogueBytes' | undefined;
@@ -155,11 +163,11 @@ export interface ToolValidators {
 /** Builds the validators of one tool; never throws. `warn` gets one line per problem. */
 export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void): ToolValidators {
   const v: ToolValidators = {};
-  const shape = ToolSchema.safeParse(tool);
+  const shape = specParse('Tool', tool);
   if (!shape.success) {
     const issues = shape.error.issues;
     const what = issues.every(i => i.path[0] === 'inputSchema') ? 'inputSchema' : 'definition';
-    v.invalid = `tool \`${tool.name}\` has an invalid ${what}: ${issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+    v.invalid = `tool \`${tool.name}\` has an invalid ${what}: ${issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`;
     v.malformed = true;
     warn(`${v.invalid}; it is left out of the tool list`);
     return v;
@@ -243,12 +251,23 @@ export class CatalogueSession {
   private compiler: SchemaCompiler | undefined;
   private readonly running = new Map<CatalogueKind, Promise<void>>();
   private readonly dirty = new Set<CatalogueKind>();
+  /** When each list goes stale by its `ttlMs` (lists without one stay until a change notification). */
+  private readonly expires = new Map<CatalogueKind, number>();
   private disposed = false;
 
   constructor(private readonly opts: CatalogueSessionOptions) {}
 
+  /** The lists as last read; a list whose `ttlMs` ran out is refetched now (the views get the change). */
   get catalogue(): Catalogue {
+    this.refreshStale();
     return this.current;
+  }
+
+  /** Starts a refresh of every list whose `ttlMs` ran out; resolves when they are read again. */
+  refreshStale(now = Date.now()): Promise<void> {
+    const stale = [...this.expires].filter(([, at]) => at <= now).map(([k]) => k);
+    for (const k of stale) this.expires.delete(k);
+    return Promise.all(stale.map(k => this.refresh(k))).then(() => undefined);
   }
 
   toolValidators(name: string): ToolValidators | undefined {
@@ -307,7 +326,11 @@ export class CatalogueSession {
       }
       return true;
     };
-    const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout }, { server, limits, warn, onPage });
+    let ttlMs: number | undefined;
+    const items = await fetchAll(this.opts.client, kind, { timeout: this.opts.timeout }, { server, limits, warn, onPage, onTtl: t => { ttlMs = t; } });
+    const expiry = expiryOf(ttlMs);
+    if (expiry === undefined) this.expires.delete(kind);
+    else this.expires.set(kind, expiry);
     if (this.disposed) {
       compiler?.dispose();
       return;

@@ -5,28 +5,24 @@
  *
  * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema,
-  ErrorCode, GetPromptResultSchema, ListResourcesResultSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema,
-  McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, ResultSchema,
-  ResourceUpdatedNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS, ToolListChangedNotificationSchema,
-  type CallToolResult, type ClientCapabilities, type CompleteResult, type GetPromptResult, type Implementation,
-  type JSONRPCMessage, type ListResourcesResult, type LoggingLevel, type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client, ProtocolErrorCode, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, SUPPORTED_PROTOCOL_VERSIONS, UnauthorizedError, auth,
+  type CallToolResult, type ClientCapabilities, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage,
+  type ListResourcesResult, type LoggingLevel, type McpSubscription, type OAuthClientProvider, type ProtocolEra, type ReadResourceResult,
+  type RequestOptions as SdkRequestOptions, type StandardSchemaV1, type SubscriptionFilter, type Transport,
+} from '@modelcontextprotocol/client';
 import type { RequestOptions, ServerHandle } from './api';
-import { DisposableStore, Emitter, assertNever, type Event } from './events';
+import { DisposableStore, Emitter, assertNever, type Disposable, type Event } from './events';
 import type {
   Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, LogLevel, Root, ServerDefinition, ServerState,
   StdioServerDefinition,
 } from './types';
 import { CatalogueSession, describeAjvErrors, emptyCatalogue } from './catalogue';
-import { McpHostError, describeError, fmtMs, httpStatusOf, messageOf } from './errors';
+import {
+  CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, fmtMs, httpStatusOf, isConnectionClosedError, messageOf, protocolCodeOf,
+} from './errors';
+import { LOOSE_RESULT, specSchema } from './spec';
+import { BoundedSchemaValidator } from './schema/sdkValidator';
 import { mapMcpLevel } from './logging';
 import { environmentSecrets, redactorFor, type Redactor } from './redact';
 import { limitMessage, resolveLimits, type Limits } from './limits';
@@ -47,6 +43,18 @@ export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export const STDERR_TAIL = 50;
 export const COMPLETION_MAX = 100;
+/**
+ * How long a stdio server may stay silent on the connect-time `server/discover` probe before it is taken
+ * for a legacy (2025-era) server and sent `initialize`. A legacy server that answers "method not found"
+ * falls back at once; this bounds the ones that ignore unknown requests before `initialize`.
+ */
+export const STDIO_PROBE_TIMEOUT = 3000;
+
+/** A server notification as the SDK hands it over (see `Connection.onNotification`). */
+export interface ServerNotification {
+  method: string;
+  params?: Record<string, unknown>;
+}
 
 /** Restart policy after crashes. */
 export interface RestartPolicy {
@@ -85,6 +93,13 @@ export interface ConnectionOptions {
   reconnection?: { initialReconnectionDelay: number; maxReconnectionDelay: number; reconnectionDelayGrowFactor: number; maxRetries: number };
   /** Caps on what a server fills (defaults: DEFAULT_LIMITS); the settings `mcpHost.limits.*`. */
   limits?: Partial<Limits>;
+  /** Stdio only: how long the `server/discover` probe waits before the server is taken for a legacy one (default STDIO_PROBE_TIMEOUT). */
+  probeTimeoutMs?: number;
+  /**
+   * Protocol era negotiation: 'auto' (default: `server/discover` first, the 2025 `initialize` handshake for
+   * older servers) or 'legacy' (only `initialize`, as a 2025 client).
+   */
+  negotiation?: 'auto' | 'legacy';
 }
 
 /** Which transport carries a session. */
@@ -97,6 +112,11 @@ interface Session {
   pid?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   protocolVersion?: string;
+  /** The negotiated era: 'modern' (2026-07-28 and later, stateless) or 'legacy' (initialize). */
+  era?: ProtocolEra;
+  /** Modern era: the `subscriptions/listen` stream for list changes, and one per subscribed resource. */
+  listChanges?: McpSubscription;
+  resourceSubs?: Map<string, McpSubscription>;
   catalogue?: CatalogueSession;
   store: DisposableStore;
   closing: boolean;
@@ -160,6 +180,8 @@ export class Connection implements ServerHandle {
   /** Tool calls that run as MCP tasks (toolTasks.ts): one tracker per session. */
   private readonly toolTasks = new ConnectionTasks(() => this.name);
   readonly onDidChangeTasks: Event<TaskInfo> = this.toolTasks.onDidChange;
+  /** Listeners of server notifications by method (onNotification). */
+  private readonly notificationListeners = new Map<string, Set<(n: ServerNotification) => void>>();
 
   private _definition: ServerDefinition;
 
@@ -212,6 +234,11 @@ export class Connection implements ServerHandle {
   /** The negotiated protocol version, while running. */
   get protocolVersion(): string | undefined {
     return this._state.kind === 'running' ? this._state.protocolVersion : undefined;
+  }
+
+  /** The negotiated protocol era ('modern': 2026-07-28 and later; 'legacy': initialize), while running. */
+  get era(): ProtocolEra | undefined {
+    return this._state.kind === 'running' ? this._state.era : undefined;
   }
 
   private get startupTimeout(): number {
@@ -357,20 +384,23 @@ export class Connection implements ServerHandle {
     const caps = session.client.getServerCapabilities() ?? {};
     const instructions = ((i?: string) => (i === undefined ? i : this.redactor.text(i)))(session.client.getInstructions());
     this.transportKind = session.kind;
+    const era: ProtocolEra = session.era ?? 'legacy';
     this.setState({
       kind: 'running', since: Date.now(),
       protocolVersion: session.protocolVersion ?? 'unknown',
+      era,
       serverInfo: info, capabilities: caps,
       ...(instructions ? { instructions } : {}),
       transport: session.kind,
     });
-    this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} over ${session.kind}`);
+    this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} (${era} era) over ${session.kind}`);
     session.rootsKey = JSON.stringify(this.visibleRoots());
     session.store.add(this.toolTasks.attach(taskChannel(this), {
       redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
       log: (level, message) => this.log(level, 'lifecycle', message),
     }));
     this.startPing(session);
+    if (era === 'modern') void this.listenForChanges(session);
   }
 
   async stop(): Promise<void> {
@@ -527,16 +557,27 @@ export class Connection implements ServerHandle {
     return this.options.roots?.() ?? [];
   }
 
-  private makeClient(session: Pick<Session, 'catalogue'> & { closing: boolean }): Client {
-    const client = new Client(this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, { capabilities: this.capabilities() });
-    // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts).
+  private makeClient(session: Pick<Session, 'catalogue'> & { closing: boolean }, kind: TransportKind, legacyOnly = false): Client {
+    // SSE is a 2024-11-05 transport: only the legacy handshake. Stdio and Streamable HTTP negotiate the era
+    // as the SDK does ('auto'): server/discover first, initialize for older servers. On stdio a silent probe
+    // means a legacy server, so it waits only briefly; on HTTP silence is an outage, so the startup timeout applies.
+    const mode = kind === 'sse' || legacyOnly || this.options.negotiation === 'legacy' ? 'legacy' : 'auto';
+    const probeMs = kind === 'stdio' ? Math.min(this.options.probeTimeoutMs ?? STDIO_PROBE_TIMEOUT, this.startupTimeout) : this.startupTimeout;
+    const client = new Client(this.options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, {
+      capabilities: this.capabilities(),
+      versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
+      // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.
+      jsonSchemaValidator: new BoundedSchemaValidator(() => this.name, () => this.limits),
+    });
+    // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts). The same
+    // handlers answer a 2026-07-28 server's `input_required` rounds (the SDK fulfils them through these).
     const pending = new PendingServerRequests(() => this.name, this.limits.maxPendingServerRequests);
-    client.setRequestHandler(ListRootsRequestSchema, () => pending.run('roots/list', () => ({ roots: this.visibleRoots().map(r => ({ ...r })) })));
+    client.setRequestHandler('roots/list', () => pending.run('roots/list', () => ({ roots: this.visibleRoots().map(r => ({ ...r })) })));
     if (this.sampling.enabled) {
-      client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => pending.run('sampling/createMessage', async () => {
+      client.setRequestHandler('sampling/createMessage', (req, ctx) => pending.run('sampling/createMessage', async () => {
         this.log('info', 'lifecycle', 'sampling request received');
         try {
-          return await this.sampling.handle(this.name, this.definition.sampling, req.params, extra.signal);
+          return await this.sampling.handle(this.name, this.definition.sampling, req.params, ctx.mcpReq.signal);
         } catch (err) {
           this.log('warning', 'lifecycle', `sampling request refused: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
           throw err;
@@ -545,20 +586,23 @@ export class Connection implements ServerHandle {
     }
     const elicit = this.options.features?.elicit;
     if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, (req, extra) => pending.run('elicitation/create', () => elicit(this.name, req.params, extra.signal)));
+      client.setRequestHandler('elicitation/create', (req, ctx) => pending.run('elicitation/create', () => elicit(this.name, req.params, ctx.mcpReq.signal)));
     }
-    client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
+    client.setNotificationHandler('notifications/message', n => {
       const { level, logger, data } = n.params;
       const message = typeof data === 'string' ? data : this.redactor.value(data);
       this.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: this.redactor.cap(logger, 256).text } : {}) });
+      this.dispatchNotification(n);
     });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { void session.catalogue?.refresh('tools'); });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => { void session.catalogue?.refresh('prompts'); });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', n => { void session.catalogue?.refresh('tools'); this.dispatchNotification(n); });
+    client.setNotificationHandler('notifications/prompts/list_changed', n => { void session.catalogue?.refresh('prompts'); this.dispatchNotification(n); });
+    client.setNotificationHandler('notifications/resources/list_changed', n => {
       void session.catalogue?.refresh('resources');
       void session.catalogue?.refresh('resourceTemplates');
+      this.dispatchNotification(n);
     });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', n => { this._onDidUpdateResource.fire(n.params.uri); this.dispatchNotification(n); });
+    // Every other notification reaches the listeners of its method (onNotification).
     client.fallbackNotificationHandler = async n => { this.dispatchNotification(n); };
     client.onerror = err => {
       if (session.closing) return;
@@ -567,6 +611,11 @@ export class Connection implements ServerHandle {
         return;
       }
       const msg = messageOf(err);
+      // The answer to the connect-time era probe, arriving after the probe gave up on it (a slow legacy server).
+      if (/unknown message ID/i.test(msg) && /server-discover-probe/.test(msg)) {
+        this.log('debug', 'lifecycle', 'a late answer to the protocol probe was ignored');
+        return;
+      }
       // An HTTP status from the transport is not a malformed message: the request that met it reports it.
       if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
         this.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${this.redactor.cap(msg, 300).text}`);
@@ -577,8 +626,68 @@ export class Connection implements ServerHandle {
     return client;
   }
 
-  /** Wraps send/onmessage for the trace and to record the negotiated protocol version. */
-  private instrument(transport: Transport, session: { protocolVersion?: string }): void {
+  private dispatchNotification(n: { method: string; params?: unknown }): void {
+    const listeners = this.notificationListeners.get(n.method);
+    if (!listeners?.size) return;
+    const note: ServerNotification = { method: n.method, ...(n.params && typeof n.params === 'object' ? { params: n.params as Record<string, unknown> } : {}) };
+    for (const l of [...listeners]) {
+      try {
+        l(note);
+      } catch (err) {
+        this.log('warning', 'lifecycle', `a listener of ${n.method} failed: ${messageOf(err)}`);
+      }
+    }
+  }
+
+  /**
+   * Listens to the server's notifications of one method (e.g. `notifications/tasks/status`), in both eras,
+   * for every session of this connection (restarts included), until disposed.
+   */
+  onNotification(method: string, handler: (notification: ServerNotification) => void): Disposable {
+    let set = this.notificationListeners.get(method);
+    if (!set) this.notificationListeners.set(method, set = new Set());
+    set.add(handler);
+    return {
+      dispose: () => {
+        set.delete(handler);
+        if (!set.size && this.notificationListeners.get(method) === set) this.notificationListeners.delete(method);
+      },
+    };
+  }
+
+  /**
+   * Modern era: list changes arrive only on a `subscriptions/listen` stream. One stream for the lists the
+   * server says change; opened again if it ends while the session lives (the lists are reread then, since
+   * changes in between were missed).
+   */
+  private async listenForChanges(session: Session, reopened = false): Promise<void> {
+    const caps = session.client.getServerCapabilities() ?? {};
+    const filter: SubscriptionFilter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (!Object.keys(filter).length || session.closing) return;
+    try {
+      const sub = await session.client.listen(filter, { timeout: this.requestTimeout });
+      if (session.closing || session !== this.session) {
+        void sub.close().catch(() => undefined);
+        return;
+      }
+      session.listChanges = sub;
+      if (reopened) void session.catalogue?.loadAll().catch(() => undefined);
+      void sub.closed.then(how => {
+        if (how === 'local' || session.closing || session !== this.session) return;
+        this.log('info', 'lifecycle', `the server ended the list-change subscription (${how}); listening again`);
+        setTimeout(() => { void this.listenForChanges(session, true); }, 1000).unref?.();
+      });
+    } catch (err) {
+      if (!session.closing) this.log('warning', 'lifecycle', `could not listen for list changes: ${describeError(this.name, 'subscriptions/listen', this.redactor.error(err))}`);
+    }
+  }
+
+  /** Wraps our transport's send and onmessage for the trace (the SDK chains a pre-set onmessage). */
+  private instrument(transport: Transport): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {
       if (this.trace) this.log('trace', 'trace', `→ ${this.redactor.value(message)}`);
@@ -586,10 +695,6 @@ export class Connection implements ServerHandle {
     };
     transport.onmessage = (message: JSONRPCMessage) => {
       if (this.trace) this.log('trace', 'trace', `← ${this.redactor.value(message)}`);
-      if (session.protocolVersion === undefined && 'result' in message) {
-        const r = message.result as { protocolVersion?: unknown; serverInfo?: unknown };
-        if (typeof r?.protocolVersion === 'string' && r.serverInfo) session.protocolVersion = r.protocolVersion;
-      }
     };
   }
 
@@ -597,7 +702,22 @@ export class Connection implements ServerHandle {
     const def = this.definition;
     switch (def.type) {
       case 'stdio':
-        return this.withStartupTimeout(epoch, s => this.launchStdio(def, s));
+        return this.withStartupTimeout(epoch, async s => {
+          try {
+            return await this.launchStdio(def, s);
+          } catch (err) {
+            // A server that closes the pipe on the `server/discover` probe (some SDKs end on any request before
+            // initialize) is a legacy server: launch it again for the plain initialize handshake.
+            if (err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && !s.aborted) {
+              this.log('info', 'lifecycle', 'the server ended the connection on the protocol probe; starting it again for the legacy handshake');
+              await Promise.all(s.sessions.map(x => x.closing ? undefined : this.teardown(x, false)));
+              // The error state shows the launch that counts: the probe launch's stderr is in the log already.
+              this._stderrTail = [];
+              return await this.launchStdio(def, s, true);
+            }
+            throw err;
+          }
+        });
       case 'sse':
         return this.withStartupTimeout(epoch, s => this.connectHttp(def, 'sse', s));
       case 'http':
@@ -657,7 +777,7 @@ export class Connection implements ServerHandle {
       if (m) {
         throw new McpHostError(`server \`${this.name}\` answered with protocol version ${m[1]}, which this host does not support (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); update the server or the host`);
       }
-      if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof McpError)) {
+      if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof SdkError)) {
         throw new McpHostError(this.exitMessage(crashed, 'exited during startup'), undefined, { cause: err });
       }
       throw err;
@@ -673,11 +793,13 @@ export class Connection implements ServerHandle {
 
   private async finishConnect(session: Session, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
     scope.sessions.push(session);
-    this.instrument(session.transport, session);
+    this.instrument(session.transport);
     session.client.onclose = () => this.onSessionClosed(session);
     // The SDK timeout is a backstop only: our startup timer fires first and never cancels initialize.
     await session.client.connect(session.transport, { timeout: this.startupTimeout + 60_000 });
     if (scope.aborted) throw new McpHostError(`server \`${this.name}\` start was abandoned`);
+    session.protocolVersion = session.client.getNegotiatedProtocolVersion();
+    session.era = session.client.getProtocolEra() ?? 'legacy';
     session.catalogue = new CatalogueSession({
       client: session.client,
       capabilities: session.client.getServerCapabilities(),
@@ -698,7 +820,7 @@ export class Connection implements ServerHandle {
     return session;
   }
 
-  private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }): Promise<Session> {
+  private async launchStdio(def: StdioServerDefinition, scope: { aborted: boolean; sessions: Session[] }, legacyOnly = false): Promise<Session> {
     const baseEnv = this.options.baseEnv ?? process.env;
     const env = await (this.options.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, m => this.log('warning', 'lifecycle', m));
     this.launchSecrets = environmentSecrets(env, baseEnv);
@@ -717,7 +839,7 @@ export class Connection implements ServerHandle {
       server: this.name, command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, limits: this.limits, stopGrace: this.options.stopGrace,
     });
     const placeholder = { closing: false } as Session;
-    const client = this.makeClient(placeholder);
+    const client = this.makeClient(placeholder, 'stdio', legacyOnly);
     const session = Object.assign(placeholder, this.newSession(client, transport, 'stdio'));
     // Handlers that captured the placeholder read session.catalogue lazily, so the same object works.
     let stderrOpen = true;
@@ -726,6 +848,7 @@ export class Connection implements ServerHandle {
     transport.onspawn = pid => { session.pid = pid; };
     transport.onexit = (code, signal) => { session.exit = { code, signal }; };
     transport.onstdoutend = () => this.onStdoutClosed(session);
+    transport.ondropped = err => { if (!session.closing) this.log('warning', 'lifecycle', err.message); };
     return this.finishConnect(session, scope);
   }
 
@@ -748,7 +871,7 @@ export class Connection implements ServerHandle {
         requestInit, fetch: this.fetchFn, authProvider: this.options.authProvider,
       });
     const placeholder = { closing: false } as Session;
-    const client = this.makeClient(placeholder);
+    const client = this.makeClient(placeholder, kind);
     const session = Object.assign(placeholder, this.newSession(client, transport, kind));
     try {
       return await this.finishConnect(session, scope);
@@ -771,7 +894,7 @@ export class Connection implements ServerHandle {
     if (!every) return;
     this.pingTimer = setInterval(() => {
       if (session !== this.session || session.closing) return;
-      session.client.ping({ timeout: Math.min(every, 10_000) }).then(
+      this.healthCheck(session, { timeout: Math.min(every, 10_000) }).then(
         () => { this.pingFailures = 0; },
         err => {
           if (session !== this.session || session.closing) return;
@@ -789,6 +912,14 @@ export class Connection implements ServerHandle {
       );
     }, every);
     this.pingTimer.unref?.();
+  }
+
+  /**
+   * A cheap round trip that proves the server still answers: `ping` on a legacy session; the 2026-07-28
+   * revision has no ping, so `server/discover` there.
+   */
+  private healthCheck(session: Session, o: SdkRequestOptions): Promise<unknown> {
+    return session.era === 'modern' ? session.client.discover(o) : session.client.ping(o);
   }
 
   private stopPing(): void {
@@ -847,18 +978,19 @@ export class Connection implements ServerHandle {
         return await fn(session.client, sdkOpts);
       } catch (err) {
         this.redactor.error(err);
-        if (tries === 0 && session.kind === 'streamableHttp' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
+        if (tries === 0 && session.kind === 'streamableHttp' && session.era !== 'modern' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
           session = await this.reinitialize(session);
           continue;
         }
-        if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.name}\` was cancelled`, ErrorCode.RequestTimeout, { cause: err });
-        // -32000 is also a code servers use for their own errors: only a session that really ended is "closed".
-        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && (session.closing || session.stopped)) {
-          if (session.stopped) throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, err.code, { cause: err });
-          if (session.kind === 'stdio') throw new McpHostError(`server \`${this.name}\` exited before answering ${method}`, err.code, { cause: err });
-          throw new McpHostError(`server \`${this.name}\` closed the connection before answering ${method}`, err.code, { cause: err });
+        if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.name}\` was cancelled`, REQUEST_TIMEOUT_CODE, { cause: err });
+        // Only a session that really ended is "closed" (a server's own -32000 error is its own).
+        if (isConnectionClosedError(err) && (session.closing || session.stopped)) {
+          const code = CONNECTION_CLOSED_CODE;
+          if (session.stopped) throw new McpHostError(`server \`${this.name}\` was stopped before answering ${method}`, code, { cause: err });
+          if (session.kind === 'stdio') throw new McpHostError(`server \`${this.name}\` exited before answering ${method}`, code, { cause: err });
+          throw new McpHostError(`server \`${this.name}\` closed the connection before answering ${method}`, code, { cause: err });
         }
-        throw new McpHostError(describeError(this.name, method, err, sdkOpts.timeout), err instanceof McpError ? err.code : undefined, { cause: err });
+        throw new McpHostError(describeError(this.name, method, err, sdkOpts.timeout), protocolCodeOf(err), { cause: err });
       }
     }
   }
@@ -900,14 +1032,14 @@ export class Connection implements ServerHandle {
     const v = session.catalogue?.toolValidators(tool);
     if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.name}\` cannot call ${v.invalid}`);
     if (v?.input && !v.input(args ?? {})) {
-      throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ErrorCode.InvalidParams);
+      throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     const listed = session.catalogue?.catalogue.tools.find(t => t.name === tool);
     const asTask = this.toolTasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
     this.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     const raw = asTask
       ? await this.toolTasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
-      : await this.toolTasks.timed(tool, () => this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, ResultSchema, o), opts));
+      : await this.toolTasks.timed(tool, () => this.run('tools/call', (c, o) => c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o), opts));
     return this.checkToolResult(session, tool, raw);
   }
 
@@ -945,17 +1077,17 @@ export class Connection implements ServerHandle {
 
   async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
     this.require(await this.ready(), 'prompts', `get prompt \`${prompt}\``);
-    return this.run('prompts/get', (c, o) => c.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, GetPromptResultSchema, o), opts);
+    return this.run('prompts/get', (c, o) => c.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts);
   }
 
   async readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
     this.require(await this.ready(), 'resources', `read \`${uri}\``);
-    return this.run('resources/read', (c, o) => c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, o), opts);
+    return this.run('resources/read', (c, o) => c.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts);
   }
 
   async listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
     this.require(await this.ready(), 'resources', 'list resources');
-    return this.run('resources/list', (c, o) => c.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, ListResourcesResultSchema, o), opts);
+    return this.run('resources/list', (c, o) => c.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, specSchema('ListResourcesResult'), o), opts);
   }
 
   async complete(
@@ -969,62 +1101,82 @@ export class Connection implements ServerHandle {
     const r = await this.run('completion/complete', (c, o) => c.request({
       method: 'completion/complete',
       params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) },
-    }, CompleteResultSchema, o), opts);
+    }, specSchema('CompleteResult'), o), opts);
     const values = r.completion.values.slice(0, COMPLETION_MAX);
     return { ...r.completion, values };
   }
 
+  /**
+   * Subscribes to `notifications/resources/updated` for `uri`: `resources/subscribe` on a legacy session, a
+   * `subscriptions/listen` stream with that resource on a modern one.
+   */
   async subscribe(uri: string): Promise<void> {
     const session = await this.ready();
     if (!session.client.getServerCapabilities()?.resources?.subscribe) {
       throw new McpHostError(`server \`${this.name}\` does not support resource subscriptions`);
     }
-    await this.run('resources/subscribe', (c, o) => c.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, o));
+    if (session.era !== 'modern') {
+      await this.run('resources/subscribe', (c, o) => c.request({ method: 'resources/subscribe', params: { uri } }, specSchema('EmptyResult'), o));
+      return;
+    }
+    const subs = session.resourceSubs ??= new Map();
+    if (subs.has(uri)) return;
+    const sub = await this.run('subscriptions/listen', (c, o) => c.listen({ resourceSubscriptions: [uri] }, o));
+    if (session.closing) {
+      void sub.close().catch(() => undefined);
+      return;
+    }
+    subs.set(uri, sub);
+    void sub.closed.then(() => { if (subs.get(uri) === sub) subs.delete(uri); });
   }
 
   async unsubscribe(uri: string): Promise<void> {
     const session = await this.ready();
     if (!session.client.getServerCapabilities()?.resources?.subscribe) return;
-    await this.run('resources/unsubscribe', (c, o) => c.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, o));
+    if (session.era !== 'modern') {
+      await this.run('resources/unsubscribe', (c, o) => c.request({ method: 'resources/unsubscribe', params: { uri } }, specSchema('EmptyResult'), o));
+      return;
+    }
+    const sub = session.resourceSubs?.get(uri);
+    session.resourceSubs?.delete(uri);
+    await sub?.close().catch(() => undefined);
   }
 
+  /** `logging/setLevel` on a legacy session (the 2026-07-28 revision has no such request). */
   async setLogLevel(level: LoggingLevel): Promise<void> {
-    if (this._state.kind !== 'running' || !this._state.capabilities.logging) return;
-    await this.run('logging/setLevel', (c, o) => c.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, o));
-  }
-
-  // TEMPORARY (until h/core's SDK v2 Connection with request/onNotification is merged).
-  private readonly notificationListeners = new Map<string, Set<(n: { method: string; params?: Record<string, unknown> }) => void>>();
-  onNotification(method: string, handler: (n: { method: string; params?: Record<string, unknown> }) => void): { dispose(): void } {
-    let set = this.notificationListeners.get(method);
-    if (!set) this.notificationListeners.set(method, set = new Set());
-    set.add(handler);
-    return { dispose: () => { set.delete(handler); } };
-  }
-
-  private dispatchNotification(n: { method: string; params?: unknown }): void {
-    for (const l of [...this.notificationListeners.get(n.method) ?? []]) l({ method: n.method, ...(n.params && typeof n.params === 'object' ? { params: n.params as Record<string, unknown> } : {}) });
-  }
-
-  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, _schema?: unknown, opts?: RequestOptions): Promise<T> {
-    return this.run(method, (c, o) => c.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, o), opts) as Promise<T>;
+    if (this._state.kind !== 'running' || !this._state.capabilities.logging || this._state.era === 'modern') return;
+    await this.run('logging/setLevel', (c, o) => c.request({ method: 'logging/setLevel', params: { level } }, specSchema('EmptyResult'), o));
   }
 
   async ping(opts?: RequestOptions): Promise<void> {
-    await this.run('ping', (c, o) => c.request({ method: 'ping' }, EmptyResultSchema, o), opts);
+    const session = await this.ready();
+    await this.run(session.era === 'modern' ? 'server/discover' : 'ping', (_c, o) => this.healthCheck(session, o), opts);
+  }
+
+  /**
+   * Any request on the running session (starting the server on first use), with this server's timeouts,
+   * cancellation, progress and readable errors, in either era (a 2026-07-28 `input_required` round is answered
+   * through the same sampling/elicitation/roots handlers). The result is checked against `resultSchema` (any
+   * Standard Schema; default: any JSON object).
+   */
+  async request<T = Record<string, unknown>>(
+    method: string, params?: Record<string, unknown>, resultSchema?: StandardSchemaV1<unknown, T>, opts?: RequestOptions,
+  ): Promise<T> {
+    const schema = (resultSchema ?? LOOSE_RESULT) as StandardSchemaV1<unknown, T>;
+    return this.run(method, (c, o) => c.request({ method, ...(params ? { params } : {}) }, schema, o) as Promise<T>, opts);
   }
 
   /**
    * Completes an OAuth sign-in with the authorization code the redirect brought back (the SDK
    * exchanges it, with the PKCE verifier, for tokens kept by the provider), then starts the server.
    */
-  async finishAuth(authorizationCode: string): Promise<void> {
+  async finishAuth(authorizationCode: string, iss?: string): Promise<void> {
     const def = this._definition;
     const provider = this.options.authProvider;
     if (def.type === 'stdio' || !provider) throw new McpHostError(`server \`${this.name}\` does not use OAuth`);
     let result;
     try {
-      result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn });
+      result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn, ...(iss !== undefined ? { iss } : {}) });
     } catch (err) {
       throw new McpHostError(describeError(this.name, 'sign-in', this.redactor.error(err)), undefined, { cause: err });
     }
@@ -1042,6 +1194,8 @@ export class Connection implements ServerHandle {
   async notifyRootsChanged(): Promise<boolean> {
     const session = this.session;
     if (!session || session.closing || this._state.kind !== 'running') return false;
+    // A modern (2026-07-28) server asks for roots within each request that needs them: nothing to announce.
+    if (session.era === 'modern') return false;
     const key = JSON.stringify(this.visibleRoots());
     if (key === session.rootsKey) return false;
     session.rootsKey = key;

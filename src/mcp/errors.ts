@@ -3,11 +3,18 @@
  * through `describeError`, so people read "server `x` did not answer tools/call within 60 s", not
  * "MCP error -32001: Request timed out".
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  IssuerMismatchError, AuthorizationServerMismatchError, InsecureTokenEndpointError, InsufficientScopeError, OAuthClientFlowError,
+  OAuthError, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, SseError,
+  UnauthorizedError, UnsupportedProtocolVersionError,
+} from '@modelcontextprotocol/client';
+
+/**
+ * The JSON-RPC codes the host gives its own errors for a request that timed out or was cancelled, and
+ * for a session that closed (SDK 1.x's -32001 / -32000; SDK v2 reports these locally as SdkError).
+ */
+export const REQUEST_TIMEOUT_CODE = -32001;
+export const CONNECTION_CLOSED_CODE = -32000;
 
 /** An error whose message is already meant for a person. */
 export class McpHostError extends Error {
@@ -25,21 +32,40 @@ export class McpHostError extends Error {
 export const HOST_REJECTED: Readonly<Record<string, never>> = Object.freeze({});
 
 /**
- * The HTTP status carried by an SDK transport error (StreamableHTTPError, SseError), if any.
+ * The HTTP status carried by an SDK transport error (SdkHttpError, SseError), if any.
  * Recognised with `instanceof` on the SDK's exported classes: class names do not survive minification.
  */
 export function httpStatusOf(err: unknown): number | undefined {
-  if (!(err instanceof StreamableHTTPError || err instanceof SseError)) return undefined;
+  if (err instanceof SdkHttpError) {
+    const status = err.status;
+    return typeof status === 'number' && status >= 100 && status <= 599 ? status : undefined;
+  }
+  if (!(err instanceof SseError)) return undefined;
   const code = err.code;
   if (typeof code === 'number' && code >= 100 && code <= 599) return code;
   // Some SDK paths put the status only into the message ("SSE error: Non-200 status code (404)").
-  const m = /^(?:Streamable HTTP|SSE) error: .*?\b(?:HTTP )?(\d{3})\b/.exec(err.message);
+  const m = /^SSE error: .*?\b(?:HTTP )?(\d{3})\b/.exec(err.message);
   return m ? Number(m[1]) : undefined;
 }
 
-/** True for the SDK's authorization failures (no usable token, or an OAuth error from the authorization server). */
+/** True for the SDK's authorization failures (no usable token, an OAuth error, or a failed sign-in flow check). */
 export function isAuthError(err: unknown): err is Error {
-  return err instanceof UnauthorizedError || err instanceof OAuthError;
+  return err instanceof UnauthorizedError || err instanceof OAuthError || err instanceof OAuthClientFlowError;
+}
+
+/** True for a request the SDK ended because it timed out. */
+export function isTimeoutError(err: unknown): boolean {
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
+}
+
+/** True for the SDK's "the connection closed" (a local error, never a server's own). */
+export function isConnectionClosedError(err: unknown): boolean {
+  return err instanceof SdkError && (err.code === SdkErrorCode.ConnectionClosed || err.code === SdkErrorCode.NotConnected);
+}
+
+/** The JSON-RPC code of a server's error, if `err` is one. */
+export function protocolCodeOf(err: unknown): number | undefined {
+  return err instanceof ProtocolError ? err.code : undefined;
 }
 
 /** True for a request aborted through an AbortSignal (a DOMException or Node AbortError: platform names, never minified). */
@@ -53,16 +79,17 @@ function isValidationError(err: unknown): err is Error & { issues: unknown[] } {
 }
 
 const CODE_TEXT: Record<number, string> = {
-  [ErrorCode.ParseError]: 'the server could not parse the message (-32700)',
-  [ErrorCode.InvalidRequest]: 'the server called the request invalid (-32600)',
-  [ErrorCode.MethodNotFound]: 'the server does not implement this method (-32601)',
-  [ErrorCode.InvalidParams]: 'the server rejected the arguments (-32602)',
-  [ErrorCode.InternalError]: 'the server hit an internal error (-32603)',
-  [-32002]: 'resource not found (-32002)',
+  [ProtocolErrorCode.ParseError]: 'the server could not parse the message (-32700)',
+  [ProtocolErrorCode.InvalidRequest]: 'the server called the request invalid (-32600)',
+  [ProtocolErrorCode.MethodNotFound]: 'the server does not implement this method (-32601)',
+  [ProtocolErrorCode.InvalidParams]: 'the server rejected the arguments (-32602)',
+  [ProtocolErrorCode.InternalError]: 'the server hit an internal error (-32603)',
+  [ProtocolErrorCode.ResourceNotFound]: 'resource not found (-32002)',
+  [ProtocolErrorCode.MissingRequiredClientCapability]: 'the server needs a client capability this host did not declare (-32021)',
 };
 
 /** Strips the SDK's "MCP error -32601: " prefix. */
-function bareMessage(err: McpError): string {
+function bareMessage(err: Error): string {
   return err.message.replace(/^(?:MCP error -?\d+: )+/, ''); // a server's own McpError text carries the prefix too
 }
 
@@ -72,20 +99,18 @@ function bareMessage(err: McpError): string {
  */
 export function describeError(server: string, method: string, err: unknown, timeoutMs?: number): string {
   if (err instanceof McpHostError) return err.message;
-  if (err instanceof McpError) {
+  if (err instanceof UnsupportedProtocolVersionError) {
+    return `server \`${server}\` does not support the protocol versions this host speaks (it supports ${err.supported.join(', ') || 'none it named'}); update the server or the host`;
+  }
+  if (err instanceof ProtocolError) {
     const detail = bareMessage(err);
     if (err.data === HOST_REJECTED) return detail;
     switch (err.code) {
-      case ErrorCode.RequestTimeout:
+      case REQUEST_TIMEOUT_CODE:
         if (/cancel/i.test(detail) || (timeoutMs === undefined && !/timed out/i.test(detail))) {
           return `${method} to server \`${server}\` was cancelled${detail && !/^Request/.test(detail) ? `: ${detail}` : ''}`;
         }
         return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
-      case ErrorCode.ConnectionClosed:
-        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
-        // The SDK's own "Connection closed"; anything else with -32000 is the server's own error, said as it is.
-        if (detail === 'Connection closed') return `server \`${server}\` closed the connection before answering ${method}`;
-        return `${method} on server \`${server}\` failed (error ${err.code}): ${detail}`;
       default: {
         const known = CODE_TEXT[err.code];
         if (known) return `${method} on server \`${server}\` failed: ${known}: ${detail}`;
@@ -93,8 +118,41 @@ export function describeError(server: string, method: string, err: unknown, time
       }
     }
   }
+  if (err instanceof SdkError && !(err instanceof SdkHttpError)) {
+    const detail = bareMessage(err);
+    switch (err.code) {
+      case SdkErrorCode.RequestTimeout:
+        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
+        return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
+        return `server \`${server}\` closed the connection before answering ${method}`;
+      case SdkErrorCode.CapabilityNotSupported:
+        return `server \`${server}\` does not offer what ${method} needs: ${detail}`;
+      case SdkErrorCode.InvalidResult:
+        return `server \`${server}\` answered ${method} with a malformed result: ${detail}`;
+      case SdkErrorCode.EraNegotiationFailed:
+        return networkProblem(server, method, err) ?? `could not agree on a protocol version with server \`${server}\`: ${detail}; check the server's \`url\` or \`command\` setting, or update the server`;
+      case SdkErrorCode.InputRequiredRoundsExceeded:
+        return `server \`${server}\` kept asking for more input during ${method}; it was stopped after too many rounds`;
+      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+        return `server \`${server}\` speaks a protocol version without ${method}`;
+      default:
+        return `${method} on server \`${server}\` failed (${err.code}): ${detail}`;
+    }
+  }
   if (isAuthError(err)) {
-    const code = err instanceof OAuthError ? err.errorCode : undefined;
+    if (err instanceof IssuerMismatchError || err instanceof AuthorizationServerMismatchError) {
+      return `server \`${server}\`: signing in was stopped because the authorization server did not prove it is the one the server names (${messageOf(err)}); check the server's \`url\` setting, then sign in again`;
+    }
+    if (err instanceof InsecureTokenEndpointError) {
+      return `server \`${server}\`: signing in was stopped because the authorization server's token endpoint is not HTTPS (${err.tokenEndpoint}); fix the authorization server, or set an Authorization header in the server's \`headers\` setting`;
+    }
+    if (err instanceof InsufficientScopeError) {
+      return `server \`${server}\` needs more access than the sign-in granted${err.requiredScope ? ` (scope ${err.requiredScope})` : ''}; sign in again and grant it`;
+    }
+    const code = err instanceof OAuthError ? err.code : undefined;
     return `server \`${server}\` requires authorization and signing in failed${code ? ` (${code})` : ''}: ${messageOf(err)}. Sign in again, or set an Authorization header in the server's \`headers\` setting`;
   }
   const status = httpStatusOf(err);
@@ -104,14 +162,23 @@ export function describeError(server: string, method: string, err: unknown, time
   if (isAbortError(err)) {
     return `${method} to server \`${server}\` was cancelled`;
   }
-  const code = (err as { code?: unknown } | undefined)?.code ?? ((err as { cause?: { code?: unknown } } | undefined)?.cause)?.code;
-  if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running, and is the url right?)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach server \`${server}\`: the host name does not resolve (check the url)`;
-  if (code === 'ECONNRESET') return `server \`${server}\` reset the connection during ${method}`;
+  const net = networkProblem(server, method, err);
+  if (net) return net;
   if (isValidationError(err)) {
     return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
   }
   return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
+}
+
+/** A network failure (refused, unresolvable, reset) anywhere in `err`'s cause chain, said readably. */
+function networkProblem(server: string, method: string, err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running, and is the url right?)`;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach server \`${server}\`: the host name does not resolve (check the url)`;
+    if (code === 'ECONNRESET') return `server \`${server}\` reset the connection during ${method}`;
+  }
+  return undefined;
 }
 
 /** The message of anything thrown, single line, no stack. */

@@ -2,7 +2,7 @@
  * Log helpers: MCP logging levels → our levels, and the batcher for output channels. Secrets are hidden
  * by the one redaction path, redact.ts.
  */
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { LogEntry, LogLevel } from './types';
 
 /** Maps an MCP (syslog) level to the host's five levels. */

@@ -5,9 +5,10 @@
  * errors with readable messages; a refusal is code -1, as in the spec's example.
  */
 import {
-  CreateMessageRequestParamsSchema, CreateMessageResultSchema, ErrorCode, McpError,
+  ProtocolError, ProtocolErrorCode,
   type CreateMessageRequest, type CreateMessageResult, type ModelPreferences,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { specParse } from './spec';
 import type { ClientFeatures, ModelDescriptor, SamplingPolicy } from './types';
 import { messageOf } from './errors';
 
@@ -26,7 +27,7 @@ function matches(model: ModelDescriptor, needle: string): boolean {
  * Picks a model: the policy's pinned model; otherwise among the allowed models, the first hint that
  * matches (hints in order, as substrings of id/name/family), then the best weighted score of the
  * cost (lower is better), speed and intelligence priorities; ties keep the given order.
- * Throws an McpError when nothing is allowed.
+ * Throws an ProtocolError when nothing is allowed.
  */
 export function chooseModel(
   prefs: ModelPreferences | undefined,
@@ -38,11 +39,11 @@ export function chooseModel(
     : [...models];
   if (policy.model) {
     const pinned = allowed.find(m => m.id === policy.model) ?? allowed.find(m => matches(m, policy.model!));
-    if (!pinned) throw new McpError(ErrorCode.InvalidRequest, `The pinned sampling model "${policy.model}" is not available`);
+    if (!pinned) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The pinned sampling model "${policy.model}" is not available`);
     return pinned;
   }
   if (allowed.length === 0) {
-    throw new McpError(ErrorCode.InvalidRequest, models.length === 0
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, models.length === 0
       ? 'No language model is available for sampling'
       : 'None of the available language models is allowed for this server');
   }
@@ -102,15 +103,15 @@ export class SamplingService {
     signal: AbortSignal,
   ): Promise<CreateMessageResult> {
     if (!this.features.sample || !this.features.listModels) {
-      throw new McpError(ErrorCode.MethodNotFound, 'This client does not offer sampling');
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'This client does not offer sampling');
     }
-    const parsed = CreateMessageRequestParamsSchema.safeParse(raw);
+    const parsed = specParse('CreateMessageRequestParams', raw);
     if (!parsed.success) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid sampling request: ${parsed.error.issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`);
     }
     const limit = policy?.maxRequestsPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE;
     if (!this.limiter.take(server, limit)) {
-      throw new McpError(RATE_LIMITED, `Sampling rate limit exceeded: server "${server}" may make ${limit} sampling requests per minute`);
+      throw new ProtocolError(RATE_LIMITED, `Sampling rate limit exceeded: server "${server}" may make ${limit} sampling requests per minute`);
     }
     const request = { ...parsed.data } as CreateMessageRequest['params'];
     if (policy?.maxTokens !== undefined && request.maxTokens > policy.maxTokens) request.maxTokens = policy.maxTokens;
@@ -120,13 +121,13 @@ export class SamplingService {
     try {
       result = await this.features.sample({ server, request, model, signal });
     } catch (err) {
-      if (err instanceof McpError) throw err;
+      if (err instanceof ProtocolError) throw err;
       const msg = messageOf(err);
-      throw new McpError(USER_REJECTED, msg && msg !== 'Error' ? msg : 'User rejected sampling request');
+      throw new ProtocolError(USER_REJECTED, msg && msg !== 'Error' ? msg : 'User rejected sampling request');
     }
-    const checked = CreateMessageResultSchema.safeParse({ ...result, model: result.model || model.id });
+    const checked = specParse('CreateMessageResult', { ...result, model: result.model || model.id });
     if (!checked.success) {
-      throw new McpError(ErrorCode.InternalError, `The sampling result is incomplete: ${checked.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The sampling result is incomplete: ${checked.error.issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`);
     }
     const out = checked.data as CreateMessageResult;
     if (!out.stopReason) out.stopReason = 'endTurn';

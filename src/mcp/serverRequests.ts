@@ -4,7 +4,7 @@
  * names the limit and its setting — a server firing thousands of requests never opens thousands of
  * dialogs, and never queues unbounded work in the host.
  */
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { limitMessage } from './limits';
 
 /** JSON-RPC error code for "too many requests waiting" (implementation-defined server error range). */
@@ -20,10 +20,10 @@ export class PendingServerRequests {
     return this.pending;
   }
 
-  /** Runs `handle` if fewer than the limit are waiting; otherwise throws an McpError (sent back to the server). */
+  /** Runs `handle` if fewer than the limit are waiting; otherwise throws an ProtocolError (sent back to the server). */
   async run<T>(method: string, handle: () => T | Promise<T>): Promise<T> {
     if (this.pending >= this.max) {
-      throw new McpError(TOO_MANY_PENDING, `${limitMessage(this.server(), 'maxPendingServerRequests', this.max, `sent too many requests at once (${method})`)}; this one was refused`);
+      throw new ProtocolError(TOO_MANY_PENDING, `${limitMessage(this.server(), 'maxPendingServerRequests', this.max, `sent too many requests at once (${method})`)}; this one was refused`);
     }
     this.pending++;
     try {

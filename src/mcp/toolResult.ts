@@ -3,7 +3,8 @@
  * (a text block naming the server, the tool, the block and the problem) and every valid block is kept,
  * instead of one bad block failing the whole call.
  */
-import { CallToolResultSchema, ContentBlockSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { specParse } from './spec';
 import { McpHostError } from './errors';
 
 /** Zod issues as one short line: `path: message; …` (at most three, 200 characters). */
@@ -34,13 +35,13 @@ export function parseToolResult(server: string, tool: string, raw: unknown): { r
     throw new McpHostError(`tool \`${tool}\` on server \`${server}\` returned \`content\` that is not a list`);
   }
   const blocks = content.map((block: unknown, i) => {
-    const parsed = ContentBlockSchema.safeParse(block);
+    const parsed = specParse('ContentBlock', block);
     if (parsed.success) return parsed.data;
     const line = `content block ${i + 1} (${blockType(block)}) from tool \`${tool}\` on server \`${server}\` is malformed and was left out: ${issuesLine(parsed.error.issues)}`;
     problems.push(line);
     return { type: 'text' as const, text: `[${line}]` };
   });
-  const checked = CallToolResultSchema.safeParse({ ...r, content: blocks });
+  const checked = specParse('CallToolResult', { ...r, content: blocks });
   if (!checked.success) {
     throw new McpHostError(`tool \`${tool}\` on server \`${server}\` returned an invalid result: ${issuesLine(checked.error.issues)}`);
   }

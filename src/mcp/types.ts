@@ -1,12 +1,12 @@
 /**
  * The core's public contract: server definitions, connection state, catalogue, client features and
  * log events. Everything here is editor-free; src/extension and src/cli build on these shapes.
- * Protocol payload types come from the SDK (`@modelcontextprotocol/sdk/types.js`).
+ * Protocol payload types come from the SDK (`@modelcontextprotocol/client`).
  */
 import type {
-  Implementation, ServerCapabilities, Tool, Prompt, Resource, ResourceTemplate,
+  Implementation, ServerCapabilities, Tool, Prompt, Resource, ResourceTemplateType as ResourceTemplate,
   CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (the shape of VS Code's mcp.json, under `mcpHost.servers` / `mcpHost.inputs`)
@@ -99,7 +99,13 @@ export type ServerState =
   | {
       kind: 'running';
       since: number;
+      /** The negotiated protocol version (e.g. `2026-07-28`, `2025-11-25`). */
       protocolVersion: string;
+      /**
+       * The protocol era the SDK negotiated: 'modern' (2026-07-28 and later: stateless, `server/discover`,
+       * `input_required` rounds, `subscriptions/listen`) or 'legacy' (the `initialize` handshake, 2024-11-05 to 2025-11-25).
+       */
+      era: 'modern' | 'legacy';
       serverInfo: Implementation;
       capabilities: ServerCapabilities;
       instructions?: string;

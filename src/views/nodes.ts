@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 
 /** The groups shown under a running server: its tasks, then its catalogue. */
 export type GroupKind = 'tasks' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp';
 import type { McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';

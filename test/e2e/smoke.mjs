@@ -150,7 +150,7 @@ try {
   // 5. MCP: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
   await runCommand('MCP: Show Server Logs');
   await pick('everything');
-  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, protocol \d{4}-\d{2}-\d{2} over stdio/, 'the "MCP: everything" channel');
+  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, protocol \d{4}-\d{2}-\d{2} \((?:modern|legacy) era\) over stdio/, 'the "MCP: everything" channel');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-logs.png') });
   log('MCP: Show Server Logs opened the "MCP: everything" channel with its lifecycle lines; screenshot e2e-logs.png');
   log('PASS');

@@ -8,7 +8,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling';
 import type { ElicitField } from '../../src/extension/elicitation';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { EVERYTHING, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };

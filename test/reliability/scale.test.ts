@@ -3,7 +3,7 @@
  * queue, one dialog at a time, the rate limit holds), and a storm of roots changes.
  */
 import * as assert from 'node:assert/strict';
-import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import { KeyedQueue } from '../../src/extension/sampling/queue';
 import { RATE_LIMITED, USER_REJECTED } from '../../src/mcp/sampling';

@@ -6,7 +6,7 @@
  * Each case runs next to the bystander, which must keep working; the process table is checked at the end.
  */
 import * as assert from 'node:assert/strict';
-import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/client';
 import type { Catalogue, ClientFeatures } from '../../src/mcp/types';
 import { DEFAULT_LIMITS } from '../../src/mcp/limits';
 import { marked, startHost, textOf, until, type TestHost } from './helpers';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CatalogueSession, fetchAll } from '../../src/mcp/catalogue';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
+import { CatalogueSession, MIN_TTL_MS, expiryOf, fetchAll } from '../../src/mcp/catalogue';
 import { resolveLimits } from '../../src/mcp/limits';
 import type { Catalogue } from '../../src/mcp/types';
 
@@ -117,5 +117,39 @@ describe('Catalogue limits (fake client)', () => {
     session.dispose();
     assert.equal(session.toolValidators('typed'), undefined);
     assert.equal(await collected(second, gc), true, 'the last validator was freed with the session');
+  });
+});
+
+describe('Catalogue freshness (ttlMs, 2026-07-28 cache hints)', () => {
+  it('a list whose ttlMs ran out is read again on next use; a list without ttlMs is not', async () => {
+    let reads = 0;
+    const client = {
+      async request(req: { method: string }) {
+        if (req.method === 'tools/list') {
+          reads++;
+          return { tools: [{ name: `t${reads}`, inputSchema: { type: 'object' } }], ttlMs: 0 };
+        }
+        return { prompts: [{ name: 'p' }] };
+      },
+    } as unknown as Client;
+    const changes: Catalogue[] = [];
+    const session = new CatalogueSession({ client, capabilities: { tools: {}, prompts: {} }, timeout: 1000, server: 'srv', onChange: c => changes.push(c), warn: () => undefined });
+    await session.loadAll();
+    assert.equal(reads, 1);
+    assert.deepEqual(session.catalogue.tools.map(t => t.name), ['t1'], 'fresh within the minimum of MIN_TTL_MS');
+    await session.refreshStale(Date.now() + MIN_TTL_MS + 1);
+    assert.equal(reads, 2, 'the stale tools list was read again');
+    assert.deepEqual(session.catalogue.tools.map(t => t.name), ['t2']);
+    assert.deepEqual(session.catalogue.prompts.map(p => p.name), ['p'], 'prompts (no ttlMs) kept');
+    assert.ok(changes.at(-1)?.tools.some(t => t.name === 't2'), 'the views hear of the reread list');
+    session.dispose();
+  });
+
+  it('expiryOf clamps a server\'s ttlMs between MIN_TTL_MS and the SDK\'s 24 h cap, and ignores a missing one', () => {
+    assert.equal(expiryOf(undefined, 0), undefined);
+    assert.equal(expiryOf('5', 0), undefined);
+    assert.equal(expiryOf(0, 0), MIN_TTL_MS);
+    assert.equal(expiryOf(5000, 0), 5000);
+    assert.equal(expiryOf(1e12, 0), 86_400_000);
   });
 });

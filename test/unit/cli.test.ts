@@ -62,7 +62,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /✓ everything \(stdio\) .*mcp-server-everything \(via absolute\)/);
     assert.match(r.stdout, /✓ memory \(stdio\)/);
-    assert.match(r.stdout, /protocol \d{4}-\d\d-\d\d/);
+    assert.match(r.stdout, /protocol \d{4}-\d\d-\d\d \((?:modern|legacy) era\)/);
     assert.match(r.stdout, /capabilities: .*tools/);
     assert.match(r.stdout, /\d+ tools, \d+ prompts, \d+ resources, \d+ templates/);
     assert.match(r.stdout, /2 of 2 servers OK/);
@@ -80,7 +80,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /✓ everything/);
     assert.match(r.stdout, /✗ crasher/);
-    assert.equal(r.stdout.match(/kaboom: missing API key/g)?.length, 2, 'in the message and once in the stderr tail: started once');
+    assert.equal(r.stdout.match(/kaboom: missing API key/g)?.length, 2, 'in the message and once in the stderr tail');
     assert.match(r.stdout, /✗ missing .*not found on PATH/);
     assert.match(r.stdout, /1 of 3 servers OK/);
   });
@@ -90,9 +90,10 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(j).filter(k => k !== 'instructions').sort(),
-      ['capabilities', 'prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
+      ['capabilities', 'era', 'prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
     assert.equal(typeof j.serverInfo.name, 'string');
     assert.match(j.protocolVersion, /^\d{4}-\d\d-\d\d$/);
+    assert.match(j.era, /^(?:modern|legacy)$/);
     assert.ok(j.tools.some((t: { name: string }) => t.name === 'echo'), 'echo tool listed');
     assert.ok(j.prompts.some((p: { name: string }) => p.name === 'args-prompt'), 'args-prompt listed');
     assert.ok(j.resources.length > 0, 'resources listed');

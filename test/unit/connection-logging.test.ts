@@ -1,6 +1,6 @@
 /** Log helpers: level mapping, redaction in the trace, readable errors (H29, H30). */
 import * as assert from 'node:assert/strict';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { mapMcpLevel } from '../../src/mcp/logging';
 import { Redactor } from '../../src/mcp/redact';
 import { describeError } from '../../src/mcp/errors';
@@ -24,12 +24,12 @@ describe('Logging and errors', () => {
   });
 
   it('H30: JSON-RPC errors read as sentences', () => {
-    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.MethodNotFound, 'Method not found')), /does not implement this method \(-32601\)/);
-    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.InvalidParams, 'bad')), /rejected the arguments \(-32602\)/);
-    assert.match(describeError('s', 'resources/read', new McpError(-32002, 'Resource not found')), /resource not found \(-32002\)/);
-    assert.match(describeError('s', 'x', new McpError(ErrorCode.ParseError, 'p')), /could not parse/);
-    assert.match(describeError('s', 'x', new McpError(ErrorCode.InternalError, 'i')), /internal error \(-32603\)/);
-    assert.match(describeError('s', 'x', new McpError(ErrorCode.InvalidRequest, 'r')), /invalid \(-32600\)/);
-    assert.match(describeError('s', 'tools/call', new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 5000 }), 5000), /did not answer tools\/call within 5 s/);
+    assert.match(describeError('s', 'tools/call', new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found')), /does not implement this method \(-32601\)/);
+    assert.match(describeError('s', 'tools/call', new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad')), /rejected the arguments \(-32602\)/);
+    assert.match(describeError('s', 'resources/read', new ProtocolError(-32002, 'Resource not found')), /resource not found \(-32002\)/);
+    assert.match(describeError('s', 'x', new ProtocolError(ProtocolErrorCode.ParseError, 'p')), /could not parse/);
+    assert.match(describeError('s', 'x', new ProtocolError(ProtocolErrorCode.InternalError, 'i')), /internal error \(-32603\)/);
+    assert.match(describeError('s', 'x', new ProtocolError(ProtocolErrorCode.InvalidRequest, 'r')), /invalid \(-32600\)/);
+    assert.match(describeError('s', 'tools/call', new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: 5000 }), 5000), /did not answer tools\/call within 5 s/);
   });
 });

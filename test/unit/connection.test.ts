@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Connection } from '../../src/mcp/connection';
 import { isAlive, listDescendants } from '../../src/mcp/process/processTree';
-import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingContext } from '../../src/mcp/types';
 import { FAST_STOP, bin, collectLogs, stdio, tmpDir, until, waitForState, ROOT } from './connection-helpers';
 
@@ -29,6 +29,7 @@ describe('Connection (stdio, server-everything)', function () {
     assert.equal(c.state.kind, 'running');
     if (c.state.kind !== 'running') return;
     assert.equal(c.state.protocolVersion, LATEST_PROTOCOL_VERSION);
+    assert.equal(c.state.era, 'legacy', 'server-everything speaks the 2025-11-25 revision: the probe fell back to initialize');
     assert.match(c.state.serverInfo.name, /everything/);
     assert.ok(c.state.capabilities.tools, 'tools capability recorded');
     assert.ok(c.state.capabilities.resources?.subscribe, 'resources.subscribe recorded');

@@ -7,10 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { connectFixture, startHttpFixture, type FixtureConnection, type HttpFixture } from '../fixtures/servers/harness';
 
@@ -74,7 +71,8 @@ describe('process: fixture servers (smoke)', function () {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await c.client.listTools(cursor ? { cursor } : {});
+      // One page at a time (SDK v2's listTools() without a cursor walks every page itself).
+      const page = await c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} });
       pages++;
       assert.ok(page.tools.every(t => t.outputSchema || !t.name.startsWith('tool_')), 'outputSchema on every page');
       tools.push(...page.tools);
@@ -87,17 +85,17 @@ describe('process: fixture servers (smoke)', function () {
     const resources = [];
     cursor = undefined;
     do {
-      const page = await c.client.listResources(cursor ? { cursor } : {});
+      const page: { resources: Array<{ uri: string }>; nextCursor?: string } = await c.client.request({ method: 'resources/list', params: cursor ? { cursor } : {} });
       resources.push(...page.resources);
       cursor = page.nextCursor;
     } while (cursor);
     assert.equal(resources.length, 2345);
     assert.equal(new Set(resources.map(r => r.uri)).size, 2345);
 
-    const prompts = await c.client.listPrompts();
+    const prompts = await c.client.request({ method: 'prompts/list', params: {} });
     assert.equal(prompts.prompts.length, 100);
     assert.ok(prompts.nextCursor);
-    const templates = await c.client.listResourceTemplates();
+    const templates = await c.client.request({ method: 'resources/templates/list', params: {} });
     assert.equal(templates.resourceTemplates.length, 100);
 
     await assert.rejects(c.client.listResources({ cursor: 'bogus' }), /invalid cursor/);
@@ -109,12 +107,12 @@ describe('process: fixture servers (smoke)', function () {
     assert.deepEqual(completion.completion.values, ['delta', 'deltoid']);
   });
 
-  it('paged.mjs: bad_output violates its outputSchema, and the bare SDK client misses it after paging (only the last page is cached)', async () => {
+  it('paged.mjs: bad_output violates its outputSchema (SDK v2 checks it against the whole tools list), the others pass', async () => {
     const c = await connect('paged.mjs', ['--resources', '10']);
-    let cursor: string | undefined;
-    do { cursor = (await c.client.listTools(cursor ? { cursor } : {})).nextCursor; } while (cursor);
-    const bad = await c.client.callTool({ name: 'bad_output', arguments: {} });
-    assert.deepEqual(bad.structuredContent, { n: 'not a number' });
+    assert.equal((await c.client.listTools()).tools.length, 256, 'every page, aggregated and cached by the SDK');
+    await assert.rejects(c.client.callTool({ name: 'bad_output', arguments: {} }), /does not match the tool's output schema/);
+    const raw = await c.client.request({ method: 'tools/call', params: { name: 'bad_output', arguments: {} } });
+    assert.deepEqual(raw.structuredContent, { n: 'not a number' });
     const good = await c.client.callTool({ name: 'tool_0249', arguments: {} });
     assert.equal((good.structuredContent as { n: number }).n, 255);
   });
@@ -124,9 +122,9 @@ describe('process: fixture servers (smoke)', function () {
     let resourcesChanged = 0;
     let toolsChanged = 0;
     const updated: string[] = [];
-    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourcesChanged++; });
-    c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolsChanged++; });
-    c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => { updated.push(n.params.uri); });
+    c.client.setNotificationHandler('notifications/resources/list_changed', () => { resourcesChanged++; });
+    c.client.setNotificationHandler('notifications/tools/list_changed', () => { toolsChanged++; });
+    c.client.setNotificationHandler('notifications/resources/updated', n => { updated.push(n.params.uri); });
     assert.equal(text(await c.client.callTool({ name: 'add_resource', arguments: {} })), 'paged://resource/10');
     await c.client.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
     await until(() => resourcesChanged === 1 && toolsChanged === 1, 'list_changed notifications');
@@ -176,7 +174,9 @@ describe('process: fixture servers (smoke)', function () {
       assert.equal(text(await c.client.callTool({ name: 'echo', arguments: { text: `ok ${i}` } })), `ok ${i}`);
       await new Promise(r => setTimeout(r, 30));
     }
-    await until(() => errors.length > 0, 'junk lines to surface as transport errors');
+    // SDK v2's stdio reader skips lines that are not JSON without a word (the host reports each: stdioTransport.ts);
+    // JSON that is not JSON-RPC still surfaces as a transport error.
+    assert.ok(errors.every(e => e instanceof Error));
   });
 
   it('garbage.mjs --then exit: junk, then exit 3 before answering', async () => {
@@ -195,7 +195,7 @@ describe('process: fixture servers (smoke)', function () {
 
   it('big.mjs: a payload over the SDK\'s default 10 MB stdio buffer breaks the bare client (why the host raises it)', async () => {
     const c = await connect('big.mjs', ['--size', '11']);
-    await assert.rejects(c.client.callTool({ name: 'big', arguments: {} }, undefined, { timeout: 5000 }));
+    await assert.rejects(c.client.callTool({ name: 'big', arguments: {} }, { timeout: 5000 }));
   });
 
   it('big.mjs: reads the blob resource', async () => {
@@ -221,12 +221,12 @@ describe('process: fixture servers (smoke)', function () {
     const record = path.join(tmp, 'record');
     const c = await connect('slow.mjs', ['--record', record]);
     let progress = 0;
-    const done = await c.client.callTool({ name: 'slow', arguments: { ms: 700 } }, undefined, { onprogress: () => { progress++; } });
+    const done = await c.client.callTool({ name: 'slow', arguments: { ms: 700 } }, { onprogress: () => { progress++; } });
     assert.match(text(done), /done after/);
     assert.ok(progress >= 1, 'progress arrived');
 
     const ac = new AbortController();
-    const call = c.client.callTool({ name: 'slow', arguments: { ms: 30_000 } }, undefined, {
+    const call = c.client.callTool({ name: 'slow', arguments: { ms: 30_000 } }, {
       signal: ac.signal,
       onprogress: () => ac.abort('user cancelled'),
     });
@@ -308,7 +308,7 @@ describe('process: fixture servers (smoke)', function () {
       const h = await http(['--drop-get-stream-after', '300']);
       const c = await client(h.url);
       let changed = 0;
-      c.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
+      c.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
       await until(async () => { const s = await h.stats(); return (s.droppedStreams as number) >= 1 && (s.gets as number) >= 2; }, 'a dropped and reopened GET stream');
       await c.callTool({ name: 'notify_later', arguments: { ms: 50 } });
       await until(() => changed >= 1, 'tools/list_changed over the GET stream');

@@ -1,6 +1,6 @@
 /** Sampling: model choice, rate limit, refusals and result shape (H18, H19). */
 import * as assert from 'node:assert/strict';
-import { McpError, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
 import { RATE_LIMITED, RateLimiter, SamplingService, USER_REJECTED, chooseModel } from '../../src/mcp/sampling';
 import type { ModelDescriptor } from '../../src/mcp/types';
 
@@ -57,7 +57,7 @@ describe('Sampling', () => {
     it('H18: a refusal becomes JSON-RPC error -1 with the message', async () => {
       const s = new SamplingService({ listModels: async () => models, sample: async () => { throw new Error('User rejected sampling request'); } });
       await assert.rejects(s.handle('srv', undefined, request(), new AbortController().signal),
-        (e: unknown) => e instanceof McpError && e.code === USER_REJECTED && /User rejected/.test(e.message));
+        (e: unknown) => e instanceof ProtocolError && e.code === USER_REJECTED && /User rejected/.test(e.message));
     });
 
     it('H18: rate-limits per server (default 10 per minute), other servers unaffected', async () => {
@@ -65,7 +65,7 @@ describe('Sampling', () => {
       const sig = new AbortController().signal;
       for (let i = 0; i < 10; i++) await s.handle('busy', undefined, request(), sig);
       await assert.rejects(s.handle('busy', undefined, request(), sig),
-        (e: unknown) => e instanceof McpError && e.code === RATE_LIMITED && /10 sampling requests per minute/.test(e.message));
+        (e: unknown) => e instanceof ProtocolError && e.code === RATE_LIMITED && /10 sampling requests per minute/.test(e.message));
       await s.handle('other', undefined, request(), sig);
       const strict = new SamplingService({ listModels: async () => models, sample: async ctx => ok(ctx.model.id) });
       await strict.handle('x', { maxRequestsPerMinute: 1 }, request(), sig);

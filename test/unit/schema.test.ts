@@ -7,7 +7,7 @@ import { SchemaCompiler, SchemaRefusedError, census } from '../../src/mcp/schema
 import { buildToolValidators } from '../../src/mcp/catalogue';
 import { PendingServerRequests, TOO_MANY_PENDING } from '../../src/mcp/serverRequests';
 import { parseToolResult } from '../../src/mcp/toolResult';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { coerce, fieldsOf } from '../../src/extension/elicitation/form';
 import { bindArguments, parseInvocation } from '../../src/extension/chat/parse';
 import { parsePromptArgs } from '../../src/cli/args';
@@ -186,7 +186,7 @@ describe('server→client request bound', () => {
     release.forEach(r => r());
     const out = await Promise.all(results);
     assert.equal(out.filter(x => x === 'ok').length, 3);
-    const refused = out.filter((x): x is McpError => x instanceof McpError);
+    const refused = out.filter((x): x is ProtocolError => x instanceof ProtocolError);
     assert.equal(refused.length, 7);
     assert.equal(refused[0].code, TOO_MANY_PENDING);
     assert.match(refused[0].message, /server `srv` sent too many requests at once \(sampling\/createMessage\): over the limit of 3 pending server requests \(raise it with the setting `mcpHost\.limits\.maxPendingServerRequests`\)/);

@@ -97,8 +97,9 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
   return {
     serverInfo: state.serverInfo,
     protocolVersion: state.protocolVersion,
-    listTools: async () => connection.catalogue.tools,
-    callTool: (name, args) => withSignIn(() => connection.callTool(name, args)),
+    // The core speaks SDK v2; this harness still has SDK 1.x types until it is ported (same JSON shapes).
+    listTools: async () => connection.catalogue.tools as unknown as Tool[],
+    callTool: (name, args) => withSignIn(() => connection.callTool(name, args) as unknown as Promise<CallToolResult>),
     close: async () => {
       await connection.dispose();
       sub.dispose();

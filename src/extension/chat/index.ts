@@ -9,7 +9,7 @@
  * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
 import { ScopedGrants, type Grant } from '../sampling/queue';

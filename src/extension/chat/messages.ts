@@ -3,7 +3,7 @@
  * links; assistant messages kept as history), tool results, and resource contents as context.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 
 type Block = GetPromptResult['messages'][number]['content'] | CallToolResult['content'][number];
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
 import { errorText, pickServer, requireRunning, running } from './args';
 import { askWithCompletion } from './complete';

@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
 
 /** Renders a tool result as markdown: text, images (inline), audio, resource links, embedded resources, structured content, isError. */
 export function renderToolResult(server: string, tool: string, args: Record<string, unknown>, r: CallToolResult): string {

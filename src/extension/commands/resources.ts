@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
+import { UriTemplate } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
 import type { ResourceFileSystem } from '../resourceFs';
 import { errorText, pickServer, requireRunning, running } from './args';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { taskSupportOf, type HostApi, type TaskMode } from '../../mcp';
 import { errorText, pickServer, requireRunning, running } from './args';
 import { askArguments } from './schemaInput';

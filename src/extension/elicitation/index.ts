@@ -4,7 +4,7 @@
  * (text, number, yes/no, one or several choices). Escape in a field cancels the whole form.
  */
 import * as vscode from 'vscode';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
 

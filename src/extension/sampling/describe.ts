@@ -2,7 +2,7 @@
  * Editor-free rendering of a sampling request for the confirmation dialog and the log: who asks,
  * the system prompt, every message (images and audio as placeholders), the limits and the model.
  */
-import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import type { ModelDescriptor } from '../../mcp/types';
 
 type Params = CreateMessageRequest['params'];

@@ -5,7 +5,7 @@
  * dialog; a session or always grant lets the queued ones through. Elicitation is offered too.
  */
 import * as vscode from 'vscode';
-import { ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
 import { createElicit, type ElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
@@ -157,7 +157,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean }> => {
     const [model] = await vscode.lm.selectChatModels({ id: ctx.model.id });
-    if (!model) throw new McpError(ErrorCode.InternalError, `Sampling failed: the language model "${ctx.model.name}" is no longer available`);
+    if (!model) throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed: the language model "${ctx.model.name}" is no longer available`);
     const cts = new vscode.CancellationTokenSource();
     const onAbort = () => cts.cancel();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -203,11 +203,11 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     try {
       result = await runModel(ctx, params);
     } catch (err) {
-      if (err instanceof McpError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(err.message); throw err; }
+      if (err instanceof ProtocolError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(err.message); throw err; }
       const message = modelFailure(err, ctx.model);
       deps.log(server, 'error', message);
       void vscode.window.showWarningMessage(`MCP server "${server}": ${message}`);
-      throw new McpError(ErrorCode.InternalError, message);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     }
     let text = result.text;
     if (grant !== 'always') {

@@ -4,11 +4,11 @@
  * `/authorize`, `/token`, `/register` fallbacks), dynamic client registration, PKCE and refresh;
  * this class only keeps what it hands us, under keys scoped to the server URL.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { checkAuthorizationUrl } from './urls';
 import type {
   OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 
 /** Where secrets live (the extension passes SecretStorage; the CLI a file or memory). */
 export interface OAuthStorage {

@@ -8,8 +8,8 @@
  * The host frames with LineFramer (lineFramer.ts) in its own StdioTransport; this buffer serves the bench's
  * like-for-like baseline (bench/linearStdio.ts) and the fixture harness (test/fixtures/servers/sdkHooks.ts).
  */
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** The SDK's default limit for one buffered stdio message. */
 export const SDK_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
@@ -44,11 +44,21 @@ export class LineReadBuffer {
     this.size += chunk.length;
   }
 
-  /** The next complete line as a validated message; null when no full line is buffered. Throws for a bad line (which is consumed). */
+  /**
+   * The next complete line as a validated message; null when no full line is buffered. As SDK v2's ReadBuffer:
+   * a line that is not JSON is skipped; JSON that is not JSON-RPC throws (the line is consumed).
+   */
   readMessage(): JSONRPCMessage | null {
-    const line = this.readLine();
-    if (line === null) return null;
-    return deserializeMessage(line.replace(/\r$/, ''));
+    for (;;) {
+      const line = this.readLine();
+      if (line === null) return null;
+      try {
+        return deserializeMessage(line.replace(/\r$/, ''));
+      } catch (err) {
+        if (err instanceof SyntaxError) continue;
+        throw err;
+      }
+    }
   }
 
   /** The next complete line (without `\n`), or null. */

@@ -12,9 +12,9 @@
  *   await t.stop();                        // stdin EOF → SIGTERM → SIGKILL of the launch; close() also does it
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
 import { limitMessage, type Limits } from '../limits';
 import { LineFramer, utf8Boundary } from './lineFramer';
@@ -66,6 +66,11 @@ export class StdioTransport implements Transport {
   onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   /** stdout ended (EOF); the process may still be running. */
   onstdoutend?: () => void;
+  /**
+   * Something the server wrote was dropped (not JSON-RPC, over a limit, an unknown response id). When set, these
+   * come here instead of `onerror`: they reach the host even while the SDK owns `onerror` for its connect-time probe.
+   */
+  ondropped?: (error: StdioMessageError) => void;
 
   /** The marker every process of this launch carries in its environment. */
   readonly marker: LaunchMarker = launchMarker();
@@ -79,7 +84,7 @@ export class StdioTransport implements Transport {
   /** The id an oversized line in progress was already failed for. */
   private failedForOversize: JsonRpcId | undefined;
   private readonly stdout: LineFramer;
-  private readonly stderr: LineFramer;
+  private readonly stderrFramer: LineFramer;
 
   constructor(private readonly options: StdioTransportOptions) {
     const maxMessage = options.limits.maxMessageBytes;
@@ -89,7 +94,7 @@ export class StdioTransport implements Transport {
       overflowEnd: (total, head, tail) => this.onOversizeEnd(total, head, tail),
     });
     const maxStderr = options.limits.maxStderrLineBytes + STDERR_REDACTION_SLACK;
-    this.stderr = new LineFramer({ maxLineBytes: maxStderr, headBytes: maxStderr }, {
+    this.stderrFramer = new LineFramer({ maxLineBytes: maxStderr, headBytes: maxStderr }, {
       line: bytes => this.onstderr?.(stripCr(bytes.toString('utf8')), 0),
       overflowEnd: (total, head) => {
         const end = utf8Boundary(head);
@@ -98,9 +103,17 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /** The root process's pid, once spawned. */
+  /**
+   * The root process's pid, once spawned. With `stderr`, this is what marks a transport as stdio to the SDK's
+   * era negotiation: a stdio server silent on the `server/discover` probe is a legacy server, not an outage.
+   */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** The child's stderr stream (read by the transport's own line framer; exposed for stdio detection). */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
   }
 
   start(): Promise<void> {
@@ -143,9 +156,9 @@ export class StdioTransport implements Transport {
         this.stdout.end(false);
         this.onstdoutend?.();
       });
-      child.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => this.stderrFramer.push(chunk));
       child.stderr?.on('error', () => undefined);
-      child.stderr?.once('end', () => this.stderr.end(true));
+      child.stderr?.once('end', () => this.stderrFramer.end(true));
     });
   }
 
@@ -207,7 +220,7 @@ export class StdioTransport implements Transport {
       return await stopProcessTree(pid, () => { this.endStdin(); }, { ...this.options.stopGrace, marker: this.marker });
     } finally {
       this.stdout.clear();
-      this.stderr.clear();
+      this.stderrFramer.clear();
     }
   }
 
@@ -311,9 +324,11 @@ export class StdioTransport implements Transport {
   private report(what: string): void {
     this.invalidLines++;
     if (this.invalidLines > MAX_REPORTED_INVALID_LINES + 1) return;
-    this.onerror?.(new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
+    const error = new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
       ? `server \`${this.options.server}\` sent more than ${MAX_REPORTED_INVALID_LINES} messages that were dropped; further ones are dropped without a message`
-      : what));
+      : what);
+    if (this.ondropped) this.ondropped(error);
+    else this.onerror?.(error);
   }
 }
 
