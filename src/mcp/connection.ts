@@ -39,6 +39,8 @@ import { launchProblem } from './process/preflight';
 import { loadEnvironment as configLoadEnvironment } from './config/envFile';
 import { PendingServerRequests } from './serverRequests';
 import { parseToolResult } from './toolResult';
+import { ConnectionTasks, taskChannel } from './toolTasks';
+import type { TaskInfo } from './tasks';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -178,6 +180,9 @@ export class Connection implements ServerHandle {
   readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry> = this._onLog.event;
+  /** Tool calls that run as MCP tasks (toolTasks.ts): one tracker per session. */
+  private readonly toolTasks = new ConnectionTasks(() => this.name);
+  readonly onDidChangeTasks: Event<TaskInfo> = this.toolTasks.onDidChange;
   /** Listeners of server notifications by method (onNotification). */
   private readonly notificationListeners = new Map<string, Set<(n: ServerNotification) => void>>();
 
@@ -393,6 +398,10 @@ export class Connection implements ServerHandle {
     });
     this.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${session.protocolVersion ?? 'unknown'} (${era} era) over ${session.kind}`);
     session.rootsKey = JSON.stringify(this.visibleRoots());
+    session.store.add(this.toolTasks.attach(taskChannel(this), {
+      redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
+      log: (level, message) => this.log(level, 'lifecycle', message),
+    }));
     this.startPing(session);
     if (era === 'modern') void this.listenForChanges(session);
   }
@@ -429,6 +438,7 @@ export class Connection implements ServerHandle {
     this._onDidChangeState.dispose();
     this._onDidChangeCatalogue.dispose();
     this._onDidUpdateResource.dispose();
+    this.toolTasks.dispose();
     this._onLog.dispose();
   }
 
@@ -539,6 +549,8 @@ export class Connection implements ServerHandle {
     const f = this.options.features ?? {};
     return {
       roots: { listChanged: true },
+      // Tasks (2025-11-25): the host makes task-augmented tool calls; it takes none itself (no list, cancel, requests).
+      tasks: {},
       ...(this.sampling.enabled ? { sampling: { tools: {} } } : {}),
       ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
     };
@@ -1032,16 +1044,25 @@ export class Connection implements ServerHandle {
     if (v?.input && !v.input(args ?? {})) {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.name}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
-    this.log('info', 'lifecycle', `calling tool ${tool}`);
+    const listed = session.catalogue?.catalogue.tools.find(t => t.name === tool);
+    const asTask = this.toolTasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
+    this.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
     const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
     // A URLElicitationRequiredError (-32042) offers its URLs (urlElicitation.ts) and retries once they completed.
     const urlFlow = this.options.features?.elicitUrlRequired;
-    const raw = await callWithUrlElicitation(
-      () => this.run('tools/call', (c, o) => (mirrored
-        ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
-        : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts),
-      urlFlow && (e => urlFlow(this.name, e, opts?.signal)));
+    const raw = asTask
+      ? await this.toolTasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
+      : await callWithUrlElicitation(
+        () => this.toolTasks.timed(tool, () => this.run('tools/call', (c, o) => (mirrored
+          ? c.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
+          : c.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts)),
+        urlFlow && (e => urlFlow(this.name, e, opts?.signal)));
+    return this.checkToolResult(session, tool, raw);
+  }
+
+  /** A tool result as the host passes it on: malformed blocks replaced, structuredContent checked (H25). */
+  private checkToolResult(session: Session, tool: string, raw: unknown): CallToolResult {
     // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
     const { result, problems } = parseToolResult(this.name, tool, raw);
     for (const p of problems) this.log('warning', 'lifecycle', p);
@@ -1056,6 +1077,20 @@ export class Connection implements ServerHandle {
       }
     }
     return result;
+  }
+
+  get tasks(): readonly TaskInfo[] {
+    return this.toolTasks.tasks;
+  }
+
+  cancelTask(taskId: string): Promise<void> {
+    return this.toolTasks.cancel(taskId);
+  }
+
+  async taskResult(taskId: string): Promise<CallToolResult> {
+    const tool = this.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
+    const raw = await this.toolTasks.result(taskId);
+    return this.session ? this.checkToolResult(this.session, tool, raw) : parseToolResult(this.name, tool, raw).result;
   }
 
   async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
