@@ -116,7 +116,7 @@ describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function
   let c: Connection;
   before(async () => {
     f = await startHttpFixture([], 'modern-http.mjs');
-    c = new Connection(http('mod-http', f.url), { ...options, pingIntervalMs: 100 });
+    c = new Connection(http('mod-http', f.url), { ...options, pingIntervalMs: 400 });
     await c.start();
   });
   after(async () => {
@@ -139,7 +139,7 @@ describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function
 
   it('health checks use server/discover (the revision has no ping): the periodic check keeps it running', async () => {
     await c.ping();
-    await new Promise(r => setTimeout(r, 500));
+    await new Promise(r => setTimeout(r, 1000));
     assert.equal(c.state.kind, 'running');
   });
 });
