@@ -128,7 +128,6 @@ export class Connection implements ServerHandle {
       launch: scope => this.launch(scope),
       runningState: s => this.runningState(s),
       installed: async s => {
-        s.rootsKey = JSON.stringify(this.visibleRoots());
         s.store.add(this.toolTasks.attach(taskChannel(this), {
           redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
           log: (level, message) => log(level, 'lifecycle', message),
@@ -300,6 +299,8 @@ export class Connection implements ServerHandle {
     const era: ProtocolEra = session.era ?? 'legacy';
     const protocolVersion = session.protocolVersion ?? 'unknown';
     this.transportKind = session.kind;
+    // The roots the server sees from now on (before the state change: a roots change after it is announced).
+    session.rootsKey = JSON.stringify(this.visibleRoots());
     this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${protocolVersion} (${era} era) over ${session.kind}`);
     return {
       kind: 'running', since: Date.now(), protocolVersion, era, serverInfo: info, capabilities: session.client.getServerCapabilities() ?? {},
