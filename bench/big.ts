@@ -37,7 +37,7 @@ export const big: Bench = {
         'tool result big': {
           host: () => c.callTool('big', {}),
           sdk: () => sdk.client.callTool({ name: 'big', arguments: {} }, { timeout: 60_000 }),
-          lin: () => lin.client.callTool({ name: 'big', arguments: {} }, undefined, { timeout: 60_000 }),
+          lin: () => lin.client.callTool({ name: 'big', arguments: {} }, { timeout: 60_000 }),
         },
       };
       for (const [what, sides] of Object.entries(cases)) {

@@ -1,7 +1,9 @@
 /**
  * The catalogue: 10,000 resources over 100 pages (paged.mjs). (1) A full fetch through the host's
  * catalogue session (the path a list_changed refresh takes: every page, then one catalogue event) vs. a
- * bare SDK cursor loop of `listResources`, interleaved. (2) From a cold start: when the first page
+ * bare SDK v2 client, interleaved, two ways: its own `listResources()` (walks every page; `listMaxPages`
+ * raised from its default 64, which a 100-page catalogue exceeds) and a hand-written cursor loop of
+ * `resources/list` requests; the faster of the two is the baseline. (2) From a cold start: when the first page
  * reaches the UI model (the Resources view asks `listResourcesPage` when the server turns running) vs.
  * when the full catalogue is there.
  */
@@ -10,15 +12,15 @@ import { McpHost } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, startHost, timed, type Bench } from './lib';
 
 const ARGS = ['--resources', '10000', '--page', '100', '--tools', '0', '--prompts', '0', '--templates', '0'];
-const ROUNDS = 6;
+const ROUNDS = 30;
 
 export const catalogue: Bench = {
   id: 'catalogue',
   title: 'catalogue: 10,000 resources over 100 pages (paged.mjs)',
   async run(log) {
     const host = await startHost([nodeFixture('paged', 'paged.mjs', ARGS)]);
-    const sdk = await bareSdk('paged.mjs', ARGS);
-    const hostTimes: number[] = [], sdkTimes: number[] = [];
+    const sdk = await bareSdk('paged.mjs', ARGS, { clientOptions: { listMaxPages: 0 } });
+    const hostTimes: number[] = [], sdkTimes: number[] = [], loopTimes: number[] = [];
     try {
       const c = host.conn();
       if (c.catalogue.resources.length !== 10_000) throw new Error(`host catalogue holds ${c.catalogue.resources.length} resources`);
@@ -29,24 +31,31 @@ export const catalogue: Bench = {
         if (c.catalogue.resources.length !== 10_000) throw new Error('host refresh lost resources');
       };
       const sdkFetch = async () => {
+        const { resources } = await sdk.client.listResources();
+        if (resources.length !== 10_000) throw new Error(`bare listResources got ${resources.length}`);
+      };
+      const loopFetch = async () => {
         let cursor: string | undefined;
         let n = 0;
         do {
-          const page = await sdk.client.listResources(cursor === undefined ? {} : { cursor });
+          const page = await sdk.client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } });
           n += page.resources.length;
           cursor = page.nextCursor;
         } while (cursor);
         if (n !== 10_000) throw new Error(`bare loop got ${n}`);
       };
-      await hostFetch(); await sdkFetch();
+      await hostFetch(); await sdkFetch(); await loopFetch();
+      const sides: Array<[() => Promise<void>, number[]]> = [[hostFetch, hostTimes], [sdkFetch, sdkTimes], [loopFetch, loopTimes]];
       for (let r = 0; r < ROUNDS; r++) {
-        if (r % 2) { sdkTimes.push(await timed(sdkFetch)); hostTimes.push(await timed(hostFetch)); }
-        else { hostTimes.push(await timed(hostFetch)); sdkTimes.push(await timed(sdkFetch)); }
+        for (let i = 0; i < sides.length; i++) {
+          const [fn, times] = sides[(i + r) % sides.length];
+          times.push(await timed(fn));
+        }
       }
     } finally {
       await Promise.all([host.close(), sdk.close()]);
     }
-    log(`full fetch: host ${hostTimes.map(x => x.toFixed(0)).join('/')} ms, bare cursor loop ${sdkTimes.map(x => x.toFixed(0)).join('/')} ms`);
+    log(`full fetch: host ${hostTimes.map(x => x.toFixed(0)).join('/')} ms, bare SDK listResources() ${sdkTimes.map(x => x.toFixed(0)).join('/')} ms, bare cursor loop ${loopTimes.map(x => x.toFixed(0)).join('/')} ms`);
 
     // Cold start: first page for the UI vs. the full catalogue.
     const cold = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false } });
@@ -69,12 +78,18 @@ export const catalogue: Bench = {
       cold.dispose();
     }
     log(`cold start: running at ${running.toFixed(0)} ms, first page (${firstPageCount} items) in the UI model at ${firstPage.toFixed(0)} ms, full catalogue at ${full.toFixed(0)} ms`);
-    const ratio = median(hostTimes) / median(sdkTimes);
+    // Paired per round (the three sides ran back to back), against the faster baseline: a slow phase of the
+    // shared machine hits every side of a round alike, and the stricter of the two ratios is the one judged.
+    const perRound = (base: number[]) => median(hostTimes.map((h, i) => h / base[i]));
+    const vsSdk = perRound(sdkTimes), vsLoop = perRound(loopTimes);
+    const loopFaster = vsLoop > vsSdk;
+    const ratio = Math.max(vsSdk, vsLoop);
     return [
       {
         name: 'catalogue: full fetch of 10,000 resources / 100 pages', value: round(median(hostTimes), 1), unit: 'ms',
-        ratio: round(ratio), target: 'full fetch ≤ 1.2× a bare cursor loop', met: ratio <= 1.2, baseline: 'bare SDK listResources cursor loop',
-        note: `bare loop ${round(median(sdkTimes), 1)} ms`,
+        ratio: round(ratio), target: 'full fetch ≤ 1.2× a bare cursor loop', met: ratio <= 1.2,
+        baseline: `bare SDK v2 Client, the faster of listResources() and a cursor loop (here: ${loopFaster ? 'the cursor loop' : 'listResources()'}), paired per round`,
+        note: `bare SDK v2 listResources() ${round(median(sdkTimes), 1)} ms, cursor loop ${round(median(loopTimes), 1)} ms (medians of ${ROUNDS} rounds, sides rotated each round); ratio = median of per-round host ÷ baseline, the larger of host ÷ listResources() (${round(vsSdk)}) and host ÷ cursor loop (${round(vsLoop)})`,
       },
       {
         name: 'catalogue: first page in the UI model (cold start)', value: round(firstPage, 1), unit: 'ms after start',

@@ -1,6 +1,7 @@
 /**
  * Shared pieces of the benchmarks: statistics, the result row, interleaving, memory sampling and the
- * servers both sides of a comparison talk to (the host core and a bare SDK `Client` on the same fixture).
+ * servers both sides of a comparison talk to (the host core and a bare SDK v2 `Client`, from
+ * `@modelcontextprotocol/client`, on the same fixture).
  * Everything a bench starts is stopped (process trees included) in its `finally`.
  */
 import * as path from 'node:path';
@@ -9,7 +10,10 @@ import * as vm from 'node:vm';
 import { McpHost, type HostOptions } from '../src/mcp';
 import type { Connection } from '../src/mcp/connection';
 import type { ServerDefinition } from '../src/mcp/types';
-import { connectFixture, type FixtureConnection } from '../test/fixtures/servers/harness';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { stopProcessTree } from '../src/mcp/process/processTree';
+import { fixtureServer, repoRoot } from '../test/fixtures/servers/harness';
 
 /** Repository root (benches run from out/bench). */
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -153,9 +157,54 @@ export async function startHost(defs: ServerDefinition[], options: HostOptions =
   };
 }
 
-/** A bare SDK client on a fixture server over stdio (the SDK's own transport, stock read buffer). */
-export function bareSdk(file: string, args: string[] = [], opts: Parameters<typeof connectFixture>[2] = {}): Promise<FixtureConnection> {
-  return connectFixture(file, args, opts);
+/** A bare SDK v2 client connected to a fixture server over stdio. */
+export interface BareSdk {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number;
+  /** Closes the client (the SDK's own stdin EOF → TERM → KILL), then makes sure the process is gone. */
+  close(): Promise<void>;
+}
+
+/**
+ * A bare SDK v2 `Client` on `node <fixture> ...args`, configured as a plain user of the SDK would: the
+ * SDK's `StdioClientTransport` (its own read buffer; `maxBufferSize` only where a bench needs messages over
+ * the SDK's 10 MB default), default client options (legacy `initialize`, no version probe), `connect()`.
+ * The server's stderr is piped and drained (the host reads it too), not printed into the bench output.
+ */
+export async function bareSdk(
+  file: string, args: string[] = [], opts: { maxBufferSize?: number; timeoutMs?: number; clientOptions?: ClientOptions } = {},
+): Promise<BareSdk> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixtureServer(file), ...args],
+    cwd: repoRoot,
+    stderr: 'pipe',
+    ...(opts.maxBufferSize ? { maxBufferSize: opts.maxBufferSize } : {}),
+  });
+  transport.stderr?.on('data', () => undefined);
+  const client = new Client({ name: 'bench-bare', version: '0.0.0' }, { capabilities: {}, ...opts.clientOptions });
+  let pid: number | null = null;
+  let closed: Promise<void> | undefined;
+  const close = () => closed ??= (async () => {
+    await client.close().catch(() => undefined);
+    if (pid !== null && isAlive(pid)) await stopProcessTree(pid, () => undefined, BENCH_STOP);
+  })();
+  try {
+    // The SDK's own connect timeout (60 s) unless a bench asks otherwise: 20 servers starting at once on a
+    // loaded 2-core machine can take longer than a short one.
+    await client.connect(transport, opts.timeoutMs === undefined ? undefined : { timeout: opts.timeoutMs });
+    pid = transport.pid;
+  } catch (err) {
+    pid = transport.pid;
+    await close();
+    throw err;
+  }
+  return { client, transport, pid: pid ?? -1, close };
+}
+
+function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
 }
 
 /** Formats a number for the table. */

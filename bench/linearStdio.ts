@@ -1,30 +1,40 @@
 /**
- * The like-for-like baseline of the big-payload bench: a bare SDK `Client` on a minimal stdio `Transport`
- * that owns its child process and reads it with the host's linear read buffer
- * (src/mcp/process/readBuffer.ts, which parses with the SDK's public `deserializeMessage`) and writes with the
- * SDK's public `serializeMessage`. So host ÷ this measures the host's own layer on the same buffer, not the
- * buffer. No SDK private field is read or patched.
+ * The like-for-like baseline of the big-payload bench: a bare SDK v2 `Client` on a minimal stdio `Transport`
+ * (the public `Transport` interface of `@modelcontextprotocol/client`) that owns its child process, frames
+ * its stdout with the host's own linear line framer (src/mcp/process/lineFramer.ts, as the host's
+ * StdioTransport does), parses each line with SDK v2's public `deserializeMessage` and writes with its public
+ * `serializeMessage`. So host ÷ this measures the host's own layer on the same framing, not the framing.
+ * No SDK private field is read or patched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineReadBuffer } from '../src/mcp/process/readBuffer';
+import { Client, deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { LineFramer } from '../src/mcp/process/lineFramer';
 import { stopProcessTree } from '../src/mcp/process/processTree';
 import { fixtureServer, repoRoot } from '../test/fixtures/servers/harness';
 import { BENCH_STOP } from './lib';
 
-/** Newline-delimited JSON-RPC over a child's stdin/stdout, read with {@link LineReadBuffer}. */
+/** Newline-delimited JSON-RPC over a child's stdin/stdout, framed with {@link LineFramer}. */
 export class LinearStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   child?: ChildProcess;
-  private readonly buffer: LineReadBuffer;
+  private readonly framer: LineFramer;
 
-  constructor(private readonly command: string, private readonly args: string[], maxBufferSize: number) {
-    this.buffer = new LineReadBuffer({ maxBufferSize });
+  constructor(private readonly command: string, private readonly args: string[], maxLineBytes: number) {
+    this.framer = new LineFramer({ maxLineBytes, headBytes: 1024 }, {
+      line: bytes => {
+        let message: JSONRPCMessage;
+        try {
+          message = deserializeMessage(bytes.toString('utf8'));
+        } catch (err) {
+          this.onerror?.(err as Error);
+          return;
+        }
+        this.onmessage?.(message);
+      },
+      overflow: () => this.onerror?.(new Error(`a message over ${maxLineBytes} bytes`)),
+    });
   }
 
   start(): Promise<void> {
@@ -35,25 +45,7 @@ export class LinearStdioTransport implements Transport {
       child.once('close', () => this.onclose?.());
       child.stderr!.resume();
       child.stdin!.on('error', err => this.onerror?.(err));
-      child.stdout!.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (err) {
-          this.onerror?.(err as Error);
-          return;
-        }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            this.onerror?.(err as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout!.on('data', (chunk: Buffer) => this.framer.push(chunk));
     });
   }
 
@@ -66,11 +58,11 @@ export class LinearStdioTransport implements Transport {
   async close(): Promise<void> {
     const pid = this.child?.pid;
     if (pid !== undefined && this.child?.exitCode === null && this.child.signalCode === null) await stopProcessTree(pid, () => this.child?.stdin?.end(), BENCH_STOP);
-    this.buffer.clear();
+    this.framer.clear();
   }
 }
 
-/** A bare SDK `Client` connected over {@link LinearStdioTransport} to `node <fixture> ...args`. */
+/** A bare SDK v2 `Client` connected over {@link LinearStdioTransport} to `node <fixture> ...args`. */
 export async function bareSdkLinear(file: string, args: string[], opts: { maxBufferSize: number; timeoutMs?: number }): Promise<{ client: Client; close(): Promise<void> }> {
   const transport = new LinearStdioTransport(process.execPath, [fixtureServer(file), ...args], opts.maxBufferSize);
   const client = new Client({ name: 'bench-linear', version: '0.0.0' }, { capabilities: {} });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The client command scripts/conformance.mjs gives the conformance suite: runs `node <cli> conformance
 // <server-url>` with this process's stdio and environment, and records how it ended in
-// $MCP_HOST_CONFORMANCE_EXITS/<scenario>.json ({ code, signal }). The suite keeps the client's exit status
+// $MCP_HOST_CONFORMANCE_EXITS/<scenario>.json ({ code, signal, protocolVersion }: the spec version the suite
+// ran the scenario at, from MCP_CONFORMANCE_PROTOCOL_VERSION, which 0.2 sets). The suite keeps the client's exit status
 // to itself (and reports a client killed by a signal as exit code 0), so the script could not grade it.
 //
 //   node scripts/conformance-client.mjs <path to dist/cli.js> <server-url>
@@ -16,7 +17,8 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
 function record(exit) {
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${encodeURIComponent(scenario)}.json`), JSON.stringify({ scenario, ...exit }));
+  const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  fs.writeFileSync(path.join(dir, `${encodeURIComponent(scenario)}.json`), JSON.stringify({ scenario, protocolVersion, ...exit }));
 }
 
 const child = spawn(process.execPath, [cli, 'conformance', ...args], { stdio: 'inherit' });

@@ -15,6 +15,8 @@ export interface ClientExit {
   signal: string | null;
   /** set when the client process could not be started */
   error?: string;
+  /** MCP_CONFORMANCE_PROTOCOL_VERSION the suite gave the client (0.2 and later) */
+  protocolVersion?: string;
 }
 
 export interface ScenarioResult {
@@ -59,14 +61,46 @@ export interface Tally {
   checksSkipped: number;
 }
 
+export interface ScenarioTags {
+  name: string;
+  tags: string[];
+}
+
+export interface PlannedSet {
+  id: string;
+  suite: 'legacy' | 'next';
+  /** `version`: the spec version the scenario is forced to (a requirement set) */
+  scenarios: { name: string; version?: string }[];
+}
+
+export interface Job {
+  key: string;
+  suite: 'legacy' | 'next';
+  scenario: string;
+  version?: string;
+  forced: boolean;
+}
+
+export interface BaselineEntry {
+  ids: Set<string>;
+  why?: string;
+}
+
 export const GRADED: Set<string>;
 export const CLIENT_ERROR_ALLOWED: Set<string>;
+export const CLIENT_ERROR_ALLOWED_NEXT: Set<string>;
+export const SUMMARY_PATTERN: RegExp;
 export const TALLY_PATTERNS: RegExp[];
 export function isTallyLike(line: string): boolean;
 export function countChecks(checks: Check[]): CheckCounts;
 export function describeExit(exit: ClientExit | undefined): string;
-export function classifyScenario(result: ScenarioResult, allowed?: Set<string>): Graded;
+export function classifyScenario(result: ScenarioResult, allowed?: Set<string>, opts?: { clientErrorAllowed?: Set<string>; version?: string }): Graded;
 export function tally(graded: Graded[]): Tally;
-export function summaryLine(t: Tally): string;
+export function summaryLine(t: Tally, label?: string): string;
+export function parseScenarioList(text: string): ScenarioTags[];
+export function parseRequiredClientScenarios(text: string): string[];
+export function defaultVersion(tags: string[]): string;
+export function parseBaseline(section?: Record<string, unknown>, opts?: { requireWhy?: boolean }): Map<string, BaselineEntry>;
+export function planJobs(sets: PlannedSet[], tagsOf?: (name: string) => string[]): { jobs: Job[]; bySet: Map<string, Map<string, string>> };
 export function scenarioLine(g: Graded, mark?: Record<Graded['status'], string>): string;
 export function bundleKind(text: string): { production: boolean; why: string };

@@ -10,10 +10,16 @@
 export const GRADED = new Set(['SUCCESS', 'FAILURE', 'WARNING', 'SKIPPED']);
 
 /**
- * Scenarios whose client is expected to stop with an error (the suite marks them `allowClientError` in
- * 0.1.16: the client must refuse to go on); a non-zero exit is not a failure there, a kill still is.
+ * Scenarios whose client is expected to stop with an error (the suite marks them `allowClientError`: the
+ * client must refuse to go on); a non-zero exit is not a failure there, a kill still is. Per suite version:
+ * 0.1.16, and 0.2.0-alpha.12 (the iss / issuer checks of RFC 9207 and RFC 8414, and the tool list with
+ * invalid header annotations, whose calls may be refused).
  */
 export const CLIENT_ERROR_ALLOWED = new Set(['auth/scope-retry-limit', 'auth/resource-mismatch']);
+export const CLIENT_ERROR_ALLOWED_NEXT = new Set([
+  'auth/scope-retry-limit', 'auth/resource-mismatch', 'auth/iss-supported-missing', 'auth/iss-wrong-issuer',
+  'auth/iss-unexpected', 'auth/iss-normalized', 'auth/metadata-issuer-mismatch', 'http-invalid-tool-headers',
+]);
 
 /** Lines the CI tally reads as test counts: conformance output must never contain one. */
 export const TALLY_PATTERNS = [/^\s*\d+ passed/, /^Total: /, /\d+ passing/];
@@ -47,18 +53,25 @@ export function describeExit(exit) {
 /**
  * Grades one scenario.
  * @param result `{ name, checks, exit }`: `checks` as in the suite's checks.json (undefined when it wrote
- *   none), `exit` as `{ code, signal }` of the client process (undefined when not recorded).
- * @param allowed check ids (or the pseudo ids `no-result`, `client-exit`, `no-checks`) the baseline
- *   expects to fail in this scenario.
+ *   none), `exit` as `{ code, signal, protocolVersion }` of the client process (undefined when not recorded).
+ * @param allowed check ids (or the pseudo ids `no-result`, `client-exit`, `no-checks`, `wrong-version`)
+ *   the baseline expects to fail in this scenario.
+ * @param opts `clientErrorAllowed`: scenarios where a non-zero exit is the expected outcome (default: the
+ *   0.1.16 set); `version`: the spec version the scenario had to run at (a requirement set), checked
+ *   against the MCP_CONFORMANCE_PROTOCOL_VERSION the client was given.
  */
-export function classifyScenario(result, allowed = new Set()) {
+export function classifyScenario(result, allowed = new Set(), opts = {}) {
   const { name, checks, exit } = result;
+  const clientErrorAllowed = opts.clientErrorAllowed ?? CLIENT_ERROR_ALLOWED;
   const failures = [];
   if (!checks) {
     failures.push({ id: 'no-result', message: 'the suite recorded no result for this scenario' });
   }
-  const clientFailed = !exit || exit.signal != null || (exit.code !== 0 && !CLIENT_ERROR_ALLOWED.has(name));
+  const clientFailed = !exit || exit.signal != null || (exit.code !== 0 && !clientErrorAllowed.has(name));
   if (clientFailed) failures.push({ id: 'client-exit', message: describeExit(exit) });
+  if (opts.version && exit && exit.protocolVersion !== opts.version) {
+    failures.push({ id: 'wrong-version', message: `the scenario ran at spec version ${exit.protocolVersion ?? '(none)'}, not ${opts.version}` });
+  }
   const counts = countChecks(checks ?? []);
   const graded = counts.passed + counts.failed + counts.skipped;
   if (checks && graded === 0) {
@@ -95,11 +108,15 @@ export function tally(graded) {
   return t;
 }
 
-/** The script's last line. */
-export function summaryLine(t) {
+/** A run set's summary line (the script prints one per set, last); `label` names the suite and set. */
+export function summaryLine(t, label) {
   return `conformance: ${t.scenarios} scenarios (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped), `
-    + `${t.checks} checks (${t.checksPassed} passed, ${t.checksFailed} failed, ${t.checksSkipped} skipped)`;
+    + `${t.checks} checks (${t.checksPassed} passed, ${t.checksFailed} failed, ${t.checksSkipped} skipped)`
+    + (label ? ` [${label}]` : '');
 }
+
+/** The summary line's pattern (scripts/test-all.mjs reads every such line of the conformance step). */
+export const SUMMARY_PATTERN = /^conformance: (\d+) scenarios \((\d+) passed, (\d+) failed, (\d+) skipped\), (\d+) checks \((\d+) passed, (\d+) failed, (\d+) skipped\)(?: \[([^\]]*)\])?$/;
 
 /** One line per scenario (never tally-like: it starts with a mark and the name). */
 export function scenarioLine(g, mark = { passed: '✓', failed: '✗', skipped: '-' }) {
@@ -122,4 +139,72 @@ export function bundleKind(text) {
   const lines = text.split('\n').length;
   if (text.length / lines < 400) return { production: false, why: `it is not minified (${lines} lines for ${Math.round(text.length / 1024)} KiB)` };
   return { production: true, why: 'minified, no source map' };
+}
+
+/**
+ * The scenarios of `conformance list --client`: `[{ name, tags }]`, tags as printed after the name
+ * (spec versions, or `extension`); 0.1.16 prints none.
+ */
+export function parseScenarioList(text) {
+  return [...text.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?\s*$/gm)].map(m => ({ name: m[1], tags: m[2] ? m[2].split(',').map(t => t.trim()) : [] }));
+}
+
+/** The client scenarios `conformance list --requirements <revision>` names as required (not the unscored ones). */
+export function parseRequiredClientScenarios(text) {
+  const at = text.indexOf('Client scenarios');
+  if (at < 0) return [];
+  const section = text.slice(at).split(/\n\s*\n/)[0];
+  return [...section.matchAll(/^\s+- (\S+)\s*$/gm)].map(m => m[1]);
+}
+
+/**
+ * The spec version the suite runs a scenario at when none is asked for: 2026-07-28 for a scenario
+ * introduced in that revision (listed with that version only), 2025-11-25 otherwise (as the runner does).
+ */
+export function defaultVersion(tags) {
+  return tags.length === 1 && tags[0] === '2026-07-28' ? '2026-07-28' : '2025-11-25';
+}
+
+/**
+ * Reads an expected-failures file's section: `{ "<scenario>": ["<check id>", …] }` or
+ * `{ "<scenario>": { "checks": [...], "why": "…" } }` → Map(scenario → { ids: Set, why }). With
+ * `requireWhy`, an entry without a reason is an error (thrown, naming the scenario).
+ */
+export function parseBaseline(section = {}, { requireWhy = false } = {}) {
+  const out = new Map();
+  for (const [scenario, entry] of Object.entries(section)) {
+    const ids = Array.isArray(entry) ? entry : entry?.checks;
+    const why = Array.isArray(entry) ? undefined : entry?.why;
+    if (!Array.isArray(ids) || ids.length === 0) throw new Error(`expected failures: "${scenario}" lists no check ids`);
+    if (requireWhy && (typeof why !== 'string' || !why.trim())) throw new Error(`expected failures: "${scenario}" says not why it fails ("why")`);
+    out.set(scenario, { ids: new Set(ids), why });
+  }
+  return out;
+}
+
+/**
+ * Plans the suite runs for the selected sets: one job per (suite, scenario, spec version), shared between
+ * sets that need the same run (a required scenario run at its default version is the full suite's run).
+ * `sets`: `[{ id, suite, scenarios: [{ name, version? }] }]` where `version` is the forced spec version
+ * (undefined: the suite's default, `defaultVersion` says which). Returns `{ jobs, bySet }`: jobs
+ * `{ key, suite, scenario, version, forced }`, and for each set the job key of each scenario.
+ */
+export function planJobs(sets, tagsOf = () => []) {
+  const jobs = new Map();
+  const bySet = new Map();
+  for (const set of sets) {
+    const keys = new Map();
+    for (const { name, version } of set.scenarios) {
+      const effective = version ?? (set.suite === 'next' ? defaultVersion(tagsOf(name)) : undefined);
+      const key = `${set.suite}|${name}|${effective ?? 'default'}`;
+      const existing = jobs.get(key);
+      // Prefer the unforced run (exactly what `--suite all` does) when both would do.
+      if (!existing || (existing.forced && version === undefined)) {
+        jobs.set(key, { key, suite: set.suite, scenario: name, version: effective, forced: version !== undefined });
+      }
+      keys.set(name, key);
+    }
+    bySet.set(set.id, keys);
+  }
+  return { jobs: [...jobs.values()], bySet };
 }

@@ -107,6 +107,12 @@ const configuration = {
       order: 3,
       markdownDescription: 'Start configured servers when the workspace opens. When off, servers start from the Servers view or **MCP: Start Server**. A server\'s own `autoStart` overrides this.',
     },
+    'mcpHost.oauth.clientMetadataUrl': {
+      type: 'string',
+      default: '',
+      scope: 'application',
+      markdownDescription: 'The https URL of a client ID metadata document describing MCP Host as an OAuth client (SEP-991). Where a server\'s authorization server advertises `client_id_metadata_document_supported`, this URL is the client id and no registration is made; elsewhere, and when empty, the client registers dynamically. The document must list this editor\'s redirect URI. User settings only.',
+    },
     'mcpHost.trace': {
       type: 'boolean',
       default: false,

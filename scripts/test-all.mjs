@@ -5,8 +5,9 @@
 //   reliability  test/reliability (mocha; hostile and misbehaving servers next to a bystander)
 //   editor       test/editor in the real VS Code extension host (code-server), three passes, on the unpacked VSIX
 //   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke, chat)
-//   conformance  the official MCP conformance suite against the production CLI (reported apart: scenarios and
-//                checks are not tests of ours, so they never enter the test count)
+//   conformance  the official MCP conformance suite (0.1.16, and 0.2.0-alpha.12: its 2025-11-25 and 2026-07-28
+//                requirement sets and every client scenario) against the production CLI, reported apart, one line
+//                per set: scenarios and checks are not tests of ours, so they never enter the test count
 // Every step runs even when an earlier one failed, so one run shows everything that is broken; the tally counts
 // each mocha test of every suite and pass once (passing, failing, pending = skipped), each UI scenario once, and a
 // step that failed without a mocha summary (a crash, a typecheck error) as one failure named after it. The last
@@ -68,6 +69,8 @@ function runStep(step) {
 }
 
 const plain = s => s.replace(/\x1b\[[0-9;]*m/g, '');
+/** scripts/conformance-lib.mjs's SUMMARY_PATTERN (scenarios and checks of one set, never counted as tests). */
+const CONFORMANCE_SUMMARY = /^conformance: \d+ scenarios \(\d+ passed, \d+ failed, \d+ skipped\), \d+ checks \(\d+ passed, \d+ failed, \d+ skipped\)(?: \[[^\]]*\])?$/;
 /** mocha's spec summary: "N passing", "N failing", "N pending" (one summary per mocha run). */
 function mochaCounts(out) {
   const t = plain(out);
@@ -98,8 +101,9 @@ for (const step of selected) {
   } else if (step.kind === 'check') {
     if (code !== 0) { row.failed = 1; row.note = 'failed'; }
   } else if (step.kind === 'conformance') {
-    const m = /^conformance: (\d+) scenarios \((\d+) passed, (\d+) failed, (\d+) skipped\), (\d+) checks \((\d+) passed, (\d+) failed, (\d+) skipped\)/m.exec(plain(out));
-    conformance = { code, line: m ? m[0] : `conformance: no summary (exit code ${code})` };
+    // One summary line per suite and requirement set (scripts/conformance.mjs); none is a failure of the step.
+    const lines = plain(out).split('\n').filter(l => CONFORMANCE_SUMMARY.test(l));
+    conformance = { code, lines: lines.length ? lines : [`conformance: no summary (exit code ${code})`] };
   }
   rows.push(row);
 }
@@ -112,7 +116,7 @@ for (const r of rows) {
   console.log(`  ${r.id.padEnd(20)} ${counts}${r.note && r.kind !== 'check' ? ` (${r.note})` : ''}  [${r.seconds}s]`);
 }
 const conformanceFailed = conformance ? conformance.code !== 0 : false;
-if (conformance) console.log(`${conformance.line}${conformanceFailed ? ' — FAILED' : ''}`);
+if (conformance) for (const line of conformance.lines) console.log(`${line}${conformanceFailed ? ' — FAILED' : ''}`);
 const failed = sum('failed');
 console.log(`total: ${sum('passed')} passed, ${failed} failed, ${sum('skipped')} skipped`);
 process.exit(failed || conformanceFailed ? 1 : 0);

@@ -37,12 +37,14 @@ export interface ParsedArgs {
   json: boolean;
   /** `--verbose`: every log line (server stderr, notifications/message, lifecycle) on stderr */
   verbose: boolean;
+  /** `--task` (run an `optional` tool as a task) or `--no-task` (never); default: the host's policy */
+  task?: 'task' | 'plain';
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
 const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
-const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h']);
+const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h', '--task', '--no-task']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { positionals: [], arg: [], json: false, verbose: false, help: false };
@@ -61,6 +63,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (FLAGS.has(name)) {
       if (name === '--json') out.json = true;
       else if (name === '--verbose' || name === '-v') out.verbose = true;
+      else if (name === '--task' || name === '--no-task') {
+        const mode = name === '--task' ? 'task' : 'plain';
+        if (out.task && out.task !== mode) throw new UsageError('--task and --no-task contradict each other; pass one', { help: true });
+        out.task = mode;
+      }
       else out.help = true;
       continue;
     }

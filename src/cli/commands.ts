@@ -11,6 +11,7 @@ import { describeCapabilities, describeCounts, formatPrompt, formatResource, for
 import { hasOwn } from '../mcp/schema/own';
 import { ownText } from './output';
 import { redactorFor } from '../mcp/redact';
+import { cancelRunningTasks, taskReporter } from './tasks';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -75,8 +76,10 @@ const liveHosts = new Set<HostApi>();
 let shuttingDown = false;
 
 /** Shuts down every live host (SIGINT/SIGTERM, closed output); no host starts after this. */
-export async function shutdownAll(): Promise<void> {
+export async function shutdownAll(err?: (line: string) => void): Promise<void> {
   shuttingDown = true;
+  // Ctrl+C during `call` of a task: the server hears tasks/cancel before it is stopped.
+  await cancelRunningTasks(liveHosts, err ?? (() => undefined));
   await Promise.allSettled([...liveHosts].map(h => h.shutdown()));
   liveHosts.clear();
 }
@@ -259,7 +262,7 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
       throw new UsageError(`server "${name}" has no tool "${tool}"; tools: ${handle.catalogue.tools.map(t => t.name).join(', ')}`);
     }
     try {
-      return await handle.callTool(tool, toolArgs);
+      return await handle.callTool(tool, toolArgs, { userStarted: true, onTask: taskReporter(rt.err), ...(args.task ? { task: args.task } : {}) });
     } catch (err) {
       throw failed(name, `tools/call ${tool}`, err);
     }

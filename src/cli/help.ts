@@ -57,12 +57,17 @@ ${CONFIG_OPTS}
 ${INPUTS}
 ${EXIT}`,
 
-  call: `usage: mcp-host call <server> <tool> [--args JSON] [--json] [--config FILE] [--timeout MS]
+  call: `usage: mcp-host call <server> <tool> [--args JSON] [--task | --no-task] [--json] [--config FILE] [--timeout MS]
 
 Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
 schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
+A tool whose execution.taskSupport is "required" runs as an MCP task: its status lines go to stderr,
+its result to stdout when it ends, and Ctrl+C cancels it (tasks/cancel). An "optional" tool runs as
+a task with --task, or when a plain call of it took 10 s or more earlier in the same run.
 
   --args JSON     the tool's arguments (default {})
+  --task          run an "optional" tool as a task
+  --no-task       run an "optional" tool as a plain call
   --json          print the raw CallToolResult
 ${CONFIG_OPTS}
 

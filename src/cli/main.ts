@@ -65,7 +65,7 @@ function stopAndExit(code: number, note?: string): void {
   stopping = true;
   if (note) write('stderr', note);
   setTimeout(() => process.exit(code), STOP_DEADLINE_MS);
-  void shutdownAll().finally(() => process.exit(code));
+  void shutdownAll(line => write('stderr', line)).finally(() => process.exit(code));
 }
 
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {

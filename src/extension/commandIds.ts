@@ -17,6 +17,12 @@ export const CommandIds = {
   /** Opens one resource (tree click); args: server name, resource URI. */
   openResource: 'mcpHost.openResource',
   callTool: 'mcpHost.callTool',
+  /** Calls a tool as an MCP task (an `optional` tool too); args like callTool. */
+  callToolAsTask: 'mcpHost.callToolAsTask',
+  /** Cancels a running task; args: a task node, or server name and task id. */
+  cancelTask: 'mcpHost.cancelTask',
+  /** Opens a task's result (waits for a running one); args: a task node, or server name and task id. */
+  showTaskResult: 'mcpHost.showTaskResult',
   runPrompt: 'mcpHost.runPrompt',
   refresh: 'mcpHost.refresh',
   subscribeResource: 'mcpHost.subscribeResource',
@@ -47,4 +53,6 @@ export const ContextKeys = {
   hasServers: 'mcpHost.hasServers',
   /** True when at least one server is running. */
   anyRunning: 'mcpHost.anyRunning',
+  /** True when a server has a task (running or finished) to cancel or show. */
+  anyTask: 'mcpHost.anyTask',
 } as const;

@@ -1,8 +1,11 @@
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type ServerDefinition } from '../mcp';
 import { fingerprint } from '../mcp/config/variables';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
+import { TreeIcons } from '../views/icons';
+import { IconStore } from '../mcp/icons';
 import { ViewIds } from './commandIds';
 import { registerCommands } from './commands/register';
 import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
@@ -92,8 +95,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
-  const serversTree = push(new ServersTreeProvider(host, controller));
-  const resourcesTree = push(new ResourcesTreeProvider(host, controller));
+  // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/icons.ts).
+  const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
+    (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));
+  const serversTree = push(new ServersTreeProvider(host, controller, treeIcons));
+  const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));

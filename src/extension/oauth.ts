@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { McpOAuthProvider, checkAuthorizationUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
+import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /** SecretStorage as the core's OAuth token storage. */
 function storageOf(secrets: vscode.SecretStorage) {
@@ -52,6 +52,7 @@ export class OAuthBridge implements vscode.Disposable {
     return new McpOAuthProvider({
       storage: storageOf(this.context.secrets),
       clientName: 'MCP Host for VS Code',
+      clientMetadataUrl: this.clientMetadataUrl(),
       key: def.url,
       server: def.name,
       // A getter: the external form of the redirect is known only once asExternalUri answers.
@@ -63,6 +64,27 @@ export class OAuthBridge implements vscode.Disposable {
       },
     });
   }
+
+  /**
+   * `mcpHost.oauth.clientMetadataUrl` from user settings (application scope: a workspace cannot set it);
+   * an invalid value is reported once and ignored (dynamic registration).
+   */
+  private clientMetadataUrl(): string | undefined {
+    const raw = vscode.workspace.getConfiguration('mcpHost').inspect<string>('oauth.clientMetadataUrl')?.globalValue?.trim();
+    if (!raw) return undefined;
+    const checked = checkClientMetadataUrl(raw, 'The setting `mcpHost.oauth.clientMetadataUrl`');
+    if (checked instanceof Error) {
+      if (this.reportedMetadataUrl !== raw) {
+        this.reportedMetadataUrl = raw;
+        this.log(checked.message);
+        void vscode.window.showWarningMessage(checked.message);
+      }
+      return undefined;
+    }
+    return checked;
+  }
+
+  private reportedMetadataUrl: string | undefined;
 
   /** Forgets the tokens and client registration of an HTTP server. */
   async signOut(def: ServerDefinition): Promise<void> {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerState } from '../mcp';
 import { CommandIds } from './commandIds';
 
-/** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` context key. */
+/** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
 export function createStatusItem(host: HostApi): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'MCP Servers';
@@ -18,8 +18,15 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     if (all.length) item.show(); else item.hide();
     void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', runningCount > 0);
   };
-  const subs = [host.onDidChangeServers(update), host.onDidChangeState(update)];
+  // `mcpHost.anyTask`: the task commands show in the palette only when there is a task to act on.
+  let anyTask: boolean | undefined;
+  const updateTasks = () => {
+    const now = host.servers.some(h => h.tasks.length > 0);
+    if (now !== anyTask) void vscode.commands.executeCommand('setContext', 'mcpHost.anyTask', anyTask = now);
+  };
+  const subs = [host.onDidChangeServers(update), host.onDidChangeState(update), host.onDidChangeTasks(updateTasks), host.onDidChangeServers(updateTasks)];
   update();
+  updateTasks();
   return new vscode.Disposable(() => { subs.forEach(s => s.dispose()); item.dispose(); });
 }
 

@@ -10,6 +10,7 @@ import type {
 import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
 import type { Redactor } from './redact';
+import type { TaskInfo, TaskMode } from './tasks';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -19,6 +20,15 @@ export interface RequestOptions {
   timeout?: number;
   /** Called for each progress notification; asking for it sends a progress token. */
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Tool calls: how a tool whose `execution.taskSupport` is `optional` runs: `auto` (default: as a task only
+   * when it is known long-running, tasks.ts), `task`, or `plain`. A `required` tool always runs as a task.
+   */
+  task?: TaskMode;
+  /** Tool calls run as a task: every change of the task (created, status, message), as it happens. */
+  onTask?: (task: TaskInfo) => void;
+  /** Tool calls: the user started this one (a command, the CLI), not a model. Shown with the task. */
+  userStarted?: boolean;
 }
 
 export interface ServerHandle {
@@ -39,6 +49,14 @@ export interface ServerHandle {
   readonly onDidChangeCatalogue: Event<Catalogue>;
   /** `notifications/resources/updated` for a subscribed URI. */
   readonly onDidUpdateResource: Event<string>;
+
+  /** Tool calls of this session that run as MCP tasks: running first, then the last finished ones. */
+  readonly tasks: readonly TaskInfo[];
+  readonly onDidChangeTasks: Event<TaskInfo>;
+  /** Cancels a running task (tasks/cancel); its caller's wait rejects at once. */
+  cancelTask(taskId: string): Promise<void>;
+  /** A task's tool result (checked like any tool result): at once when it ended, else when it ends. */
+  taskResult(taskId: string): Promise<CallToolResult>;
 
   /** Starts (no-op when starting/running). Resolves when running; rejects with a readable error. */
   start(): Promise<void>;
@@ -81,6 +99,8 @@ export interface HostApi extends Disposable {
   readonly onDidChangeState: Event<{ server: string; state: ServerState }>;
   readonly onDidChangeCatalogue: Event<{ server: string; catalogue: Catalogue }>;
   readonly onDidUpdateResource: Event<{ server: string; uri: string }>;
+  /** Any task change of any server (TaskInfo names its server). */
+  readonly onDidChangeTasks: Event<TaskInfo>;
   readonly onLog: Event<LogEntry>;
 
   /** Stops every server (whole process trees) and waits until they are gone. */

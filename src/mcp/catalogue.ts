@@ -11,6 +11,7 @@ import type { Catalogue } from './types';
 import { LOOSE_RESULT, specParse, specSchema } from './spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from './limits';
 import { SchemaCompiler, SchemaRefusedError } from './schema/compiler';
+import { excludeInvalidHeaderTools } from './toolHeaders';
 
 export type CatalogueKind = keyof Catalogue;
 export const CATALOGUE_KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -212,7 +213,7 @@ const COMPILE_SLICE_MS = 20;
 /** As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS. */
 export async function buildToolValidatorsSliced(
   tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
-  cancelled: () => boolean = () => false,
+  cancelled: () => boolean = () => false, reuse?: ToolReuse,
 ): Promise<void> {
   let slice = performance.now();
   for (const tool of tools) {
@@ -221,8 +222,36 @@ export async function buildToolValidatorsSliced(
       slice = performance.now();
     }
     if (cancelled()) return;
-    out.set(tool.name, buildToolValidator(tool, compiler, warn));
+    out.set(tool.name, reuse ? reusedOrBuilt(tool, compiler, warn, reuse) : buildToolValidator(tool, compiler, warn));
   }
+}
+
+/** A valid tool of a list, by name: its definition's JSON text and its validators. */
+export type ToolTexts = Map<string, { text: string; v: ToolValidators }>;
+
+/** The previous list's valid tools, and this list's, being collected for the next refresh. */
+export interface ToolReuse {
+  previous: ToolTexts;
+  next: ToolTexts;
+}
+
+/**
+ * A tool whose definition is byte-for-byte the previous list's keeps that list's validators: building them
+ * again (shape check, schema compile) would give the same result. Only tools that built without a problem
+ * carry over, so a problem is still reported on every refresh that lists it.
+ */
+function reusedOrBuilt(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, reuse: ToolReuse): ToolValidators {
+  let text: string | undefined;
+  try { text = JSON.stringify(tool); } catch { text = undefined; }
+  const before = text === undefined ? undefined : reuse.previous.get(tool.name);
+  if (before && before.text === text) {
+    reuse.next.set(tool.name, before);
+    return before.v;
+  }
+  const v = buildToolValidator(tool, compiler, warn);
+  const clean = v.input && !v.invalid && !v.malformed && (tool.outputSchema === undefined || v.output);
+  if (clean && text !== undefined) reuse.next.set(tool.name, { text, v });
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,6 +270,8 @@ export interface CatalogueSessionOptions {
   server?: string;
   /** Catalogue limits and the schema compile budget (default DEFAULT_LIMITS). */
   limits?: Limits;
+  /** SEP-2243 (2026-07-28 over Streamable HTTP): tools with invalid x-mcp-header annotations are left out. */
+  headerAnnotations?: boolean;
 }
 
 /** One session's catalogue. A new session (restart, re-initialize) gets a new instance: no cursors survive. */
@@ -249,6 +280,8 @@ export class CatalogueSession {
   private validators = new Map<string, ToolValidators>();
   /** The compiler of the current tools list: replaced (and its validators freed) by the next one. */
   private compiler: SchemaCompiler | undefined;
+  /** The current tools list's valid tools by name, with their definitions' text: a refresh keeps those unchanged. */
+  private toolTexts: ToolTexts = new Map();
   private readonly running = new Map<CatalogueKind, Promise<void>>();
   private readonly dirty = new Set<CatalogueKind>();
   /** When each list goes stale by its `ttlMs` (lists without one stay until a change notification). */
@@ -310,14 +343,17 @@ export class CatalogueSession {
     const limits = this.opts.limits ?? DEFAULT_LIMITS;
     const server = this.opts.server ?? '?';
     const warn = this.opts.warn;
-    // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's.
-    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits) : undefined;
+    // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's; it takes over the
+    // old list's validators of unchanged schemas (schema/compiler.ts), so a refresh compiles only what changed.
+    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits, this.compiler) : undefined;
     const validators = new Map<string, ToolValidators>();
+    const reuse: ToolReuse = { previous: this.toolTexts, next: new Map() };
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
     let firstPage: unknown[] | undefined;
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
       if (this.disposed) return false;
-      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed);
+      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed, reuse);
+      if (compiler && this.opts.headerAnnotations) excludeInvalidHeaderTools(items as Tool[], validators, warn);
       if (this.disposed) return false;
       if (firstPage === undefined) {
         firstPage = items;
@@ -335,6 +371,8 @@ export class CatalogueSession {
       compiler?.dispose();
       return;
     }
+    compiler?.forgetPrevious();
+    if (compiler) this.toolTexts = reuse.next;
     this.publish(kind, usable(items), compiler, validators, notify);
   }
 
@@ -354,5 +392,6 @@ export class CatalogueSession {
     this.compiler?.dispose();
     this.compiler = undefined;
     this.validators = new Map();
+    this.toolTexts = new Map();
   }
 }

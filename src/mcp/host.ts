@@ -11,6 +11,7 @@ import type { Limits } from './limits';
 import { SamplingService } from './sampling';
 import { messageOf } from './errors';
 import { fingerprint as configFingerprint } from './config/variables';
+import type { TaskInfo } from './tasks';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -79,6 +80,9 @@ export class McpHost implements HostApi {
   private readonly _onDidChangeCatalogue = new Emitter<{ server: string; catalogue: Catalogue }>();
   private readonly _onDidUpdateResource = new Emitter<{ server: string; uri: string }>();
   private readonly _onLog = new Emitter<LogEntry>();
+  private readonly _onDidChangeTasks = new Emitter<TaskInfo>();
+  /** Any task change of any server (tasks.ts). */
+  readonly onDidChangeTasks: Event<TaskInfo> = this._onDidChangeTasks.event;
   readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
   readonly onDidChangeState: Event<{ server: string; state: ServerState }> = this._onDidChangeState.event;
   readonly onDidChangeCatalogue: Event<{ server: string; catalogue: Catalogue }> = this._onDidChangeCatalogue.event;
@@ -129,6 +133,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeState(state => this._onDidChangeState.fire({ server: def.name, state })));
     store.add(connection.onDidChangeCatalogue(catalogue => this._onDidChangeCatalogue.fire({ server: def.name, catalogue })));
     store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
+    store.add(connection.onDidChangeTasks(t => this._onDidChangeTasks.fire(t)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
     return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
   }
@@ -260,6 +265,7 @@ export class McpHost implements HostApi {
       this._onDidChangeState.dispose();
       this._onDidChangeCatalogue.dispose();
       this._onDidUpdateResource.dispose();
+      this._onDidChangeTasks.dispose();
       this._onLog.dispose();
     });
   }

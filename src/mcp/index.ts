@@ -13,3 +13,5 @@ export * from './oauth/provider';
 export * from './redact';
 export * from './limits';
 export * from './oauth/urls';
+export * from './tasks';
+export * from './toolTasks';

@@ -29,6 +29,8 @@ export interface Limits {
   maxSchemaNodes: number;
   /** Characters of all `pattern`s and `patternProperties` keys in one tool schema (compiled for RE2 up front). */
   maxSchemaPatternChars: number;
+  /** Tasks (tool calls run as MCP tasks) running at once per server; another call is refused until one ends. */
+  maxTasksPerServer: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -42,6 +44,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxPendingServerRequests: 16,
   maxSchemaNodes: 2_000,
   maxSchemaPatternChars: 8_192,
+  maxTasksPerServer: 32,
 });
 
 /** The setting that raises each limit, as the user writes it. */
@@ -56,6 +59,7 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
   maxPendingServerRequests: 'mcpHost.limits.maxPendingServerRequests',
   maxSchemaNodes: 'mcpHost.limits.maxSchemaNodes',
   maxSchemaPatternChars: 'mcpHost.limits.maxSchemaPatternChars',
+  maxTasksPerServer: 'mcpHost.limits.maxTasksPerServer',
 });
 
 /** Defaults overlaid with the valid (positive, finite) values of `partial`. */

@@ -11,6 +11,7 @@ import {
 import { specParse } from './spec';
 import type { ClientFeatures, ModelDescriptor, SamplingPolicy } from './types';
 import { messageOf } from './errors';
+import { checkToolUses } from './samplingTools';
 
 /** JSON-RPC code for "the user rejected the request" (VS Code and the spec's example use -1). */
 export const USER_REJECTED = -1;
@@ -125,7 +126,9 @@ export class SamplingService {
       const msg = messageOf(err);
       throw new ProtocolError(USER_REJECTED, msg && msg !== 'Error' ? msg : 'User rejected sampling request');
     }
-    const checked = specParse('CreateMessageResult', { ...result, model: result.model || model.id });
+    const toolProblem = checkToolUses(request, result);
+    if (toolProblem) throw new ProtocolError(ProtocolErrorCode.InternalError, `The sampling result cannot be sent: ${toolProblem}`);
+    const checked = specParse(request.tools?.length ? 'CreateMessageResultWithTools' : 'CreateMessageResult', { ...result, model: result.model || model.id });
     if (!checked.success) {
       throw new ProtocolError(ProtocolErrorCode.InternalError, `The sampling result is incomplete: ${checked.error.issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`);
     }

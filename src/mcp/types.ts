@@ -6,7 +6,9 @@
 import type {
   Implementation, ServerCapabilities, Tool, Prompt, Resource, ResourceTemplateType as ResourceTemplate,
   CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel,
+  ElicitRequestURLParams,
 } from '@modelcontextprotocol/client';
+import type { UrlElicitationOutcome } from './urlElicitation';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (the shape of VS Code's mcp.json, under `mcpHost.servers` / `mcpHost.inputs`)
@@ -169,8 +171,15 @@ export interface ClientFeatures {
   listModels?: () => Promise<ModelDescriptor[]>;
   /** Approve, run and review a sampling request; throw (or reject) to refuse. */
   sample?: (ctx: SamplingContext) => Promise<CreateMessageResult>;
-  /** Elicitation (form mode); declared only when given. */
+  /** Elicitation, form and URL mode (`params.mode === 'url'`); declared only when given. */
   elicit?: (server: string, request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** `notifications/elicitation/complete` from a server: closes whatever waits on that elicitation. */
+  elicitationComplete?: (server: string, elicitationId: string) => void;
+  /**
+   * The URL flow for one elicitation of a URLElicitationRequiredError (-32042) a request failed with:
+   * consent, open, wait for the server's completion. 'complete' retries the request (urlElicitation.ts).
+   */
+  elicitUrlRequired?: (server: string, elicitation: ElicitRequestURLParams, signal?: AbortSignal) => Promise<UrlElicitationOutcome>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, isTerminal, type ServerHandle, type ServerState } from '../mcp';
+import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
+import type { TreeIcons } from './icons';
 
 /** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = 'mcpHost.openResource';
@@ -55,14 +57,29 @@ export function serverTooltip(h: ServerHandle, blocked?: string): vscode.Markdow
 }
 
 const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
+  tasks: { label: 'Tasks', icon: 'checklist' },
   tools: { label: 'Tools', icon: 'tools' },
   prompts: { label: 'Prompts', icon: 'comment-discussion' },
   resources: { label: 'Resources', icon: 'files' },
   resourceTemplates: { label: 'Resource Templates', icon: 'symbol-parameter' },
 };
 
-/** Renders any node; `host` lookups only read the core's cached model. */
-export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
+/**
+ * Renders any node; `host` lookups only read the core's cached model. With `icons`, a running server,
+ * tool, prompt, resource or template that has a usable icon shows it instead of the codicon.
+ */
+export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations, icons?: TreeIcons): vscode.TreeItem {
+  const item = plainTreeItem(node, get, notes);
+  if (!icons || node.kind === 'group' || node.kind === 'loadMore' || node.kind === 'message' || node.kind === 'task') return item;
+  const h = get(node.server);
+  const source = node.kind === 'server' ? (h?.state.kind === 'running' ? h.state.serverInfo : undefined)
+    : node.kind === 'tool' ? node.tool : node.kind === 'prompt' ? node.prompt : node.kind === 'resource' ? node.resource : node.template;
+  const icon = source && icons.iconFor(h, source);
+  if (icon) item.iconPath = icon;
+  return item;
+}
+
+function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations): vscode.TreeItem {
   switch (node.kind) {
     case 'server': {
       const h = get(node.server);
@@ -78,10 +95,13 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
     }
     case 'group': {
       const g = GROUPS[node.group];
-      const count = get(node.server)?.catalogue[node.group].length ?? 0;
-      const item = new vscode.TreeItem(g.label, vscode.TreeItemCollapsibleState.Collapsed);
+      const h = get(node.server);
+      const count = node.group === 'tasks' ? h?.tasks.length ?? 0 : h?.catalogue[node.group].length ?? 0;
+      const runningTasks = node.group === 'tasks' ? h?.tasks.filter(t => !isTerminal(t.status)).length ?? 0 : 0;
+      // Running tasks are what the user waits for: their group opens by itself.
+      const item = new vscode.TreeItem(g.label, runningTasks ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `group/${node.server}/${node.group}`;
-      item.description = String(count);
+      item.description = node.group === 'tasks' ? `${runningTasks} running · ${count - runningTasks} ended` : String(count);
       item.iconPath = new vscode.ThemeIcon(g.icon);
       item.contextValue = `group.${node.group}`;
       return item;
@@ -90,6 +110,12 @@ export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | 
     case 'prompt': return promptItem(node.server, node.prompt, maskFor(get(node.server)));
     case 'resource': return resourceItem(node.server, node.resource, get, notes);
     case 'resourceTemplate': return templateItem(node.server, node.template, maskFor(get(node.server)));
+    case 'task': {
+      const h = get(node.server);
+      const t = h?.tasks.find(x => x.taskId === node.taskId);
+      if (!t) return new vscode.TreeItem('(task ended with its session)');
+      return taskItem(t, maskFor(h));
+    }
     case 'loadMore': {
       const item = new vscode.TreeItem('Load more…');
       item.iconPath = new vscode.ThemeIcon('ellipsis');

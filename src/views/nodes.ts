@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 
-/** The catalogue groups shown under a running server. */
-export type GroupKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+/** The groups shown under a running server: its tasks, then its catalogue. */
+export type GroupKind = 'tasks' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
 /**
  * A node of the MCP trees. Commands invoked from a tree receive one of these; every node names its
@@ -15,6 +15,8 @@ export type McpNode =
   | { kind: 'prompt'; server: string; prompt: Prompt }
   | { kind: 'resource'; server: string; resource: Resource }
   | { kind: 'resourceTemplate'; server: string; template: ResourceTemplate }
+  /** A tool call running (or finished) as an MCP task; its state is read from the handle's `tasks`. */
+  | { kind: 'task'; server: string; taskId: string }
   | { kind: 'loadMore'; server: string }
   | { kind: 'message'; server: string; text: string; error?: boolean; command?: { id: string; args?: unknown[] } };
 

@@ -3,6 +3,7 @@ import type { Resource } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp';
 import type { McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
+import type { TreeIcons } from './icons';
 
 interface Pages {
   /** The session the pages belong to (cursors never cross sessions). */
@@ -28,7 +29,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
   /** What the core's resource list looked like, per server: only a real change restarts the paging. */
   private readonly signatures = new Map<string, string>();
 
-  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations) {
+  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations, private readonly icons?: TreeIcons) {
     this.subscriptions.push(
       host.onDidChangeServers(() => this.changed.fire(undefined)),
       host.onDidChangeState(({ server, state }) => {
@@ -47,6 +48,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
       }),
       host.onDidUpdateResource(({ server }) => this.fireServer(server)),
       notes.onDidChange(() => this.changed.fire(undefined)),
+      ...(icons ? [icons.onDidChange(() => this.changed.fire(undefined))] : []),
       this.changed,
     );
   }
@@ -68,7 +70,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
   }
 
   getTreeItem(node: McpNode): vscode.TreeItem {
-    const item = toTreeItem(node, n => this.host.get(n), this.notes);
+    const item = toTreeItem(node, n => this.host.get(n), this.notes, this.icons);
     if (node.kind === 'server') {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
       item.id = `resources/${node.server}`;

@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import type { HostApi } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
+import type { TreeIcons } from './icons';
 
-const GROUP_ORDER: GroupKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+const GROUP_ORDER: GroupKind[] = ['tasks', 'tools', 'prompts', 'resources', 'resourceTemplates'];
 /** Items shown per group; the rest are a click away (Resources view pages, pickers search all). */
 export const GROUP_LIMIT = 500;
 
 /**
- * The Servers view: every configured server with its state, and under a running one its tools,
+ * The Servers view: every configured server with its state, and under a running one its tasks, tools,
  * prompts, resources and resource templates from the core's cached catalogue. It only projects the
  * core's model and refreshes on the core's events.
  */
@@ -18,13 +19,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   private readonly subscriptions: { dispose(): void }[] = [];
   private readonly nodes = new Map<string, McpNode & { kind: 'server' }>();
 
-  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations) {
+  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations, private readonly icons?: TreeIcons) {
     const refresh = () => this.changed.fire(undefined);
     this.subscriptions.push(
       host.onDidChangeServers(refresh),
       host.onDidChangeState(({ server }) => this.refreshServer(server)),
       host.onDidChangeCatalogue(({ server }) => this.refreshServer(server)),
+      host.onDidChangeTasks(({ server }) => this.refreshServer(server)),
       notes.onDidChange(refresh),
+      ...(icons ? [icons.onDidChange(refresh)] : []),
       this.changed,
     );
   }
@@ -35,7 +38,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   }
 
   getTreeItem(node: McpNode): vscode.TreeItem {
-    const item = toTreeItem(node, n => this.host.get(n), this.notes);
+    const item = toTreeItem(node, n => this.host.get(n), this.notes, this.icons);
     if (node.kind === 'server') {
       item.collapsibleState = this.groupsOf(node.server).length
         ? vscode.TreeItemCollapsibleState.Collapsed
@@ -79,14 +82,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       case 'prompt': return { kind: 'group', server: node.server, group: 'prompts' };
       case 'resource': return { kind: 'group', server: node.server, group: 'resources' };
       case 'resourceTemplate': return { kind: 'group', server: node.server, group: 'resourceTemplates' };
+      case 'task': return { kind: 'group', server: node.server, group: 'tasks' };
       default: return this.serverNode(node.server);
     }
   }
 
   private groupItems(server: string, group: GroupKind): McpNode[] {
-    const c = this.host.get(server)?.catalogue;
-    if (!c) return [];
+    const h = this.host.get(server);
+    const c = h?.catalogue;
+    if (!h || !c) return [];
     switch (group) {
+      case 'tasks': return h.tasks.map(t => ({ kind: 'task', server, taskId: t.taskId }));
       case 'tools': return c.tools.map(tool => ({ kind: 'tool', server, tool }));
       case 'prompts': return c.prompts.map(prompt => ({ kind: 'prompt', server, prompt }));
       case 'resources': return c.resources.map(resource => ({ kind: 'resource', server, resource }));
@@ -97,7 +103,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   private groupsOf(server: string): GroupKind[] {
     const h = this.host.get(server);
     if (!h || h.state.kind !== 'running') return [];
-    return GROUP_ORDER.filter(g => h.catalogue[g].length > 0);
+    return GROUP_ORDER.filter(g => (g === 'tasks' ? h.tasks : h.catalogue[g]).length > 0);
   }
 
   /** One stable object per server, so a targeted refresh finds the element VS Code knows. */

@@ -77,7 +77,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
   it('answers initialize with an older protocol version it supports: runs on that version', async () => {
     t = await startHost([marked('old', 'hostile', ['--protocol-version', '2024-11-05'])]);
     const s = t.get('old').state;
-    assert.ok(s.kind === 'running' && s.protocolVersion === '2024-11-05', JSON.stringify(s));
+    assert.ok(s.kind === 'running' && s.protocolVersion === '2024-11-05' && s.era === 'legacy', JSON.stringify(s));
     assert.equal(textOf(await t.get('old').callTool('echo', { text: 'old but fine' })), 'old but fine');
     await t.assertBystanderUndisturbed();
   });

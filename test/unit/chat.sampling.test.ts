@@ -149,4 +149,41 @@ describe('chat: elicitation forms', () => {
     assert.deepEqual(coerce(tags, ['a', 'b']), { error: 'Pick at most 1' });
     assert.deepEqual(coerce(mail, 'nope'), { error: 'Enter an email address' });
   });
+
+  it('SEP-1034: each kind of default becomes the preselected answer, and that answer gives the default back', () => {
+    const withDefaults = fieldsOf({
+      properties: {
+        on: { type: 'boolean', default: false },
+        friend: { type: 'string', enum: ['Monica', 'Joey'], default: 'Joey' },
+        pet: { type: 'string', enum: ['p1', 'p2'], enumNames: ['Cats', 'Dogs'], default: 'p2' },
+        hero: { type: 'string', oneOf: [{ const: 'h1', title: 'Superman' }, { const: 'h3', title: 'Wonder Woman' }], default: 'h3' },
+        tools: { type: 'array', items: { type: 'string', enum: ['Guitar', 'Piano', 'Drums'] }, default: ['Piano', 'Drums'] },
+        fish: { type: 'array', items: { anyOf: [{ const: 'f1', title: 'Tuna' }, { const: 'f3', title: 'Trout' }] }, default: ['f3'] },
+        line: { type: 'string', default: 'stormy night' },
+        ratio: { type: 'number', default: 2.5 },
+        count: { type: 'integer', minimum: 1, maximum: 10, default: 7 },
+      },
+    });
+    const expected: Record<string, unknown> = {
+      on: false, friend: 'Joey', pet: 'p2', hero: 'h3', tools: ['Piano', 'Drums'], fish: ['f3'], line: 'stormy night', ratio: 2.5, count: 7,
+    };
+    for (const f of withDefaults) {
+      assert.notEqual(f.initial, undefined, f.name);
+      assert.deepEqual(coerce(f, f.initial!), { value: expected[f.name] }, f.name);
+    }
+    assert.deepEqual(withDefaults.map(f => f.initial), ['false', 'Joey', 'p2', 'h3', ['Piano', 'Drums'], ['f3'], 'stormy night', '2.5', '7']);
+  });
+
+  it('SEP-1034: a default the field cannot take is not preselected (not a choice, out of range, wrong type)', () => {
+    const bad = fieldsOf({
+      properties: {
+        friend: { type: 'string', enum: ['Monica'], default: 'Gunther' },
+        count: { type: 'integer', minimum: 1, maximum: 10, default: 70 },
+        on: { type: 'boolean', default: 'yes' },
+        tools: { type: 'array', items: { enum: ['a', 'b'] }, maxItems: 1, default: ['a', 'b'] },
+        none: { type: 'string' },
+      },
+    });
+    assert.deepEqual(bad.map(f => f.initial), [undefined, undefined, undefined, undefined, undefined]);
+  });
 });

@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs, parsePromptArgs, parseToolArgs, UsageError } from '../../src/cli/args';
 import { applyElicitDefaults } from '../../src/cli/conformance/client';
-import { fetchAuthorizationCode, withOfflineAccess } from '../../src/cli/conformance/oauth';
+import { fetchAuthorizationCode } from '../../src/cli/conformance/oauth';
 import { inputEnvName } from '../../src/cli/inputs';
 
 describe('mcp-host CLI parts', () => {
@@ -55,22 +55,16 @@ describe('mcp-host CLI parts', () => {
     assert.deepEqual(applyElicitDefaults(params, { name: 'Ann' }), { name: 'Ann', age: 30 });
   });
 
-  it('asks for offline_access only when the authorization server offers it (SEP-2207)', () => {
-    const url = new URL('http://127.0.0.1/authorize?scope=mcp%3Abasic&state=s');
-    assert.equal(withOfflineAccess(url, { scopes_supported: ['mcp:basic', 'offline_access'] } as never).searchParams.get('scope'), 'mcp:basic offline_access');
-    assert.equal(withOfflineAccess(url, { scopes_supported: ['mcp:basic'] } as never).searchParams.get('scope'), 'mcp:basic');
-    assert.equal(withOfflineAccess(url, undefined).href, url.href);
-  });
-
-  it('the headless browser step takes the code from the redirect and checks state', async () => {
-    let mode: 'ok' | 'wrong-state' | 'error' = 'ok';
+  it('the headless browser step takes the code and the RFC 9207 iss from the redirect and checks state', async () => {
+    let mode: 'ok' | 'iss' | 'wrong-state' | 'error' = 'ok';
     const server = http.createServer((req, res) => {
       const q = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
       const back = new URL(q.get('redirect_uri') ?? '');
       if (mode === 'error') back.searchParams.set('error', 'access_denied');
       else {
         back.searchParams.set('code', 'the-code');
-        back.searchParams.set('state', mode === 'ok' ? q.get('state') ?? '' : 'forged');
+        back.searchParams.set('state', mode === 'wrong-state' ? 'forged' : q.get('state') ?? '');
+        if (mode === 'iss') back.searchParams.set('iss', 'https://as.example/');
       }
       res.writeHead(302, { Location: back.href }).end();
     });
@@ -78,7 +72,9 @@ describe('mcp-host CLI parts', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const url = new URL(`http://127.0.0.1:${port}/authorize?redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}&state=st4te`);
-      assert.equal(await fetchAuthorizationCode(url), 'the-code');
+      assert.deepEqual(await fetchAuthorizationCode(url), { code: 'the-code' });
+      mode = 'iss';
+      assert.deepEqual(await fetchAuthorizationCode(url), { code: 'the-code', iss: 'https://as.example/' });
       mode = 'wrong-state';
       await assert.rejects(fetchAuthorizationCode(url), /different state/);
       mode = 'error';

@@ -1,6 +1,6 @@
 /**
  * Both protocol eras through SDK v2 (issue 13), against a real server on the SDK v2 server package
- * (test/fixtures/servers/modern.mjs): era negotiation on stdio, `input_required` rounds for elicitation,
+ * (test/fixtures/servers/modern-stdio.mjs): era negotiation on stdio, `input_required` rounds for elicitation,
  * sampling and roots reaching the same callbacks as server→client requests do on a legacy session,
  * list changes through `subscriptions/listen`, and the generic `request` / `onNotification` hooks.
  */
@@ -49,7 +49,7 @@ for (const era of ['modern', 'legacy'] as const) {
     this.timeout(30_000);
     let c: Connection;
     before(async () => {
-      c = new Connection(nodeFixture(`mod-${era}`, 'modern'), { ...options, ...(era === 'legacy' ? { negotiation: 'legacy' } : {}) });
+      c = new Connection(nodeFixture(`mod-${era}`, 'modern-stdio'), { ...options, ...(era === 'legacy' ? { negotiation: 'legacy' } : {}) });
       await c.start();
     });
     after(async () => { await c?.dispose(); });
@@ -116,7 +116,7 @@ describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function
   let c: Connection;
   before(async () => {
     f = await startHttpFixture([], 'modern-http.mjs');
-    c = new Connection(http('mod-http', f.url), { ...options, pingIntervalMs: 100 });
+    c = new Connection(http('mod-http', f.url), { ...options, pingIntervalMs: 400 });
     await c.start();
   });
   after(async () => {
@@ -139,7 +139,7 @@ describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function
 
   it('health checks use server/discover (the revision has no ping): the periodic check keeps it running', async () => {
     await c.ping();
-    await new Promise(r => setTimeout(r, 500));
+    await new Promise(r => setTimeout(r, 1000));
     assert.equal(c.state.kind, 'running');
   });
 });

@@ -241,13 +241,14 @@ describe('Connection (stdio, features)', function () {
     assert.ok(c.state.kind === 'error' && !c.state.message.includes('sk-very-secret-123') && c.state.stderrTail.includes('my key is ***'));
   });
 
-  it('server-memory: creates and reads entities', async () => {
+  it('H42: server-memory runs on the legacy era with its protocol version; creates and reads entities', async () => {
     const dir = tmpDir('mcp-memory-');
     const c = new Connection(stdio('memory', bin('mcp-server-memory'), [], { env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } }), {
       pingIntervalMs: 0, stopGrace: FAST_STOP,
     });
     try {
       await c.start();
+      assert.ok(c.state.kind === 'running' && c.state.era === 'legacy' && c.state.protocolVersion === '2025-11-25', JSON.stringify(c.state));
       await c.callTool('create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
       const r = await c.callTool('read_graph', {});
       assert.match(JSON.stringify(r), /Ada/);

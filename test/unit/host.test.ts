@@ -115,7 +115,7 @@ describe('Host', function () {
     assert.equal(host.servers.length, 0);
   });
 
-  it('H16: server-filesystem is given a root, then another root, and sees the change', async () => {
+  it('H16/H42: server-filesystem (legacy era) is given a root, then another root, and sees the change (roots/list_changed)', async () => {
     const one = tmpDir('mcp-root-one-');
     const two = tmpDir('mcp-root-two-');
     fs.writeFileSync(path.join(two, 'hello.txt'), 'hi');
@@ -124,6 +124,8 @@ describe('Host', function () {
       host.setRoots([rootOf(one)]);
       await host.reconcile([stdio('fs', bin('mcp-server-filesystem'))]);
       const fsServer = host.get('fs')!;
+      const st = fsServer.state;
+      assert.ok(st.kind === 'running' && st.era === 'legacy' && st.protocolVersion === '2025-11-25', JSON.stringify(st));
       const allowed = async () => JSON.stringify((await fsServer.callTool('list_allowed_directories', {})).content);
       await until(async () => (await allowed()).includes(one), 10_000, 'first root visible');
       host.setRoots([rootOf(two)]);

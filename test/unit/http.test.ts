@@ -41,13 +41,13 @@ describe('HTTP (server-everything)', function () {
   });
   after(async () => { await Promise.all([streamable?.stop(), sse?.stop()]); });
 
-  it('H12: connects over Streamable HTTP, records the protocol version, calls tools, and stops', async () => {
+  it('H12/H42: connects over Streamable HTTP, records the protocol version (legacy era: server-everything answers initialize), calls tools, and stops', async () => {
     const c = new Connection(http('ev-http', streamable.url), { pingIntervalMs: 0 });
     try {
       await c.start();
       assert.equal(c.state.kind, 'running');
       assert.equal(c.transportKind, 'streamableHttp');
-      assert.ok(c.protocolVersion);
+      assert.ok(c.state.kind === 'running' && c.state.era === 'legacy' && c.state.protocolVersion === '2025-11-25', JSON.stringify(c.state));
       assert.ok(c.catalogue.tools.some(t => t.name === 'echo'));
       const r = await c.callTool('echo', { message: 'over http' });
       assert.deepEqual(r.content, [{ type: 'text', text: 'Echo: over http' }]);
@@ -62,6 +62,7 @@ describe('HTTP (server-everything)', function () {
     try {
       await c.start();
       assert.equal(c.transportKind, 'sse');
+      assert.ok(c.state.kind === 'running' && c.state.era === 'legacy', 'SSE is a 2024-11-05 transport: always the legacy era');
       const r = await c.callTool('echo', { message: 'over sse' });
       assert.deepEqual(r.content, [{ type: 'text', text: 'Echo: over sse' }]);
     } finally {

@@ -154,6 +154,63 @@ describe('schema: SchemaCompiler', () => {
     assert.equal(warnings.length, 2);
   });
 
+  it('JSON Schema 2020-12 is the dialect when `$schema` is absent: prefixItems, $defs, unevaluatedProperties, dependentRequired', () => {
+    const c = new SchemaCompiler('s');
+    const v = validator(c.compile({
+      type: 'object',
+      $defs: { pos: { type: 'integer', minimum: 1 } },
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/pos' }], items: false },
+        card: { type: 'string' }, cvv: { type: 'string' },
+      },
+      dependentRequired: { card: ['cvv'] },
+      unevaluatedProperties: false,
+    }, 'tool `t` inputSchema'));
+    assert.equal(v({ pair: ['a', 2] }), true);
+    assert.equal(v({ pair: ['a', 0] }), false, '$defs reached by $ref: minimum 1');
+    assert.equal(v({ pair: [1, 2] }), false, 'prefixItems: first is a string');
+    assert.equal(v({ pair: ['a', 2, 'extra'] }), false, 'items: false after prefixItems');
+    assert.equal(v({ card: '4111' }), false, 'dependentRequired: card needs cvv');
+    assert.equal(v({ card: '4111', cvv: '123' }), true);
+    assert.equal(v({ other: 1 }), false, 'unevaluatedProperties: false');
+    const same = validator(c.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'number' }] }, 'x'));
+    assert.equal(same(['no']), false, 'an explicit 2020-12 `$schema` is the same dialect');
+  });
+
+  it('2020-12 keywords apply to structured output without `$schema` too', () => {
+    const m = buildToolValidators([{
+      name: 't', inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { xy: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }] } }, unevaluatedProperties: false } as never,
+    }], () => undefined, new SchemaCompiler('s'));
+    assert.equal(m.get('t')?.output?.({ xy: [1, 2] }), true);
+    assert.equal(m.get('t')?.output?.({ xy: [1, 'y'] }), false);
+    assert.equal(m.get('t')?.output?.({ xy: [1, 2], z: 1 }), false);
+  });
+
+  it('a draft-07 `$schema` keeps draft-07 meaning: `definitions` and `items` as an array (tuple)', () => {
+    for (const uri of ['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema', 'https://json-schema.org/draft-07/schema#']) {
+      const v = validator(new SchemaCompiler('s').compile({
+        $schema: uri, type: 'object',
+        definitions: { name: { type: 'string', pattern: '^(a+)+$' } },
+        properties: { t: { type: 'array', items: [{ $ref: '#/definitions/name' }, { type: 'number' }], additionalItems: false } },
+      }, 'x'));
+      assert.equal(v({ t: ['aaa', 1] }), true, uri);
+      assert.equal(v({ t: [`${'a'.repeat(30_000)}!`, 1] }), false, 'patterns still run on RE2');
+      assert.equal(v({ t: ['aaa', 'one'] }), false, 'items array: the second is a number');
+      assert.equal(v({ t: ['aaa', 1, 2] }), false, 'additionalItems: false');
+    }
+    // Without `$schema`, `items` as an array is not 2020-12: the tool says why instead of validating by the wrong rules.
+    const m = buildToolValidators([{ name: 'old', inputSchema: { type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } } as never }], () => undefined, new SchemaCompiler('s'));
+    assert.match(m.get('old')?.invalid ?? '', /invalid inputSchema: schema is invalid/);
+  });
+
+  it('an unknown `$schema` dialect makes the tool unusable with a message naming it; the budget still applies to 2020-12', () => {
+    const r = new SchemaCompiler('s').compile({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }, 'x');
+    assert.ok(r instanceof Error && /unsupported dialect.*draft-04.*2020-12/.test(r.message), String(r));
+    const big = new SchemaCompiler('s', { maxSchemaNodes: 50 }).compile({ type: 'object', $defs: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`d${i}`, { type: 'string' }])) }, 'tool `t` inputSchema');
+    assert.ok(big instanceof SchemaRefusedError && /maxSchemaNodes/.test(big.message));
+  });
+
   it('frees compiled validators with the compiler (no process-wide cache)', async () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

@@ -1,14 +1,19 @@
 /**
  * The client side of `@modelcontextprotocol/conformance`: the suite starts a scenario server, then runs
- * `mcp-host conformance <server-url>` with `MCP_CONFORMANCE_SCENARIO` (and, for some scenarios,
- * `MCP_CONFORMANCE_CONTEXT`, a JSON object) in the environment. Each scenario expects a well-behaved
- * client to connect, list tools and call the scenario's tool; the suite's server grades what it saw.
+ * `mcp-host conformance <server-url>` with `MCP_CONFORMANCE_SCENARIO`, `MCP_CONFORMANCE_PROTOCOL_VERSION`
+ * (0.2) and, for some scenarios, `MCP_CONFORMANCE_CONTEXT` (a JSON object) in the environment. Each
+ * scenario expects a well-behaved client to connect, list what the server offers and use it; the suite's
+ * server grades what it saw. What each scenario drives follows the SDK's reference client
+ * (test/conformance/src/everythingClient.ts of the TypeScript SDK).
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { CrossAppAccessProvider, HeadlessAuthCodeProvider, type CrossAppAccessContext } from './oauth';
+import {
+  ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant,
+  type ElicitRequest, type ElicitResult, type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
+import type { FetchLike } from '../../mcp/http/fetch';
+import { HeadlessAuthCodeProvider } from './oauth';
 import { connectSession, type Session } from './session';
+import { CLI_NAME, CLI_VERSION } from '../version';
 
 /** A URL-based client id (SEP-991); the suite's servers accept it without fetching it. */
 export const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -43,6 +48,22 @@ async function acceptWithDefaults(params: ElicitRequest['params']): Promise<Elic
   return { action: 'accept', content: applyElicitDefaults(params, {}) as ElicitResult['content'] };
 }
 
+/** SEP-990 (enterprise-managed authorization): the SDK's cross-app access provider, the ID-JAG from the IdP. */
+function crossAppAccess(ctx: ScenarioContext): OAuthClientProvider {
+  return new CrossAppAccessProvider({
+    clientId: str(ctx, 'client_id'),
+    clientSecret: str(ctx, 'client_secret'),
+    assertion: async authCtx => (await requestJwtAuthorizationGrant({
+      tokenEndpoint: str(ctx, 'idp_token_endpoint'),
+      audience: authCtx.authorizationServerUrl,
+      resource: authCtx.resourceUrl,
+      idToken: str(ctx, 'idp_id_token'),
+      clientId: str(ctx, 'idp_client_id'),
+      fetchFn: authCtx.fetchFn,
+    })).jwtAuthGrant,
+  });
+}
+
 /** Picks the auth provider a scenario needs (none for the non-auth scenarios). */
 export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClientProvider | undefined {
   switch (scenario) {
@@ -55,7 +76,8 @@ export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClient
         algorithm: typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256',
       });
     case 'auth/cross-app-access-complete-flow':
-      return new CrossAppAccessProvider(ctx as unknown as CrossAppAccessContext);
+    case 'auth/enterprise-managed-authorization':
+      return crossAppAccess(ctx);
     case 'auth/pre-registration':
       return new HeadlessAuthCodeProvider(undefined, { client_id: str(ctx, 'client_id'), client_secret: str(ctx, 'client_secret') });
     default:
@@ -63,10 +85,118 @@ export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClient
   }
 }
 
+/**
+ * The scenario servers of the 2026-07-28 header and multi-round-trip scenarios implement only the
+ * methods they grade (no `server/discover`, and an `initialize` a 2026 client cannot use), so, as the
+ * SDK's reference client does, the connect-time discovery is answered here and every other request
+ * reaches the scenario server. The capabilities are what each scenario server implements.
+ */
+export const LOCAL_DISCOVERY: Record<string, Record<string, object>> = {
+  'http-standard-headers': { tools: {}, resources: {}, prompts: {} },
+  'http-custom-headers': { tools: {} },
+  'http-invalid-tool-headers': { tools: {} },
+  'sep-2322-client-request-state': { tools: {} },
+};
+
+export function withLocalDiscovery(capabilities: Record<string, object>, base: FetchLike = fetch): FetchLike {
+  return async (input, init) => {
+    if (typeof init?.body === 'string') {
+      let message: { method?: string; id?: unknown } | undefined;
+      try { message = JSON.parse(init.body) as { method?: string; id?: unknown }; } catch { message = undefined; }
+      if (message?.method === 'server/discover') {
+        return Response.json({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: {
+            supportedVersions: ['2026-07-28'],
+            capabilities,
+            _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'conformance-scenario', version: '1.0.0' } },
+          },
+        });
+      }
+    }
+    return base(input, init);
+  };
+}
+
 /** Arguments for the tools the suite's scenario servers expose. */
 function argumentsFor(tool: string): Record<string, unknown> {
   if (tool === 'add_numbers') return { a: 5, b: 3 };
   return {};
+}
+
+/** What a scenario does once connected (default: list the tools and call each one). */
+type Drive = (session: Session, ctx: ScenarioContext, log: (line: string) => void) => Promise<void>;
+
+const callEach: Drive = async (session, _ctx, log) => {
+  for (const tool of session.catalogue().tools) {
+    const result = await session.callTool(tool.name, argumentsFor(tool.name));
+    log(`called ${tool.name}: ${result.isError ? 'tool error' : 'ok'}`);
+  }
+};
+
+const connectOnly: Drive = async () => undefined;
+
+const DRIVES: Record<string, Drive> = {
+  initialize: connectOnly,
+  'request-metadata': connectOnly,
+  'json-schema-ref-no-deref': connectOnly,
+  // SEP-2243: Mcp-Method / Mcp-Name on each verb: call, read and get the first of each the server lists.
+  'http-standard-headers': async (session, _ctx, log) => {
+    const { tools, resources, prompts } = session.catalogue();
+    if (tools[0]) await session.callTool(tools[0].name, {});
+    if (resources[0]) await session.readResource(resources[0].uri);
+    if (prompts[0]) await session.getPrompt(prompts[0].name, {});
+    log('called, read and got one of each');
+  },
+  // SEP-2243: the calls the suite names, whose x-mcp-header parameters go out as Mcp-Param-* headers.
+  // The host checks arguments against the tool's inputSchema before sending, and a null for a
+  // non-nullable parameter is invalid there; the suite's null means "no value" (its check: the header
+  // is omitted "when the value is null or not provided"), so a null optional argument is left out, as
+  // an empty optional field of a form would be.
+  'http-custom-headers': async (session, ctx, log) => {
+    const calls = Array.isArray(ctx.toolCalls) ? ctx.toolCalls as { name: string; arguments?: Record<string, unknown> }[] : [];
+    for (const call of calls) {
+      const required = new Set(session.catalogue().tools.find(t => t.name === call.name)?.inputSchema.required ?? []);
+      const args = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([k, v]) => v !== null || required.has(k)));
+      await session.callTool(call.name, args);
+      log(`called ${call.name}`);
+    }
+  },
+  // SEP-2243: tools with invalid x-mcp-header annotations are left out; the valid ones still work.
+  'http-invalid-tool-headers': async (session, _ctx, log) => {
+    for (const tool of session.catalogue().tools) {
+      await session.callTool(tool.name, { region: 'us-west1' }).then(
+        () => log(`called ${tool.name}`),
+        (err: unknown) => log(`call ${tool.name} refused: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
+  },
+  // SEP-2322: input_required rounds (the embedded elicitation answered, requestState echoed), an
+  // unrelated call in between, and a result without resultType (refused without a retry).
+  'sep-2322-client-request-state': async (session, _ctx, log) => {
+    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated']) {
+      const r = await session.callTool(name, {});
+      log(`called ${name}: ${r.isError ? 'tool error' : 'ok'}`);
+    }
+    await session.callTool('test_mrtr_no_result_type', {}).then(
+      () => log('called test_mrtr_no_result_type'),
+      (err: unknown) => log(`test_mrtr_no_result_type refused (no retry): ${err instanceof Error ? err.message : String(err)}`),
+    );
+  },
+  // SEP-1613 / SEP-2106: hand the focal tool's inputSchema back as the catalogue holds it.
+  'json-schema-2020-12-preservation': async (session, _ctx, log) => {
+    const focal = session.catalogue().tools.find(t => t.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('the server lists no json_schema_2020_12_tool');
+    await session.callTool('json_schema_echo', { schema: focal.inputSchema });
+    log('echoed the inputSchema');
+  },
+};
+
+/** Elicitation answers per scenario: the multi-round-trip scenario confirms; the rest accept with defaults. */
+function elicitFor(scenario: string): (params: ElicitRequest['params']) => Promise<ElicitResult> {
+  if (scenario === 'sep-2322-client-request-state') return async () => ({ action: 'accept', content: { confirmed: true } });
+  return acceptWithDefaults;
 }
 
 /**
@@ -76,19 +206,19 @@ function argumentsFor(tool: string): Record<string, unknown> {
 export async function runScenario(url: string, scenario: string, ctx: ScenarioContext, log: (line: string) => void): Promise<void> {
   const provider = providerFor(scenario, ctx);
   // Authorization-code providers go through the connection's sign-in path (start → "needs you to
-  // sign in" → finishAuth(code)); non-interactive grants (client credentials, jwt-bearer) are plain
-  // transport providers.
+  // sign in" → finishAuth(code, iss)); non-interactive grants (client credentials, jwt-bearer) are
+  // plain transport providers.
   const auth = provider instanceof HeadlessAuthCodeProvider ? { interactive: provider } : { authProvider: provider };
-  const session: Session = await connectSession(url, { ...auth, elicit: acceptWithDefaults, log });
+  const session = await connectSession(url, {
+    ...auth,
+    elicit: elicitFor(scenario),
+    log,
+    ...(LOCAL_DISCOVERY[scenario] ? { fetch: withLocalDiscovery(LOCAL_DISCOVERY[scenario]) } : {}),
+  });
   try {
-    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion}`);
-    const tools = await session.listTools();
-    log(`tools: ${tools.map(t => t.name).join(', ') || '(none)'}`);
-    if (scenario === 'initialize') return;
-    for (const tool of tools) {
-      const result = await session.callTool(tool.name, argumentsFor(tool.name));
-      log(`called ${tool.name}: ${result.isError ? 'tool error' : 'ok'}`);
-    }
+    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion} (${session.era} era), as ${CLI_NAME} ${CLI_VERSION}`);
+    log(`tools: ${session.catalogue().tools.map(t => t.name).join(', ') || '(none)'}`);
+    await (DRIVES[scenario] ?? callEach)(session, ctx, log);
   } finally {
     await session.close();
   }

@@ -1,14 +1,18 @@
 /**
  * One MCP session for the conformance client, through the core's `Connection` (the same code the
- * extension and the other CLI commands use): Streamable HTTP, the catalogue with every page, tool
- * argument validation, elicitation as an injected callback, and OAuth through the core's
- * McpOAuthProvider and the connection's sign-in path (`finishAuth`), or a non-interactive provider.
+ * extension and the other CLI commands use): Streamable HTTP with the era negotiated as the product
+ * does it ('auto': `server/discover`, then `initialize` for a 2025 server), the catalogue with every
+ * page, tool argument validation, elicitation as an injected callback, and OAuth through the core's
+ * McpOAuthProvider and the connection's sign-in path (`finishAuth` with the RFC 9207 `iss`), or a
+ * non-interactive SDK provider.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { CallToolResult, ElicitRequest, ElicitResult, Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Implementation, OAuthClientProvider, ReadResourceResult,
+} from '@modelcontextprotocol/client';
 import { Connection } from '../../mcp/connection';
+import type { FetchLike } from '../../mcp/http/fetch';
 import type { CodeReturningProvider } from './oauth';
-import type { HttpServerDefinition } from '../../mcp/types';
+import type { Catalogue, HttpServerDefinition } from '../../mcp/types';
 import { CLI_NAME, CLI_VERSION } from '../version';
 
 export interface SessionOptions {
@@ -16,10 +20,12 @@ export interface SessionOptions {
   authProvider?: OAuthClientProvider;
   /**
    * An interactive provider whose browser step leaves a code behind: the connection's own sign-in
-   * path (start fails "needs you to sign in", then `finishAuth(code)`), also for step-up mid-session.
+   * path (start fails "needs you to sign in", then `finishAuth(code, iss)`), also for step-up mid-session.
    */
   interactive?: CodeReturningProvider;
   elicit?: (params: ElicitRequest['params']) => Promise<ElicitResult>;
+  /** The fetch under the connection's own (a scenario server that needs a stand-in answer). */
+  fetch?: FetchLike;
   log?: (line: string) => void;
   /** Startup and request timeout (ms). */
   timeout?: number;
@@ -28,8 +34,12 @@ export interface SessionOptions {
 export interface Session {
   readonly serverInfo: Implementation;
   readonly protocolVersion: string;
-  listTools(): Promise<Tool[]>;
+  readonly era: 'modern' | 'legacy';
+  /** The catalogue as the core keeps it (tools with an unusable definition left out). */
+  catalogue(): Catalogue;
   callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   close(): Promise<void>;
 }
 
@@ -48,6 +58,7 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
     authProvider: interactive ?? opts.authProvider,
     restart: { enabled: false },
     pingIntervalMs: 0,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   /** The last "could not load the catalogue" warning of the current session. */
   let catalogueFailure: string | undefined;
@@ -58,6 +69,15 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
     log(`${e.source}: ${e.message}`);
   });
 
+  /** Hands the browser step's code (and `iss`) to the connection; false when there was none. */
+  const signIn = async (round: number, why: string): Promise<boolean> => {
+    const r = interactive?.takeCode();
+    if (!r) return false;
+    log(`sign-in round ${round} (${why}): finishing with the authorization code${r.iss !== undefined ? ` (iss ${r.iss})` : ''}`);
+    await connection.finishAuth(r.code, r.iss);
+    return true;
+  };
+
   /**
    * Runs `op`; when it failed because the user had to sign in (the browser step left a code), hands
    * the code to the connection and tries again, at most MAX_AUTH_ROUNDS times.
@@ -67,10 +87,7 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
       try {
         return await op();
       } catch (err) {
-        const code = interactive?.takeCode();
-        if (!code || round > MAX_AUTH_ROUNDS) throw err;
-        log(`sign-in round ${round}: finishing with the authorization code`);
-        await connection.finishAuth(code);
+        if (round > MAX_AUTH_ROUNDS || !(await signIn(round, 'request'))) throw err;
       }
     }
   };
@@ -80,8 +97,7 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
     // A list the server guards (initialize was open, tools/list was not) sends the user to sign in
     // while the catalogue loads; once signed in, load it again in a fresh session. Bounded: a server
     // that keeps asking for more scope gets MAX_AUTH_ROUNDS authorizations in all.
-    for (let round = 1, code = interactive?.takeCode(); code; code = interactive?.takeCode(), round++) {
-      await connection.finishAuth(code);
+    for (let round = 1; await signIn(round, 'catalogue'); round++) {
       if (round >= MAX_AUTH_ROUNDS) break;
       log(`signed in while loading the catalogue (round ${round}); reconnecting`);
       await connection.restart();
@@ -97,9 +113,11 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
   return {
     serverInfo: state.serverInfo,
     protocolVersion: state.protocolVersion,
-    // The core speaks SDK v2; this harness still has SDK 1.x types until it is ported (same JSON shapes).
-    listTools: async () => connection.catalogue.tools as unknown as Tool[],
-    callTool: (name, args) => withSignIn(() => connection.callTool(name, args) as unknown as Promise<CallToolResult>),
+    era: state.era,
+    catalogue: () => connection.catalogue,
+    callTool: (name, args) => withSignIn(() => connection.callTool(name, args)),
+    readResource: uri => withSignIn(() => connection.readResource(uri)),
+    getPrompt: (name, args) => withSignIn(() => connection.getPrompt(name, args)),
     close: async () => {
       await connection.dispose();
       sub.dispose();

@@ -377,7 +377,15 @@ export class McpChat {
     }
     stream.progress(`Calling ${entry.tool} of ${entry.server}…`);
     try {
-      const result = await h.callTool(entry.tool, args, { signal: abortSignalOf(token) });
+      // A tool that runs as an MCP task is waited for; its status shows as chat progress, and Stop cancels it.
+      let said = '';
+      const result = await h.callTool(entry.tool, args, {
+        signal: abortSignalOf(token),
+        onTask: t => {
+          const line = `${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
+          if (line !== said) stream.progress(said = line);
+        },
+      });
       stream.markdown(`\n\n_Called \`${entry.tool}\` (${entry.server})${result.isError ? ': it reported an error' : ''}._\n\n`);
       return reply(toolResultText(result));
     } catch (err) {

@@ -12,6 +12,7 @@ import type { ResourceFileSystem } from '../resourceFs';
 import type { ServerController } from '../servers';
 import { errorText, pickServer, running, serverNameOf } from './args';
 import { callToolCommand } from './tools';
+import { cancelTaskCommand, showTaskResultCommand } from './tasks';
 import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
 import { listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
@@ -54,6 +55,9 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       return server && target ? openResource(s.resources, server, target) : [];
     },
     [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args),
+    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'task'),
+    [CommandIds.cancelTask]: (arg?: unknown, taskId?: string) => cancelTaskCommand(host, arg, taskId),
+    [CommandIds.showTaskResult]: (arg?: unknown, taskId?: string) => showTaskResultCommand(host, arg, taskId),
     [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => runPromptCommand(host, arg, prompt, args),
     [CommandIds.refresh]: () => {
       s.serversTree.refresh();

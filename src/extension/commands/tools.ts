@@ -1,21 +1,24 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
+import { taskSupportOf, type HostApi, type TaskMode } from '../../mcp';
 import { errorText, pickServer, requireRunning, running } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
+import { taskMessage } from './tasks';
 
 /**
- * MCP: Call Tool. Arguments: a tree node or server name, a tool name, and the tool arguments
- * (when given, nothing is asked, so tests and other extensions can call it). Shows progress with
- * cancel and opens the result as a markdown document; resolves the result (undefined on cancel).
+ * MCP: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
+ * and the tool arguments (when given, nothing is asked, so tests and other extensions can call it). Shows
+ * progress with cancel (a task's status and message while it runs; cancel cancels the task) and opens the
+ * result as a markdown document; resolves the result (undefined on cancel).
  */
-export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>): Promise<CallToolResult | undefined> {
+export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto'): Promise<CallToolResult | undefined> {
   const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
   if (!h || !requireRunning(h)) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
+  const offered = mode === 'task' ? h.catalogue.tools.filter(t => taskSupportOf(t.execution?.taskSupport) !== 'forbidden') : h.catalogue.tools;
   const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
-    h.catalogue.tools.map(t => ({ label: t.name, description: t.title, detail: t.description })),
+    offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
     { placeHolder: `Tool of ${h.name}`, matchOnDetail: true },
   ))?.label;
   if (!name) return undefined;
@@ -31,11 +34,19 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `MCP: ${h.name} › ${tool.name}`, cancellable: true },
       (progress, token) => {
+        // Cancel aborts the call; a call running as a task is cancelled on the server (tasks/cancel).
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         let last = 0;
+        let said: string | undefined;
         return h.callTool(tool.name, input, {
           signal: ac.signal,
+          task: mode,
+          userStarted: true,
+          onTask: t => {
+            const message = `task ${taskMessage(t)}`;
+            if (message !== said) progress.report({ message: said = message });
+          },
           onProgress: p => {
             const pct = p.total ? (p.progress / p.total) * 100 : undefined;
             progress.report({ message: p.message, increment: pct !== undefined ? pct - last : undefined });

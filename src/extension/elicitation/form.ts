@@ -16,6 +16,12 @@ export interface ElicitField {
   /** For enum and multi fields. */
   options?: ElicitOption[];
   default?: unknown;
+  /**
+   * The answer the schema's `default` stands for (SEP-1034), as the UI gives answers: preselected
+   * there, so accepting it unchanged returns the default. Absent when there is no default or it is
+   * not a valid answer for the field (a choice that is not offered, a number out of range).
+   */
+  initial?: string | string[];
   /** String `format` (email, uri, date, date-time) and length limits; number bounds. */
   format?: string;
   minLength?: number;
@@ -43,11 +49,36 @@ function options(s: Schema): ElicitOption[] | undefined {
   return undefined;
 }
 
+/** The raw answer that stands for `field.default`, if it is one the field accepts. */
+function initialOf(field: ElicitField): string | string[] | undefined {
+  const d = field.default;
+  let raw: string | string[] | undefined;
+  switch (field.kind) {
+    case 'boolean': raw = typeof d === 'boolean' ? String(d) : undefined; break;
+    case 'number':
+    case 'integer': raw = typeof d === 'number' && Number.isFinite(d) ? String(d) : undefined; break;
+    case 'string':
+    case 'enum': raw = typeof d === 'string' && d !== '' ? d : undefined; break;
+    case 'multi': raw = Array.isArray(d) && d.every(v => typeof v === 'string') ? d as string[] : undefined; break;
+  }
+  if (raw === undefined) return undefined;
+  const r = coerce({ ...field, required: true }, raw);
+  if (!('value' in r)) return undefined;
+  return field.kind === 'enum' ? String(r.value) : raw;
+}
+
 /** The fields of an elicitation `requestedSchema`, in the order given. Field names are data (own properties). */
 export function fieldsOf(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] {
+  return fieldsWithoutInitial(schema).map(f => {
+    const initial = initialOf(f);
+    return initial === undefined ? f : { ...f, initial };
+  });
+}
+
+function fieldsWithoutInitial(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] {
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
-  return Object.entries(properties).map(([name, raw]) => {
+  return Object.entries(properties).map(([name, raw]): ElicitField => {
     const s = (raw && typeof raw === 'object' ? raw : {}) as Schema;
     const base = {
       name,

@@ -1,14 +1,16 @@
 /**
- * Elicitation (`elicitation/create`, form mode) as quick inputs: the server's message with
+ * Elicitation (`elicitation/create`). URL mode: url.ts. Form mode as quick inputs: the server's message with
  * Respond / Decline (closing it cancels), then one input per field of the requested schema
  * (text, number, yes/no, one or several choices). Escape in a field cancels the whole form.
  */
 import * as vscode from 'vscode';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
+import { createUrlElicit } from './url';
 
 export type { ElicitField } from './form';
+export type { UrlElicitUi } from './url';
 
 /** The inputs, replaceable for tests. A field answer of undefined cancels the form. */
 export interface ElicitUi {
@@ -31,36 +33,63 @@ export const quickInputElicitUi: ElicitUi = {
     const title = `${server} (${index + 1}/${total}): ${field.label}${field.required ? '' : ' (optional)'}`;
     const placeHolder = error ?? field.description;
     if (field.kind === 'boolean' || field.kind === 'enum') {
-      const items: { label: string; description?: string; value: string }[] = field.kind === 'boolean'
+      const items: PickItem[] = field.kind === 'boolean'
         ? [{ label: 'Yes', value: 'true' }, { label: 'No', value: 'false' }]
         : (field.options ?? []).map(o => ({ label: o.label, description: o.label !== o.value ? o.value : undefined, value: o.value }));
       if (!field.required) items.push({ label: '(skip)', value: '' });
-      const pick = await vscode.window.showQuickPick(items, { title, placeHolder, ignoreFocusOut: true });
-      return pick?.value;
+      return pickOne(items, title, placeHolder, typeof field.initial === 'string' ? field.initial : undefined);
     }
     if (field.kind === 'multi') {
+      const initial = Array.isArray(field.initial) ? field.initial : [];
       const picks = await vscode.window.showQuickPick(
-        (field.options ?? []).map(o => ({ label: o.label, value: o.value, picked: Array.isArray(field.default) && field.default.includes(o.value) })),
+        (field.options ?? []).map(o => ({ label: o.label, value: o.value, picked: initial.includes(o.value) })),
         { title, placeHolder, canPickMany: true, ignoreFocusOut: true });
       return picks?.map(p => p.value);
     }
     return vscode.window.showInputBox({
       title, prompt: field.description, placeHolder: error, ignoreFocusOut: true,
-      value: field.default !== undefined ? String(field.default) : undefined,
+      value: typeof field.initial === 'string' ? field.initial : undefined,
       validateInput: v => { const r = coerce(field, v); return 'error' in r ? r.error : undefined; },
     });
   },
 };
 
+interface PickItem extends vscode.QuickPickItem { value: string }
+
+/**
+ * One choice from a quick pick whose active item is the default (as VS Code's own elicitation does), so
+ * Enter alone answers the default. Undefined when the pick is closed.
+ */
+function pickOne(items: PickItem[], title: string, placeholder: string | undefined, initial: string | undefined): Promise<string | undefined> {
+  const qp = vscode.window.createQuickPick<PickItem>();
+  qp.title = title;
+  qp.placeholder = placeholder;
+  qp.ignoreFocusOut = true;
+  const active = items.find(i => i.value === initial);
+  if (active) active.description = active.description ? `${active.description} (default)` : '(default)';
+  qp.items = items;
+  if (active) qp.activeItems = [active];
+  return new Promise(resolve => {
+    let answer: string | undefined;
+    qp.onDidAccept(() => {
+      answer = qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(answer);
+    });
+    qp.show();
+  });
+}
+
 /** Builds the `elicit` client feature. */
 export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void) {
   let ui: ElicitUi = quickInputElicitUi;
+  const url = createUrlElicit(log);
   const elicit = async (server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
+    if (request.mode === 'url') return url.elicitUrl(server, request as ElicitRequestURLParams, signal);
     const params = request as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } };
-    if (params.mode === 'url') {
-      log(server, 'warning', 'URL-mode elicitation is not supported; declined');
-      return { action: 'decline' };
-    }
     const fields = fieldsOf(params.requestedSchema ?? {});
     log(server, 'info', `Elicitation: ${params.message} (fields: ${fields.map(f => f.name).join(', ') || 'none'})`);
     const start = await ui.start(server, params.message, fields);
@@ -86,5 +115,11 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     log(server, 'info', `Elicitation answered (${Object.keys(content).join(', ') || 'no fields'})`);
     return { action: 'accept', content };
   };
-  return { elicit, setUi: (u: ElicitUi | undefined) => { ui = u ?? quickInputElicitUi; } };
+  return {
+    elicit,
+    elicitUrlRequired: url.elicitUrlRequired,
+    elicitationComplete: url.elicitationComplete,
+    setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; },
+    setUrlUi: url.setUi,
+  };
 }

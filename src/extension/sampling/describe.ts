@@ -4,6 +4,7 @@
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import type { ModelDescriptor } from '../../mcp/types';
+import { describeOfferedTools } from '../../mcp/samplingTools';
 
 type Params = CreateMessageRequest['params'];
 type Block = { type: string; text?: string; mimeType?: string; name?: string; [k: string]: unknown };
@@ -20,8 +21,8 @@ export function blockText(b: Block): string {
     case 'text': return b.text ?? '';
     case 'image': return `[image${b.mimeType ? ` ${b.mimeType}` : ''}]`;
     case 'audio': return `[audio${b.mimeType ? ` ${b.mimeType}` : ''}]`;
-    case 'tool_use': return `[tool call ${b.name ?? ''}]`;
-    case 'tool_result': return '[tool result]';
+    case 'tool_use': return `[tool call ${b.name ?? ''} ${JSON.stringify(b.input ?? {})}]`;
+    case 'tool_result': return `[tool result${b.isError === true ? ' (error)' : ''}: ${blocksOf(b.content).map(blockText).join(' ')}]`;
     default: return `[${b.type}]`;
   }
 }
@@ -63,6 +64,8 @@ export function describeSampling(server: string, params: Params, model: ModelDes
   for (const m of params.messages) {
     lines.push(`  ${m.role}: ${blocksOf(m.content).map(blockText).join(' ')}`);
   }
+  const tools = describeOfferedTools(params);
+  if (tools) lines.push(tools);
   lines.push(`Max tokens: ${params.maxTokens} (passed to the model as a model option)`);
   if (params.temperature !== undefined) lines.push(`Temperature: ${params.temperature} (passed to the model as a model option)`);
   if (params.stopSequences?.length) lines.push(`Stop sequences: ${params.stopSequences.map(s => JSON.stringify(s)).join(', ')} (applied to the answer)`);

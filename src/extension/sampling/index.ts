@@ -7,10 +7,11 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
-import { createElicit, type ElicitUi } from '../elicitation';
+import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
+import { offeredTools, type OfferedTools } from '../../mcp/samplingTools';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
 export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';
@@ -36,7 +37,8 @@ export type ReviewAnswer = { action: 'send'; text: string } | { action: 'cancel'
 /** The dialogs, replaceable for tests. */
 export interface SamplingUi {
   approve(ask: SamplingAsk): Promise<SamplingAnswer>;
-  review(server: string, model: ModelDescriptor, answer: string): Promise<ReviewAnswer>;
+  /** `toolCalls`: the model's tool calls, one line each (shown; they go back as they are, only the text is editable). */
+  review(server: string, model: ModelDescriptor, answer: string, toolCalls?: readonly string[]): Promise<ReviewAnswer>;
 }
 
 export interface ClientFeatureDeps {
@@ -55,8 +57,10 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
   elicit: NonNullable<ClientFeatures['elicit']>;
   /** Replaces the dialogs (undefined restores the real ones). */
   setUi(ui: SamplingUi | undefined): void;
-  /** Replaces the elicitation inputs (undefined restores the real ones). */
-  setElicitUi(ui: ElicitUi | undefined): void;
+  /** Replaces the elicitation inputs, all or some (the rest stay real); undefined restores the real ones. */
+  setElicitUi(ui: Partial<ElicitUi> | undefined): void;
+  /** Replaces the URL-mode elicitation dialogs (consent, open, wait), all or some; undefined restores the real ones. */
+  setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** Forgets session and always grants. */
   resetGrants(): Promise<void>;
 }
@@ -93,11 +97,12 @@ export const modalSamplingUi: SamplingUi = {
       return { grant, editedText: edited };
     }
   },
-  async review(server, model, answer) {
+  async review(server, model, answer, toolCalls) {
     let text = answer;
     for (;;) {
+      const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
       const pick = await vscode.window.showInformationMessage(
-        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text }, 'Send', EDIT, 'Don\'t Send');
+        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text + calls }, 'Send', EDIT, 'Don\'t Send');
       if (pick === 'Send') return { action: 'send', text };
       if (pick !== EDIT) return { action: 'cancel' };
       const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
@@ -112,22 +117,38 @@ export async function listModels(): Promise<ModelDescriptor[]> {
   return models.map(m => ({ id: m.id, name: m.name, family: m.family, vendor: m.vendor }));
 }
 
-/** The sampling messages as `vscode.lm` messages (system prompt first, as a user message). */
-export function toChatMessages(params: SamplingContext['request']): vscode.LanguageModelChatMessage[] {
+/**
+ * The sampling messages as `vscode.lm` messages (system prompt first, as a user message). A tool_use
+ * block becomes a tool call part (under the name the model was offered), a tool_result block a tool
+ * result part with its text.
+ */
+export function toChatMessages(params: SamplingContext['request'], offered?: OfferedTools): vscode.LanguageModelChatMessage[] {
+  const modelName = new Map([...offered?.serverName ?? []].map(([m, s]) => [s, m]));
   const out: vscode.LanguageModelChatMessage[] = [];
   if (params.systemPrompt) out.push(vscode.LanguageModelChatMessage.User(`System instructions: ${params.systemPrompt}`));
   for (const m of params.messages) {
-    const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart)[] = [];
+    const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart)[] = [];
     for (const b of blocksOf(m.content)) {
       if (b.type === 'text') parts.push(new vscode.LanguageModelTextPart(b.text ?? ''));
       else if (b.type === 'image' && typeof b.data === 'string' && b.mimeType) {
         parts.push(vscode.LanguageModelDataPart.image(Buffer.from(b.data, 'base64'), b.mimeType));
+      } else if (b.type === 'tool_use' && m.role === 'assistant' && typeof b.id === 'string' && typeof b.name === 'string') {
+        const input = b.input && typeof b.input === 'object' ? b.input as object : {};
+        parts.push(new vscode.LanguageModelToolCallPart(b.id, modelName.get(b.name) ?? b.name, input));
+      } else if (b.type === 'tool_result' && m.role === 'user' && typeof b.toolUseId === 'string') {
+        const text = blocksOf(b.content).map(c => (c.type === 'text' ? c.text ?? '' : `[${c.type} content omitted]`)).join('\n');
+        parts.push(new vscode.LanguageModelToolResultPart(b.toolUseId, [new vscode.LanguageModelTextPart(b.isError === true ? `Error: ${text}` : text)]));
       } else parts.push(new vscode.LanguageModelTextPart(`[${b.type} content omitted]`));
     }
-    out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(parts) : vscode.LanguageModelChatMessage.User(parts));
+    out.push(m.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(parts.filter(p => !(p instanceof vscode.LanguageModelToolResultPart)) as (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart | vscode.LanguageModelToolCallPart)[])
+      : vscode.LanguageModelChatMessage.User(parts.filter(p => !(p instanceof vscode.LanguageModelToolCallPart)) as (vscode.LanguageModelTextPart | vscode.LanguageModelDataPart | vscode.LanguageModelToolResultPart)[]));
   }
   return out;
 }
+
+/** A tool_use block of a sampling answer. */
+interface ToolUse { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
 
 /** A readable reason for a `vscode.lm` failure. */
 function modelFailure(err: unknown, model: ModelDescriptor): string {
@@ -155,7 +176,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   let ui: SamplingUi = modalSamplingUi;
   const elicitation = createElicit(deps.log);
 
-  const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean }> => {
+  const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
     const [model] = await vscode.lm.selectChatModels({ id: ctx.model.id });
     if (!model) throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed: the language model "${ctx.model.name}" is no longer available`);
     const cts = new vscode.CancellationTokenSource();
@@ -165,13 +186,25 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       const modelOptions: Record<string, unknown> = { maxTokens: params.maxTokens };
       if (params.temperature !== undefined) modelOptions.temperature = params.temperature;
       if (params.stopSequences?.length) modelOptions.stop = params.stopSequences;
-      const response = await model.sendRequest(toChatMessages(params), {
+      // Tools the server offers (toolChoice none offers none) go to the model; its calls go back as tool_use.
+      const offered = offeredTools(params);
+      const response = await model.sendRequest(toChatMessages(params, offered), {
         justification: `MCP server "${ctx.server}" asked for a completion (sampling), and you allowed it.`,
         modelOptions,
+        ...(offered ? {
+          tools: offered.tools,
+          toolMode: offered.mode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto,
+        } : {}),
       }, cts.token);
       let text = '';
-      for await (const chunk of response.text) text += chunk;
-      return applyStopSequences(text, params.stopSequences);
+      const toolUses: ToolUse[] = [];
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        else if (part instanceof vscode.LanguageModelToolCallPart && offered) {
+          toolUses.push({ type: 'tool_use', id: part.callId, name: offered.serverName.get(part.name) ?? part.name, input: { ...part.input as Record<string, unknown> } });
+        }
+      }
+      return { ...applyStopSequences(text, params.stopSequences), toolUses };
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
       cts.dispose();
@@ -199,7 +232,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       }
     }
     if (ctx.signal.aborted) throw new Error('The sampling request was cancelled by the server');
-    let result: { text: string; stopped: boolean };
+    let result: { text: string; stopped: boolean; toolUses: ToolUse[] };
     try {
       result = await runModel(ctx, params);
     } catch (err) {
@@ -211,14 +244,23 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     }
     let text = result.text;
     if (grant !== 'always') {
-      const review = await ui.review(server, ctx.model, text);
+      const review = await ui.review(server, ctx.model, text, result.toolUses.map(u => `${u.name} ${JSON.stringify(u.input)}`));
       if (review.action === 'cancel') {
         deps.log(server, 'info', 'Sampling answer withheld by the user after review');
         throw new Error(REVIEW_CANCELLED_MESSAGE);
       }
       text = review.text;
     }
-    deps.log(server, 'info', `Sampling answer from ${ctx.model.id}${result.stopped ? ' (stop sequence)' : ''}:\n${text}`);
+    const calls = result.toolUses.map(u => `\n[tool call ${u.name} ${JSON.stringify(u.input)}]`).join('');
+    deps.log(server, 'info', `Sampling answer from ${ctx.model.id}${result.stopped ? ' (stop sequence)' : ''}:\n${text}${calls}`);
+    if (result.toolUses.length) {
+      return {
+        role: 'assistant',
+        content: [...(text ? [{ type: 'text' as const, text }] : []), ...result.toolUses],
+        model: ctx.model.id,
+        stopReason: 'toolUse',
+      } as unknown as CreateMessageResult;
+    }
     return {
       role: 'assistant',
       content: { type: 'text', text },
@@ -236,8 +278,11 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     },
     sample: ctx => queue.run(ctx.server, () => exchange(ctx), ctx.signal),
     elicit: (server, request, signal) => elicitation.elicit(server, request, signal),
+    elicitUrlRequired: elicitation.elicitUrlRequired,
+    elicitationComplete: elicitation.elicitationComplete,
     setUi: u => { ui = u ?? modalSamplingUi; },
     setElicitUi: u => elicitation.setUi(u),
+    setUrlElicitUi: u => elicitation.setUrlUi(u),
     resetGrants: () => grants.clear(),
     dispose: () => { /* nothing held beyond the grants in the mementos */ },
   };

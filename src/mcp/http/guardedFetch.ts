@@ -62,11 +62,15 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
   /** Requests still in flight (until their body is read), and the callers' signals already listened to. */
   const live = new Set<AbortController>();
   const watched = new WeakSet<AbortSignal>();
+  /** The origin of the last `ctx.url` seen (parsed again only when the definition's URL changes). */
+  let originFor = { url: '', origin: 'null' };
 
   return async (input, init) => {
     const ctx = context();
-    const url = new URL(String(input));
-    const serverOrigin = originOf(ctx.url);
+    // The SDK passes a URL; it is only read here (fetchWithinOrigin makes new ones for redirects).
+    const url = input instanceof URL ? input : new URL(String(input));
+    if (originFor.url !== ctx.url) originFor = { url: ctx.url, origin: originOf(ctx.url) };
+    const serverOrigin = originFor.origin;
     const method = (init?.method ?? 'GET').toUpperCase();
     const messages = method === 'POST' ? jsonRpcMessages(init?.body) : [];
     const requestIds = messages.filter(m => m.method !== undefined && m.id !== undefined && m.id !== null).map(m => m.id as JsonRpcId);
@@ -112,11 +116,12 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
       forget();
       return response;
     }
-    const isSse = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+    const isSse = contentType.includes('text/event-stream');
+    const isJson = contentType.includes('application/json');
     const watch: Watch | undefined = isSse
       ? (method === 'POST' ? { ids: new Map(requestIds.map(id => [keyOf(id), id])) } : method === 'GET' ? accepted : undefined)
       : undefined;
-    const isJson = (response.headers.get('content-type') ?? '').toLowerCase().includes('application/json');
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
       : cappedBody(response.body, ctx, own, forget, isJson && requestIds.length > 0);
@@ -131,7 +136,9 @@ async function fetchWithinOrigin(base: FetchLike, url: URL, init: RequestInit, c
   let target = url;
   let current: RequestInit = init;
   for (let hop = 0; ; hop++) {
-    const response = await base(target, { ...current, headers: headersFor(target, current.headers, ctx, serverOrigin), redirect: follow ? 'manual' : init.redirect });
+    // Same origin: the caller's headers as they are (nothing to take out, no copy).
+    const headers = target.origin === serverOrigin ? current.headers : headersFor(target, current.headers, ctx, serverOrigin);
+    const response = await base(target, { ...current, headers, redirect: follow ? 'manual' : init.redirect });
     if (!follow || !REDIRECT_STATUSES.has(response.status)) return response;
     const location = response.headers.get('location');
     let next: URL | undefined;

@@ -3,6 +3,10 @@
  * The SDK's `auth()` does discovery (protected resource + authorization server metadata, with the
  * `/authorize`, `/token`, `/register` fallbacks), dynamic client registration, PKCE and refresh;
  * this class only keeps what it hands us, under keys scoped to the server URL.
+ * With `clientMetadataUrl` (a client ID metadata document, SEP-991) the SDK uses that URL as the
+ * client_id wherever the authorization server advertises `client_id_metadata_document_supported`,
+ * and registers dynamically elsewhere. The registration metadata names the `application_type`:
+ * `native` for loopback and custom-scheme redirects, `web` for https ones.
  */
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { checkAuthorizationUrl } from './urls';
@@ -30,6 +34,30 @@ export interface OAuthProviderOptions {
   server?: string;
   /** Requested scope, if the server needs one. */
   scope?: string;
+  /** The https URL of this client's ID metadata document (checked with `checkClientMetadataUrl`); unset: dynamic registration only. */
+  clientMetadataUrl?: string;
+}
+
+/**
+ * Checks a client ID metadata document URL (https, with a path: the SDK's rule); an Error naming
+ * `where` (the setting) and the fix otherwise.
+ */
+export function checkClientMetadataUrl(raw: string, where: string): string | Error {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || url.protocol !== 'https:' || url.pathname === '/' || url.hash) {
+    return new Error(`${where} must be an https URL with a path (the client ID metadata document), not ${JSON.stringify(raw.slice(0, 200))}; leave it empty to register clients dynamically`);
+  }
+  return url.href;
+}
+
+/**
+ * The OIDC `application_type` for a redirect URI: `native` for a loopback http redirect or a custom
+ * scheme (an editor's own `vscode://`), `web` for https.
+ */
+export function applicationTypeFor(redirectUrl: string): 'native' | 'web' {
+  if (!URL.canParse(redirectUrl)) return 'native';
+  const u = new URL(redirectUrl);
+  return u.protocol === 'https:' ? 'web' : 'native';
 }
 
 export class McpOAuthProvider implements OAuthClientProvider {
@@ -55,6 +83,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.opts.redirectUrl;
   }
 
+  /** The client ID metadata document URL, if configured (the SDK uses it where the authorization server supports it). */
+  get clientMetadataUrl(): string | undefined {
+    return this.opts.clientMetadataUrl || undefined;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: this.opts.clientName,
@@ -63,15 +96,23 @@ export class McpOAuthProvider implements OAuthClientProvider {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       ...(this.opts.scope ? { scope: this.opts.scope } : {}),
+      // SEP-837 / RFC 7591 + OIDC: an authorization server may treat native and web clients differently.
+      ...{ application_type: applicationTypeFor(this.opts.redirectUrl) },
     };
   }
 
-  clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    // A client id that was a metadata document URL other than the configured one (the setting changed
+    // or was cleared) is stale: the SDK then uses the current document or registers again.
+    const cimd = await this.read<string>('cimd');
+    if (cimd !== undefined && cimd !== this.clientMetadataUrl) return undefined;
     return this.read<OAuthClientInformationMixed>('client');
   }
 
-  saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
-    return this.write('client', info);
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    await this.write('client', info);
+    if (this.clientMetadataUrl && info.client_id === this.clientMetadataUrl) await this.write('cimd', info.client_id);
+    else await this.opts.storage.delete(this.k('cimd'));
   }
 
   tokens(): Promise<OAuthTokens | undefined> {
@@ -108,7 +149,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    const names = scope === 'all' ? ['client', 'tokens', 'verifier', 'discovery'] : [scope === 'client' ? 'client' : scope];
+    const names = scope === 'all' ? ['client', 'cimd', 'tokens', 'verifier', 'discovery'] : scope === 'client' ? ['client', 'cimd'] : [scope];
     for (const n of names) await this.opts.storage.delete(this.k(n));
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
   }

@@ -11,7 +11,9 @@
  * - `uniqueItems` is checked in linear time (ajv's own is quadratic in the array length);
  * - property names are data: `required` and `properties` look at own properties only.
  */
+import { createHash } from 'node:crypto';
 import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
@@ -120,6 +122,41 @@ function uniqueInLinearTime(items: unknown[]): boolean {
 
 type AjvClass = new (o: object) => Ajv;
 
+/** Schema texts up to this length are reuse keys as they are; longer ones by their SHA-256. */
+const REUSE_TEXT_KEY_CHARS = 4096;
+
+export type SchemaDialect = '2020-12' | '2019-09' | 'draft-07';
+
+const DIALECT_URIS: ReadonlyMap<string, SchemaDialect> = new Map([
+  ['json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['json-schema.org/draft-07/schema', 'draft-07'],
+  ['json-schema.org/draft-06/schema', 'draft-07'],
+]);
+
+/**
+ * The dialect a schema is written in (MCP 2025-11-25): JSON Schema 2020-12 when `$schema` is absent;
+ * otherwise the one it names (http or https, with or without the trailing `#`). A dialect the host does
+ * not know throws, with the value it saw.
+ */
+export function dialectOf(schema: Record<string, unknown>): SchemaDialect {
+  const declared = schema.$schema;
+  if (declared === undefined) return '2020-12';
+  if (typeof declared !== 'string') throw new Error('`$schema` is not a string');
+  const key = declared.trim().replace(/^https?:\/\//, '').replace(/#$/, '');
+  const dialect = DIALECT_URIS.get(key);
+  if (!dialect) {
+    throw new Error(`the schema declares an unsupported dialect ("$schema": "${declared.slice(0, 200)}"); supported: JSON Schema 2020-12 (the default when \`$schema\` is absent), 2019-09, draft-07 and draft-06`);
+  }
+  return dialect;
+}
+
+const AJV_OF: Record<SchemaDialect, AjvClass> = {
+  '2020-12': Ajv2020 as unknown as AjvClass,
+  '2019-09': Ajv2019 as unknown as AjvClass,
+  'draft-07': Ajv,
+};
+
 /**
  * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
  * only ever validates a server's schema as data, never adds it, so nothing of a server stays there,
@@ -155,24 +192,62 @@ function makeAjv(A: AjvClass): Ajv {
 /**
  * The validators of one server's tools list. Create one per list; `dispose` (or dropping it) frees
  * every compiled validator with it.
+ *
+ * A compiled validator depends on nothing but its own schema text and the budget (each schema is removed
+ * from the ajv instance right after compiling, so no schema sees another's `$id`). So a compiler made with
+ * `previous` (the compiler of the same server's previous list) takes over the validator of any schema whose
+ * text and budget are byte-for-byte the same instead of compiling it again: a refreshed list pays only for
+ * the schemas that changed. Only validators carry over (a refusal or error is worked out again: its message
+ * names the tool), and only from the one previous list.
  */
 export class SchemaCompiler {
-  private ajv7: Ajv | undefined;
-  private ajv2020: Ajv | undefined;
+  /** One ajv per dialect this server's schemas use, made on first use. */
+  private readonly ajvs = new Map<SchemaDialect, Ajv>();
   private readonly budget: SchemaBudget;
+  /** This list's validators by schema text (see reuseKey), for the next list's compiler. */
+  private compiled = new Map<string, ValidateFunction>();
+  /** The previous list's, taken over when the same schema comes again. */
+  private reuse: Map<string, ValidateFunction> | undefined;
 
-  constructor(readonly server: string, budget: Partial<SchemaBudget> = {}) {
+  constructor(readonly server: string, budget: Partial<SchemaBudget> = {}, previous?: SchemaCompiler) {
     this.budget = { maxSchemaNodes: DEFAULT_LIMITS.maxSchemaNodes, maxSchemaPatternChars: DEFAULT_LIMITS.maxSchemaPatternChars, ...budget };
+    const same = previous && previous.budget.maxSchemaNodes === this.budget.maxSchemaNodes
+      && previous.budget.maxSchemaPatternChars === this.budget.maxSchemaPatternChars;
+    this.reuse = same ? previous.compiled : undefined;
+  }
+
+  /** The schema's text (or its digest, when long); undefined when it cannot be serialised. */
+  private reuseKey(schema: object): string | undefined {
+    let text: string | undefined;
+    try { text = JSON.stringify(schema); } catch { return undefined; }
+    if (text === undefined) return undefined;
+    // The budget is the same for every schema of one compiler, and a compiler only takes over from one made
+    // with the same budget (see the constructor), so the text alone is the key; a long text is kept as its digest.
+    return text.length <= REUSE_TEXT_KEY_CHARS ? text : `sha256:${createHash('sha256').update(text).digest('base64')}`;
   }
 
   /**
-   * Compiles a JSON Schema (draft-07, or 2020-12/2019-09 by `$schema`). `label` names it in messages
+   * Compiles a JSON Schema: 2020-12 when `$schema` is absent (the MCP default), else the dialect it
+   * names (2019-09, draft-07, draft-06). `label` names it in messages
    * ("tool `x` inputSchema"). Returns a SchemaRefusedError (budget, pattern) or an Error (not a valid
    * schema) instead of throwing.
    */
   compile(schema: unknown, label: string): ValidateFunction | Error {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new Error('the schema is not an object');
+    // Over the node budget: refused below without serialising it (the census stops at the budget).
+    const key = census(schema, this.budget.maxSchemaNodes).nodes > this.budget.maxSchemaNodes ? undefined : this.reuseKey(schema);
+    const known = key === undefined ? undefined : this.compiled.get(key) ?? this.reuse?.get(key);
+    if (known) {
+      this.compiled.set(key!, known);
+      return known;
+    }
+    const out = this.compileNew(schema, label);
+    if (key !== undefined && typeof out === 'function') this.compiled.set(key, out);
+    return out;
+  }
+
+  private compileNew(schema: object, label: string): ValidateFunction | Error {
     try {
-      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('the schema is not an object');
       const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
       const c = census(schema, maxSchemaNodes);
       if (c.nodes > maxSchemaNodes) {
@@ -190,11 +265,12 @@ export class SchemaCompiler {
         }
       }
       const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
-      const draft = typeof s.$schema === 'string' ? s.$schema : '';
+      const dialect = dialectOf(s);
       delete s.$schema;
-      const A = /2020-12|2019-09/.test(draft) ? Ajv2020 as unknown as AjvClass : Ajv;
+      const A = AJV_OF[dialect];
       checkAgainstMetaSchema(A, s);
-      const ajv = A === Ajv ? (this.ajv7 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(A));
+      let ajv = this.ajvs.get(dialect);
+      if (!ajv) this.ajvs.set(dialect, ajv = makeAjv(A));
       try {
         return ajv.compile(s);
       } finally {
@@ -208,9 +284,14 @@ export class SchemaCompiler {
     }
   }
 
-  /** Drops the ajv instances (and with them every schema they still hold). */
+  /** The list is complete: the previous list's validators not taken over are let go. */
+  forgetPrevious(): void {
+    this.reuse = undefined;
+  }
+
+  /** Drops the ajv instances (and with them every schema they still hold) and the previous list's validators. */
   dispose(): void {
-    this.ajv7 = undefined;
-    this.ajv2020 = undefined;
+    this.ajvs.clear();
+    this.reuse = undefined;
   }
 }

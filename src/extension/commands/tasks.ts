@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import { isTerminal, type HostApi, type ServerHandle, type TaskInfo } from '../../mcp';
+import { errorText } from './args';
+import { renderToolResult } from './render';
+
+/** What the task commands accept: a task node of the Servers view, or (server, taskId) from code, or nothing (then they ask). */
+function taskOf(host: HostApi, arg: unknown, taskId?: string): { h: ServerHandle; t: TaskInfo } | undefined {
+  const server = typeof arg === 'string' ? arg : (arg as { server?: unknown } | undefined)?.server;
+  const id = taskId ?? (arg as { taskId?: unknown } | undefined)?.taskId;
+  if (typeof server !== 'string' || typeof id !== 'string') return undefined;
+  const h = host.get(server);
+  const t = h?.tasks.find(x => x.taskId === id);
+  return h && t ? { h, t } : undefined;
+}
+
+async function pickTask(host: HostApi, filter: (t: TaskInfo) => boolean, none: string, placeHolder: string): Promise<{ h: ServerHandle; t: TaskInfo } | undefined> {
+  const all = host.servers.flatMap(h => h.tasks.filter(filter).map(t => ({ h, t })));
+  if (!all.length) {
+    void vscode.window.showInformationMessage(none);
+    return undefined;
+  }
+  if (all.length === 1) return all[0];
+  const pick = await vscode.window.showQuickPick(
+    all.map(x => ({ label: x.t.tool, description: `${x.h.name} · ${x.t.status}`, detail: x.t.statusMessage, x })),
+    { placeHolder },
+  );
+  return pick?.x;
+}
+
+/** MCP: Cancel Task. Resolves true when a task was cancelled. */
+export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<boolean> {
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), 'No MCP task is running.', 'Cancel which task?');
+  if (!target) return false;
+  if (isTerminal(target.t.status)) {
+    void vscode.window.showInformationMessage(`MCP task of "${target.t.tool}" on "${target.h.name}" has already ended (${target.t.status}).`);
+    return false;
+  }
+  try {
+    await target.h.cancelTask(target.t.taskId);
+    return true;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not cancel the task of "${target.t.tool}" on "${target.h.name}": ${errorText(err)}`);
+    return false;
+  }
+}
+
+/**
+ * MCP: Show Task Result. A finished task's result opens as a markdown document; a running one is waited
+ * for with a cancellable progress notification. Resolves the document's text (undefined when there is none).
+ */
+export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<string | undefined> {
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => t.hasResult || !isTerminal(t.status), 'No MCP task has a result to show.', 'Show the result of which task?');
+  if (!target) return undefined;
+  const { h, t } = target;
+  if (isTerminal(t.status) && !t.hasResult) {
+    void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${t.error ?? t.status}`);
+    return undefined;
+  }
+  try {
+    const result = isTerminal(t.status) ? await h.taskResult(t.taskId) : await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `MCP: ${h.name} › ${t.tool} (task)`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => { void h.cancelTask(t.taskId).catch(() => undefined); });
+        const sub = h.onDidChangeTasks(i => { if (i.taskId === t.taskId) progress.report({ message: taskMessage(i) }); });
+        return h.taskResult(t.taskId).finally(() => sub.dispose());
+      },
+    );
+    const content = renderToolResult(h.name, `${t.tool} (task ${t.taskId})`, t.arguments, result);
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return content;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${errorText(err)}`);
+    return undefined;
+  }
+}
+
+/** The line a progress notification shows for a task. */
+export function taskMessage(t: TaskInfo): string {
+  const what = t.status === 'input_required' ? 'needs your input' : t.status;
+  return `${what}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Launching an HTTP server connection: the SDK's Streamable HTTP or (2024-11-05) SSE client transport on
+ * the guarded fetch (headers stay with their origin, bodies are capped), with the server's headers and OAuth
+ * provider; ending a Streamable HTTP session politely; recognising a session the server forgot.
+ */
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import { McpHostError, httpStatusOf, messageOf } from '../errors';
+import type { FetchLike } from '../http/fetch';
+import type { HttpServerDefinition } from '../types';
+
+export type HttpKind = 'streamableHttp' | 'sse';
+
+export interface ReconnectionOptions {
+  initialReconnectionDelay: number;
+  maxReconnectionDelay: number;
+  reconnectionDelayGrowFactor: number;
+  maxRetries: number;
+}
+
+export interface HttpLaunchOptions {
+  name: string;
+  /** The guarded fetch every request (transport and OAuth) goes through. */
+  fetch: FetchLike;
+  authProvider?: OAuthClientProvider;
+  reconnection?: ReconnectionOptions;
+}
+
+const DEFAULT_RECONNECTION: ReconnectionOptions = {
+  initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5,
+};
+
+/** The transport for `def`, not started (the SDK Client's connect starts it). A bad `url` is a readable error. */
+export function httpTransport(def: HttpServerDefinition, kind: HttpKind, o: HttpLaunchOptions): Transport {
+  let url: URL;
+  try {
+    url = new URL(def.url);
+  } catch {
+    throw new McpHostError(`server \`${o.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
+  }
+  const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
+  return kind === 'streamableHttp'
+    ? new StreamableHTTPClientTransport(url, {
+      requestInit, fetch: o.fetch, authProvider: o.authProvider, reconnectionOptions: o.reconnection ?? DEFAULT_RECONNECTION,
+    })
+    : new SSEClientTransport(url, { requestInit, fetch: o.fetch, authProvider: o.authProvider });
+}
+
+/** Ends a Streamable HTTP session (DELETE), waiting at most `ms`; anything else is left to close(). */
+export async function endHttpSession(transport: Transport, ms = 2000): Promise<void> {
+  if (!(transport instanceof StreamableHTTPClientTransport)) return;
+  await Promise.race([transport.terminateSession().catch(() => undefined), new Promise(r => setTimeout(r, ms).unref())]);
+}
+
+/**
+ * Spec backwards compatibility: a 4xx (other than 401/403) to the first POST means a legacy SSE server.
+ */
+export function wantsSseFallback(err: unknown): number | undefined {
+  const status = httpStatusOf(err);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403 ? status : undefined;
+}
+
+/**
+ * The server no longer knows our session: 404 per the spec (H12); many servers (the reference
+ * server-everything among them) answer 400 "No valid session ID" instead, after a restart.
+ */
+export function isSessionGone(err: unknown): boolean {
+  const status = httpStatusOf(err);
+  if (status === 404) return true;
+  return status === 400 && /session/i.test(messageOf(err));
+}

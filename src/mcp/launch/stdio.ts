@@ -1,0 +1,81 @@
+/**
+ * Launching a stdio server: its environment (the user's, `envFile`, `env`), the preflight checks, the
+ * command resolved on PATH, and the host's own StdioTransport (its child, line framing and process-tree
+ * stop) wired to the callbacks the supervisor and the log need. Nothing here speaks MCP.
+ */
+import { McpHostError, messageOf } from '../errors';
+import { loadEnvironment as configLoadEnvironment } from '../config/envFile';
+import { environmentSecrets } from '../redact';
+import type { Limits } from '../limits';
+import { launchProblem } from '../process/preflight';
+import { resolveCommand } from '../process/resolveCommand';
+import { StdioTransport, type StdioMessageError } from '../process/stdioTransport';
+import type { StopOptions } from '../process/processTree';
+import type { StdioServerDefinition } from '../types';
+
+export type LoadEnvironment = (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
+
+/**
+ * The user's environment + envFile + env (`null` removes a variable), via the config module's
+ * `loadEnvironment`; an unreadable envFile is a readable error naming the setting.
+ */
+export async function defaultLoadEnvironment(def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void): Promise<NodeJS.ProcessEnv> {
+  const r = await configLoadEnvironment(def, baseEnv);
+  if (r.error) throw new McpHostError(r.error.message);
+  for (const w of r.warnings) warn?.(w.message);
+  return r.env;
+}
+
+export interface StdioLaunchOptions {
+  name: string;
+  baseEnv?: NodeJS.ProcessEnv;
+  loadEnvironment?: LoadEnvironment;
+  limits: Limits;
+  stopGrace?: Pick<StopOptions, 'eofGraceMs' | 'termGraceMs'>;
+  /** A warning for the log (envFile problems). */
+  warn: (message: string) => void;
+  /** True once the start was abandoned (stop, startup timeout): nothing is spawned then. */
+  aborted: () => boolean;
+}
+
+/** What the launch's process does, for the supervisor and the log. */
+export interface StdioLaunchEvents {
+  stderr: (line: string, moreBytes: number) => void;
+  spawn: (pid: number) => void;
+  exit: (code: number | null, signal: NodeJS.Signals | null) => void;
+  stdoutEnd: () => void;
+  dropped: (err: StdioMessageError) => void;
+}
+
+export interface StdioLaunch {
+  transport: StdioTransport;
+  /** Secret-looking values of the environment the launch got from `envFile`/`env` (for the redactor). */
+  secrets: readonly string[];
+}
+
+/** Prepares one launch: the transport is created, not started (the SDK Client's connect starts it). */
+export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOptions, on: StdioLaunchEvents): Promise<StdioLaunch> {
+  const baseEnv = o.baseEnv ?? process.env;
+  const env = await (o.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, o.warn);
+  const secrets = environmentSecrets(env, baseEnv);
+  const problem = await launchProblem(def, env, baseEnv);
+  if (problem) throw Object.assign(new McpHostError(`server \`${o.name}\`: ${problem}`), { secrets });
+  let command: string;
+  try {
+    command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
+  } catch (err) {
+    throw Object.assign(new McpHostError(`server \`${o.name}\`: ${messageOf(err)}`, undefined, { cause: err }), { secrets });
+  }
+  if (o.aborted()) throw new McpHostError(`server \`${o.name}\` start was abandoned`);
+  const cleanEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) cleanEnv[k] = v;
+  const transport = new StdioTransport({
+    server: o.name, command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, limits: o.limits, stopGrace: o.stopGrace,
+  });
+  transport.onstderr = on.stderr;
+  transport.onspawn = on.spawn;
+  transport.onexit = on.exit;
+  transport.onstdoutend = on.stdoutEnd;
+  transport.ondropped = on.dropped;
+  return { transport, secrets };
+}

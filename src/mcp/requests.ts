@@ -1,0 +1,216 @@
+/**
+ * The requests of one server's session (the part of the session concern the host's users call): each
+ * runs on the running session (starting the server on first use) with the server's timeouts, cancellation,
+ * progress and readable, typed errors, in either protocol era; a legacy Streamable HTTP session the server
+ * forgot is re-initialized and the request replayed once (H12). Tool calls validate arguments and
+ * structured output on the host's bounded schema compiler (the catalogue's validators).
+ */
+import {
+  ProtocolErrorCode,
+  type CallToolResult, type CompleteResult, type GetPromptResult, type ListResourcesResult, type LoggingLevel,
+  type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
+import type { RequestOptions } from './api';
+import { describeAjvErrors } from './catalogue';
+import {
+  CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,
+} from './errors';
+import type { Redactor } from './redact';
+import { isSessionGone } from './launch/http';
+import type { McpSession } from './session';
+import { LOOSE_RESULT, specSchema } from './spec';
+import { parseToolResult } from './toolResult';
+import type { ClientFeatures, LogEntry, LogLevel, ServerState } from './types';
+import type { ConnectionTasks } from './toolTasks';
+import { headerMirroredTool } from './toolHeaders';
+import { callWithUrlElicitation } from './urlElicitation';
+
+export const COMPLETION_MAX = 100;
+
+/** What the requests need from their connection (read when used, so settings changes apply). */
+export interface RequestHost {
+  name(): string;
+  state(): ServerState;
+  redactor(): Redactor;
+  requestTimeout(): number;
+  log(level: LogLevel, source: LogEntry['source'], message: string): void;
+  /** The running session, starting the server on first use. */
+  ready(): Promise<McpSession>;
+  current(): McpSession | undefined;
+  reinitialize(old: McpSession): Promise<McpSession>;
+  /** Tool calls that run as MCP tasks (toolTasks.ts). */
+  toolTasks: ConnectionTasks;
+  /** A URLElicitationRequiredError (-32042) offers its URLs and retries once they completed (urlElicitation.ts). */
+  elicitUrlRequired?: ClientFeatures['elicitUrlRequired'];
+}
+
+export class ServerRequests {
+  constructor(private readonly h: RequestHost) {}
+
+  sdkOptions(opts: RequestOptions | undefined): SdkRequestOptions {
+    const timeout = opts?.timeout ?? this.h.requestTimeout();
+    const o: SdkRequestOptions = { timeout };
+    if (opts?.signal) o.signal = opts.signal;
+    if (opts?.onProgress) {
+      const cb = opts.onProgress;
+      o.onprogress = p => cb({ progress: p.progress, total: p.total, message: p.message });
+      o.resetTimeoutOnProgress = true;
+      o.maxTotalTimeout = Math.max(timeout * 10, 10 * 60_000);
+    }
+    return o;
+  }
+
+  /**
+   * Runs a request on the running session with readable errors. A legacy Streamable HTTP 404 (expired
+   * session) re-initializes transparently and replays this one request once (H12).
+   */
+  async run<T>(method: string, fn: (session: McpSession, o: SdkRequestOptions) => Promise<T>, opts?: RequestOptions): Promise<T> {
+    let session = await this.h.ready();
+    const sdkOpts = this.sdkOptions(opts);
+    for (let tries = 0; ; tries++) {
+      try {
+        return await fn(session, sdkOpts);
+      } catch (err) {
+        this.h.redactor().error(err);
+        if (tries === 0 && session.kind === 'streamableHttp' && session.era !== 'modern' && isSessionGone(err) && !session.closing && !opts?.signal?.aborted) {
+          session = await this.h.reinitialize(session);
+          continue;
+        }
+        if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.h.name()}\` was cancelled`, REQUEST_TIMEOUT_CODE, { cause: err });
+        // Only a session that really ended is "closed" (a server's own -32000 error is its own).
+        if (isConnectionClosedError(err) && (session.closing || session.stopped)) {
+          const code = CONNECTION_CLOSED_CODE;
+          if (session.stopped) throw new McpHostError(`server \`${this.h.name()}\` was stopped before answering ${method}`, code, { cause: err });
+          if (session.kind === 'stdio') throw new McpHostError(`server \`${this.h.name()}\` exited before answering ${method}`, code, { cause: err });
+          throw new McpHostError(`server \`${this.h.name()}\` closed the connection before answering ${method}`, code, { cause: err });
+        }
+        throw new McpHostError(describeError(this.h.name(), method, err, sdkOpts.timeout), protocolCodeOf(err), { cause: err });
+      }
+    }
+  }
+
+  /** H8: use only what the server declared. */
+  private require(session: McpSession, cap: 'tools' | 'prompts' | 'resources', what: string): void {
+    if (!session.client.getServerCapabilities()?.[cap]) throw new McpHostError(`server \`${this.h.name()}\` does not offer ${cap}, so it cannot ${what}`);
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
+    const session = await this.h.ready();
+    this.require(session, 'tools', `call tool \`${tool}\``);
+    const v = session.catalogue?.toolValidators(tool);
+    if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.h.name()}\` cannot call ${v.invalid}`);
+    if (v?.input && !v.input(args ?? {})) {
+      throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.h.name()}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
+    }
+    const tasks = this.h.toolTasks;
+    const listed = session.catalogue?.catalogue.tools.find(t => t.name === tool);
+    const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
+    this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
+    // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
+    const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
+    const urlFlow = this.h.elicitUrlRequired;
+    const name = this.h.name();
+    const raw = asTask
+      ? await tasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
+      : await callWithUrlElicitation(
+        () => tasks.timed(tool, () => this.run('tools/call', (s, o) => (mirrored
+          ? s.client.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
+          : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts)),
+        urlFlow && (e => urlFlow(name, e, opts?.signal)));
+    return this.checkToolResult(session, tool, raw);
+  }
+
+  /** A task's result, checked as a plain call's is. */
+  async taskResult(taskId: string): Promise<CallToolResult> {
+    const tool = this.h.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
+    const raw = await this.h.toolTasks.result(taskId);
+    const session = this.h.current();
+    return session ? this.checkToolResult(session, tool, raw) : parseToolResult(this.h.name(), tool, raw).result;
+  }
+
+  /** A tool result as the host passes it on: malformed blocks replaced, structuredContent checked (H25). */
+  private checkToolResult(session: McpSession, tool: string, raw: unknown): CallToolResult {
+    // A malformed content block becomes a one-line error in its place; the valid blocks are kept.
+    const { result, problems } = parseToolResult(this.h.name(), tool, raw);
+    for (const p of problems) this.h.log('warning', 'lifecycle', p);
+    // H25: validate structuredContent against the tool's outputSchema (every tool, every page), on the bounded compiler.
+    const out = (this.h.current() ?? session).catalogue?.toolValidators(tool)?.output;
+    if (out && !result.isError) {
+      if (result.structuredContent === undefined) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.h.name()}\` declares an outputSchema but returned no structuredContent`);
+      }
+      if (!out(result.structuredContent)) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.h.name()}\` returned structuredContent that does not match its outputSchema: ${describeAjvErrors(out.errors, 'structuredContent')}`);
+      }
+    }
+    return result;
+  }
+
+  async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    this.require(await this.h.ready(), 'prompts', `get prompt \`${prompt}\``);
+    return this.run('prompts/get', (s, o) => s.client.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts);
+  }
+
+  async readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    this.require(await this.h.ready(), 'resources', `read \`${uri}\``);
+    return this.run('resources/read', (s, o) => s.client.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts);
+  }
+
+  async listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
+    this.require(await this.h.ready(), 'resources', 'list resources');
+    return this.run('resources/list', (s, o) => s.client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, specSchema('ListResourcesResult'), o), opts);
+  }
+
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+    opts?: RequestOptions,
+  ): Promise<CompleteResult['completion']> {
+    const session = await this.h.ready();
+    if (!session.client.getServerCapabilities()?.completions) return { values: [] };
+    const r = await this.run('completion/complete', (s, o) => s.client.request({
+      method: 'completion/complete', params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) },
+    }, specSchema('CompleteResult'), o), opts);
+    return { ...r.completion, values: r.completion.values.slice(0, COMPLETION_MAX) };
+  }
+
+  /** Subscribes to `notifications/resources/updated` for `uri` (legacy: resources/subscribe; modern: subscriptions/listen). */
+  async subscribe(uri: string): Promise<void> {
+    const session = await this.h.ready();
+    if (!session.client.getServerCapabilities()?.resources?.subscribe) throw new McpHostError(`server \`${this.h.name()}\` does not support resource subscriptions`);
+    await this.run(session.era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe', (s, o) => s.subscribe(uri, o));
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const session = await this.h.ready();
+    if (!session.client.getServerCapabilities()?.resources?.subscribe) return;
+    await this.run('resources/unsubscribe', (s, o) => s.unsubscribe(uri, o));
+  }
+
+  /** `logging/setLevel` on a legacy session (the 2026-07-28 revision has no such request). */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    const st = this.h.state();
+    if (st.kind !== 'running' || !st.capabilities.logging || st.era === 'modern') return;
+    await this.run('logging/setLevel', (s, o) => s.client.request({ method: 'logging/setLevel', params: { level } }, specSchema('EmptyResult'), o));
+  }
+
+  /** Proves the server answers: ping (legacy), server/discover (modern, which has no ping). */
+  async ping(opts?: RequestOptions): Promise<void> {
+    const session = await this.h.ready();
+    await this.run(session.era === 'modern' ? 'server/discover' : 'ping', (s, o) => s.healthCheck(o), opts);
+  }
+
+  /**
+   * Any request on the running session (starting the server on first use), with this server's timeouts,
+   * cancellation, progress and readable errors, in either era (a 2026-07-28 `input_required` round is answered
+   * through the same sampling/elicitation/roots handlers). The result is checked against `resultSchema` (any
+   * Standard Schema; default: any JSON object).
+   */
+  async request<T = Record<string, unknown>>(
+    method: string, params?: Record<string, unknown>, resultSchema?: StandardSchemaV1<unknown, T>, opts?: RequestOptions,
+  ): Promise<T> {
+    const schema = (resultSchema ?? LOOSE_RESULT) as StandardSchemaV1<unknown, T>;
+    return this.run(method, (s, o) => s.client.request({ method, ...(params ? { params } : {}) }, schema, o) as Promise<T>, opts);
+  }
+}

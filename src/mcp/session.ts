@@ -1,0 +1,314 @@
+/**
+ * One MCP session (the SDK's Protocol/Client layer, as the host uses it): the SDK v2 Client on a started
+ * launch's transport, its era (negotiated as the SDK does it), the client features answered through the
+ * Client's request handlers (server requests on a legacy session, `input_required` rounds on a modern one),
+ * server notifications, the catalogue glue (list changes: unsolicited, or a `subscriptions/listen` stream),
+ * resource subscriptions in both eras, the health check, and the session's end. Supervision (state,
+ * restarts, timeouts) is supervisor.ts; launching is launch/.
+ */
+import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import { DisposableStore } from './events';
+import { CatalogueSession } from './catalogue';
+import { describeError, httpStatusOf, messageOf } from './errors';
+import { mapMcpLevel } from './logging';
+import type { Limits } from './limits';
+import type { Redactor } from './redact';
+import type { SamplingService } from './sampling';
+import { PendingServerRequests } from './serverRequests';
+import { BoundedSchemaValidator } from './schema/sdkValidator';
+import { specSchema } from './spec';
+import { StdioMessageError, StdioTransport } from './process/stdioTransport';
+import { endHttpSession } from './launch/http';
+import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from './types';
+
+/** Which transport carries a session. */
+export type TransportKind = NonNullable<Extract<ServerState, { kind: 'running' }>['transport']>;
+
+/** A server notification as the SDK hands it over (see `Connection.onNotification`). */
+export interface ServerNotification {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * How long a stdio server may stay silent on the connect-time `server/discover` probe before it is taken
+ * for a legacy (2025-era) server and sent `initialize`. A legacy server that answers "method not found"
+ * falls back at once; this bounds the ones that ignore unknown requests before `initialize`.
+ */
+export const STDIO_PROBE_TIMEOUT = 3000;
+
+/** What a session needs from its connection (all read when used, so settings changes apply). */
+export interface SessionHost {
+  name(): string;
+  log(level: LogLevel, source: LogEntry['source'], message: string, extra?: Partial<LogEntry>): void;
+  redactor(): Redactor;
+  limits(): Limits;
+  requestTimeout(): number;
+  startupTimeout(): number;
+  clientInfo?: Implementation;
+  features: ClientFeatures;
+  sampling: SamplingService;
+  samplingPolicy(): SamplingPolicy | undefined;
+  roots(): Root[];
+  /** 'legacy' pins the initialize handshake; default 'auto'. */
+  negotiation?: 'auto' | 'legacy';
+  probeTimeoutMs?: number;
+  onCatalogue(session: McpSession, c: Catalogue): void;
+  onResourceUpdated(uri: string): void;
+  onNotification(n: ServerNotification): void;
+  /** The transport closed by itself (not through `close`). */
+  onClosed(session: McpSession): void;
+}
+
+export class McpSession {
+  readonly client: Client;
+  readonly store = new DisposableStore();
+  pid?: number;
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  protocolVersion?: string;
+  /** The negotiated era: 'modern' (2026-07-28 and later, stateless) or 'legacy' (initialize). */
+  era?: ProtocolEra;
+  catalogue?: CatalogueSession;
+  closing = false;
+  /** Set when we (stop/restart) ended the session, as opposed to a crash. */
+  stopped = false;
+  rootsKey?: string;
+  private listChanges?: McpSubscription;
+  private readonly resourceSubs = new Map<string, McpSubscription>();
+
+  constructor(readonly transport: Transport, readonly kind: TransportKind, private readonly host: SessionHost, legacyOnly = false) {
+    this.client = this.makeClient(legacyOnly);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The Client and the client features
+  // -------------------------------------------------------------------------------------------
+
+  private makeClient(legacyOnly: boolean): Client {
+    const h = this.host;
+    // SSE is a 2024-11-05 transport: only the legacy handshake. Stdio and Streamable HTTP negotiate the era
+    // as the SDK does ('auto'): server/discover first, initialize for older servers. On stdio a silent probe
+    // means a legacy server, so it waits only briefly; on HTTP silence is an outage, so the startup timeout applies.
+    const mode = this.kind === 'sse' || legacyOnly || h.negotiation === 'legacy' ? 'legacy' : 'auto';
+    const probeMs = this.kind === 'stdio' ? Math.min(h.probeTimeoutMs ?? STDIO_PROBE_TIMEOUT, h.startupTimeout()) : h.startupTimeout();
+    const f = h.features;
+    const client = new Client(h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, {
+      capabilities: {
+        roots: { listChanged: true },
+        // Tasks (2025-11-25): the host makes task-augmented tool calls; it takes none itself (no list, cancel, requests).
+        tasks: {},
+        ...(h.sampling.enabled ? { sampling: { tools: {} } } : {}),
+        ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+      },
+      versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
+      // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.
+      jsonSchemaValidator: new BoundedSchemaValidator(() => h.name(), () => h.limits()),
+    });
+    // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts). The same
+    // handlers answer a 2026-07-28 server's `input_required` rounds (the SDK fulfils them through these).
+    const pending = new PendingServerRequests(() => h.name(), h.limits().maxPendingServerRequests);
+    client.setRequestHandler('roots/list', () => pending.run('roots/list', () => ({ roots: h.roots().map(r => ({ ...r })) })));
+    if (h.sampling.enabled) {
+      client.setRequestHandler('sampling/createMessage', (req, ctx) => pending.run('sampling/createMessage', async () => {
+        h.log('info', 'lifecycle', 'sampling request received');
+        try {
+          return await h.sampling.handle(h.name(), h.samplingPolicy(), req.params, ctx.mcpReq.signal);
+        } catch (err) {
+          h.log('warning', 'lifecycle', `sampling request refused: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
+          throw err;
+        }
+      }));
+    }
+    const elicit = f.elicit;
+    if (elicit) {
+      client.setRequestHandler('elicitation/create', (req, ctx) => pending.run('elicitation/create', () => elicit(h.name(), req.params, ctx.mcpReq.signal)));
+    }
+    client.setNotificationHandler('notifications/elicitation/complete', n => {
+      f.elicitationComplete?.(h.name(), n.params.elicitationId);
+      h.onNotification(n);
+    });
+    client.setNotificationHandler('notifications/message', n => {
+      const { level, logger, data } = n.params;
+      const message = typeof data === 'string' ? data : h.redactor().value(data);
+      h.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: h.redactor().cap(logger, 256).text } : {}) });
+      h.onNotification(n);
+    });
+    client.setNotificationHandler('notifications/tools/list_changed', n => { void this.catalogue?.refresh('tools'); h.onNotification(n); });
+    client.setNotificationHandler('notifications/prompts/list_changed', n => { void this.catalogue?.refresh('prompts'); h.onNotification(n); });
+    client.setNotificationHandler('notifications/resources/list_changed', n => {
+      void this.catalogue?.refresh('resources');
+      void this.catalogue?.refresh('resourceTemplates');
+      h.onNotification(n);
+    });
+    client.setNotificationHandler('notifications/resources/updated', n => { h.onResourceUpdated(n.params.uri); h.onNotification(n); });
+    // Every other notification reaches the listeners of its method (onNotification).
+    client.fallbackNotificationHandler = async n => { h.onNotification(n); };
+    client.onerror = err => this.onClientError(err);
+    client.onclose = () => { if (!this.closing) h.onClosed(this); };
+    return client;
+  }
+
+  private onClientError(err: Error): void {
+    const h = this.host;
+    if (this.closing) return;
+    if (err instanceof StdioMessageError) {
+      h.log('warning', 'lifecycle', err.message);
+      return;
+    }
+    const msg = messageOf(err);
+    // The answer to the connect-time era probe, arriving after the probe gave up on it (a slow legacy server).
+    if (/unknown message ID/i.test(msg) && /server-discover-probe/.test(msg)) {
+      h.log('debug', 'lifecycle', 'a late answer to the protocol probe was ignored');
+      return;
+    }
+    // An HTTP status from the transport is not a malformed message: the request that met it reports it.
+    if (httpStatusOf(err) === undefined && /Unknown message type|JSON|Unexpected token|invalid_union|invalid_type|is not valid JSON/i.test(msg)) {
+      h.log('warning', 'lifecycle', `ignored a message that is not valid JSON-RPC: ${h.redactor().cap(msg, 300).text}`);
+    } else {
+      h.log('debug', 'lifecycle', `transport: ${h.redactor().cap(msg, 500).text}`);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Connect, catalogue, list changes
+  // -------------------------------------------------------------------------------------------
+
+  /** Connects (the era probe, then discover or initialize) and sets up the catalogue (not loaded yet). */
+  async connect(): Promise<void> {
+    const h = this.host;
+    // The SDK timeout is a backstop only: the supervisor's startup timer fires first and never cancels initialize.
+    await this.client.connect(this.transport, { timeout: h.startupTimeout() + 60_000 });
+    this.protocolVersion = this.client.getNegotiatedProtocolVersion();
+    this.era = this.client.getProtocolEra() ?? 'legacy';
+    this.catalogue = new CatalogueSession({
+      client: this.client,
+      capabilities: this.client.getServerCapabilities(),
+      timeout: h.requestTimeout(),
+      server: h.name(),
+      limits: h.limits(),
+      headerAnnotations: this.era === 'modern' && this.kind === 'streamableHttp',
+      onChange: c => { if (!this.closing) h.onCatalogue(this, c); },
+      warn: m => h.log('warning', 'lifecycle', m),
+    });
+  }
+
+  /** Reads every declared list; a failure is a warning (the server still runs). */
+  async loadCatalogue(): Promise<void> {
+    try {
+      await this.catalogue?.loadAll();
+    } catch (err) {
+      if (!this.closing) this.host.log('warning', 'lifecycle', `could not load the catalogue: ${describeError(this.host.name(), 'list', err)}`);
+    }
+  }
+
+  /**
+   * Modern era: list changes arrive only on a `subscriptions/listen` stream. One stream for the lists the
+   * server says change; opened again if it ends while the session lives (the lists are reread then, since
+   * changes in between were missed). `current` says whether this is still the connection's session.
+   */
+  async listenForChanges(current: () => boolean, reopened = false): Promise<void> {
+    if (this.era !== 'modern') return;
+    const caps = this.client.getServerCapabilities() ?? {};
+    const filter: SubscriptionFilter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (!Object.keys(filter).length || this.closing) return;
+    try {
+      const sub = await this.client.listen(filter, { timeout: this.host.requestTimeout() });
+      if (this.closing || !current()) {
+        void sub.close().catch(() => undefined);
+        return;
+      }
+      this.listChanges = sub;
+      if (reopened) void this.catalogue?.loadAll().catch(() => undefined);
+      void sub.closed.then(how => {
+        if (how === 'local' || this.closing || !current()) return;
+        this.host.log('info', 'lifecycle', `the server ended the list-change subscription (${how}); listening again`);
+        setTimeout(() => { void this.listenForChanges(current, true); }, 1000).unref?.();
+      });
+    } catch (err) {
+      if (!this.closing) this.host.log('warning', 'lifecycle', `could not listen for list changes: ${describeError(this.host.name(), 'subscriptions/listen', this.host.redactor().error(err))}`);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Resource subscriptions and health
+  // -------------------------------------------------------------------------------------------
+
+  /** `resources/subscribe` on a legacy session; a `subscriptions/listen` stream with that resource on a modern one. */
+  async subscribe(uri: string, o: SdkRequestOptions): Promise<void> {
+    if (this.era !== 'modern') {
+      await this.client.request({ method: 'resources/subscribe', params: { uri } }, specSchema('EmptyResult'), o);
+      return;
+    }
+    if (this.resourceSubs.has(uri)) return;
+    const sub = await this.client.listen({ resourceSubscriptions: [uri] }, o);
+    if (this.closing) {
+      void sub.close().catch(() => undefined);
+      return;
+    }
+    this.resourceSubs.set(uri, sub);
+    void sub.closed.then(() => { if (this.resourceSubs.get(uri) === sub) this.resourceSubs.delete(uri); });
+  }
+
+  async unsubscribe(uri: string, o: SdkRequestOptions): Promise<void> {
+    if (this.era !== 'modern') {
+      await this.client.request({ method: 'resources/unsubscribe', params: { uri } }, specSchema('EmptyResult'), o);
+      return;
+    }
+    const sub = this.resourceSubs.get(uri);
+    this.resourceSubs.delete(uri);
+    await sub?.close().catch(() => undefined);
+  }
+
+  /**
+   * A cheap round trip that proves the server still answers: `ping` on a legacy session; the 2026-07-28
+   * revision has no ping, so `server/discover` there.
+   */
+  healthCheck(o: SdkRequestOptions): Promise<unknown> {
+    return this.era === 'modern' ? this.client.discover(o) : this.client.ping(o);
+  }
+
+  /** Sends roots/list_changed when `key` (the roots this server sees) changed; a modern server asks per request. */
+  async rootsChanged(key: string): Promise<boolean> {
+    if (this.era === 'modern' || key === this.rootsKey) return false;
+    this.rootsKey = key;
+    await this.client.sendRootsListChanged();
+    return true;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The end
+  // -------------------------------------------------------------------------------------------
+
+  /** Stops listening and frees the catalogue; the transport is left to `close`. */
+  release(): void {
+    this.closing = true;
+    void this.listChanges?.close().catch(() => undefined);
+    for (const sub of this.resourceSubs.values()) void sub.close().catch(() => undefined);
+    this.resourceSubs.clear();
+    this.catalogue?.dispose();
+    this.store.dispose();
+  }
+
+  /**
+   * Ends the session: a stdio launch's whole process tree (stdin EOF → SIGTERM → SIGKILL), a Streamable HTTP
+   * session politely when `graceful`, then the Client.
+   */
+  async close(graceful: boolean): Promise<void> {
+    this.release();
+    if (this.transport instanceof StdioTransport) {
+      try {
+        const r = await this.transport.stop();
+        if (r?.pids.length) this.host.log('debug', 'lifecycle', `process tree ${r.pids.join(', ')} stopped (${r.phase})`);
+      } catch (err) {
+        this.host.log('warning', 'lifecycle', `could not stop the process tree of pid ${this.pid}: ${messageOf(err)}`);
+      }
+    } else if (graceful && this.kind === 'streamableHttp' && this.era !== 'modern') {
+      await endHttpSession(this.transport);
+    }
+    await this.client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,399 @@
+/**
+ * Supervision of one server (the state machine stopped → starting → running → error): starts under the
+ * startup timeout, restarts after crashes with backoff and stops after a crash loop (its message carries the
+ * last stderr line), a periodic health check, the end of a stdio launch whose stdout closed, and shutdown
+ * (a stdio launch's whole process tree: stdin EOF → SIGTERM → SIGKILL). What a session is and how it is
+ * launched come from the connection (`SupervisorHost.launch`); this file only decides when.
+ *
+ * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
+ */
+import { SdkError, SUPPORTED_PROTOCOL_VERSIONS, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Emitter, assertNever, type Event } from './events';
+import { McpHostError, describeError, fmtMs, messageOf } from './errors';
+import type { McpSession } from './session';
+import type { LogEntry, LogLevel, ServerState } from './types';
+
+/** Restart policy after crashes. */
+export interface RestartPolicy {
+  /** Restart automatically after a crash (default true). */
+  enabled?: boolean;
+  /** First backoff delay (default 1000 ms), doubled per crash. */
+  initialDelayMs?: number;
+  /** Backoff cap (default 30 000 ms). */
+  maxDelayMs?: number;
+  /** Crashes within `windowMs` that stop restarting (default 5). */
+  maxCrashes?: number;
+  /** Window for counting crashes (default 180 000 ms). */
+  windowMs?: number;
+}
+
+/** One start attempt: sessions it opened (to tear down if it fails) and whether it was abandoned. */
+export interface LaunchScope {
+  aborted: boolean;
+  sessions: McpSession[];
+}
+
+export interface SupervisorHost {
+  name(): string;
+  log(level: LogLevel, source: LogEntry['source'], message: string): void;
+  /** The one redaction path for what goes into an error state. */
+  redact(text: string): string;
+  redactError(err: unknown): void;
+  stderrTail(): readonly string[];
+  startupTimeout(): number;
+  restart?: RestartPolicy;
+  /** Health check every this many ms while running (default 60 000; 0 = off). Two failures mark the connection dead. */
+  pingIntervalMs?: number;
+  /** Whether an OAuth provider is configured (an UnauthorizedError then means "finish signing in"). */
+  signsIn: boolean;
+  /** Launches and connects a session (the catalogue not yet loaded). */
+  launch(scope: LaunchScope): Promise<McpSession>;
+  /** The running state for a freshly connected session (server info through the redaction path). */
+  runningState(session: McpSession): Extract<ServerState, { kind: 'running' }>;
+  /** The session is installed: load its catalogue and start listening. */
+  installed(session: McpSession): Promise<void>;
+  /** The session ended (crash or stop): the views get an empty catalogue. */
+  cleared(): void;
+}
+
+export class Supervisor {
+  private _state: ServerState = { kind: 'stopped' };
+  private _session: McpSession | undefined;
+  private startPromise: Promise<void> | undefined;
+  private reinitPromise: Promise<McpSession> | undefined;
+  /** Bumped by every start/stop so stale async work can tell it is stale. */
+  private epoch = 0;
+  private attempt = 0;
+  private crashes: number[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private pingFailures = 0;
+  private readonly cancelLaunches = new Set<() => void>();
+  /** A configuration problem that keeps this server from starting (shown as its error state). */
+  private configError: string | undefined;
+  /** Launches that ended by themselves and are still being swept (stdio). */
+  private readonly sweeps = new Set<Promise<unknown>>();
+  private readonly _onDidChangeState = new Emitter<ServerState>();
+  readonly onDidChangeState: Event<ServerState> = this._onDidChangeState.event;
+
+  constructor(private readonly host: SupervisorHost) {}
+
+  get state(): ServerState {
+    return this._state;
+  }
+
+  /** The running session, if any. */
+  get session(): McpSession | undefined {
+    return this._session;
+  }
+
+  private get name(): string {
+    return this.host.name();
+  }
+
+  private setState(s: ServerState): void {
+    if (JSON.stringify(s) === JSON.stringify(this._state)) return;
+    this._state = s;
+    this._onDidChangeState.fire(s);
+  }
+
+  private setError(message: string, crashLoop = false, retryAt?: number): void {
+    message = this.host.redact(message);
+    this.host.log('error', 'lifecycle', message);
+    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}) });
+  }
+
+  /** Marks the server as unusable because of its configuration (undefined clears it). */
+  setConfigError(message: string | undefined): void {
+    this.configError = message;
+    if (message) this.setError(message);
+    else if (this._state.kind === 'error') this.setState({ kind: 'stopped' });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Start, stop
+  // -------------------------------------------------------------------------------------------
+
+  start(): Promise<void> {
+    if (this.configError) return Promise.reject(new McpHostError(this.configError));
+    if (this._state.kind === 'running') return Promise.resolve();
+    if (this.startPromise) return this.startPromise;
+    this.cancelRetry();
+    this.crashes = [];
+    return this.beginStart(false);
+  }
+
+  private beginStart(afterCrash: boolean): Promise<void> {
+    const epoch = ++this.epoch;
+    const p = this.doStart(epoch, afterCrash).finally(() => {
+      if (this.startPromise === p) this.startPromise = undefined;
+    });
+    this.startPromise = p;
+    return p;
+  }
+
+  private async doStart(epoch: number, afterCrash: boolean): Promise<void> {
+    this.attempt++;
+    this.setState({ kind: 'starting', since: Date.now(), attempt: this.attempt });
+    this.host.log('info', 'lifecycle', `starting (attempt ${this.attempt})`);
+    let session: McpSession;
+    try {
+      session = await this.withStartupTimeout(epoch, s => this.host.launch(s));
+    } catch (err) {
+      this.host.redactError(err);
+      if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      const message = err instanceof UnauthorizedError && this.host.signsIn
+        ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
+        : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
+      if (afterCrash) this.recordCrash(message);
+      else this.setError(message);
+      throw new McpHostError(message, undefined, { cause: err });
+    }
+    if (epoch !== this.epoch) {
+      await this.teardown(session, false);
+      throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+    }
+    this.install(session);
+    await this.host.installed(session);
+  }
+
+  private install(session: McpSession): void {
+    this._session = session;
+    this.pingFailures = 0;
+    this.setState(this.host.runningState(session));
+    this.startPing(session);
+  }
+
+  async stop(): Promise<void> {
+    this.epoch++;
+    this.cancelRetry();
+    this.stopPing();
+    for (const cancel of [...this.cancelLaunches]) cancel();
+    const session = this._session;
+    this._session = undefined;
+    const pending = this.startPromise;
+    if (session) {
+      session.stopped = true;
+      await this.teardown(session, true);
+    }
+    if (pending) await pending.catch(() => undefined);
+    await Promise.all([...this.sweeps]);
+    if (this._state.kind !== 'stopped') {
+      this.host.log('info', 'lifecycle', 'stopped');
+      this.setState({ kind: 'stopped' });
+    }
+    this.host.cleared();
+  }
+
+  dispose(): void {
+    this._onDidChangeState.dispose();
+  }
+
+  /** The running session, starting the server on first use. */
+  async ready(): Promise<McpSession> {
+    if (this.reinitPromise) return this.reinitPromise;
+    switch (this._state.kind) {
+      case 'running':
+        if (this._session) return this._session;
+        break;
+      case 'starting':
+        if (this.startPromise) await this.startPromise;
+        break;
+      case 'stopped':
+        await this.start();
+        break;
+      case 'error':
+        throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+      default:
+        assertNever(this._state, 'state');
+    }
+    if (!this._session) throw new McpHostError(`server \`${this.name}\` is not running`);
+    return this._session;
+  }
+
+  /** A new session in place of `old` (an HTTP server forgot ours). Single-flight. */
+  reinitialize(old: McpSession): Promise<McpSession> {
+    if (this.reinitPromise) return this.reinitPromise;
+    const epoch = this.epoch;
+    const p = (async () => {
+      this.host.log('info', 'lifecycle', 'the server no longer knows our session; re-initializing');
+      old.release();
+      void old.client.close().catch(() => undefined);
+      const fresh = await this.withStartupTimeout(epoch, s => this.host.launch(s));
+      if (epoch !== this.epoch) {
+        await this.teardown(fresh, true);
+        throw new McpHostError(`server \`${this.name}\` was stopped`);
+      }
+      this.install(fresh);
+      void this.host.installed(fresh);
+      return fresh;
+    })();
+    this.reinitPromise = p;
+    p.then(() => { this.reinitPromise = undefined; }, () => { this.reinitPromise = undefined; });
+    return p;
+  }
+
+  /**
+   * Runs a connect under the startup timeout (H9). On timeout the half-open session is torn down
+   * (initialize is never cancelled with notifications/cancelled, as the spec asks).
+   */
+  private async withStartupTimeout(epoch: number, run: (s: LaunchScope) => Promise<McpSession>): Promise<McpSession> {
+    const ms = this.host.startupTimeout();
+    const scope: LaunchScope = { aborted: false, sessions: [] };
+    let timer: NodeJS.Timeout | undefined;
+    let cancel!: (err: Error) => void;
+    const timeout = new Promise<never>((_, reject) => {
+      cancel = reject;
+      timer = setTimeout(() => {
+        scope.aborted = true;
+        reject(new McpHostError(`server \`${this.name}\` did not answer initialize within ${fmtMs(ms)} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout`));
+      }, ms);
+    });
+    // stop() during a start abandons it at once (and tears the half-open session down).
+    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(`server \`${this.name}\` was stopped while starting`)); };
+    this.cancelLaunches.add(cancelLaunch);
+    const attempt = run(scope);
+    try {
+      return await Promise.race([attempt, timeout]);
+    } catch (err) {
+      scope.aborted = true;
+      attempt.catch(() => undefined);
+      await Promise.all(scope.sessions.map(s => s.closing ? undefined : this.teardown(s, false)));
+      // Let the exit status and last stderr lines arrive before composing the message.
+      await new Promise(r => setTimeout(r, 50));
+      if (err instanceof McpHostError || epoch !== this.epoch) throw err;
+      const crashed = scope.sessions.find(s => s.exit !== undefined || (s.kind === 'stdio' && s.closing));
+      const m = /protocol version is not supported: (.*)$/.exec(messageOf(err));
+      if (m) {
+        throw new McpHostError(`server \`${this.name}\` answered with protocol version ${m[1]}, which this host does not support (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); update the server or the host`);
+      }
+      if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof SdkError)) throw new McpHostError(this.exitMessage(crashed, 'exited during startup'), undefined, { cause: err });
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.cancelLaunches.delete(cancelLaunch);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Crashes
+  // -------------------------------------------------------------------------------------------
+
+  private cancelRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  /** A running session ended without us asking: error state, then a restart with backoff or a crash-loop stop. */
+  private recordCrash(message: string): void {
+    const policy = this.host.restart ?? {};
+    const now = Date.now();
+    const windowMs = policy.windowMs ?? 180_000;
+    const maxCrashes = policy.maxCrashes ?? 5;
+    this.crashes = this.crashes.filter(t => now - t < windowMs);
+    this.crashes.push(now);
+    if (policy.enabled === false) {
+      this.setError(message);
+      return;
+    }
+    if (this.crashes.length >= maxCrashes) {
+      this.setError(`${message}. It crashed ${this.crashes.length} times in ${fmtMs(windowMs)}, so it will not be restarted automatically; fix the problem and start it again`, true);
+      return;
+    }
+    const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
+    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, now + delay);
+    const epoch = this.epoch;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (epoch !== this.epoch) return;
+      this.beginStart(true).catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref?.();
+  }
+
+  /** The session's transport closed by itself. */
+  onSessionClosed(session: McpSession): void {
+    if (session.closing || session !== this._session) return;
+    this._session = undefined;
+    this.stopPing();
+    session.release();
+    // What the crashed launch left (a daemon) is being ended; stop() waits for that.
+    if (session.kind === 'stdio') {
+      const sweep: Promise<unknown> = session.close(false).catch(() => undefined).finally(() => this.sweeps.delete(sweep));
+      this.sweeps.add(sweep);
+    }
+    // Let the exit status and the last stderr lines arrive.
+    setTimeout(() => {
+      if (this._session || this._state.kind !== 'running') return;
+      this.host.cleared();
+      this.recordCrash(this.exitMessage(session, 'exited unexpectedly'));
+    }, 50);
+  }
+
+  /**
+   * The server closed its stdout but its process lives on: nothing it says can arrive, and every
+   * request would wait for its timeout. Stop the process tree and treat it as a crash.
+   */
+  onStdoutClosed(session: McpSession): void {
+    // A normal exit closes stdout too: give the exit event time to arrive first.
+    setTimeout(() => {
+      if (session.closing || session.exit !== undefined || session !== this._session) return;
+      this.stopPing();
+      this._session = undefined;
+      const epoch = this.epoch;
+      this.host.log('warning', 'lifecycle', `pid ${session.pid} closed its stdout but is still running; stopping it`);
+      void this.teardown(session, false).then(() => {
+        if (epoch !== this.epoch) return;
+        this.host.cleared();
+        this.recordCrash(`server \`${this.name}\` closed its stdout but kept running, so none of its answers can arrive; it was stopped`);
+      });
+    }, 200).unref?.();
+  }
+
+  exitMessage(session: McpSession, what: string): string {
+    const exit = session.exit;
+    const status = exit ? (exit.signal ? ` (signal ${exit.signal})` : exit.code !== null ? ` (exit code ${exit.code})` : '') : '';
+    const last = this.host.stderrTail().at(-1);
+    if (session.kind === 'stdio') return `server \`${this.name}\` ${what}${status}${last ? `: ${last}` : ''}`;
+    return `server \`${this.name}\` closed the connection`;
+  }
+
+  async teardown(session: McpSession, graceful: boolean): Promise<void> {
+    await session.close(graceful);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Health
+  // -------------------------------------------------------------------------------------------
+
+  private startPing(session: McpSession): void {
+    this.stopPing();
+    const every = this.host.pingIntervalMs ?? 60_000;
+    if (!every) return;
+    this.pingTimer = setInterval(() => {
+      if (session !== this._session || session.closing) return;
+      session.healthCheck({ timeout: Math.min(every, 10_000) }).then(
+        () => { this.pingFailures = 0; },
+        err => {
+          if (session !== this._session || session.closing) return;
+          this.pingFailures++;
+          this.host.log('warning', 'lifecycle', `ping failed (${this.pingFailures}): ${describeError(this.name, 'ping', err)}`);
+          if (this.pingFailures >= 2) {
+            this.stopPing();
+            this._session = undefined;
+            const epoch = this.epoch;
+            void this.teardown(session, false).then(() => {
+              if (epoch === this.epoch) this.recordCrash(`server \`${this.name}\` stopped answering ping`);
+            });
+          }
+        },
+      );
+    }, every);
+    this.pingTimer.unref?.();
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+  }
+}

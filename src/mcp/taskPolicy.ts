@@ -1,0 +1,178 @@
+/**
+ * Tasks, the decisions and the wire shapes (MCP 2025-11-25 "tasks", experimental; SEP-1686):
+ * whether a tool call runs as a task, and what a server's task object may look like before the tracker
+ * (tasks.ts) believes it. Editor-free; nothing here sends a request.
+ *
+ * The 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663: server-directed
+ * `resultType: "task"`, `tasks/get` with inlined results, `tasks/update`, no `tasks/result`) cannot be
+ * driven through the SDK v2 (2.4.0): it refuses to send `tasks/get` on a 2026-07-28 session
+ * (MethodNotSupportedByProtocolVersion) and rejects a `resultType: "task"` answer
+ * (UnsupportedResultType). So the host declares the extension nowhere, a 2026-07-28 session never runs
+ * a tool as a task, and a server that insists (-32021 naming the extension) gets a message that says so.
+ */
+import { McpHostError } from './errors';
+
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+/** How the caller wants an `optional` tool run: `auto` (the policy below), `task` (asked for), `plain`. */
+export type TaskMode = 'auto' | 'task' | 'plain';
+
+export const TASK_STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** Fixed bounds on what a server's task says (the count of tasks is the limit `maxTasksPerServer`). */
+export const TASK_BOUNDS = Object.freeze({
+  /** Polling faster than this is never done, whatever `pollInterval` says (0, negative, NaN, a string). */
+  minPollMs: 250,
+  /** Polling slower than this is never done either (a year-long `pollInterval` would look like a hang). */
+  maxPollMs: 30_000,
+  /** When the server suggests nothing. */
+  defaultPollMs: 1_000,
+  /** Bytes of a status message kept (after redaction). */
+  maxStatusBytes: 1_024,
+  /** Longest task id accepted; a longer one fails the call. */
+  maxTaskIdChars: 256,
+  /** The ttl the host asks for (the server may choose another). */
+  requestedTtlMs: 30 * 60_000,
+  /** One `tasks/result` wait (it blocks until the task ends); a wait that times out is asked again. */
+  resultWaitMs: 10 * 60_000,
+  /** `tasks/get` failures in a row that end the task (a server that stopped answering for it). */
+  maxPollFailures: 3,
+  /** Finished tasks kept per server for "Show Result" (oldest dropped first). */
+  maxFinished: 16,
+});
+
+/**
+ * The policy for `optional` tools (documented in the README): run as a task when the user asked for it
+ * (the "Call Tool as Task" command, `mcp-host call --task`), or when the tool is known long-running,
+ * i.e. a plain call of it on this server took at least `LONG_RUNNING_MS` or timed out this session.
+ * `required` always runs as a task; `forbidden` or no `execution` never does.
+ */
+export const LONG_RUNNING_MS = 10_000;
+
+export interface TaskDecisionInput {
+  server: string;
+  tool: string;
+  /** The tool's `execution.taskSupport` as the server listed it (anything else counts as forbidden). */
+  taskSupport: unknown;
+  /** The server's capabilities from initialize. */
+  capabilities: Record<string, unknown> | undefined;
+  /** The negotiated protocol version. */
+  protocolVersion: string | undefined;
+  mode: TaskMode;
+  /** The tool is known long-running on this server (see LONG_RUNNING_MS). */
+  longRunning: boolean;
+}
+
+export function taskSupportOf(v: unknown): TaskSupport {
+  return v === 'required' || v === 'optional' ? v : 'forbidden';
+}
+
+/** The 2026-07-28 era and later (date-shaped versions compare as strings). */
+export function isModernEra(version: string | undefined): boolean {
+  return typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
+}
+
+/** The server declared task-augmented `tools/call` (`capabilities.tasks.requests.tools.call`). */
+export function serverTakesToolTasks(caps: Record<string, unknown> | undefined): boolean {
+  const tasks = obj(caps?.tasks);
+  return obj(obj(obj(tasks?.requests)?.tools)?.call) !== undefined;
+}
+
+/** The server declared `tasks/cancel` (`capabilities.tasks.cancel`). */
+export function serverCancelsTasks(caps: Record<string, unknown> | undefined): boolean {
+  return obj(obj(caps?.tasks)?.cancel) !== undefined;
+}
+
+/**
+ * True to call the tool as a task. Throws a readable error when the tool requires a task the session
+ * cannot run (the server did not declare task tool calls, or the session speaks 2026-07-28) or the
+ * caller forces a mode the tool forbids.
+ */
+export function runAsTask(d: TaskDecisionInput): boolean {
+  const support = taskSupportOf(d.taskSupport);
+  const where = `tool \`${d.tool}\` on server \`${d.server}\``;
+  const modern = isModernEra(d.protocolVersion);
+  const declared = !modern && serverTakesToolTasks(d.capabilities);
+  if (support === 'forbidden') {
+    if (d.mode === 'task') throw new McpHostError(`${where} cannot run as a task: the server does not offer it as one (its \`execution.taskSupport\` is ${d.taskSupport === undefined ? 'absent' : JSON.stringify(d.taskSupport)}); call it without --task`);
+    return false;
+  }
+  if (!declared) {
+    if (support === 'optional' && d.mode !== 'task') return false;
+    throw new McpHostError(modern
+      ? `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, and on protocol ${d.protocolVersion} tasks are the extension \`${TASKS_EXTENSION}\`, which this host cannot drive yet (its MCP SDK does not send the extension's methods); use the tool through a server speaking 2025-11-25`
+      : `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, but the server does not declare task tool calls (\`capabilities.tasks.requests.tools.call\`), so it cannot be called; this is a server bug`);
+  }
+  if (support === 'required') {
+    if (d.mode === 'plain') throw new McpHostError(`${where} must run as a task (its \`execution.taskSupport\` is "required"); call it without --no-task`);
+    return true;
+  }
+  if (d.mode === 'task') return true;
+  if (d.mode === 'plain') return false;
+  return d.longRunning;
+}
+
+/** Remembers which tools ran long as plain calls (bounded; per server, per session). */
+export class LongRunningTools {
+  private readonly names = new Set<string>();
+  constructor(private readonly max = 256) {}
+
+  has(tool: string): boolean {
+    return this.names.has(tool);
+  }
+
+  /** Records a plain call's duration (ms) or a timeout (Infinity). */
+  record(tool: string, ms: number): void {
+    if (ms < LONG_RUNNING_MS || this.names.has(tool)) return;
+    if (this.names.size >= this.max) this.names.delete(this.names.values().next().value as string);
+    this.names.add(tool);
+  }
+
+  clear(): void {
+    this.names.clear();
+  }
+}
+
+/** A task object as a server sent it, checked field by field. */
+export interface WireTask {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** `null` = unlimited; undefined = not said. */
+  ttl?: number | null;
+  pollInterval?: number;
+}
+
+/**
+ * Reads a task object (CreateTaskResult.task, a tasks/get result, a status notification's params).
+ * Returns a readable problem instead when it is not one: a missing or oversized id, an unknown status.
+ */
+export function readTask(v: unknown): WireTask | string {
+  const o = obj(v);
+  if (!o) return 'the task is not an object';
+  const id = o.taskId;
+  if (typeof id !== 'string' || id.length === 0) return 'the task has no `taskId` string';
+  if (id.length > TASK_BOUNDS.maxTaskIdChars) return `the task id is ${id.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})`;
+  if (!TASK_STATUSES.includes(o.status as TaskStatus)) return `the task status ${JSON.stringify(String(o.status).slice(0, 40))} is not one of ${TASK_STATUSES.join(', ')}`;
+  const t: WireTask = { taskId: id, status: o.status as TaskStatus };
+  if (typeof o.statusMessage === 'string') t.statusMessage = o.statusMessage;
+  if (o.ttl === null) t.ttl = null;
+  else if (typeof o.ttl === 'number' && Number.isFinite(o.ttl) && o.ttl >= 0) t.ttl = o.ttl;
+  if (typeof o.pollInterval === 'number') t.pollInterval = o.pollInterval;
+  return t;
+}
+
+/** The polling interval to use for what a server suggested (anything odd becomes the default, then bounded). */
+export function pollDelay(suggested: unknown): number {
+  const ms = typeof suggested === 'number' && Number.isFinite(suggested) && suggested > 0 ? suggested : TASK_BOUNDS.defaultPollMs;
+  return Math.min(TASK_BOUNDS.maxPollMs, Math.max(TASK_BOUNDS.minPollMs, Math.round(ms)));
+}
+
+export function isTerminal(s: TaskStatus): boolean {
+  return s === 'completed' || s === 'failed' || s === 'cancelled';
+}
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+}

@@ -1,0 +1,120 @@
+/**
+ * A connection's tasks across its sessions: one TaskTracker per running session (made when the session
+ * starts, disposed when it ends), the "known long-running" memory of the `optional` policy, and the one
+ * decision per tool call (taskPolicy.ts) between a task and a plain call. The connection owns one of these
+ * and forwards `callTool`, `tasks`, `cancelTask` and `taskResult` to it.
+ */
+import { Emitter, type Disposable, type Event } from './events';
+import { McpHostError, messageOf } from './errors';
+import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions } from './tasks';
+import type { Redactor } from './redact';
+
+export interface ToolCallContext {
+  /** The tool as listed (its `execution.taskSupport` decides). */
+  tool: { name: string; execution?: { taskSupport?: unknown } };
+  capabilities: Record<string, unknown> | undefined;
+  protocolVersion: string | undefined;
+  mode?: TaskMode;
+}
+
+/**
+ * A connection's two members as a TaskChannel: `request` as is, `onNotification` handing the tracker the
+ * notification's params.
+ */
+export function taskChannel(conn: {
+  request<T>(method: string, params?: Record<string, unknown>, resultSchema?: ResultSchema<T>, opts?: TaskRequestOptions): Promise<T>;
+  onNotification(method: string, handler: (notification: { method: string; params?: Record<string, unknown> }) => void): Disposable;
+}): TaskChannel {
+  return {
+    request: (method, params, schema, opts) => conn.request(method, params, schema, opts),
+    onNotification: (method, handler) => conn.onNotification(method, n => handler(n.params)),
+  };
+}
+
+export class ConnectionTasks implements Disposable {
+  private tracker: TaskTracker | undefined;
+  private trackerEvents: Disposable | undefined;
+  private readonly longRunning = new LongRunningTools();
+  private readonly _onDidChange = new Emitter<TaskInfo>();
+  /** Any change of a task of this server (also fired with the last state of each task when a session ends). */
+  readonly onDidChange: Event<TaskInfo> = this._onDidChange.event;
+
+  constructor(private readonly server: () => string) {}
+
+  /**
+   * A session started: tasks run on it from now on. Dispose the result when that session ends (its running
+   * tasks fail with `reason`, the list empties); disposing it after another session attached does nothing.
+   */
+  attach(channel: TaskChannel, o: { redactor: Redactor; maxTasks: number; requestTimeout: () => number; log?: (level: 'info' | 'warning' | 'debug', message: string) => void }): Disposable {
+    this.detach();
+    const tracker = new TaskTracker({ server: this.server(), channel, ...o });
+    this.trackerEvents = tracker.onDidChange(i => this._onDidChange.fire(i));
+    this.tracker = tracker;
+    return { dispose: () => { if (this.tracker === tracker) this.detach(); } };
+  }
+
+  /** The session ended: its running tasks fail, and the list empties. */
+  detach(reason?: string): void {
+    const t = this.tracker;
+    if (!t) return;
+    this.tracker = undefined;
+    t.dispose(reason);
+    this.trackerEvents?.dispose();
+    this.trackerEvents = undefined;
+    this.longRunning.clear();
+    for (const info of t.tasks) this._onDidChange.fire(info);
+  }
+
+  get tasks(): readonly TaskInfo[] {
+    return this.tracker?.tasks ?? [];
+  }
+
+  /** True when the call should go as a task (throws a readable error when it cannot go at all). */
+  decide(ctx: ToolCallContext): boolean {
+    return runAsTask({
+      server: this.server(), tool: ctx.tool.name, taskSupport: ctx.tool.execution?.taskSupport,
+      capabilities: ctx.capabilities, protocolVersion: ctx.protocolVersion, mode: ctx.mode ?? 'auto',
+      longRunning: this.longRunning.has(ctx.tool.name),
+    });
+  }
+
+  /** Runs the call as a task on the current session. */
+  runTask(tool: string, args: Record<string, unknown>, opts: TaskRunOptions): Promise<Record<string, unknown>> {
+    if (!this.tracker) return Promise.reject(new McpHostError(`server \`${this.server()}\` is not running`));
+    return this.tracker.callTool(tool, args, opts);
+  }
+
+  /** Runs a plain call, remembering a tool that took long (or timed out) for the `optional` policy. */
+  async timed<T>(tool: string, plain: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      const r = await plain();
+      this.longRunning.record(tool, Date.now() - started);
+      return r;
+    } catch (err) {
+      const code = codeOf(err);
+      if (code === -32001) this.longRunning.record(tool, Infinity);
+      // A 2026-07-28 server that will only answer with a task: "Missing required client capability" naming the extension.
+      if (code === -32021 && JSON.stringify(errorDataOf(err) ?? messageOf(err)).includes(TASKS_EXTENSION)) {
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), which this host cannot drive yet (its MCP SDK does not send the extension's methods)`, code, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    const info = this.tracker?.get(taskId);
+    if (!info) throw new McpHostError(`server \`${this.server()}\` has no task \`${taskId}\` running`);
+    if (!isTerminal(info.status)) await this.tracker!.cancel(taskId);
+  }
+
+  result(taskId: string): Promise<Record<string, unknown>> {
+    if (!this.tracker) return Promise.reject(new McpHostError(`server \`${this.server()}\` is not running, and its tasks went with its session`));
+    return this.tracker.result(taskId);
+  }
+
+  dispose(): void {
+    this.detach();
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,90 @@
+// A 2026-07-28 server in the editor (test/fixtures/servers/modern.mjs, on the SDK v2 server package), over stdio and
+// Streamable HTTP: the Servers view names its era and protocol version, and the Servers and Resources views refresh
+// when the server announces a change on its subscriptions/listen stream.
+import * as assert from 'assert';
+import { spawn, type ChildProcess } from 'child_process';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { McpNode } from '../../src/views/nodes';
+import { ROOT, activateHost, until } from './helpers';
+
+const MODERN = path.join(ROOT, 'test/fixtures/servers/modern.mjs');
+
+/** Starts modern.mjs --http on 127.0.0.1 and resolves with its URL. */
+function startHttp(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [MODERN, '--http'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', d => {
+      out += d;
+      const m = /LISTENING (\d+) (\S+)/.exec(out);
+      if (m) resolve({ url: m[2], child });
+    });
+    child.once('exit', code => reject(new Error(`modern.mjs --http exited (${code}) before listening`)));
+  });
+}
+
+describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
+  this.timeout(60000);
+  let api: McpHostExtensionApi;
+  let httpServer: { url: string; child: ChildProcess } | undefined;
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+  const names = ['modern', 'modern-http'];
+
+  before(async () => {
+    api = await activateHost();
+    api.setConsentPrompt(async () => 'allow');
+    httpServer = await startHttp();
+    await cfg().update('servers', {
+      modern: { command: process.execPath, args: [MODERN] },
+      'modern-http': { type: 'http', url: httpServer.url },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'both modern servers running with their catalogues', () =>
+      names.every(n => api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.tools.length >= 19));
+  });
+
+  after(async () => {
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    if (httpServer && httpServer.child.exitCode === null) {
+      const exited = new Promise(r => httpServer!.child.once('exit', r));
+      httpServer.child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  const serverNode = (name: string) => (api.views.servers.getChildren() as McpNode[]).find(n => n.kind === 'server' && n.server === name);
+  const group = (name: string, g: string) => (api.views.servers.getChildren(serverNode(name)!) as McpNode[]).find(n => n.kind === 'group' && n.group === g);
+
+  for (const name of names) {
+    it(`H38/H42: the Servers view shows ${name}'s modern era and protocol 2026-07-28`, () => {
+      const node = serverNode(name);
+      assert.ok(node, `${name} is not in the Servers view`);
+      const item = api.views.servers.getTreeItem(node);
+      assert.strictEqual(item.description, 'running · 2026-07-28 (modern)');
+      const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+      assert.match(tooltip, /protocol 2026-07-28 \(modern era\)/);
+    });
+
+    it(`H21/H40: ${name}: the Servers and Resources views refresh after a change announced on subscriptions/listen`, async () => {
+      const server = api.host.get(name)!;
+      const tools = server.catalogue.tools.length;
+      assert.strictEqual(api.views.servers.getTreeItem(group(name, 'tools')!).description, String(tools));
+      await server.callTool('add_tool', { name: 'from_editor' });
+      await until(api, 'the tools group to count the new tool', () =>
+        api.views.servers.getTreeItem(group(name, 'tools')!).description === String(tools + 1));
+      const toolNames = (api.views.servers.getChildren(group(name, 'tools')!) as McpNode[])
+        .map(n => (n.kind === 'tool' ? n.tool.name : '')).filter(Boolean);
+      assert.ok(toolNames.includes('extra_from_editor'), toolNames.join(', '));
+
+      await server.callTool('add_resource', { name: 'from_editor' });
+      await until(api, 'the new resource in the catalogue', () => server.catalogue.resources.some(r => r.uri === 'modern://extra/from_editor'));
+      const root = (await api.views.resources.getChildren()).find(n => n.server === name);
+      assert.ok(root, `${name} is not in the Resources view`);
+      const resources = await api.views.resources.getChildren(root);
+      assert.ok(resources.some(n => n.kind === 'resource' && n.resource.uri === 'modern://extra/from_editor'),
+        'the Resources view lists the new resource');
+    });
+  }
+});

@@ -1,0 +1,73 @@
+// MCP tasks in the real extension host: MCP: Call Tool on server-everything's `simulate-research-query`
+// (execution.taskSupport "required") waits for the task, the Servers view shows the task under its server
+// while it runs and with its result after, Show Task Result opens the result, Cancel Task cancels one.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { McpNode } from '../../src/views/nodes';
+import type { TaskInfo } from '../../src/mcp';
+import { EVERYTHING, until } from './helpers';
+
+function text(result: { content?: { type: string; text?: string }[] } | undefined): string {
+  return (result?.content ?? []).filter(c => c.type === 'text').map(c => c.text).join('\n');
+}
+
+describe('MCP tasks in the editor (simulate-research-query)', function () {
+  this.timeout(90000);
+  let api: McpHostExtensionApi;
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', { research: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'research running with its tools', () => api.host.get('research')?.state.kind === 'running'
+      && api.host.get('research')!.catalogue.tools.some(t => t.name === 'simulate-research-query'));
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  /** The task nodes under the server's Tasks group of the Servers view. */
+  function taskNodes(): McpNode[] {
+    const tree = api.views.servers;
+    const server = (tree.getChildren() as McpNode[]).find(n => n.server === 'research');
+    if (!server) return [];
+    const group = (tree.getChildren(server) as McpNode[]).find(n => n.kind === 'group' && n.group === 'tasks');
+    return group ? tree.getChildren(group) as McpNode[] : [];
+  }
+
+  const taskOf = (n: McpNode): TaskInfo | undefined => (n.kind === 'task' ? api.host.get('research')!.tasks.find(t => t.taskId === n.taskId) : undefined);
+
+  it('Call Tool waits for the task; the Servers view shows it running, then with its result; Show Task Result opens it', async () => {
+    const call = vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] }>('mcpHost.callTool', 'research', 'simulate-research-query', { topic: 'tides' });
+    await until(api, 'the task under research in the Servers view', () => taskNodes().some(n => taskOf(n)?.status === 'working'));
+    const running = taskNodes().find(n => taskOf(n)?.status === 'working')!;
+    const item = api.views.servers.getTreeItem(running);
+    assert.strictEqual(item.label, 'simulate-research-query');
+    assert.strictEqual(item.contextValue, 'task.running');
+    assert.match(String(item.description), /^working/);
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+    const result = await call;
+    assert.match(text(result), /Research Report: tides/);
+    await until(api, 'the task completed in the view', () => taskOf(running)?.status === 'completed');
+    const done = api.views.servers.getTreeItem(running);
+    assert.strictEqual(done.contextValue, 'task.result');
+    assert.strictEqual(done.command?.command, 'mcpHost.showTaskResult');
+    const shown = await vscode.commands.executeCommand<string>('mcpHost.showTaskResult', running);
+    assert.match(shown ?? '', /Research Report: tides/);
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /simulate-research-query \(task /);
+  });
+
+  it('Cancel Task cancels a running task and the Call Tool command ends without a result', async () => {
+    const before = new Set(api.host.get('research')!.tasks.map(t => t.taskId));
+    const call = vscode.commands.executeCommand('mcpHost.callTool', 'research', 'simulate-research-query', { topic: 'moon' });
+    await until(api, 'a new running task', () => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId) && taskOf(n)?.status === 'working'));
+    const node = taskNodes().find(n => n.kind === 'task' && !before.has(n.taskId))!;
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.cancelTask', node), true);
+    assert.strictEqual(await call, undefined);
+    assert.strictEqual(taskOf(node)?.status, 'cancelled');
+    assert.strictEqual(api.views.servers.getTreeItem(node).contextValue, 'task.ended');
+  });
+});
