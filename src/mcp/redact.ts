@@ -30,7 +30,15 @@ const PLAIN_HEADERS = /^(accept|accept-language|accept-encoding|content-type|use
 const SECRET_KEYS = /^(env|headers|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|token|access_token|refresh_token|id_token|client_secret|api[-_]?key|x-api-key)$/i;
 
 /** `Bearer …` / `Basic …` credentials in free text. */
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
+const BEARER = /\b(Bearer|Basic)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+
+/**
+ * True when the word after `Bearer`/`Basic` looks like a credential rather than prose ("Basic MCP App",
+ * "Bearer token"): it has a digit or a symbol, mixes cases after its first letter, or is long.
+ */
+function looksCredential(word: string): boolean {
+  return /[^A-Za-z]/.test(word) || (/[a-z]/.test(word) && /[A-Z]/.test(word.slice(1))) || word.length >= 20;
+}
 
 /** True when an environment variable of this name probably holds a secret. */
 export function looksSecretName(name: string): boolean {
@@ -108,7 +116,7 @@ export class Redactor {
   /** Hides every known value and every `Bearer`/`Basic` credential. */
   text(s: string, mask = MASK): string {
     let out = this.pattern && s.length >= MIN_SECRET_LENGTH ? s.replace(this.pattern, mask) : s;
-    if (out.includes('earer') || out.includes('asic')) out = out.replace(BEARER, `$1 ${mask}`);
+    if (out.includes('earer') || out.includes('asic')) out = out.replace(BEARER, (m, scheme: string, cred: string) => looksCredential(cred) ? `${scheme} ${mask}` : m);
     return out;
   }
 

@@ -24,6 +24,10 @@ describe('Redactor', () => {
 
   it('hides Bearer/Basic credentials and values under secret keys of structured data', () => {
     assert.equal(Redactor.none.text('Authorization: Bearer abc.def-ghi'), 'Authorization: Bearer ***');
+    assert.equal(Redactor.none.text('Authorization: Basic dXNlcjpwYXNz'), 'Authorization: Basic ***');
+    assert.equal(Redactor.none.text('Authorization: Bearer abcdefghijklmnopqrstuvwxyz'), 'Authorization: Bearer ***');
+    // Prose is not a credential: a server named "Basic MCP App Server" keeps its name.
+    assert.equal(Redactor.none.text('Basic MCP App Server; a Bearer token; Basic authentication'), 'Basic MCP App Server; a Bearer token; Basic authentication');
     const v = Redactor.none.value({ headers: { Authorization: 'x' }, api_key: 'k', nested: { token: 't' }, ok: 1 });
     assert.equal(v, '{"headers":{"Authorization":"***"},"api_key":"***","nested":{"token":"***"},"ok":1}');
   });
