@@ -28,6 +28,7 @@ import { McpSession, type ServerNotification, type SessionHost, type TransportKi
 import { Supervisor, type LaunchScope, type RestartPolicy } from './supervisor';
 import { ServerLog } from './serverLog';
 import { ServerRequests } from './requests';
+import { legacySameOriginIssuer } from './oauth/legacyIssuer';
 import { rediscoverOnRejectedToken } from './oauth/rediscover';
 import { ConnectionTasks, taskChannel } from './toolTasks';
 import type { TaskInfo } from './tasks';
@@ -254,10 +255,12 @@ export class Connection implements ServerHandle {
     return this.connect(session, scope);
   }
 
-  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope): Promise<McpSession> {
+  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false): Promise<McpSession> {
     // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
     const fetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
-    const transport = httpTransport(def, kind, { name: this.name, fetch, authProvider: this.options.authProvider, reconnection: this.options.reconnection });
+    const transport = httpTransport(def, kind, {
+      name: this.name, fetch, authProvider: this.options.authProvider, reconnection: this.options.reconnection, skipIssuerMetadataValidation,
+    });
     const session = new McpSession(transport, kind, this.sessionHost);
     try {
       return await this.connect(session, scope);
@@ -265,6 +268,12 @@ export class Connection implements ServerHandle {
       if (!session.closing) {
         session.release();
         await session.client.close().catch(() => undefined);
+      }
+      // A 2025-03-26 server whose authorization server lives under a path of its own origin (legacyIssuer.ts).
+      const why = !skipIssuerMetadataValidation && !scope.aborted ? await legacySameOriginIssuer(err, def.url, this.fetchFn) : undefined;
+      if (why) {
+        this.serverLog.log('warning', 'lifecycle', `server \`${this.name}\`: ${why}`);
+        return this.connectHttp(def, kind, scope, true);
       }
       throw err;
     }

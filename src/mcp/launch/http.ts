@@ -23,6 +23,8 @@ export interface HttpLaunchOptions {
   fetch: FetchLike;
   authProvider?: OAuthClientProvider;
   reconnection?: ReconnectionOptions;
+  /** Only for a 2025-03-26 server whose issuer is on its own origin (oauth/legacyIssuer.ts). */
+  skipIssuerMetadataValidation?: boolean;
 }
 
 const DEFAULT_RECONNECTION: ReconnectionOptions = {
@@ -41,8 +43,11 @@ export function httpTransport(def: HttpServerDefinition, kind: HttpKind, o: Http
   return kind === 'streamableHttp'
     ? new StreamableHTTPClientTransport(url, {
       requestInit, fetch: o.fetch, authProvider: o.authProvider, reconnectionOptions: o.reconnection ?? DEFAULT_RECONNECTION,
+      ...(o.skipIssuerMetadataValidation && { skipIssuerMetadataValidation: true }),
     })
-    : new SSEClientTransport(url, { requestInit, fetch: o.fetch, authProvider: o.authProvider });
+    : new SSEClientTransport(url, {
+      requestInit, fetch: o.fetch, authProvider: o.authProvider, ...(o.skipIssuerMetadataValidation && { skipIssuerMetadataValidation: true }),
+    });
 }
 
 /** Ends a Streamable HTTP session (DELETE), waiting at most `ms`; anything else is left to close(). */
