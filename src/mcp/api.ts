@@ -11,6 +11,7 @@ import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
 import type { Redactor } from './redact';
 import type { TaskInfo, TaskMode } from './tasks';
+import type { CatalogueKind } from './catalogue';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -37,6 +38,8 @@ export interface ServerHandle {
   readonly state: ServerState;
   /** Cached catalogue (empty lists until running). */
   readonly catalogue: Catalogue;
+  /** Fetches the lists again (all declared ones, or one kind), as a list_changed would; resolves when done. */
+  refreshCatalogue(kind?: CatalogueKind): Promise<void>;
   /** Last stderr lines (at most 50), kept across restarts for error reports. */
   readonly stderrTail: readonly string[];
   /**

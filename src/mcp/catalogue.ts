@@ -96,7 +96,7 @@ export async function fetchAll<K extends CatalogueKind>(
       for (const i of items) {
         if (kind === 'tools' && typeof (i as { name?: unknown } | null)?.name !== 'string') continue;
         if (out.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
-        bytes += JSON.stringify(i)?.length ?? 0;
+        bytes += approxJsonSize(i);
         if (bytes > maxCatalogueBytes) { full = 'maxCatalogueBytes'; break; }
         out.push(i);
         pageItems.push(i);
@@ -117,6 +117,31 @@ export async function fetchAll<K extends CatalogueKind>(
     cursor = next as string;
   }
   return out as Catalogue[K];
+}
+
+/**
+ * About the length of `v` as JSON (strings' lengths plus quotes, keys, separators), for the catalogue's bytes
+ * cap: a walk, where JSON.stringify of every item cost a quarter of a 10,000-item refresh. Depth-bounded
+ * (deeper parts count as their JSON length); cycles cannot occur in parsed JSON.
+ */
+export function approxJsonSize(v: unknown, depth = 0): number {
+  switch (typeof v) {
+    case 'string': return v.length + 2;
+    case 'number': return 8;
+    case 'boolean': return 5;
+    case 'object': {
+      if (v === null) return 4;
+      if (depth > 16) return JSON.stringify(v)?.length ?? 0;
+      let n = 2;
+      if (Array.isArray(v)) {
+        for (const x of v) n += approxJsonSize(x, depth + 1) + 1;
+      } else {
+        for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) n += k.length + 4 + approxJsonSize((v as Record<string, unknown>)[k], depth + 1);
+      }
+      return n;
+    }
+    default: return 0;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import {
 import type { RequestOptions, ServerHandle } from './api';
 import { Emitter, assertNever, type Disposable, type Event } from './events';
 import type { Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, Root, ServerDefinition, ServerState, StdioServerDefinition } from './types';
-import { emptyCatalogue } from './catalogue';
+import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from './catalogue';
 import { McpHostError, describeError, messageOf } from './errors';
 import type { Redactor } from './redact';
 import { resolveLimits, type Limits } from './limits';
@@ -151,6 +151,10 @@ export class Connection implements ServerHandle {
   get state(): ServerState { return this.supervisor.state; }
   get catalogue(): Catalogue { return this.supervisor.session?.catalogue?.catalogue ?? emptyCatalogue(); }
   get stderrTail(): readonly string[] { return this.serverLog.stderrTail; }
+  async refreshCatalogue(kind?: CatalogueKind): Promise<void> {
+    const c = this.supervisor.session?.catalogue;
+    if (c) await Promise.all((kind ? [kind] : CATALOGUE_KINDS).map(k => c.refresh(k)));
+  }
   /** This server's part of the one redaction path (redact.ts): its definition's secrets and its launch environment's. */
   get redactor(): Redactor { return this.serverLog.redactor; }
   /** The pid of the stdio server process, while there is one. */

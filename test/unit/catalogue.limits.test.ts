@@ -3,7 +3,7 @@ import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Tool } from '@modelcontextprotocol/client';
-import { CatalogueSession, MIN_TTL_MS, expiryOf, fetchAll } from '../../src/mcp/catalogue';
+import { CatalogueSession, MIN_TTL_MS, approxJsonSize, expiryOf, fetchAll } from '../../src/mcp/catalogue';
 import { resolveLimits } from '../../src/mcp/limits';
 import type { Catalogue } from '../../src/mcp/types';
 
@@ -151,5 +151,24 @@ describe('Catalogue freshness (ttlMs, 2026-07-28 cache hints)', () => {
     assert.equal(expiryOf(0, 0), MIN_TTL_MS);
     assert.equal(expiryOf(5000, 0), 5000);
     assert.equal(expiryOf(1e12, 0), 86_400_000);
+  });
+});
+
+describe('catalogue bytes estimate', () => {
+  it('is close to the JSON length for list items, and counts deep or odd values without throwing', () => {
+    const items: unknown[] = [
+      { uri: 'file:///a/b.txt', name: 'b.txt', mimeType: 'text/plain', description: 'x'.repeat(300) },
+      { name: 't', inputSchema: { type: 'object', properties: { a: { type: 'string', enum: ['x', 'y'] } } }, _meta: { ui: { resourceUri: 'ui://t' } } },
+      { name: 'ünïcödé', title: '🚀', annotations: { priority: 0.5, audience: ['user'] }, size: 12345678 },
+    ];
+    for (const i of items) {
+      const real = JSON.stringify(i).length;
+      const est = approxJsonSize(i);
+      if (Math.abs(est - real) > real * 0.25 + 16) throw new Error(`estimate ${est} vs JSON ${real} for ${JSON.stringify(i)}`);
+    }
+    let deep: unknown = 'leaf';
+    for (let d = 0; d < 200; d++) deep = { d: deep };
+    if (approxJsonSize(deep) < 200 * 5) throw new Error('deep value under-counted');
+    if (approxJsonSize(undefined) !== 0 || approxJsonSize(null) !== 4) throw new Error('odd values');
   });
 });
