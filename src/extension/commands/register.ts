@@ -59,7 +59,9 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
     [CommandIds.cancelTask]: (arg?: unknown, taskId?: string) => cancelTaskCommand(host, arg, taskId),
     [CommandIds.showTaskResult]: (arg?: unknown, taskId?: string) => showTaskResultCommand(host, arg, taskId),
     [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => runPromptCommand(host, arg, prompt, args),
-    [CommandIds.refresh]: () => {
+    [CommandIds.refresh]: async () => {
+      // Servers that never send list_changed: their lists are fetched again.
+      await Promise.all(host.servers.filter(h => h.state.kind === 'running').map(h => h.refreshCatalogue().catch(() => undefined)));
       s.serversTree.refresh();
       s.resourcesTree.reset();
     },
