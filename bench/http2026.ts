@@ -45,10 +45,9 @@ export const http2026: Bench = {
         host: () => c.callTool('echo', { text }),
         sdk: () => client.callTool({ name: 'echo', arguments: { text } }),
       }, CALLS, BLOCK, 100);
-      const hostList = hostToolsRefresh(c);
       const l = await interleaved({
         host: async () => {
-          await hostList();
+          await c.refreshCatalogue('tools');
           if (c.catalogue.tools.length !== TOOLS) throw new Error('host refresh lost tools');
         },
         sdk: async () => {
@@ -87,9 +86,3 @@ export const http2026: Bench = {
     }
   },
 };
-
-/** The host's catalogue refresh of tools: the path a list_changed refresh takes. */
-function hostToolsRefresh(c: unknown): () => Promise<void> {
-  const session = () => (c as { session: { catalogue: { refresh(k: string): Promise<void> } } }).session.catalogue;
-  return () => session().refresh('tools');
-}
