@@ -12,6 +12,7 @@ import { hasOwn } from '../mcp/schema/own';
 import { ownText } from './output';
 import { redactorFor } from '../mcp/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
+import { toolUi, visibleToModel } from '../mcp/apps/meta';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -247,6 +248,8 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
       prompts: cat.prompts,
       resources: cat.resources,
       resourceTemplates: cat.resourceTemplates,
+      // MCP Apps: the tools that come with a view, and its ui:// resource; app-only tools are marked.
+      apps: cat.tools.filter(t => toolUi(t) || !visibleToModel(t)).map(t => ({ tool: t.name, ...(toolUi(t) ? { resourceUri: toolUi(t) } : {}), visibility: visibleToModel(t) ? ['model', 'app'] : ['app'] })),
     };
   });
   rt.out(JSON.stringify(report, null, 2));
@@ -257,7 +260,9 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, tool] = args.positionals;
   if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`, { help: true });
   const toolArgs = parseToolArgs(args.args);
+  let ui: string | undefined;
   const result = await withServer(rt, args, name, async handle => {
+    ui = toolUi(handle.catalogue.tools.find(t => t.name === tool));
     if (!handle.catalogue.tools.some(t => t.name === tool) && handle.catalogue.tools.length) {
       throw new UsageError(`server "${name}" has no tool "${tool}"; tools: ${handle.catalogue.tools.map(t => t.name).join(', ')}`);
     }
@@ -269,6 +274,8 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   });
   if (args.json) rt.out(JSON.stringify(result, null, 2));
   else rt.out(formatToolResult(result));
+  // The editor renders this result in the tool's MCP App view; the command line names it.
+  if (ui) rt.err(`ui: ${ui} (an MCP App view; the editor renders it, mcp-host read ${name} ${ui} prints its HTML)`);
   if (result.isError) {
     rt.err(`mcp-host: tool "${tool}" on server "${name}" reported an error (isError: true)`);
     return 1;

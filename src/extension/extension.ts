@@ -19,6 +19,7 @@ import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
+import { AppViews, confirmLinkDialog } from './apps';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -41,6 +42,8 @@ export interface McpHostExtensionApi {
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
   chat: ChatRegistration;
+  /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
+  apps: AppViews;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
   /** How long `activate()` itself took (ms); also in the "MCP Host" log. Read by the activation benchmark. */
@@ -102,8 +105,19 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
-  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree }));
   const chat = push(registerChat(context, host, identity));
+  const apps = push(new AppViews({
+    host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
+    ui: { approveTool: (server, tool, args) => chat.chat.approveCall(server, tool, args), confirmLink: confirmLinkDialog },
+    log: (server, level, raw) => {
+      // What a view says passes the server's redaction like everything else it sends.
+      const msg = host.get(server)?.redactor.text(raw) ?? raw;
+      const ch = logsRef?.channel(server) ?? log;
+      if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
+    },
+  }));
+  chat.chat.apps = apps;
+  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps }));
   push(createStatusItem(host));
   push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
   push(syncRoots(host));
@@ -128,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     views: { servers: serversTree, resources: resourcesTree },
     sampling,
     chat,
+    apps,
     oauth,
     activationMs,
     firstReconcileMs,

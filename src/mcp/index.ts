@@ -15,3 +15,4 @@ export * from './limits';
 export * from './oauth/urls';
 export * from './tasks';
 export * from './toolTasks';
+export * from './apps';

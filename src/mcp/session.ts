@@ -6,6 +6,7 @@
  * resource subscriptions in both eras, the health check, and the session's end. Supervision (state,
  * restarts, timeouts) is supervisor.ts; launching is launch/.
  */
+import { appsClientCapability } from './apps/meta';
 import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from './events';
 import { CatalogueSession } from './catalogue';
@@ -99,6 +100,8 @@ export class McpSession {
         tasks: {},
         ...(h.sampling.enabled ? { sampling: { tools: {} } } : {}),
         ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+        // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs).
+        extensions: appsClientCapability(),
       },
       versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
       // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.

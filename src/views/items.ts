@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, isTerminal, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, isTerminal, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
@@ -144,14 +144,20 @@ function maskFor(h: ServerHandle | undefined): Mask {
 function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name);
   item.id = `tool/${server}/${tool.name}`;
-  item.description = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description) ?? '') || undefined;
+  const ui = toolUi(tool);
+  const appOnly = !visibleToModel(tool);
+  const described = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description) ?? '') || undefined;
+  // MCP Apps: a tool with a view says so first; an app-only helper too (the model never sees it).
+  item.description = [ui ? 'app' : undefined, appOnly ? 'app only' : undefined, described].filter(Boolean).join(' · ') || undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(mask(tool.description ?? ''))}\n\n`);
+  if (ui) md.appendMarkdown(`Has an MCP App view: \`${esc(mask(ui))}\` (opens in an editor panel when called)\n\n`);
+  if (appOnly) md.appendMarkdown('Only its server\'s app views may call it (`_meta.ui.visibility`); the model does not see it.\n\n');
   const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
   if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => `\`${p}\``).join(', ')}\n\n`);
   if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): \`${JSON.stringify(tool.annotations)}\``);
   item.tooltip = md;
-  item.iconPath = new vscode.ThemeIcon('tools');
+  item.iconPath = new vscode.ThemeIcon(ui ? 'window' : 'tools');
   item.contextValue = 'tool';
   return item;
 }

@@ -10,13 +10,14 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi, ServerHandle } from '../../mcp';
+import { visibleToModel, type HostApi, type ServerHandle } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
 import { ScopedGrants, type Grant } from '../sampling/queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { promptToChatMessages, promptToTranscript, resourceText, toolResultText } from './messages';
 import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
 import { setOwn } from '../../mcp/schema/own';
+import type { AppViews } from '../apps';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
@@ -100,6 +101,8 @@ function errorText(err: unknown): string {
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */
 export class McpChat {
   ui: ChatUi = defaultChatUi;
+  /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
+  apps?: Pick<AppViews, 'open' | 'modelContexts'>;
   private readonly grants: ScopedGrants;
 
   constructor(private readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
@@ -124,7 +127,7 @@ export class McpChat {
       const inv = parseInvocation(request.prompt);
       if (inv.target) return await this.runPrompt(request, context, stream, token);
       if (!request.prompt.trim()) return this.listPrompts(stream, true);
-      const messages = [...this.history(context), ...await referenceMessages(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+      const messages = [...this.history(context), ...await referenceMessages(request), ...this.viewContext(stream), vscode.LanguageModelChatMessage.User(request.prompt)];
       const memo: TurnMemo = { answer: await this.answer(messages, request.model, stream, token) };
       return { metadata: { mcp: memo } };
     } catch (err) {
@@ -314,9 +317,17 @@ export class McpChat {
     return out;
   }
 
+  /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
+  private viewContext(stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
+    const views = this.apps?.modelContexts() ?? [];
+    if (views.length) stream.markdown(`_Context from MCP App views: ${views.map(v => `\`${v.tool}\` (${v.server})`).join(', ')}._\n\n`);
+    return views.map(v => vscode.LanguageModelChatMessage.User(`Context from the view of tool "${v.tool}" of MCP server "${v.server}":\n${v.text}`));
+  }
+
   /** The running servers' tools under names unique across servers. */
   private collectTools(): { tools: vscode.LanguageModelChatTool[]; names: Map<string, { server: string; tool: string; def: Tool }> } {
-    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.map(t => ({ server: h.name, tool: t.name, def: t })));
+    // App-only tools (`_meta.ui.visibility: ["app"]`) are for their server's views, never the model.
+    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.filter(visibleToModel).map(t => ({ server: h.name, tool: t.name, def: t })));
     const unique = uniqueToolNames(entries);
     const names = new Map<string, { server: string; tool: string; def: Tool }>();
     const tools: vscode.LanguageModelChatTool[] = [];
@@ -354,6 +365,22 @@ export class McpChat {
     return all;
   }
 
+  /**
+   * The confirmation of one tool call (the model's, or an MCP App view's): a standing grant for the tool (session
+   * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed.
+   */
+  async approveCall(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean> {
+    // An unknown server is asked every time.
+    const id = this.identity.of?.(server);
+    const key = id && grantKey(id, tool.name);
+    let grant: Grant | undefined = id && key ? this.grants.standing(id.scope, key) : undefined;
+    if (!grant) {
+      grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint });
+      if (id && key) await this.grants.record(id.scope, key, grant);
+    }
+    return grant !== 'deny';
+  }
+
   private async callTool(
     call: vscode.LanguageModelToolCallPart, names: Map<string, { server: string; tool: string; def: Tool }>,
     stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
@@ -363,15 +390,7 @@ export class McpChat {
     const h = entry && this.host.get(entry.server);
     if (!entry || !h || !isRunning(h)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
-    // Keyed by where the server is defined plus its fingerprint; an unknown server is asked every time.
-    const id = this.identity.of?.(entry.server);
-    const key = id && grantKey(id, entry.tool);
-    let grant: Grant | undefined = id && key ? this.grants.standing(id.scope, key) : undefined;
-    if (!grant) {
-      grant = await this.ui.approveTool({ server: entry.server, tool: entry.tool, description: entry.def.description, args, readOnly: entry.def.annotations?.readOnlyHint });
-      if (id && key) await this.grants.record(id.scope, key, grant);
-    }
-    if (grant === 'deny') {
+    if (!await this.approveCall(entry.server, entry.def, args)) {
       stream.markdown(`\n\n_You declined the call of \`${entry.tool}\` (${entry.server})._\n\n`);
       return reply('The user declined to run this tool.');
     }
@@ -387,6 +406,12 @@ export class McpChat {
         },
       });
       stream.markdown(`\n\n_Called \`${entry.tool}\` (${entry.server})${result.isError ? ': it reported an error' : ''}._\n\n`);
+      // A tool with an MCP App view: the view opens beside the chat, and the answer offers a button to focus it.
+      const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
+      if (view) {
+        view.result(result);
+        stream.button({ command: 'mcpHost.openAppView', title: `Open the view of ${entry.tool}`, arguments: [entry.server, entry.tool] });
+      }
       return reply(toolResultText(result));
     } catch (err) {
       stream.markdown(`\n\n_The call of \`${entry.tool}\` (${entry.server}) failed: ${errorText(err)}_\n\n`);

@@ -10,6 +10,7 @@ import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { ResourceFileSystem } from '../resourceFs';
 import type { ServerController } from '../servers';
+import type { AppViews } from '../apps';
 import { errorText, pickServer, running, serverNameOf } from './args';
 import { callToolCommand } from './tools';
 import { cancelTaskCommand, showTaskResultCommand } from './tasks';
@@ -29,6 +30,8 @@ export interface CommandServices {
   oauth: OAuthBridge;
   serversTree: ServersTreeProvider;
   resourcesTree: ResourcesTreeProvider;
+  /** MCP App views: a tool with a UI opens one. */
+  apps?: AppViews;
 }
 
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
@@ -54,8 +57,8 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const target = resourceOf(arg, uri);
       return server && target ? openResource(s.resources, server, target) : [];
     },
-    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args),
-    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'task'),
+    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'auto', s.apps),
+    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'task', s.apps),
     [CommandIds.cancelTask]: (arg?: unknown, taskId?: string) => cancelTaskCommand(host, arg, taskId),
     [CommandIds.showTaskResult]: (arg?: unknown, taskId?: string) => showTaskResultCommand(host, arg, taskId),
     [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => runPromptCommand(host, arg, prompt, args),

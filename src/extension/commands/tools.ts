@@ -5,6 +5,7 @@ import { errorText, pickServer, requireRunning, running } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
+import type { AppViews } from '../apps';
 
 /**
  * MCP: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -12,7 +13,7 @@ import { taskMessage } from './tasks';
  * progress with cancel (a task's status and message while it runs; cancel cancels the task) and opens the
  * result as a markdown document; resolves the result (undefined on cancel).
  */
-export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto'): Promise<CallToolResult | undefined> {
+export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
   const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
   if (!h || !requireRunning(h)) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
@@ -29,6 +30,8 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   }
   const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
   if (!input) return undefined;
+  // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
+  const view = apps?.open(h.name, tool, input);
   let result: CallToolResult;
   try {
     result = await vscode.window.withProgress(
@@ -56,8 +59,13 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
       },
     );
   } catch (err) {
+    view?.cancelled(errorText(err));
     void vscode.window.showErrorMessage(`Tool "${tool.name}" of "${h.name}" failed: ${errorText(err)}`);
     return undefined;
+  }
+  if (view) {
+    view.result(result);
+    return result;
   }
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderToolResult(h.name, tool.name, input, result) });
   await vscode.window.showTextDocument(doc, { preview: false });

@@ -1,0 +1,3 @@
+export * from './meta';
+export * from './csp';
+export * from './resource';

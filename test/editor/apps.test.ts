@@ -1,0 +1,154 @@
+// MCP Apps in the real editor (code-server + Chromium render the webviews): server-basic-vanillajs's `get-time`
+// opens its view in an editor panel, the real app inside the sandboxed frame initializes over the bridge and gets
+// the tool's input and result; what the view may ask (tool calls, links, model context) follows the rules; the
+// view tears down when closed, goes stale when its server stops and reloads when it runs again.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { AppView } from '../../src/extension/apps';
+import { ROOT, until } from './helpers';
+
+const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
+type Response = { result?: Record<string, unknown>; error?: { message: string } };
+
+describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-system-monitor)', function () {
+  this.timeout(120000);
+  let api: McpHostExtensionApi;
+  const asked: string[] = [];
+  const links: string[] = [];
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+    api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    api.apps.ui = { ...api.apps.ui, confirmLink: async (_s, _t, url) => { links.push(url); return false; } };
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+      basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'] },
+      sysmon: { type: 'stdio', command: process.execPath, args: [app('server-system-monitor'), '--stdio'] },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'both app servers running with their tools', () => ['basic', 'sysmon'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0));
+  });
+
+  after(async () => {
+    api.chat.setUi(undefined);
+    for (const v of api.apps.all) v.dispose();
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  const viewOf = (server: string, tool: string) => api.apps.get(server, tool);
+  async function initialized(server: string, tool: string): Promise<AppView> {
+    await until(api, `the ${tool} view initialized by the app in its frame`, () => !!viewOf(server, tool)?.initialized, 60000);
+    return viewOf(server, tool)!;
+  }
+
+  it('Call Tool on get-time opens its view in a panel; the app initializes over the bridge and gets the input and result', async () => {
+    const result = await vscode.commands.executeCommand<{ structuredContent?: { time?: string } }>('mcpHost.callTool', 'basic', 'get-time', {});
+    assert.match(String(result?.structuredContent?.time), /^\d{4}-\d{2}-\d{2}T/);
+    const view = await initialized('basic', 'get-time');
+    assert.strictEqual(view.panel.viewType, 'mcpHost.app');
+    assert.strictEqual(view.panel.title, 'Get Time — basic');
+    assert.ok(view.trace.includes('ui/notifications/initialized'), view.trace.join(', '));
+    // The editor's theme reached the view as the spec's host context (computed in the webview page).
+    const ctx = view.context();
+    assert.ok(ctx.theme === 'dark' || ctx.theme === 'light');
+    const vars = (ctx.styles as { variables?: Record<string, string> } | undefined)?.variables ?? {};
+    assert.ok(vars['--color-background-primary'] && vars['--color-text-primary'], JSON.stringify(vars));
+    assert.ok(((ctx.containerDimensions as { width?: number } | undefined)?.width ?? 0) > 0, JSON.stringify(ctx.containerDimensions));
+    // Nothing declared: no network, no remote resources, no frames.
+    assert.match(view.policy ?? '', /connect-src 'none'/);
+    assert.match(view.policy ?? '', /frame-src 'none'/);
+    assert.doesNotMatch(view.policy ?? '', /https?:/);
+  });
+
+  it('calling the tool again reuses the panel', async () => {
+    const first = viewOf('basic', 'get-time');
+    await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
+    assert.strictEqual(viewOf('basic', 'get-time'), first);
+    assert.strictEqual(api.apps.all.filter(v => v.server === 'basic').length, 1);
+  });
+
+  it("the view's tools/call goes through the confirmation and reaches its own server", async () => {
+    const view = await initialized('basic', 'get-time');
+    asked.length = 0;
+    const r = await view.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+    assert.deepStrictEqual(asked, ['basic/get-time']);
+    assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
+  });
+
+  it("the view cannot call another server's tool, and a declined confirmation is an error to the view", async () => {
+    const view = await initialized('basic', 'get-time');
+    const other = await view.asView('tools/call', { name: 'poll-system-stats', arguments: {} }) as Response;
+    assert.match(String(other.error?.message), /has no running tool named "poll-system-stats"/);
+    api.chat.setUi({ approveTool: async () => 'deny' });
+    try {
+      const denied = await view.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+      assert.match(String(denied.error?.message), /declined/);
+    } finally {
+      api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    }
+  });
+
+  it('links: a file: link is refused without asking; an https link is asked about and not opened when declined', async () => {
+    const view = await initialized('basic', 'get-time');
+    links.length = 0;
+    const file = await view.asView('ui/open-link', { url: 'file:///etc/passwd' }) as Response;
+    assert.strictEqual(file.result?.isError, true);
+    assert.deepStrictEqual(links, []);
+    const web = await view.asView('ui/open-link', { url: 'https://example.com/docs?q=1' }) as Response;
+    assert.strictEqual(web.result?.isError, true);
+    assert.deepStrictEqual(links, ['https://example.com/docs?q=1']);
+  });
+
+  it('ui/update-model-context is kept for the next @mcp request, bounded', async () => {
+    const view = await initialized('basic', 'get-time');
+    const r = await view.asView('ui/update-model-context', { content: [{ type: 'text', text: 'The user picked 12:00.' }] }) as Response;
+    assert.deepStrictEqual(r.result, {});
+    assert.deepStrictEqual(api.apps.modelContexts(), [{ server: 'basic', tool: 'get-time', text: 'The user picked 12:00.' }]);
+  });
+
+  it('an app-only tool (poll-system-stats) is marked in the Servers view and hidden from the model; the view may call it', async () => {
+    const tools = api.host.get('sysmon')!.catalogue.tools;
+    const poll = tools.find(t => t.name === 'poll-system-stats')!;
+    const info = tools.find(t => t.name === 'get-system-info')!;
+    const tree = api.views.servers;
+    const server = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.server === 'sysmon' && n.kind === 'server')!;
+    const group = (tree.getChildren(server as never) as { kind: string; group?: string }[]).find(n => n.kind === 'group' && n.group === 'tools')!;
+    const items = (tree.getChildren(group as never) as never[]).map(n => tree.getTreeItem(n));
+    const pollItem = items.find(i => i.id === 'tool/sysmon/poll-system-stats')!;
+    const infoItem = items.find(i => i.id === 'tool/sysmon/get-system-info')!;
+    assert.match(String(pollItem.description), /app only/);
+    assert.match(String(infoItem.description), /^app/);
+    assert.strictEqual((infoItem.iconPath as vscode.ThemeIcon).id, 'window');
+    const listing = await api.chat.run('', { command: 'tools' });
+    assert.match(listing.markdown, /get-system-info/);
+    assert.doesNotMatch(listing.markdown, /poll-system-stats/);
+    await vscode.commands.executeCommand('mcpHost.callTool', 'sysmon', info.name, {});
+    const view = await initialized('sysmon', 'get-system-info');
+    asked.length = 0;
+    const r = await view.asView('tools/call', { name: poll.name, arguments: {} }) as Response;
+    assert.ok(r.result && !r.error, JSON.stringify(r).slice(0, 300));
+    assert.deepStrictEqual(asked, ['sysmon/poll-system-stats']);
+  });
+
+  it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {
+    const view = await initialized('basic', 'get-time');
+    await vscode.commands.executeCommand('mcpHost.stopServer', 'basic');
+    await until(api, 'the view stale', () => view.stale);
+    assert.ok(view.trace.includes('ui/resource-teardown'), view.trace.join(', '));
+    await vscode.commands.executeCommand('mcpHost.startServer', 'basic');
+    await until(api, 'the view reloaded and initialized again', () => !view.stale && view.initialized, 60000);
+  });
+
+  it('Close MCP App View asks the view to tear down, then closes the panel', async () => {
+    const view = await initialized('basic', 'get-time');
+    view.reveal();
+    await until(api, 'the panel active', () => view.panel.active);
+    const before = view.trace.filter(t => t === 'ui/resource-teardown').length;
+    await vscode.commands.executeCommand('mcpHost.closeAppView');
+    assert.strictEqual(view.trace.filter(t => t === 'ui/resource-teardown').length, before + 1);
+    assert.ok(view.isDisposed);
+    assert.strictEqual(viewOf('basic', 'get-time'), undefined);
+  });
+});
