@@ -4,7 +4,7 @@
 //   unit         test/unit (mocha; the CLI tests spawn the production dist/cli.js)
 //   reliability  test/reliability (mocha; hostile and misbehaving servers next to a bystander)
 //   editor       test/editor in the real VS Code extension host (code-server), three passes, on the unpacked VSIX
-//   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke, chat)
+//   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke, chat, apps)
 //   conformance  the official MCP conformance suite (0.1.16, and 0.2.0-alpha.12: its 2025-11-25 and 2026-07-28
 //                requirement sets and every client scenario) against the production CLI, reported apart, one line
 //                per set: scenarios and checks are not tests of ours, so they never enter the test count
@@ -38,6 +38,7 @@ const STEPS = [
   })),
   { id: 'e2e:smoke', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'] },
   { id: 'e2e:chat', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/chat.mjs'] },
+  { id: 'e2e:apps', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/apps.mjs'] },
   { id: 'conformance', kind: 'conformance', cmd: [node, 'scripts/conformance.mjs'] },
 ];
 const wanted = s => (!only || only.has(s.id) || only.has(s.group)) && !skip.has(s.id) && !skip.has(s.group);

@@ -1,0 +1,125 @@
+// UI scenario for MCP Apps: the packaged VSIX in code-server, driven by headless Chromium. Opens sample/ (its
+// "basic-app" server is @modelcontextprotocol/server-basic-vanillajs), calls get-time through MCP: Call Tool…, finds
+// the app's own document inside the webview's frames (webview → its content frame → the sandboxed app frame),
+// checks the tool result rendered there (#server-time), clicks the app's "Get Server Time" button, allows the
+// tool call in the editor's confirmation dialog, and sees the time change. Screenshots in .vscode-test/screenshots/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, SHOTS, openWorkbench } from '../../scripts/editor/workbench.mjs';
+
+const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
+const FOLDER = path.join(ROOT, 'sample');
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e:apps ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+if (!fs.existsSync(VSIX)) { console.error(`[e2e:apps] ${VSIX} is missing: run npm run package`); process.exit(1); }
+
+let failed = false;
+let page;
+let runDir;
+let stop = async () => {};
+const folded = async loc => ((await loc.textContent({ timeout: 2000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+
+/** The frame (at any depth) whose document has `selector`. */
+async function frameWith(selector, ms = 45000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    for (const f of page.frames()) {
+      if (await f.$(selector).catch(() => null)) return f;
+    }
+    if (Date.now() > end) throw new Error(`no frame shows ${selector} (frames: ${page.frames().map(f => f.url().slice(0, 60)).join(' | ')})`);
+    await page.waitForTimeout(300);
+  }
+}
+
+/** Answers the launch-consent dialog(s) until `server` runs (its row in the Servers view says so). */
+async function allowUntilRunning(server) {
+  const row = page.locator('.part.sidebar .monaco-list-row', { hasText: server }).first();
+  const end = Date.now() + 60000;
+  for (;;) {
+    const dialog = page.locator('.monaco-dialog-box');
+    if (await dialog.isVisible().catch(() => false)) {
+      const all = dialog.getByRole('button', { name: 'Allow All', exact: true });
+      const allow = (await all.isVisible().catch(() => false)) ? all : dialog.getByRole('button', { name: 'Allow', exact: true });
+      if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${(await folded(dialog)).slice(0, 200)}`);
+      await allow.click();
+      await page.waitForTimeout(300);
+      continue;
+    }
+    if (/running/i.test(await folded(row))) return;
+    if (Date.now() > end) throw new Error(`${server} did not reach "running": ${await folded(row)}`);
+    await page.waitForTimeout(500);
+  }
+}
+
+try {
+  ({ page, runDir, stop } = await openWorkbench({ name: 'e2e-apps', vsixes: [VSIX], folder: FOLDER, waitForFile: 'hello.py', log }));
+  const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
+  await mcpTab.waitFor({ timeout: 30000 });
+  await mcpTab.click();
+  await allowUntilRunning('basic-app');
+  log('basic-app running');
+
+  const quickInput = page.locator('.quick-input-widget');
+  async function pick(label) {
+    await quickInput.locator('.monaco-list-row', { hasText: label }).first().waitFor({ timeout: 15000 });
+    await quickInput.locator('input').fill(label);
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Enter');
+  }
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await quickInput.locator('input').fill('>Call Tool…');
+    const row = quickInput.locator('.monaco-list-row', { hasText: /MCP[^:]*: Call Tool…/ }).first();
+    if (await row.waitFor({ timeout: 5000 }).then(() => true, () => false)) { await row.click(); break; }
+    await page.keyboard.press('Escape');
+    if (attempt >= 10) throw new Error('"Call Tool…" is not in the command palette');
+  }
+  await pick('basic-app');
+  await pick('get-time');
+  log('called get-time from the palette');
+
+  const app = await frameWith('#get-time-btn');
+  const timeText = () => app.locator('#server-time').textContent();
+  const end = Date.now() + 30000;
+  let first = await timeText();
+  while (!/^\d{4}-\d{2}-\d{2}T/.test(first ?? '')) {
+    if (Date.now() > end) throw new Error(`#server-time did not show the tool result: "${first}"`);
+    await page.waitForTimeout(300);
+    first = await timeText();
+  }
+  log(`the view rendered the tool result: #server-time = ${first}`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-app-view.png') });
+
+  // A click in the view makes it call the tool (tools/call over the bridge): the editor asks first.
+  await page.waitForTimeout(20); // a later time than the first one
+  await app.locator('#get-time-btn').click();
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20000 });
+  const question = await folded(dialog);
+  if (!/Run the tool "get-time"/.test(question)) throw new Error(`unexpected dialog: ${question.slice(0, 200)}`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-app-confirm.png') });
+  await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+  log('the view asked to call get-time; allowed once');
+  const end2 = Date.now() + 20000;
+  let second = await timeText();
+  while (second === first || !/^\d{4}-\d{2}-\d{2}T/.test(second ?? '')) {
+    if (Date.now() > end2) throw new Error(`#server-time did not change after the click: "${second}"`);
+    await page.waitForTimeout(300);
+    second = await timeText();
+  }
+  log(`the view updated: #server-time = ${second}`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-app-updated.png') });
+  log('screenshots e2e-app-view.png, e2e-app-confirm.png, e2e-app-updated.png');
+  log('PASS');
+} catch (e) {
+  failed = true;
+  runDir ??= e?.runDir;
+  console.error(`[e2e:apps] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  await page?.screenshot({ path: path.join(SHOTS, 'e2e-apps-failure.png') }).catch(() => {});
+  console.error(`[e2e:apps] screenshot ${path.join(SHOTS, 'e2e-apps-failure.png')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
+} finally {
+  await stop();
+}
+if (!failed && !process.env.E2E_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+process.exit(failed ? 1 : 0);
