@@ -132,6 +132,21 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     assert.deepStrictEqual(asked, ['sysmon/poll-system-stats']);
   });
 
+  it('@mcp chat: the model calling get-time opens the view beside the chat and the answer offers a button to focus it; view context is said', async () => {
+    const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(fake, 'the fake language model is installed');
+    const name = [...(await api.chat.run('', { command: 'tools', model: fake })).markdown.matchAll(/`([^`]+)` — \*\*get-time\*\* of `basic`/g)][0]?.[1];
+    assert.ok(name, 'get-time is offered to the model');
+    const t = await api.chat.run(`CALL_TOOL:${name} {}`, { model: fake });
+    assert.match(t.markdown, /Called `get-time` \(basic\)/);
+    assert.deepStrictEqual(t.buttons.map(b => [b.command, ...(b.arguments ?? [])]), [['mcpHost.openAppView', 'basic', 'get-time']]);
+    const view = await initialized('basic', 'get-time');
+    // The model context the view gave earlier was part of the request, visibly.
+    assert.match(t.markdown, /Context from MCP App views: `get-time` \(basic\)/);
+    await vscode.commands.executeCommand('mcpHost.openAppView', 'basic', 'get-time');
+    await until(api, 'the view focused by the button', () => view.panel.active);
+  });
+
   it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {
     const view = await initialized('basic', 'get-time');
     await vscode.commands.executeCommand('mcpHost.stopServer', 'basic');
