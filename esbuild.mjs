@@ -1,5 +1,5 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
-//   node esbuild.mjs               dist/extension.js + dist/cli.js, with source maps
+//   node esbuild.mjs               dist/extension.js + dist/app-bridge.js + dist/cli.js, with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       out/** (one JS file per TS file, not bundled) for mocha and benches
@@ -49,6 +49,17 @@ const configs = tests
         metafile: true,
       },
       {
+        // The MCP Apps host bridge (ext-apps, with the protocol schemas it brings): loaded by the first app view
+        // (src/extension/apps/view.ts), so activation never parses it.
+        ...common,
+        entryPoints: { 'app-bridge': 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js' },
+        bundle: true,
+        outdir: 'dist',
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+      },
+      {
         ...common,
         entryPoints: { cli: 'src/cli/main.ts' },
         bundle: true,
@@ -69,7 +80,7 @@ if (watch) {
   if (!tests) {
     for (const f of ['extension.js', 'cli.js']) fs.chmodSync(path.join('dist', f), 0o755);
     const size = fs.statSync('dist/extension.js').size;
-    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/app-bridge.js ${(fs.statSync('dist/app-bridge.js').size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
     void results;
   }
 }

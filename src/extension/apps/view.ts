@@ -6,7 +6,9 @@
  * (tool calls, links, chat messages, model context) goes through `AppViewServices`, where the rules live.
  */
 import * as vscode from 'vscode';
+import * as path from 'path';
 import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { allowAttribute, buildAppCsp, injectCsp, loadAppResource, type HostApi } from '../../mcp';
 import { ViewTransport } from './transport';
@@ -133,9 +135,7 @@ export class AppView implements vscode.Disposable {
     if (this.disposed) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
     const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`));
-    // The bridge's module (ESM) loads with the first view, not at activation.
-    const { AppBridge } = await import('@modelcontextprotocol/ext-apps/app-bridge');
-    if (this.disposed) return;
+    const { AppBridge } = loadBridge();
     const bridge = this.bridge = new AppBridge(null, this.s.hostInfo, {
       openLinks: {}, serverTools: {}, logging: {},
       message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} },
@@ -313,6 +313,17 @@ export class AppView implements vscode.Disposable {
   }
 
   get isDisposed(): boolean { return this.disposed; }
+}
+
+/**
+ * The bridge's bundle (dist/app-bridge.js, built apart by esbuild.mjs) loads with the first view, not at activation:
+ * it carries the protocol schemas ext-apps validates with.
+ */
+let bridgeModule: typeof BridgeModule | undefined;
+function loadBridge(): typeof BridgeModule {
+  // A computed path: esbuild leaves this require to run time (an import() would be bundled into extension.js).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return bridgeModule ??= require(path.join(__dirname, 'app-bridge.js')) as typeof BridgeModule;
 }
 
 function esc(s: string): string {
