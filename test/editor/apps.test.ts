@@ -12,7 +12,7 @@ import { ROOT, until } from './helpers';
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 type Response = { result?: Record<string, unknown>; error?: { message: string } };
 
-describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-system-monitor)', function () {
+describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-system-monitor, server-budget-allocator)', function () {
   this.timeout(120000);
   let api: McpHostExtensionApi;
   const asked: string[] = [];
@@ -26,8 +26,9 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'] },
       sysmon: { type: 'stdio', command: process.execPath, args: [app('server-system-monitor'), '--stdio'] },
+      budget: { type: 'stdio', command: process.execPath, args: [app('server-budget-allocator'), '--stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both app servers running with their tools', () => ['basic', 'sysmon'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0));
+    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0));
   });
 
   after(async () => {
@@ -145,6 +146,13 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     assert.match(t.markdown, /Context from MCP App views: `get-time` \(basic\)/);
     await vscode.commands.executeCommand('mcpHost.openAppView', 'basic', 'get-time');
     await until(api, 'the view focused by the button', () => view.panel.active);
+  });
+
+  it('server-budget-allocator: its view loads and initializes with the result of get-budget-data', async () => {
+    const result = await vscode.commands.executeCommand<{ isError?: boolean }>('mcpHost.callTool', 'budget', 'get-budget-data', {});
+    assert.ok(result && !result.isError);
+    const view = await initialized('budget', 'get-budget-data');
+    assert.strictEqual(view.panel.title.endsWith('— budget'), true, view.panel.title);
   });
 
   it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {
