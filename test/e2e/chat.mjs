@@ -113,6 +113,20 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompt.png') });
   log('prompt answered in chat; screenshot e2e-chat-prompt.png');
 
+  // 1b. `@mcp /prompts`: every prompt in one unfolded block (links that fill the input), the last answer of the chat.
+  await send('@mcp /prompts');
+  const lastResponse = page.locator('.interactive-item-container.interactive-response').last();
+  await answerDialogsUntil('the prompt list in chat', async () => {
+    const t = ((await lastResponse.textContent().catch(() => '')) ?? '');
+    return t.includes('/everything.args-prompt') && t.includes('/everything.simple-prompt') && t.includes('/everything.resource-prompt');
+  }, [], 30000);
+  const listed = ((await lastResponse.textContent()) ?? '');
+  if (/Completed \d+ steps?/.test(listed)) throw new Error(`the prompt list is folded: ${listed.slice(0, 200)}`);
+  const links = await lastResponse.locator('a', { hasText: '/everything.' }).count();
+  if (links < 3) throw new Error(`expected a link per prompt in the visible answer, saw ${links}`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompts.png') });
+  log(`@mcp /prompts lists ${links} prompt links, unfolded; screenshot e2e-chat-prompts.png`);
+
   // 2. A tool call from chat asks first (Allow Once), then the result goes back to the model.
   await send('@mcp CALL_TOOL:everything_echo {"message":"from the chat view"}');
   await answerDialogsUntil('the tool result answer in chat',

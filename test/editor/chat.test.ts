@@ -277,19 +277,23 @@ describe('Chat and language models (fake model, server-everything)', function ()
     ]);
   });
 
-  it('@mcp /prompts and @mcp alone offer every prompt as a button', async () => {
+  it('@mcp /prompts and @mcp alone list every prompt in one block, each a link that fills the chat input, plus follow-ups', async () => {
+    const link = (name: string) => `command:workbench.action.chat.open?${encodeURIComponent(JSON.stringify([{ query: `@mcp ${name} `, isPartialQuery: true }]))}`;
     for (const [prompt, command] of [['', 'prompts'], ['', undefined]] as const) {
       const t = await api.chat.run(prompt, { model: fake, command });
-      const titles = t.buttons.map(b => b.title);
-      assert.ok(titles.includes('/everything.args-prompt') && titles.includes('/everything.simple-prompt'), titles.join(', '));
-      assert.deepEqual(t.buttons.find(b => b.title === '/everything.args-prompt')!.arguments, [{ query: '@mcp /everything.args-prompt ', isPartialQuery: true }]);
+      const names = api.host.get('everything')!.catalogue.prompts.map(p => `/everything.${p.name}`);
+      assert.ok(names.includes('/everything.args-prompt') && names.includes('/everything.simple-prompt'), names.join(', '));
+      for (const name of names) assert.ok(t.markdown.includes(`[\`${name}\`](${link(name)}`), `${name} in ${t.markdown}`);
+      assert.deepEqual(t.buttons, [], 'no run of buttons (the chat view folds them)');
+      assert.deepEqual((t.result.metadata as { prompts: string[] }).prompts, names);
+      assert.deepEqual(api.chat.followups(t.result).map(f => f.prompt), names.slice(0, 6));
     }
   });
 
   it('@mcp with an unknown prompt says so and offers the list', async () => {
     const t = await api.chat.run('/everything.no-such-prompt', { model: fake });
     assert.match(t.markdown, /There is no prompt `\/everything.no-such-prompt`/);
-    assert.ok(t.buttons.length > 0);
+    assert.match(t.markdown, /\[`\/everything.args-prompt`\]\(command:workbench.action.chat.open/);
   });
 
   it('@mcp /resource attaches a resource\'s text as context for the question', async () => {

@@ -90,6 +90,16 @@ interface TurnMemo {
   answer?: string;
 }
 
+/** Server text inside our markdown: no links, images, HTML or emphasis of its own. */
+function mdText(s: string): string {
+  return s.replace(/[\\`*_[\]()<>#!|~]/g, c => `\\${c}`);
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0];
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 function isRunning(h: ServerHandle): boolean {
   return h.state.kind === 'running';
 }
@@ -153,21 +163,26 @@ export class McpChat {
       if (configured) stream.button({ command: 'mcpHost.startAll', title: 'Start All Servers' });
       return {};
     }
-    stream.markdown(offer
-      ? 'Run a server prompt with `@mcp /<server>.<prompt> name=value …`. Available prompts:\n\n'
-      : 'Prompts of the running MCP servers:\n\n');
+    // One markdown block with a link per prompt (a run of buttons is folded by the chat view under "Completed N
+    // steps", showing only the last). A link fills the chat input with the prompt, for its arguments.
+    const md = new vscode.MarkdownString(offer
+      ? 'Run a server prompt with `@mcp /<server>.<prompt> name=value …` — click one to put it in the chat input:\n\n'
+      : 'Prompts of the running MCP servers — click one to put it in the chat input:\n\n');
+    md.isTrusted = { enabledCommands: ['workbench.action.chat.open'] };
+    const prompts: string[] = [];
     for (const h of servers) {
+      md.appendMarkdown(`**${mdText(h.name)}**\n\n`);
       for (const p of h.catalogue.prompts) {
+        const name = `/${h.name}.${p.name}`;
+        prompts.push(name);
         const args = (p.arguments ?? []).map(a => (a.required ? a.name : `[${a.name}]`)).join(' ');
-        stream.markdown(`- \`/${h.name}.${p.name}\`${args ? ` ${args}` : ''}${p.description ? ` — ${p.description}` : ''}\n`);
-        stream.button({
-          command: 'workbench.action.chat.open',
-          title: `/${h.name}.${p.name}`,
-          arguments: [{ query: `@mcp /${h.name}.${p.name} `, isPartialQuery: true }],
-        });
+        const link = `command:workbench.action.chat.open?${encodeURIComponent(JSON.stringify([{ query: `@mcp ${name} `, isPartialQuery: true }]))}`;
+        md.appendMarkdown(`- [\`${name.replace(/`/g, '')}\`](${link} "Put ${mdText(name)} in the chat input")${args ? ` ${mdText(args)}` : ''}${p.description ? ` — ${mdText(firstLine(p.description))}` : ''}\n`);
       }
+      md.appendMarkdown('\n');
     }
-    return {};
+    stream.markdown(md);
+    return { metadata: { prompts } };
   }
 
   private listTools(stream: vscode.ChatResponseStream): vscode.ChatResult {
@@ -452,6 +467,12 @@ function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
   return ac.signal;
 }
 
+/** After a prompt listing: the first prompts as follow-ups (one click runs one; missing arguments are asked). */
+function promptFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  const prompts = (result.metadata as { prompts?: unknown } | undefined)?.prompts;
+  return Array.isArray(prompts) ? prompts.filter((p): p is string => typeof p === 'string').slice(0, 6).map(p => ({ prompt: p, label: p })) : [];
+}
+
 /** Opens the chat with `@mcp /<server>.<prompt>` (sent at once when the prompt has no arguments). */
 async function runPromptInChat(host: HostApi, node?: { server?: string; prompt?: { name: string } }): Promise<void> {
   let server = node?.server;
@@ -500,6 +521,8 @@ export interface ChatRegistration extends vscode.Disposable {
   }): Promise<ChatTranscript>;
   /** Replaces the dialogs (undefined restores the real ones). */
   setUi(ui: Partial<ChatUi> | undefined): void;
+  /** The follow-ups the chat view offers after `result`. */
+  followups(result: vscode.ChatResult): vscode.ChatFollowup[];
 }
 
 /** Registers `@mcp` (id `mcpHost.mcp`). */
@@ -507,6 +530,7 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
   const chat = new McpChat(host, { user: context.globalState, workspace: context.workspaceState }, identity);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => chat.handle(req, ctx, stream, token));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
+  participant.followupProvider = { provideFollowups: result => promptFollowups(result) };
   const commands = [
     vscode.commands.registerCommand(ChatCommandIds.runPromptInChat, (node?: { server?: string; prompt?: { name: string } }) => runPromptInChat(host, node)),
     vscode.commands.registerCommand(ChatCommandIds.attachResourceToChat, (node?: { server?: string; resource?: { uri: string } }) => attachResourceToChat(host, node)),
@@ -515,6 +539,7 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
     chat,
     dispose: () => { participant.dispose(); commands.forEach(c => c.dispose()); },
     setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
+    followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
       const model = opts.model ?? (await vscode.lm.selectChatModels())[0];
       const transcript: ChatTranscript = { markdown: '', progress: [], buttons: [], result: {} };
