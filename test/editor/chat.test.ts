@@ -290,6 +290,21 @@ describe('Chat and language models (fake model, server-everything)', function ()
     }
   });
 
+  it('a model that is not available yet (the first request after start-up) is waited for and asked again, visibly', async () => {
+    let failures = 0;
+    // The fake model's identity, whose request fails as a model that has not arrived yet would (the API object is frozen).
+    const flaky = {
+      id: fake.id, name: fake.name, vendor: fake.vendor, family: fake.family, version: fake.version, maxInputTokens: fake.maxInputTokens,
+      countTokens: (text: string | vscode.LanguageModelChatMessage, token?: vscode.CancellationToken) => fake.countTokens(text, token),
+      sendRequest: () => { failures++; return Promise.reject(vscode.LanguageModelError.NotFound('Language model unavailable')); },
+    } as unknown as vscode.LanguageModelChat;
+    const t = await api.chat.run('hello after start-up', { model: flaky });
+    assert.equal(failures, 1);
+    assert.ok(t.progress.some(p => /Waiting for the language model "Fake Model 1" to become available/.test(p)), t.progress.join(' | '));
+    assert.ok(t.markdown.includes('fake-reply-to:hello after start-up'), t.markdown);
+    assert.equal(t.result.errorDetails, undefined);
+  });
+
   it('@mcp with an unknown prompt says so and offers the list', async () => {
     const t = await api.chat.run('/everything.no-such-prompt', { model: fake });
     assert.match(t.markdown, /There is no prompt `\/everything.no-such-prompt`/);

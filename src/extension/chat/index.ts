@@ -18,6 +18,7 @@ import { promptToChatMessages, promptToTranscript, resourceText, toolResultText 
 import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolNames } from './parse';
 import { setOwn } from '../../mcp/schema/own';
 import type { AppViews } from '../apps';
+import { chatModels, isModelUnavailable, MODEL_WAIT_MS } from './models';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
@@ -358,11 +359,23 @@ export class McpChat {
   private async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<string> {
     const { tools, names } = this.collectTools();
     let all = '';
+    const send = (m: vscode.LanguageModelChat) => m.sendRequest(messages, {
+      justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
+      tools: tools.length ? tools : undefined,
+    }, token);
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const response = await model.sendRequest(messages, {
-        justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
-        tools: tools.length ? tools : undefined,
-      }, token);
+      let response: vscode.LanguageModelChatResponse;
+      try {
+        response = await send(model);
+      } catch (err) {
+        // Right after start-up the model may not be there yet: wait for it (bounded), once, and say so.
+        if (round > 0 || !isModelUnavailable(err)) throw err;
+        stream.progress(`Waiting for the language model "${model.name}" to become available…`);
+        const [again] = await chatModels({ id: model.id }, MODEL_WAIT_MS, token);
+        if (!again) throw err;
+        model = again;
+        response = await send(model);
+      }
       let text = '';
       const calls: vscode.LanguageModelToolCallPart[] = [];
       for await (const part of response.stream) {
@@ -541,7 +554,7 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
     setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
     followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
-      const model = opts.model ?? (await vscode.lm.selectChatModels())[0];
+      const model = opts.model ?? (await chatModels())[0];
       const transcript: ChatTranscript = { markdown: '', progress: [], buttons: [], result: {} };
       const stream = {
         markdown: (v: string | vscode.MarkdownString) => { transcript.markdown += typeof v === 'string' ? v : v.value; },

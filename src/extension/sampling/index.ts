@@ -5,6 +5,7 @@
  * dialog; a session or always grant lets the queued ones through. Elicitation is offered too.
  */
 import * as vscode from 'vscode';
+import { chatModels } from '../chat/models';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
 import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
@@ -113,7 +114,8 @@ export const modalSamplingUi: SamplingUi = {
 
 /** Maps `vscode.lm` chat models to the core's descriptors. */
 export async function listModels(): Promise<ModelDescriptor[]> {
-  const models = await vscode.lm.selectChatModels();
+  // Right after start-up no provider may have registered yet: wait for one (bounded) rather than refuse.
+  const models = await chatModels();
   return models.map(m => ({ id: m.id, name: m.name, family: m.family, vendor: m.vendor }));
 }
 
@@ -177,7 +179,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   const elicitation = createElicit(deps.log);
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
-    const [model] = await vscode.lm.selectChatModels({ id: ctx.model.id });
+    const [model] = await chatModels({ id: ctx.model.id });
     if (!model) throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed: the language model "${ctx.model.name}" is no longer available`);
     const cts = new vscode.CancellationTokenSource();
     const onAbort = () => cts.cancel();

@@ -1,0 +1,38 @@
+/**
+ * Language models that are still arriving. Right after start-up, `vscode.lm` may list no model yet (the provider
+ * extension has not activated), and the first request to a model may fail as unavailable; a retry a moment later
+ * works. Chat and sampling wait for a model instead (bounded), and say so.
+ */
+import * as vscode from 'vscode';
+
+/** How long a request waits for a language model to appear. */
+export const MODEL_WAIT_MS = 10_000;
+
+/** `vscode.lm.selectChatModels(selector)`, waiting up to `ms` for one to appear; empty when none did. */
+export async function chatModels(selector: vscode.LanguageModelChatSelector = {}, ms = MODEL_WAIT_MS, token?: vscode.CancellationToken): Promise<vscode.LanguageModelChat[]> {
+  const now = await vscode.lm.selectChatModels(selector);
+  if (now.length || ms <= 0) return now;
+  return new Promise(resolve => {
+    const subs: vscode.Disposable[] = [];
+    let done = false;
+    const finish = (models: vscode.LanguageModelChat[]) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      subs.forEach(s => s.dispose());
+      resolve(models);
+    };
+    const timer = setTimeout(() => void vscode.lm.selectChatModels(selector).then(finish, () => finish([])), ms);
+    subs.push(vscode.lm.onDidChangeChatModels(async () => {
+      const models = await vscode.lm.selectChatModels(selector).then(m => m, () => []);
+      if (models.length) finish(models);
+    }));
+    if (token) subs.push(token.onCancellationRequested(() => finish([])));
+  });
+}
+
+/** A request failed because the model is not there (yet): worth one wait and retry. */
+export function isModelUnavailable(err: unknown): boolean {
+  if (err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.NotFound().code) return true;
+  return err instanceof Error && /language model (is )?unavailable|model not found|no (language )?model/i.test(err.message);
+}
