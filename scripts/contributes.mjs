@@ -3,7 +3,7 @@
 // server schema. Only these two keys of package.json are touched.
 import fs from 'node:fs';
 
-const cmd = (id, title, icon, extra = {}) => ({ command: `mcpHost.${id}`, title, category: 'MCP', ...(icon ? { icon: `$(${icon})` } : {}), ...extra });
+const cmd = (id, title, icon, extra = {}) => ({ command: `mcpHost.${id}`, title, category: 'MCP Host', ...(icon ? { icon: `$(${icon})` } : {}), ...extra });
 const commands = [
   cmd('listServers', 'List Servers', 'list-unordered'),
   cmd('startServer', 'Start Server', 'debug-start'),

@@ -13,6 +13,7 @@ import { ownText } from './output';
 import { redactorFor } from '../mcp/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
+import { protocolLabel } from '../mcp/protocolLabel';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -209,7 +210,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
         if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
         const cat = await catalogueOf(handle);
         lines.push(`✓ ${def.name} (${def.type})${where}`);
-        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, protocol ${s.protocolVersion} (${s.era} era)`);
+        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, ${protocolLabel(s.protocolVersion)} (${s.era} era)`);
         lines.push(`    capabilities: ${describeCapabilities(s.capabilities)}`);
         lines.push(`    ${describeCounts(cat)}`);
       } catch (err) {

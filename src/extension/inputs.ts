@@ -79,7 +79,7 @@ export class InputStore {
     if (stored !== undefined) return stored;
     const where = scope.kind === 'user' ? 'user settings' : 'this workspace';
     const value = await this.ask({
-      title: `MCP: ${input.description ?? input.id}`,
+      title: `MCP Host: ${input.description ?? input.id}`,
       prompt: `Value for \${input:${input.id}}${server ? ` (server "${server}")` : ''}, declared in ${where}; kept in the OS keychain for ${where} only.`,
       value: input.password ? undefined : input.default,
       password: input.password === true,

@@ -6,7 +6,7 @@ import type { LoggingLevel } from '@modelcontextprotocol/client';
 export const LOG_FLUSH_MS = 50;
 
 /**
- * One `LogOutputChannel` per server, named `MCP: <name>`, fed from `host.onLog` in batches. The
+ * One `LogOutputChannel` per server, named `MCP Host: <name>`, fed from `host.onLog` in batches. The
  * channel's log level drives the server's `logging/setLevel` and, at Trace, the JSON-RPC trace.
  */
 export class ServerLogs implements vscode.Disposable {
@@ -29,7 +29,7 @@ export class ServerLogs implements vscode.Disposable {
   channel(server: string): vscode.LogOutputChannel {
     let ch = this.channels.get(server);
     if (!ch) {
-      ch = vscode.window.createOutputChannel(`MCP: ${server}`, { log: true });
+      ch = vscode.window.createOutputChannel(`MCP Host: ${server}`, { log: true });
       this.channels.set(server, ch);
       ch.onDidChangeLogLevel(() => void this.applyLevel(server), undefined, this.subscriptions);
       this.host.get(server)?.setTrace(this.traceAll || ch.logLevel === vscode.LogLevel.Trace);
@@ -98,7 +98,8 @@ function format(e: LogEntry): string {
   switch (e.source) {
     case 'stderr': return `[stderr] ${e.message}`;
     case 'server': return `[${e.logger ?? 'server'}${e.mcpLevel ? ` ${e.mcpLevel}` : ''}] ${e.message}`;
-    case 'trace': return `[trace] ${e.message}`;
+    // The channel tags the line [trace] already (its level): the source says which trace it is.
+    case 'trace': return `[json-rpc] ${e.message}`;
     case 'lifecycle': return e.message;
   }
 }

@@ -13,7 +13,7 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     const failed = all.filter(h => h.state.kind === 'error').length;
     const starting = all.filter(h => h.state.kind === 'starting').length;
     item.text = `$(${starting ? 'loading~spin' : 'plug'}) MCP ${runningCount}/${all.length}${failed ? ` $(error) ${failed}` : ''}`;
-    item.tooltip = `MCP: ${runningCount} running, ${starting} starting, ${failed} failed of ${all.length} servers. Click to list them.`;
+    item.tooltip = `MCP Host: ${runningCount} running, ${starting} starting, ${failed} failed of ${all.length} servers. Click to list them.`;
     item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (all.length) item.show(); else item.hide();
     void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', runningCount > 0);
@@ -39,7 +39,7 @@ export function watchFailures(host: HostApi, actions: { showLogs(server: string)
   const notified = new Set<string>();
   const sub = host.onDidChangeState(({ server, state }) => {
     if (state.kind === 'starting' && !starting.has(server)) {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: starting ${server}` },
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP Host: starting ${server}` },
         () => new Promise<void>(resolve => starting.set(server, resolve)));
     } else if (state.kind !== 'starting') {
       starting.get(server)?.();

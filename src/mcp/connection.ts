@@ -7,6 +7,7 @@
  * This file adds the requests (timeouts, cancellation, progress, readable errors, the H12 re-initialize)
  * and keeps the public API the host, the views and the CLI use.
  */
+import { protocolLabel } from './protocolLabel';
 import {
   SdkError, SdkErrorCode, auth,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
@@ -314,7 +315,7 @@ export class Connection implements ServerHandle {
     this.transportKind = session.kind;
     // The roots the server sees from now on (before the state change: a roots change after it is announced).
     session.rootsKey = JSON.stringify(this.visibleRoots());
-    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, protocol ${protocolVersion} (${era} era) over ${session.kind}`);
+    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, ${protocolLabel(protocolVersion)} (${era} era) over ${session.kind}`);
     return {
       kind: 'running', since: Date.now(), protocolVersion, era, serverInfo: info, capabilities: session.client.getServerCapabilities() ?? {},
       ...(instructions ? { instructions } : {}), transport: session.kind,

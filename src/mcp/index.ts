@@ -16,3 +16,5 @@ export * from './oauth/urls';
 export * from './tasks';
 export * from './toolTasks';
 export * from './apps';
+export * from './protocolLabel';
+export * from './stderrLevel';

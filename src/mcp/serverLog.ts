@@ -7,6 +7,7 @@ import { Emitter, type Event } from './events';
 import { limitMessage, type Limits } from './limits';
 import { redactorFor, type Redactor } from './redact';
 import { cutLine, trimTail } from './process/stderrLines';
+import { stderrLevel } from './stderrLevel';
 import type { LogEntry, LogLevel, ServerDefinition } from './types';
 
 export const STDERR_TAIL = 50;
@@ -75,7 +76,7 @@ export class ServerLog {
     }
     this.tail.push(clean);
     trimTail(this.tail, STDERR_TAIL, limits.maxStderrTailBytes);
-    this.log('warning', 'stderr', clean);
+    this.log(stderrLevel(clean), 'stderr', clean);
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, isTerminal, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
@@ -21,11 +21,11 @@ export function stateIcon(state: ServerState, blocked?: string): vscode.ThemeIco
   }
 }
 
-/** One short phrase: "running · 2026-07-28 (modern)", "starting…", "error: …", "stopped". */
+/** One short phrase: "running · MCP 2026-07-28 (modern)", "starting…", "error: …", "stopped". */
 export function stateDescription(state: ServerState, blocked?: string): string {
   switch (state.kind) {
     case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
-    case 'running': return `running · ${state.protocolVersion} (${state.era})`;
+    case 'running': return `running · ${protocolLabel(state.protocolVersion)} (${state.era})`;
     case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
     case 'stopped': return blocked ? `stopped · ${blocked}` : 'stopped';
     default: return assertNever(state, 'server state');
@@ -43,7 +43,7 @@ export function serverTooltip(h: ServerHandle, blocked?: string): vscode.Markdow
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
   else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
   if (s.kind === 'running') {
-    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · protocol ${s.protocolVersion} (${s.era} era)\n\n`);
+    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${s.era} era)\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
     md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
     if (s.instructions) md.appendMarkdown(`Instructions: ${esc(mask(s.instructions.slice(0, 300)))}\n\n`);

@@ -1,5 +1,5 @@
 // UI scenario for MCP Apps: the packaged VSIX in code-server, driven by headless Chromium. Opens sample/ (its
-// "basic-app" server is @modelcontextprotocol/server-basic-vanillajs), calls get-time through MCP: Call Tool…, finds
+// "basic-app" server is @modelcontextprotocol/server-basic-vanillajs), calls get-time through MCP Host: Call Tool…, finds
 // the app's own document inside the webview's frames (webview → its content frame → the sandboxed app frame),
 // checks the tool result rendered there (#server-time), clicks the app's "Get Server Time" button, allows the
 // tool call in the editor's confirmation dialog, and sees the time change. Screenshots in .vscode-test/screenshots/.

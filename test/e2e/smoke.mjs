@@ -1,6 +1,6 @@
 // UI smoke test: the packaged VSIX in a real VS Code (code-server), driven by headless Chromium (playwright-core).
 // Installs dist/mcp-host.vsix into a fresh code-server on 127.0.0.1, opens sample/, opens the MCP view container
-// from the activity bar, lists the "MCP:" commands in the command palette, calls a tool through MCP: Call Tool…
+// from the activity bar, lists the "MCP Host:" commands in the command palette, calls a tool through MCP Host: Call Tool…
 // (quick inputs), opens a resource from the Servers view, shows a server's log channel, and saves screenshots to
 // .vscode-test/screenshots/. Exit code 0 = every step passed. Stops code-server's process group and the browser.
 //   npm run test:e2e            (builds the VSIX first)      E2E_VERBOSE=1 for workbench logs
@@ -118,9 +118,9 @@ try {
   }
   const editorArea = page.locator('.part.editor');
 
-  // 3. MCP: Call Tool… from the palette: server, tool and the tool's one argument asked in quick inputs; the result
+  // 3. MCP Host: Call Tool… from the palette: server, tool and the tool's one argument asked in quick inputs; the result
   //    opens as a document.
-  await runCommand('MCP: Call Tool…');
+  await runCommand('MCP Host: Call Tool…');
   await pick('everything');
   await pick('echo');
   await quickInput.locator('input').waitFor({ state: 'visible' });
@@ -129,7 +129,7 @@ try {
   await page.keyboard.press('Enter');
   await waitForText(editorArea, /Echo: hello from the UI/, 'the tool result document');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-call-tool.png') });
-  log('MCP: Call Tool… asked server, tool and argument in quick inputs and opened "Echo: hello from the UI"; screenshot e2e-call-tool.png');
+  log('MCP Host: Call Tool… asked server, tool and argument in quick inputs and opened "Echo: hello from the UI"; screenshot e2e-call-tool.png');
 
   // 4. A resource opened from the Servers view: expand everything › Resources and click the first one.
   // (a click on the active container's icon would hide the side bar)
@@ -147,12 +147,12 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-resource.png') });
   log(`resource "${resourceLabel}" opened from the Servers view in an editor tab; screenshot e2e-resource.png`);
 
-  // 5. MCP: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
-  await runCommand('MCP: Show Server Logs');
+  // 5. MCP Host: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
+  await runCommand('MCP Host: Show Server Logs');
   await pick('everything');
-  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, protocol \d{4}-\d{2}-\d{2} \((?:modern|legacy) era\) over stdio/, 'the "MCP: everything" channel');
+  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, MCP \d{4}-\d{2}-\d{2} \((?:modern|legacy) era\) over stdio/, 'the "MCP Host: everything" channel');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-logs.png') });
-  log('MCP: Show Server Logs opened the "MCP: everything" channel with its lifecycle lines; screenshot e2e-logs.png');
+  log('MCP Host: Show Server Logs opened the "MCP Host: everything" channel with its lifecycle lines; screenshot e2e-logs.png');
   log('PASS');
 } catch (e) {
   failed = true;

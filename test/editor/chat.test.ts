@@ -364,7 +364,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.ok(hit, 'the fake model never got the prompt from the chat view');
   });
 
-  it('MCP: Run Prompt in Chat sends a prompt without arguments to @mcp in the chat view', async () => {
+  it('MCP Host: Run Prompt in Chat sends a prompt without arguments to @mcp in the chat view', async () => {
     const before = modelCalls().length;
     await vscode.commands.executeCommand('mcpHost.runPromptInChat', { kind: 'prompt', server: 'everything', prompt: { name: 'simple-prompt' } });
     const deadline = Date.now() + 20000;

@@ -1,4 +1,4 @@
-// Log channels in the real editor: changing an "MCP: <name>" channel's level in the Output view turns the
+// Log channels in the real editor: changing an "MCP Host: <name>" channel's level in the Output view turns the
 // JSON-RPC trace on and off at once (no restart) and sends logging/setLevel.
 import * as assert from 'assert';
 import * as vscode from 'vscode';

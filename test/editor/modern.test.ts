@@ -62,9 +62,9 @@ describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
       const node = serverNode(name);
       assert.ok(node, `${name} is not in the Servers view`);
       const item = api.views.servers.getTreeItem(node);
-      assert.strictEqual(item.description, 'running · 2026-07-28 (modern)');
+      assert.strictEqual(item.description, 'running · MCP 2026-07-28 (modern)');
       const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
-      assert.match(tooltip, /protocol 2026-07-28 \(modern era\)/);
+      assert.match(tooltip, /MCP 2026-07-28 \(modern era\)/);
     });
 
     it(`H21/H40: ${name}: the Servers and Resources views refresh after a change announced on subscriptions/listen`, async () => {

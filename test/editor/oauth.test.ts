@@ -93,7 +93,7 @@ describe('OAuth sign-in for HTTP servers', function () {
     assert.strictEqual(browsed.length, 1);
   });
 
-  it('MCP: Sign Out forgets the token, so the next start signs in again', async () => {
+  it('MCP Host: Sign Out forgets the token, so the next start signs in again', async () => {
     await vscode.commands.executeCommand('mcpHost.signOut', 'secured');
     await api.host.get('secured')!.restart().catch(() => undefined);
     await waitRunning();

@@ -76,7 +76,7 @@ describe('Secrets from ${input:} stay out of every output (output channels, trac
     // Log files: every file the editor's log service wrote (output channels included), and the run's own logs.
     const logFiles = ud ? [...filesBelow(path.join(ud, 'logs')), ...filesBelow(path.dirname(ud)).filter(f => path.dirname(f) === path.dirname(ud) && f.endsWith('.log'))] : [];
     if (ud) {
-      await until(api, 'the MCP: careless channel in a log file', () => logFiles.concat(filesBelow(path.join(ud, 'logs')))
+      await until(api, 'the MCP Host: careless channel in a log file', () => logFiles.concat(filesBelow(path.join(ud, 'logs')))
         .some(f => { try { return fs.readFileSync(f, 'utf8').includes('--api-key=***'); } catch { return false; } }), 20000);
     }
     const searched = [...new Set([...settingsFiles, ...logFiles, ...(ud ? filesBelow(path.join(ud, 'logs')) : [])])];

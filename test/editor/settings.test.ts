@@ -65,7 +65,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
-  it('with mcpHost.autoStart off, a server waits stopped; MCP: Start Server asks launch consent and starts it', async () => {
+  it('with mcpHost.autoStart off, a server waits stopped; MCP Host: Start Server asks launch consent and starts it', async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     const asked: string[] = [];
     api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
@@ -95,7 +95,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
-  it('clears stored inputs with MCP: Clear Stored Inputs', async () => {
+  it('clears stored inputs with MCP Host: Clear Stored Inputs', async () => {
     const n = await vscode.commands.executeCommand<number>('mcpHost.clearInputs');
     assert.strictEqual(n, 1);
   });
@@ -118,7 +118,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.clearInputs'), 1);
   });
 
-  it('MCP: Add Server writes a typed command line (quoted path with spaces kept whole) to workspace settings, asks consent and starts it', async () => {
+  it('MCP Host: Add Server writes a typed command line (quoted path with spaces kept whole) to workspace settings, asks consent and starts it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add server-'));
     const script = path.join(dir, 'my everything.mjs');
     fs.writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(EVERYTHING).href)});`);

@@ -66,7 +66,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.deepStrictEqual(roots.map(n => n.server).sort(), ['everything', 'files']);
     const node = roots.find(n => n.server === 'everything')!;
     const item = tree.getTreeItem(node);
-    assert.match(String(item.description), /^running · \d{4}-\d{2}-\d{2} \((?:modern|legacy)\)$/);
+    assert.match(String(item.description), /^running · MCP \d{4}-\d{2}-\d{2} \((?:modern|legacy)\)$/);
     assert.strictEqual(item.contextValue, 'server.running.stdio');
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass');
     const groups = tree.getChildren(node) as McpNode[];
@@ -194,7 +194,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.strictEqual(result?.messages[0]?.content.text, 'Please promote Alice to the head of the Engineering team.');
   });
 
-  it('H29: writes each server\'s logs to its own "MCP: <name>" channel', async () => {
+  it('H29: writes each server\'s logs to its own "MCP Host: <name>" channel', async () => {
     await until(api, 'log channels', () => api.logChannels().includes('everything') && api.logChannels().includes('files'), 10000);
   });
 

@@ -1,4 +1,4 @@
-// MCP tasks in the real extension host: MCP: Call Tool on server-everything's `simulate-research-query`
+// MCP tasks in the real extension host: MCP Host: Call Tool on server-everything's `simulate-research-query`
 // (execution.taskSupport "required") waits for the task, the Servers view shows the task under its server
 // while it runs and with its result after, Show Task Result opens the result, Cancel Task cancels one.
 import * as assert from 'assert';

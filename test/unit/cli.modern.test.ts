@@ -49,7 +49,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       const r = await cli(['doctor']);
       ok(r);
       assert.match(r.stdout, new RegExp(`✓ modern \\(${kind}\\)`));
-      assert.match(r.stdout, /server fixture-modern 2\.0\.0, protocol 2026-07-28 \(modern era\)/);
+      assert.match(r.stdout, /server fixture-modern 2\.0\.0, MCP 2026-07-28 \(modern era\)/);
       assert.match(r.stdout, /19 tools, 8 prompts, 8 resources, 8 templates/);
       assert.match(r.stdout, /1 of 1 servers? OK/);
     });

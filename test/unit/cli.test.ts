@@ -63,8 +63,8 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.match(r.stdout, /✓ everything \(stdio\) .*mcp-server-everything \(via absolute\)/);
     assert.match(r.stdout, /✓ memory \(stdio\)/);
     // H42: both are 2025-11-25 servers: reported on the legacy era with their protocol version
-    assert.match(r.stdout, /✓ everything \(stdio\)[^\n]*\n\s+server [^\n]*, protocol 2025-11-25 \(legacy era\)/);
-    assert.match(r.stdout, /✓ memory \(stdio\)[^\n]*\n\s+server [^\n]*, protocol 2025-11-25 \(legacy era\)/);
+    assert.match(r.stdout, /✓ everything \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25 \(legacy era\)/);
+    assert.match(r.stdout, /✓ memory \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25 \(legacy era\)/);
     assert.match(r.stdout, /capabilities: .*tools/);
     assert.match(r.stdout, /\d+ tools, \d+ prompts, \d+ resources, \d+ templates/);
     assert.match(r.stdout, /2 of 2 servers OK/);

@@ -159,7 +159,7 @@ export class McpChat {
     if (!servers.length) {
       const configured = this.host.servers.length;
       stream.markdown(configured
-        ? 'No running MCP server offers prompts. Start one in the **MCP** view.\n'
+        ? 'No running MCP server offers prompts. Start one in the **MCP Host** view.\n'
         : 'No MCP server is configured. Add one under `mcpHost.servers` in settings.\n');
       if (configured) stream.button({ command: 'mcpHost.startAll', title: 'Start All Servers' });
       return {};

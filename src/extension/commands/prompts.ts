@@ -6,7 +6,7 @@ import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
 
 /**
- * MCP: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when
+ * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when
  * given, nothing is asked). Each missing argument is asked with completion values from the server;
  * the messages open as a markdown document. Resolves the result (undefined on cancel).
  */

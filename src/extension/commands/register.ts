@@ -80,18 +80,18 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
     [CommandIds.resetTrust]: async () => {
       await s.consent.reset();
       await controller.sync();
-      void vscode.window.showInformationMessage('MCP: launch consent reset; workspace servers ask again before they start.');
+      void vscode.window.showInformationMessage('MCP Host: launch consent reset; workspace servers ask again before they start.');
     },
     [CommandIds.clearInputs]: async () => {
       const n = await s.inputs.clear();
-      void vscode.window.showInformationMessage(`MCP: cleared ${n} stored input value${n === 1 ? '' : 's'}; they are asked again on next start.`);
+      void vscode.window.showInformationMessage(`MCP Host: cleared ${n} stored input value${n === 1 ? '' : 's'}; they are asked again on next start.`);
       return n;
     },
     [CommandIds.signOut]: async (arg?: unknown) => {
       const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
       if (!h || h.definition.type === 'stdio') return;
       await s.oauth.signOut(h.definition);
-      void vscode.window.showInformationMessage(`MCP: signed out of "${h.name}"; it asks you to sign in on its next start.`);
+      void vscode.window.showInformationMessage(`MCP Host: signed out of "${h.name}"; it asks you to sign in on its next start.`);
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
   };

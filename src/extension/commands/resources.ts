@@ -17,7 +17,7 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
   }
 }
 
-/** MCP: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
+/** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
 export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
   const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
   if (!h || !requireRunning(h)) return [];
@@ -37,7 +37,7 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
   return target ? openResource(fs, h.name, target) : [];
 }
 
-/** MCP: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
+/** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
 export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
   const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
   if (!h || !requireRunning(h)) return [];
@@ -49,7 +49,7 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
 }
 
 /**
- * MCP: Read Resource from Template. Arguments: server, template (node or URI template) and the
+ * MCP Host: Read Resource from Template. Arguments: server, template (node or URI template) and the
  * variables (when given, nothing is asked). Each variable is asked with completion values.
  */
 export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {

@@ -46,7 +46,7 @@ export async function stopAll(host: HostApi): Promise<void> {
   await Promise.all(host.servers.map(h => h.stop()));
 }
 
-/** MCP: List Servers — pick a server, then an action that fits its state. */
+/** MCP Host: List Servers — pick a server, then an action that fits its state. */
 export async function listServers(host: HostApi, ctl: ServerController, logs: ServerLogs): Promise<void> {
   const h = await pickServer(host, undefined, { placeHolder: 'MCP servers' });
   if (!h) return;

@@ -45,7 +45,7 @@ function candidateFiles(): { label: string; file: string }[] {
 }
 
 /**
- * MCP: Import Servers. Reads `.vscode/mcp.json`, Claude Desktop, Cursor or Windsurf configuration
+ * MCP Host: Import Servers. Reads `.vscode/mcp.json`, Claude Desktop, Cursor or Windsurf configuration
  * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into workspace settings.
  * Resolves the number of servers imported.
  */
@@ -75,7 +75,7 @@ export async function importServersCommand(file?: string): Promise<number> {
 }
 
 /**
- * MCP: Add Server — asks for a command line (split like a shell would, quotes kept together) or a URL and a
+ * MCP Host: Add Server — asks for a command line (split like a shell would, quotes kept together) or a URL and a
  * name, then writes workspace settings (the reconcile that follows asks launch consent and starts it).
  * Arguments skip the questions (tests, other extensions): kind, command line or URL, and the name (default: the
  * guessed one). Resolves the name.

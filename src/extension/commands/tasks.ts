@@ -27,7 +27,7 @@ async function pickTask(host: HostApi, filter: (t: TaskInfo) => boolean, none: s
   return pick?.x;
 }
 
-/** MCP: Cancel Task. Resolves true when a task was cancelled. */
+/** MCP Host: Cancel Task. Resolves true when a task was cancelled. */
 export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<boolean> {
   const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), 'No MCP task is running.', 'Cancel which task?');
   if (!target) return false;
@@ -45,7 +45,7 @@ export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: s
 }
 
 /**
- * MCP: Show Task Result. A finished task's result opens as a markdown document; a running one is waited
+ * MCP Host: Show Task Result. A finished task's result opens as a markdown document; a running one is waited
  * for with a cancellable progress notification. Resolves the document's text (undefined when there is none).
  */
 export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<string | undefined> {
@@ -58,7 +58,7 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
   }
   try {
     const result = isTerminal(t.status) ? await h.taskResult(t.taskId) : await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MCP: ${h.name} › ${t.tool} (task)`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${t.tool} (task)`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => { void h.cancelTask(t.taskId).catch(() => undefined); });
         const sub = h.onDidChangeTasks(i => { if (i.taskId === t.taskId) progress.report({ message: taskMessage(i) }); });

@@ -8,7 +8,7 @@ import { taskMessage } from './tasks';
 import type { AppViews } from '../apps';
 
 /**
- * MCP: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
+ * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
  * and the tool arguments (when given, nothing is asked, so tests and other extensions can call it). Shows
  * progress with cancel (a task's status and message while it runs; cancel cancels the task) and opens the
  * result as a markdown document; resolves the result (undefined on cancel).
@@ -35,7 +35,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   let result: CallToolResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MCP: ${h.name} › ${tool.name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${tool.name}`, cancellable: true },
       (progress, token) => {
         // Cancel aborts the call; a call running as a task is cancelled on the server (tasks/cancel).
         const ac = new AbortController();

@@ -37,7 +37,7 @@ export const realUrlElicitUi: UrlElicitUi = {
   },
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
-    qp.title = `MCP: "${server}" is waiting for you to finish on ${target.origin}`;
+    qp.title = `MCP Host: "${server}" is waiting for you to finish on ${target.origin}`;
     qp.placeholder = 'This closes by itself when the server reports the step done';
     qp.ignoreFocusOut = true;
     qp.items = [
