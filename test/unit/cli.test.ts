@@ -92,7 +92,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(j).filter(k => k !== 'instructions').sort(),
-      ['capabilities', 'era', 'prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
+      ['apps', 'capabilities', 'era', 'prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
     assert.equal(typeof j.serverInfo.name, 'string');
     assert.match(j.protocolVersion, /^\d{4}-\d\d-\d\d$/);
     assert.equal(j.era, 'legacy', 'H42: server-everything is a 2025-11-25 server');
