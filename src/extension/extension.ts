@@ -17,6 +17,7 @@ import { ServerController } from './servers';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
+import { SeenFailures, type FailureNotice } from './failureNotice';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
@@ -42,6 +43,8 @@ export interface McpHostExtensionApi {
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
   chat: ChatRegistration;
+  /** The failure notifications shown so far (text and buttons), newest last. */
+  failureNotices: readonly FailureNotice[];
   /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
   apps: AppViews;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
@@ -119,7 +122,17 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   chat.chat.apps = apps;
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps }));
   push(createStatusItem(host));
-  push(watchFailures(host, { showLogs: s => logs.show(s), restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s) }));
+  const seenFailures = new SeenFailures(context.workspaceState);
+  const failureNotices: FailureNotice[] = [];
+  controller.seenProblems = seenFailures;
+  push(watchFailures(host, {
+    showLogs: s => logs.show(s),
+    restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s),
+    openSettings: () => vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'),
+    log: (s, m) => logs.channel(s).error(host.get(s)?.redactor.text(m) ?? m),
+    seen: seenFailures,
+    shown: failureNotices,
+  }));
   push(syncRoots(host));
   push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
   const applyTrace = () => logs.setTraceAll(vscode.workspace.getConfiguration('mcpHost').get<boolean>('trace', false));
@@ -143,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     sampling,
     chat,
     apps,
+    failureNotices,
     oauth,
     activationMs,
     firstReconcileMs,

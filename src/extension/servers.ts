@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { failureKey, type SeenFailures } from './failureNotice';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ConfigError, HostApi, InputDefinition, ServerDefinition } from '../mcp';
 import { parseInputs, parseServers, type RawServer } from '../mcp/config/validate';
@@ -10,6 +11,9 @@ import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } fro
 import type { ServerIdentity } from './identity';
 
 type Origin = 'user' | 'workspace';
+
+/** The pseudo-server name settings problems are remembered under (SeenFailures). */
+const SETTINGS_PROBLEMS = '(settings)';
 
 const DENIED = 'launch not allowed (start it to be asked again)';
 const WAITING = 'waiting for launch consent';
@@ -275,13 +279,18 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   private lastProblems = '';
+  /** Settings problems shown before (across reloads); set by the extension. */
+  seenProblems?: SeenFailures;
 
-  /** One notification per new set of settings problems (not on every sync). */
+  /** One notification per new set of settings problems (not on every sync, not again after a reload). */
   private notifyProblems(errors: ConfigError[]): void {
     const key = errors.map(e => e.message).join('\n');
     if (key === this.lastProblems) return;
     this.lastProblems = key;
-    if (!errors.length) return;
+    if (!errors.length) { void this.seenProblems?.forget(SETTINGS_PROBLEMS); return; }
+    const seenKey = failureKey(SETTINGS_PROBLEMS, key);
+    if (this.seenProblems?.has(seenKey)) return;
+    void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
     const open = 'Open Settings';
     void vscode.window.showWarningMessage(
       errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HostApi, ServerState } from '../mcp';
 import { CommandIds } from './commandIds';
+import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
 export function createStatusItem(host: HostApi): vscode.Disposable {
@@ -31,10 +32,19 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
 }
 
 /**
- * Window progress while a server starts, and a notification with "Show Logs" / "Restart" only when
- * a server failed for good (no automatic restart pending), never on every restart attempt.
+ * Window progress while a server starts, and a notification only when a server failed for good (no automatic
+ * restart pending), never on every restart attempt, and not again after a reload for a failure already shown
+ * (failureNotice.ts): "Open Settings" / "Show Logs" for a failure in the settings, "Show Logs" / "Restart" for a crash.
  */
-export function watchFailures(host: HostApi, actions: { showLogs(server: string): void; restart(server: string): Thenable<unknown> }): vscode.Disposable {
+export function watchFailures(host: HostApi, actions: {
+  showLogs(server: string): void;
+  restart(server: string): Thenable<unknown>;
+  openSettings(): Thenable<unknown>;
+  log(server: string, message: string): void;
+  seen: SeenFailures;
+  /** Every notice shown (tests read it). */
+  shown?: FailureNotice[];
+}): vscode.Disposable {
   const starting = new Map<string, () => void>();
   const notified = new Set<string>();
   const sub = host.onDidChangeState(({ server, state }) => {
@@ -45,13 +55,21 @@ export function watchFailures(host: HostApi, actions: { showLogs(server: string)
       starting.get(server)?.();
       starting.delete(server);
     }
+    if (state.kind === 'running') void actions.seen.forget(server);
     if (state.kind === 'running' || state.kind === 'stopped') notified.delete(server);
     if (isFinalFailure(state) && !notified.has(server)
       && vscode.workspace.getConfiguration('mcpHost').get<boolean>('showFailureNotifications', true)) {
       notified.add(server);
-      void vscode.window.showErrorMessage(`MCP server "${server}" failed: ${state.message}`, 'Show Logs', 'Restart').then(pick => {
+      const notice = failureNotice(server, state.message, state.crashLoop);
+      actions.log(server, `failed for good: ${notice.logText}`);
+      const key = failureKey(server, state.message);
+      if (actions.seen.has(key)) return;
+      void actions.seen.add(key);
+      actions.shown?.push(notice);
+      void vscode.window.showErrorMessage(notice.text, ...notice.actions).then(pick => {
         if (pick === 'Show Logs') actions.showLogs(server);
         if (pick === 'Restart') void actions.restart(server);
+        if (pick === 'Open Settings') void actions.openSettings();
       });
     }
   });
