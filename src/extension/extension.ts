@@ -18,6 +18,7 @@ import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
 import { SeenFailures, type FailureNotice } from './failureNotice';
+import { McpJsonWatcher } from './coexistence';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
@@ -97,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   oauth.startServer = name => controller.start(name);
+  controller.watchCoexistence(push(new McpJsonWatcher()));
   identity.of = name => controller.identity(name);
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { failureKey, type SeenFailures } from './failureNotice';
+import type { McpJsonWatcher } from './coexistence';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ConfigError, HostApi, InputDefinition, ServerDefinition } from '../mcp';
 import { parseInputs, parseServers, type RawServer } from '../mcp/config/validate';
@@ -171,6 +172,18 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
 
   restrictedServers(): string[] {
     return this.restricted;
+  }
+
+  private coexistence?: McpJsonWatcher;
+
+  /** Watches `.vscode/mcp.json` for servers VS Code itself also starts (the views say so). */
+  watchCoexistence(w: McpJsonWatcher): void {
+    this.coexistence = w;
+    this.disposables.push(w.onDidChange(() => this.changed.fire()));
+  }
+
+  alsoIn(server: string): string | undefined {
+    return this.origins.has(server) ? this.coexistence?.alsoIn(server) : undefined;
   }
 
   blockedReason(server: string): string | undefined {

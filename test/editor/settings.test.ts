@@ -145,4 +145,36 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.strictEqual(servers.imported?.command, 'npx');
     assert.deepStrictEqual(servers.imported?.args, ['-y', '@modelcontextprotocol/server-memory']);
   });
+
+  it('coexistence: a server also in .vscode/mcp.json is flagged in the Servers view; importing the whole file offers to turn VS Code\'s copy off', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const file = path.join(folder, '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ servers: { twin: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    const access = () => vscode.workspace.getConfiguration('chat.mcp').inspect<string>('access')?.workspaceValue;
+    const twinItem = () => {
+      const tree = api.views.servers;
+      const node = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.kind === 'server' && n.server === 'twin');
+      return node && tree.getTreeItem(node as never);
+    };
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Keep Both'), 1);
+      assert.strictEqual(access(), undefined, 'Keep Both leaves VS Code alone');
+      await waitRunning(api, 'twin');
+      for (let i = 0; i < 50 && !/also in \.vscode\/mcp\.json/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
+      assert.match(String(twinItem()?.description), /^running · MCP [\d-]+ \(legacy\) · also in \.vscode\/mcp\.json$/);
+      assert.match((twinItem()?.tooltip as vscode.MarkdownString).value, /runs twice/);
+      // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
+      await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Disable There'), 1);
+      assert.strictEqual(access(), 'none');
+      await waitRunning(api, 'twin');
+      for (let i = 0; i < 50 && /also in/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
+      assert.doesNotMatch(String(twinItem()?.description), /also in/);
+    } finally {
+      await vscode.workspace.getConfiguration('chat.mcp').update('access', undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
+import { afterMcpJsonImport } from '../coexistence';
 import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
 import { errorText } from './args';
@@ -49,7 +50,7 @@ function candidateFiles(): { label: string; file: string }[] {
  * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into workspace settings.
  * Resolves the number of servers imported.
  */
-export async function importServersCommand(file?: string): Promise<number> {
+export async function importServersCommand(file?: string, answer?: string): Promise<number> {
   let chosen = file;
   if (!chosen) {
     const existing = [];
@@ -69,7 +70,14 @@ export async function importServersCommand(file?: string): Promise<number> {
     void vscode.window.showErrorMessage(`Import failed: ${r.errors.map(e => e.message).join(' ')}`);
     return 0;
   }
+  const total = Object.keys(r.servers).length;
   const n = await addToSettings(r.servers, r.inputs);
+  // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
+  if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
+    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+    await afterMcpJsonImport(n, total, answer);
+    return n;
+  }
   void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
   return n;
 }
