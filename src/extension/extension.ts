@@ -22,6 +22,7 @@ import { McpJsonWatcher } from './coexistence';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
+import { registerLmTools } from './chat/lmTools';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -122,6 +123,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     },
   }));
   chat.chat.apps = apps;
+  // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);

@@ -305,6 +305,25 @@ describe('Chat and language models (fake model, server-everything)', function ()
     assert.equal(t.result.errorDetails, undefined);
   });
 
+  it('tools for every agent: vscode.lm.tools has the MCP Host gateway tools; calling one goes through the same confirmation', async () => {
+    const ids = vscode.lm.tools.map(t => t.name);
+    assert.ok(ids.includes('mcpHost_listTools') && ids.includes('mcpHost_callTool'), ids.join(', '));
+    const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    const listed = JSON.parse(textOf(await vscode.lm.invokeTool('mcpHost_listTools', { input: {}, toolInvocationToken: undefined })));
+    const everything = listed.find((s: { server: string }) => s.server === 'everything');
+    assert.ok(everything.tools.some((t: { name: string; inputSchema: unknown }) => t.name === 'echo' && t.inputSchema), JSON.stringify(listed).slice(0, 300));
+    const asked: string[] = [];
+    api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    const r = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: 'from another agent' } }, toolInvocationToken: undefined });
+    assert.match(textOf(r), /Echo: from another agent/);
+    assert.deepStrictEqual(asked, ['everything/echo']);
+    api.chat.setUi({ approveTool: async () => 'deny' });
+    const denied = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: 'x' } }, toolInvocationToken: undefined });
+    assert.strictEqual(textOf(denied), 'The user declined to run this tool.');
+    const unknown = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'nope', tool: 'echo' }, toolInvocationToken: undefined });
+    assert.match(textOf(unknown), /MCP server "nope" is not running/);
+  });
+
   it('@mcp with an unknown prompt says so and offers the list', async () => {
     const t = await api.chat.run('/everything.no-such-prompt', { model: fake });
     assert.match(t.markdown, /There is no prompt `\/everything.no-such-prompt`/);

@@ -1,0 +1,79 @@
+/**
+ * The running servers' tools for every chat agent (VS Code's Agent mode, other extensions) through `vscode.lm.tools`.
+ * VS Code 1.139 registers only tools declared in package.json (`contributes.languageModelTools`); defining tools at run
+ * time (`vscode.lm.registerToolDefinition`) is the proposed API `languageModelToolSupportsModel`, closed to extensions
+ * from the marketplace. So two declared gateway tools: `mcpHost_listTools` (the model-visible tools of the running
+ * servers with their input schemas) and `mcpHost_callTool` (server, tool, arguments), whose calls go through the same
+ * confirmation and grants as the `@mcp` participant's.
+ */
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
+import { visibleToModel, type HostApi } from '../../mcp';
+import { toolResultText } from './messages';
+import type { AppViews } from '../apps';
+
+export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool' } as const;
+/** The listing handed to a model is cut here (characters). */
+export const MAX_LISTING_CHARS = 256 * 1024;
+
+interface ListInput { server?: string }
+interface CallInput { server?: string; tool?: string; arguments?: Record<string, unknown> }
+
+export interface LmToolsOptions {
+  host: HostApi;
+  /** The @mcp participant's confirmation (grants for the session / always included). */
+  approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
+  apps?: Pick<AppViews, 'open'>;
+}
+
+const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
+
+function running(host: HostApi) {
+  return host.servers.filter(h => h.state.kind === 'running');
+}
+
+/** The listing: per server, each tool a model may call, with its description and input schema. */
+export function listing(host: HostApi, only?: string): string {
+  const servers = running(host).filter(h => !only || h.name === only);
+  if (!servers.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
+  const out = servers.map(h => ({
+    server: h.name,
+    tools: h.catalogue.tools.filter(visibleToModel).map(t => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
+  }));
+  const json = JSON.stringify(out);
+  return json.length > MAX_LISTING_CHARS ? `${json.slice(0, MAX_LISTING_CHARS)}… (cut: the listing is larger than ${MAX_LISTING_CHARS} characters; ask for one server)` : json;
+}
+
+export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
+  const list = vscode.lm.registerTool<ListInput>(LM_TOOL_IDS.list, {
+    prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
+    invoke: opts => text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined)),
+  });
+  const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
+    prepareInvocation: opts => ({ invocationMessage: `Calling the MCP tool ${String(opts.input?.tool)} of ${String(opts.input?.server)}` }),
+    invoke: async (opts, token) => {
+      const { server, tool: name } = opts.input ?? {};
+      const args = opts.input?.arguments && typeof opts.input.arguments === 'object' && !Array.isArray(opts.input.arguments) ? opts.input.arguments : {};
+      const h = typeof server === 'string' ? o.host.get(server) : undefined;
+      if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
+      const tool = h.catalogue.tools.find(t => t.name === name);
+      if (!tool || !visibleToModel(tool)) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
+      if (!await o.approve(h.name, tool, args)) return text('The user declined to run this tool.');
+      const ac = new AbortController();
+      const sub = token.onCancellationRequested(() => ac.abort());
+      const view = o.apps?.open(h.name, tool, args, { preserveFocus: true });
+      try {
+        const result = await h.callTool(tool.name, args, { signal: ac.signal });
+        view?.result(result);
+        return text(toolResultText(result));
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        view?.cancelled(message);
+        return text(`The tool call failed: ${message}`);
+      } finally {
+        sub.dispose();
+      }
+    },
+  });
+  return vscode.Disposable.from(list, call);
+}
