@@ -23,6 +23,7 @@ import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
 import { registerLmTools } from './chat/lmTools';
+import { RESULT_SCHEME, resultDocuments } from './results';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
+  push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
   // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/icons.ts).
   const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
     (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));

@@ -139,8 +139,17 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   it('H24: calls a tool through the command with arguments and shows the result', async () => {
     const result = await vscode.commands.executeCommand<{ content: { type: string; text?: string }[] }>('mcpHost.callTool', 'everything', 'echo', { message: 'hello from the editor test' });
     assert.strictEqual(text(result), 'Echo: hello from the editor test');
-    const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
+    const doc = vscode.window.activeTextEditor?.document;
+    const shown = doc?.getText() ?? '';
     assert.ok(shown.includes('Echo: hello from the editor test'), shown);
+    // A read-only document of the result scheme, never a dirty Untitled buffer: closing it asks nothing.
+    assert.strictEqual(doc?.uri.scheme, 'mcp-host-result');
+    assert.strictEqual(doc?.isDirty, false);
+    assert.strictEqual(doc?.isUntitled, false);
+    assert.strictEqual(doc?.languageId, 'markdown');
+    assert.match(doc?.uri.path ?? '', /^\/everything\/echo result \(\d+\)\.md$/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    assert.ok(!vscode.window.tabGroups.all.some(g => g.tabs.some(t => (t.input as { uri?: vscode.Uri })?.uri?.toString() === doc?.uri.toString())), 'the result tab closed without a save prompt');
   });
 
   it('H24 H25: shows images, resource links and validated structured content of a tool result', async () => {

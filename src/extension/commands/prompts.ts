@@ -4,6 +4,7 @@ import type { HostApi } from '../../mcp';
 import { errorText, pickServer, requireRunning, running } from './args';
 import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
+import { resultDocuments } from '../results';
 
 /**
  * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when
@@ -44,7 +45,6 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
     void vscode.window.showErrorMessage(`Prompt "${prompt.name}" of "${h.name}" failed: ${errorText(err)}`);
     return undefined;
   }
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderPromptResult(h.name, prompt.name, result) });
-  await vscode.window.showTextDocument(doc, { preview: false });
+  await resultDocuments.open(h.name, `${prompt.name} prompt`, renderPromptResult(h.name, prompt.name, result));
   return result;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isTerminal, type HostApi, type ServerHandle, type TaskInfo } from '../../mcp';
 import { errorText } from './args';
 import { renderToolResult } from './render';
+import { resultDocuments } from '../results';
 
 /** What the task commands accept: a task node of the Servers view, or (server, taskId) from code, or nothing (then they ask). */
 function taskOf(host: HostApi, arg: unknown, taskId?: string): { h: ServerHandle; t: TaskInfo } | undefined {
@@ -66,8 +67,7 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
       },
     );
     const content = renderToolResult(h.name, `${t.tool} (task ${t.taskId})`, t.arguments, result);
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.window.showTextDocument(doc, { preview: false });
+    await resultDocuments.open(h.name, `${t.tool} task result`, content);
     return content;
   } catch (err) {
     void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${errorText(err)}`);

@@ -6,6 +6,7 @@ import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
 import type { AppViews } from '../apps';
+import { resultDocuments } from '../results';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -67,7 +68,6 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     view.result(result);
     return result;
   }
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderToolResult(h.name, tool.name, input, result) });
-  await vscode.window.showTextDocument(doc, { preview: false });
+  await resultDocuments.open(h.name, `${tool.name} result`, renderToolResult(h.name, tool.name, input, result));
   return result;
 }
