@@ -34,6 +34,8 @@ export const CommandIds = {
   resetTrust: 'mcpHost.resetTrust',
   clearInputs: 'mcpHost.clearInputs',
   signOut: 'mcpHost.signOut',
+  /** Writes a resource's bytes to a file; args: server, resource URI, content index, target URI (else asked). */
+  saveResourceAs: 'mcpHost.saveResourceAs',
   /** Internal: the "Load more…" item of the resources view. */
   loadMoreResources: 'mcpHost.loadMoreResources',
 } as const;

@@ -1,7 +1,9 @@
+import * as os from 'os';
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
+import { resultDocuments } from './results';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that
@@ -20,25 +22,34 @@ export interface ResourceRef {
   part?: number;
 }
 
-/** Builds the document URI of a resource (or of one of its contents, named after `contentUri`). */
+/**
+ * Builds the document URI of a resource (or of one of its contents, named after `contentUri`). The path is what
+ * tabs and breadcrumbs show: `/<server>/<file name>`; the exact server and resource URI travel in the query,
+ * base64url- and hex-encoded (percent-encoding does not survive the workbench's URI handling).
+ */
 export function resourceDocUri(ref: ResourceRef, mimeType?: string, contentUri?: string): vscode.Uri {
-  const authority = Buffer.from(ref.server, 'utf8').toString('hex');
+  const query = [`s=${Buffer.from(ref.server, 'utf8').toString('hex')}`, `r=${Buffer.from(ref.uri, 'utf8').toString('base64url')}`];
+  if (ref.part !== undefined) query.push(`part=${ref.part}`);
   return vscode.Uri.from({
     scheme: RESOURCE_SCHEME,
-    authority,
-    path: `/${Buffer.from(ref.uri, 'utf8').toString('base64url')}/${fileName(contentUri ?? ref.uri, mimeType)}`,
-    query: ref.part === undefined ? '' : `part=${ref.part}`,
+    path: `/${readableSegment(ref.server)}/${fileName(contentUri ?? ref.uri, mimeType)}`,
+    query: query.join('&'),
   });
 }
 
 /** Parses a document URI made by `resourceDocUri`. */
 export function parseResourceDocUri(uri: vscode.Uri): ResourceRef {
-  const server = Buffer.from(uri.authority, 'hex').toString('utf8');
-  // The resource URI travels base64url-encoded: percent-encoding does not survive the workbench's URI handling.
-  const seg = uri.path.split('/')[1];
-  if (!server || !seg) throw vscode.FileSystemError.FileNotFound(uri);
-  const m = /(?:^|&)part=(\d+)/.exec(uri.query);
-  return { server, uri: Buffer.from(seg, 'base64url').toString('utf8'), part: m ? Number(m[1]) : undefined };
+  const param = (k: string) => new RegExp(`(?:^|&)${k}=([^&]*)`).exec(uri.query)?.[1];
+  const server = Buffer.from(param('s') ?? '', 'hex').toString('utf8');
+  const res = param('r');
+  if (!server || !res) throw vscode.FileSystemError.FileNotFound(uri);
+  const part = param('part');
+  return { server, uri: Buffer.from(res, 'base64url').toString('utf8'), part: part ? Number(part) : undefined };
+}
+
+/** A path segment from a name: no separators or control characters, bounded. */
+function readableSegment(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f/\\]+/g, '_').slice(0, 80) || '_';
 }
 
 /**
@@ -85,6 +96,9 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       this.track(server, uri, docUri);
       if ('blob' in c && isPreviewableImage(c.mimeType)) {
         await vscode.commands.executeCommand('vscode.open', docUri, { preview: refs.length === 1 });
+      } else if ('blob' in c && !isTextMime(c.mimeType)) {
+        // Other binary contents: a hex view (size, type, the first bytes), with Save As… and Open Anyway.
+        await this.showBinary(ref, docUri, c.mimeType, Buffer.from(c.blob, 'base64'));
       } else {
         const doc = await vscode.workspace.openTextDocument(docUri);
         const lang = languageForMime(c.mimeType);
@@ -94,6 +108,28 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       opened.push(docUri);
     }
     return opened;
+  }
+
+  /** Offers a binary content: its hex view opens; Save As… writes the bytes, Open Anyway tries the editor for its type. */
+  private async showBinary(ref: ResourceRef, docUri: vscode.Uri, mimeType: string | undefined, bytes: Buffer): Promise<void> {
+    const name = docUri.path.split('/').pop() ?? 'resource';
+    await resultDocuments.open(ref.server, `${name} (hex)`, hexView(ref.uri, mimeType, bytes), 'txt');
+    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
+      if (pick === 'Save As…') void vscode.commands.executeCommand('mcpHost.saveResourceAs', ref.server, ref.uri, ref.part);
+      if (pick === 'Open Anyway') void vscode.commands.executeCommand('vscode.open', docUri);
+    });
+  }
+
+  /** Writes a resource content's bytes to `target` (asked when not given); resolves where, or undefined. */
+  async saveAs(server: string, uri: string, part?: number, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const { contents } = await this.read(server, uri);
+    const c = contents[part ?? 0];
+    if (!c) throw new Error(`Resource ${uri} of "${server}" has no content ${part ?? 0}`);
+    const name = resourceDocUri({ server, uri, part }, c.mimeType, part === undefined ? undefined : c.uri).path.split('/').pop();
+    const where = target ?? await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), name ?? 'resource'), title: `Save ${uri}` });
+    if (!where) return undefined;
+    await vscode.workspace.fs.writeFile(where, 'blob' in c ? Buffer.from(c.blob, 'base64') : Buffer.from(c.text, 'utf8'));
+    return where;
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -174,4 +210,21 @@ function fileName(uri: string, mimeType?: string): string {
 
 function decodeSafe(s: string): string {
   try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/** MIME types whose bytes read as text (so a blob of them opens in the text editor). */
+function isTextMime(m: string | undefined): boolean {
+  return !!m && (/^text\//.test(m) || /[/+](json|xml|yaml|x-yaml|javascript|x-sh|sql|csv|markdown|toml)$/.test(m.split(';')[0]));
+}
+
+/** The hex view of binary contents: what it is, then up to the first 4 KiB as offset, hex and ASCII. */
+export function hexView(uri: string, mimeType: string | undefined, bytes: Uint8Array, max = 4096): string {
+  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
+  for (let off = 0; off < Math.min(bytes.byteLength, max); off += 16) {
+    const row = bytes.subarray(off, Math.min(off + 16, bytes.byteLength));
+    const hex = [...row].map(b => b.toString(16).padStart(2, '0')).join(' ').padEnd(47);
+    const ascii = [...row].map(b => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${off.toString(16).padStart(8, '0')}  ${hex}  ${ascii}`);
+  }
+  return lines.join('\n') + '\n';
 }

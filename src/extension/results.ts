@@ -22,9 +22,9 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     return this.texts.get(uri.path) ?? `(This result is no longer kept: MCP Host keeps the last ${MAX_RESULTS} results. Run it again.)`;
   }
 
-  /** Keeps `content` and opens it as a read-only markdown document titled `<title> (n).md` under `server`. */
-  async open(server: string, title: string, content: string): Promise<vscode.TextDocument> {
-    const path = `/${segment(server)}/${segment(title)} (${++this.seq}).md`;
+  /** Keeps `content` and opens it as a read-only document titled `<title> (n).md` (or `.txt`) under `server`. */
+  async open(server: string, title: string, content: string, ext: 'md' | 'txt' = 'md'): Promise<vscode.TextDocument> {
+    const path = `/${segment(server)}/${segment(title)} (${++this.seq}).${ext}`;
     this.texts.set(path, content);
     while (this.texts.size > MAX_RESULTS) this.texts.delete(this.texts.keys().next().value!);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path }));

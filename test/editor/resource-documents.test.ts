@@ -2,6 +2,7 @@
 // preview, and a read that returns several contents opens every one of them (text with its language
 // from the MIME type, the image as an image). The server is a few lines of the SDK, run inline.
 import * as assert from 'assert';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -19,6 +20,8 @@ s.registerResource('bundle', 'media://bundle', { mimeType: 'text/plain' }, async
   { uri: 'media://bundle/data.json', mimeType: 'application/json', text: '{"a": 1}' },
   { uri: 'media://bundle/pixel.png', mimeType: 'image/png', blob: png },
 ] }));
+const gz = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x4c, 0x4a, 0x06, 0x00, 0xc2, 0x41, 0x24, 0x35, 0x03, 0x00, 0x00, 0x00]).toString('base64');
+s.registerResource('archive', 'media://archive.gz', { mimeType: 'application/gzip' }, async uri => ({ contents: [{ uri: uri.href, mimeType: 'application/gzip', blob: gz }] }));
 s.connect(new StdioServerTransport());
 `;
 
@@ -42,7 +45,7 @@ describe('Resource documents (images, several contents)', function () {
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { media: { command: process.execPath, args: ['-e', SERVER], cwd: ROOT } }, vscode.ConfigurationTarget.Workspace);
-    for (let i = 0; i < 150 && api.host.get('media')?.catalogue.resources.length !== 2; i++) await new Promise(r => setTimeout(r, 200));
+    for (let i = 0; i < 150 && api.host.get('media')?.catalogue.resources.length !== 3; i++) await new Promise(r => setTimeout(r, 200));
     assert.strictEqual(api.host.get('media')?.state.kind, 'running');
   });
 
@@ -54,7 +57,8 @@ describe('Resource documents (images, several contents)', function () {
   it('H22: opens an image resource in the image preview, not as text', async () => {
     const [uri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', 'media', 'media://pixel.png');
     assert.ok(uri, 'nothing opened');
-    assert.ok(uri.path.endsWith('.png'), uri.toString());
+    // Tabs and breadcrumbs read the server and the file name, never an encoded URI.
+    assert.strictEqual(uri.path, '/media/pixel.png');
     const tab = tabOf(uri);
     assert.ok(tab, `no tab for ${uri.toString()} among ${openTabUris().join(', ')}`);
     assert.ok(tab.input instanceof vscode.TabInputCustom, `opened as ${tab.input?.constructor?.name}`);
@@ -76,5 +80,22 @@ describe('Resource documents (images, several contents)', function () {
     const image = tabOf(uris[2]);
     assert.ok(image?.input instanceof vscode.TabInputCustom, 'the image content is not shown as an image');
     for (const u of uris) assert.ok(tabOf(u), `not open: ${u.toString()}`);
+  });
+
+  it('a binary resource that is not an image (application/gzip) opens as a read-only hex view; Save As writes its bytes', async () => {
+    const [uri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', 'media', 'media://archive.gz');
+    assert.strictEqual(uri.path, '/media/archive.gz');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.strictEqual(doc?.uri.scheme, 'mcp-host-result');
+    assert.strictEqual(doc?.isDirty, false);
+    const text = doc?.getText() ?? '';
+    assert.match(text, /^media:\/\/archive\.gz\napplication\/gzip, 23 bytes\n\n00000000  1f 8b 08 00/);
+    const target = vscode.Uri.file(path.join(os.tmpdir(), `mcp-host-save-${process.pid}.gz`));
+    const saved = await vscode.commands.executeCommand<vscode.Uri>('mcpHost.saveResourceAs', 'media', 'media://archive.gz', undefined, target);
+    assert.strictEqual(saved?.fsPath, target.fsPath);
+    const bytes = Buffer.from(await vscode.workspace.fs.readFile(target));
+    assert.deepStrictEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b]);
+    assert.strictEqual(bytes.byteLength, 23);
+    await vscode.workspace.fs.delete(target);
   });
 });

@@ -94,6 +94,17 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`MCP Host: signed out of "${h.name}"; it asks you to sign in on its next start.`);
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
+    [CommandIds.saveResourceAs]: async (arg?: unknown, uri?: string, part?: number, target?: vscode.Uri) => {
+      const server = serverNameOf(arg);
+      const res = resourceOf(arg, uri);
+      if (!server || !res) return undefined;
+      try {
+        return await s.resources.saveAs(server, res, part, target);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Could not save ${res} of "${server}": ${errorText(err)}`);
+        return undefined;
+      }
+    },
   };
   return Object.entries(handlers).map(([id, fn]) => vscode.commands.registerCommand(id, fn));
 }
