@@ -28,6 +28,8 @@ const WAITING = 'waiting for launch consent';
 export class ServerController implements ServerAnnotations, vscode.Disposable {
   private readonly blocked = new Map<string, string>();
   private readonly origins = new Map<string, Origin>();
+  /** Servers defined in a folder's own settings (multi-root), by server name. */
+  private readonly folders = new Map<string, string>();
   private readonly raws = new Map<string, RawServer>();
   private readonly subscribed = new Map<string, Set<string>>();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -190,6 +192,11 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     return this.blocked.get(server);
   }
 
+  /** Multi-root: the folder whose own settings define `server`, if one does. */
+  folderOf(server: string): string | undefined {
+    return this.folders.get(server);
+  }
+
   /** Where a server's definition came from. */
   originOf(server: string): Origin | undefined {
     return this.origins.get(server);
@@ -221,9 +228,24 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const trusted = vscode.workspace.isTrusted;
     const userServers = asObject(servers?.globalValue);
     const wsServers = asObject(servers?.workspaceValue);
-    const merged = { ...userServers, ...wsServers };
+    const merged: Record<string, unknown> = { ...userServers, ...wsServers };
     this.origins.clear();
     for (const n of Object.keys(merged)) this.origins.set(n, n in wsServers ? 'workspace' : 'user');
+    // Multi-root: a folder's own `.vscode/settings.json` servers run for that folder (its name qualifies a
+    // server whose name is taken already; its roots default to that folder; `${workspaceFolder}` is that folder).
+    this.folders.clear();
+    if (vscode.workspace.workspaceFile) {
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const own = asObject(vscode.workspace.getConfiguration('mcpHost', folder.uri).inspect<Record<string, unknown>>('servers')?.workspaceFolderValue);
+        for (const [n, def] of Object.entries(own)) {
+          const name = n in merged ? `${folder.name}/${n}` : n;
+          const raw = asObject(def);
+          merged[name] = raw.roots === undefined && def && typeof def === 'object' ? { ...raw, roots: [folder.name] } : def;
+          this.origins.set(name, 'workspace');
+          this.folders.set(name, folder.name);
+        }
+      }
+    }
 
     const parsed = parseServers(merged);
     this.raws.clear();
@@ -334,7 +356,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
     return {
       workspaceFolders: folders,
-      definingFolder: this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined,
+      definingFolder: this.folders.get(raw.name) ?? (this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined),
       userHome: os.homedir(),
       env: process.env,
       inputs,

@@ -31,6 +31,8 @@ export interface ServerAnnotations {
   configProblems(): string[];
   /** Servers in workspace settings that Restricted Mode keeps from even being read (names only). */
   restrictedServers(): string[];
+  /** Multi-root: the folder whose own settings define the server, if one does. */
+  folderOf?(server: string): string | undefined;
   /** Where else the server is configured and started by VS Code's built-in MCP (it then runs twice), if anywhere. */
   alsoIn?(server: string): string | undefined;
   /** True when the user subscribed to `uri` of `server`. */

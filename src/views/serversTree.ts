@@ -57,7 +57,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       const problems: McpNode[] = this.notes.configProblems().map(text => ({
         kind: 'message', server: '', error: true, text, command: { id: 'workbench.action.openWorkspaceSettingsFile' },
       }));
-      return [...banner, ...problems, ...this.host.servers.map(h => this.serverNode(h.name))];
+      // Multi-root: the servers of the workspace (and user) first, then each folder's own, folder by folder.
+      const folder = (name: string) => this.notes.folderOf?.(name) ?? '';
+      const servers = [...this.host.servers].sort((a, b) => folder(a.name).localeCompare(folder(b.name)));
+      return [...banner, ...problems, ...servers.map(h => this.serverNode(h.name))];
     }
     const h = this.host.get(node.server);
     if (!h) return [];
