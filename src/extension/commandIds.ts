@@ -36,6 +36,10 @@ export const CommandIds = {
   signOut: 'mcpHost.signOut',
   /** Writes a resource's bytes to a file; args: server, resource URI, content index, target URI (else asked). */
   saveResourceAs: 'mcpHost.saveResourceAs',
+  /** Opens a History entry (request and result); arg: a history node. */
+  openHistoryEntry: 'mcpHost.openHistoryEntry',
+  /** Runs a History entry again with edited arguments; args: a history node, the arguments (else asked). */
+  rerunHistoryEntry: 'mcpHost.rerunHistoryEntry',
   /** Internal: the "Load more…" item of the resources view. */
   loadMoreResources: 'mcpHost.loadMoreResources',
 } as const;
@@ -47,6 +51,7 @@ export type CommandId = typeof CommandIds[keyof typeof CommandIds];
 export const ViewIds = {
   servers: 'mcpHost.servers',
   resources: 'mcpHost.resources',
+  history: 'mcpHost.history',
 } as const;
 
 /** Context keys the extension sets for `when` clauses. */

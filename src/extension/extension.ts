@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, ty
 import { fingerprint } from '../mcp/config/variables';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
+import { HistoryTreeProvider } from '../views/historyTree';
 import { TreeIcons } from '../views/icons';
 import { IconStore } from '../mcp/icons';
 import { ViewIds } from './commandIds';
@@ -41,7 +42,7 @@ export interface McpHostExtensionApi {
   /** Names of the per-server log channels created so far. */
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
-  views: { servers: ServersTreeProvider; resources: ResourcesTreeProvider };
+  views: { servers: ServersTreeProvider; resources: ResourcesTreeProvider; history: HistoryTreeProvider };
   /** Sampling and elicitation as the core's client features (dialogs replaceable for tests). */
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
@@ -113,6 +114,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
+  const historyTree = push(new HistoryTreeProvider(host));
+  push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   const chat = push(registerChat(context, host, identity));
   const apps = push(new AppViews({
     host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
@@ -127,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   chat.chat.apps = apps;
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps }));
-  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps }));
+  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
@@ -159,7 +162,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
     logChannels: () => logs.names,
-    views: { servers: serversTree, resources: resourcesTree },
+    views: { servers: serversTree, resources: resourcesTree, history: historyTree },
     sampling,
     chat,
     apps,

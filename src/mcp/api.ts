@@ -12,6 +12,7 @@ import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigEr
 import type { Redactor } from './redact';
 import type { TaskInfo, TaskMode } from './tasks';
 import type { CatalogueKind } from './catalogue';
+import type { HistoryEntry, HistoryOrigin } from './history';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -30,6 +31,8 @@ export interface RequestOptions {
   onTask?: (task: TaskInfo) => void;
   /** Tool calls: the user started this one (a command, the CLI), not a model. Shown with the task. */
   userStarted?: boolean;
+  /** Who asked, for the history (tools/call, prompts/get, resources/read): default the user. */
+  by?: HistoryOrigin;
 }
 
 export interface ServerHandle {
@@ -52,6 +55,10 @@ export interface ServerHandle {
   readonly onDidChangeCatalogue: Event<Catalogue>;
   /** `notifications/resources/updated` for a subscribed URI. */
   readonly onDidUpdateResource: Event<string>;
+
+  /** Every tool call, prompt and resource read made through this handle (the last MAX_HISTORY), newest last. */
+  readonly history: readonly HistoryEntry[];
+  readonly onDidChangeHistory: Event<HistoryEntry>;
 
   /** Tool calls of this session that run as MCP tasks: running first, then the last finished ones. */
   readonly tasks: readonly TaskInfo[];

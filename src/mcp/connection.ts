@@ -8,6 +8,7 @@
  * and keeps the public API the host, the views and the CLI use.
  */
 import { protocolLabel } from './protocolLabel';
+import { RequestHistory, type HistoryEntry } from './history';
 import {
   SdkError, SdkErrorCode, auth,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
@@ -194,6 +195,7 @@ export class Connection implements ServerHandle {
   async dispose(): Promise<void> {
     await this.stop();
     this.supervisor.dispose();
+    this.timeline.dispose();
     this.toolTasks.dispose();
     this._onDidChangeCatalogue.dispose();
     this._onDidUpdateResource.dispose();
@@ -368,12 +370,22 @@ export class Connection implements ServerHandle {
   // Requests (requests.ts)
   // -------------------------------------------------------------------------------------------
 
-  callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> { return this.requests.callTool(tool, args, opts); }
+  callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
+    return this.timeline.track('tools/call', tool, args, opts?.by ?? 'user', () => this.requests.callTool(tool, args, opts));
+  }
   get tasks(): readonly TaskInfo[] { return this.toolTasks.tasks; }
   cancelTask(taskId: string): Promise<void> { return this.toolTasks.cancel(taskId); }
   taskResult(taskId: string): Promise<CallToolResult> { return this.requests.taskResult(taskId); }
-  getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> { return this.requests.getPrompt(prompt, args, opts); }
-  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> { return this.requests.readResource(uri, opts); }
+  getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    return this.timeline.track('prompts/get', prompt, args, opts?.by ?? 'user', () => this.requests.getPrompt(prompt, args, opts));
+  }
+  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    return this.timeline.track('resources/read', uri, undefined, opts?.by ?? 'user', () => this.requests.readResource(uri, opts));
+  }
+  /** The protocol timeline (history.ts). */
+  private readonly timeline = new RequestHistory(() => this.name);
+  get history(): readonly HistoryEntry[] { return this.timeline.entries; }
+  readonly onDidChangeHistory: Event<HistoryEntry> = this.timeline.onDidChange;
   listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> { return this.requests.listResourcesPage(cursor, opts); }
   complete(
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },

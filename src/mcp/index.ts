@@ -18,3 +18,4 @@ export * from './toolTasks';
 export * from './apps';
 export * from './protocolLabel';
 export * from './stderrLevel';
+export * from './history';

@@ -119,7 +119,7 @@ export class AppViews implements vscode.Disposable {
     if (!await this.o.ui.approveTool(server, tool, args)) throw new Error(`The user declined to run the tool "${tool.name}"`);
     const h = this.o.host.get(server);
     if (!h || h.state.kind !== 'running') throw new Error(`MCP server "${server}" is not running`);
-    return h.callTool(tool.name, args);
+    return h.callTool(tool.name, args, { by: 'view' });
   }
 
   private async openLink(server: string, tool: string, url: string): Promise<boolean> {

@@ -428,6 +428,7 @@ export class McpChat {
       let said = '';
       const result = await h.callTool(entry.tool, args, {
         signal: abortSignalOf(token),
+        by: 'model',
         onTask: t => {
           const line = `${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
           if (line !== said) stream.progress(said = line);

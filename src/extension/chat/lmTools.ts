@@ -63,7 +63,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       const sub = token.onCancellationRequested(() => ac.abort());
       const view = o.apps?.open(h.name, tool, args, { preserveFocus: true });
       try {
-        const result = await h.callTool(tool.name, args, { signal: ac.signal });
+        const result = await h.callTool(tool.name, args, { signal: ac.signal, by: 'model' });
         view?.result(result);
         return text(toolResultText(result));
       } catch (err) {

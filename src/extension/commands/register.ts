@@ -11,6 +11,8 @@ import type { ServerLogs } from '../logs';
 import type { ResourceFileSystem } from '../resourceFs';
 import type { ServerController } from '../servers';
 import type { AppViews } from '../apps';
+import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
+import { openHistoryEntry, rerunHistoryEntry } from './history';
 import { errorText, pickServer, running, serverNameOf } from './args';
 import { callToolCommand } from './tools';
 import { cancelTaskCommand, showTaskResultCommand } from './tasks';
@@ -32,6 +34,8 @@ export interface CommandServices {
   resourcesTree: ResourcesTreeProvider;
   /** MCP App views: a tool with a UI opens one. */
   apps?: AppViews;
+  /** The History view. */
+  historyTree?: HistoryTreeProvider;
 }
 
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
@@ -94,6 +98,8 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`MCP Host: signed out of "${h.name}"; it asks you to sign in on its next start.`);
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
+    [CommandIds.openHistoryEntry]: (node: HistoryNode) => (s.historyTree ? openHistoryEntry(s.historyTree, node) : undefined),
+    [CommandIds.rerunHistoryEntry]: (node: HistoryNode, args?: Record<string, unknown>) => (s.historyTree ? rerunHistoryEntry(host, s.historyTree, node, args) : undefined),
     [CommandIds.saveResourceAs]: async (arg?: unknown, uri?: string, part?: number, target?: vscode.Uri) => {
       const server = serverNameOf(arg);
       const res = resourceOf(arg, uri);

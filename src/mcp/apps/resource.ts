@@ -30,7 +30,7 @@ export function isAppMime(m: unknown): boolean {
 /** Reads and checks the view of `tool` of server `h`; errors name the server, the tool and the URI. */
 export async function loadAppResource(h: ServerHandle, tool: string, uri: string, opts: { signal?: AbortSignal } = {}): Promise<AppResource> {
   const where = `the view of tool \`${tool}\` on server \`${h.name}\` (${uri})`;
-  const r = await h.readResource(uri, { signal: opts.signal });
+  const r = await h.readResource(uri, { signal: opts.signal, by: 'view' });
   const contents = Array.isArray(r.contents) ? r.contents : [];
   const c = contents.find(x => x.uri === uri && isAppMime(x.mimeType)) ?? contents.find(x => isAppMime(x.mimeType));
   if (!c) {

@@ -1,0 +1,42 @@
+/**
+ * History commands: open an entry (its request and result as a read-only document) and re-run one with edited
+ * arguments (a JSON box prefilled with the old ones; the call is the user's, so it runs like Call Tool / Run Prompt).
+ */
+import * as vscode from 'vscode';
+import type { HistoryEntry, HostApi } from '../../mcp';
+import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
+import { resultDocuments } from '../results';
+
+export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
+  const e = tree.entry(node);
+  if (!e) return undefined;
+  const lines = [
+    `# ${e.method} ${e.target} — ${e.server}`, '',
+    `- when: ${new Date(e.at).toISOString()}`, `- by: ${e.by}`, `- status: ${e.status}${e.error ? ` (${e.error})` : ''}`,
+    ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${e.size} bytes`] : []), '',
+    ...(e.args ? ['## Arguments', '', '```json', JSON.stringify(e.args, null, 2), '```', ''] : []),
+    ...(e.result !== undefined ? ['## Result', '', '```json', e.result, '```'] : []),
+  ];
+  return resultDocuments.open(e.server, `${e.method.replace('/', ' ')} ${e.target}`, lines.join('\n'));
+}
+
+/** Re-runs an entry; `args` skips the box (tests). Resolves the command's result. */
+export async function rerunHistoryEntry(host: HostApi, tree: HistoryTreeProvider, node: HistoryNode, args?: Record<string, unknown>): Promise<unknown> {
+  const e: HistoryEntry | undefined = tree.entry(node);
+  if (!e) return undefined;
+  let input = args;
+  if (!input && e.method !== 'resources/read') {
+    const text = await vscode.window.showInputBox({
+      title: `Re-run ${e.method} ${e.target} on ${e.server}`, prompt: 'The arguments as a JSON object', value: JSON.stringify(e.args ?? {}), ignoreFocusOut: true,
+      validateInput: v => { try { const o = JSON.parse(v); return o && typeof o === 'object' && !Array.isArray(o) ? undefined : 'a JSON object, e.g. {"message": "hi"}'; } catch (err) { return `not JSON: ${err instanceof Error ? err.message : String(err)}`; } },
+    });
+    if (text === undefined) return undefined;
+    input = JSON.parse(text) as Record<string, unknown>;
+  }
+  if (!host.get(e.server)) { void vscode.window.showErrorMessage(`MCP server "${e.server}" is no longer configured.`); return undefined; }
+  switch (e.method) {
+    case 'tools/call': return vscode.commands.executeCommand('mcpHost.callTool', e.server, e.target, input ?? {});
+    case 'prompts/get': return vscode.commands.executeCommand('mcpHost.runPrompt', e.server, e.target, input ?? {});
+    case 'resources/read': return vscode.commands.executeCommand('mcpHost.openResource', e.server, e.target);
+  }
+}

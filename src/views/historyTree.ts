@@ -1,0 +1,81 @@
+/**
+ * The History view: per server, every tool call, prompt and resource read the user, a model or an app view made
+ * (newest first), with how long it took, how large it was and how it ended. An entry opens its request and result;
+ * "Re-run…" runs it again with edited arguments.
+ */
+import * as vscode from 'vscode';
+import type { HistoryEntry, HostApi } from '../mcp';
+
+export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
+
+export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subs: { dispose(): void }[] = [];
+  private readonly watched = new Set<string>();
+  private pending?: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly host: HostApi) {
+    this.subs.push(host.onDidChangeServers(() => this.watch()));
+    this.watch();
+  }
+
+  /** Follows every server's history (a new server: subscribe once); refreshes at most every 100 ms. */
+  private watch(): void {
+    for (const h of this.host.servers) {
+      if (this.watched.has(h.name)) continue;
+      this.watched.add(h.name);
+      this.subs.push(h.onDidChangeHistory(() => this.refreshSoon()));
+    }
+    this.refreshSoon();
+  }
+
+  private refreshSoon(): void {
+    this.pending ??= setTimeout(() => { this.pending = undefined; this.changed.fire(undefined); }, 100);
+  }
+
+  entry(node: HistoryNode): HistoryEntry | undefined {
+    return node.kind === 'entry' ? this.host.get(node.server)?.history.find(e => e.id === node.id) : undefined;
+  }
+
+  getChildren(node?: HistoryNode): HistoryNode[] {
+    if (!node) return this.host.servers.filter(h => h.history.length).map(h => ({ kind: 'server', server: h.name }));
+    if (node.kind !== 'server') return [];
+    return [...(this.host.get(node.server)?.history ?? [])].reverse().map(e => ({ kind: 'entry', server: node.server, id: e.id }));
+  }
+
+  getTreeItem(node: HistoryNode): vscode.TreeItem {
+    if (node.kind === 'server') {
+      const item = new vscode.TreeItem(node.server, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `history/${node.server}`;
+      item.description = `${this.host.get(node.server)?.history.length ?? 0} requests`;
+      item.iconPath = new vscode.ThemeIcon('server');
+      return item;
+    }
+    const e = this.entry(node);
+    const item = new vscode.TreeItem(e ? `${e.method} ${e.target}` : '(gone)');
+    item.id = `history/${node.server}/${node.id}`;
+    if (!e) return item;
+    const time = new Date(e.at).toLocaleTimeString();
+    item.description = [time, e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? size(e.size) : undefined, e.status].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(e.status === 'running' ? 'loading~spin' : e.status === 'ok' ? 'pass' : 'error');
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${e.method}** \`${e.target}\` (${e.by}) — ${new Date(e.at).toLocaleString()}\n\n`);
+    if (e.error) md.appendText(`${e.error}\n\n`);
+    if (e.args && Object.keys(e.args).length) md.appendCodeblock(JSON.stringify(e.args, null, 2).slice(0, 2000), 'json');
+    item.tooltip = md;
+    item.contextValue = e.method === 'resources/read' ? 'history.read' : 'history.rerunnable';
+    item.command = { command: 'mcpHost.openHistoryEntry', title: 'Open', arguments: [node] };
+    return item;
+  }
+
+  dispose(): void {
+    if (this.pending) clearTimeout(this.pending);
+    this.subs.forEach(s => s.dispose());
+    this.changed.dispose();
+  }
+}
+
+function size(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
