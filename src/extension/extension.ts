@@ -24,6 +24,7 @@ import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
 import { registerLmTools } from './chat/lmTools';
+import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
@@ -47,6 +48,8 @@ export interface McpHostExtensionApi {
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
   chat: ChatRegistration;
+  /** Forms for several fields (the one on screen can be driven by tests). */
+  forms: Forms;
   /** The failure notifications shown so far (text and buttons), newest last. */
   failureNotices: readonly FailureNotice[];
   /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
@@ -128,6 +131,9 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     },
   }));
   chat.chat.apps = apps;
+  // Several fields (tool arguments, elicitation) are asked in one form.
+  const formHost = push(new Forms(context.extensionUri));
+  useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps }));
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
@@ -166,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     sampling,
     chat,
     apps,
+    forms: formHost,
     failureNotices,
     oauth,
     activationMs,

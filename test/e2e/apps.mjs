@@ -55,7 +55,17 @@ try {
   ({ page, runDir, stop } = await openWorkbench({ name: 'e2e-apps', vsixes: [VSIX], folder: FOLDER, waitForFile: 'hello.py', log }));
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  await mcpTab.click();
+  // The launch-consent dialog may come up before the first click: allow the servers, then click.
+  for (let attempt = 0; ; attempt++) {
+    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
+      if (attempt >= 4) throw err;
+      const box = page.locator('.monaco-dialog-box');
+      for (const name of ['Allow All', 'Allow']) {
+        const b = box.getByRole('button', { name, exact: true });
+        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
+      }
+    }
+  }
   await allowUntilRunning('basic-app');
   log('basic-app running');
 

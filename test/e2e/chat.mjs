@@ -6,7 +6,7 @@
 //      fed back to the model (`fake-reply-to:tool-result:Echo: …`)
 //   3. `@mcp CALL_TOOL:everything_trigger-sampling-request {…}` → tool dialog, sampling dialog (Allow Once), review
 //      dialog (Send) → the server's result carries the fake model's answer
-//   4. `@mcp CALL_TOOL:everything_trigger-elicitation-request {}` → tool dialog, elicitation dialog (Decline)
+//   4. `@mcp CALL_TOOL:everything_trigger-elicitation-request {}` → tool dialog, the elicitation form (Decline)
 // and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
 // code-server's process group and the browser.
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
@@ -60,7 +60,17 @@ try {
   // Launch consent for the sample's workspace servers: allow, and wait for "everything" to run (MCP view).
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  await mcpTab.click();
+  // The launch-consent dialog may come up before the first click: allow the servers, then click.
+  for (let attempt = 0; ; attempt++) {
+    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
+      if (attempt >= 4) throw err;
+      const box = page.locator('.monaco-dialog-box');
+      for (const name of ['Allow All', 'Allow']) {
+        const b = box.getByRole('button', { name, exact: true });
+        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
+      }
+    }
+  }
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
   await answerDialogsUntil('server "everything" running',
     async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
@@ -147,15 +157,24 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-sampling.png') });
   log('sampling confirmed, reviewed and answered; screenshots e2e-chat-sampling-*.png');
 
-  // 4. Elicitation through the real dialog: the server asks for information, the user declines, the server hears it.
+  // 4. Elicitation with several fields: one form (a webview), which the user declines; the server hears it.
   await send('@mcp CALL_TOOL:everything_trigger-elicitation-request {}');
+  let declineButton;
+  await answerDialogsUntil('the elicitation form', async () => {
+    for (const f of page.frames()) {
+      const b = await f.$('#decline').catch(() => null);
+      if (b) { declineButton = b; return true; }
+    }
+    return false;
+  }, [{ re: /Run the tool "trigger-elicitation-request"/, button: 'Allow Once' }], 30000);
+  const formFrame = await declineButton.ownerFrame();
+  const fieldCount = await formFrame.locator('.field').count();
+  if (fieldCount < 2) throw new Error(`the elicitation form shows ${fieldCount} field(s)`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-elicitation.png') });
+  await declineButton.click();
   await answerDialogsUntil('the declined elicitation in chat',
-    async () => /fake-reply-to:tool-result:.*User declined to provide the requested information/.test(await chatText()),
-    [
-      { re: /Run the tool "trigger-elicitation-request"/, button: 'Allow Once' },
-      { re: /MCP server "everything" asks for information/, button: 'Decline', shot: 'e2e-chat-elicitation.png' },
-    ], 30000);
-  log('elicitation declined in its dialog; screenshot e2e-chat-elicitation.png');
+    async () => /fake-reply-to:tool-result:.*User declined to provide the requested information/.test(await chatText()), [], 30000);
+  log(`elicitation: one form with ${fieldCount} fields, declined; screenshot e2e-chat-elicitation.png`);
   log('PASS');
 } catch (e) {
   failed = true;

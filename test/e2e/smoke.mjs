@@ -26,7 +26,17 @@ try {
   // 1. The MCP view container in the activity bar.
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  await mcpTab.click();
+  // The launch-consent dialog may come up before the first click: allow the servers, then click.
+  for (let attempt = 0; ; attempt++) {
+    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
+      if (attempt >= 4) throw err;
+      const box = page.locator('.monaco-dialog-box');
+      for (const name of ['Allow All', 'Allow']) {
+        const b = box.getByRole('button', { name, exact: true });
+        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
+      }
+    }
+  }
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Servers' }).first();
   await header.waitFor({ timeout: 30000 });
   log('MCP view container open: "Servers" view present');

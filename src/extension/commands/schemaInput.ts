@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { setOwn } from '../../mcp/schema/own';
 import { shortPattern, testPattern } from '../../mcp/schema/regexp';
+import { forms } from '../forms';
 
 interface PropSchema {
   type?: string | string[];
@@ -24,6 +25,11 @@ const SKIP = '(leave empty)';
  */
 export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }): Promise<Record<string, unknown> | undefined> {
   const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  // More than one field: one form (forms/), not a string of quick inputs.
+  if (forms && Object.keys(properties).length > 1) {
+    const a = await forms.open({ title, schema: { properties, required: schema.required } });
+    return a.action === 'submit' ? a.value : undefined;
+  }
   const props = Object.entries(properties).map(([k, v]) => [k, (v && typeof v === 'object' ? v : {}) as PropSchema] as [string, PropSchema]);
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter(r => typeof r === 'string') : []);
   props.sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));

@@ -8,6 +8,7 @@ import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@model
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
 import { createUrlElicit } from './url';
+import { forms } from '../forms';
 
 export type { ElicitField } from './form';
 export type { UrlElicitUi } from './url';
@@ -86,12 +87,24 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
 /** Builds the `elicit` client feature. */
 export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void) {
   let ui: ElicitUi = quickInputElicitUi;
+  /** Tests replaced the dialogs: they answer field by field, no form. */
+  let custom = false;
   const url = createUrlElicit(log);
   const elicit = async (server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
     if (request.mode === 'url') return url.elicitUrl(server, request as ElicitRequestURLParams, signal);
     const params = request as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } };
     const fields = fieldsOf(params.requestedSchema ?? {});
     log(server, 'info', `Elicitation: ${params.message} (fields: ${fields.map(f => f.name).join(', ') || 'none'})`);
+    // More than one field, and the dialogs are the real ones: one form (forms/), checked against the requested schema.
+    if (!custom && forms && fields.length > 1) {
+      const a = await forms.open({ title: `MCP server "${server}" asks`, message: params.message, schema: params.requestedSchema ?? {}, decline: true });
+      if (a.action !== 'submit' || signal.aborted) {
+        log(server, 'info', `Elicitation ${a.action === 'decline' ? 'declined' : 'cancelled'} by the user`);
+        return { action: a.action === 'decline' ? 'decline' : 'cancel' };
+      }
+      log(server, 'info', `Elicitation answered (${Object.keys(a.value).join(', ') || 'no fields'})`);
+      return { action: 'accept', content: a.value as Record<string, string | number | boolean | string[]> };
+    }
     const start = await ui.start(server, params.message, fields);
     if (start !== 'respond' || signal.aborted) {
       log(server, 'info', `Elicitation ${start === 'decline' ? 'declined' : 'cancelled'} by the user`);
@@ -119,7 +132,7 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     elicit,
     elicitUrlRequired: url.elicitUrlRequired,
     elicitationComplete: url.elicitationComplete,
-    setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; },
+    setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; custom = u !== undefined; },
     setUrlUi: url.setUi,
   };
 }

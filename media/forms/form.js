@@ -1,0 +1,95 @@
+// The form page (src/extension/forms/index.ts builds it): fields from a JSON Schema's top-level properties, a Raw
+// JSON mode, Submit / Cancel (/ Decline). The extension host checks the value with the host's ajv rules and answers
+// with errors per field; nothing here is trusted, and every text is set as text, never as HTML.
+(function () {
+  'use strict';
+  const vscode = acquireVsCodeApi();
+  const spec = JSON.parse(document.getElementById('spec').textContent);
+  const form = document.getElementById('form');
+  const props = spec.schema && typeof spec.schema.properties === 'object' && spec.schema.properties ? spec.schema.properties : {};
+  const required = new Set(Array.isArray(spec.schema.required) ? spec.schema.required : []);
+  const el = (tag, attrs, text) => { const e = document.createElement(tag); for (const k in attrs || {}) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; return e; };
+  const typeOf = p => (Array.isArray(p.type) ? p.type.find(t => t !== 'null') : p.type);
+  // Choices: enum, or oneOf/anyOf of { const, title } (titled enums), with the item schema for arrays.
+  const choices = p => {
+    if (Array.isArray(p.enum)) return p.enum.map((v, i) => ({ value: v, label: Array.isArray(p.enumNames) && p.enumNames[i] ? String(p.enumNames[i]) : String(v) }));
+    const alts = p.oneOf || p.anyOf;
+    if (Array.isArray(alts) && alts.every(a => a && 'const' in a)) return alts.map(a => ({ value: a.const, label: a.title ? String(a.title) : String(a.const) }));
+    return undefined;
+  };
+
+  form.appendChild(el('h1', {}, spec.title));
+  if (spec.message) form.appendChild(el('p', { class: 'message' }, spec.message));
+  const general = el('div', { class: 'error', id: 'error-' });
+  const fields = el('div', { id: 'fields' });
+  const raw = el('textarea', { class: 'raw', id: 'raw', hidden: '' });
+  form.append(fields, raw, general);
+  const readers = {};
+
+  for (const name of Object.keys(props)) {
+    const p = props[name] && typeof props[name] === 'object' ? props[name] : {};
+    const id = 'f-' + Object.keys(readers).length;
+    const box = el('div', { class: 'field' });
+    box.appendChild(el('label', { for: id, class: required.has(name) ? 'required' : '' }, p.title ? `${p.title} (${name})` : name));
+    if (p.description) box.appendChild(el('div', { class: 'desc' }, String(p.description)));
+    const t = typeOf(p);
+    const opts = choices(p);
+    const itemOpts = t === 'array' && p.items ? choices(p.items) : undefined;
+    let input;
+    if (t === 'boolean') {
+      input = el('input', { type: 'checkbox', id });
+      input.checked = p.default === true;
+      readers[name] = () => input.checked;
+    } else if (opts) {
+      input = el('select', { id });
+      if (!required.has(name)) input.appendChild(el('option', { value: '' }, '(leave empty)'));
+      opts.forEach((o, i) => { const op = el('option', { value: String(i) }, o.label); if (JSON.stringify(o.value) === JSON.stringify(p.default)) op.selected = true; input.appendChild(op); });
+      readers[name] = () => (input.value === '' ? undefined : opts[Number(input.value)].value);
+    } else if (itemOpts) {
+      input = el('select', { id, multiple: '' });
+      const defaults = Array.isArray(p.default) ? p.default.map(v => JSON.stringify(v)) : [];
+      itemOpts.forEach((o, i) => { const op = el('option', { value: String(i) }, o.label); if (defaults.includes(JSON.stringify(o.value))) op.selected = true; input.appendChild(op); });
+      readers[name] = () => { const v = [...input.selectedOptions].map(o => itemOpts[Number(o.value)].value); return v.length || required.has(name) ? v : undefined; };
+    } else if (t === 'number' || t === 'integer') {
+      input = el('input', { type: 'number', id, step: t === 'integer' ? '1' : 'any' });
+      if (typeof p.default === 'number') input.value = String(p.default);
+      readers[name] = () => (input.value === '' ? undefined : Number(input.value));
+    } else if (t === 'string' || t === undefined) {
+      input = el('input', { type: 'text', id });
+      if (typeof p.default === 'string') input.value = p.default;
+      readers[name] = () => (input.value === '' && !required.has(name) ? undefined : input.value);
+    } else {
+      input = el('textarea', { id, placeholder: `JSON ${t}` });
+      if (p.default !== undefined) input.value = JSON.stringify(p.default, null, 2);
+      readers[name] = () => { if (input.value.trim() === '') return undefined; try { return JSON.parse(input.value); } catch { return { __invalidJson: input.value }; } };
+    }
+    box.appendChild(input);
+    box.appendChild(el('div', { class: 'error', id: 'error-' + name }));
+    fields.appendChild(box);
+  }
+
+  const value = () => { const out = {}; for (const k of Object.keys(readers)) { const v = readers[k](); if (v !== undefined) out[k] = v; } return out; };
+  const buttons = el('div', { class: 'buttons' });
+  const submit = el('button', { type: 'submit', id: 'submit' }, 'Submit');
+  const toggle = el('button', { type: 'button', class: 'secondary', id: 'toggle-raw' }, 'Raw JSON');
+  const cancel = el('button', { type: 'button', class: 'secondary', id: 'cancel' }, 'Cancel');
+  buttons.append(submit, toggle, cancel);
+  if (spec.decline) { const d = el('button', { type: 'button', class: 'secondary', id: 'decline' }, 'Decline'); d.onclick = () => vscode.postMessage({ type: 'decline' }); buttons.append(d); }
+  form.appendChild(buttons);
+  let rawMode = false;
+  toggle.onclick = () => {
+    rawMode = !rawMode;
+    if (rawMode) raw.value = JSON.stringify(value(), null, 2);
+    fields.hidden = rawMode; raw.hidden = !rawMode;
+    toggle.textContent = rawMode ? 'Form' : 'Raw JSON';
+  };
+  cancel.onclick = () => vscode.postMessage({ type: 'cancel' });
+  form.onsubmit = e => { e.preventDefault(); vscode.postMessage(rawMode ? { type: 'raw', text: raw.value } : { type: 'submit', value: value() }); };
+  window.addEventListener('message', e => {
+    const m = e.data;
+    if (!m || m.type !== 'errors') return;
+    for (const n of document.querySelectorAll('.error')) n.textContent = '';
+    for (const k of Object.keys(m.errors || {})) { const n = document.getElementById('error-' + k) || general; n.textContent = String(m.errors[k]); }
+  });
+  const first = form.querySelector('input, select, textarea'); if (first) first.focus();
+})();
