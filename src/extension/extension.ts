@@ -24,6 +24,7 @@ import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { AppViews, confirmLinkDialog } from './apps';
 import { registerLmTools } from './chat/lmTools';
+import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
 
@@ -135,7 +136,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps }));
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
+  chat.chat.beforeRequest = () => controller.startWaiting();
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);
@@ -155,6 +157,12 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   applyTrace();
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.trace')) applyTrace(); }));
   push(toVs(host.onDidChangeServers(applyTrace)));
+  // The last known lists of every server, shown at once (marked cached) until it answers.
+  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
+    const d = host.get(name)?.definition;
+    return d && stableStringify({ ...d, autoStart: undefined });
+  }));
+  push(toVs(host.onDidChangeServers(() => cache.seed())));
   void controller.sync();
   const activationMs = performance.now() - activationStart;
   log.info(`MCP Host activated in ${activationMs.toFixed(1)} ms`);

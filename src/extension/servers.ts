@@ -177,6 +177,27 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   private coexistence?: McpJsonWatcher;
+  /** Servers waiting for their first use (`mcpHost.startup: lazy`). */
+  private readonly lazy = new Set<string>();
+
+  waitsForUse(server: string): boolean {
+    return this.lazy.has(server) && this.host.get(server)?.state.kind === 'stopped';
+  }
+
+  /** First use of a lazy server (expanding it, a chat request): start it, once. */
+  startOnUse(server: string): void {
+    if (!this.waitsForUse(server)) return;
+    this.lazy.delete(server);
+    void this.start(server).catch(err => this.log.warn(`${server}: could not start on first use: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** Starts every server still waiting for its first use and resolves once each runs or failed (bounded). */
+  async startWaiting(timeoutMs = 30_000): Promise<void> {
+    const names = [...this.lazy].filter(n => this.waitsForUse(n));
+    if (!names.length) return;
+    names.forEach(n => this.lazy.delete(n));
+    await Promise.race([this.startMany(names), new Promise(r => setTimeout(r, timeoutMs))]);
+  }
 
   /** Watches `.vscode/mcp.json` for servers VS Code itself also starts (the views say so). */
   watchCoexistence(w: McpJsonWatcher): void {
@@ -257,6 +278,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
     const warnings = [...parsed.warnings];
     const autoStartAll = cfg.get<boolean>('autoStart', true);
+    // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
+    const lazy = cfg.get<string>('startup', 'eager') === 'lazy';
+    this.lazy.clear();
     const timeouts = { startup: cfg.get<number>('timeout.startup', 30000), request: cfg.get<number>('timeout.request', 60000) };
 
     const defs: ServerDefinition[] = [];
@@ -264,7 +288,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const blocked = new Map<string, string>();
     for (const raw of parsed.servers) {
       const origin = this.origins.get(raw.name) ?? 'user';
-      const wantsStart = raw.autoStart ?? autoStartAll;
+      const waits = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      if (waits) this.lazy.add(raw.name);
+      const wantsStart = waits ? false : raw.autoStart ?? autoStartAll;
       const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
       const missing: string[] = [];
       const scoped = origin === 'workspace'

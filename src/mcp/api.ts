@@ -41,6 +41,10 @@ export interface ServerHandle {
   readonly state: ServerState;
   /** Cached catalogue (empty lists until running). */
   readonly catalogue: Catalogue;
+  /** True while `catalogue` is the last known one (a cache seeded by the host's owner), not the server's answer. */
+  readonly catalogueStale: boolean;
+  /** Shows `c` as the catalogue until the server answers (the editor's cache of the last session); undefined clears it. */
+  seedCatalogue(c: Catalogue | undefined): void;
   /** Fetches the lists again (all declared ones, or one kind), as a list_changed would; resolves when done. */
   refreshCatalogue(kind?: CatalogueKind): Promise<void>;
   /** Last stderr lines (at most 50), kept across restarts for error reports. */

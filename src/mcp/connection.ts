@@ -151,7 +151,17 @@ export class Connection implements ServerHandle {
   get name(): string { return this._definition.name; }
   get definition(): ServerDefinition { return this._definition; }
   get state(): ServerState { return this.supervisor.state; }
-  get catalogue(): Catalogue { return this.supervisor.session?.catalogue?.catalogue ?? emptyCatalogue(); }
+  get catalogue(): Catalogue {
+    const live = this.state.kind === 'running' ? this.supervisor.session?.catalogue?.catalogue : undefined;
+    return live ?? this.seed ?? emptyCatalogue();
+  }
+  /** The last known catalogue (a cache), shown until the server answers; nothing is called from it. */
+  private seed?: Catalogue;
+  get catalogueStale(): boolean { return this.state.kind !== 'running' && this.seed !== undefined; }
+  seedCatalogue(c: Catalogue | undefined): void {
+    this.seed = c;
+    if (this.state.kind !== 'running') this._onDidChangeCatalogue.fire(this.catalogue);
+  }
   get stderrTail(): readonly string[] { return this.serverLog.stderrTail; }
   async refreshCatalogue(kind?: CatalogueKind): Promise<void> {
     const c = this.supervisor.session?.catalogue;

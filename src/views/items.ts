@@ -90,7 +90,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       item.iconPath = stateIcon(h.state, blocked);
       const twice = notes.alsoIn?.(node.server);
       const folder = notes.folderOf?.(node.server);
-      item.description = h.redactor.text(stateDescription(h.state, blocked), '••••') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
+      item.description = h.redactor.text(stateDescription(h.state, blocked), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
       item.tooltip = serverTooltip(h, blocked);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(`\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`);
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;

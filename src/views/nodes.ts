@@ -31,6 +31,10 @@ export interface ServerAnnotations {
   configProblems(): string[];
   /** Servers in workspace settings that Restricted Mode keeps from even being read (names only). */
   restrictedServers(): string[];
+  /** A server waiting to start on first use (`mcpHost.startup: lazy`) is started (expanding it in the tree). */
+  startOnUse?(server: string): void;
+  /** True when the server waits for its first use (lazy start, not started yet). */
+  waitsForUse?(server: string): boolean;
   /** Multi-root: the folder whose own settings define the server, if one does. */
   folderOf?(server: string): string | undefined;
   /** Where else the server is configured and started by VS Code's built-in MCP (it then runs twice), if anywhere. */

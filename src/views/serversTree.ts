@@ -40,7 +40,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   getTreeItem(node: McpNode): vscode.TreeItem {
     const item = toTreeItem(node, n => this.host.get(n), this.notes, this.icons);
     if (node.kind === 'server') {
-      item.collapsibleState = this.groupsOf(node.server).length
+      item.collapsibleState = this.groupsOf(node.server).length || this.notes.waitsForUse?.(node.server)
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None;
     }
@@ -65,7 +65,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
     const h = this.host.get(node.server);
     if (!h) return [];
     switch (node.kind) {
-      case 'server': return this.groupsOf(node.server).map(group => ({ kind: 'group', server: node.server, group }));
+      case 'server':
+        // Expanding a server that waits for its first use (`mcpHost.startup: lazy`) starts it.
+        if (h.state.kind === 'stopped') this.notes.startOnUse?.(node.server);
+        return this.groupsOf(node.server).map(group => ({ kind: 'group', server: node.server, group }));
       case 'group': {
         const items = this.groupItems(h.name, node.group);
         if (items.length <= GROUP_LIMIT) return items;
@@ -105,7 +108,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
 
   private groupsOf(server: string): GroupKind[] {
     const h = this.host.get(server);
-    if (!h || h.state.kind !== 'running') return [];
+    if (!h) return [];
+    // Not running: the last known lists (cached, marked stale) if there are any; expanding a lazy server starts it.
+    if (h.state.kind !== 'running' && !h.catalogueStale) return [];
     return GROUP_ORDER.filter(g => (g === 'tasks' ? h.tasks : h.catalogue[g]).length > 0);
   }
 

@@ -114,6 +114,8 @@ export class McpChat {
   ui: ChatUi = defaultChatUi;
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
   apps?: Pick<AppViews, 'open' | 'modelContexts'>;
+  /** Before a request: servers waiting for their first use (`mcpHost.startup: lazy`) start (set by the extension). */
+  beforeRequest?: () => Promise<void>;
   private readonly grants: ScopedGrants;
 
   constructor(private readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
@@ -129,6 +131,7 @@ export class McpChat {
     // A sticky participant plus a typed "@mcp" leaves "@mcp" in the prompt text: drop it.
     const request = /^\s*@mcp\s/.test(req.prompt) ? { ...req, prompt: req.prompt.replace(/^\s*@mcp\s+/, '') } as vscode.ChatRequest : req;
     try {
+      await this.beforeRequest?.();
       switch (request.command) {
         case 'prompts': return this.listPrompts(stream, false);
         case 'tools': return this.listTools(stream);

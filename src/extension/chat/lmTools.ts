@@ -24,6 +24,8 @@ export interface LmToolsOptions {
   /** The @mcp participant's confirmation (grants for the session / always included). */
   approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
   apps?: Pick<AppViews, 'open'>;
+  /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
+  beforeUse?: () => Promise<void>;
 }
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
@@ -47,11 +49,15 @@ export function listing(host: HostApi, only?: string): string {
 export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
   const list = vscode.lm.registerTool<ListInput>(LM_TOOL_IDS.list, {
     prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
-    invoke: opts => text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined)),
+    invoke: async opts => {
+      await o.beforeUse?.();
+      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined));
+    },
   });
   const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
     prepareInvocation: opts => ({ invocationMessage: `Calling the MCP tool ${String(opts.input?.tool)} of ${String(opts.input?.server)}` }),
     invoke: async (opts, token) => {
+      await o.beforeUse?.();
       const { server, tool: name } = opts.input ?? {};
       const args = opts.input?.arguments && typeof opts.input.arguments === 'object' && !Array.isArray(opts.input.arguments) ? opts.input.arguments : {};
       const h = typeof server === 'string' ? o.host.get(server) : undefined;
