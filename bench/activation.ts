@@ -108,3 +108,43 @@ export const activation: Bench = {
     }
   },
 };
+
+/**
+ * From activation to a usable Servers view, eager and lazy, with 10 and 20 stdio servers (echo.mjs) configured in
+ * user settings (no launch consent to wait for): eager = every server running with its tools listed; lazy = every
+ * server listed and expandable (it starts when expanded). One editor run per case (each from a fresh profile, so no
+ * cached lists: the first start of a window).
+ */
+export const startupTree: Bench = {
+  id: 'startup-tree',
+  title: 'activation to a usable Servers view, 10 and 20 servers, eager and lazy (real editor)',
+  async run(log) {
+    const rows = [];
+    for (const n of [10, 20]) {
+      for (const mode of ['eager', 'lazy'] as const) {
+        const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-startup-')), 'activation.json');
+        try {
+          const servers: Record<string, unknown> = {};
+          for (let i = 1; i <= n; i++) servers[`echo-${i}`] = { command: process.execPath, args: [fixture('echo')] };
+          const code = await runBounded(process.execPath, [path.join(ROOT, 'scripts/editor/run-editor-tests.mjs')], {
+            ...process.env,
+            MCP_HOST_TEST_GREP: 'Activation benchmark',
+            MCP_HOST_BENCH_ACTIVATION_OUT: out,
+            MCP_HOST_EDITOR_USER_SETTINGS: JSON.stringify({ 'mcpHost.servers': servers, 'mcpHost.startup': mode }),
+          }, 300_000, log);
+          if (code !== 0 || !fs.existsSync(out)) throw new Error(`the editor run did not record a time (exit ${code})`);
+          const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { usableMs: number; firstReconcileMs: number; servers: number };
+          log(`${n} servers, ${mode}: usable tree ${r.usableMs.toFixed(0)} ms after activate() began (first reconcile ${r.firstReconcileMs.toFixed(0)} ms)`);
+          rows.push({
+            name: `start-up: activation to a usable Servers view, ${r.servers} servers, ${mode}`, value: round(r.usableMs, 0), unit: 'ms',
+            ratio: null, target: 'report (lazy: listed and expandable at once; eager: all running with their tools)', met: null,
+            note: mode === 'eager' ? 'every server running with its tools in the view' : 'every server listed, expandable (starts when expanded); no cached lists (fresh profile)',
+          });
+        } finally {
+          fs.rmSync(path.dirname(out), { recursive: true, force: true });
+        }
+      }
+    }
+    return rows;
+  },
+};

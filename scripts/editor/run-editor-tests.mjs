@@ -87,11 +87,18 @@ async function runOnce(name) {
   fs.cpSync(path.join(ROOT, 'test/editor/workspace'), workspace, { recursive: true });
   // MCP_HOST_EDITOR_OPEN=<path inside test/editor/workspace> opens that instead of the folder itself, e.g. a
   // .code-workspace file for a multi-root window (vscode.workspace.workspaceFile is then set).
-  const open = process.env.MCP_HOST_EDITOR_OPEN ? path.join(workspace, process.env.MCP_HOST_EDITOR_OPEN) : workspace;
+  // An absolute MCP_HOST_EDITOR_OPEN (a benchmark's generated .code-workspace) is opened as it is.
+  const open = process.env.MCP_HOST_EDITOR_OPEN
+    ? (path.isAbsolute(process.env.MCP_HOST_EDITOR_OPEN) ? process.env.MCP_HOST_EDITOR_OPEN : path.join(workspace, process.env.MCP_HOST_EDITOR_OPEN)) : workspace;
   if (!fs.existsSync(open)) { console.error(`[test:editor] MCP_HOST_EDITOR_OPEN: ${open} does not exist`); return 1; }
   const screenshots = path.join(WORK, 'screenshots');
   fs.mkdirSync(screenshots, { recursive: true });
 
+  // MCP_HOST_EDITOR_USER_SETTINGS: user settings (JSON text) for this run, e.g. a benchmark's servers.
+  if (process.env.MCP_HOST_EDITOR_USER_SETTINGS) {
+    fs.mkdirSync(path.join(runDir, 'ud', 'User'), { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'ud', 'User', 'settings.json'), process.env.MCP_HOST_EDITOR_USER_SETTINGS);
+  }
   let code;
   try {
     code = await runTests({

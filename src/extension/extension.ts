@@ -57,6 +57,8 @@ export interface McpHostExtensionApi {
   apps: AppViews;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
+  /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
+  activationStart: number;
   /** How long `activate()` itself took (ms); also in the "MCP Host" log. Read by the activation benchmark. */
   activationMs: number;
   /**
@@ -183,6 +185,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     forms: formHost,
     failureNotices,
     oauth,
+    activationStart,
     activationMs,
     firstReconcileMs,
   };
