@@ -27,8 +27,17 @@ export interface HistoryEntry {
   status: 'running' | 'ok' | 'error';
   /** The tool said `isError`, or the request failed: the message. */
   error?: string;
-  /** The result as JSON, cut at MAX_RESULT_CHARS. */
-  result?: string;
+  /** The result as JSON, cut at MAX_RESULT_CHARS (made when asked for; kept for the last KEEP_RESULTS entries). */
+  readonly result?: string;
+}
+
+/** Results kept (by reference, serialised only when shown) for the newest entries; older entries keep the figures. */
+export const KEEP_RESULTS = 50;
+
+/** The JSON text of a kept result, cut at MAX_RESULT_CHARS. */
+function resultText(r: unknown): string {
+  const json = JSON.stringify(r, null, 2) ?? '';
+  return json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters of ${json.length})` : json;
 }
 
 /** Entries kept per server (oldest dropped first). */
@@ -40,8 +49,31 @@ const MAX_ARGS_CHARS = 64 * 1024;
 
 let nextId = 0;
 
+/** One entry; its result's text is made only when asked for (a getter on the class, no per-call serialising). */
+class Entry implements HistoryEntry {
+  readonly id = ++nextId;
+  readonly at = Date.now();
+  status: HistoryEntry['status'] = 'running';
+  durationMs?: number;
+  size?: number;
+  error?: string;
+  /** The result, kept by reference while small and recent; null when dropped. */
+  raw?: unknown;
+  constructor(readonly server: string, readonly method: HistoryMethod, readonly target: string, readonly args: Record<string, unknown> | undefined, readonly by: HistoryOrigin) {}
+
+  get result(): string | undefined {
+    if (this.raw === undefined) return undefined;
+    if (this.raw === null) {
+      return (this.size ?? 0) > MAX_RESULT_CHARS * 2
+        ? `(a result of about ${this.size} bytes is not kept in the history; run it again to see it)`
+        : '(only the last results are kept; run it again to see this one)';
+    }
+    return resultText(this.raw);
+  }
+}
+
 export class RequestHistory {
-  private readonly list: HistoryEntry[] = [];
+  private readonly list: Entry[] = [];
   private readonly _onDidChange = new Emitter<HistoryEntry>();
   readonly onDidChange: Event<HistoryEntry> = this._onDidChange.event;
 
@@ -50,36 +82,32 @@ export class RequestHistory {
   get entries(): readonly HistoryEntry[] { return this.list; }
 
   /** Records a request around `run`; the entry updates when it ends. */
-  async track<T>(method: HistoryMethod, target: string, args: Record<string, unknown> | undefined, by: HistoryOrigin, run: () => Promise<T>): Promise<T> {
+  track<T>(method: HistoryMethod, target: string, args: Record<string, unknown> | undefined, by: HistoryOrigin, run: () => Promise<T>): Promise<T> {
     const kept = args === undefined || approxJsonSize(args) <= MAX_ARGS_CHARS ? args : { note: `arguments larger than ${MAX_ARGS_CHARS} characters are not kept` };
-    const e: HistoryEntry = { id: ++nextId, server: this.server(), method, target, args: kept, by, at: Date.now(), status: 'running' };
+    const e = new Entry(this.server(), method, target, kept, by);
     this.list.push(e);
     if (this.list.length > MAX_HISTORY) this.list.splice(0, this.list.length - MAX_HISTORY);
+    const old = this.list[this.list.length - 1 - KEEP_RESULTS];
+    if (old?.raw) old.raw = null;
     this._onDidChange.fire(e);
     const t0 = performance.now();
-    try {
-      const r = await run();
+    return run().then(r => {
       e.durationMs = Math.round(performance.now() - t0);
       e.size = approxJsonSize(r);
-      // Serialised only when small enough to keep: a 20 MB result is not stringified for the timeline.
-      if (e.size <= MAX_RESULT_CHARS * 2) {
-        const json = JSON.stringify(r, null, 2) ?? '';
-        e.result = json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters of ${json.length})` : json;
-      } else {
-        e.result = `(a result of about ${e.size} bytes is not kept in the history; run it again to see it)`;
-      }
+      // A large result is never held (nor serialised) for the timeline: only its size.
+      e.raw = e.size <= MAX_RESULT_CHARS * 2 ? r : null;
       const isError = (r as { isError?: unknown } | undefined)?.isError === true;
       e.status = isError ? 'error' : 'ok';
       if (isError) e.error = 'the tool reported an error (isError)';
+      this._onDidChange.fire(e);
       return r;
-    } catch (err) {
+    }, (err: unknown) => {
       e.durationMs = Math.round(performance.now() - t0);
       e.status = 'error';
       e.error = err instanceof Error ? err.message : String(err);
-      throw err;
-    } finally {
       this._onDidChange.fire(e);
-    }
+      throw err;
+    });
   }
 
   dispose(): void { this._onDidChange.dispose(); }
