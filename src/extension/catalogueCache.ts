@@ -25,7 +25,11 @@ export class CatalogueCache implements vscode.Disposable {
     this.subs.push(
       host.onDidChangeCatalogue(({ server }) => this.remember(server)),
       // A server that stopped or failed keeps showing its last lists, marked cached.
-      host.onDidChangeState(({ state }) => { if (state.kind === 'stopped' || state.kind === 'error') this.seed(); }),
+      // (The lists may arrive before the state says running: remembered then too.)
+      host.onDidChangeState(({ server, state }) => {
+        if (state.kind === 'running') this.remember(server);
+        else if (state.kind === 'stopped' || state.kind === 'error') this.seed();
+      }),
     );
   }
 

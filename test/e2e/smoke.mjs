@@ -157,6 +157,17 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-resource.png') });
   log(`resource "${resourceLabel}" opened from the Servers view in an editor tab; screenshot e2e-resource.png`);
 
+  // 4b. The History view: the echo call and the resource read, newest first, with who, time, size and status.
+  if (!(await header.isVisible().catch(() => false))) await mcpTab.click();
+  const historyHeader = page.locator('.part.sidebar .pane-header', { hasText: 'History' }).first();
+  await historyHeader.click();
+  const echoRow = page.locator('.part.sidebar .monaco-list-row', { hasText: 'tools/call echo' }).first();
+  await echoRow.waitFor({ timeout: 15000 });
+  const echoText = ((await echoRow.textContent()) ?? '').replace(/\s+/g, ' ');
+  if (!/user · \d+ ms · .* · ok/.test(echoText)) throw new Error(`the History row reads: ${echoText}`);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-history.png') });
+  log(`History view lists "${echoText.trim().slice(0, 80)}"; screenshot e2e-history.png`);
+
   // 5. MCP Host: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
   await runCommand('MCP Host: Show Server Logs');
   await pick('everything');
