@@ -94,3 +94,17 @@ export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {
     throw Object.assign(e instanceof Error ? e : new Error(String(e)), { runDir });
   }
 }
+
+/** Clicks `locator`; a launch-consent dialog in the way (it may come up first) is answered Allow All / Allow. */
+export async function clickPastConsent(page, locator) {
+  for (let attempt = 0; ; attempt++) {
+    try { await locator.click({ timeout: 5000 }); return; } catch (err) {
+      if (attempt >= 4) throw err;
+      const box = page.locator('.monaco-dialog-box');
+      for (const name of ['Allow All', 'Allow']) {
+        const b = box.getByRole('button', { name, exact: true });
+        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
+      }
+    }
+  }
+}

@@ -5,7 +5,7 @@
 // tool call in the editor's confirmation dialog, and sees the time change. Screenshots in .vscode-test/screenshots/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, openWorkbench } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, clickPastConsent, openWorkbench } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -55,17 +55,7 @@ try {
   ({ page, runDir, stop } = await openWorkbench({ name: 'e2e-apps', vsixes: [VSIX], folder: FOLDER, waitForFile: 'hello.py', log }));
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  // The launch-consent dialog may come up before the first click: allow the servers, then click.
-  for (let attempt = 0; ; attempt++) {
-    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
-      if (attempt >= 4) throw err;
-      const box = page.locator('.monaco-dialog-box');
-      for (const name of ['Allow All', 'Allow']) {
-        const b = box.getByRole('button', { name, exact: true });
-        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
-      }
-    }
-  }
+  await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
   await allowUntilRunning('basic-app');
   log('basic-app running');
 

@@ -12,7 +12,7 @@
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, openWorkbench, sh } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, WORK, clickPastConsent, openWorkbench, sh } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -60,17 +60,7 @@ try {
   // Launch consent for the sample's workspace servers: allow, and wait for "everything" to run (MCP view).
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  // The launch-consent dialog may come up before the first click: allow the servers, then click.
-  for (let attempt = 0; ; attempt++) {
-    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
-      if (attempt >= 4) throw err;
-      const box = page.locator('.monaco-dialog-box');
-      for (const name of ['Allow All', 'Allow']) {
-        const b = box.getByRole('button', { name, exact: true });
-        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
-      }
-    }
-  }
+  await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
   await answerDialogsUntil('server "everything" running',
     async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),

@@ -6,7 +6,7 @@
 //   npm run test:e2e            (builds the VSIX first)      E2E_VERBOSE=1 for workbench logs
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, openWorkbench } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, clickPastConsent, openWorkbench } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -26,17 +26,7 @@ try {
   // 1. The MCP view container in the activity bar.
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
   await mcpTab.waitFor({ timeout: 30000 });
-  // The launch-consent dialog may come up before the first click: allow the servers, then click.
-  for (let attempt = 0; ; attempt++) {
-    try { await mcpTab.click({ timeout: 5000 }); break; } catch (err) {
-      if (attempt >= 4) throw err;
-      const box = page.locator('.monaco-dialog-box');
-      for (const name of ['Allow All', 'Allow']) {
-        const b = box.getByRole('button', { name, exact: true });
-        if (await b.isVisible().catch(() => false)) { await b.click(); break; }
-      }
-    }
-  }
+  await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Servers' }).first();
   await header.waitFor({ timeout: 30000 });
   log('MCP view container open: "Servers" view present');
