@@ -53,7 +53,7 @@ cat <<MSG
 
       http://127.0.0.1:$PORT/?folder=$FOLDER
 
-  Workspace: $FOLDER   (servers: see .vscode/settings.json; open the MCP view in the activity bar)
+  Workspace: $FOLDER   (servers: see .vscode/settings.json; open the MCP Host view in the activity bar)
   Log: $RUN/cs.log
   Press Ctrl-C to stop.
 
