@@ -9,6 +9,7 @@ import { TreeIcons } from '../views/icons';
 import { IconStore } from '../mcp/icons';
 import { ViewIds } from './commandIds';
 import { registerCommands } from './commands/register';
+import { setStartOnUse } from './commands/args';
 import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
 import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
@@ -140,6 +141,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
   chat.chat.beforeRequest = () => controller.startWaiting();
+  // A palette command on a server waiting for its first use starts it.
+  setStartOnUse({ waits: name => controller.waitsForUse(name), start: name => controller.startOnUseAndWait(name) });
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);

@@ -191,6 +191,13 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     void this.start(server).catch(err => this.log.warn(`${server}: could not start on first use: ${err instanceof Error ? err.message : String(err)}`));
   }
 
+  /** First use by a command: start it and resolve once it runs (or failed). */
+  async startOnUseAndWait(server: string): Promise<void> {
+    if (!this.waitsForUse(server)) return;
+    this.lazy.delete(server);
+    await this.start(server);
+  }
+
   /** Starts every server still waiting for its first use and resolves once each runs or failed (bounded). */
   async startWaiting(timeoutMs = 30_000): Promise<void> {
     const names = [...this.lazy].filter(n => this.waitsForUse(n));

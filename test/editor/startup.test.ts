@@ -40,23 +40,27 @@ describe('Start-up: cached lists and lazy start', function () {
     assert.ok(groups.some(g => g.kind === 'group' && g.group === 'tools'), 'the cached tools are listed');
   });
 
-  it('startup "lazy": servers wait stopped until first use; expanding one starts it, an @mcp request starts the rest', async () => {
+  it('startup "lazy": servers wait stopped until first use; expanding one starts it, so does a command on it, and an @mcp request starts the rest', async () => {
     await cfg().update('startup', 'lazy', vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', {
       lazyA: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
       lazyB: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      lazyC: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both configured', () => !!api.host.get('lazyA') && !!api.host.get('lazyB'));
+    await until(api, 'all configured', () => ['lazyA', 'lazyB', 'lazyC'].every(n => !!api.host.get(n)));
     await new Promise(r => setTimeout(r, 1000));
-    assert.strictEqual(api.host.get('lazyA')!.state.kind, 'stopped');
-    assert.strictEqual(api.host.get('lazyB')!.state.kind, 'stopped');
+    for (const n of ['lazyA', 'lazyB', 'lazyC']) assert.strictEqual(api.host.get(n)!.state.kind, 'stopped', n);
     const a = serverItem('lazyA')!;
     assert.strictEqual(a.item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'expandable, to start it');
     api.views.servers.getChildren(a.node);
     await until(api, 'lazyA started by expanding it', () => api.host.get('lazyA')?.state.kind === 'running');
     assert.strictEqual(api.host.get('lazyB')!.state.kind, 'stopped');
+    // A palette command on a waiting server is a use: it starts the server, then runs.
+    const r = await vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'lazyB', 'echo', { message: 'first use' });
+    assert.strictEqual(r?.content[0]?.text, 'Echo: first use');
+    assert.strictEqual(api.host.get('lazyC')!.state.kind, 'stopped');
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     await api.chat.run('/tools', { model: fake, command: 'tools' });
-    assert.strictEqual(api.host.get('lazyB')!.state.kind, 'running', 'the @mcp request started the waiting server');
+    assert.strictEqual(api.host.get('lazyC')!.state.kind, 'running', 'the @mcp request started the waiting server');
   });
 });

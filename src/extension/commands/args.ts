@@ -39,9 +39,20 @@ export async function pickServer(
   return pick?.handle;
 }
 
-/** True when `h` is running; otherwise says so ("server is not running") and returns false. */
-export function requireRunning(h: ServerHandle): boolean {
+/** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
+let lazy: { waits(server: string): boolean; start(server: string): Promise<void> } | undefined;
+export function setStartOnUse(l: typeof lazy): void { lazy = l; }
+
+/**
+ * True when `h` runs; a server waiting for its first use is started now (a command is a use). Otherwise says so
+ * ("server is not running") and returns false.
+ */
+export async function requireRunning(h: ServerHandle): Promise<boolean> {
   if (h.state.kind === 'running') return true;
+  if (lazy?.waits(h.name)) {
+    try { await lazy.start(h.name); } catch { /* said below */ }
+    if ((h.state as { kind: string }).kind === 'running') return true;
+  }
   void vscode.window.showWarningMessage(`MCP server "${h.name}" is not running (${h.state.kind}). Start it first.`);
   return false;
 }
@@ -51,7 +62,11 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The running servers, optionally only those declaring a capability. */
+/**
+ * The running servers, optionally only those declaring a capability, and the servers waiting for their first use
+ * (lazy start) whose cached lists have such items, or that have no cached lists yet.
+ */
 export function running(cap?: 'tools' | 'prompts' | 'resources'): (h: ServerHandle) => boolean {
-  return h => h.state.kind === 'running' && (!cap || h.state.capabilities[cap] !== undefined);
+  return h => (h.state.kind === 'running' && (!cap || h.state.capabilities[cap] !== undefined))
+    || (!!lazy?.waits(h.name) && (!cap || !h.catalogueStale || h.catalogue[cap].length > 0));
 }

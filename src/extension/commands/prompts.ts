@@ -13,7 +13,7 @@ import { resultDocuments } from '../results';
  */
 export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
   const h = await pickServer(host, arg, { filter: running('prompts'), none: 'No running MCP server offers prompts.' });
-  if (!h || !requireRunning(h)) return undefined;
+  if (!h || !await requireRunning(h)) return undefined;
   const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await vscode.window.showQuickPick(
     h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),
     { placeHolder: `Prompt of ${h.name}`, matchOnDetail: true },

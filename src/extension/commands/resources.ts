@@ -20,7 +20,7 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
 /** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
 export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
   const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !requireRunning(h)) return [];
+  if (!h || !await requireRunning(h)) return [];
   let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
   if (!target) {
     const qp = vscode.window.createQuickPick();
@@ -40,7 +40,7 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
 /** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
 export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
   const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !requireRunning(h)) return [];
+  if (!h || !await requireRunning(h)) return [];
   const pick = await vscode.window.showQuickPick(
     h.catalogue.resources.map(r => ({ label: r.title ?? r.name, description: r.uri, detail: r.description, uri: r.uri })),
     { placeHolder: `${h.catalogue.resources.length} resources of ${h.name}`, matchOnDescription: true },
@@ -54,7 +54,7 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
  */
 export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
   const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !requireRunning(h)) return [];
+  if (!h || !await requireRunning(h)) return [];
   const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(
     h.catalogue.resourceTemplates.map(t => ({ label: t.uriTemplate, description: t.title ?? t.name, detail: t.description })),
     { placeHolder: `Resource template of ${h.name}` },

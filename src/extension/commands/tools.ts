@@ -16,7 +16,7 @@ import { resultDocuments } from '../results';
  */
 export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
   const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
-  if (!h || !requireRunning(h)) return undefined;
+  if (!h || !await requireRunning(h)) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
   const offered = mode === 'task' ? h.catalogue.tools.filter(t => taskSupportOf(t.execution?.taskSupport) !== 'forbidden') : h.catalogue.tools;
   const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
