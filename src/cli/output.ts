@@ -7,6 +7,9 @@
  */
 import { Redactor, cutBytes, redactorFor } from '../mcp/redact';
 import type { ServerDefinition } from '../mcp/types';
+import { escapeControls } from '../mcp/display';
+
+export { escapeControls };
 
 let redactor: Redactor = Redactor.none;
 
@@ -18,15 +21,6 @@ export function hideSecretsOf(defs: readonly ServerDefinition[]): void {
 /** The CLI's redactor (all servers loaded so far). */
 export function cliRedactor(): Redactor {
   return redactor;
-}
-
-/** C0/C1 controls (but newline and tab) and DEL as visible escapes: `\x1b`, `\r`, `\x7f`. */
-export function escapeControls(s: string): string {
-  return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, c => {
-    if (c === '\r') return '\\r';
-    const code = c.charCodeAt(0);
-    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
 }
 
 /** Longest line of the CLI's own reports (a server's message, one stderr line), in bytes. */

@@ -1,0 +1,65 @@
+/**
+ * Server text shown to a person, made safe for where it goes (threat model: "server text is data in every
+ * renderer"). Names, descriptions, error messages and content come from servers, App views and models; each
+ * renderer takes them through one of these:
+ * - `shownName` / `quoted`: a dialog, a notification, a tree label, a quick pick — one line, no control or
+ *   bidirectional-override characters, cut to a length a person can read;
+ * - `markdownText`: inside a `MarkdownString` (trusted or not) — every markdown token escaped and newlines folded,
+ *   so server text can never end a list item, open a link, a command link, an image or HTML;
+ * - `markdownCode`: inside an inline code span — a fence longer than any backtick run in the text;
+ * - `escapeControls`: a terminal — C0, C1, ESC and DEL as visible escapes (newline and tab kept).
+ * Plain functions on strings: the core, the CLI and the extension share them.
+ */
+
+/** C0 (but tab and newline), DEL and C1 controls. */
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/**
+ * Characters that change how the text around them is shown without being seen: bidirectional embeddings,
+ * overrides and isolates (Trojan Source), marks, zero-width joiners and spaces, the line and paragraph
+ * separators, the BOM and interlinear annotations.
+ */
+const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+/** Longest server, tool or prompt name shown in a dialog or a label, in characters. */
+export const MAX_SHOWN_NAME = 80;
+
+/**
+ * One line of server text for a dialog, label or picker: controls and invisible formatting characters removed,
+ * every run of white space (newlines included) folded to one space, cut to `max` characters with an ellipsis.
+ */
+export function shownName(s: string, max = MAX_SHOWN_NAME): string {
+  const flat = String(s).replace(CONTROLS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : flat;
+}
+
+/** `shownName` in double quotes, its own double quotes turned into single ones: `"a 'b' c"`. */
+export function quoted(s: string, max = MAX_SHOWN_NAME): string {
+  return `"${shownName(s, max).replace(/"/g, "'")}"`;
+}
+
+/**
+ * Server text inside markdown: `shownName`'s clean-up without the cut (unless `max` is given), then every character
+ * markdown or HTML gives a meaning escaped with a backslash, so the text renders as itself and nothing else.
+ */
+export function markdownText(s: string, max = Infinity): string {
+  return shownName(s, max).replace(/[\\`*_{}[\]()<>#+\-.!|~:&="'$^]/g, c => `\\${c}`);
+}
+
+/** Server text as an inline code span (one line, cleaned): fenced with more backticks than it contains. */
+export function markdownCode(s: string, max = Infinity): string {
+  const text = shownName(s, max);
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || text === '' ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** Text for a terminal: C0 (but newline and tab), ESC, DEL and C1 controls as visible escapes (`\x1b`, `\r`, `\x9b`). */
+export function escapeControls(s: string): string {
+  return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, c => {
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
