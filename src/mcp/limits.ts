@@ -1,5 +1,5 @@
 /**
- * Caps on everything a server fills (THREAT-MODEL.md: "Bounded"). One place for the defaults and the
+ * Caps on everything a server fills (README, Threat model: "Bounded"). One place for the defaults and the
  * setting that raises each, so every "limit hit" message names the same setting the user can change.
  * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
  * config file's `limits` object. Servers never set these.
