@@ -10,8 +10,7 @@ const noClassNames = [
   { selector: "BinaryExpression[left.type='Literal'][left.value=/Error$/][left.value!='AbortError'][left.value!='TimeoutError'][right.property.name='name']", message: 'Error class names are renamed by minification: use instanceof on the exported class.' },
 ];
 
-// The product speaks MCP through SDK v2 (`@modelcontextprotocol/client`); SDK 1.x stays only for test servers
-// (and src/cli/conformance until it is ported).
+// The product speaks MCP through SDK v2 (`@modelcontextprotocol/client`); SDK 1.x stays only for test servers.
 const noSdkV1 = { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/**'], message: 'src/ uses SDK v2: import from @modelcontextprotocol/client.' };
 
 const noVscode = {
@@ -38,6 +37,4 @@ export default tseslint.config(
   { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
   { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
   { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1] }] } },
-  // Ported to SDK v2 by the conformance work; until then it alone may still use SDK 1.x.
-  { files: ['src/cli/conformance/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/cli is editor-free.' }], patterns: [{ group: ['**/extension/**', '**/views/**'], message: 'The core does not depend on the editor layers.' }] }] } },
 );
