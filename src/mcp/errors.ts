@@ -53,11 +53,6 @@ export function isAuthError(err: unknown): err is Error {
   return err instanceof UnauthorizedError || err instanceof OAuthError || err instanceof OAuthClientFlowError;
 }
 
-/** True for a request the SDK ended because it timed out. */
-export function isTimeoutError(err: unknown): boolean {
-  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
-}
-
 /** True for the SDK's "the connection closed" (a local error, never a server's own). */
 export function isConnectionClosedError(err: unknown): boolean {
   return err instanceof SdkError && (err.code === SdkErrorCode.ConnectionClosed || err.code === SdkErrorCode.NotConnected);

@@ -79,11 +79,6 @@ export function serverTakesToolTasks(caps: Record<string, unknown> | undefined):
   return obj(obj(obj(tasks?.requests)?.tools)?.call) !== undefined;
 }
 
-/** The server declared `tasks/cancel` (`capabilities.tasks.cancel`). */
-export function serverCancelsTasks(caps: Record<string, unknown> | undefined): boolean {
-  return obj(obj(caps?.tasks)?.cancel) !== undefined;
-}
-
 /**
  * True to call the tool as a task. Throws a readable error when the tool requires a task the session
  * cannot run (the server did not declare task tool calls, or the session speaks 2026-07-28) or the

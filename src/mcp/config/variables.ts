@@ -118,11 +118,6 @@ function askInput(ctx: ResolveContext, input: InputDefinition): Promise<string |
   return p;
 }
 
-/** Forgets remembered input answers for this context (e.g. after the user changed a secret). */
-export function clearInputCache(ctx: ResolveContext): void {
-  inputCaches.delete(ctx);
-}
-
 /** Resolves every server; errors of one never affect another. Inputs are asked once per id. */
 export async function resolveServers(raws: RawServer[], ctx: ResolveContext): Promise<{
   definitions: ServerDefinition[]; errors: ConfigError[]; warnings: ConfigError[];

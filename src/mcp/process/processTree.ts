@@ -48,12 +48,6 @@ export function launchMarker(): LaunchMarker {
   return { name: LAUNCH_MARKER_ENV, value: randomUUID() };
 }
 
-/** Live pids whose environment carries `marker` (Linux, from /proc/<pid>/environ); `[]` elsewhere. */
-export async function markedPids(marker: LaunchMarker): Promise<number[]> {
-  if (!isLinux) return [];
-  return (await processTable(marker.name)).marked.get(marker.value) ?? [];
-}
-
 /** Every descendant pid of `pid` (children first-level to leaves), from /proc on Linux, `ps -A -o pid=,ppid=` on macOS, Win32_Process on Windows. */
 export async function listDescendants(pid: number): Promise<number[]> {
   const table = await processTable();
