@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { McpHost, type HostOptions } from '../src/mcp';
-import type { Connection } from '../src/mcp/connection';
+import type { Connection } from '../src/mcp/server/connection';
 import type { ServerDefinition } from '../src/mcp/types';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';

@@ -10,10 +10,10 @@ import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedAr
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
 import { hasOwn } from '../mcp/schema/own';
 import { ownText } from './output';
-import { redactorFor } from '../mcp/redact';
+import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
-import { protocolLabel } from '../mcp/protocolLabel';
+import { protocolLabel } from '../mcp/logging/protocolLabel';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {

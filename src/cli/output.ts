@@ -5,9 +5,9 @@
  *   cursor, clear the screen or fake a line of ours) and are cut to a few hundred bytes;
  * - a closed stdout or stderr (`mcp-host … | head -1`) ends it quietly: servers stopped, no stack trace.
  */
-import { Redactor, cutBytes, redactorFor } from '../mcp/redact';
+import { Redactor, cutBytes, redactorFor } from '../mcp/logging/redact';
 import type { ServerDefinition } from '../mcp/types';
-import { escapeControls } from '../mcp/display';
+import { escapeControls } from '../mcp/logging/display';
 
 export { escapeControls };
 

@@ -3,7 +3,7 @@
  * and on Ctrl+C (or SIGTERM) the running tasks are cancelled (tasks/cancel) before the servers stop.
  */
 import type { HostApi, TaskInfo } from '../mcp';
-import { isTerminal } from '../mcp/tasks';
+import { isTerminal } from '../mcp/tasks/tasks';
 import { ownText } from './output';
 
 /** "mcp-host: task 3f2a… (simulate-research-query): working — Gathering sources..." */

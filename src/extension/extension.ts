@@ -1,13 +1,14 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type ServerDefinition } from '../mcp';
+import * as settings from './settings';
+import { McpHost, stableStringify, type HostApi, type ServerDefinition } from '../mcp';
 import { fingerprint } from '../mcp/config/variables';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
 import { TreeIcons } from '../views/icons';
-import { IconStore } from '../mcp/icons';
-import { ViewIds } from './commandIds';
+import { IconStore } from '../mcp/catalogue/icons';
+import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
 import { setStartOnUse } from './commands/args';
 import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
@@ -97,10 +98,10 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
     fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
-    limits: userLimits(),
+    limits: settings.userLimits(),
   });
   // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
-  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.limits')) host.setLimits(userLimits()); }));
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'limits')) host.setLimits(settings.userLimits()); }));
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
@@ -114,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
-  // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/icons.ts).
+  // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/catalogue/icons.ts).
   const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
     (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));
   const serversTree = push(new ServersTreeProvider(host, controller, treeIcons));
@@ -150,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   controller.seenProblems = seenFailures;
   push(watchFailures(host, {
     showLogs: s => logs.show(s),
-    restart: s => vscode.commands.executeCommand('mcpHost.restartServer', s),
+    restart: s => vscode.commands.executeCommand(CommandIds.restartServer, s),
     openSettings: () => vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'),
     log: (s, m) => logs.channel(s).error(host.get(s)?.redactor.text(m) ?? m),
     seen: seenFailures,
@@ -158,9 +159,9 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   }));
   push(syncRoots(host));
   push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
-  const applyTrace = () => logs.setTraceAll(vscode.workspace.getConfiguration('mcpHost').get<boolean>('trace', false));
+  const applyTrace = () => logs.setTraceAll(settings.traceAll());
   applyTrace();
-  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.trace')) applyTrace(); }));
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
   push(toVs(host.onDidChangeServers(applyTrace)));
   // The last known lists of every server, shown at once (marked cached) until it answers.
   const cache = push(new CatalogueCache(context.workspaceState, host, name => {
@@ -203,14 +204,3 @@ export function deactivate(): Promise<void> | undefined {
 
 /** The host of the active extension, so `deactivate` can wait for every process to exit. */
 let current: McpHost | undefined;
-
-/** `mcpHost.limits.*` as the user set them in user settings (application scope: workspace values never count). */
-function userLimits(): Partial<Limits> {
-  const cfg = vscode.workspace.getConfiguration('mcpHost.limits');
-  const out: Partial<Limits> = {};
-  for (const k of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
-    const v = cfg.inspect<number>(k)?.globalValue;
-    if (typeof v === 'number' && Number.isInteger(v) && v > 0) out[k] = v;
-  }
-  return out;
-}

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { oauthClientMetadataUrl } from './settings';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /** SecretStorage as the core's OAuth token storage. */
@@ -70,7 +71,7 @@ export class OAuthBridge implements vscode.Disposable {
    * an invalid value is reported once and ignored (dynamic registration).
    */
   private clientMetadataUrl(): string | undefined {
-    const raw = vscode.workspace.getConfiguration('mcpHost').inspect<string>('oauth.clientMetadataUrl')?.globalValue?.trim();
+    const raw = oauthClientMetadataUrl();
     if (!raw) return undefined;
     const checked = checkClientMetadataUrl(raw, 'The setting `mcpHost.oauth.clientMetadataUrl`');
     if (checked instanceof Error) {

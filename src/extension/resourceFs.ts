@@ -4,6 +4,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 import { resultDocuments } from './results';
+import { CommandIds } from '../views/commandIds';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that
@@ -115,7 +116,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const name = docUri.path.split('/').pop() ?? 'resource';
     await resultDocuments.open(ref.server, `${name} (hex)`, hexView(ref.uri, mimeType, bytes), 'txt');
     void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
-      if (pick === 'Save As…') void vscode.commands.executeCommand('mcpHost.saveResourceAs', ref.server, ref.uri, ref.part);
+      if (pick === 'Save As…') void vscode.commands.executeCommand(CommandIds.saveResourceAs, ref.server, ref.uri, ref.part);
       if (pick === 'Open Anyway') void vscode.commands.executeCommand('vscode.open', docUri);
     });
   }

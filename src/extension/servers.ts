@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import * as settings from './settings';
 import { failureKey, type SeenFailures } from './failureNotice';
 import type { McpJsonWatcher } from './coexistence';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -54,7 +55,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost')) void this.sync(); }),
+      vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
       toVs(host.onDidChangeState(({ server, state }) => {
@@ -250,12 +251,11 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   private async doSync(): Promise<void> {
-    const cfg = vscode.workspace.getConfiguration('mcpHost');
-    const servers = cfg.inspect<Record<string, unknown>>('servers');
-    const inputsSetting = cfg.inspect<unknown[]>('inputs');
+    const servers = settings.serversSetting();
+    const inputs = settings.inputsSetting();
     const trusted = vscode.workspace.isTrusted;
-    const userServers = asObject(servers?.globalValue);
-    const wsServers = asObject(servers?.workspaceValue);
+    const userServers = asObject(servers.user);
+    const wsServers = asObject(servers.workspace);
     const merged: Record<string, unknown> = { ...userServers, ...wsServers };
     this.origins.clear();
     for (const n of Object.keys(merged)) this.origins.set(n, n in wsServers ? 'workspace' : 'user');
@@ -264,7 +264,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     this.folders.clear();
     if (vscode.workspace.workspaceFile) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const own = asObject(vscode.workspace.getConfiguration('mcpHost', folder.uri).inspect<Record<string, unknown>>('servers')?.workspaceFolderValue);
+        const own = asObject(settings.folderServersSetting(folder));
         for (const [n, def] of Object.entries(own)) {
           const name = n in merged ? `${folder.name}/${n}` : n;
           const raw = asObject(def);
@@ -280,15 +280,15 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
     // (values kept for this workspace only), a user server the user's.
-    const userInputs = parseInputs(inputsSetting?.globalValue ?? []);
-    const wsInputs = trusted ? parseInputs(inputsSetting?.workspaceValue ?? []) : { inputs: [], errors: [] };
+    const userInputs = parseInputs(inputs.user ?? []);
+    const wsInputs = trusted ? parseInputs(inputs.workspace ?? []) : { inputs: [], errors: [] };
     const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
     const warnings = [...parsed.warnings];
-    const autoStartAll = cfg.get<boolean>('autoStart', true);
+    const autoStartAll = settings.autoStart();
     // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
-    const lazy = cfg.get<string>('startup', 'eager') === 'lazy';
+    const lazy = settings.startupMode() === 'lazy';
     this.lazy.clear();
-    const timeouts = { startup: cfg.get<number>('timeout.startup', 30000), request: cfg.get<number>('timeout.request', 60000) };
+    const timeouts = settings.timeouts();
 
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { showFailureNotifications } from './settings';
 import type { HostApi, ServerState } from '../mcp';
-import { CommandIds } from './commandIds';
+import { CommandIds } from '../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
@@ -58,7 +59,7 @@ export function watchFailures(host: HostApi, actions: {
     if (state.kind === 'running') void actions.seen.forget(server);
     if (state.kind === 'running' || state.kind === 'stopped') notified.delete(server);
     if (isFinalFailure(state) && !notified.has(server)
-      && vscode.workspace.getConfiguration('mcpHost').get<boolean>('showFailureNotifications', true)) {
+      && showFailureNotifications()) {
       notified.add(server);
       const notice = failureNotice(server, state.message, state.crashLoop);
       actions.log(server, `failed for good: ${notice.logText}`);

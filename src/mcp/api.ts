@@ -9,10 +9,10 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
-import type { Redactor } from './redact';
-import type { TaskInfo, TaskMode } from './tasks';
-import type { CatalogueKind } from './catalogue';
-import type { HistoryEntry, HistoryOrigin } from './history';
+import type { Redactor } from './logging/redact';
+import type { TaskInfo, TaskMode } from './tasks/tasks';
+import type { CatalogueKind } from './catalogue/catalogue';
+import type { HistoryEntry, HistoryOrigin } from './server/history';
 
 /** Options every request accepts. */
 export interface RequestOptions {

@@ -6,12 +6,12 @@
 import type { HostApi, ServerHandle } from './api';
 import { DisposableStore, Emitter, type Event } from './events';
 import type { Catalogue, ClientFeatures, ConfigError, LogEntry, Root, ServerDefinition, ServerState } from './types';
-import { Connection, type ConnectionOptions } from './connection';
+import { Connection, type ConnectionOptions } from './server/connection';
 import type { Limits } from './limits';
-import { SamplingService } from './sampling';
+import { SamplingService } from './features/sampling';
 import { messageOf } from './errors';
 import { fingerprint as configFingerprint } from './config/variables';
-import type { TaskInfo } from './tasks';
+import type { TaskInfo } from './tasks/tasks';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;

@@ -8,7 +8,7 @@ import type {
   CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel,
   ElicitRequestURLParams,
 } from '@modelcontextprotocol/client';
-import type { UrlElicitationOutcome } from './urlElicitation';
+import type { UrlElicitationOutcome } from './features/urlElicitation';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (the shape of VS Code's mcp.json, under `mcpHost.servers` / `mcpHost.inputs`)

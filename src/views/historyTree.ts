@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
+import { CommandIds } from './commandIds';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 
@@ -65,7 +66,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     if (e.args && Object.keys(e.args).length) md.appendCodeblock(JSON.stringify(e.args, null, 2).slice(0, 2000), 'json');
     item.tooltip = md;
     item.contextValue = e.method === 'resources/read' ? 'history.read' : 'history.rerunnable';
-    item.command = { command: 'mcpHost.openHistoryEntry', title: 'Open', arguments: [node] };
+    item.command = { command: CommandIds.openHistoryEntry, title: 'Open', arguments: [node] };
     return item;
   }
 

@@ -4,7 +4,7 @@
  * IconStore writes or fetches them; `onDidChange` fires when one becomes ready so the trees re-render.
  */
 import * as vscode from 'vscode';
-import { chooseIcon, iconsOf, usableIcon, type IconStore, type IconSpec } from '../mcp/icons';
+import { chooseIcon, iconsOf, usableIcon, type IconStore, type IconSpec } from '../mcp/catalogue/icons';
 import type { ServerHandle } from '../mcp';
 
 export type TreeIconPath = vscode.Uri | { light: vscode.Uri; dark: vscode.Uri };

@@ -4,11 +4,12 @@ import { assertNever, isTerminal, protocolLabel, toolUi, visibleToModel, type Se
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
+import { CommandIds } from './commandIds';
 
-/** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
-export const OPEN_RESOURCE_COMMAND = 'mcpHost.openResource';
+/** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
+export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;
 /** Command id of the "Load more…" item. */
-export const LOAD_MORE_COMMAND = 'mcpHost.loadMoreResources';
+export const LOAD_MORE_COMMAND = CommandIds.loadMoreResources;
 
 /** The icon of a state: starting spins, running is green, error is red, stopped is an outline. */
 export function stateIcon(state: ServerState, blocked?: string): vscode.ThemeIcon {
@@ -37,7 +38,7 @@ export function serverTooltip(h: ServerHandle, blocked?: string): vscode.Markdow
   const md = new vscode.MarkdownString(undefined, true);
   const s = h.state;
   const d = h.definition;
-  // the one redaction path (src/mcp/redact.ts): inputs, header and query values, envFile and ${env:} secrets
+  // the one redaction path (src/mcp/logging/redact.ts): inputs, header and query values, envFile and ${env:} secrets
   const mask = (text: string) => h.redactor.text(text, '••••');
   md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked)))}\n\n`);
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { assertNever, type TaskInfo, type TaskStatus } from '../mcp';
+import { CommandIds } from './commandIds';
 
-/** Command id a finished task item runs when clicked (kept in sync with src/extension/commandIds.ts). */
-export const SHOW_TASK_RESULT_COMMAND = 'mcpHost.showTaskResult';
+/** Command id a finished task item runs when clicked (kept in sync with src/views/commandIds.ts). */
+export const SHOW_TASK_RESULT_COMMAND = CommandIds.showTaskResult;
 
 export function taskIcon(status: TaskStatus): vscode.ThemeIcon {
   switch (status) {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { SamplingFeatures } from '../../src/extension/sampling';
 import type { McpNode } from '../../src/views/nodes';
-import type { ElicitationTarget } from '../../src/mcp/urlElicitation';
+import type { ElicitationTarget } from '../../src/mcp/features/urlElicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { EVERYTHING, ROOT, until } from './helpers';
 

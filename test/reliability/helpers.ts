@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { McpHost, type HostOptions } from '../../src/mcp/host';
-import type { Connection } from '../../src/mcp/connection';
+import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../unit/connection-helpers';
 

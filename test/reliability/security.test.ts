@@ -113,7 +113,7 @@ describe('Reliability: security', function () {
     assert.match(md, /Resource link: \[passwd\]\(file:\/\/\/etc\/passwd\)/);
     assert.match(md, /Resource link: \[run\]\(command:workbench\.action\.terminal\.new\)/);
     // The only places the extension opens a URI outside the editor, each after asking: the OAuth sign-in, a
-    // URL-mode elicitation (http(s) only, its origin shown first: src/mcp/urlElicitation.ts), and an MCP App view's
+    // URL-mode elicitation (http(s) only, its origin shown first: src/mcp/features/urlElicitation.ts), and an MCP App view's
     // ui/open-link (http, https, mailto only, its origin shown first: test/editor/apps.test.ts).
     const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts'));
     const openers = sources.filter(f => /openExternal\(/.test(fs.readFileSync(path.join(ROOT, 'src', f), 'utf8')));

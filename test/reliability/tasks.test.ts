@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TaskInfo } from '../../src/mcp/tasks';
+import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
 
 describe('Reliability: tasks that misbehave', function () {

@@ -5,9 +5,9 @@
  * list changes through `subscriptions/listen`, and the generic `request` / `onNotification` hooks.
  */
 import * as assert from 'node:assert/strict';
-import { Connection } from '../../src/mcp/connection';
-import type { ServerNotification } from '../../src/mcp/connection';
-import type { ConnectionOptions } from '../../src/mcp/connection';
+import { Connection } from '../../src/mcp/server/connection';
+import type { ServerNotification } from '../../src/mcp/server/connection';
+import type { ConnectionOptions } from '../../src/mcp/server/connection';
 import { FAST_STOP, http, nodeFixture } from './connection-helpers';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Connection } from '../../src/mcp/connection';
+import { Connection } from '../../src/mcp/server/connection';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { FAST_STOP, collectLogs, fixture, nodeFixture, stdio, tmpDir, until, waitForState } from './connection-helpers';
 

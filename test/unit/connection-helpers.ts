@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
 import type { StdioServerDefinition, HttpServerDefinition, LogEntry } from '../../src/mcp/types';
-import type { Connection } from '../../src/mcp/connection';
+import type { Connection } from '../../src/mcp/server/connection';
 
 /** Repository root (tests run from out/test/unit). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -1,8 +1,8 @@
 /** Log helpers: level mapping, redaction in the trace, readable errors (H29, H30). */
 import * as assert from 'node:assert/strict';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { mapMcpLevel } from '../../src/mcp/logging';
-import { Redactor } from '../../src/mcp/redact';
+import { mapMcpLevel } from '../../src/mcp/logging/logging';
+import { Redactor } from '../../src/mcp/logging/redact';
 import { describeError } from '../../src/mcp/errors';
 
 describe('Logging and errors', () => {

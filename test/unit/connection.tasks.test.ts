@@ -4,8 +4,8 @@
  * `cancelTask` / `taskResult` on the handle, and a stop ends the running tasks.
  */
 import * as assert from 'node:assert/strict';
-import { Connection } from '../../src/mcp/connection';
-import type { TaskInfo } from '../../src/mcp/tasks';
+import { Connection } from '../../src/mcp/server/connection';
+import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { FAST_STOP, http, nodeFixture, startEverythingHttp, type RunningServer } from './connection-helpers';
 
 const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');

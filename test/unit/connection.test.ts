@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { Connection } from '../../src/mcp/connection';
+import { Connection } from '../../src/mcp/server/connection';
 import { isAlive, listDescendants } from '../../src/mcp/process/processTree';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingContext } from '../../src/mcp/types';

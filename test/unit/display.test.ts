@@ -1,6 +1,6 @@
-/** Server text made safe for each renderer (src/mcp/display.ts): dialogs, markdown, terminals. */
+/** Server text made safe for each renderer (src/mcp/logging/display.ts): dialogs, markdown, terminals. */
 import * as assert from 'node:assert/strict';
-import { escapeControls, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/display';
+import { escapeControls, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
 
 describe('display: server text in every renderer', () => {
   it('shownName folds newlines, strips controls and bidi overrides, and cuts long names', () => {

@@ -1,6 +1,6 @@
 /** The request history (the protocol timeline): bounded, results kept only while small and recent, errors kept. */
 import * as assert from 'node:assert/strict';
-import { KEEP_RESULTS, MAX_HISTORY, MAX_RESULT_CHARS, RequestHistory } from '../../src/mcp/history';
+import { KEEP_RESULTS, MAX_HISTORY, MAX_RESULT_CHARS, RequestHistory } from '../../src/mcp/server/history';
 
 describe('RequestHistory', () => {
   it('keeps the last MAX_HISTORY entries, results of the last KEEP_RESULTS only, errors with their message', async () => {

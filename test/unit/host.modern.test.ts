@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { CreateMessageResult, ElicitRequest } from '@modelcontextprotocol/client';
 import { McpHost } from '../../src/mcp/host';
-import type { Connection } from '../../src/mcp/connection';
+import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, SamplingContext, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 import { FAST_STOP, http, nodeFixture, until } from './connection-helpers';

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Connection } from '../../src/mcp/connection';
+import { Connection } from '../../src/mcp/server/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
 import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, until, type RunningServer } from './connection-helpers';

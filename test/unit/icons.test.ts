@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import {
   IconStore, MAX_ICON_BYTES, MAX_REMOTE_ICONS_PER_SERVER, chooseIcon, iconSource, iconsOf, type IconSpec,
-} from '../../src/mcp/icons';
+} from '../../src/mcp/catalogue/icons';
 import type { FetchLike } from '../../src/mcp/http/fetch';
 
 // A 1×1 PNG.

@@ -1,9 +1,9 @@
-/** The one redaction path (src/mcp/redact.ts) and what variable resolution records for it. */
+/** The one redaction path (src/mcp/logging/redact.ts) and what variable resolution records for it. */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Redactor, cutBytes, environmentSecrets, redactorFor } from '../../src/mcp/redact';
+import { Redactor, cutBytes, environmentSecrets, redactorFor } from '../../src/mcp/logging/redact';
 import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
 import { describeValue } from '../../src/mcp/config/paths';
 import type { ServerDefinition } from '../../src/mcp/types';

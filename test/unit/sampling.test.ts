@@ -1,7 +1,7 @@
 /** Sampling: model choice, rate limit, refusals and result shape (H18, H19). */
 import * as assert from 'node:assert/strict';
 import { ProtocolError, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
-import { RATE_LIMITED, RateLimiter, SamplingService, USER_REJECTED, chooseModel } from '../../src/mcp/sampling';
+import { RATE_LIMITED, RateLimiter, SamplingService, USER_REJECTED, chooseModel } from '../../src/mcp/features/sampling';
 import type { ModelDescriptor } from '../../src/mcp/types';
 
 const models: ModelDescriptor[] = [

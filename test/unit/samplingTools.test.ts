@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkToolUses, describeOfferedTools, offeredTools } from '../../src/mcp/samplingTools';
+import { checkToolUses, describeOfferedTools, offeredTools } from '../../src/mcp/features/samplingTools';
 import { describeSampling } from '../../src/extension/sampling/describe';
 
 const weather = { name: 'get.weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } };

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ValidateFunction } from 'ajv';
 import { SchemaCompiler, SchemaRefusedError } from '../../src/mcp/schema/compiler';
-import { buildToolValidatorsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue';
+import { buildToolValidatorsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue/catalogue';
 
 function validator(v: ValidateFunction | Error): ValidateFunction {
   if (v instanceof Error) assert.fail(v.message);

@@ -1,6 +1,6 @@
 /** The level of a server's stderr line: info unless it looks like a warning or an error; the server's own tag wins. */
 import * as assert from 'node:assert/strict';
-import { stderrLevel } from '../../src/mcp/stderrLevel';
+import { stderrLevel } from '../../src/mcp/logging/stderrLevel';
 
 describe('stderrLevel', () => {
   it('ordinary lines (banners, progress) are info', () => {

@@ -4,7 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { OBJECT_RESULT, type TaskChannel } from '../../src/mcp/tasks';
+import { OBJECT_RESULT, type TaskChannel } from '../../src/mcp/tasks/tasks';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
 import { FAST_STOP } from './connection-helpers';
 

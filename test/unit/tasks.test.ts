@@ -1,5 +1,5 @@
 /**
- * The task tracker (src/mcp/tasks.ts) against real servers: server-everything's `simulate-research-query`
+ * The task tracker (src/mcp/tasks/tasks.ts) against real servers: server-everything's `simulate-research-query`
  * (2025-11-25 tasks, with and without its elicitation round) and the tasks fixture for what a reference
  * server does not do on demand (failures, cancellation, ttl, hostile answers).
  */
@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Redactor } from '../../src/mcp/redact';
-import { TASK_BOUNDS, TaskTracker, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks';
+import { Redactor } from '../../src/mcp/logging/redact';
+import { TASK_BOUNDS, TaskTracker, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
 import { McpHostError } from '../../src/mcp/errors';
 import { ROOT, fixture } from './connection-helpers';
 import { connectTasks, type TaskTestClient } from './tasks-helpers';

@@ -1,10 +1,10 @@
 /**
- * SEP-2243 x-mcp-header annotations (src/mcp/toolHeaders.ts): which tool definitions a 2026-07-28
+ * SEP-2243 x-mcp-header annotations (src/mcp/catalogue/toolHeaders.ts): which tool definitions a 2026-07-28
  * Streamable HTTP client must leave out, and which calls go through the SDK's header mirroring.
  */
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
-import { excludeInvalidHeaderTools, headerAnnotationProblem, headerMirroredTool } from '../../src/mcp/toolHeaders';
+import { excludeInvalidHeaderTools, headerAnnotationProblem, headerMirroredTool } from '../../src/mcp/catalogue/toolHeaders';
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ProtocolError, UrlElicitationRequiredError, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
 import {
   MAX_FOLLOWED_ELICITATIONS, UrlElicitations, callWithUrlElicitation, consentDetail, elicitationTarget, openLabel, type ElicitationTarget,
-} from '../../src/mcp/urlElicitation';
+} from '../../src/mcp/features/urlElicitation';
 
 function target(raw: unknown): ElicitationTarget {
   const t = elicitationTarget('srv', raw);

@@ -9,7 +9,7 @@
 import type {
   CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Implementation, OAuthClientProvider, ReadResourceResult,
 } from '@modelcontextprotocol/client';
-import { Connection } from '../../mcp/connection';
+import { Connection } from '../../mcp/server/connection';
 import type { FetchLike } from '../../mcp/http/fetch';
 import type { CodeReturningProvider } from './oauth';
 import type { Catalogue, HttpServerDefinition } from '../../mcp/types';

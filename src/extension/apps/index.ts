@@ -11,15 +11,11 @@ import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { toolUi, visibleToApp, type HostApi } from '../../mcp';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
+import { CommandIds } from '../../views/commandIds';
 
 export { AppView, APP_VIEW_TYPE };
 
-export const AppCommandIds = {
-  /** Opens (or focuses) the view of a tool; args: server name, tool name. */
-  openAppView: 'mcpHost.openAppView',
-  /** Asks the active view to tear down, then closes it. */
-  closeAppView: 'mcpHost.closeAppView',
-} as const;
+export const AppCommandIds = { openAppView: CommandIds.openAppView, closeAppView: CommandIds.closeAppView } as const;
 
 /** How the registry asks the user (replaceable for tests). */
 export interface AppViewsUi {

@@ -19,13 +19,11 @@ import { bindArguments, parseInvocation, resolveTarget, tokenize, uniqueToolName
 import { setOwn } from '../../mcp/schema/own';
 import type { AppViews } from '../apps';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS } from './models';
+import { CommandIds } from '../../views/commandIds';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
-export const ChatCommandIds = {
-  runPromptInChat: 'mcpHost.runPromptInChat',
-  attachResourceToChat: 'mcpHost.attachResourceToChat',
-} as const;
+export const ChatCommandIds = { runPromptInChat: CommandIds.runPromptInChat, attachResourceToChat: CommandIds.attachResourceToChat } as const;
 /** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
 /** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
@@ -164,7 +162,7 @@ export class McpChat {
       stream.markdown(configured
         ? 'No running MCP server offers prompts. Start one in the **MCP Host** view.\n'
         : 'No MCP server is configured. Add one under `mcpHost.servers` in settings.\n');
-      if (configured) stream.button({ command: 'mcpHost.startAll', title: 'Start All Servers' });
+      if (configured) stream.button({ command: CommandIds.startAll, title: 'Start All Servers' });
       return {};
     }
     // One markdown block with a link per prompt (a run of buttons is folded by the chat view under "Completed N
@@ -212,7 +210,7 @@ export class McpChat {
       const server = this.host.servers.find(h => target.startsWith(`${h.name}.`));
       if (server && !isRunning(server)) {
         stream.markdown(`MCP server \`${server.name}\` is not running (${server.state.kind}).\n`);
-        stream.button({ command: 'mcpHost.startServer', title: `Start ${server.name}`, arguments: [server.name] });
+        stream.button({ command: CommandIds.startServer, title: `Start ${server.name}`, arguments: [server.name] });
       } else {
         stream.markdown(`There is no prompt \`/${target}\`. `);
         this.listPrompts(stream, true);
@@ -287,7 +285,7 @@ export class McpChat {
     }
     if (!isRunning(h)) {
       stream.markdown(`MCP server \`${h.name}\` is not running (${h.state.kind}).\n`);
-      stream.button({ command: 'mcpHost.startServer', title: `Start ${h.name}`, arguments: [h.name] });
+      stream.button({ command: CommandIds.startServer, title: `Start ${h.name}`, arguments: [h.name] });
       return {};
     }
     stream.progress(`Reading ${uri} from ${h.name}…`);
@@ -442,7 +440,7 @@ export class McpChat {
       const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
       if (view) {
         view.result(result);
-        stream.button({ command: 'mcpHost.openAppView', title: `Open the view of ${entry.tool}`, arguments: [entry.server, entry.tool] });
+        stream.button({ command: CommandIds.openAppView, title: `Open the view of ${entry.tool}`, arguments: [entry.server, entry.tool] });
       }
       return reply(toolResultText(result));
     } catch (err) {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { resultDocuments } from '../results';
+import { CommandIds } from '../../views/commandIds';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);
@@ -35,8 +36,8 @@ export async function rerunHistoryEntry(host: HostApi, tree: HistoryTreeProvider
   }
   if (!host.get(e.server)) { void vscode.window.showErrorMessage(`MCP server "${e.server}" is no longer configured.`); return undefined; }
   switch (e.method) {
-    case 'tools/call': return vscode.commands.executeCommand('mcpHost.callTool', e.server, e.target, input ?? {});
-    case 'prompts/get': return vscode.commands.executeCommand('mcpHost.runPrompt', e.server, e.target, input ?? {});
-    case 'resources/read': return vscode.commands.executeCommand('mcpHost.openResource', e.server, e.target);
+    case 'tools/call': return vscode.commands.executeCommand(CommandIds.callTool, e.server, e.target, input ?? {});
+    case 'prompts/get': return vscode.commands.executeCommand(CommandIds.runPrompt, e.server, e.target, input ?? {});
+    case 'resources/read': return vscode.commands.executeCommand(CommandIds.openResource, e.server, e.target);
   }
 }

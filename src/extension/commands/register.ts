@@ -3,7 +3,7 @@ import type { HostApi } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import type { ServersTreeProvider } from '../../views/serversTree';
 import type { ResourcesTreeProvider } from '../../views/resourcesTree';
-import { CommandIds } from '../commandIds';
+import { CommandIds } from '../../views/commandIds';
 import type { LaunchConsent } from '../consent';
 import type { OAuthBridge } from '../oauth';
 import type { InputStore } from '../inputs';

@@ -3,6 +3,7 @@ import type { HostApi, ServerHandle } from '../../mcp';
 import type { ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
 import { errorText, pickServer } from './args';
+import { CommandIds } from '../../views/commandIds';
 
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
 export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
@@ -57,9 +58,9 @@ export async function listServers(host: HostApi, ctl: ServerController, logs: Se
     case 'Stop': await h.stop(); break;
     case 'Restart': await restartServer(host, ctl, h.name); break;
     case 'Show Logs': logs.show(h.name); break;
-    case 'Call Tool…': await vscode.commands.executeCommand('mcpHost.callTool', h.name); break;
-    case 'Run Prompt…': await vscode.commands.executeCommand('mcpHost.runPrompt', h.name); break;
-    case 'Browse Resources': await vscode.commands.executeCommand('mcpHost.browseResources', h.name); break;
+    case 'Call Tool…': await vscode.commands.executeCommand(CommandIds.callTool, h.name); break;
+    case 'Run Prompt…': await vscode.commands.executeCommand(CommandIds.runPrompt, h.name); break;
+    case 'Browse Resources': await vscode.commands.executeCommand(CommandIds.browseResources, h.name); break;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import type { ModelDescriptor } from '../../mcp/types';
-import { describeOfferedTools } from '../../mcp/samplingTools';
+import { describeOfferedTools } from '../../mcp/features/samplingTools';
 
 type Params = CreateMessageRequest['params'];
 type Block = { type: string; text?: string; mimeType?: string; name?: string; [k: string]: unknown };

@@ -12,7 +12,7 @@ import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
-import { offeredTools, type OfferedTools } from '../../mcp/samplingTools';
+import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
 export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';

@@ -3,7 +3,7 @@
  * and edit distance for "did you mean" hints.
  */
 
-import { Redactor } from '../redact';
+import { Redactor } from '../logging/redact';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 

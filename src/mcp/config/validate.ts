@@ -7,7 +7,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
-import { Redactor } from '../redact';
+import { Redactor } from '../logging/redact';
 import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePath, truncate, typeName } from './paths';
 
 /** A server definition that passed validation, with `type` inferred; variables not yet resolved. */

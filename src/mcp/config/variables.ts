@@ -12,7 +12,7 @@ import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
 import { parseDotenv } from './envFile';
-import { definitionSecrets, looksSecretName } from '../redact';
+import { definitionSecrets, looksSecretName } from '../logging/redact';
 
 /** A workspace folder as the resolver sees it. */
 export interface WorkspaceFolderInfo {

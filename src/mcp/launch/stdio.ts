@@ -5,7 +5,7 @@
  */
 import { McpHostError, messageOf } from '../errors';
 import { loadEnvironment as configLoadEnvironment } from '../config/envFile';
-import { environmentSecrets } from '../redact';
+import { environmentSecrets } from '../logging/redact';
 import type { Limits } from '../limits';
 import { launchProblem } from '../process/preflight';
 import { resolveCommand } from '../process/resolveCommand';

@@ -4,10 +4,10 @@
  * decision per tool call (taskPolicy.ts) between a task and a plain call. The connection owns one of these
  * and forwards `callTool`, `tasks`, `cancelTask` and `taskResult` to it.
  */
-import { Emitter, type Disposable, type Event } from './events';
-import { McpHostError, messageOf } from './errors';
+import { Emitter, type Disposable, type Event } from '../events';
+import { McpHostError, messageOf } from '../errors';
 import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions } from './tasks';
-import type { Redactor } from './redact';
+import type { Redactor } from '../logging/redact';
 
 export interface ToolCallContext {
   /** The tool as listed (its `execution.taskSupport` decides). */

@@ -2,7 +2,7 @@
  * The log level of a server's stderr line. Servers write their ordinary logs to stderr (it is the only channel a
  * stdio server has besides the protocol), so a line is info unless it looks like a warning or an error.
  */
-import type { LogLevel } from './types';
+import type { LogLevel } from '../types';
 
 const ERROR = /\berr!|\b(error|fatal|panic|exception|traceback|uncaught\w*|unhandled\w*|failed|failure|critical|emerg(ency)?)\b|^\s*at .+:\d+:\d+\)?$/i;
 const WARNING = /\b(warn(ing)?|deprecat(ed|ion)|caution)\b/i;

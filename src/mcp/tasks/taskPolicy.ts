@@ -10,7 +10,7 @@
  * (UnsupportedResultType). So the host declares the extension nowhere, a 2026-07-28 session never runs
  * a tool as a task, and a server that insists (-32021 naming the extension) gets a message that says so.
  */
-import { McpHostError } from './errors';
+import { McpHostError } from '../errors';
 
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

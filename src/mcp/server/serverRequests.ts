@@ -5,7 +5,7 @@
  * dialogs, and never queues unbounded work in the host.
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { limitMessage } from './limits';
+import { limitMessage } from '../limits';
 
 /** JSON-RPC error code for "too many requests waiting" (implementation-defined server error range). */
 export const TOO_MANY_PENDING = -32001;

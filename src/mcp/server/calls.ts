@@ -1,5 +1,5 @@
 /**
- * The requests of one server's session (the part of the session concern the host's users call): each
+ * What the host asks of one server (its calls; what the server asks of the host is serverRequests.ts): each request
  * runs on the running session (starting the server on first use) with the server's timeouts, cancellation,
  * progress and readable, typed errors, in either protocol era; a legacy Streamable HTTP session the server
  * forgot is re-initialized and the request replayed once (H12). Tool calls validate arguments and
@@ -10,20 +10,20 @@ import {
   type CallToolResult, type CompleteResult, type GetPromptResult, type ListResourcesResult, type LoggingLevel,
   type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
-import type { RequestOptions } from './api';
-import { describeAjvErrors } from './catalogue';
+import type { RequestOptions } from '../api';
+import { describeAjvErrors } from '../catalogue/catalogue';
 import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,
-} from './errors';
-import type { Redactor } from './redact';
-import { isSessionGone } from './launch/http';
+} from '../errors';
+import type { Redactor } from '../logging/redact';
+import { isSessionGone } from '../launch/http';
 import type { McpSession } from './session';
-import { LOOSE_RESULT, specSchema } from './spec';
-import { parseToolResult } from './toolResult';
-import type { ClientFeatures, LogEntry, LogLevel, ServerState } from './types';
-import type { ConnectionTasks } from './toolTasks';
-import { headerMirroredTool } from './toolHeaders';
-import { callWithUrlElicitation } from './urlElicitation';
+import { LOOSE_RESULT, specSchema } from '../spec';
+import { parseToolResult } from '../catalogue/toolResult';
+import type { ClientFeatures, LogEntry, LogLevel, ServerState } from '../types';
+import type { ConnectionTasks } from '../tasks/toolTasks';
+import { headerMirroredTool } from '../catalogue/toolHeaders';
+import { callWithUrlElicitation } from '../features/urlElicitation';
 
 export const COMPLETION_MAX = 100;
 
@@ -44,7 +44,7 @@ export interface RequestHost {
   elicitUrlRequired?: ClientFeatures['elicitUrlRequired'];
 }
 
-export class ServerRequests {
+export class ServerCalls {
   constructor(private readonly h: RequestHost) {}
 
   sdkOptions(opts: RequestOptions | undefined): SdkRequestOptions {

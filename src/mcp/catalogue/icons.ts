@@ -15,8 +15,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { createGuardedFetch } from './http/guardedFetch';
-import type { FetchLike } from './http/fetch';
+import { createGuardedFetch } from '../http/guardedFetch';
+import type { FetchLike } from '../http/fetch';
 
 /** An icon as a server describes it. */
 export interface IconSpec {

@@ -6,21 +6,21 @@
  * resource subscriptions in both eras, the health check, and the session's end. Supervision (state,
  * restarts, timeouts) is supervisor.ts; launching is launch/.
  */
-import { appsClientCapability } from './apps/meta';
+import { appsClientCapability } from '../apps/meta';
 import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
-import { DisposableStore } from './events';
-import { CatalogueSession } from './catalogue';
-import { describeError, httpStatusOf, messageOf } from './errors';
-import { mapMcpLevel } from './logging';
-import type { Limits } from './limits';
-import type { Redactor } from './redact';
-import type { SamplingService } from './sampling';
+import { DisposableStore } from '../events';
+import { CatalogueSession } from '../catalogue/catalogue';
+import { describeError, httpStatusOf, messageOf } from '../errors';
+import { mapMcpLevel } from '../logging/logging';
+import type { Limits } from '../limits';
+import type { Redactor } from '../logging/redact';
+import type { SamplingService } from '../features/sampling';
 import { PendingServerRequests } from './serverRequests';
-import { BoundedSchemaValidator } from './schema/sdkValidator';
-import { specSchema } from './spec';
-import { StdioMessageError, StdioTransport } from './process/stdioTransport';
-import { endHttpSession } from './launch/http';
-import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from './types';
+import { BoundedSchemaValidator } from '../schema/sdkValidator';
+import { specSchema } from '../spec';
+import { StdioMessageError, StdioTransport } from '../process/stdioTransport';
+import { endHttpSession } from '../launch/http';
+import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from '../types';
 
 /** Which transport carries a session. */
 export type TransportKind = NonNullable<Extract<ServerState, { kind: 'running' }>['transport']>;

@@ -8,10 +8,10 @@
  * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
  */
 import { SdkError, SUPPORTED_PROTOCOL_VERSIONS, UnauthorizedError } from '@modelcontextprotocol/client';
-import { Emitter, assertNever, type Event } from './events';
-import { McpHostError, describeError, fmtMs, messageOf } from './errors';
+import { Emitter, assertNever, type Event } from '../events';
+import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
-import type { LogEntry, LogLevel, ServerState } from './types';
+import type { LogEntry, LogLevel, ServerState } from '../types';
 
 /** Restart policy after crashes. */
 export interface RestartPolicy {

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { MAX_CACHE_TTL_MS, type Client, type RequestOptions as SdkRequestOptions, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
-import type { Catalogue } from './types';
-import { LOOSE_RESULT, specParse, specSchema } from './spec';
-import { DEFAULT_LIMITS, limitMessage, type Limits } from './limits';
-import { SchemaCompiler, SchemaRefusedError } from './schema/compiler';
+import type { Catalogue } from '../types';
+import { LOOSE_RESULT, specParse, specSchema } from '../spec';
+import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
+import { SchemaCompiler, SchemaRefusedError } from '../schema/compiler';
 import { excludeInvalidHeaderTools } from './toolHeaders';
 
 export type CatalogueKind = keyof Catalogue;

@@ -3,12 +3,12 @@
  * cut at maxLogEntryBytes; stderr lines redacted before they are cut at maxStderrLineBytes, the last ones kept
  * (at most STDERR_TAIL lines and maxStderrTailBytes) for error states. Each first cut is reported once.
  */
-import { Emitter, type Event } from './events';
-import { limitMessage, type Limits } from './limits';
-import { redactorFor, type Redactor } from './redact';
-import { cutLine, trimTail } from './process/stderrLines';
-import { stderrLevel } from './stderrLevel';
-import type { LogEntry, LogLevel, ServerDefinition } from './types';
+import { Emitter, type Event } from '../events';
+import { limitMessage, type Limits } from '../limits';
+import { redactorFor, type Redactor } from '../logging/redact';
+import { cutLine, trimTail } from '../process/stderrLines';
+import { stderrLevel } from '../logging/stderrLevel';
+import type { LogEntry, LogLevel, ServerDefinition } from '../types';
 
 export const STDERR_TAIL = 50;
 

@@ -3,7 +3,7 @@
  * by the one redaction path, redact.ts.
  */
 import type { LoggingLevel } from '@modelcontextprotocol/client';
-import type { LogEntry, LogLevel } from './types';
+import type { LogEntry, LogLevel } from '../types';
 
 /** Maps an MCP (syslog) level to the host's five levels. */
 export function mapMcpLevel(level: LoggingLevel): LogLevel {

@@ -4,8 +4,8 @@
  * instead of one bad block failing the whole call.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { specParse } from './spec';
-import { McpHostError } from './errors';
+import { specParse } from '../spec';
+import { McpHostError } from '../errors';
 
 /** Zod issues as one short line: `path: message; …` (at most three, 200 characters). */
 function issuesLine(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

@@ -1,48 +1,51 @@
 /**
- * One MCP server (implements ServerHandle), as a thin facade over its parts, each readable on its own:
- *   launch/stdio.ts, launch/http.ts  how a server is reached (the host's stdio child; Streamable HTTP or SSE)
- *   supervisor.ts                    when: stopped → starting → running → error, restarts, crash loop, health
- *   session.ts                       what: the SDK v2 Client, its era, client features, catalogue glue
- *   serverLog.ts                     the server's log and stderr tail through the one redaction path
- * This file adds the requests (timeouts, cancellation, progress, readable errors, the H12 re-initialize)
- * and keeps the public API the host, the views and the CLI use.
+ * One MCP server (implements ServerHandle), as a thin facade over its parts in this folder, each readable on its own:
+ *   ../launch/stdio.ts, ../launch/http.ts  how a server is reached (the host's stdio child; Streamable HTTP or SSE)
+ *   supervisor.ts                          when: stopped → starting → running → error, restarts, crash loop, health
+ *   session.ts                             what: the SDK v2 Client, its era, client features, catalogue glue
+ *   calls.ts                               what the host asks of the server (timeouts, cancellation, progress,
+ *                                          readable errors, the H12 re-initialize)
+ *   serverRequests.ts                      the bound on what the server asks of the host
+ *   serverLog.ts                           the server's log and stderr tail through the one redaction path
+ *   history.ts                             the protocol timeline
+ * This file keeps the public API the host, the views and the CLI use.
  */
-import { protocolLabel } from './protocolLabel';
+import { protocolLabel } from '../logging/protocolLabel';
 import { RequestHistory, type HistoryEntry } from './history';
 import {
   SdkError, SdkErrorCode, auth,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
   type LoggingLevel, type OAuthClientProvider, type ProtocolEra, type ReadResourceResult, type StandardSchemaV1, type Transport,
 } from '@modelcontextprotocol/client';
-import type { RequestOptions, ServerHandle } from './api';
-import { Emitter, assertNever, type Disposable, type Event } from './events';
-import type { Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, Root, ServerDefinition, ServerState, StdioServerDefinition } from './types';
-import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from './catalogue';
-import { McpHostError, describeError, messageOf } from './errors';
-import type { Redactor } from './redact';
-import { resolveLimits, type Limits } from './limits';
-import type { FetchLike } from './http/fetch';
-import { createGuardedFetch } from './http/guardedFetch';
-import { SamplingService } from './sampling';
-import { prepareStdio, type LoadEnvironment } from './launch/stdio';
-import { httpTransport, wantsSseFallback, type HttpKind, type ReconnectionOptions } from './launch/http';
+import type { RequestOptions, ServerHandle } from '../api';
+import { Emitter, assertNever, type Disposable, type Event } from '../events';
+import type { Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, Root, ServerDefinition, ServerState, StdioServerDefinition } from '../types';
+import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/catalogue';
+import { McpHostError, describeError, messageOf } from '../errors';
+import type { Redactor } from '../logging/redact';
+import { resolveLimits, type Limits } from '../limits';
+import type { FetchLike } from '../http/fetch';
+import { createGuardedFetch } from '../http/guardedFetch';
+import { SamplingService } from '../features/sampling';
+import { prepareStdio, type LoadEnvironment } from '../launch/stdio';
+import { httpTransport, wantsSseFallback, type HttpKind, type ReconnectionOptions } from '../launch/http';
 import { McpSession, type ServerNotification, type SessionHost, type TransportKind } from './session';
 import { Supervisor, type LaunchScope, type RestartPolicy } from './supervisor';
 import { ServerLog } from './serverLog';
-import { ServerRequests } from './requests';
-import { legacySameOriginIssuer } from './oauth/legacyIssuer';
-import { rediscoverOnRejectedToken } from './oauth/rediscover';
-import { ConnectionTasks, taskChannel } from './toolTasks';
-import type { TaskInfo } from './tasks';
+import { ServerCalls } from './calls';
+import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
+import { rediscoverOnRejectedToken } from '../oauth/rediscover';
+import { ConnectionTasks, taskChannel } from '../tasks/toolTasks';
+import type { TaskInfo } from '../tasks/tasks';
 
-export { defaultLoadEnvironment } from './launch/stdio';
+export { defaultLoadEnvironment } from '../launch/stdio';
 export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from './session';
 export type { RestartPolicy } from './supervisor';
 export { STDERR_TAIL } from './serverLog';
 
 export const DEFAULT_STARTUP_TIMEOUT = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
-export { COMPLETION_MAX } from './requests';
+export { COMPLETION_MAX } from './calls';
 
 export interface ConnectionOptions {
   features?: ClientFeatures;
@@ -77,7 +80,7 @@ export class Connection implements ServerHandle {
   private readonly supervisor: Supervisor;
   private readonly serverLog: ServerLog;
   private readonly sessionHost: SessionHost;
-  private readonly requests: ServerRequests;
+  private readonly requests: ServerCalls;
   private readonly sampling: SamplingService;
   private readonly fetchFn: FetchLike;
   private limits: Limits;
@@ -141,7 +144,7 @@ export class Connection implements ServerHandle {
       cleared: () => this._onDidChangeCatalogue.fire(emptyCatalogue()),
     });
     this.onDidChangeState = this.supervisor.onDidChangeState;
-    this.requests = new ServerRequests({
+    this.requests = new ServerCalls({
       name: () => this.name, state: () => this.state, redactor: () => this.redactor, requestTimeout: () => this.requestTimeout, log,
       ready: () => this.supervisor.ready(), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
       toolTasks: this.toolTasks, elicitUrlRequired: options.features?.elicitUrlRequired,
@@ -377,7 +380,7 @@ export class Connection implements ServerHandle {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Requests (requests.ts)
+  // Calls (calls.ts)
   // -------------------------------------------------------------------------------------------
 
   callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {

@@ -11,10 +11,10 @@
  * "Show Result", status messages cut after redaction (the connection's redactor, the one path).
  */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { Emitter, type Disposable, type Event } from './events';
-import { McpHostError, messageOf } from './errors';
-import { limitMessage } from './limits';
-import type { Redactor } from './redact';
+import { Emitter, type Disposable, type Event } from '../events';
+import { McpHostError, messageOf } from '../errors';
+import { limitMessage } from '../limits';
+import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, isTerminal, pollDelay, readTask, type TaskStatus, type WireTask } from './taskPolicy';
 
 export * from './taskPolicy';

@@ -8,9 +8,9 @@ import {
   ProtocolError, ProtocolErrorCode,
   type CreateMessageRequest, type CreateMessageResult, type ModelPreferences,
 } from '@modelcontextprotocol/client';
-import { specParse } from './spec';
-import type { ClientFeatures, ModelDescriptor, SamplingPolicy } from './types';
-import { messageOf } from './errors';
+import { specParse } from '../spec';
+import type { ClientFeatures, ModelDescriptor, SamplingPolicy } from '../types';
+import { messageOf } from '../errors';
 import { checkToolUses } from './samplingTools';
 
 /** JSON-RPC code for "the user rejected the request" (VS Code and the spec's example use -1). */

@@ -3,8 +3,8 @@
  * made (method, target, arguments, when, how long, how large, how it ended), newest last, bounded. The editor shows
  * it as the History view and re-runs an entry with edited arguments. Editor-free.
  */
-import { Emitter, type Event } from './events';
-import { approxJsonSize } from './catalogue';
+import { Emitter, type Event } from '../events';
+import { approxJsonSize } from '../catalogue/catalogue';
 
 export type HistoryMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 /** Who asked: the user (a command, the CLI), a language model, or an MCP App view. */

@@ -12,7 +12,7 @@
  * that arrives already cut (a stderr line cut by the reader) is redacted with `fragment`, which also hides a
  * secret's beginning at the cut. Editor-free and SDK-free: the extension and the CLI use it too.
  */
-import type { ServerDefinition } from './types';
+import type { ServerDefinition } from '../types';
 
 /** What a hidden value is replaced with. */
 export const MASK = '***';

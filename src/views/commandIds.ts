@@ -40,6 +40,14 @@ export const CommandIds = {
   openHistoryEntry: 'mcpHost.openHistoryEntry',
   /** Runs a History entry again with edited arguments; args: a history node, the arguments (else asked). */
   rerunHistoryEntry: 'mcpHost.rerunHistoryEntry',
+  /** Runs a prompt in the @mcp chat; arg: a prompt node. */
+  runPromptInChat: 'mcpHost.runPromptInChat',
+  /** Attaches a resource to the @mcp chat; arg: a resource node. */
+  attachResourceToChat: 'mcpHost.attachResourceToChat',
+  /** Opens (or focuses) the MCP App view of a tool; args: server name, tool name. */
+  openAppView: 'mcpHost.openAppView',
+  /** Asks the active App view to tear down, then closes it. */
+  closeAppView: 'mcpHost.closeAppView',
   /** Internal: the "Load more…" item of the resources view. */
   loadMoreResources: 'mcpHost.loadMoreResources',
 } as const;

@@ -1,0 +1,66 @@
+/**
+ * The one reader of `mcpHost.*` settings: a typed function per key, with its default and the scope it may come from.
+ * Settings that only user scope may set (limits, the OAuth client metadata URL) are read from the user value alone,
+ * so a workspace cannot raise a limit or choose where the host identifies itself. Writers (imports, "Allow …") stay
+ * with the command that writes; they read through here too.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_LIMITS, type Limits } from '../mcp';
+
+const SECTION = 'mcpHost';
+const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
+
+/** What each scope sets for `mcpHost.servers` / `mcpHost.inputs` (raw JSON, validated by the core). */
+export interface ScopedValues<T> { user?: T; workspace?: T }
+
+/** `mcpHost.servers` in user and workspace settings. */
+export function serversSetting(): ScopedValues<unknown> {
+  const v = cfg().inspect<unknown>('servers');
+  return { user: v?.globalValue, workspace: v?.workspaceValue };
+}
+
+/** `mcpHost.servers` in one folder's own settings (multi-root windows). */
+export function folderServersSetting(folder: vscode.WorkspaceFolder): unknown {
+  return cfg(folder.uri).inspect<unknown>('servers')?.workspaceFolderValue;
+}
+
+/** `mcpHost.inputs` in user and workspace settings. */
+export function inputsSetting(): ScopedValues<unknown[]> {
+  const v = cfg().inspect<unknown[]>('inputs');
+  return { user: v?.globalValue, workspace: v?.workspaceValue };
+}
+
+/** `mcpHost.autoStart` (default true). */
+export const autoStart = (): boolean => cfg().get<boolean>('autoStart', true);
+
+/** `mcpHost.startup`: `eager` starts servers on activation, `lazy` on first use. */
+export const startupMode = (): 'eager' | 'lazy' => (cfg().get<string>('startup', 'eager') === 'lazy' ? 'lazy' : 'eager');
+
+/** `mcpHost.timeout.startup` and `mcpHost.timeout.request`, in milliseconds. */
+export const timeouts = (): { startup: number; request: number } => ({
+  startup: cfg().get<number>('timeout.startup', 30_000),
+  request: cfg().get<number>('timeout.request', 60_000),
+});
+
+/** `mcpHost.trace`: the protocol trace in every server's log. */
+export const traceAll = (): boolean => cfg().get<boolean>('trace', false);
+
+/** `mcpHost.showFailureNotifications` (default true). */
+export const showFailureNotifications = (): boolean => cfg().get<boolean>('showFailureNotifications', true);
+
+/** `mcpHost.oauth.clientMetadataUrl`, from user settings only (trimmed; undefined when unset). */
+export const oauthClientMetadataUrl = (): string | undefined => cfg().inspect<string>('oauth.clientMetadataUrl')?.globalValue?.trim() || undefined;
+
+/** `mcpHost.limits.*` as the user set them in user settings (workspace values never count); invalid values ignored. */
+export function userLimits(): Partial<Limits> {
+  const limits = vscode.workspace.getConfiguration(`${SECTION}.limits`);
+  const out: Partial<Limits> = {};
+  for (const k of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const v = limits.inspect<number>(k)?.globalValue;
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0) out[k] = v;
+  }
+  return out;
+}
+
+/** True when a configuration change touches `mcpHost.<key>` (or any `mcpHost.*` key without one). */
+export const affects = (e: vscode.ConfigurationChangeEvent, key?: string): boolean => e.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
