@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { fixture } from '../test/unit/connection-helpers';
+import { fixture } from '../test/support/connection';
 import { ROOT, round, type Bench } from './lib';
 
 const MB = 1024 * 1024;

@@ -7,7 +7,7 @@
  * read buffer, quadratic in the message size; `maxBufferSize` raised, or it refuses anything over 10 MB)
  * is measured too and reported in the note: it shows what the buffer alone is worth.
  */
-import { nodeFixture } from '../test/unit/connection-helpers';
+import { nodeFixture } from '../test/support/connection';
 import { DEFAULT_LIMITS } from '../src/mcp/limits';
 import { bareSdkLinear } from './linearStdio';
 import { bareSdk, gc, median, memorySampler, round, startHost, timed, type Bench, type BenchResult } from './lib';

@@ -7,7 +7,7 @@
  * reaches the UI model (the Resources view asks `listResourcesPage` when the server turns running) vs.
  * when the full catalogue is there.
  */
-import { nodeFixture } from '../test/unit/connection-helpers';
+import { nodeFixture } from '../test/support/connection';
 import { McpHost } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, startHost, timed, type Bench } from './lib';
 

@@ -5,7 +5,7 @@
  * this process: event-loop delay (perf_hooks.monitorEventLoopDelay), memory growth, and appends.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { nodeFixture } from '../test/unit/connection-helpers';
+import { nodeFixture } from '../test/support/connection';
 import { LogBatcher, type LogEntry } from '../src/mcp';
 import { gc, memorySampler, round, startHost, type Bench } from './lib';
 

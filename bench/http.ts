@@ -6,7 +6,7 @@
  * session-wide signal trips Node's warning after 10) and open sockets: a leak shows in both.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { http } from '../test/unit/connection-helpers';
+import { http } from '../test/support/connection';
 import { startHttpFixture } from '../test/fixtures/servers/harness';
 import { interleaved, latencies, median, pairedRatio, round, startHost, type Bench } from './lib';
 

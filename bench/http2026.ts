@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { http } from '../test/unit/connection-helpers';
+import { http } from '../test/support/connection';
 import { startHttpFixture } from '../test/fixtures/servers/harness';
 import { SchemaCompiler } from '../src/mcp/schema/compiler';
 import { ROOT, interleaved, latencies, median, pairedRatio, round, startHost, type Bench } from './lib';

@@ -3,7 +3,7 @@
  * SDK `Client` vs. a raw newline-JSON pipe, all on their own copy of the same server binary (echo.mjs),
  * interleaved in blocks so noise hits every side.
  */
-import { fixture, nodeFixture } from '../test/unit/connection-helpers';
+import { fixture, nodeFixture } from '../test/support/connection';
 import { bareSdk, interleaved, median, pairedRatio, percentile, round, startHost, type Bench, type BenchResult } from './lib';
 import { rawPipe } from './raw';
 

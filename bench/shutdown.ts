@@ -5,7 +5,7 @@
  * must be gone when shutdown resolves, within the configured grace periods (EOF grace + TERM grace +
  * the SIGKILL sweep).
  */
-import { fixture, nodeFixture, stdio } from '../test/unit/connection-helpers';
+import { fixture, nodeFixture, stdio } from '../test/support/connection';
 import { McpHost } from '../src/mcp';
 import { isAlive, listDescendants } from '../src/mcp/process/processTree';
 import type { ServerDefinition } from '../src/mcp/types';

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { nodeFixture } from '../test/unit/connection-helpers';
+import { nodeFixture } from '../test/support/connection';
 import { McpHost } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, timed, type Bench } from './lib';
 

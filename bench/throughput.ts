@@ -4,7 +4,7 @@
  * median over adjacent host/SDK round pairs; the client CPU per call (process.cpuUsage) is reported too,
  * as it is far steadier than wall time on a shared machine.
  */
-import { nodeFixture } from '../test/unit/connection-helpers';
+import { nodeFixture } from '../test/support/connection';
 import { bareSdk, median, round, startHost, timed, type Bench } from './lib';
 
 const CONCURRENT = 100;

@@ -1,4 +1,4 @@
-// Types of conformance-lib.mjs (for test/unit/conformance-script.test.ts).
+// Types of conformance-lib.mjs (for test/unit/conformance.script.test.ts).
 
 /** One record of the suite's checks.json. */
 export interface Check {

@@ -1,5 +1,5 @@
 // How scripts/conformance.mjs grades a scenario and what it prints, kept apart from the running so a unit
-// test (test/unit/conformance-script.test.ts) can feed it synthetic results. Types: conformance-lib.d.mts.
+// test (test/unit/conformance.script.test.ts) can feed it synthetic results. Types: conformance-lib.d.mts.
 //
 // A scenario FAILS when the suite recorded no result for it, when the client under test exited non-zero
 // or was killed (except where the suite itself expects the client to give up with an error), when it

@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { McpHost, type HostOptions } from '../../src/mcp/host';
 import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
-import { FAST_STOP, nodeFixture } from '../unit/connection-helpers';
+import { FAST_STOP, nodeFixture } from '../support/connection';
 
-export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, until, waitForState } from '../unit/connection-helpers';
+export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, until, waitForState } from '../support/connection';
 
 /** Every stdio server of this run carries this in its environment, and its children inherit it. */
 export const MARK_NAME = 'MCP_RELIABILITY_RUN';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { parseInputs, parseServers, resolveServer, type ResolveContext } from '../../src/mcp/config';
 import type { ConfigError, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { BYSTANDER, marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
-import { rng } from '../unit/rng';
+import { rng } from '../support/rng';
 
 /** Hand-picked malformed definitions: wrong types, typos, unknown variables, missing and circular inputs. */
 const MALFORMED: Record<string, unknown> = {

@@ -16,7 +16,7 @@ import { renderToolResult } from '../../src/extension/commands/render';
 import type { ServerDefinition, ServerState } from '../../src/mcp/types';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 import { BYSTANDER, MARK, MARK_NAME, fixture, http as httpDef, marked, startHost, textOf, tmpDir, until, type TestHost } from './helpers';
-import { ROOT } from '../unit/connection-helpers';
+import { ROOT } from '../support/connection';
 
 /** A plain HTTP server on 127.0.0.1 that records every request's headers and answers with `handler`. */
 async function recorder(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_q, r) => { r.writeHead(404); r.end(); }) {

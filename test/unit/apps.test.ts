@@ -8,7 +8,7 @@ import { McpHost } from '../../src/mcp/host';
 import {
   allowAttribute, appCspSources, buildAppCsp, cspSource, injectCsp, loadAppResource, toolUi, visibleToApp, visibleToModel,
 } from '../../src/mcp/apps';
-import { FAST_STOP, ROOT, nodeFixture, stdio } from './connection-helpers';
+import { FAST_STOP, ROOT, nodeFixture, stdio } from '../support/connection';
 import * as path from 'node:path';
 
 const appServer = (name: string, pkg: string) => stdio(name, process.execPath, [path.join(ROOT, `node_modules/@modelcontextprotocol/${pkg}/dist/index.js`), '--stdio']);

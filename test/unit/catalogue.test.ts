@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import { buildToolValidators, compileSchema } from '../../src/mcp/catalogue/catalogue';
-import { FAST_STOP, collectLogs, nodeFixture, until } from './connection-helpers';
+import { FAST_STOP, collectLogs, nodeFixture, until } from '../support/connection';
 
 describe('Catalogue (paged fixture)', function () {
   this.timeout(60_000);

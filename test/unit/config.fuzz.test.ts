@@ -3,7 +3,7 @@ import Ajv from 'ajv';
 import {
   importConfig, parseDotenv, parseInputs, parseServers, resolveServer, serverSchema, type ResolveContext,
 } from '../../src/mcp/config';
-import { rng } from './rng';
+import { rng } from '../support/rng';
 
 const KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'autoStart', 'timeout', 'roots',
   'sampling', 'dev', 'comand', 'serverUrl', 'ARGS', '', 'transport', '__proto__', 'constructor', 'toString'];

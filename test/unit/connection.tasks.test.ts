@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
-import { FAST_STOP, http, nodeFixture, startEverythingHttp, type RunningServer } from './connection-helpers';
+import { FAST_STOP, http, nodeFixture, startEverythingHttp, type RunningServer } from '../support/connection';
 
 const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
 

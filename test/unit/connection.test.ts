@@ -10,7 +10,7 @@ import { Connection } from '../../src/mcp/server/connection';
 import { isAlive, listDescendants } from '../../src/mcp/process/processTree';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingContext } from '../../src/mcp/types';
-import { FAST_STOP, bin, collectLogs, stdio, tmpDir, until, waitForState, ROOT } from './connection-helpers';
+import { FAST_STOP, bin, collectLogs, stdio, tmpDir, until, waitForState, ROOT } from '../support/connection';
 
 const everything = (name = 'everything', extra = {}) => stdio(name, bin('mcp-server-everything'), ['stdio'], extra);
 /** A real node process running an inline script (cwd = repo, so the SDK resolves). */

@@ -11,7 +11,7 @@ import { McpHost } from '../../src/mcp/host';
 import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, SamplingContext, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
-import { FAST_STOP, http, nodeFixture, until } from './connection-helpers';
+import { FAST_STOP, http, nodeFixture, until } from '../support/connection';
 
 type Kind = 'stdio' | 'http';
 type Running = Extract<ServerState, { kind: 'running' }>;

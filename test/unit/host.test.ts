@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { McpHost, isValidRoot } from '../../src/mcp/host';
 import { isAlive } from '../../src/mcp/process/processTree';
 import type { Connection } from '../../src/mcp/server/connection';
-import { FAST_STOP, bin, nodeFixture, stdio, tmpDir, until } from './connection-helpers';
+import { FAST_STOP, bin, nodeFixture, stdio, tmpDir, until } from '../support/connection';
 
 const rootOf = (dir: string, name?: string) => ({ uri: pathToFileURL(dir).href, name: name ?? path.basename(dir) });
 

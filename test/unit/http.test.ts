@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '../../src/mcp/server/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
-import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, until, type RunningServer } from './connection-helpers';
+import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, until, type RunningServer } from '../support/connection';
 
 interface Fixture { url: string; base: string; child: ChildProcess; stats(): Promise<Record<string, unknown>>; stop(): Promise<void> }
 

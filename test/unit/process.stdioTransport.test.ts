@@ -6,8 +6,8 @@ import { spawnCommand } from '../../src/mcp/process/windowsCommand';
 import { StdioMessageError, StdioTransport } from '../../src/mcp/process/stdioTransport';
 import { isAlive, LAUNCH_MARKER_ENV } from '../../src/mcp/process/processTree';
 import { HOST_REJECTED } from '../../src/mcp/errors';
-import { rng } from './rng';
-import { until } from './connection-helpers';
+import { rng } from '../support/rng';
+import { until } from '../support/connection';
 
 interface Seen { lines: string[]; overflows: string[]; ends: { total: number; head: string; tail: string }[]; maxBuffered: number }
 

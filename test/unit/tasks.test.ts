@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { Redactor } from '../../src/mcp/logging/redact';
 import { TASK_BOUNDS, TaskTracker, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
 import { McpHostError } from '../../src/mcp/errors';
-import { ROOT, fixture } from './connection-helpers';
-import { connectTasks, type TaskTestClient } from './tasks-helpers';
+import { ROOT, fixture } from '../support/connection';
+import { connectTasks, type TaskTestClient } from '../support/tasks';
 
 const everything = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const SECRET = 'sk-test-SECRET-9f8e7d';

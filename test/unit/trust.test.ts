@@ -9,7 +9,7 @@ import { cliRoots } from '../../src/cli/config';
 import { createRuntime } from '../../src/cli/runtime';
 import { McpHost } from '../../src/mcp/host';
 import { ScopedGrants } from '../../src/extension/sampling/queue';
-import { FAST_STOP, bin, stdio } from './connection-helpers';
+import { FAST_STOP, bin, stdio } from '../support/connection';
 
 function memento(): { get<T>(k: string): T | undefined; update(k: string, v: unknown): Promise<void>; data: Map<string, unknown> } {
   const data = new Map<string, unknown>();

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Connection } from '../../src/mcp/server/connection';
 import { isAlive } from '../../src/mcp/process/processTree';
-import { FAST_STOP, collectLogs, fixture, nodeFixture, stdio, tmpDir, until, waitForState } from './connection-helpers';
+import { FAST_STOP, collectLogs, fixture, nodeFixture, stdio, tmpDir, until, waitForState } from '../support/connection';
 
 describe('Connection (fixture servers)', function () {
   this.timeout(60_000);

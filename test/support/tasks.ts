@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { OBJECT_RESULT, type TaskChannel } from '../../src/mcp/tasks/tasks';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
-import { FAST_STOP } from './connection-helpers';
+import { FAST_STOP } from './connection';
 
 const ANY_PARAMS = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } };
 

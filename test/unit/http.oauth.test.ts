@@ -13,7 +13,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { Connection } from '../../src/mcp/server/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
-import { collectLogs, http } from './connection-helpers';
+import { collectLogs, http } from '../support/connection';
 
 // express comes with the SDK (its server side); it has no types here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

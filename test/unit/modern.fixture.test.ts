@@ -8,7 +8,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fixtureServer, repoRoot, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 import { isAlive, stopProcessTree } from '../../src/mcp/process/processTree';
-import { until } from './connection-helpers';
+import { until } from '../support/connection';
 
 interface Stats {
   requests: Record<string, number>;

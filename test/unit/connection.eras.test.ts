@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import type { ServerNotification } from '../../src/mcp/server/connection';
 import type { ConnectionOptions } from '../../src/mcp/server/connection';
-import { FAST_STOP, http, nodeFixture } from './connection-helpers';
+import { FAST_STOP, http, nodeFixture } from '../support/connection';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
 function text(r: { content: unknown[] }): string {
