@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as settings from './settings';
+import { ContextKeys } from '../views/commandIds';
 import { failureKey, type SeenFailures } from './failureNotice';
 import type { McpJsonWatcher } from './coexistence';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -329,7 +330,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
     // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
-    void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0)
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
       .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
     this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).

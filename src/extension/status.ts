@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { showFailureNotifications } from './settings';
 import type { HostApi, ServerState } from '../mcp';
-import { CommandIds } from '../views/commandIds';
+import { CommandIds, ContextKeys } from '../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
@@ -18,13 +18,13 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     item.tooltip = `MCP Host: ${runningCount} running, ${starting} starting, ${failed} failed of ${all.length} servers. Click to list them.`;
     item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (all.length) item.show(); else item.hide();
-    void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', runningCount > 0);
+    void vscode.commands.executeCommand('setContext', ContextKeys.anyRunning, runningCount > 0);
   };
   // `mcpHost.anyTask`: the task commands show in the palette only when there is a task to act on.
   let anyTask: boolean | undefined;
   const updateTasks = () => {
     const now = host.servers.some(h => h.tasks.length > 0);
-    if (now !== anyTask) void vscode.commands.executeCommand('setContext', 'mcpHost.anyTask', anyTask = now);
+    if (now !== anyTask) void vscode.commands.executeCommand('setContext', ContextKeys.anyTask, anyTask = now);
   };
   const subs = [host.onDidChangeServers(update), host.onDidChangeState(update), host.onDidChangeTasks(updateTasks), host.onDidChangeServers(updateTasks)];
   update();

