@@ -331,6 +331,6 @@ export function redactorFor(def: ServerDefinition): Redactor {
  */
 export function environmentSecrets(env: Record<string, string | undefined>, baseEnv: Record<string, string | undefined> = {}): string[] {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(env)) if (v && v !== baseEnv[k] && looksSecretName(k)) out.push(v);
+  for (const [k, v] of Object.entries(env)) if (v && (!Object.hasOwn(baseEnv, k) || v !== baseEnv[k]) && looksSecretName(k)) out.push(v);
   return out;
 }
