@@ -88,4 +88,37 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     assertHidden('call leak', leak, huge);
     assertHidden('call leak', leak, small);
   });
+  function edgesConfig(): string {
+    return config('edges.json', {
+      edges: { command: process.execPath, args: [path.join(FIXTURES, 'edges.mjs')], cwd: serverCwd },
+      bystander: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd },
+    });
+  }
+
+  it('H72: a result nested 100,000 levels deep: call (with and without --json) exits 1 naming server and tool; 900 levels and the bystander print', async () => {
+    const cfg = edgesConfig();
+    for (const extra of [[], ['--json'], ['--args', '{"where":"meta"}', '--json'], ['--args', '{"where":"content"}']]) {
+      const r = await run(['call', 'edges', 'deep', ...extra, '--config', cfg]);
+      assert.equal(r.code, 1, `${extra.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^mcp-host call: server `edges`, tool `deep`: the result nests deeper than 1,000 levels; the host does not take it$/m);
+      assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack|RangeError|internal error/);
+      assert.equal(r.stdout, '');
+    }
+    const shallow = await run(['call', 'edges', 'deep', '--args', '{"depth":900}', '--json', '--config', cfg]);
+    assert.equal(shallow.code, 0, shallow.stderr);
+    assert.match(shallow.stdout, /"bottom"/);
+    const echo = await run(['call', 'bystander', 'echo', '--args', '{"text":"hi"}', '--config', cfg]);
+    assert.equal(echo.code, 0, echo.stderr);
+  });
+
+  it('H72: an inputSchema whose $refs loop: call exits 1 with the reason, never the raw stack overflow text; echo on the same server works', async () => {
+    const cfg = edgesConfig();
+    const r = await run(['call', 'edges', 'cycle', '--args', '{"x":1}', '--config', cfg]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /mcp-host call: server `edges` tool `cycle` inputSchema: its `\$ref`s refer to each other in a loop that never reaches a schema .*; tool `cycle` is unusable/);
+    assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack|RangeError/);
+    const echo = await run(['call', 'edges', 'echo', '--args', '{"text":"fine"}', '--config', cfg]);
+    assert.equal(echo.code, 0, echo.stderr);
+    assert.match(echo.stdout, /^echo: fine$/m);
+  });
 });
