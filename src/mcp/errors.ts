@@ -107,7 +107,7 @@ export function describeError(server: string, method: string, err: unknown, time
         }
         return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
       default: {
-        const known = CODE_TEXT[err.code];
+        const known = Object.hasOwn(CODE_TEXT, err.code) ? CODE_TEXT[err.code] : undefined;
         if (known) return `${method} on server \`${server}\` failed: ${known}: ${detail}`;
         return `${method} on server \`${server}\` failed (error ${err.code}): ${detail}`;
       }

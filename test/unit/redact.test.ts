@@ -73,6 +73,32 @@ describe('Redactor', () => {
     assert.equal(r.line('token=ABCDEFG and more'), 'token=ABCDEFG and more');
   });
 
+  it('H70: a 1 MB secret (and a periodic one): text, line, fragment and cap never throw, stay linear and show no part of it', () => {
+    let huge = '';
+    for (let i = 0; huge.length < 1024 * 1024; i++) huge += `Huge${i.toString(36)}-`;
+    const periodic = 'Q'.repeat(1024 * 1024);
+    const r = new Redactor([huge, periodic, 'bystander-secret']);
+    const text = `a ${huge} b ${JSON.stringify(huge)} c bystander-secret d ${'Q'.repeat(3 * 1024 * 1024 + 7)} e`;
+    const out = r.text(text);
+    assert.equal(out, 'a *** b "***" c *** d *** e');
+    // Cut by someone else mid-secret: the beginning at the cut is hidden (KMP over the kept end, not a loop per length).
+    assert.equal(r.line(`x ${huge.slice(0, 500_000)}… (99 more bytes)`), 'x ***… (99 more bytes)');
+    assert.equal(r.fragment(`y ${periodic.slice(0, 700_000)}`), 'y ***');
+    const capped = r.cap(`${'z'.repeat(1000)}${huge}${huge}`, 64 * 1024);
+    assert.ok(capped.cut && !capped.text.includes('Huge1'), capped.text.slice(0, 1100));
+    // A redactor merged from it (the CLI's) too.
+    assert.equal(Redactor.merge([r, new Redactor(['other-secret'])]).text(`${huge} other-secret`), '*** ***');
+  });
+
+  it('H70: overlapping occurrences of secrets are hidden as one, with nothing of either left', () => {
+    const r = new Redactor(['abcabcX', 'cabcY1', 'ZZZZ']);
+    assert.equal(r.text('-abcabcabcX-'), '-abc***-');
+    assert.equal(r.text('-abcabcX1-'), '-***1-');
+    assert.equal(r.text('-abcabcabcY1-'), '-abcab***-');
+    assert.equal(r.text('-ZZZZZZZZZZ- ZZZ'), '-***- ZZZ');
+    assert.equal(r.text('abcabcXabcabcX abcabcX'), '*** ***');
+  });
+
   it('shows URLs with credentials and query values hidden, parameter names kept', () => {
     assert.equal(Redactor.none.url('https://u:p@api.example.com/mcp?key=abc123&x=1#frag'), 'https://***@api.example.com/mcp?key=***&x=***#…');
     assert.equal(Redactor.none.url('not a url?key=abc'), 'not a url?***');

@@ -121,27 +121,36 @@ export async function fetchAll<K extends CatalogueKind>(
 
 /**
  * About the length of `v` as JSON (strings' lengths plus quotes, keys, separators), for the catalogue's bytes
- * cap: a walk, where JSON.stringify of every item cost a quarter of a 10,000-item refresh. Depth-bounded
- * (deeper parts count as their JSON length); cycles cannot occur in parsed JSON.
+ * cap and the history's sizes: a walk, where JSON.stringify of every item cost a quarter of a 10,000-item
+ * refresh. Iterative (an explicit stack), so a value nested 100,000 levels deep cannot overflow the call stack;
+ * an object met again (not possible in parsed JSON) counts once.
  */
-export function approxJsonSize(v: unknown, depth = 0): number {
-  switch (typeof v) {
-    case 'string': return v.length + 2;
-    case 'number': return 8;
-    case 'boolean': return 5;
-    case 'object': {
-      if (v === null) return 4;
-      if (depth > 16) return JSON.stringify(v)?.length ?? 0;
-      let n = 2;
-      if (Array.isArray(v)) {
-        for (const x of v) n += approxJsonSize(x, depth + 1) + 1;
-      } else {
-        for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) n += k.length + 4 + approxJsonSize((v as Record<string, unknown>)[k], depth + 1);
+export function approxJsonSize(v: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const x = stack.pop();
+    switch (typeof x) {
+      case 'string': n += x.length + 2; break;
+      case 'number': n += 8; break;
+      case 'boolean': n += 5; break;
+      case 'object': {
+        if (x === null) { n += 4; break; }
+        if (seen.has(x)) break;
+        seen.add(x);
+        n += 2;
+        if (Array.isArray(x)) {
+          for (const item of x) { stack.push(item); n += 1; }
+        } else {
+          for (const k of Object.keys(x)) { n += k.length + 4; stack.push((x as Record<string, unknown>)[k]); }
+        }
+        break;
       }
-      return n;
+      default: break;
     }
-    default: return 0;
   }
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------

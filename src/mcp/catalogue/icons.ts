@@ -87,7 +87,7 @@ export function iconSource(icon: IconSpec, serverUrl: string | undefined): IconS
     const m = /^data:([^;,]+)((?:;[^;,]*)*),(.*)$/is.exec(src);
     if (!m) return { kind: 'refused', reason: 'the data URI is malformed' };
     const mimeType = m[1].toLowerCase();
-    if (!EXT[mimeType]) return { kind: 'refused', reason: `\`${mimeType}\` is not an image type the host shows (png, jpeg, webp, gif, svg)` };
+    if (!Object.hasOwn(EXT, mimeType)) return { kind: 'refused', reason: `\`${mimeType}\` is not an image type the host shows (png, jpeg, webp, gif, svg)` };
     let bytes: Buffer;
     try {
       bytes = /;base64/i.test(m[2]) ? Buffer.from(m[3], 'base64') : Buffer.from(decodeURIComponent(m[3]), 'utf8');
@@ -166,7 +166,7 @@ export class IconStore {
     const res = await guarded(url, { method: 'GET', headers: { accept: Object.keys(EXT).join(', ') } });
     if (!res.ok) throw new Error(`server \`${server}\` icon ${url}: HTTP ${res.status}`);
     const mimeType = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-    if (!EXT[mimeType]) throw new Error(`server \`${server}\` icon ${url}: \`${mimeType || 'no content type'}\` is not an image type the host shows`);
+    if (!Object.hasOwn(EXT, mimeType)) throw new Error(`server \`${server}\` icon ${url}: \`${mimeType || 'no content type'}\` is not an image type the host shows`);
     const bytes = Buffer.from(await res.arrayBuffer());
     if (bytes.length > MAX_ICON_BYTES) throw new Error(`server \`${server}\` icon ${url} is over ${MAX_ICON_BYTES} bytes`);
     return { mimeType, bytes };

@@ -36,7 +36,7 @@ export function headerAnnotationProblem(inputSchema: unknown): string | undefine
     if (node === null || typeof node !== 'object') return undefined;
     const schema = node as Record<string, unknown>;
     const where = path.length ? path.join('.') : '<root>';
-    if ('x-mcp-header' in schema) {
+    if (Object.hasOwn(schema, 'x-mcp-header')) {
       const name = schema['x-mcp-header'];
       if (!reachable || path.length === 0) return `${where}: x-mcp-header is allowed only on a property reached through \`properties\``;
       if (typeof name !== 'string' || !name) return `${where}: x-mcp-header must be a non-empty string`;

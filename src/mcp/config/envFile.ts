@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { ConfigError, ServerDefinition } from '../types';
 import { joinPath } from './paths';
+import { getOwn, setOwn } from '../schema/own';
 
 export interface DotenvProblem {
   /** 1-based line number. */
@@ -72,7 +73,7 @@ export function parseDotenv(text: string): DotenvResult {
         if (c === '\n') line++;
         if (q === '"' && c === '\\' && k + 1 < n) {
           const next = src[k + 1];
-          value += ESCAPES[next] ?? `\\${next}`;
+          value += getOwn(ESCAPES, next) ?? `\\${next}`;
           if (next === '\n') line++;
           k += 2;
           continue;
@@ -93,14 +94,14 @@ export function parseDotenv(text: string): DotenvResult {
       if (after && !after.startsWith('#')) {
         problems.push({ line, message: `line ${line}: text after the closing quote of ${key} is ignored; move it inside the quotes or start a comment with #` });
       }
-      vars[key] = value;
+      setOwn(vars, key, value);
       i = rest + 1; line++;
       continue;
     }
     let value = src.slice(j, end);
     const hash = value.search(/\s#/);
     if (hash >= 0) value = value.slice(0, hash);
-    vars[key] = value.trim();
+    setOwn(vars, key, value.trim());
     i = end + 1; line++;
   }
   return { vars, problems };
@@ -136,9 +137,9 @@ export async function loadEnvironment(
     } else {
       delete env[k];
     }
-    if (v !== null) env[k] = v;
+    if (v !== null) setOwn(env, k, v);
   };
-  for (const [k, v] of Object.entries(baseEnv)) if (typeof v === 'string') env[k] = v;
+  for (const [k, v] of Object.entries(baseEnv)) if (typeof v === 'string') setOwn(env, k, v);
   const warnings: ConfigError[] = [];
   if (def.type !== 'stdio') return { env, warnings };
   const serverPath = joinPath(opts.settingPrefix ?? 'mcpHost.servers', def.name);

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
+import { getOwn } from '../schema/own';
 
 export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf';
 
@@ -131,7 +132,7 @@ function convertForeignServer(name: string, def: unknown, kind: ImportKind, warn
       case 'type':
       case 'transportType':
       case 'transport': {
-        const mapped = typeof v === 'string' ? TYPE_MAP[v.toLowerCase()] : undefined;
+        const mapped = typeof v === 'string' ? getOwn(TYPE_MAP, v.toLowerCase()) : undefined;
         if (mapped) out.type = mapped;
         else warnings.push(`${kind} server "${name}": \`${k}\` is ${JSON.stringify(v)}, which is not known; the type is inferred from \`command\`/\`url\` instead.`);
         break;
@@ -146,7 +147,7 @@ function convertForeignServer(name: string, def: unknown, kind: ImportKind, warn
         break;
       default:
         if (DROPPED.includes(k)) warnings.push(`${kind} server "${name}": \`${k}\` is not used by MCP Host and was dropped.`);
-        else out[k] = v; // unknown: validation will point at it (and suggest a spelling)
+        else setOwn(out, k, v); // unknown: validation will point at it (and suggest a spelling)
     }
   }
   if (out.type === undefined && out.command === undefined && out.url !== undefined && kind !== 'vscode') out.type = 'http';

@@ -8,6 +8,7 @@ import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
+import { getOwn } from '../schema/own';
 import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePath, truncate, typeName } from './paths';
 
 /** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
@@ -253,7 +254,7 @@ function serverError(name: string, path: string, def: Record<string, unknown>, e
         ? SERVER_PROPERTIES
         : parentRel === 'timeout' ? ['startup', 'request']
         : parentRel === 'sampling' ? ['allowedModels', 'model', 'maxRequestsPerMinute', 'maxTokens'] : [];
-      const foreign = parentRel === '' ? FOREIGN_PROPERTIES[prop] : undefined;
+      const foreign = parentRel === '' ? getOwn(FOREIGN_PROPERTIES, prop) : undefined;
       const guess = closest(prop, candidates);
       const fix = foreign ?? (guess ? `did you mean \`${guess}\`?` : `remove it; allowed here: ${candidates.map(c => `\`${c}\``).join(', ')}.`);
       return at(propPath, `unknown property \`${prop}\` at ${propPath} — ${fix}`);
@@ -261,7 +262,7 @@ function serverError(name: string, path: string, def: Record<string, unknown>, e
     case 'enum': {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
       let fix: string;
-      const alias = typeof value === 'string' && rel === 'type' ? TYPE_ALIASES[value.toLowerCase()] : undefined;
+      const alias = typeof value === 'string' && rel === 'type' ? getOwn(TYPE_ALIASES, value.toLowerCase()) : undefined;
       const guess = typeof value === 'string' ? closest(value, allowed) : undefined;
       if (alias) fix = `did you mean "${alias}"?`;
       else if (guess) fix = `did you mean "${guess}"?`;

@@ -13,6 +13,7 @@ import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
 import { parseDotenv } from './envFile';
 import { definitionSecrets, looksSecretName } from '../logging/redact';
+import { getOwn, setOwn } from '../schema/own';
 
 /** A workspace folder as the resolver sees it. */
 export interface WorkspaceFolderInfo {
@@ -165,7 +166,9 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     warn('', `the folder "${ctx.definingFolder}" it was defined in is not open; using ${folders[0] ? `"${folders[0].name}"` : 'no folder'} instead.`);
   }
   const envValue = (key: string): string | undefined => {
-    if (ctx.env[key] !== undefined || platform !== 'win32') return ctx.env[key];
+    // Own properties only: `${env:constructor}` is a variable named constructor, not Object.prototype's.
+    const own = getOwn(ctx.env, key);
+    if (own !== undefined || platform !== 'win32') return own;
     const lower = key.toLowerCase();
     const found = Object.keys(ctx.env).find(k => k.toLowerCase() === lower);
     return found === undefined ? undefined : ctx.env[found];
@@ -216,7 +219,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
           break;
         }
         default: {
-          const guess = VARIABLE_ALIASES[name] ?? closest(name, KNOWN_NAMES);
+          const guess = getOwn(VARIABLE_ALIASES, name) ?? closest(name, KNOWN_NAMES);
           const suggestion = guess ? `did you mean \`\${${guess}${arg !== undefined ? `:${arg}` : ''}}\`? ` : '';
           fail(slot.rel, `${subject(slot.rel)} uses the unknown variable \`${variable}\`; ${suggestion}supported: ${SUPPORTED_VARIABLES.join(', ')}.`);
         }
@@ -304,7 +307,7 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
     const args = (raw.args ?? []).map((a, i) => substitute(a, joinPath('args', i)));
     const env: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(raw.env ?? {})) env[k] = v === null ? null : substitute(v, joinPath('env', k));
+    for (const [k, v] of Object.entries(raw.env ?? {})) setOwn(env, k, v === null ? null : substitute(v, joinPath('env', k)));
     const toAbsolute = (rel: 'cwd' | 'envFile', p: string): string | undefined => {
       if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
       if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
@@ -340,8 +343,9 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
   if (problem) fail('url', `${where('url')} ${problem}`);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw.headers ?? {})) {
-    headers[k] = substitute(v, joinPath('headers', k));
-    if (/[\r\n]/.test(headers[k])) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
+    const value = substitute(v, joinPath('headers', k));
+    setOwn(headers, k, value);
+    if (/[\r\n]/.test(value)) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
   }
   if (errors.length) return { error: errors[0], errors, warnings };
   return { definition: withSecrets({ ...base, type: raw.type, url, headers }), warnings };

@@ -12,6 +12,7 @@ import { resolveCommand } from '../process/resolveCommand';
 import { StdioTransport, type StdioMessageError } from '../process/stdioTransport';
 import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
+import { setOwn } from '../schema/own';
 
 export type LoadEnvironment = (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
 
@@ -68,7 +69,7 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
   }
   if (o.aborted()) throw new McpHostError(`server \`${o.name}\` start was abandoned`);
   const cleanEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) cleanEnv[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) setOwn(cleanEnv, k, v);
   const transport = new StdioTransport({
     server: o.name, command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, limits: o.limits, stopGrace: o.stopGrace,
   });

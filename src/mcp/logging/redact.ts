@@ -80,18 +80,89 @@ function formsOf(v: string): string[] {
   return [v, json, json2, pct, form, pct.replace(/%[0-9A-F]{2}/g, m => m.toLowerCase())];
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The smallest period of `s` (KMP failure function): `s[i] === s[i + p]` wherever both exist. */
+function periodOf(s: string): number {
+  const fail = new Int32Array(s.length);
+  for (let i = 1, k = 0; i < s.length; i++) {
+    while (k > 0 && s.charCodeAt(i) !== s.charCodeAt(k)) k = fail[k - 1];
+    if (s.charCodeAt(i) === s.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  return s.length - (s.length ? fail[s.length - 1] : 0);
 }
 
-/** Hides secrets in text. Immutable; cheap to call on every line (one regular-expression pass). */
+/**
+ * The length of the longest beginning of `needle` (shorter than the whole of it) that `text` ends with, by
+ * KMP over at most `min(needle.length, text.length)` characters: linear, whatever the needle.
+ */
+function overlapAtEnd(text: string, needle: string): number {
+  const m = Math.min(needle.length - 1, text.length);
+  if (m <= 0) return 0;
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && needle.charCodeAt(i) !== needle.charCodeAt(k)) k = fail[k - 1];
+    if (needle.charCodeAt(i) === needle.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  let q = 0;
+  for (let i = text.length - m; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    while (q > 0 && (q === m || c !== needle.charCodeAt(q))) q = fail[q - 1];
+    if (c === needle.charCodeAt(q)) q++;
+  }
+  return q;
+}
+
+/** One hidden string and its smallest period (to cover a run of overlapping occurrences in one step). */
+interface Needle { readonly text: string; readonly period: number }
+
+/**
+ * `s` with every occurrence of every needle replaced by `mask`; overlapping occurrences (of one needle or of
+ * several) become one mask, so no part of any of them shows. Literal search (`indexOf`), no regular
+ * expression: the cost is linear in `s` per needle, whatever the needles' number, length or content, and it
+ * cannot throw on a huge needle (one joined RegExp did: "Regular expression too large").
+ */
+function hideAll(s: string, needles: readonly Needle[], mask: string): string {
+  const spans: [number, number][] = [];
+  for (const { text: n, period } of needles) {
+    if (n.length > s.length) continue;
+    for (let i = s.indexOf(n); i !== -1; i = s.indexOf(n, i + 1)) {
+      // A periodic continuation holds further (overlapping) occurrences at multiples of the period: take them at once.
+      let r = i + n.length;
+      while (r < s.length && s.charCodeAt(r) === s.charCodeAt(r - period)) r++;
+      const last = i + Math.floor((r - i - n.length) / period) * period;
+      spans.push([i, last + n.length]);
+      i = last;
+    }
+  }
+  if (!spans.length) return s;
+  spans.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  let end = -1;
+  for (const [a, b] of spans) {
+    if (a < end) { end = Math.max(end, b); continue; }
+    if (end >= 0) { parts.push(mask); at = end; }
+    parts.push(s.slice(at, a));
+    end = b;
+  }
+  parts.push(mask, s.slice(end));
+  return parts.join('');
+}
+
+/** What `text` returns when it cannot check a text (it never shows an unchecked text). */
+function unchecked(length: number): string {
+  return `[${length} characters not shown: they could not be checked for secrets]`;
+}
+
+/** Hides secrets in text. Immutable; cheap to call on every line (a literal search per hidden form, linear). */
 export class Redactor {
   /** A redactor that knows no values (it still hides `Bearer` credentials and secret keys). */
   static readonly none = new Redactor([]);
 
   /** The hidden strings, every form, longest first. */
   readonly needles: readonly string[];
-  private readonly pattern: RegExp | undefined;
+  private readonly search: readonly Needle[];
   private readonly values: readonly string[];
 
   constructor(values: Iterable<string>) {
@@ -99,7 +170,7 @@ export class Redactor {
     const needles = new Set<string>();
     for (const v of this.values) for (const f of formsOf(v)) if (f.length >= MIN_SECRET_LENGTH) needles.add(f);
     this.needles = [...needles].sort((a, b) => b.length - a.length);
-    this.pattern = this.needles.length ? new RegExp(this.needles.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.search = this.needles.map(text => ({ text, period: periodOf(text) }));
   }
 
   /** This redactor plus more values (e.g. the secret-looking variables of a loaded envFile). */
@@ -113,11 +184,18 @@ export class Redactor {
     return new Redactor([...redactors].flatMap(r => r.values));
   }
 
-  /** Hides every known value and every `Bearer`/`Basic` credential. */
+  /**
+   * Hides every known value and every `Bearer`/`Basic` credential. Never throws: a text it cannot check (no
+   * memory for the result) is replaced by a note saying so, never shown as it was.
+   */
   text(s: string, mask = MASK): string {
-    let out = this.pattern && s.length >= MIN_SECRET_LENGTH ? s.replace(this.pattern, mask) : s;
-    if (out.includes('earer') || out.includes('asic')) out = out.replace(BEARER, (m, scheme: string, cred: string) => looksCredential(cred) ? `${scheme} ${mask}` : m);
-    return out;
+    try {
+      let out = this.search.length && s.length >= MIN_SECRET_LENGTH ? hideAll(s, this.search, mask) : s;
+      if (out.includes('earer') || out.includes('asic')) out = out.replace(BEARER, (m, scheme: string, cred: string) => looksCredential(cred) ? `${scheme} ${mask}` : m);
+      return out;
+    } catch {
+      return unchecked(typeof s === 'string' ? s.length : 0);
+    }
   }
 
   /**
@@ -126,12 +204,9 @@ export class Redactor {
    */
   fragment(s: string, mask = MASK): string {
     const out = this.text(s, mask);
-    for (const n of this.needles) {
-      for (let k = Math.min(n.length - 1, out.length); k >= MIN_SECRET_LENGTH - 1; k--) {
-        if (out.endsWith(n.slice(0, k))) return `${out.slice(0, out.length - k)}${mask}`;
-      }
-    }
-    return out;
+    let k = 0;
+    for (const n of this.needles) k = Math.max(k, overlapAtEnd(out, n));
+    return k >= MIN_SECRET_LENGTH - 1 ? `${out.slice(0, out.length - k)}${mask}` : out;
   }
 
   /**
@@ -256,6 +331,6 @@ export function redactorFor(def: ServerDefinition): Redactor {
  */
 export function environmentSecrets(env: Record<string, string | undefined>, baseEnv: Record<string, string | undefined> = {}): string[] {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(env)) if (v && v !== baseEnv[k] && looksSecretName(k)) out.push(v);
+  for (const [k, v] of Object.entries(env)) if (v && (!Object.hasOwn(baseEnv, k) || v !== baseEnv[k]) && looksSecretName(k)) out.push(v);
   return out;
 }

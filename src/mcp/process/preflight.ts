@@ -19,7 +19,7 @@ function kib(n: number): string {
 /** Where an environment variable of the launch came from, as the user would find it. */
 function envSetting(def: StdioServerDefinition, name: string, env: NodeJS.ProcessEnv, baseEnv: NodeJS.ProcessEnv): string {
   if (def.env && Object.hasOwn(def.env, name)) return `\`env.${name}\``;
-  if (def.envFile && env[name] !== baseEnv[name]) return `the variable ${name} of \`envFile\` (${def.envFile})`;
+  if (def.envFile && (Object.hasOwn(env, name) ? env[name] : undefined) !== (Object.hasOwn(baseEnv, name) ? baseEnv[name] : undefined)) return `the variable ${name} of \`envFile\` (${def.envFile})`;
   return `the variable ${name} of the environment the host runs in`;
 }
 

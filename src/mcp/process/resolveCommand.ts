@@ -179,7 +179,7 @@ function hasDirectoryPart(command: string): boolean {
 
 /** Case-insensitive on Windows (Path vs PATH). */
 function getEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  if (env[name] !== undefined) return env[name];
+  if (Object.hasOwn(env, name) && env[name] !== undefined) return env[name];
   if (!isWindows) return undefined;
   const key = Object.keys(env).find(k => k.toUpperCase() === name);
   return key === undefined ? undefined : env[key];

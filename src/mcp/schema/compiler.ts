@@ -280,6 +280,11 @@ export class SchemaCompiler {
       }
     } catch (err) {
       if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
+      // ajv follows `$ref`s recursively: references that only point at each other (#/$defs/a → b → a) never
+      // reach a schema and overflow the stack. Said as what it is, never as the engine's raw text.
+      if (err instanceof RangeError) {
+        return new SchemaRefusedError(`server \`${this.server}\` ${label}: its \`$ref\`s refer to each other in a loop that never reaches a schema (or it nests deeper than the host compiles)`);
+      }
       return err instanceof Error ? err : new Error(String(err));
     }
   }

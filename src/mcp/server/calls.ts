@@ -11,6 +11,7 @@ import {
   type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '../api';
+import { nestingMessage, nestsDeeperThan } from '../limits';
 import { describeAjvErrors } from '../catalogue/catalogue';
 import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,
@@ -117,6 +118,7 @@ export class ServerCalls {
           ? s.client.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
           : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts)),
         urlFlow && (e => urlFlow(name, e, opts?.signal)));
+    this.bounded(raw, `tool \`${tool}\``);
     return this.checkToolResult(session, tool, raw);
   }
 
@@ -124,8 +126,15 @@ export class ServerCalls {
   async taskResult(taskId: string): Promise<CallToolResult> {
     const tool = this.h.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
     const raw = await this.h.toolTasks.result(taskId);
+    this.bounded(raw, `tool \`${tool}\``);
     const session = this.h.current();
     return session ? this.checkToolResult(session, tool, raw) : parseToolResult(this.h.name(), tool, raw).result;
+  }
+
+  /** Refuses an answer nested deeper than MAX_NESTING_DEPTH before anything recursive walks it; returns it. */
+  private bounded<T>(result: T, what: string): T {
+    if (nestsDeeperThan(result)) throw new McpHostError(nestingMessage(this.h.name(), what));
+    return result;
   }
 
   /** A tool result as the host passes it on: malformed blocks replaced, structuredContent checked (H25). */
@@ -148,12 +157,12 @@ export class ServerCalls {
 
   async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
     this.require(await this.h.ready(), 'prompts', `get prompt \`${prompt}\``);
-    return this.run('prompts/get', (s, o) => s.client.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts);
+    return this.bounded(await this.run('prompts/get', (s, o) => s.client.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts), `prompt \`${prompt}\``);
   }
 
   async readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
     this.require(await this.h.ready(), 'resources', `read \`${uri}\``);
-    return this.run('resources/read', (s, o) => s.client.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts);
+    return this.bounded(await this.run('resources/read', (s, o) => s.client.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts), `resource \`${uri}\``);
   }
 
   async listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {

@@ -1,0 +1,124 @@
+/**
+ * Hostile inputs at the edges of the shipped CLI (issue 21; a private copy of the production dist/cli.js,
+ * test/support/shipped.ts): a 1 MB secret in an envFile, results nested 100,000 levels deep, `$ref` cycles in an
+ * inputSchema, Ctrl+C during a task, a resource the server does not have. Each case runs a well-behaved server
+ * (or call) beside the hostile one that must keep working, and no process may be left with its cwd in the
+ * servers' folder.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { shippedCliPath } from '../support/shipped';
+import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
+let CLI = '';
+
+/** A value that repeats nowhere (so any 24 characters of it would be found in a leak). */
+function uniqueValue(bytes: number, seed: string): string {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) out += `${seed}${i.toString(36)}z`;
+  return out.slice(0, bytes);
+}
+
+/** Pieces of `value` (start, middle, end, and every 64 KiB) that must not appear anywhere in an output. */
+function piecesOf(value: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at + 24 <= value.length; at += 64 * 1024) out.push(value.slice(at, at + 24));
+  out.push(value.slice(value.length >> 1, (value.length >> 1) + 24), value.slice(-24));
+  return out;
+}
+
+function assertHidden(what: string, run: CliRun, value: string): void {
+  const all = run.stdout + run.stderr;
+  for (const p of piecesOf(value)) assert.ok(!all.includes(p), `${what} shows part of the secret (${p}) at ${all.indexOf(p)}: …${all.slice(Math.max(0, all.indexOf(p) - 80), all.indexOf(p) + 40)}…`);
+}
+
+describe('mcp-host CLI: hostile inputs at its edges (production build)', function () {
+  this.timeout(120_000);
+  let work: string;
+  let serverCwd: string;
+
+  before(function () {
+    this.timeout(180_000);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-hostile-'));
+    CLI = path.join(work, 'cli.js');
+    fs.copyFileSync(shippedCliPath(), CLI);
+    serverCwd = path.join(work, 'servers');
+    fs.mkdirSync(serverCwd);
+  });
+
+  afterEach(async () => {
+    await assertNoProcessesIn(serverCwd);
+  });
+  after(() => { if (work) fs.rmSync(work, { recursive: true, force: true }); });
+
+  function config(name: string, servers: Record<string, unknown>): string {
+    const file = path.join(work, name);
+    fs.writeFileSync(file, JSON.stringify({ servers }, null, 2));
+    return file;
+  }
+
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(CLI, args, { cwd: work, env, timeoutMs: 60_000 });
+
+  it('H70: a 1 MB envFile secret: doctor reports the server cleanly and prints no part of it; the bystander\'s secret is still hidden in its log lines', async () => {
+    const huge = uniqueValue(1024 * 1024, 'HugeSecret');
+    const small = uniqueValue(2000, 'SmallSecret');
+    fs.writeFileSync(path.join(work, 'huge.env'), `API_TOKEN=${huge}\n`);
+    fs.writeFileSync(path.join(work, 'small.env'), `API_TOKEN=${small}\n`);
+    const cfg = config('huge-secret.json', {
+      huge: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(work, 'huge.env'), cwd: serverCwd },
+      leaky: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(work, 'small.env'), cwd: serverCwd },
+    });
+    const doctor = await run(['doctor', '--config', cfg, '--verbose', '--timeout', '10000']);
+    assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr.slice(0, 2000));
+    assert.match(doctor.stdout, /✗ huge \(stdio\)/);
+    assert.match(doctor.stdout, /API_TOKEN .* is 10\d\d KiB, over the 128 KiB/);
+    assert.match(doctor.stdout, /✓ leaky \(stdio\)/);
+    assert.match(doctor.stderr, /leaky: my secret is \*\*\*/, 'the bystander\'s stderr line, redacted');
+    assert.doesNotMatch(doctor.stdout + doctor.stderr, /internal error|Regular expression|at \S+ \(/);
+    assertHidden('doctor', doctor, huge);
+    assertHidden('doctor', doctor, small);
+
+    const leak = await run(['call', 'leaky', 'leak', '--config', cfg]);
+    assert.equal(leak.code, 0, leak.stderr.slice(0, 2000));
+    assert.match(leak.stdout, /leaked: \*\*\*/);
+    assertHidden('call leak', leak, huge);
+    assertHidden('call leak', leak, small);
+  });
+  function edgesConfig(): string {
+    return config('edges.json', {
+      edges: { command: process.execPath, args: [path.join(FIXTURES, 'edges.mjs')], cwd: serverCwd },
+      bystander: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd },
+    });
+  }
+
+  it('H72: a result nested 100,000 levels deep: call (with and without --json) exits 1 naming server and tool; 900 levels and the bystander print', async () => {
+    const cfg = edgesConfig();
+    for (const extra of [[], ['--json'], ['--args', '{"where":"meta"}', '--json'], ['--args', '{"where":"content"}']]) {
+      const r = await run(['call', 'edges', 'deep', ...extra, '--config', cfg]);
+      assert.equal(r.code, 1, `${extra.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^mcp-host call: server `edges`, tool `deep`: the result nests deeper than 1,000 levels; the host does not take it$/m);
+      assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack|RangeError|internal error/);
+      assert.equal(r.stdout, '');
+    }
+    const shallow = await run(['call', 'edges', 'deep', '--args', '{"depth":900}', '--json', '--config', cfg]);
+    assert.equal(shallow.code, 0, shallow.stderr);
+    assert.match(shallow.stdout, /"bottom"/);
+    const echo = await run(['call', 'bystander', 'echo', '--args', '{"text":"hi"}', '--config', cfg]);
+    assert.equal(echo.code, 0, echo.stderr);
+  });
+
+  it('H72: an inputSchema whose $refs loop: call exits 1 with the reason, never the raw stack overflow text; echo on the same server works', async () => {
+    const cfg = edgesConfig();
+    const r = await run(['call', 'edges', 'cycle', '--args', '{"x":1}', '--config', cfg]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /mcp-host call: server `edges` tool `cycle` inputSchema: its `\$ref`s refer to each other in a loop that never reaches a schema .*; tool `cycle` is unusable/);
+    assert.doesNotMatch(r.stdout + r.stderr, /Maximum call stack|RangeError/);
+    const echo = await run(['call', 'edges', 'echo', '--args', '{"text":"fine"}', '--config', cfg]);
+    assert.equal(echo.code, 0, echo.stderr);
+    assert.match(echo.stdout, /^echo: fine$/m);
+  });
+});
