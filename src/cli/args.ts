@@ -35,6 +35,8 @@ export interface ParsedArgs {
   timeout?: number;
   /** `--json`: machine-readable output */
   json: boolean;
+  /** `--raw`: tool results, resources and prompts as the server sent them (control characters unescaped) */
+  raw: boolean;
   /** `--verbose`: every log line (server stderr, notifications/message, lifecycle) on stderr */
   verbose: boolean;
   /** `--task` (run an `optional` tool as a task) or `--no-task` (never); default: the host's policy */
@@ -44,10 +46,10 @@ export interface ParsedArgs {
 
 /** Options that take a value, and the flags. */
 const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
-const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h', '--task', '--no-task']);
+const FLAGS = new Set(['--json', '--raw', '--verbose', '-v', '--help', '-h', '--task', '--no-task']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], arg: [], json: false, verbose: false, help: false };
+  const out: ParsedArgs = { positionals: [], arg: [], json: false, raw: false, verbose: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -62,6 +64,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (FLAGS.has(name)) {
       if (name === '--json') out.json = true;
+      else if (name === '--raw') out.raw = true;
       else if (name === '--verbose' || name === '-v') out.verbose = true;
       else if (name === '--task' || name === '--no-task') {
         const mode = name === '--task' ? 'task' : 'plain';

@@ -9,7 +9,7 @@ import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
 import { hasOwn } from '../mcp/schema/own';
-import { ownText } from './output';
+import { jsonText, ownText } from './output';
 import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
@@ -253,7 +253,7 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
       apps: cat.tools.filter(t => toolUi(t) || !visibleToModel(t)).map(t => ({ tool: t.name, ...(toolUi(t) ? { resourceUri: toolUi(t) } : {}), visibility: visibleToModel(t) ? ['model', 'app'] : ['app'] })),
     };
   });
-  rt.out(JSON.stringify(report, null, 2));
+  rt.out(jsonText(report));
   return 0;
 }
 
@@ -273,7 +273,7 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
       throw failed(name, `tools/call ${tool}`, err);
     }
   });
-  if (args.json) rt.out(JSON.stringify(result, null, 2));
+  if (args.json) rt.out(jsonText(result));
   else rt.out(formatToolResult(result));
   // The editor renders this result in the tool's MCP App view; the command line names it.
   if (ui) rt.err(`ui: ${ui} (an MCP App view; the editor renders it, mcp-host read ${name} ${ui} prints its HTML)`);
@@ -294,7 +294,7 @@ export async function read(rt: CliRuntime, args: ParsedArgs): Promise<number> {
       throw failed(name, `resources/read ${uri}`, err);
     }
   });
-  rt.out(args.json ? JSON.stringify(result, null, 2) : formatResource(result));
+  rt.out(args.json ? jsonText(result) : formatResource(result));
   return 0;
 }
 
@@ -315,6 +315,6 @@ export async function prompt(rt: CliRuntime, args: ParsedArgs): Promise<number> 
       throw failed(name, `prompts/get ${promptName}`, err);
     }
   });
-  rt.out(args.json ? JSON.stringify(result, null, 2) : formatPrompt(result));
+  rt.out(args.json ? jsonText(result) : formatPrompt(result));
   return 0;
 }

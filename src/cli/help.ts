@@ -50,14 +50,15 @@ ${EXIT} (1 when any server failed, 2 when the configuration has errors)`,
   inspect: `usage: mcp-host inspect <server> [--config FILE] [--timeout MS]
 
 Starts one server and prints JSON: { serverInfo, protocolVersion, era, capabilities, tools, prompts,
-resources, resourceTemplates }, every page of every list.
+resources, resourceTemplates }, every page of every list. Control characters in the server's text
+(C0, DEL, C1, U+2028/9) are \\u escapes, so the JSON is the same data and safe on a terminal.
 
 ${CONFIG_OPTS}
 
 ${INPUTS}
 ${EXIT}`,
 
-  call: `usage: mcp-host call <server> <tool> [--args JSON] [--task | --no-task] [--json] [--config FILE] [--timeout MS]
+  call: `usage: mcp-host call <server> <tool> [--args JSON] [--task | --no-task] [--json] [--raw] [--config FILE] [--timeout MS]
 
 Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
 schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
@@ -68,28 +69,37 @@ a task with --task, or when a plain call of it took 10 s or more earlier in the 
   --args JSON     the tool's arguments (default {})
   --task          run an "optional" tool as a task
   --no-task       run an "optional" tool as a plain call
-  --json          print the raw CallToolResult
+  --json          print the CallToolResult (JSON; control characters as \\u escapes)
+  --raw           print the server's text as sent; without it, control characters (C0 but newline
+                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
+                  screen, set the window title or write the clipboard
 ${CONFIG_OPTS}
 
 ${INPUTS}
 ${EXIT}`,
 
-  read: `usage: mcp-host read <server> <uri> [--json] [--config FILE] [--timeout MS]
+  read: `usage: mcp-host read <server> <uri> [--json] [--raw] [--config FILE] [--timeout MS]
 
 Reads a resource and prints its text contents (binary contents are summarised; --json prints all).
 
-  --json          print the raw ReadResourceResult
+  --json          print the ReadResourceResult (JSON; control characters as \\u escapes)
+  --raw           print the server's text as sent; without it, control characters (C0 but newline
+                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
+                  screen, set the window title or write the clipboard
 ${CONFIG_OPTS}
 
 ${INPUTS}
 ${EXIT}`,
 
-  prompt: `usage: mcp-host prompt <server> <name> [--arg key=value]… [--json] [--config FILE] [--timeout MS]
+  prompt: `usage: mcp-host prompt <server> <name> [--arg key=value]… [--json] [--raw] [--config FILE] [--timeout MS]
 
 Gets a prompt with its arguments and prints the messages.
 
   --arg key=value a prompt argument (repeat for several)
-  --json          print the raw GetPromptResult
+  --json          print the GetPromptResult (JSON; control characters as \\u escapes)
+  --raw           print the server's text as sent; without it, control characters (C0 but newline
+                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
+                  screen, set the window title or write the clipboard
 ${CONFIG_OPTS}
 
 ${INPUTS}

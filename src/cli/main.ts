@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(HELP[cmd]);
       return 0;
     }
-    const rt = createRuntime();
+    const rt = createRuntime(process.cwd(), process.env, { raw: args.raw });
     try {
       return await run(rt, args);
     } finally {

@@ -3,13 +3,16 @@
  * - every line passes the one redaction path (the redactors of every server the configuration defines);
  * - its own lines (reports, warnings, errors) have control characters escaped (a server cannot move the
  *   cursor, clear the screen or fake a line of ours) and are cut to a few hundred bytes;
+ * - data (tool results, resources, prompts, `--json`) has C0 (but newline, tab and CRLF), ESC, DEL and C1 escaped
+ *   too, on a terminal or not (a pipe often ends in one: `| less -R`, a CI log), unless `--raw` asks for the
+ *   bytes as sent; JSON is written by `jsonText`, so escaping it changes nothing and it stays valid JSON;
  * - a closed stdout or stderr (`mcp-host … | head -1`) ends it quietly: servers stopped, no stack trace.
  */
 import { Redactor, cutBytes, redactorFor } from '../mcp/logging/redact';
 import type { ServerDefinition } from '../mcp/types';
-import { escapeControls } from '../mcp/logging/display';
+import { escapeControls, jsonText } from '../mcp/logging/display';
 
-export { escapeControls };
+export { escapeControls, jsonText };
 
 let redactor: Redactor = Redactor.none;
 
@@ -35,10 +38,13 @@ export function ownText(text: string, maxLineBytes = REPORT_LINE_BYTES): string 
   }).join('\n');
 }
 
-/** Data the user asked for (a tool result, a resource): redacted; control characters escaped on a terminal. */
-export function dataText(text: string, terminal: boolean): string {
+/**
+ * Data the user asked for (a tool result, a resource, a prompt, JSON): redacted; control characters escaped
+ * (line ends `\r\n` kept) unless `raw` (`--raw`: the bytes as the server sent them).
+ */
+export function dataText(text: string, raw = false): string {
   const clean = redactor.text(text);
-  return terminal ? escapeControls(clean) : clean;
+  return raw ? clean : clean.split('\r\n').map(escapeControls).join('\r\n');
 }
 
 let closedHandler: ((stream: 'stdout' | 'stderr') => void) | undefined;

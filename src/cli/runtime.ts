@@ -9,7 +9,8 @@ import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
 
-export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): CliRuntime {
+/** `raw`: stdout gets the servers' bytes as sent (`--raw`); else control characters are escaped (output.ts). */
+export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, opts: { raw?: boolean } = {}): CliRuntime {
   const terminal = Boolean(process.stderr.isTTY && process.stdin.isTTY);
   const port = Number(env.MCP_HOST_OAUTH_PORT) || undefined;
   const signIn = new CliSignIn({ port, err: line => { process.stderr.write(`${line}\n`); }, openBrowser: terminal });
@@ -62,7 +63,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       }
       return resolveCommand(def.command, { cwd: def.cwd ?? cwd, env });
     },
-    out: text => { write('stdout', dataText(text, Boolean(process.stdout.isTTY))); },
+    out: text => { write('stdout', dataText(text, opts.raw)); },
     err: text => { write('stderr', ownText(text, 16 * 1024)); },
   };
 }

@@ -2,6 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { redactorFor, type ServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
+import { dialogText, quoted } from '../mcp/logging/display';
+import { ask as askDialog } from './dialogs';
 
 const KEY = 'mcpHost.launchConsent';
 const MASK = '••••';
@@ -180,9 +182,10 @@ async function modalPrompt(def: ServerDefinition, detail: string): Promise<Conse
   const allow = 'Allow';
   const deny = "Don't Allow";
   const question = def.type === 'stdio'
-    ? `The workspace settings want to launch the MCP server "${def.name}". Do you trust this command?`
-    : `The workspace settings want to connect to the MCP server "${def.name}" and send it the values below. Do you trust this server?`;
-  const pick = await vscode.window.showWarningMessage(question, { modal: true, detail }, allow, deny);
+    ? `The workspace settings want to launch the MCP server ${quoted(def.name)}. Do you trust this command?`
+    : `The workspace settings want to connect to the MCP server ${quoted(def.name)} and send it the values below. Do you trust this server?`;
+  // "Don't Allow" and the dialog's own Cancel differ: a denial is remembered, a cancel asks again next time.
+  const pick = await askDialog({ severity: 'warning', message: question, detail: dialogText(detail), buttons: [{ title: allow }, { title: deny }] });
   return pick === allow ? 'allow' : pick === deny ? 'deny' : undefined;
 }
 
@@ -190,10 +193,10 @@ async function modalBatchPrompt(defs: ServerDefinition[], detail: string): Promi
   const all = 'Allow All';
   const review = 'Review Each…';
   const none = 'Allow None';
-  const pick = await vscode.window.showWarningMessage(
-    `The workspace settings want to start ${defs.length} MCP servers: ${defs.map(d => `"${d.name}"`).join(', ')}. Do you trust them?`,
-    { modal: true, detail },
-    all, review, none,
-  );
+  const pick = await askDialog({
+    severity: 'warning',
+    message: `The workspace settings want to start ${defs.length} MCP servers: ${defs.map(d => quoted(d.name, 40)).join(', ')}. Do you trust them?`,
+    detail: dialogText(detail), buttons: [{ title: all }, { title: review }, { title: none }],
+  });
   return pick === all ? 'allowAll' : pick === review ? 'review' : pick === none ? 'denyAll' : undefined;
 }

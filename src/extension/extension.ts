@@ -29,6 +29,7 @@ import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
+import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -41,6 +42,8 @@ export interface McpHostExtensionApi {
   setConsentPrompt(prompt: ConsentPrompt): void;
   /** Replaces the dialog that asks about several servers at once (undefined: review each through the one-server prompt). */
   setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
+  /** Replaces how modal dialogs with server text are answered (tests read them as shown); undefined: the real ones. */
+  setDialogAnswerer(answerer: DialogAnswerer | undefined): void;
   /** Replaces the `${input:}` input box (tests answer without UI). */
   setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
   /** Names of the per-server log channels created so far. */
@@ -181,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     setConsentPrompt: p => { consent.prompt = p; },
     setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
+    setDialogAnswerer,
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree, history: historyTree },
     sampling,

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
+import { dialogText, quoted } from '../mcp/logging/display';
+import { ask as askDialog } from './dialogs';
 
 /** SecretStorage as the core's OAuth token storage. */
 function storageOf(secrets: vscode.SecretStorage) {
@@ -25,10 +27,10 @@ export class OAuthBridge implements vscode.Disposable {
     // Checked again here (not only in the core): only https: (http: on loopback) reaches openExternal.
     const u = checkAuthorizationUrl(server, url);
     const open = 'Open Browser';
-    const pick = await vscode.window.showInformationMessage(
-      `MCP server "${server}" asks you to sign in at ${u.origin}`,
-      { modal: true, detail: `The browser will open ${u.origin}${u.pathname}. Continue only if you trust this site.` }, open,
-    );
+    const pick = await askDialog({
+      severity: 'info', message: `MCP server ${quoted(server)} asks you to sign in at ${u.origin}`,
+      detail: `The browser will open ${dialogText(`${u.origin}${u.pathname}`, 500)}. Continue only if you trust this site.`, buttons: [{ title: open }],
+    });
     if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(u.toString(), true));
   };
 

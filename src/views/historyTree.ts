@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
 import { CommandIds } from './commandIds';
+import { historyLabel, historyTooltip } from './historyText';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 
@@ -54,17 +55,14 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       return item;
     }
     const e = this.entry(node);
-    const item = new vscode.TreeItem(e ? `${e.method} ${e.target}` : '(gone)');
+    const item = new vscode.TreeItem(e ? historyLabel(e) : '(gone)');
     item.id = `history/${node.server}/${node.id}`;
     if (!e) return item;
     const time = new Date(e.at).toLocaleTimeString();
     item.description = [time, e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? size(e.size) : undefined, e.status].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(e.status === 'running' ? 'loading~spin' : e.status === 'ok' ? 'pass' : 'error');
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${e.method}** \`${e.target}\` (${e.by}) — ${new Date(e.at).toLocaleString()}\n\n`);
-    if (e.error) md.appendText(`${e.error}\n\n`);
-    if (e.args && Object.keys(e.args).length) md.appendCodeblock(JSON.stringify(e.args, null, 2).slice(0, 2000), 'json');
-    item.tooltip = md;
+    // Untrusted markdown with every piece of server text escaped (historyText.ts).
+    item.tooltip = new vscode.MarkdownString(historyTooltip(e, new Date(e.at).toLocaleString()));
     item.contextValue = e.method === 'resources/read' ? 'history.read' : 'history.rerunnable';
     item.command = { command: CommandIds.openHistoryEntry, title: 'Open', arguments: [node] };
     return item;

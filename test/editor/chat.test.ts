@@ -277,16 +277,16 @@ describe('Chat and language models (fake model, server-everything)', function ()
     ]);
   });
 
-  it('@mcp /prompts and @mcp alone list every prompt in one block, each a link that fills the chat input, plus follow-ups', async () => {
-    const link = (name: string) => `command:workbench.action.chat.open?${encodeURIComponent(JSON.stringify([{ query: `@mcp ${name} `, isPartialQuery: true }]))}`;
+  it('@mcp /prompts and @mcp alone list every prompt in one untrusted block, one button for a quick pick of them, plus follow-ups that run one', async () => {
     for (const [prompt, command] of [['', 'prompts'], ['', undefined]] as const) {
       const t = await api.chat.run(prompt, { model: fake, command });
       const names = api.host.get('everything')!.catalogue.prompts.map(p => `/everything.${p.name}`);
       assert.ok(names.includes('/everything.args-prompt') && names.includes('/everything.simple-prompt'), names.join(', '));
-      for (const name of names) assert.ok(t.markdown.includes(`[\`${name}\`](${link(name)}`), `${name} in ${t.markdown}`);
-      assert.deepEqual(t.buttons, [], 'no run of buttons (the chat view folds them)');
+      for (const name of names) assert.ok(t.markdown.includes(`- \`${name}\``), `${name} in ${t.markdown}`);
+      assert.ok(t.parts.every(p => p.isTrusted === false), 'no trusted markdown');
+      assert.deepEqual(t.buttons, [{ command: 'mcpHost.runPromptInChat', title: 'Run a Prompt…' }], 'one button (the chat view folds a run of them)');
       assert.deepEqual((t.result.metadata as { prompts: string[] }).prompts, names);
-      assert.deepEqual(api.chat.followups(t.result).map(f => f.prompt), names.slice(0, 6));
+      assert.deepEqual(api.chat.followups(t.result).map(f => [f.prompt, f.command]), names.slice(0, 6).map(n => [n, '']));
     }
   });
 
@@ -327,7 +327,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('@mcp with an unknown prompt says so and offers the list', async () => {
     const t = await api.chat.run('/everything.no-such-prompt', { model: fake });
     assert.match(t.markdown, /There is no prompt `\/everything.no-such-prompt`/);
-    assert.match(t.markdown, /\[`\/everything.args-prompt`\]\(command:workbench.action.chat.open/);
+    assert.match(t.markdown, /- `\/everything.args-prompt`/);
   });
 
   it('@mcp /resource attaches a resource\'s text as context for the question', async () => {

@@ -1,6 +1,6 @@
 /** Server text made safe for each renderer (src/mcp/logging/display.ts): dialogs, markdown, terminals. */
 import * as assert from 'node:assert/strict';
-import { escapeControls, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
+import { dialogText, escapeControls, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
 
 describe('display: server text in every renderer', () => {
   it('shownName folds newlines, strips controls and bidi overrides, and cuts long names', () => {
@@ -32,10 +32,36 @@ describe('display: server text in every renderer', () => {
     assert.equal(markdownCode('echo'), '`echo`');
     assert.equal(markdownCode('a`b'), '``a`b``');
     assert.equal(markdownCode('`x'), '`` `x ``');
-    assert.equal(markdownCode('x\n\n[a](command:y)'), '`x [a](command:y)`');
+    assert.equal(markdownCode('x\n\n[a](command:y)'), '`x [a] (command:y)`');
   });
 
   it('escapeControls shows ESC, C1 and other controls, keeping newline and tab', () => {
     assert.equal(escapeControls('a\x1b]52;c;AAAA\x07b\x9b2J\r\n\tz'), 'a\\x1b]52;c;AAAA\\x07b\\x9b2J\\r\n\tz');
+  });
+
+  it('H54: shownName and dialogText leave no [label](command:…) link for a notification or dialog to make clickable', () => {
+    const link = 'x [run](command:workbench.action.chat.open?%5B%5D) [site]  (https://evil.example)';
+    for (const out of [shownName(link, 500), dialogText(link)]) {
+      assert.ok(!/\]\(/.test(out), out);
+      assert.ok(out.includes('[run] (command:workbench.action.chat.open?%5B%5D)'), out);
+    }
+    assert.equal(shownName('plain-name'), 'plain-name');
+  });
+
+  it('H54: dialogText keeps lines, shows controls and invisible characters as escapes, and cuts', () => {
+    assert.equal(dialogText('line one\nline\ttwo \x1b[2J \u202egnp.exe \u200b\x9b'), 'line one\nline\ttwo \\x1b[2J \\u202egnp.exe \\u200b\\x9b');
+    const long = dialogText('y'.repeat(10_000));
+    assert.equal(Array.from(long).length, 4000);
+    assert.ok(long.endsWith('…'));
+    assert.equal(dialogText('{\n  "message": "hi"\n}'), '{\n  "message": "hi"\n}', 'well-behaved text is unchanged');
+  });
+
+  it('H57: jsonText escapes what JSON.stringify leaves raw (DEL, C1, U+2028/9, bidi) and parses back to the same value', () => {
+    const value = { text: 'a\x1b[2J\x7f\x9b31m\x85\u2028\u2029\u202e', n: 1 };
+    const out = jsonText(value);
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]/.test(out), out);
+    assert.ok(out.includes('\\u001b[2J\\u007f\\u009b31m\\u0085\\u2028\\u2029\\u202e'), out);
+    assert.deepEqual(JSON.parse(out), value);
+    assert.equal(jsonText({ a: 'plain' }), JSON.stringify({ a: 'plain' }, null, 2), 'plain data is JSON.stringify\'s');
   });
 });

@@ -12,6 +12,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { toolUi, visibleToApp, type HostApi } from '../../mcp';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
+import { dialogText, quoted, shownName } from '../../mcp/logging/display';
+import { ask as askDialog } from '../dialogs';
 
 export { AppView, APP_VIEW_TYPE };
 
@@ -99,7 +101,7 @@ export class AppViews implements vscode.Disposable {
   private async focus(server?: string, tool?: string): Promise<void> {
     const view = server && tool ? this.views.get(key(server, tool)) : undefined;
     if (view) { view.reveal(); return; }
-    void vscode.window.showInformationMessage(`The view of tool "${tool}" (MCP server "${server}") was closed; call the tool again to open it.`);
+    void vscode.window.showInformationMessage(`The view of tool ${quoted(tool ?? '')} (MCP server ${quoted(server ?? '')}) was closed; call the tool again to open it.`);
   }
 
   /** Model context the open views gave (`ui/update-model-context`), for the next @mcp request. */
@@ -150,7 +152,9 @@ function key(server: string, tool: string): string {
 export async function confirmLinkDialog(server: string, tool: string, url: string): Promise<boolean> {
   let origin = url;
   try { origin = new URL(url).origin; } catch { /* mailto: and the like have no origin: the URL itself */ }
-  const pick = await vscode.window.showWarningMessage(
-    `The view of tool "${tool}" (MCP server "${server}") wants to open ${origin}`, { modal: true, detail: url }, 'Open Link');
+  const pick = await askDialog({
+    severity: 'warning', message: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)}) wants to open ${shownName(origin, 200)}`,
+    detail: dialogText(url), buttons: [{ title: 'Open Link' }],
+  });
   return pick === 'Open Link';
 }

@@ -20,6 +20,11 @@ import { setOwn } from '../../mcp/schema/own';
 import type { AppViews } from '../apps';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS } from './models';
 import { CommandIds } from '../../views/commandIds';
+import {
+  buttonTitle, chipLabel, errorMarkdown, progressText, promptCommand, promptListing, toolCallNote, toolListing, toolRef, typeable,
+} from './render';
+import { dialogText, jsonText, markdownCode, markdownText, quoted, shownName } from '../../mcp/logging/display';
+import { ask as askDialog, type Dialog } from '../dialogs';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
@@ -55,23 +60,39 @@ export interface ChatUi {
   askArgument(ask: ArgumentAsk): Promise<string | undefined>;
 }
 
+/** The tool-call confirmation's decisions; "Deny" is also what Escape and the close box mean. */
+export const TOOL_BUTTONS = { once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Tool', deny: 'Deny' } as const;
+
+/**
+ * The tool-call confirmation: the first line names the server and the tool (quoted, one line, no control or bidi
+ * characters, cut); the detail carries the server's words (full name when it was cut or cleaned, description,
+ * arguments) with controls and invisible characters shown as escapes.
+ */
+export function toolDialog(ask: ToolAsk): Dialog {
+  const name = shownName(ask.tool);
+  const detail = [
+    name !== ask.tool ? `Tool name as sent: ${dialogText(jsonText(ask.tool, 0), 500)}` : undefined,
+    ask.description ? `Description (from the server): ${dialogText(ask.description, 1000)}` : undefined,
+    `Arguments:\n${dialogText(jsonText(ask.args), 2000)}`,
+    ask.readOnly ? 'The server says this tool only reads (not verified).' : undefined,
+  ].filter(Boolean).join('\n');
+  return {
+    severity: 'warning',
+    message: `Run the tool ${quoted(ask.tool)} of MCP server ${quoted(ask.server)}?`,
+    detail,
+    buttons: [{ title: TOOL_BUTTONS.once }, { title: TOOL_BUTTONS.session }, { title: TOOL_BUTTONS.always }, { title: TOOL_BUTTONS.deny, isCloseAffordance: true }],
+  };
+}
+
 export const defaultChatUi: ChatUi = {
   async approveTool(ask) {
-    const detail = [
-      `Server: ${ask.server}`,
-      ask.description ? `Description: ${ask.description}` : undefined,
-      `Arguments:\n${JSON.stringify(ask.args, null, 2)}`,
-      ask.readOnly ? 'The server says this tool only reads (not verified).' : undefined,
-    ].filter(Boolean).join('\n');
-    const pick = await vscode.window.showWarningMessage(
-      `Run the tool "${ask.tool}" of MCP server "${ask.server}"?`, { modal: true, detail },
-      'Allow Once', 'Allow for This Session', 'Always Allow This Tool', 'Deny');
-    return pick === 'Allow Once' ? 'once' : pick === 'Allow for This Session' ? 'session' : pick === 'Always Allow This Tool' ? 'always' : 'deny';
+    const pick = await askDialog(toolDialog(ask));
+    return pick === TOOL_BUTTONS.once ? 'once' : pick === TOOL_BUTTONS.session ? 'session' : pick === TOOL_BUTTONS.always ? 'always' : 'deny';
   },
   askArgument(ask) {
     return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
-      title: `${ask.handle.name}.${ask.prompt} (${ask.index + 1}/${ask.total}): ${ask.argument}${ask.required ? '' : ' (optional)'}`,
-      placeholder: ask.description,
+      title: `${shownName(`${ask.handle.name}.${ask.prompt}`, 120)} (${ask.index + 1}/${ask.total}): ${shownName(ask.argument)}${ask.required ? '' : ' (optional)'}`,
+      placeholder: ask.description === undefined ? undefined : shownName(ask.description, 200),
       required: ask.required,
     });
   },
@@ -87,16 +108,6 @@ interface TurnMemo {
   question?: string;
   /** The model's answer (without the participant's own notes). */
   answer?: string;
-}
-
-/** Server text inside our markdown: no links, images, HTML or emphasis of its own. */
-function mdText(s: string): string {
-  return s.replace(/[\\`*_[\]()<>#!|~]/g, c => `\\${c}`);
-}
-
-function firstLine(s: string): string {
-  const line = s.split('\n')[0];
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 function isRunning(h: ServerHandle): boolean {
@@ -147,7 +158,8 @@ export class McpChat {
       const message = err instanceof vscode.LanguageModelError
         ? `The language model failed (${err.code}): ${err.message}`
         : errorText(err);
-      return { errorDetails: { message } };
+      // Chat renders the message as markdown, and it may carry a server's words.
+      return { errorDetails: { message: errorMarkdown(message) } };
     }
   }
 
@@ -165,36 +177,19 @@ export class McpChat {
       if (configured) stream.button({ command: CommandIds.startAll, title: 'Start All Servers' });
       return {};
     }
-    // One markdown block with a link per prompt (a run of buttons is folded by the chat view under "Completed N
-    // steps", showing only the last). A link fills the chat input with the prompt, for its arguments.
-    const md = new vscode.MarkdownString(offer
-      ? 'Run a server prompt with `@mcp /<server>.<prompt> name=value …` — click one to put it in the chat input:\n\n'
-      : 'Prompts of the running MCP servers — click one to put it in the chat input:\n\n');
-    md.isTrusted = { enabledCommands: ['workbench.action.chat.open'] };
-    const prompts: string[] = [];
-    for (const h of servers) {
-      md.appendMarkdown(`**${mdText(h.name)}**\n\n`);
-      for (const p of h.catalogue.prompts) {
-        const name = `/${h.name}.${p.name}`;
-        prompts.push(name);
-        const args = (p.arguments ?? []).map(a => (a.required ? a.name : `[${a.name}]`)).join(' ');
-        const link = `command:workbench.action.chat.open?${encodeURIComponent(JSON.stringify([{ query: `@mcp ${name} `, isPartialQuery: true }]))}`;
-        md.appendMarkdown(`- [\`${name.replace(/`/g, '')}\`](${link} "Put ${mdText(name)} in the chat input")${args ? ` ${mdText(args)}` : ''}${p.description ? ` — ${mdText(firstLine(p.description))}` : ''}\n`);
-      }
-      md.appendMarkdown('\n');
-    }
-    stream.markdown(md);
+    // The listing is untrusted markdown, every name and description escaped (render.ts): server text never sits
+    // in trusted markdown, so it cannot end a list item and add a command link of its own. The actions are ours:
+    // one button (a quick pick of every prompt; a run of buttons is folded by the chat view, showing only the last)
+    // and the follow-up chips, which run a prompt.
+    stream.markdown(new vscode.MarkdownString(promptListing(servers.map(h => ({ name: h.name, prompts: h.catalogue.prompts })), offer)));
+    stream.button({ command: ChatCommandIds.runPromptInChat, title: 'Run a Prompt…' });
+    const prompts = servers.flatMap(h => h.catalogue.prompts.filter(p => typeable(h.name, p.name)).map(p => promptCommand(h.name, p.name)));
     return { metadata: { prompts } };
   }
 
   private listTools(stream: vscode.ChatResponseStream): vscode.ChatResult {
     const { names } = this.collectTools();
-    if (!names.size) {
-      stream.markdown('No running MCP server offers tools.\n');
-      return {};
-    }
-    stream.markdown('Tools the language model may call from `@mcp` (each call asks first):\n\n');
-    for (const [name, e] of names) stream.markdown(`- \`${name}\` — **${e.tool}** of \`${e.server}\`${e.def.description ? `: ${e.def.description.split('\n')[0]}` : ''}\n`);
+    stream.markdown(toolListing([...names].map(([name, e]) => [name, { server: e.server, tool: e.tool, description: e.def.description }] as const)));
     return {};
   }
 
@@ -209,10 +204,10 @@ export class McpChat {
     if (!hit) {
       const server = this.host.servers.find(h => target.startsWith(`${h.name}.`));
       if (server && !isRunning(server)) {
-        stream.markdown(`MCP server \`${server.name}\` is not running (${server.state.kind}).\n`);
-        stream.button({ command: CommandIds.startServer, title: `Start ${server.name}`, arguments: [server.name] });
+        stream.markdown(`MCP server ${markdownCode(server.name)} is not running (${server.state.kind}).\n`);
+        stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${server.name}`), arguments: [server.name] });
       } else {
-        stream.markdown(`There is no prompt \`/${target}\`. `);
+        stream.markdown(`There is no prompt ${markdownCode(`/${target}`)}. `);
         this.listPrompts(stream, true);
       }
       return {};
@@ -221,7 +216,7 @@ export class McpChat {
     const prompt = h.catalogue.prompts.find(p => p.name === hit.prompt)!;
     const declared = prompt.arguments ?? [];
     const bound = bindArguments(inv, declared);
-    if (bound.unknown.length) stream.markdown(`_Ignoring unknown argument${bound.unknown.length > 1 ? 's' : ''} ${bound.unknown.map(u => `\`${u}\``).join(', ')}._\n\n`);
+    if (bound.unknown.length) stream.markdown(`_Ignoring unknown argument${bound.unknown.length > 1 ? 's' : ''} ${bound.unknown.map(u => markdownCode(u)).join(', ')}._\n\n`);
     const args = { ...bound.args };
     // Nothing given inline: ask every argument (optional ones may be skipped); else only missing required ones.
     const nothingGiven = !Object.keys(inv.named).length && !inv.positional.length;
@@ -237,15 +232,15 @@ export class McpChat {
         if (value === undefined || value !== '' || !d.required) break;
       }
       if (value === undefined || (value === '' && d.required) || token.isCancellationRequested) {
-        stream.markdown(`Cancelled: \`${d.name}\` is needed to run \`/${h.name}.${prompt.name}\`.\n`);
+        stream.markdown(`Cancelled: ${markdownCode(d.name)} is needed to run ${markdownCode(promptCommand(h.name, prompt.name))}.\n`);
         return {};
       }
       if (value !== '') setOwn(args, d.name, value);
     }
-    stream.progress(`Getting prompt ${prompt.name} from ${h.name}…`);
+    stream.progress(progressText`Getting prompt ${prompt.name} from ${h.name}…`);
     const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });
     const shown = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
-    stream.markdown(`**/${h.name}.${prompt.name}**${shown ? ` ${shown}` : ''}\n\n`);
+    stream.markdown(`**${markdownText(promptCommand(h.name, prompt.name))}**${shown ? ` ${markdownText(shown)}` : ''}\n\n`);
     const messages = [...this.history(context), ...await referenceMessages(request), ...promptToChatMessages(result)];
     if (!result.messages.length) {
       stream.markdown('_The prompt has no messages._\n');
@@ -278,20 +273,22 @@ export class McpChat {
       if (running.length) stream.markdown(' Some resources:\n\n');
       for (const s of running) {
         for (const r of s.catalogue.resources.slice(0, 20)) {
-          stream.button({ command: 'workbench.action.chat.open', title: `${s.name}: ${r.name}`, arguments: [{ query: `@mcp /resource ${s.name} ${r.uri} `, isPartialQuery: true }] });
+          // The query only fills the chat input (isPartialQuery); a URI that would not parse back is left out.
+          if (/[\s\x00-\x1f\x7f-\x9f]/.test(r.uri)) continue;
+          stream.button({ command: 'workbench.action.chat.open', title: buttonTitle(`${s.name}: ${r.name}`), arguments: [{ query: `@mcp /resource ${s.name} ${r.uri} `, isPartialQuery: true }] });
         }
       }
       return {};
     }
     if (!isRunning(h)) {
-      stream.markdown(`MCP server \`${h.name}\` is not running (${h.state.kind}).\n`);
-      stream.button({ command: CommandIds.startServer, title: `Start ${h.name}`, arguments: [h.name] });
+      stream.markdown(`MCP server ${markdownCode(h.name)} is not running (${h.state.kind}).\n`);
+      stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${h.name}`), arguments: [h.name] });
       return {};
     }
-    stream.progress(`Reading ${uri} from ${h.name}…`);
+    stream.progress(progressText`Reading ${uri} from ${h.name}…`);
     const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
     const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
-    stream.markdown(`Attached \`${uri}\` from \`${h.name}\` (${text.length} characters) as context for this conversation.\n\n`);
+    stream.markdown(`Attached ${markdownCode(uri)} from ${markdownCode(h.name)} (${text.length} characters) as context for this conversation.\n\n`);
     const question = rest.join(' ').trim();
     if (question) {
       const messages = [...this.history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
@@ -337,7 +334,7 @@ export class McpChat {
   /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
   private viewContext(stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
     const views = this.apps?.modelContexts() ?? [];
-    if (views.length) stream.markdown(`_Context from MCP App views: ${views.map(v => `\`${v.tool}\` (${v.server})`).join(', ')}._\n\n`);
+    if (views.length) stream.markdown(`_Context from MCP App views: ${views.map(v => toolRef(v.tool, v.server)).join(', ')}._\n\n`);
     return views.map(v => vscode.LanguageModelChatMessage.User(`Context from the view of tool "${v.tool}" of MCP server "${v.server}":\n${v.text}`));
   }
 
@@ -420,10 +417,10 @@ export class McpChat {
     if (!entry || !h || !isRunning(h)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
     if (!await this.approveCall(entry.server, entry.def, args)) {
-      stream.markdown(`\n\n_You declined the call of \`${entry.tool}\` (${entry.server})._\n\n`);
+      stream.markdown(toolCallNote('declined', entry.tool, entry.server));
       return reply('The user declined to run this tool.');
     }
-    stream.progress(`Calling ${entry.tool} of ${entry.server}…`);
+    stream.progress(progressText`Calling ${entry.tool} of ${entry.server}…`);
     try {
       // A tool that runs as an MCP task is waited for; its status shows as chat progress, and Stop cancels it.
       let said = '';
@@ -431,20 +428,20 @@ export class McpChat {
         signal: abortSignalOf(token),
         by: 'model',
         onTask: t => {
-          const line = `${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
+          const line = progressText`${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ' — ' : ''}${t.statusMessage ?? ''}`;
           if (line !== said) stream.progress(said = line);
         },
       });
-      stream.markdown(`\n\n_Called \`${entry.tool}\` (${entry.server})${result.isError ? ': it reported an error' : ''}._\n\n`);
+      stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', entry.tool, entry.server));
       // A tool with an MCP App view: the view opens beside the chat, and the answer offers a button to focus it.
       const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
       if (view) {
         view.result(result);
-        stream.button({ command: CommandIds.openAppView, title: `Open the view of ${entry.tool}`, arguments: [entry.server, entry.tool] });
+        stream.button({ command: CommandIds.openAppView, title: buttonTitle(`Open the view of ${entry.tool}`), arguments: [entry.server, entry.tool] });
       }
       return reply(toolResultText(result));
     } catch (err) {
-      stream.markdown(`\n\n_The call of \`${entry.tool}\` (${entry.server}) failed: ${errorText(err)}_\n\n`);
+      stream.markdown(toolCallNote('failed', entry.tool, entry.server, errorText(err)));
       return reply(`The tool call failed: ${errorText(err)}`);
     }
   }
@@ -482,10 +479,17 @@ function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
   return ac.signal;
 }
 
-/** After a prompt listing: the first prompts as follow-ups (one click runs one; missing arguments are asked). */
+/**
+ * After a prompt listing: the first prompts as follow-ups; one click runs one (missing arguments are asked). VS Code
+ * sends a follow-up with the command of the request it follows unless it names one (`command ?? request.command`),
+ * which would send `/prompts /<server>.<prompt>` and list the prompts again: `command: ''` sends `@mcp /<server>.<prompt>`.
+ * Chips render their label as markdown: escaped.
+ */
 function promptFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const prompts = (result.metadata as { prompts?: unknown } | undefined)?.prompts;
-  return Array.isArray(prompts) ? prompts.filter((p): p is string => typeof p === 'string').slice(0, 6).map(p => ({ prompt: p, label: p })) : [];
+  return Array.isArray(prompts)
+    ? prompts.filter((p): p is string => typeof p === 'string').slice(0, 6).map(p => ({ prompt: p, label: chipLabel(p), command: '' }))
+    : [];
 }
 
 /** Opens the chat with `@mcp /<server>.<prompt>` (sent at once when the prompt has no arguments). */
@@ -493,11 +497,20 @@ async function runPromptInChat(host: HostApi, node?: { server?: string; prompt?:
   let server = node?.server;
   let prompt = node?.prompt?.name;
   if (!server || !prompt) {
-    const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.prompts.map(p => ({ label: `/${h.name}.${p.name}`, detail: p.description, server: h.name, prompt: p.name })));
+    // Labels and details are server text: one line, no controls or bidi overrides, no `$(icon)` of the server's.
+    const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.prompts.filter(p => typeable(h.name, p.name)).map(p => ({
+      label: shownName(promptCommand(h.name, p.name), 120).replace(/\$\(/g, '$\u200b('),
+      detail: p.description === undefined ? undefined : shownName(p.description, 200).replace(/\$\(/g, '$\u200b('),
+      server: h.name, prompt: p.name,
+    })));
     if (!items.length) { void vscode.window.showInformationMessage('No running MCP server offers prompts.'); return; }
     const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Run an MCP prompt in chat', matchOnDetail: true });
     if (!pick) return;
     ({ server, prompt } = pick);
+  }
+  if (!typeable(server, prompt)) {
+    void vscode.window.showWarningMessage(`The prompt ${quoted(prompt)} of MCP server ${quoted(server)} has white space in its name, so it cannot be run as @mcp /<server>.<prompt>.`);
+    return;
   }
   const p = host.get(server)?.catalogue.prompts.find(x => x.name === prompt);
   const partial = !!p?.arguments?.length;
@@ -521,6 +534,8 @@ async function attachResourceToChat(host: HostApi, node?: { server?: string; res
 /** What a test sees of one handled request. */
 export interface ChatTranscript {
   markdown: string;
+  /** Every markdown part as streamed, with its trust (a string part is untrusted markdown). */
+  parts: { value: string; isTrusted: boolean | { readonly enabledCommands: readonly string[] }; supportHtml: boolean }[];
   progress: string[];
   buttons: vscode.Command[];
   result: vscode.ChatResult;
@@ -557,9 +572,14 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
     followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
       const model = opts.model ?? (await chatModels())[0];
-      const transcript: ChatTranscript = { markdown: '', progress: [], buttons: [], result: {} };
+      const transcript: ChatTranscript = { markdown: '', parts: [], progress: [], buttons: [], result: {} };
       const stream = {
-        markdown: (v: string | vscode.MarkdownString) => { transcript.markdown += typeof v === 'string' ? v : v.value; },
+        markdown: (v: string | vscode.MarkdownString) => {
+          transcript.markdown += typeof v === 'string' ? v : v.value;
+          transcript.parts.push(typeof v === 'string'
+            ? { value: v, isTrusted: false, supportHtml: false }
+            : { value: v.value, isTrusted: v.isTrusted ?? false, supportHtml: v.supportHtml ?? false });
+        },
         progress: (v: string) => { transcript.progress.push(v); },
         button: (c: vscode.Command) => { transcript.buttons.push(c); },
         anchor: () => undefined, reference: () => undefined, filetree: () => undefined, push: () => undefined,

@@ -9,6 +9,8 @@ import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
 import { createUrlElicit } from './url';
 import { forms } from '../forms';
+import { dialogText, quoted, shownName } from '../../mcp/logging/display';
+import { ask as askDialog } from '../dialogs';
 
 export type { ElicitField } from './form';
 export type { UrlElicitUi } from './url';
@@ -26,13 +28,16 @@ const DECLINE = 'Decline';
 /** The real inputs: a modal, then an input box or quick pick per field. */
 export const quickInputElicitUi: ElicitUi = {
   async start(server, message) {
-    const pick = await vscode.window.showInformationMessage(
-      `MCP server "${server}" asks for information`, { modal: true, detail: message }, RESPOND, DECLINE);
+    // Decline and Cancel are different answers to the server (the dialog's own Cancel is the latter).
+    const pick = await askDialog({
+      severity: 'info', message: `MCP server ${quoted(server)} asks for information`, detail: dialogText(message),
+      buttons: [{ title: RESPOND }, { title: DECLINE }],
+    });
     return pick === RESPOND ? 'respond' : pick === DECLINE ? 'decline' : 'cancel';
   },
   async ask(server, field, index, total, error) {
-    const title = `${server} (${index + 1}/${total}): ${field.label}${field.required ? '' : ' (optional)'}`;
-    const placeHolder = error ?? field.description;
+    const title = `${shownName(server)} (${index + 1}/${total}): ${shownName(field.label)}${field.required ? '' : ' (optional)'}`;
+    const placeHolder = error ?? (field.description === undefined ? undefined : shownName(field.description, 200));
     if (field.kind === 'boolean' || field.kind === 'enum') {
       const items: PickItem[] = field.kind === 'boolean'
         ? [{ label: 'Yes', value: 'true' }, { label: 'No', value: 'false' }]

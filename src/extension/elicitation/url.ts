@@ -9,6 +9,8 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
+import { dialogText, quoted } from '../../mcp/logging/display';
+import { ask as askDialog } from '../dialogs';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {
@@ -27,9 +29,10 @@ const DECLINE = 'Decline';
 export const realUrlElicitUi: UrlElicitUi = {
   async consent(server, message, target) {
     const open = openLabel(target);
-    const pick = await vscode.window.showWarningMessage(
-      `MCP server "${server}" asks you to open a page on ${target.origin}`,
-      { modal: true, detail: consentDetail(message, target) }, open, DECLINE);
+    const pick = await askDialog({
+      severity: 'warning', message: `MCP server ${quoted(server)} asks you to open a page on ${target.origin}`,
+      detail: consentDetail(dialogText(message), target), buttons: [{ title: open }, { title: DECLINE }],
+    });
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },
   async open(url) {
@@ -37,7 +40,7 @@ export const realUrlElicitUi: UrlElicitUi = {
   },
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
-    qp.title = `MCP Host: "${server}" is waiting for you to finish on ${target.origin}`;
+    qp.title = `MCP Host: ${quoted(server)} is waiting for you to finish on ${target.origin}`;
     qp.placeholder = 'This closes by itself when the server reports the step done';
     qp.ignoreFocusOut = true;
     qp.items = [

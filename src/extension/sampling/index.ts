@@ -13,6 +13,8 @@ import { blocksOf, describeSampling, lastUserText, withLastUserText } from './de
 import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
+import { dialogText, quoted, shownName } from '../../mcp/logging/display';
+import { ask as askDialog, type Dialog } from '../dialogs';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
 export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';
@@ -70,42 +72,71 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
 export const REJECTED_MESSAGE = 'The user rejected the sampling request';
 export const REVIEW_CANCELLED_MESSAGE = 'The user rejected the sampling result after review';
 
-const ALLOW_ONCE = 'Allow Once';
-const ALLOW_SESSION = 'Allow for This Session';
-const ALLOW_ALWAYS = 'Always Allow This Server';
-const EDIT = 'Edit…';
-const DENY = 'Deny';
+/** The sampling dialogs' buttons. The first dialog shows the decisions only; editing is behind "More…". */
+export const SAMPLING_BUTTONS = {
+  once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Server', more: 'More…', deny: 'Deny',
+  send: 'Send', edit: 'Edit…', dontSend: 'Don\'t Send',
+} as const;
+const B = SAMPLING_BUTTONS;
+/** What "More…" offers. */
+const EDIT_LAST_MESSAGE = 'Edit the Last Message…';
+
+/**
+ * The first sampling dialog: server and model named in the first line (quoted); the request (the server's words)
+ * in the detail, escaped; allow once / for the session / always, deny (also Escape), and "More…" when the
+ * request has a message to edit.
+ */
+export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
+  const summary = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
+  return {
+    severity: 'warning',
+    message: `MCP server ${quoted(ask.server)} wants to use the language model ${quoted(ask.model.name)}. Allow?`,
+    detail: dialogText(summary),
+    buttons: [
+      { title: B.once }, { title: B.session }, { title: B.always },
+      ...(ask.lastUserText !== undefined ? [{ title: B.more }] : []),
+      { title: B.deny, isCloseAffordance: true },
+    ],
+  };
+}
+
+/** The review of the model's answer before it goes back to the server: send, edit, or don't send (also Escape). */
+export function reviewDialog(server: string, model: ModelDescriptor, text: string, toolCalls?: readonly string[]): Dialog {
+  const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
+  return {
+    severity: 'info',
+    message: `Send this answer of ${quoted(model.name)} back to MCP server ${quoted(server)}?`,
+    detail: dialogText(text + calls),
+    buttons: [{ title: B.send }, { title: B.edit }, { title: B.dontSend, isCloseAffordance: true }],
+  };
+}
 
 /** The real dialogs: modal messages and an input box for edits. */
 export const modalSamplingUi: SamplingUi = {
   async approve(ask) {
     let edited: string | undefined;
     for (;;) {
-      const detail = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
-      const buttons = ask.lastUserText !== undefined ? [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, EDIT, DENY] : [ALLOW_ONCE, ALLOW_SESSION, ALLOW_ALWAYS, DENY];
-      const pick = await vscode.window.showWarningMessage(
-        `MCP server "${ask.server}" wants to use the language model "${ask.model.name}". Allow?`,
-        { modal: true, detail }, ...buttons);
-      if (pick === EDIT) {
+      const pick = await askDialog(samplingDialog(ask, edited));
+      if (pick === B.more) {
+        const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: `Sampling request of ${quoted(ask.server)}` });
+        if (more !== EDIT_LAST_MESSAGE) continue;
         const text = await vscode.window.showInputBox({
-          title: `Edit the sampling request of "${ask.server}"`, value: edited ?? ask.lastUserText, ignoreFocusOut: true,
+          title: `Edit the sampling request of ${quoted(ask.server)}`, value: edited ?? ask.lastUserText, ignoreFocusOut: true,
           prompt: 'The text of the last user message sent to the model',
         });
         if (text !== undefined) edited = text;
         continue;
       }
-      const grant: Grant = pick === ALLOW_ONCE ? 'once' : pick === ALLOW_SESSION ? 'session' : pick === ALLOW_ALWAYS ? 'always' : 'deny';
+      const grant: Grant = pick === B.once ? 'once' : pick === B.session ? 'session' : pick === B.always ? 'always' : 'deny';
       return { grant, editedText: edited };
     }
   },
   async review(server, model, answer, toolCalls) {
     let text = answer;
     for (;;) {
-      const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
-      const pick = await vscode.window.showInformationMessage(
-        `Send this answer of "${model.name}" back to MCP server "${server}"?`, { modal: true, detail: text + calls }, 'Send', EDIT, 'Don\'t Send');
-      if (pick === 'Send') return { action: 'send', text };
-      if (pick !== EDIT) return { action: 'cancel' };
+      const pick = await askDialog(reviewDialog(server, model, text, toolCalls));
+      if (pick === B.send) return { action: 'send', text };
+      if (pick !== B.edit) return { action: 'cancel' };
       const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
       if (edited !== undefined) text = edited;
     }
@@ -238,10 +269,10 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     try {
       result = await runModel(ctx, params);
     } catch (err) {
-      if (err instanceof ProtocolError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(err.message); throw err; }
+      if (err instanceof ProtocolError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(shownName(err.message, 1000)); throw err; }
       const message = modelFailure(err, ctx.model);
       deps.log(server, 'error', message);
-      void vscode.window.showWarningMessage(`MCP server "${server}": ${message}`);
+      void vscode.window.showWarningMessage(`MCP server ${quoted(server)}: ${shownName(message, 1000)}`);
       throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     }
     let text = result.text;

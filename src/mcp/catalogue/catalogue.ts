@@ -379,7 +379,7 @@ export class CatalogueSession {
     const warn = this.opts.warn;
     // Tools: a fresh compiler per list, so `$id`s of the old list never meet the new one's; it takes over the
     // old list's validators of unchanged schemas (schema/compiler.ts), so a refresh compiles only what changed.
-    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits, this.compiler) : undefined;
+    const compiler = kind === 'tools' ? new SchemaCompiler(server, limits, this.compiler, warn) : undefined;
     const validators = new Map<string, ToolValidators>();
     const reuse: ToolReuse = { previous: this.toolTexts, next: new Map() };
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;

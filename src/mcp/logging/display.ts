@@ -3,11 +3,15 @@
  * renderer"). Names, descriptions, error messages and content come from servers, App views and models; each
  * renderer takes them through one of these:
  * - `shownName` / `quoted`: a dialog, a notification, a tree label, a quick pick — one line, no control or
- *   bidirectional-override characters, cut to a length a person can read;
+ *   bidirectional-override characters, no `[label](command:…)` link (VS Code's notifications and dialogs make
+ *   those clickable, commands included), cut to a length a person can read;
+ * - `dialogText`: a dialog's detail — several lines, controls and invisible characters shown as escapes, links
+ *   broken, cut;
  * - `markdownText`: inside a `MarkdownString` (trusted or not) — every markdown token escaped and newlines folded,
  *   so server text can never end a list item, open a link, a command link, an image or HTML;
  * - `markdownCode`: inside an inline code span — a fence longer than any backtick run in the text;
- * - `escapeControls`: a terminal — C0, C1, ESC and DEL as visible escapes (newline and tab kept).
+ * - `escapeControls`: a terminal — C0, C1, ESC and DEL as visible escapes (newline and tab kept);
+ * - `jsonText`: JSON for a terminal or a pipe — what `JSON.stringify` leaves raw (DEL, C1, U+2028/9) as `\u` escapes.
  * Plain functions on strings: the core, the CLI and the extension share them.
  */
 
@@ -20,6 +24,9 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  */
 const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
 
+/** One character as a `\uXXXX` escape. */
+const u4 = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /** Longest server, tool or prompt name shown in a dialog or a label, in characters. */
 export const MAX_SHOWN_NAME = 80;
 
@@ -28,9 +35,31 @@ export const MAX_SHOWN_NAME = 80;
  * every run of white space (newlines included) folded to one space, cut to `max` characters with an ellipsis.
  */
 export function shownName(s: string, max = MAX_SHOWN_NAME): string {
-  const flat = String(s).replace(CONTROLS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const flat = breakLinks(String(s).replace(CONTROLS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim());
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : flat;
+}
+
+/**
+ * `[label](target)` is a link in a VS Code notification or dialog (`command:` ones run a command when clicked):
+ * a space between `]` and `(` leaves the text as it reads and makes it no link.
+ */
+function breakLinks(s: string): string {
+  return s.replace(/\]\s*\(/g, '] (');
+}
+
+/** Longest dialog detail made of server text, in characters. */
+export const MAX_DIALOG_TEXT = 4000;
+
+/**
+ * Several lines of server text for a dialog's detail (a description, arguments, a message): C0 (but newline and
+ * tab), C1 and DEL as `\x..` escapes, invisible formatting characters (bidi overrides, zero-width) as `\u....`
+ * escapes (shown, not hidden: the user sees that they are there), links broken, cut to `max` characters.
+ */
+export function dialogText(s: string, max = MAX_DIALOG_TEXT): string {
+  const shown = breakLinks(escapeControls(String(s)).replace(INVISIBLE, u4));
+  const chars = Array.from(shown);
+  return chars.length > max ? `${chars.slice(0, Math.max(1, max - 1)).join('')}…` : shown;
 }
 
 /** `shownName` in double quotes, its own double quotes turned into single ones: `"a 'b' c"`. */
@@ -62,4 +91,14 @@ export function escapeControls(s: string): string {
     const code = c.charCodeAt(0);
     return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
   });
+}
+
+/**
+ * `JSON.stringify` whose text carries no raw control character: it escapes C0 itself, but leaves DEL, the C1
+ * controls (U+0080–U+009F: U+009B is a terminal's CSI) and U+2028/9 raw; those become `\u` escapes, and so do the
+ * invisible formatting characters (bidi overrides: the JSON reads in the order it is stored). Same value when parsed.
+ */
+export function jsonText(value: unknown, indent = 2): string {
+  const json = JSON.stringify(value, null, indent) ?? 'null';
+  return json.replace(/[\x7f-\x9f\u2028\u2029]/g, u4).replace(INVISIBLE, u4);
 }

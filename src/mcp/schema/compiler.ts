@@ -9,7 +9,9 @@
  * - every `pattern` and `patternProperties` key runs on RE2 (linear time); a pattern RE2 cannot run
  *   (backreferences, lookaround) refuses the schema with the reason;
  * - `uniqueItems` is checked in linear time (ajv's own is quadratic in the array length);
- * - property names are data: `required` and `properties` look at own properties only.
+ * - property names are data: `required` and `properties` look at own properties only;
+ * - ajv's own warnings (an unknown `format`, ignored) never reach the process's stderr: they go to `warn`
+ *   (the server's log), naming the schema (`tool \`x\` inputSchema`) with control characters escaped.
  */
 import { createHash } from 'node:crypto';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -18,6 +20,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
+import { escapeControls } from '../logging/display';
 
 /** A schema the host refuses to compile (over budget, or a pattern RE2 cannot run). The message names the server. */
 export class SchemaRefusedError extends Error {
@@ -174,10 +177,13 @@ function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): v
   if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
 }
 
-function makeAjv(A: AjvClass): Ajv {
+/** Where ajv's log lines go: warnings and errors to `warn`, the rest nowhere (never the console). */
+interface AjvLogger { log(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void }
+
+function makeAjv(A: AjvClass, logger: AjvLogger): Ajv {
   const ajv = new A({
     strict: false, allErrors: true, validateFormats: true, validateSchema: false,
-    ownProperties: true,
+    ownProperties: true, logger,
     code: { regExp: linearRegExpEngine, optimize: false },
   });
   addFormats(ajv);
@@ -188,6 +194,9 @@ function makeAjv(A: AjvClass): Ajv {
   });
   return ajv;
 }
+
+/** Longest ajv warning passed on, in characters (a format name or a path is the server's text). */
+const MAX_AJV_WARNING_CHARS = 1000;
 
 /**
  * The validators of one server's tools list. Create one per list; `dispose` (or dropping it) frees
@@ -208,8 +217,21 @@ export class SchemaCompiler {
   private compiled = new Map<string, ValidateFunction>();
   /** The previous list's, taken over when the same schema comes again. */
   private reuse: Map<string, ValidateFunction> | undefined;
+  /** The schema being compiled (`tool \`x\` inputSchema`), named in ajv's warnings. */
+  private compiling = 'schema';
+  /** ajv's warnings passed on so far (each once). */
+  private readonly said = new Set<string>();
+  private readonly logger: AjvLogger = {
+    log: () => undefined,
+    warn: (...args) => this.ajvSays(args),
+    error: (...args) => this.ajvSays(args),
+  };
 
-  constructor(readonly server: string, budget: Partial<SchemaBudget> = {}, previous?: SchemaCompiler) {
+  /**
+   * `warn` gets ajv's warnings about this server's schemas (default: dropped), one line each, naming the schema;
+   * the server's name is the log's.
+   */
+  constructor(readonly server: string, budget: Partial<SchemaBudget> = {}, previous?: SchemaCompiler, private readonly warn?: (message: string) => void) {
     this.budget = { maxSchemaNodes: DEFAULT_LIMITS.maxSchemaNodes, maxSchemaPatternChars: DEFAULT_LIMITS.maxSchemaPatternChars, ...budget };
     const same = previous && previous.budget.maxSchemaNodes === this.budget.maxSchemaNodes
       && previous.budget.maxSchemaPatternChars === this.budget.maxSchemaPatternChars;
@@ -270,10 +292,12 @@ export class SchemaCompiler {
       const A = AJV_OF[dialect];
       checkAgainstMetaSchema(A, s);
       let ajv = this.ajvs.get(dialect);
-      if (!ajv) this.ajvs.set(dialect, ajv = makeAjv(A));
+      if (!ajv) this.ajvs.set(dialect, ajv = makeAjv(A, this.logger));
+      this.compiling = label;
       try {
         return ajv.compile(s);
       } finally {
+        this.compiling = 'schema';
         // The validator keeps what it needs; the instance forgets the schema and its `$id`, so the next
         // tool of this server may use the same `$id` and nothing piles up.
         ajv.removeSchema(s);
@@ -287,6 +311,17 @@ export class SchemaCompiler {
       }
       return err instanceof Error ? err : new Error(String(err));
     }
+  }
+
+  /** One ajv warning (its text names the keyword and the path in the schema), escaped and cut, to `warn`. */
+  private ajvSays(args: unknown[]): void {
+    if (!this.warn) return;
+    const text = args.map(a => (a instanceof Error ? a.message : String(a))).join(' ');
+    const line = escapeControls(`${this.compiling}: ${text}`).replace(/\n/g, '\\n');
+    // ajv says some things more than once per schema (an unknown format: twice): once per compiler is enough.
+    if (this.said.has(line)) return;
+    this.said.add(line);
+    this.warn(line.length > MAX_AJV_WARNING_CHARS ? `${line.slice(0, MAX_AJV_WARNING_CHARS - 1)}…` : line);
   }
 
   /** The list is complete: the previous list's validators not taken over are let go. */

@@ -10,10 +10,11 @@ import { describeAjvErrors } from '../catalogue/catalogue';
 import { SchemaCompiler } from './compiler';
 
 export class BoundedSchemaValidator implements jsonSchemaValidator {
-  constructor(private readonly server: () => string, private readonly limits: () => Partial<Limits>) {}
+  /** `warn`: ajv's warnings (an unknown `format`) for the server's log. */
+  constructor(private readonly server: () => string, private readonly limits: () => Partial<Limits>, private readonly warn?: (message: string) => void) {}
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const compiler = new SchemaCompiler(this.server(), this.limits());
+    const compiler = new SchemaCompiler(this.server(), this.limits(), undefined, this.warn);
     const validate = compiler.compile(schema, 'schema');
     if (validate instanceof Error) {
       const message = validate.message;

@@ -105,7 +105,7 @@ export class McpSession {
       },
       versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
       // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.
-      jsonSchemaValidator: new BoundedSchemaValidator(() => h.name(), () => h.limits()),
+      jsonSchemaValidator: new BoundedSchemaValidator(() => h.name(), () => h.limits(), m => h.log('warning', 'lifecycle', m)),
     });
     // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts). The same
     // handlers answer a 2026-07-28 server's `input_required` rounds (the SDK fulfils them through these).
