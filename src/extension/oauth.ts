@@ -1,4 +1,10 @@
+/**
+ * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/externalUrl.ts),
+ * the redirect back through a URI handler, tokens in SecretStorage.
+ */
 import * as vscode from 'vscode';
+import { quoted } from '../mcp/display';
+import { confirmAndOpen } from './externalUrl';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /** SecretStorage as the core's OAuth token storage. */
@@ -21,14 +27,10 @@ export class OAuthBridge implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The browser step (ask, then openExternal); tests replace it to follow the authorization URL themselves. */
   openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
-    // Checked again here (not only in the core): only https: (http: on loopback) reaches openExternal.
-    const u = checkAuthorizationUrl(server, url);
-    const open = 'Open Browser';
-    const pick = await vscode.window.showInformationMessage(
-      `MCP server "${server}" asks you to sign in at ${u.origin}`,
-      { modal: true, detail: `The browser will open ${u.origin}${u.pathname}. Continue only if you trust this site.` }, open,
-    );
-    if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(u.toString(), true));
+    // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
+    // full URL that is then opened.
+    const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: 'Continue only if you trust this site.', button: 'Open Browser' });
+    if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 
   constructor(

@@ -13,6 +13,7 @@ export * from './oauth/provider';
 export * from './redact';
 export * from './limits';
 export * from './oauth/urls';
+export * from './features/externalUrl';
 export * from './tasks';
 export * from './toolTasks';
 export * from './apps';
