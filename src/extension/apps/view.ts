@@ -54,6 +54,8 @@ export class AppView implements vscode.Disposable {
   /** The dialogs of the current load (closed with it: what waits is denied). */
   private dialogs = new OneAtATime();
   private probes: ((state: PageState) => void)[] = [];
+  /** Pages generated so far: each load's page differs, so the webview reloads even when the resource is the same. */
+  private loads = 0;
   private delivery: Delivery = {};
   private disposables: vscode.Disposable[] = [];
   private pageReady?: { theme: 'light' | 'dark'; variables: Record<string, string>; width: number; height: number };
@@ -348,7 +350,7 @@ export class AppView implements vscode.Disposable {
     return `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
 <link rel="stylesheet" href="${media('host.css')}"></head>
-<body><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
+<body data-load="${++this.loads}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
 <iframe id="app" title="${esc(this.tool.title ?? this.tool.name)} (MCP App of ${esc(this.server)})" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
 ${view}<script src="${media('host.js')}"></script></body></html>`;
   }
