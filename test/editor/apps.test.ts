@@ -23,7 +23,7 @@ async function counter(): Promise<{ origin: string; hits: string[]; close(): Pro
 }
 
 describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-system-monitor, server-budget-allocator)', function () {
-  this.timeout(120000);
+  this.timeout(180000);
   let api: McpHostExtensionApi;
   const asked: string[] = [];
   let declared: Awaited<ReturnType<typeof counter>>;
@@ -41,7 +41,8 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
       sysmon: { type: 'stdio', command: process.execPath, args: [app('server-system-monitor'), '--stdio'] },
       budget: { type: 'stdio', command: process.execPath, args: [app('server-budget-allocator'), '--stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0));
+    // Four servers at once (the App servers are large Node programs): a loaded machine needs more than the default wait.
+    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
   });
 
   after(async () => {
