@@ -24,7 +24,8 @@ import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
-import { AppViews, confirmLinkDialog } from './apps';
+import { AppViews } from './apps';
+import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
@@ -58,8 +59,10 @@ export interface McpHostExtensionApi {
   forms: Forms;
   /** The failure notifications shown so far (text and buttons), newest last. */
   failureNotices: readonly FailureNotice[];
-  /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
+  /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
+  /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
+  setExternalUrlUi(ui: Partial<ExternalUrlUi> | undefined): void;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
   /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
@@ -130,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const chat = push(registerChat(context, host, identity));
   const apps = push(new AppViews({
     host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
-    ui: { approveTool: (server, tool, args) => chat.chat.approveCall(server, tool, args), confirmLink: confirmLinkDialog },
+    ui: { approveTool: (server, tool, args, closed) => chat.chat.approveCall(server, tool, args, closed) },
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
       const msg = host.get(server)?.redactor.text(raw) ?? raw;
@@ -193,6 +196,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     forms: formHost,
     failureNotices,
     oauth,
+    setExternalUrlUi,
     activationStart,
     activationMs,
     firstReconcileMs,

@@ -1,8 +1,12 @@
+/**
+ * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/externalUrl.ts),
+ * the redirect back through a URI handler, tokens in SecretStorage.
+ */
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
+import { quoted } from '../mcp/logging/display';
+import { confirmAndOpen } from './externalUrl';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
-import { dialogText, quoted } from '../mcp/logging/display';
-import { ask as askDialog } from './dialogs';
 
 /** SecretStorage as the core's OAuth token storage. */
 function storageOf(secrets: vscode.SecretStorage) {
@@ -24,14 +28,10 @@ export class OAuthBridge implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The browser step (ask, then openExternal); tests replace it to follow the authorization URL themselves. */
   openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
-    // Checked again here (not only in the core): only https: (http: on loopback) reaches openExternal.
-    const u = checkAuthorizationUrl(server, url);
-    const open = 'Open Browser';
-    const pick = await askDialog({
-      severity: 'info', message: `MCP server ${quoted(server)} asks you to sign in at ${u.origin}`,
-      detail: `The browser will open ${dialogText(`${u.origin}${u.pathname}`, 500)}. Continue only if you trust this site.`, buttons: [{ title: open }],
-    });
-    if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(u.toString(), true));
+    // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
+    // full URL that is then opened.
+    const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: 'Continue only if you trust this site.', button: 'Open Browser' });
+    if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 
   constructor(

@@ -15,6 +15,7 @@ export * from './limits';
 export * from './oauth/urls';
 export * from './tasks/tasks';
 export * from './tasks/toolTasks';
+export * from './features/externalUrl';
 export * from './apps';
 export * from './logging/protocolLabel';
 export * from './logging/stderrLevel';

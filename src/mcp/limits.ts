@@ -62,6 +62,28 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
   maxTasksPerServer: 'mcpHost.limits.maxTasksPerServer',
 });
 
+/**
+ * Caps on one MCP App view (README, Threat model: "Every requester is bounded"): a view is a requester like a server,
+ * bounded the same way, but these are fixed (no setting raises them). Enforced in src/extension/apps/transport.ts
+ * and media/apps/host.js (rates), src/mcp/apps/bounds.ts (one dialog at a time).
+ */
+export const VIEW_LIMITS = Object.freeze({
+  /** Requests of one view waiting for an answer (tool calls, links, chat messages, …); more are refused with an error. */
+  maxPendingViewRequests: 16,
+  /** Messages per second from one view (bursts up to twice that); more are dropped. */
+  maxViewMessagesPerSecond: 100,
+  /** Characters per second from one view (bursts up to twice that, so a few messages of the 4 MiB maximum pass); more are dropped. */
+  maxViewCharsPerSecond: 8 * 1024 * 1024,
+});
+
+/** The message for a view limit that was hit: names the view, the limit and that it is fixed. */
+export function viewLimitMessage(view: string, limit: keyof typeof VIEW_LIMITS, what: string): string {
+  const v = VIEW_LIMITS[limit];
+  const shown = limit === 'maxViewCharsPerSecond' ? `${v / (1024 * 1024)} MiB per second`
+    : limit === 'maxViewMessagesPerSecond' ? `${v} messages per second` : `${v} pending requests`;
+  return `${view} ${what}: over the limit of ${shown} for an MCP App view (${limit})`;
+}
+
 /** Defaults overlaid with the valid (positive, finite) values of `partial`. */
 export function resolveLimits(partial?: Partial<Record<keyof Limits, unknown>>): Limits {
   const out: Limits = { ...DEFAULT_LIMITS };

@@ -3,6 +3,8 @@
 // the tool's input and result; what the view may ask (tool calls, links, model context) follows the rules; the
 // view tears down when closed, goes stale when its server stops and reloads when it runs again.
 import * as assert from 'assert';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -12,28 +14,43 @@ import { ROOT, until } from './helpers';
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 type Response = { result?: Record<string, unknown>; error?: { message: string } };
 
+/** A loopback HTTP server that counts the requests it gets (CORS open, so a view's fetch can read the answer). */
+async function counter(): Promise<{ origin: string; hits: string[]; close(): Promise<void> }> {
+  const hits: string[] = [];
+  const srv = http.createServer((req, res) => { hits.push(req.url ?? ''); res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }); res.end('ok'); });
+  await new Promise<void>(r => srv.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, hits, close: () => new Promise(r => { srv.closeAllConnections(); srv.close(() => r()); }) };
+}
+
 describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-system-monitor, server-budget-allocator)', function () {
-  this.timeout(120000);
+  this.timeout(180000);
   let api: McpHostExtensionApi;
   const asked: string[] = [];
-  const links: string[] = [];
+  let declared: Awaited<ReturnType<typeof counter>>;
+  let undeclared: Awaited<ReturnType<typeof counter>>;
 
   before(async () => {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
-    api.apps.ui = { ...api.apps.ui, confirmLink: async (_s, _t, url) => { links.push(url); return false; } };
+    declared = await counter();
+    undeclared = await counter();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+      fx: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/apps-hostile.mjs')], env: { APPS_FX_ALLOWED: declared.origin, APPS_FX_OTHER: undeclared.origin } },
       basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'] },
       sysmon: { type: 'stdio', command: process.execPath, args: [app('server-system-monitor'), '--stdio'] },
       budget: { type: 'stdio', command: process.execPath, args: [app('server-budget-allocator'), '--stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0));
+    // Four servers at once (the App servers are large Node programs): a loaded machine needs more than the default wait.
+    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
   });
 
   after(async () => {
     api.chat.setUi(undefined);
+    api.setExternalUrlUi(undefined);
     for (const v of api.apps.all) v.dispose();
+    await declared?.close();
+    await undeclared?.close();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await until(api, 'no servers left', () => api.host.servers.length === 0);
   });
@@ -91,15 +108,32 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     }
   });
 
-  it('links: a file: link is refused without asking; an https link is asked about and not opened when declined', async () => {
+  it('H62: links go through the one confirm-and-open path: refused without asking when hostile; the dialog shows exactly the URL that is opened', async () => {
     const view = await initialized('basic', 'get-time');
-    links.length = 0;
-    const file = await view.asView('ui/open-link', { url: 'file:///etc/passwd' }) as Response;
-    assert.strictEqual(file.result?.isError, true);
-    assert.deepStrictEqual(links, []);
-    const web = await view.asView('ui/open-link', { url: 'https://example.com/docs?q=1' }) as Response;
-    assert.strictEqual(web.result?.isError, true);
-    assert.deepStrictEqual(links, ['https://example.com/docs?q=1']);
+    const asks: { question: string; detail: string; buttons: readonly string[] }[] = [];
+    const opened: string[] = [];
+    let answer: string | undefined;
+    api.setExternalUrlUi({ ask: async (question, detail, buttons) => { asks.push({ question, detail, buttons }); return answer; }, open: async url => { opened.push(url); return true; } });
+    for (const url of ['file:///etc/passwd', 'https://good.example\\@evil.example/login', 'https://good.example@evil.example/login', 'javascript:alert(1)', 'http://evil.example/', 'https://good.example/\u202elogin']) {
+      const r = await view.asView('ui/open-link', { url }) as Response;
+      assert.strictEqual(r.result?.isError, true, url);
+    }
+    assert.strictEqual(asks.length, 0, 'a refused link is never asked about');
+    answer = undefined;
+    const declined = await view.asView('ui/open-link', { url: 'https://example.com/docs?q=1' }) as Response;
+    assert.strictEqual(declined.result?.isError, true);
+    assert.deepStrictEqual(opened, []);
+    assert.strictEqual(asks[0].question, 'The view of tool "get-time" (MCP server "basic") wants to open https://example.com');
+    answer = 'Open Link';
+    const r = await view.asView('ui/open-link', { url: 'HTTPS://Example.COM:443/a/../docs?q=1' }) as Response;
+    assert.deepStrictEqual(r.result, {});
+    assert.deepStrictEqual(opened, ['https://example.com/docs?q=1']);
+    assert.strictEqual(asks[1].detail, `Full address: ${opened[0]}`, 'the dialog shows exactly what is opened');
+    await view.asView('ui/open-link', { url: 'https://xn--pple-43d.com/login' });
+    assert.strictEqual(asks[2].question, 'The view of tool "get-time" (MCP server "basic") wants to open https://аpple.com');
+    assert.match(asks[2].detail, /^Full address: https:\/\/xn--pple-43d\.com\/login\nThe domain is written https:\/\/xn--pple-43d\.com/);
+    assert.strictEqual(opened[1], 'https://xn--pple-43d.com/login');
+    api.setExternalUrlUi(undefined);
   });
 
   it('ui/update-model-context is kept for the next @mcp request, bounded', async () => {
@@ -153,6 +187,76 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     assert.ok(result && !result.isError);
     const view = await initialized('budget', 'get-budget-data');
     assert.strictEqual(view.panel.title.endsWith('— budget'), true, view.panel.title);
+  });
+
+  it('H63: a frame nested in a view cannot drive the page (banner, reload without CSP, camera…); the bystander keeps working', async () => {
+    await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'nested', {});
+    const view = await initialized('fx', 'nested');
+    await until(api, 'the hostile view done with its attack', () => /attacked/.test(view.modelContext ?? ''), 30000);
+    assert.strictEqual(view.modelContext, 'attacked (nested ran: yes)', 'the nested frame ran and sent its forged control messages');
+    assert.ok(view.pageSender === 'frameElement' || view.pageSender === 'frames', `the page knows the extension's side: ${view.pageSender}`);
+    // The page answers the extension (a control message from the right side) and reports what it shows.
+    const page = await view.probe();
+    assert.strictEqual(page.banner, '', 'no banner drawn outside the sandbox');
+    assert.strictEqual(page.allow, '', 'no camera, microphone, geolocation or clipboard');
+    assert.strictEqual(page.sandbox, 'allow-scripts allow-forms');
+    assert.deepStrictEqual(page.csp, [view.pagePolicy], "the page's policy is the one it was generated with");
+    assert.ok(page.srcdocChars > 500, `the view's document was not replaced (${page.srcdocChars} characters)`);
+    assert.ok(view.initialized);
+    const basic = await initialized('basic', 'get-time');
+    const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+    assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
+    assert.strictEqual((await basic.probe()).banner, '');
+    view.dispose();
+  });
+
+  it('H65: a connect domain the App declares is reachable from its view; an undeclared one is not', async () => {
+    await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'connect', {});
+    const view = await initialized('fx', 'connect');
+    await until(api, 'the view reported its two fetches', () => /declared:/.test(view.modelContext ?? ''), 30000);
+    assert.strictEqual(view.modelContext, 'declared: ok; undeclared: blocked');
+    assert.deepStrictEqual(declared.hits, ['/declared']);
+    assert.deepStrictEqual(undeclared.hits, [], 'the undeclared origin never saw a request');
+    assert.ok(view.policy?.includes(`connect-src ${declared.origin};`), view.policy);
+    assert.ok(view.pagePolicy?.includes(`connect-src ${declared.origin};`), view.pagePolicy);
+    view.dispose();
+  });
+
+  it('H64: a view sending 2,000 tools/call and 4 MiB messages gets one dialog at a time, the rest refused or dropped; closing it leaves no dialog; the bystander keeps working', async () => {
+    let open = 0;
+    let most = 0;
+    let shown = 0;
+    api.chat.setUi({
+      approveTool: ask => {
+        if (ask.server !== 'fx') return Promise.resolve('once');
+        shown++; open++; most = Math.max(most, open);
+        // Nobody answers: the dialog stays until the view's close tells it to go.
+        return new Promise(resolve => ask.closed?.addEventListener('abort', () => { open--; resolve('deny'); }, { once: true }));
+      },
+    });
+    try {
+      await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'flood', {});
+      const view = await initialized('fx', 'flood');
+      await until(api, '16 calls of the flood waiting for their dialog', () => view.trace.filter(t => t === 'tools/call good').length === 16 && view.dialogsWaiting === 16, 30000);
+      await until(api, 'the large messages handled', () => (view.counts?.receivedChars ?? 0) > 4 * 1024 * 1024, 30000);
+      await new Promise(r => setTimeout(r, 1500));
+      assert.strictEqual(most, 1, 'one dialog at a time');
+      assert.strictEqual(shown, 1);
+      assert.strictEqual(view.trace.filter(t => t === 'tools/call good').length, 16, 'no more than 16 reached the bridge');
+      const counts = view.counts!;
+      assert.ok(counts.refused > 0, `the rest refused with an error: ${JSON.stringify(counts)}`);
+      assert.ok(counts.receivedChars < 20 * 4 * 1024 * 1024, `most of the 160 MiB flood never reached the extension host: ${JSON.stringify(counts)}`);
+      view.dispose();
+      await until(api, 'no dialog left', () => open === 0 && view.dialogsWaiting === 0);
+      assert.strictEqual(shown, 1, 'nothing more was asked after the close');
+    } finally {
+      api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    }
+    const basic = await initialized('basic', 'get-time');
+    asked.length = 0;
+    const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+    assert.deepStrictEqual(asked, ['basic/get-time']);
+    assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
   });
 
   it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {

@@ -31,15 +31,17 @@ describe('URL-mode elicitation: the target shown before consent', () => {
     assert.doesNotMatch(consentDetail('m', target('https://example.com/')), /international/);
   });
 
-  it('refuses anything but http(s), URLs with credentials, and non-URLs, naming the server', () => {
+  it('refuses anything but https (and loopback http), URLs with credentials, and non-URLs, naming the server', () => {
     for (const [raw, why] of [
-      ['javascript:alert(1)', /`javascript:` URL; only http and https/],
+      ['javascript:alert(1)', /`javascript:` URL; only https: URLs \(and http: on this machine\)/],
+      ['http://evil.example/login', /http: URL of another machine/],
       ['file:///etc/passwd', /`file:` URL/],
       ['data:text/html,<b>x</b>', /`data:` URL/],
       ['vscode://settings', /`vscode:` URL/],
       ['command:workbench.action.quit', /`command:` URL/],
       ['https://user:pw@example.com/', /user name or password/],
-      ['not a url', /not a URL/],
+      ['not-a-url', /not a URL/],
+      ['not a url', /white space/],
       [42, /not a URL/],
     ] as const) {
       const t = elicitationTarget('srv', raw);

@@ -3,17 +3,20 @@
  * UI is called from the Servers view, the palette or the model in @mcp chat. The rules for what a view may ask:
  * - tool calls only to tools of its own server that are visible to apps (`_meta.ui.visibility`), each through the
  *   same confirmation and grants as the model's tool calls in @mcp;
- * - links open through the editor after the user agrees (http, https and mailto only);
+ * - links open through the one confirm-and-open path (src/extension/externalUrl.ts: parsed once, https: and loopback
+ *   http: only, no user info; the dialog shows the URL that is then opened);
+ * - its dialogs (confirmations, links) come one at a time, its pending requests and message rate are capped
+ *   (transport.ts), and closing the view denies what still waits (src/mcp/apps/bounds.ts);
  * - `ui/message` lands in the @mcp chat input, for the user to send; `ui/update-model-context` is added to the
  *   next @mcp request, which says so.
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { toolUi, visibleToApp, type HostApi } from '../../mcp';
+import { toolUi, visibleToApp, type HostApi, type OneAtATime } from '../../mcp';
+import { quoted } from '../../mcp/logging/display';
+import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
-import { dialogText, quoted, shownName } from '../../mcp/logging/display';
-import { ask as askDialog } from '../dialogs';
 
 export { AppView, APP_VIEW_TYPE };
 
@@ -21,9 +24,11 @@ export const AppCommandIds = { openAppView: CommandIds.openAppView, closeAppView
 
 /** How the registry asks the user (replaceable for tests). */
 export interface AppViewsUi {
-  /** The confirmation of a tool call the view asks for: the @mcp participant's rules. */
-  approveTool(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
-  confirmLink(server: string, tool: string, url: string): Promise<boolean>;
+  /**
+   * The confirmation of a tool call the view asks for: the @mcp participant's rules. `closed` aborts when the view
+   * closes (the answer is then ignored; a dialog that can close should).
+   */
+  approveTool(server: string, tool: Tool, args: Record<string, unknown>, closed: AbortSignal): Promise<boolean>;
 }
 
 export interface AppViewsOptions {
@@ -51,8 +56,8 @@ export class AppViews implements vscode.Disposable {
       host: o.host,
       extensionUri: o.extensionUri,
       hostInfo: { name: 'MCP Host', version: o.version },
-      callTool: (server, tool, args) => this.callFromView(server, tool, args),
-      openLink: (server, tool, url) => this.openLink(server, tool, url),
+      callTool: (server, tool, args, dialogs) => this.callFromView(server, tool, args, dialogs),
+      openLink: (server, tool, url, dialogs) => this.openLink(server, tool, url, dialogs),
       sendToChat: async (server, tool, text) => {
         await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${text}`, isPartialQuery: true });
         o.log(server, 'info', `MCP App of ${tool}: a message for the chat was put into the @mcp chat input`);
@@ -109,31 +114,25 @@ export class AppViews implements vscode.Disposable {
     return this.all.filter(v => v.modelContext).map(v => ({ server: v.server, tool: v.tool.name, text: v.modelContext! }));
   }
 
-  private async callFromView(server: string, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+  private async callFromView(server: string, tool: Tool, args: Record<string, unknown>, dialogs: OneAtATime): Promise<CallToolResult> {
     if (!visibleToApp(tool)) {
       this.o.log(server, 'warning', `MCP App: refused a call of tool "${tool.name}": it is not visible to apps (_meta.ui.visibility)`);
       throw new Error(`Tool "${tool.name}" of MCP server "${server}" is not available to apps`);
     }
-    if (!await this.o.ui.approveTool(server, tool, args)) throw new Error(`The user declined to run the tool "${tool.name}"`);
+    if (!await dialogs.run(closed => this.o.ui.approveTool(server, tool, args, closed), false)) throw new Error(`The user declined to run the tool "${tool.name}"`);
+    if (dialogs.signal.aborted) throw new Error(`The view of tool "${tool.name}" was closed`);
     const h = this.o.host.get(server);
     if (!h || h.state.kind !== 'running') throw new Error(`MCP server "${server}" is not running`);
     return h.callTool(tool.name, args, { by: 'view' });
   }
 
-  private async openLink(server: string, tool: string, url: string): Promise<boolean> {
-    let uri: vscode.Uri;
-    try {
-      uri = vscode.Uri.parse(url, true);
-    } catch {
-      this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a link that is not a URL`);
-      return false;
-    }
-    if (!['http', 'https', 'mailto'].includes(uri.scheme)) {
-      this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a ${uri.scheme}: link (only http, https and mailto)`);
-      return false;
-    }
-    if (!await this.o.ui.confirmLink(server, tool, uri.toString(true))) return false;
-    return vscode.env.openExternal(uri);
+  private async openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean> {
+    const r = await dialogs.run<ExternalUrlOutcome | undefined>(closed => confirmAndOpen(url, {
+      asker: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)})`, button: 'Open Link', closed,
+    }), undefined);
+    if (!r) return false; // the view closed before the dialog's turn
+    if (r.outcome === 'refused') this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a link: ${r.reason}`);
+    return r.outcome === 'opened';
   }
 
   dispose(): void {
@@ -146,15 +145,4 @@ export class AppViews implements vscode.Disposable {
 
 function key(server: string, tool: string): string {
   return `${server}\u0000${tool}`;
-}
-
-/** The link dialog: the origin first (what the user must judge), the full URL as detail. */
-export async function confirmLinkDialog(server: string, tool: string, url: string): Promise<boolean> {
-  let origin = url;
-  try { origin = new URL(url).origin; } catch { /* mailto: and the like have no origin: the URL itself */ }
-  const pick = await askDialog({
-    severity: 'warning', message: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)}) wants to open ${shownName(origin, 200)}`,
-    detail: dialogText(url), buttons: [{ title: 'Open Link' }],
-  });
-  return pick === 'Open Link';
 }

@@ -1,18 +1,27 @@
 /**
  * The MCP Apps bridge's transport inside the extension host: JSON-RPC messages to and from the view travel as
  * JSON text over the webview's message channel (the webview page relays them to and from the sandboxed frame
- * that runs the view). The view is untrusted: a message larger than the cap or not JSON-RPC is dropped with a
- * log line, and at most MAX_INBOX messages wait for the bridge.
+ * that runs the view). The view is untrusted and bounded like a server (README, Threat model: "Every requester is
+ * bounded"; caps in src/mcp/limits.ts VIEW_LIMITS): a message larger than the cap or not JSON-RPC is dropped with a
+ * log line; messages and characters per second are budgeted (over the budget they are dropped, with one log line
+ * per burst); at most `maxPendingViewRequests` requests of the view wait for an answer, and more (or a request
+ * reusing a pending id) are refused at once with a JSON-RPC error; closing settles what waits.
  */
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
+/** The JSON-RPC error code of a request refused because the view has too many pending. */
+export const VIEW_BUSY_CODE = -32000;
 
 /** What the transport needs of the webview (a WebviewPanel's `webview`, or a test double). */
 export interface ViewChannel {
   postMessage(message: unknown): Thenable<boolean>;
 }
+
+type Id = string | number;
+const idKey = (id: Id) => `${typeof id}:${id}`;
 
 export class ViewTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -22,32 +31,79 @@ export class ViewTransport implements Transport {
   /** Responses the host's own requests-as-the-view wait for (tests: `AppView.asView`). */
   private readonly waiting = new Map<string, (message: JSONRPCMessage) => void>();
   private nextId = 0;
+  /** Requests of the view the bridge has not answered yet. */
+  private readonly pending = new Set<string>();
+  private readonly messages: RateBudget;
+  private readonly chars: RateBudget;
+  /** A burst of drops or refusals is logged once; the next line comes after a message passed again. */
+  private droppingSaid = false;
+  private refusingSaid = false;
+  /** Counts for tests and the log. */
+  readonly counts = { received: 0, receivedChars: 0, dropped: 0, refused: 0 };
 
-  constructor(private readonly channel: ViewChannel, private readonly log: (message: string) => void) {}
+  /** `now` (milliseconds) is the rate budgets' clock: replaceable for tests. */
+  constructor(private readonly channel: ViewChannel, private readonly log: (message: string) => void, private readonly who = 'the view', now?: () => number) {
+    this.messages = new RateBudget(VIEW_LIMITS.maxViewMessagesPerSecond, now);
+    this.chars = new RateBudget(VIEW_LIMITS.maxViewCharsPerSecond, now);
+  }
 
   async start(): Promise<void> { /* the channel exists already */ }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const id = 'id' in message && !('method' in message) ? String(message.id) : undefined;
-    const waiter = id !== undefined ? this.waiting.get(id) : undefined;
-    if (waiter && id !== undefined) { this.waiting.delete(id); waiter(message); return; }
+    const id = 'id' in message && !('method' in message) ? message.id as Id : undefined;
+    if (id !== undefined && id !== null) this.pending.delete(idKey(id));
+    const waiter = id !== undefined ? this.waiting.get(String(id)) : undefined;
+    if (waiter && id !== undefined) { this.waiting.delete(String(id)); waiter(message); return; }
     await this.channel.postMessage({ type: 'app', text: serializeMessage(message).trimEnd() });
   }
 
   /** A message from the view (the `text` the webview page relayed). */
   receive(text: unknown): void {
     if (this.closed) return;
-    if (typeof text !== 'string') return this.log('the view sent a message that is not text; dropped');
-    if (text.length > MAX_VIEW_MESSAGE_CHARS) return this.log(`the view sent a message of ${text.length} characters (over ${MAX_VIEW_MESSAGE_CHARS}); dropped`);
+    if (typeof text !== 'string') return this.log(`${this.who} sent a message that is not text; dropped`);
+    if (text.length > MAX_VIEW_MESSAGE_CHARS) return this.log(`${this.who} sent a message of ${text.length} characters (over ${MAX_VIEW_MESSAGE_CHARS}); dropped`);
+    if (!this.messages.take(1)) return this.drop('maxViewMessagesPerSecond');
+    if (!this.chars.take(text.length)) return this.drop('maxViewCharsPerSecond');
+    this.droppingSaid = false;
+    this.counts.received++;
+    this.counts.receivedChars += text.length;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(text);
     } catch (err) {
-      this.log(`the view sent a message that is not JSON-RPC (${err instanceof Error ? err.message.slice(0, 200) : 'unreadable'}); dropped`);
+      this.log(`${this.who} sent a message that is not JSON-RPC (${err instanceof Error ? err.message.slice(0, 200) : 'unreadable'}); dropped`);
       return;
     }
+    if ('method' in message && 'id' in message) {
+      const key = idKey(message.id as Id);
+      const why = this.pending.has(key) ? `${this.who} reused the id of a request still pending`
+        : this.pending.size >= VIEW_LIMITS.maxPendingViewRequests ? viewLimitMessage(this.who, 'maxPendingViewRequests', `sent request "${String(message.method).slice(0, 60)}"`) : undefined;
+      if (why) return this.refuse(message.id as Id, why);
+      this.refusingSaid = false;
+      this.pending.add(key);
+    }
     this.onmessage?.(message);
+  }
+
+  private drop(limit: 'maxViewMessagesPerSecond' | 'maxViewCharsPerSecond'): void {
+    this.counts.dropped++;
+    if (this.droppingSaid) return;
+    this.droppingSaid = true;
+    this.log(`${viewLimitMessage(this.who, limit, 'sent messages too fast')}; dropping its messages until it slows down`);
+  }
+
+  private refuse(id: Id, why: string): void {
+    this.counts.refused++;
+    if (!this.refusingSaid) { this.refusingSaid = true; this.log(`${why}; refused with an error (and so are more, until one is answered)`); }
+    void this.reply({ jsonrpc: '2.0', id, error: { code: VIEW_BUSY_CODE, message: why } } as JSONRPCMessage, id);
+  }
+
+  /** An answer that never passed the bridge (a refusal). */
+  private async reply(message: JSONRPCMessage, id: Id): Promise<void> {
+    const waiter = this.waiting.get(String(id));
+    if (waiter) { this.waiting.delete(String(id)); waiter(message); return; }
+    await this.channel.postMessage({ type: 'app', text: serializeMessage(message).trimEnd() });
   }
 
   /**
@@ -58,13 +114,20 @@ export class ViewTransport implements Transport {
     const id = `host-test-${++this.nextId}`;
     return new Promise(resolve => {
       this.waiting.set(id, resolve);
+      const dropped = this.counts.dropped;
       this.receive(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      // A dropped request gets no answer (a view learns nothing); the test's promise settles with an error instead.
+      if (this.counts.dropped > dropped && this.waiting.delete(id)) resolve({ jsonrpc: '2.0', id, error: { code: VIEW_BUSY_CODE, message: 'dropped: the view sent messages too fast' } } as JSONRPCMessage);
     });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // What the tests' requests-as-the-view wait for settles too.
+    for (const [id, w] of this.waiting) w({ jsonrpc: '2.0', id, error: { code: VIEW_BUSY_CODE, message: 'the view was closed' } } as JSONRPCMessage);
+    this.waiting.clear();
+    this.pending.clear();
     this.onclose?.();
   }
 }

@@ -10,7 +10,7 @@ import * as path from 'path';
 import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { allowAttribute, buildAppCsp, injectCsp, loadAppResource, type HostApi } from '../../mcp';
+import { allowAttribute, buildAppCsp, injectCsp, loadAppResource, OneAtATime, VIEW_LIMITS, type AppResource, type HostApi } from '../../mcp';
 import { ViewTransport } from './transport';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
@@ -27,16 +27,22 @@ export interface AppViewServices {
   host: HostApi;
   extensionUri: vscode.Uri;
   hostInfo: { name: string; version: string };
-  /** A tool call the view asks for (already checked: same server, visible to apps); resolves the result or throws. */
-  callTool(server: string, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult>;
-  /** Asks the user, then opens the link through the editor; resolves whether it was opened. */
-  openLink(server: string, tool: string, url: string): Promise<boolean>;
+  /**
+   * A tool call the view asks for (already checked: same server, visible to apps); resolves the result or throws.
+   * Its confirmation waits its turn in `dialogs` (one at a time per view; all denied when the view closes).
+   */
+  callTool(server: string, tool: Tool, args: Record<string, unknown>, dialogs: OneAtATime): Promise<CallToolResult>;
+  /** Asks the user (in turn, through `dialogs`), then opens the link through the editor; resolves whether it was opened. */
+  openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean>;
   /** Puts a message from the view into the @mcp chat input, visibly. */
   sendToChat(server: string, tool: string, text: string): Promise<void>;
   log(server: string, level: 'info' | 'warning' | 'error', message: string): void;
   /** Fired for tests and the views' registry. */
   changed(view: AppView): void;
 }
+
+/** What the page reports it shows (`AppView.probe`, for tests). */
+export interface PageState { banner: string; allow: string; sandbox: string; srcdocChars: number; csp: string[] }
 
 /** What the panel last delivered, to deliver again after a reload. */
 interface Delivery { args?: Record<string, unknown>; result?: CallToolResult; cancelled?: string }
@@ -45,6 +51,11 @@ export class AppView implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private bridge?: AppBridge;
   private transport?: ViewTransport;
+  /** The dialogs of the current load (closed with it: what waits is denied). */
+  private dialogs = new OneAtATime();
+  private probes: ((state: PageState) => void)[] = [];
+  /** Pages generated so far: each load's page differs, so the webview reloads even when the resource is the same. */
+  private loads = 0;
   private delivery: Delivery = {};
   private disposables: vscode.Disposable[] = [];
   private pageReady?: { theme: 'light' | 'dark'; variables: Record<string, string>; width: number; height: number };
@@ -58,6 +69,10 @@ export class AppView implements vscode.Disposable {
   modelContext?: string;
   /** The Content Security Policy the view's document got (tests, the log). */
   policy?: string;
+  /** The policy of the page that frames the view (its frame inherits it): the view's sources plus the page's own script. */
+  pagePolicy?: string;
+  /** How the page recognises the extension's messages ('frameElement' or 'frames'), from its last 'ready'. */
+  pageSender?: string;
   /** Messages the host sent and got (method names, for tests and the log). */
   readonly trace: string[] = [];
 
@@ -98,6 +113,17 @@ export class AppView implements vscode.Disposable {
   /** The host context the view gets now (theme, styles, size). */
   context(): McpUiHostContext { return this.hostContext(); }
 
+  /** Counts of the view's messages (received, dropped over the rate, refused over the pending cap); tests and the log. */
+  get counts(): { received: number; receivedChars: number; dropped: number; refused: number } | undefined { return this.transport?.counts; }
+
+  /** The view's dialogs waiting or on screen. */
+  get dialogsWaiting(): number { return this.dialogs.waiting; }
+
+  /** What the page shows now (banner, the frame's `allow` and sandbox, the policies), as the page itself reports it (tests). */
+  probe(): Promise<PageState> {
+    return new Promise(resolve => { this.probes.push(resolve); void this.panel.webview.postMessage({ type: 'probe' }); });
+  }
+
   /** Sends a request to the bridge as the view would (tests); rejects when the view is not loaded. */
   async asView(method: string, params: Record<string, unknown>): Promise<unknown> {
     if (!this.transport) throw new Error('the view is not loaded');
@@ -124,7 +150,7 @@ export class AppView implements vscode.Disposable {
     const h = this.s.host.get(this.server);
     if (!h || h.state.kind !== 'running') return this.banner(`Server "${this.server}" is not running: this view is stale. It reloads when the server runs again.`);
     this.closeBridge();
-    let res;
+    let res: AppResource;
     try {
       res = await loadAppResource(h, this.tool.name, this.uri);
     } catch (err) {
@@ -134,7 +160,8 @@ export class AppView implements vscode.Disposable {
     }
     if (this.disposed) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
-    const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`));
+    const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`), `the view of tool "${this.tool.name}"`);
+    this.dialogs = new OneAtATime();
     const { AppBridge } = loadBridge();
     const bridge = this.bridge = new AppBridge(null, this.s.hostInfo, {
       openLinks: {}, serverTools: {}, logging: {},
@@ -145,9 +172,10 @@ export class AppView implements vscode.Disposable {
     await bridge.connect(transport);
     this.stale = false;
     this.initialized = false;
-    this.banner('');
     this.policy = buildAppCsp(res.csp);
-    await this.panel.webview.postMessage({ type: 'load', html: injectCsp(res.html, this.policy), allow: allowAttribute(res.permissions) });
+    // A new page: its policy allows what the view's does (a srcdoc frame inherits the page's policy, so a declared
+    // domain must be allowed here too), the frame's `allow` is in its markup, the view's document is part of it.
+    this.panel.webview.html = this.page(res);
     this.s.changed(this);
   }
 
@@ -168,11 +196,11 @@ export class AppView implements vscode.Disposable {
       const h = this.s.host.get(server);
       const target = h?.catalogue.tools.find(t => t.name === params.name);
       if (!h || h.state.kind !== 'running' || !target) throw new Error(`MCP server "${server}" has no running tool named "${params.name}"`);
-      return this.s.callTool(server, target, (params.arguments ?? {}) as Record<string, unknown>);
+      return this.s.callTool(server, target, (params.arguments ?? {}) as Record<string, unknown>, this.dialogs);
     };
     b.onopenlink = async ({ url }) => {
       this.trace.push('ui/open-link');
-      return (await this.s.openLink(server, tool, url)) ? {} : { isError: true };
+      return (await this.s.openLink(server, tool, url, this.dialogs)) ? {} : { isError: true };
     };
     b.onmessage = async params => {
       this.trace.push('ui/message');
@@ -221,8 +249,23 @@ export class AppView implements vscode.Disposable {
       case 'app': this.transport?.receive(msg.text); break;
       case 'ready':
         this.pageReady = { theme: msg.theme === 'light' ? 'light' : 'dark', variables: styleVariables(msg.variables), width: num(msg.width), height: num(msg.height) };
-        if (this.delivery.args || this.delivery.result) void this.load();
+        this.pageSender = typeof msg.sender === 'string' ? msg.sender.slice(0, 20) : undefined;
+        // The first page (no view yet) asks for the view; a page with the view only brings the theme and size.
+        if (msg.hasView === true) this.contextChanged();
+        else if (this.delivery.args || this.delivery.result) void this.load();
         break;
+      case 'dropped':
+        // The page dropped the view's messages over the rate (VIEW_LIMITS); one line per burst.
+        if (typeof msg.count !== 'number') this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view of tool "${this.tool.name}" sent messages faster than ${VIEW_LIMITS.maxViewMessagesPerSecond} messages or ${VIEW_LIMITS.maxViewCharsPerSecond / 1024 / 1024} MiB per second; dropping them until it slows down`);
+        else this.s.log(this.server, 'info', `MCP App ${this.uri}: ${num(msg.count)} messages of the view were dropped`);
+        break;
+      case 'probe': {
+        const str = (v: unknown) => typeof v === 'string' ? v.slice(0, 10_000) : '';
+        const state: PageState = { banner: str(msg.banner), allow: str(msg.allow), sandbox: str(msg.sandbox), srcdocChars: num(msg.srcdocChars),
+          csp: Array.isArray(msg.csp) ? msg.csp.slice(0, 8).map(str) : [] };
+        for (const p of this.probes.splice(0)) p(state);
+        break;
+      }
       case 'theme':
         if (!this.pageReady) break;
         this.pageReady = { ...this.pageReady, theme: msg.theme === 'light' ? 'light' : 'dark', variables: styleVariables(msg.variables) };
@@ -274,6 +317,8 @@ export class AppView implements vscode.Disposable {
 
   private closeBridge(): void {
     const b = this.bridge;
+    // The dialogs of this load: what waits resolves denied, the one on screen is told to close.
+    this.dialogs.close();
     this.bridge = undefined;
     this.transport = undefined;
     this.initialized = false;
@@ -288,18 +333,26 @@ export class AppView implements vscode.Disposable {
     this.s.log(this.server, 'warning', `MCP App ${this.uri}: could not send ${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  /** The page that frames the view: its own script and style from media/apps, and the view's policy plus them. */
-  private page(): string {
+  /**
+   * The page that frames the view: its own script and style from media/apps; its policy, the frame's sandbox and
+   * `allow`, and the view's document (with the view's policy first) all fixed here, when the extension generates
+   * it (README, Threat model: "Webview pages trust only the extension"). Without a resource: no frame content and
+   * no network at all.
+   */
+  private page(res?: AppResource): string {
     const w = this.panel.webview;
     const media = (f: string) => w.asWebviewUri(vscode.Uri.joinPath(this.s.extensionUri, 'media', 'apps', f)).toString();
-    // The view's frame inherits this policy: before the resource is known it allows no network at all.
-    const policy = buildAppCsp({ connect: [], resource: [], frame: [], baseUri: [], dropped: [] }, { script: [w.cspSource] });
+    const none = { connect: [], resource: [], frame: [], baseUri: [], dropped: [] };
+    const policy = this.pagePolicy = buildAppCsp(res?.csp ?? none, { script: [w.cspSource] });
+    const allow = res ? allowAttribute(res.permissions) : '';
+    // JSON with every `<` escaped cannot end the script element that holds it.
+    const view = res && this.policy ? `<script type="application/json" id="view-html">${JSON.stringify(injectCsp(res.html, this.policy)).replace(/</g, '\\u003c')}</script>\n` : '';
     return `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
 <link rel="stylesheet" href="${media('host.css')}"></head>
-<body><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
-<iframe id="app" title="${esc(this.tool.title ?? this.tool.name)} (MCP App of ${esc(this.server)})" sandbox="allow-scripts allow-forms"></iframe>
-<script src="${media('host.js')}"></script></body></html>`;
+<body data-load="${++this.loads}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
+<iframe id="app" title="${esc(this.tool.title ?? this.tool.name)} (MCP App of ${esc(this.server)})" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
+${view}<script src="${media('host.js')}"></script></body></html>`;
   }
 
   dispose(): void {

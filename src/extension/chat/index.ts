@@ -37,7 +37,11 @@ export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
 export const MAX_TOOL_ROUNDS = 10;
 
 /** A tool call waiting for the user's decision. */
-export interface ToolAsk { server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean }
+export interface ToolAsk {
+  server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean;
+  /** Aborts when whoever asked went away (an App view closed): a dialog that can close should; the answer is ignored. */
+  closed?: AbortSignal;
+}
 
 /** One prompt argument to ask for. */
 export interface ArgumentAsk {
@@ -395,13 +399,14 @@ export class McpChat {
    * The confirmation of one tool call (the model's, or an MCP App view's): a standing grant for the tool (session
    * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed.
    */
-  async approveCall(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean> {
+  async approveCall(server: string, tool: Tool, args: Record<string, unknown>, closed?: AbortSignal): Promise<boolean> {
     // An unknown server is asked every time.
     const id = this.identity.of?.(server);
     const key = id && grantKey(id, tool.name);
     let grant: Grant | undefined = id && key ? this.grants.standing(id.scope, key) : undefined;
     if (!grant) {
-      grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint });
+      grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed });
+      if (closed?.aborted) return false;
       if (id && key) await this.grants.record(id.scope, key, grant);
     }
     return grant !== 'deny';

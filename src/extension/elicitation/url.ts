@@ -1,7 +1,8 @@
 /**
  * URL-mode elicitation in the editor: a modal names the server, shows its message and, prominently,
  * the origin the link leads to (domain decoded from punycode, the ASCII form beside it when they
- * differ; the full URL in the detail). The URL opens (vscode.env.openExternal) only after the user
+ * differ; the full URL in the detail). Dialog and open go through the one confirm-and-open path
+ * (src/extension/externalUrl.ts): the URL parsed once is the one shown and opened, only after the user
  * picks "Open"; Decline and closing the dialog answer decline and cancel. Nothing is fetched before.
  * For a URLElicitationRequiredError the same consent runs, then a quick pick waits for the server's
  * `notifications/elicitation/complete` (it closes when that arrives; the user may retry now or stop).
@@ -10,7 +11,7 @@ import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
 import { dialogText, quoted } from '../../mcp/logging/display';
-import { ask as askDialog } from '../dialogs';
+import { askExternalUrl, openExternalUrl } from '../externalUrl';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {
@@ -29,15 +30,11 @@ const DECLINE = 'Decline';
 export const realUrlElicitUi: UrlElicitUi = {
   async consent(server, message, target) {
     const open = openLabel(target);
-    const pick = await askDialog({
-      severity: 'warning', message: `MCP server ${quoted(server)} asks you to open a page on ${target.origin}`,
-      detail: consentDetail(dialogText(message), target), buttons: [{ title: open }, { title: DECLINE }],
-    });
+    const pick = await askExternalUrl(`MCP server ${quoted(server)} asks you to open a page on ${target.origin}`,
+      consentDetail(dialogText(message), target), [open, DECLINE]);
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },
-  async open(url) {
-    return vscode.env.openExternal(vscode.Uri.parse(url, true));
-  },
+  open: openExternalUrl,
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
     qp.title = `MCP Host: ${quoted(server)} is waiting for you to finish on ${target.origin}`;

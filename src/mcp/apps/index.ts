@@ -1,3 +1,4 @@
 export * from './meta';
 export * from './csp';
 export * from './resource';
+export * from './bounds';

@@ -1,8 +1,9 @@
 /**
  * URL-mode elicitation (MCP 2025-11-25), the editor-free part:
- * - `elicitationTarget` checks the URL a server asks the user to open (http or https only, no
- *   credentials in it) and says where it leads: the origin with its domain decoded from punycode,
- *   and the ASCII form beside it when the two differ (so a look-alike domain shows as what it is);
+ * - `elicitationTarget` checks the URL a server asks the user to open, through the one parser of
+ *   external URLs (src/mcp/features/externalUrl.ts: https:, http: on loopback, no credentials) and
+ *   says where it leads: the origin with its domain decoded from punycode, and the ASCII form beside
+ *   it when the two differ (so a look-alike domain shows as what it is);
  * - `UrlElicitations` follows the elicitations the user agreed to: `notifications/elicitation/complete`
  *   settles the one it names (closing whatever UI waits on it); bounded per server;
  * - `callWithUrlElicitation` runs a request that may fail with URLElicitationRequiredError (-32042):
@@ -10,38 +11,19 @@
  *   one of them completed.
  * Nothing here opens a URL: the caller does, after the user's consent.
  */
-import { domainToUnicode } from 'node:url';
 import { UrlElicitationRequiredError, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
+import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from './externalUrl';
 
-/** Where a URL-mode elicitation leads, as the consent UI shows it. */
-export interface ElicitationTarget {
-  /** The URL to open (normalised by the URL parser). */
-  url: string;
-  /** `https://例え.jp` — scheme, host with the domain decoded, port if not the default. */
-  origin: string;
-  /** The origin in ASCII (`https://xn--r8jz45g.jp`) when it differs from `origin`, else undefined. */
-  asciiOrigin?: string;
-}
+/** Where a URL-mode elicitation leads, as the consent UI shows it (and the one value that is opened). */
+export type ElicitationTarget = ExternalUrl;
 
 /**
  * Checks a URL-mode elicitation's URL; an Error (with a message naming the server) when it is not one
- * the host opens: not a URL, not http(s), or carrying a user name or password.
+ * the host opens: not a URL, not https (or http on loopback), or carrying a user name or password.
  */
 export function elicitationTarget(server: string, raw: unknown): ElicitationTarget | Error {
-  if (typeof raw !== 'string' || !URL.canParse(raw)) {
-    return new Error(`server \`${server}\` asked to open something that is not a URL: ${JSON.stringify(String(raw).slice(0, 200))}`);
-  }
-  const u = new URL(raw);
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    return new Error(`server \`${server}\` asked to open a \`${u.protocol}\` URL; only http and https URLs are opened`);
-  }
-  if (u.username || u.password) {
-    return new Error(`server \`${server}\` asked to open a URL with a user name or password in it; such URLs are not opened`);
-  }
-  const host = u.hostname.startsWith('[') ? u.hostname : domainToUnicode(u.hostname) || u.hostname;
-  const port = u.port ? `:${u.port}` : '';
-  const origin = `${u.protocol}//${host}${port}`;
-  return { url: u.href, origin, asciiOrigin: origin !== u.origin ? u.origin : undefined };
+  const t = parseExternalUrl(raw);
+  return t instanceof Error ? new Error(`server \`${server}\` asked to open ${t.message}`) : t;
 }
 
 /** The button that opens, naming the origin (what the user agrees to). */
@@ -51,9 +33,7 @@ export function openLabel(target: ElicitationTarget): string {
 
 /** The modal's detail: the server's message, the full URL, and the ASCII origin when it differs. */
 export function consentDetail(message: string, target: ElicitationTarget): string {
-  const lines = [message, '', `Full address: ${target.url}`];
-  if (target.asciiOrigin) lines.push(`The domain is written ${target.asciiOrigin} (international characters): make sure it is the site you expect.`);
-  return lines.join('\n');
+  return externalUrlPrompt('', target, { message }).detail;
 }
 
 /** Elicitations followed per server at most; the oldest is dropped (its waiter settles as cancelled). */

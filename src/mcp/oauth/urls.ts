@@ -4,24 +4,18 @@
  * `vscode:`, `javascript:`, …) could run or reach something on the user's machine and is refused.
  */
 import { McpHostError } from '../errors';
+import { isLoopbackHost, parseExternalUrl } from '../features/externalUrl';
 
-/** localhost, 127.0.0.0/8 and ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
-}
+export { isLoopbackHost };
 
-/** The URL when it may be opened; otherwise throws an error naming the server and the URL's scheme/origin. */
+/**
+ * The URL when it may be opened (parsed once by src/mcp/features/externalUrl.ts: https:, http: on loopback, no user
+ * info, no backslash or hidden characters); otherwise throws an error naming the server and why.
+ */
 export function checkAuthorizationUrl(server: string, url: string | URL): URL {
-  let u: URL;
-  try {
-    u = new URL(String(url));
-  } catch {
-    throw new McpHostError(`server \`${server}\` asked to open an authorization URL that is not a valid URL; refused`);
-  }
-  if (u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) return u;
-  const shown = u.protocol === 'http:' ? u.origin : `${u.protocol}…`;
-  throw new McpHostError(`server \`${server}\` asked to open an authorization URL (${shown}) that is not https: (or http: on this machine); refused, nothing was opened`);
+  const t = parseExternalUrl(String(url));
+  if (t instanceof Error) throw new McpHostError(`server \`${server}\` asked to open an authorization URL (${t.message}); refused, nothing was opened`);
+  return new URL(t.url);
 }
 
 /**
