@@ -68,7 +68,8 @@
     } else if (t === 'string' || t === undefined) {
       input = el('input', { type: 'text', id });
       if (typeof p.default === 'string') input.value = p.default;
-      readers[name] = () => (input.value === '' && !required.has(name) ? undefined : input.value);
+      // Empty is left out, required or not: an empty required field is "Required." (Raw JSON sends "" if it must be).
+      readers[name] = () => (input.value === '' ? undefined : input.value);
     } else {
       input = el('textarea', { id, placeholder: `JSON ${t}` });
       if (p.default !== undefined) input.value = JSON.stringify(p.default, null, 2);
@@ -124,7 +125,9 @@
   form.onsubmit = e => { e.preventDefault(); vscode.postMessage(rawMode ? { type: 'raw', text: raw.value } : { type: 'submit', value: value() }); };
   window.addEventListener('message', e => {
     const m = e.data;
-    if (e.source !== window.parent || !m || m.type !== 'errors') return;
+    // (VS Code delivers the extension's messages with a source that is not window.parent: no sender check is possible
+    // here; the page has no frame of its own, and an answer can only change the error text shown.)
+    if (!m || m.type !== 'errors') return;
     last = {
       errors: m.errors && typeof m.errors === 'object' ? m.errors : {},
       list: Array.isArray(m.list) ? m.list.filter(x => x && typeof x === 'object').map(x => ({ path: String(x.path ?? ''), message: String(x.message ?? '') })) : [],
