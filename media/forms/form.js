@@ -20,11 +20,15 @@
 
   form.appendChild(el('h1', {}, spec.title));
   if (spec.message) form.appendChild(el('p', { class: 'message' }, spec.message));
-  const general = el('div', { class: 'error', id: 'error-' });
+  const general = el('div', { class: 'error', id: 'error-general', role: 'alert' });
   const fields = el('div', { id: 'fields' });
-  const raw = el('textarea', { class: 'raw', id: 'raw', hidden: '' });
-  form.append(fields, raw, general);
+  const raw = el('textarea', { class: 'raw', id: 'raw', hidden: '', 'aria-label': 'The value as JSON' });
+  // In Raw JSON mode the fields are hidden, so their errors are listed here, each naming its path in the JSON.
+  const rawErrors = el('ul', { class: 'error error-list', id: 'raw-errors', hidden: '', role: 'alert' });
+  form.append(fields, raw, rawErrors, general);
   const readers = {};
+  /** Field name → its error element (names are server data: a Map, never an element id or a property). */
+  const errorOf = new Map();
 
   for (const name of Object.keys(props)) {
     const p = props[name] && typeof props[name] === 'object' ? props[name] : {};
@@ -51,20 +55,30 @@
       itemOpts.forEach((o, i) => { const op = el('option', { value: String(i) }, o.label); if (defaults.includes(JSON.stringify(o.value))) op.selected = true; input.appendChild(op); });
       readers[name] = () => { const v = [...input.selectedOptions].map(o => itemOpts[Number(o.value)].value); return v.length || required.has(name) ? v : undefined; };
     } else if (t === 'number' || t === 'integer') {
-      input = el('input', { type: 'number', id, step: t === 'integer' ? '1' : 'any' });
+      // A text box, not <input type=number>: that one reads "" for text that is not a number, so "abc" came back as
+      // "Required.". What was typed goes to the host as typed when it is not a number, and the host says so.
+      input = el('input', { type: 'text', id, inputmode: t === 'integer' ? 'numeric' : 'decimal', 'data-kind': t });
       if (typeof p.default === 'number') input.value = String(p.default);
-      readers[name] = () => (input.value === '' ? undefined : Number(input.value));
+      readers[name] = () => {
+        const text = input.value.trim();
+        if (text === '') return undefined;
+        const n = Number(text);
+        return Number.isFinite(n) ? n : input.value;
+      };
     } else if (t === 'string' || t === undefined) {
       input = el('input', { type: 'text', id });
       if (typeof p.default === 'string') input.value = p.default;
-      readers[name] = () => (input.value === '' && !required.has(name) ? undefined : input.value);
+      // Empty is left out, required or not: an empty required field is "Required." (Raw JSON sends "" if it must be).
+      readers[name] = () => (input.value === '' ? undefined : input.value);
     } else {
       input = el('textarea', { id, placeholder: `JSON ${t}` });
       if (p.default !== undefined) input.value = JSON.stringify(p.default, null, 2);
       readers[name] = () => { if (input.value.trim() === '') return undefined; try { return JSON.parse(input.value); } catch { return { __invalidJson: input.value }; } };
     }
     box.appendChild(input);
-    box.appendChild(el('div', { class: 'error', id: 'error-' + name }));
+    const error = el('div', { class: 'error', id: id + '-error' });
+    errorOf.set(name, error);
+    box.appendChild(error);
     fields.appendChild(box);
   }
 
@@ -77,19 +91,48 @@
   if (spec.decline) { const d = el('button', { type: 'button', class: 'secondary', id: 'decline' }, 'Decline'); d.onclick = () => vscode.postMessage({ type: 'decline' }); buttons.append(d); }
   form.appendChild(buttons);
   let rawMode = false;
+  /** The host's last answer: { errors: field → message ('' for the whole value), list: [{ path, message }] }. */
+  let last = { errors: {}, list: [] };
+  // Errors are shown in the mode the user is in: under each field, or as a list under the JSON.
+  const showErrors = () => {
+    for (const n of errorOf.values()) n.textContent = '';
+    general.textContent = '';
+    rawErrors.replaceChildren();
+    rawErrors.hidden = true;
+    if (rawMode) {
+      for (const e of last.list) rawErrors.appendChild(el('li', {}, e.path ? `${e.path}: ${e.message}` : String(e.message)));
+      rawErrors.hidden = !last.list.length;
+      return;
+    }
+    const errors = last.errors || {};
+    const generalLines = [];
+    for (const k of Object.keys(errors)) {
+      const n = k === '' ? undefined : errorOf.get(k);
+      if (n) n.textContent = String(errors[k]); else generalLines.push(k === '' ? String(errors[k]) : `${k}: ${errors[k]}`);
+    }
+    general.textContent = generalLines.join('\n');
+    const firstError = [...errorOf.values()].find(n => n.textContent);
+    if (firstError) firstError.previousElementSibling?.focus?.();
+  };
   toggle.onclick = () => {
     rawMode = !rawMode;
     if (rawMode) raw.value = JSON.stringify(value(), null, 2);
     fields.hidden = rawMode; raw.hidden = !rawMode;
     toggle.textContent = rawMode ? 'Form' : 'Raw JSON';
+    showErrors();
   };
   cancel.onclick = () => vscode.postMessage({ type: 'cancel' });
   form.onsubmit = e => { e.preventDefault(); vscode.postMessage(rawMode ? { type: 'raw', text: raw.value } : { type: 'submit', value: value() }); };
   window.addEventListener('message', e => {
     const m = e.data;
+    // (VS Code delivers the extension's messages with a source that is not window.parent: no sender check is possible
+    // here; the page has no frame of its own, and an answer can only change the error text shown.)
     if (!m || m.type !== 'errors') return;
-    for (const n of document.querySelectorAll('.error')) n.textContent = '';
-    for (const k of Object.keys(m.errors || {})) { const n = document.getElementById('error-' + k) || general; n.textContent = String(m.errors[k]); }
+    last = {
+      errors: m.errors && typeof m.errors === 'object' ? m.errors : {},
+      list: Array.isArray(m.list) ? m.list.filter(x => x && typeof x === 'object').map(x => ({ path: String(x.path ?? ''), message: String(x.message ?? '') })) : [],
+    };
+    showErrors();
   });
   const first = form.querySelector('input, select, textarea'); if (first) first.focus();
 })();

@@ -29,7 +29,7 @@ import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
-import { RESULT_SCHEME, resultDocuments } from './results';
+import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
@@ -57,6 +57,8 @@ export interface McpHostExtensionApi {
   chat: ChatRegistration;
   /** Forms for several fields (the one on screen can be driven by tests). */
   forms: Forms;
+  /** Result documents and their attachments (the Save As… notification replaceable for tests). */
+  results: ResultDocuments;
   /** The failure notifications shown so far (text and buttons), newest last. */
   failureNotices: readonly FailureNotice[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
@@ -121,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   resources.log = m => log.error(m);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
+  push(vscode.workspace.registerFileSystemProvider(RESULT_FILE_SCHEME, new ResultFiles(resultDocuments), { isReadonly: true, isCaseSensitive: true }));
   // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/catalogue/icons.ts).
   const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
     (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));
@@ -194,6 +197,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     chat,
     apps,
     forms: formHost,
+    results: resultDocuments,
     failureNotices,
     oauth,
     setExternalUrlUi,

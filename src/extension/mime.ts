@@ -1,4 +1,4 @@
-/** MIME type → VS Code language id and file extension, for resource documents. */
+/** MIME types for resource documents and result attachments: language ids, file extensions, image signatures, base64. */
 const TABLE: Record<string, [language: string, ext: string]> = {
   'text/plain': ['plaintext', '.txt'],
   'text/markdown': ['markdown', '.md'],
@@ -33,6 +33,11 @@ const IMAGE_EXT: Record<string, string> = {
   'image/x-icon': '.ico', 'image/vnd.microsoft.icon': '.ico',
 };
 
+const AUDIO_EXT: Record<string, string> = {
+  'audio/wav': '.wav', 'audio/x-wav': '.wav', 'audio/wave': '.wav', 'audio/mpeg': '.mp3', 'audio/mp3': '.mp3', 'audio/ogg': '.ogg',
+  'audio/webm': '.weba', 'audio/flac': '.flac', 'audio/x-flac': '.flac', 'audio/mp4': '.m4a', 'audio/aac': '.aac',
+};
+
 function base(mime: string | undefined): string | undefined {
   return mime?.split(';')[0]?.trim().toLowerCase() || undefined;
 }
@@ -51,11 +56,36 @@ export function languageForMime(mime: string | undefined): string | undefined {
 export function extensionForMime(mime: string | undefined): string {
   const m = base(mime);
   if (!m) return '';
-  return IMAGE_EXT[m] ?? TABLE[m]?.[1] ?? (m.endsWith('+json') ? '.json' : m.startsWith('text/') ? '.txt' : '');
+  return IMAGE_EXT[m] ?? AUDIO_EXT[m] ?? TABLE[m]?.[1] ?? (m.endsWith('+json') ? '.json' : m.startsWith('text/') ? '.txt' : '');
 }
 
 /** True for images VS Code's image preview shows (SVG opens as text). */
 export function isPreviewableImage(mime: string | undefined): boolean {
   const m = base(mime);
   return m !== undefined && m in IMAGE_EXT;
+}
+
+/** The image type the bytes are, from their signature (PNG, JPEG, GIF, WebP, BMP, ICO), or undefined. */
+export function sniffImage(bytes: Uint8Array): string | undefined {
+  const at = (i: number, ...b: number[]) => b.every((x, k) => bytes[i + k] === x);
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (at(0, 0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
+  if (at(0, 0x42, 0x4d) && bytes.byteLength > 14) return 'image/bmp';
+  if (at(0, 0x00, 0x00, 0x01, 0x00)) return 'image/x-icon';
+  return undefined;
+}
+
+/** Standard base64 (padding optional, no white space): the bytes, or undefined when `data` is not base64. */
+export function decodeBase64(data: unknown): Buffer | undefined {
+  if (typeof data !== 'string' || data.length % 4 === 1 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+  return Buffer.from(data, 'base64');
+}
+
+/** A byte count as people read it: 812 B, 12.3 KB, 40.0 MB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }

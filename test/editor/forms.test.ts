@@ -1,10 +1,15 @@
 // Forms in the real editor: a tool with several arguments and a server's elicitation with several fields open as
 // one webview form (not a string of quick inputs), checked with the host's ajv rules before they are accepted, with a
-// Raw JSON mode; the form is driven here through its message handler, as the page sends.
+// Raw JSON mode; the form is driven here through its message handler, as the page sends. The page itself (what it
+// sends for typed text, where it shows errors, server text as text) is driven in Chromium by test/e2e/forms.mjs.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, until } from './helpers';
+import * as path from 'path';
+import { EVERYTHING, ROOT, until } from './helpers';
+
+const MEDIA = path.join(ROOT, 'test/fixtures/servers/media.mjs');
+const HOSTILE_TITLE = '<img src=x onerror="document.title=\'pwned\'"><b>Label</b>';
 
 describe('Forms for several fields (tool arguments, elicitation)', function () {
   this.timeout(60000);
@@ -14,14 +19,20 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     api.sampling.setElicitUi(undefined);
-    await vscode.workspace.getConfiguration('mcpHost').update('servers', { formy: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'formy running', () => (api.host.get('formy')?.catalogue.tools.length ?? 0) > 0);
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+      formy: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      forms2: { type: 'stdio', command: process.execPath, args: [MEDIA] },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'formy and forms2 running', () => (api.host.get('formy')?.catalogue.tools.length ?? 0) > 0 && (api.host.get('forms2')?.catalogue.tools.length ?? 0) > 0);
   });
   after(async () => {
     api.forms.active?.end({ action: 'cancel' });
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await until(api, 'no servers left', () => api.host.servers.length === 0);
   });
+
+  // A test that fails with its form open must not hand that form to the next one.
+  afterEach(() => api.forms.active?.end({ action: 'cancel' }));
 
   const formOpen = () => until(api, 'a form on screen', () => !!api.forms.active, 20000);
 
@@ -32,7 +43,7 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
     assert.strictEqual(form.panel.viewType, 'mcpHost.form');
     assert.deepStrictEqual(Object.keys(form.request.schema.properties ?? {}).sort(), ['a', 'b']);
     form.receive({ type: 'submit', value: { a: 'one' } });
-    assert.match(form.lastErrors.a ?? '', /must be number/);
+    assert.strictEqual(form.lastErrors.a, 'Enter a number.');
     assert.strictEqual(form.lastErrors.b, 'Required.');
     form.receive({ type: 'raw', text: '{"a": 1, "b":' });
     assert.match(form.lastErrors[''] ?? '', /^Not JSON/);
@@ -41,6 +52,58 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
     const result = await call;
     assert.match(result?.content[0]?.text ?? '', /42/);
     assert.strictEqual(api.forms.active, undefined);
+  });
+
+  it('H85: text that is not a number in a number field says "Enter a number." ("Enter a whole number." for an integer); "Required." only for an empty required field', async () => {
+    const call = vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'forms2', 'order');
+    await formOpen();
+    const form = api.forms.active!;
+    // What the page sends for "abc" typed into Count and "1.5" into Size, with Label left empty (form.js readers).
+    form.receive({ type: 'submit', value: { count: 'abc', size: 1.5 } });
+    assert.deepStrictEqual(form.lastErrors, { count: 'Enter a number.', size: 'Enter a whole number.', label: 'Required.' });
+    form.receive({ type: 'submit', value: { label: 'x' } });
+    assert.deepStrictEqual(form.lastErrors, { count: 'Required.' });
+    // The bystander: a well-formed value goes through and reaches the server.
+    form.receive({ type: 'submit', value: { count: 3, size: 2, label: 'ok' } });
+    assert.match((await call)?.content[0]?.text ?? '', /order: \{"count":3,"size":2,"label":"ok"\}/);
+  });
+
+  it('H84: in Raw JSON mode every error is listed with its path (the fields and their error lines are hidden there)', async () => {
+    const call = vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'forms2', 'order');
+    await formOpen();
+    const form = api.forms.active!;
+    form.receive({ type: 'raw', text: '{"count": "abc", "size": 2.5, "color": "green"}' });
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    assert.deepStrictEqual([...form.lastErrorList].sort(byPath), [
+      { path: 'color', message: 'must be equal to one of the allowed values' },
+      { path: 'count', message: 'must be a number' },
+      { path: 'label', message: 'Required.' },
+      { path: 'size', message: 'must be an integer' },
+    ]);
+    form.receive({ type: 'raw', text: '[1, 2]' });
+    assert.deepStrictEqual(form.lastErrorList, [{ path: '', message: 'Expected a JSON object.' }]);
+    assert.strictEqual(api.forms.active, form, 'the form stays open until the value is valid');
+    form.receive({ type: 'raw', text: '{"count": 1, "label": "raw"}' });
+    assert.match((await call)?.content[0]?.text ?? '', /order: \{"count":1,"label":"raw"\}/);
+  });
+
+  it('H86: server text (titles, descriptions, choice labels) reaches the page only as JSON data under a strict CSP, never as markup', async () => {
+    const call = vscode.commands.executeCommand('mcpHost.callTool', 'forms2', 'order');
+    await formOpen();
+    const form = api.forms.active!;
+    const html = form.panel.webview.html;
+    // The CSP: nothing but the extension's own script and style; no inline code, no network.
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
+    const own = form.panel.webview.cspSource;
+    assert.strictEqual(csp, `default-src 'none'; script-src ${own}; style-src ${own}; img-src ${own};`);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|data:|blob:/);
+    // The server's HTML is in the page only inside the JSON data element, with every "<" escaped.
+    assert.ok(!html.includes('<img') && !html.includes('<b>') && !html.includes('<script>document') && !html.includes('<u>'), html);
+    const spec = JSON.parse(/<script type="application\/json" id="spec">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}') as { schema: { properties: { label: { title: string } } } };
+    assert.strictEqual(spec.schema.properties.label.title, HOSTILE_TITLE);
+    assert.deepStrictEqual(form.request.schema.required, ['count', 'label']);
+    form.receive({ type: 'cancel' });
+    assert.strictEqual(await call, undefined);
   });
 
   it('an elicitation with several fields opens one form with Decline; an accepted value reaches the server', async () => {

@@ -147,7 +147,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.strictEqual(doc?.isDirty, false);
     assert.strictEqual(doc?.isUntitled, false);
     assert.strictEqual(doc?.languageId, 'markdown');
-    assert.match(doc?.uri.path ?? '', /^\/everything\/echo result \(\d+\)\.md$/);
+    assert.match(doc?.uri.path ?? '', /^\/everything\/echo · \d\d:\d\d:\d\d( \(\d+\))?\.md$/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     assert.ok(!vscode.window.tabGroups.all.some(g => g.tabs.some(t => (t.input as { uri?: vscode.Uri })?.uri?.toString() === doc?.uri.toString())), 'the result tab closed without a save prompt');
   });
@@ -155,7 +155,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   it('H24 H25: shows images, resource links and validated structured content of a tool result', async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-tiny-image', {});
     const image = vscode.window.activeTextEditor?.document.getText() ?? '';
-    assert.match(image, /!\[image \(image\/png\)\]\(data:image\/png;base64,/);
+    assert.match(image, /\[image 1: image\/png, [\d.]+ (B|KB), shown in the image preview\]/);
     await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-resource-links', { count: 2 });
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /Resource link: \[.*\]\(demo:\/\/resource\//);
     const tool = api.host.get('everything')!.catalogue.tools.find(t => t.name === 'get-structured-content')!;

@@ -109,7 +109,7 @@ describe('Reliability: security', function () {
     await new Promise(r => setTimeout(r, 300));
     const received = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean);
     assert.deepEqual(received.filter(m => !['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'logging/setLevel'].includes(m)), ['tools/call'], 'the host asked for nothing after the call');
-    const md = renderToolResult('linker', 'links', {}, result);
+    const md = renderToolResult('linker', 'links', {}, result).markdown;
     assert.match(md, /Resource link: \[passwd\]\(file:\/\/\/etc\/passwd\)/);
     assert.match(md, /Resource link: \[run\]\(command:workbench\.action\.terminal\.new\)/);
     // The only places the extension opens a URI outside the editor, each after asking: the OAuth sign-in, a

@@ -18,7 +18,7 @@ export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryN
     ...(e.args ? ['## Arguments', '', '```json', JSON.stringify(e.args, null, 2), '```', ''] : []),
     ...(e.result !== undefined ? ['## Result', '', '```json', e.result, '```'] : []),
   ];
-  return resultDocuments.open(e.server, `${e.method.replace('/', ' ')} ${e.target}`, lines.join('\n'));
+  return resultDocuments.open(e.server, `${e.method.replace('/', ' ')} ${e.target}`, lines.join('\n'), 'md', new Date(e.at));
 }
 
 /** Re-runs an entry; `args` skips the box (tests). Resolves the command's result. */

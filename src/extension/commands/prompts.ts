@@ -39,12 +39,13 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
     }
   }
   let result: GetPromptResult;
+  const at = new Date();
   try {
     result = await h.getPrompt(prompt.name, values);
   } catch (err) {
     void vscode.window.showErrorMessage(`Prompt "${prompt.name}" of "${h.name}" failed: ${errorText(err)}`);
     return undefined;
   }
-  await resultDocuments.open(h.name, `${prompt.name} prompt`, renderPromptResult(h.name, prompt.name, result));
+  await resultDocuments.openResult(h.name, `${prompt.name} prompt`, renderPromptResult(h.name, prompt.name, result), at);
   return result;
 }

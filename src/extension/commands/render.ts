@@ -1,36 +1,108 @@
+/**
+ * Tool and prompt results as markdown text plus their binary parts: text stays text, and every image, audio clip or
+ * embedded binary resource becomes one line naming it (kind, type, size) and an attachment the results store opens in
+ * the image preview or offers to Save As… — never base64 in the text. What a server claims is checked: data that is
+ * not base64, an "image/png" whose bytes are no image, or an image too large to preview becomes a line that says so.
+ */
 import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
+import { shownName } from '../../mcp/logging/display';
+import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../mime';
 
-/** Renders a tool result as markdown: text, images (inline), audio, resource links, embedded resources, structured content, isError. */
-export function renderToolResult(server: string, tool: string, args: Record<string, unknown>, r: CallToolResult): string {
+/** Images larger than this are not opened in the image preview (Save As… still writes them). */
+export const MAX_PREVIEW_BYTES = 16 * 1024 * 1024;
+
+/** A binary part of a result: what the text calls it, its type and bytes, and whether the image preview shows it. */
+export interface ResultAttachment {
+  /** "image 1", "audio 2", "resource 1": the name the text and the tab use. */
+  label: string;
+  /** The MIME type to save and show it as (for an image, the type its bytes are). */
+  mimeType: string;
+  bytes: Uint8Array;
+  /** Open it in the image preview. */
+  preview: boolean;
+}
+
+/** A result as the results store opens it: the markdown text and the binary parts it names. */
+export interface RenderedResult {
+  markdown: string;
+  attachments: ResultAttachment[];
+}
+
+/** Renders a tool result: text, images and audio (as attachments), resource links, embedded resources, structured content, isError. */
+export function renderToolResult(server: string, tool: string, args: Record<string, unknown>, r: CallToolResult): RenderedResult {
+  const parts = new Parts();
   const out = [`# ${tool} — ${server}`, ''];
   if (r.isError) out.push('**The tool reported an error** (`isError: true`).', '');
   out.push('## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '', '## Result', '');
-  for (const block of r.content ?? []) out.push(renderBlock(block), '');
+  for (const block of r.content ?? []) out.push(parts.block(block), '');
   if (r.structuredContent !== undefined) out.push('## Structured content', '', fence(JSON.stringify(r.structuredContent, null, 2), 'json'), '');
   if (!(r.content ?? []).length && r.structuredContent === undefined) out.push('_(empty result)_');
-  return out.join('\n');
+  return { markdown: out.join('\n'), attachments: parts.attachments };
 }
 
-/** Renders a prompt's messages as markdown, one section per message. */
-export function renderPromptResult(server: string, prompt: string, r: GetPromptResult): string {
+/** Renders a prompt's messages, one section per message. */
+export function renderPromptResult(server: string, prompt: string, r: GetPromptResult): RenderedResult {
+  const parts = new Parts();
   const out = [`# ${prompt} — ${server}`, ''];
   if (r.description) out.push(`_${r.description}_`, '');
-  for (const m of r.messages) out.push(`## ${m.role}`, '', renderBlock(m.content as ContentBlock), '');
-  return out.join('\n');
+  for (const m of r.messages) out.push(`## ${m.role}`, '', parts.block(m.content as ContentBlock), '');
+  return { markdown: out.join('\n'), attachments: parts.attachments };
 }
 
-function renderBlock(b: ContentBlock): string {
-  switch (b.type) {
-    case 'text': return b.text;
-    case 'image': return `![image (${b.mimeType})](data:${b.mimeType};base64,${b.data})`;
-    case 'audio': return `_[audio ${b.mimeType}, ${Math.round(b.data.length * 0.75)} bytes]_`;
-    case 'resource_link': return `Resource link: [${b.title ?? b.name}](${b.uri})${b.mimeType ? ` (${b.mimeType})` : ''}${b.description ? ` — ${b.description}` : ''}`;
-    case 'resource': {
-      const res = b.resource;
-      return `Embedded resource \`${res.uri}\`${res.mimeType ? ` (${res.mimeType})` : ''}:\n\n${'text' in res ? fence(res.text, '') : `_[binary, ${Math.round(res.blob.length * 0.75)} bytes]_`}`;
+/** The numbering and the attachments of one result. */
+class Parts {
+  readonly attachments: ResultAttachment[] = [];
+  private readonly counts = { image: 0, audio: 0, resource: 0 };
+
+  block(b: ContentBlock): string {
+    switch (b.type) {
+      case 'text': return b.text;
+      case 'image': return this.binary('image', b.mimeType, b.data);
+      case 'audio': return this.binary('audio', b.mimeType, b.data);
+      case 'resource_link': return `Resource link: [${b.title ?? b.name}](${b.uri})${b.mimeType ? ` (${b.mimeType})` : ''}${b.description ? ` — ${b.description}` : ''}`;
+      case 'resource': {
+        const res = b.resource;
+        const head = `Embedded resource \`${res.uri}\`${res.mimeType ? ` (${res.mimeType})` : ''}`;
+        return 'text' in res ? `${head}:\n\n${fence(res.text, '')}` : `${head}: ${this.binary('resource', res.mimeType, res.blob)}`;
+      }
+      default: return fence(JSON.stringify(b, null, 2), 'json');
     }
-    default: return fence(JSON.stringify(b, null, 2), 'json');
   }
+
+  /** One line for a binary part; its bytes become an attachment when they are what they claim to be. */
+  private binary(kind: 'image' | 'audio' | 'resource', claimed: unknown, data: unknown): string {
+    const label = `${kind} ${++this.counts[kind]}`;
+    const mime = shownName(typeof claimed === 'string' && claimed ? claimed : 'no MIME type', 100);
+    const bytes = decodeBase64(data);
+    if (!bytes) return `[${label}: claims ${mime}, but its data is not base64, so it is not shown]`;
+    const size = formatBytes(bytes.byteLength);
+    const isImage = kind === 'image' || /^image\//i.test(mime);
+    if (!isImage) {
+      this.attachments.push({ label, mimeType: mime, bytes, preview: false });
+      return `[${label}: ${mime}, ${size}; save it with Save As… (in the notification) to open it]`;
+    }
+    const actual = sniffImage(bytes);
+    if (isPreviewableImage(mime) || actual) {
+      if (!actual) {
+        this.attachments.push({ label, mimeType: mime, bytes, preview: false });
+        return `[${label}: claims ${mime}, but its ${size} are not an image of that type, so it is not shown; Save As… writes the bytes]`;
+      }
+      const note = sameImageType(actual, mime) ? '' : ` (it claims ${mime})`;
+      if (bytes.byteLength > MAX_PREVIEW_BYTES) {
+        this.attachments.push({ label, mimeType: actual, bytes, preview: false });
+        return `[${label}: ${actual}${note}, ${size}: too large to preview here (over ${formatBytes(MAX_PREVIEW_BYTES)}); Save As… writes it]`;
+      }
+      this.attachments.push({ label, mimeType: actual, bytes, preview: true });
+      return `[${label}: ${actual}${note}, ${size}, shown in the image preview]`;
+    }
+    this.attachments.push({ label, mimeType: mime, bytes, preview: false });
+    return `[${label}: ${mime}, ${size}: not a type the image preview shows; Save As… writes it]`;
+  }
+}
+
+function sameImageType(actual: string, claimed: string): boolean {
+  const c = claimed.split(';')[0].trim().toLowerCase();
+  return c === actual || (actual === 'image/jpeg' && c === 'image/jpg') || (actual === 'image/x-icon' && c === 'image/vnd.microsoft.icon');
 }
 
 function fence(text: string, lang: string): string {

@@ -66,9 +66,9 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
         return h.taskResult(t.taskId).finally(() => sub.dispose());
       },
     );
-    const content = renderToolResult(h.name, `${t.tool} (task ${t.taskId})`, t.arguments, result);
-    await resultDocuments.open(h.name, `${t.tool} task result`, content);
-    return content;
+    const rendered = renderToolResult(h.name, `${t.tool} (task ${t.taskId})`, t.arguments, result);
+    await resultDocuments.openResult(h.name, `${t.tool} task`, rendered);
+    return rendered.markdown;
   } catch (err) {
     void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${errorText(err)}`);
     return undefined;

@@ -33,6 +33,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   if (!input) return undefined;
   // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
   const view = apps?.open(h.name, tool, input);
+  const at = new Date();
   let result: CallToolResult;
   try {
     result = await vscode.window.withProgress(
@@ -68,6 +69,6 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     view.result(result);
     return result;
   }
-  await resultDocuments.open(h.name, `${tool.name} result`, renderToolResult(h.name, tool.name, input, result));
+  await resultDocuments.openResult(h.name, tool.name, renderToolResult(h.name, tool.name, input, result), at);
   return result;
 }

@@ -22,9 +22,17 @@ export type FormAnswer = { action: 'submit'; value: Record<string, unknown> } | 
 /** A message from the page, bounded. */
 const MAX_MESSAGE_CHARS = 1024 * 1024;
 
+/** One error with where it is in the value, as the Raw JSON mode lists it (`a`, `items[0].name`; '' for the whole value). */
+export interface FormError { path: string; message: string }
+
+/** At most this many errors go to the page's list. */
+const MAX_LISTED_ERRORS = 20;
+
 export class OpenForm {
-  /** Errors the page was last told about (field → message; '' for the whole object). */
+  /** Errors the page was last told about (field → message; '' for the whole object), as the form mode shows them. */
   lastErrors: Record<string, string> = {};
+  /** The same errors as the Raw JSON mode lists them, each with its path. */
+  lastErrorList: FormError[] = [];
   private done = false;
 
   constructor(readonly request: FormRequest, readonly panel: vscode.WebviewPanel, private readonly finish: (a: FormAnswer) => void) {}
@@ -36,20 +44,22 @@ export class OpenForm {
     if (msg.type === 'cancel') return this.end({ action: 'cancel' });
     if (msg.type === 'decline' && this.request.decline) return this.end({ action: 'decline' });
     let value: unknown = msg.value;
+    const whole = (message: string) => this.errors({ '': message }, [{ path: '', message }]);
     if (msg.type === 'raw') {
-      if (typeof msg.text !== 'string' || msg.text.length > MAX_MESSAGE_CHARS) return this.errors({ '': 'The JSON is too large.' });
-      try { value = JSON.parse(msg.text); } catch (err) { return this.errors({ '': `Not JSON: ${err instanceof Error ? err.message : String(err)}` }); }
+      if (typeof msg.text !== 'string' || msg.text.length > MAX_MESSAGE_CHARS) return whole('The JSON is too large.');
+      try { value = JSON.parse(msg.text); } catch (err) { return whole(`Not JSON: ${err instanceof Error ? err.message : String(err)}`); }
     } else if (msg.type !== 'submit') return;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return this.errors({ '': 'Expected a JSON object.' });
-    if (JSON.stringify(value).length > MAX_MESSAGE_CHARS) return this.errors({ '': 'The value is too large.' });
-    const errors = validate(this.request.schema, value);
-    if (Object.keys(errors).length) return this.errors(errors);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return whole('Expected a JSON object.');
+    if (JSON.stringify(value).length > MAX_MESSAGE_CHARS) return whole('The value is too large.');
+    const found = located(this.request.schema, value);
+    if (found.length) return this.errors(byField(found, msg.type === 'raw' ? 'raw' : 'form'), found.slice(0, MAX_LISTED_ERRORS).map(({ path, message }) => ({ path, message })));
     this.end({ action: 'submit', value: value as Record<string, unknown> });
   }
 
-  private errors(e: Record<string, string>): void {
+  private errors(e: Record<string, string>, list: FormError[]): void {
     this.lastErrors = e;
-    void this.panel.webview.postMessage({ type: 'errors', errors: e });
+    this.lastErrorList = list;
+    void this.panel.webview.postMessage({ type: 'errors', errors: e, list });
   }
 
   end(a: FormAnswer): void {
@@ -62,16 +72,67 @@ export class OpenForm {
 
 /** Field → message from the host's ajv rules; '' holds what belongs to no field. */
 export function validate(schema: object, value: unknown): Record<string, string> {
+  return byField(located(schema, value), 'form');
+}
+
+/**
+ * Every error of the host's ajv rules with its path (`a`, `items[0].name`; a missing property's own path), in words a
+ * person reads: "must be a number", never ajv's "must be number".
+ */
+export function validateAll(schema: object, value: unknown): FormError[] {
+  return located(schema, value).map(({ path, message }) => ({ path, message }));
+}
+
+/** An error, the top-level field it belongs to ('' for none) and whether it is about that field itself. */
+interface Located extends FormError { field: string; own: boolean }
+
+function located(schema: object, value: unknown): Located[] {
   const v = compileSchema({ type: 'object', ...schema }, 'form');
-  if (v instanceof Error) return { '': `The schema cannot be checked: ${v.message}` };
-  if (v(value)) return {};
+  if (v instanceof Error) return [{ path: '', message: `The schema cannot be checked: ${v.message}`, field: '', own: true }];
+  if (v(value)) return [];
+  return ((v.errors ?? []) as ErrorObject[]).map(e => {
+    const segments = e.instancePath.split('/').slice(1).map(unescapePointer);
+    if (e.keyword === 'required') segments.push(String((e.params as { missingProperty?: unknown }).missingProperty ?? ''));
+    return { path: displayPath(segments), message: e.keyword === 'required' ? 'Required.' : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
+  });
+}
+
+/** Field → the first message for it. In form mode a value of the wrong type was typed text: "Enter a number." */
+function byField(list: Located[], mode: 'form' | 'raw'): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const e of (v.errors ?? []) as ErrorObject[]) {
-    const field = e.instancePath.split('/')[1] ?? (e.keyword === 'required' ? String((e.params as { missingProperty?: string }).missingProperty ?? '') : '');
-    const key = field.replace(/~1/g, '/').replace(/~0/g, '~');
-    out[key] ??= e.keyword === 'required' ? 'Required.' : (e.message ?? 'Invalid.');
+  for (const e of list) {
+    const message = mode === 'form' && e.own ? typedAs(e.message) : e.message;
+    out[e.field] ??= e.own ? message : `${e.path}: ${message}`;
   }
   return out;
+}
+
+/** What a form field says when its text is not of the field's type. */
+function typedAs(message: string): string {
+  if (message === 'must be a number') return 'Enter a number.';
+  if (message === 'must be an integer') return 'Enter a whole number.';
+  return message;
+}
+
+const ARTICLE: Record<string, string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' };
+
+/** ajv's message, with the type errors in words ("must be a number", "must be a string or null"). */
+function readable(e: ErrorObject): string {
+  if (e.keyword === 'type') {
+    const t = (e.params as { type?: unknown }).type;
+    const types = (Array.isArray(t) ? t : String(t ?? '').split(',')).map(x => ARTICLE[String(x)] ?? String(x));
+    return `must be ${types.join(' or ')}`;
+  }
+  return e.message ?? 'is not valid';
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** `a`, `a.b`, `items[0].name`; a key that is not a plain name in brackets as JSON (`["a b"]`). */
+function displayPath(segments: string[]): string {
+  return segments.map((s, i) => (/^\d+$/.test(s) && i > 0 ? `[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? (i ? `.${s}` : s) : `[${JSON.stringify(s)}]`)).join('');
 }
 
 export class Forms implements vscode.Disposable {
