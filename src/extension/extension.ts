@@ -1,7 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type ServerDefinition } from '../mcp';
-import { fingerprint } from '../mcp/config/variables';
+import { DEFAULT_LIMITS, McpHost, definitionKey, type HostApi, type Limits } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -95,8 +94,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     features: sampling,
     authProvider: def => oauth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-    // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
-    fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
+    // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
+    fingerprint: definitionKey,
     limits: userLimits(),
   });
   // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
@@ -104,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
-  const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
+  const consent = new LaunchConsent(context.workspaceState, definitionKey);
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   oauth.startServer = name => controller.start(name);
@@ -139,10 +138,17 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
+  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
+  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed }));
   chat.chat.beforeRequest = () => controller.startWaiting();
+  chat.chat.notAllowed = notAllowed;
   // A palette command on a server waiting for its first use starts it.
-  setStartOnUse({ waits: name => controller.waitsForUse(name), start: name => controller.startOnUseAndWait(name) });
+  setStartOnUse({
+    waits: name => controller.waitsForUse(name),
+    start: name => controller.startOnUseAndWait(name),
+    denied: name => (controller.isDenied(name) ? controller.deniedMessage(name) : undefined),
+  });
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);
@@ -165,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The last known lists of every server, shown at once (marked cached) until it answers.
   const cache = push(new CatalogueCache(context.workspaceState, host, name => {
     const d = host.get(name)?.definition;
-    return d && stableStringify({ ...d, autoStart: undefined });
+    return d && definitionKey(d);
   }));
   push(toVs(host.onDidChangeServers(() => cache.seed())));
   void controller.sync();

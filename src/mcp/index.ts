@@ -8,6 +8,7 @@ export * from './catalogue';
 export * from './sampling';
 export * from './connection';
 export * from './host';
+export { definitionKey, isDefinitionKey } from './config/definitionKey';
 export * from './http/fetch';
 export * from './oauth/provider';
 export * from './redact';
