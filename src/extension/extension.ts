@@ -57,6 +57,11 @@ export interface McpHostExtensionApi {
   apps: AppViews;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
+  /**
+   * What the extension keeps (tests check that none of it holds a secret): its workspace and global state, and the
+   * folders it may write files to (storage, global storage, logs).
+   */
+  storage: { workspace: vscode.Memento; global: vscode.Memento; folders: string[] };
   /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
   activationStart: number;
   /** How long `activate()` itself took (ms); also in the "MCP Host" log. Read by the activation benchmark. */
@@ -194,6 +199,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     forms: formHost,
     failureNotices,
     oauth,
+    storage: {
+      workspace: context.workspaceState,
+      global: context.globalState,
+      folders: [context.storageUri, context.globalStorageUri, context.logUri].filter((u): u is vscode.Uri => !!u).map(u => u.fsPath),
+    },
     activationStart,
     activationMs,
     firstReconcileMs,
