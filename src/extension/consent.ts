@@ -51,6 +51,8 @@ export class LaunchConsent {
    * `prompt` is replaced: each server is then reviewed through `prompt`.
    */
   batchPrompt: ConsentBatchPrompt | undefined;
+  /** Called once for every "Don't Allow" (or dismissed dialog): the controller logs it. */
+  onDenied: ((def: ServerDefinition) => void) | undefined;
 
   /** `state` is the workspace state; `key` the definition key (a hash). */
   constructor(private readonly state: Pick<vscode.Memento, 'get' | 'update'>, private readonly key: (def: ServerDefinition) => string) {
@@ -126,17 +128,18 @@ export class LaunchConsent {
       for (const r of requests) out.push(await this.askOne(r));
       return out;
     }
-    return Promise.all(requests.map(r => this.record(r.fp, answer === 'allowAll')));
+    return Promise.all(requests.map(r => this.record(r, answer === 'allowAll')));
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
     const answer = await this.prompt(r.def, await describeRequest(r));
-    return this.record(r.fp, answer === 'allow');
+    return this.record(r, answer === 'allow');
   }
 
-  private async record(fp: string, allowed: boolean): Promise<boolean> {
+  private async record({ fp, def }: ConsentRequest & { fp: string }, allowed: boolean): Promise<boolean> {
     const denied = this.list(CONSENT_DENIED_KEY);
     if (!allowed) {
+      this.onDenied?.(def);
       if (!denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, [...denied, fp].slice(-MAX_DENIED));
       return false;
     }

@@ -64,6 +64,8 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     private readonly inputs: InputStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    // One log line per denial, wherever the dialog was asked from.
+    consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost')) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
@@ -149,7 +151,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
         const i = names.indexOf(name);
         if (answers[k]) this.unblock(name);
         else {
-          this.deny(name, explicit);
+          this.block(name, DENIED);
           errors[i] = new ConsentDeniedError(name, explicit);
         }
       });
@@ -166,17 +168,6 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   /** What a lazy start, chat or a model is told about a denied server: its name and how to allow it. */
   deniedMessage(name: string): string {
     return new ConsentDeniedError(name).message;
-  }
-
-  /** Workspace servers held back because the user denied them (for chat and the language-model tools). */
-  deniedServers(): string[] {
-    return this.host.servers.map(h => h.name).filter(n => this.isDenied(n));
-  }
-
-  /** Holds a server back after a denial: one log line per denial (the user just answered: no other message). */
-  private deny(name: string, asked: boolean): void {
-    if (asked) this.log.info(`${name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
-    this.block(name, DENIED);
   }
 
   /** True when `name` is a workspace server that needs launch consent it does not have. */
@@ -418,7 +409,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       const current = this.host.get(def.name);
       if (!current || definitionKey(current.definition) !== definitionKey(def)) return;
       if (!answers[i]) {
-        this.deny(def.name, true);
+        this.block(def.name, DENIED);
         if (current.state.kind !== 'stopped') await current.stop();
         return;
       }
