@@ -1,10 +1,12 @@
 /**
  * The start-up cache (src/extension/catalogueCache.ts) in plain Node, with a fake memento and a fake host: entries are
  * keyed by the definition key (a hash), never by the resolved definition; clear-text entries written before are dropped
- * when the cache is built; a catalogue carrying one of the server's secrets is not kept; a bystander's lists are (H48).
+ * when the cache is built; a catalogue carrying one of the server's secrets is not kept; a bystander's lists are. The
+ * failures already shown are kept as hashes too (H48).
  */
 import assert from 'node:assert/strict';
 import { CATALOGUE_CACHE_KEY, CatalogueCache } from '../../src/extension/catalogueCache';
+import { SEEN_FAILURES_KEY, SeenFailures, failureKey } from '../../src/extension/failureNotice';
 import { definitionKey, stableStringify } from '../../src/mcp/config/definitionKey';
 import { Emitter } from '../../src/mcp/events';
 import { Redactor } from '../../src/mcp/redact';
@@ -134,5 +136,23 @@ describe('start-up cache: nothing secret at rest (H48)', () => {
     await new Promise(r => setImmediate(r));
     assert.ok(!memento.dump().includes(SECRET));
     assert.deepEqual(Object.keys(memento.get<Record<string, unknown>>(CATALOGUE_CACHE_KEY)!), ['bystander']);
+  });
+});
+
+describe('failures already shown: kept as hashes (H48)', () => {
+  it('keys a failure by the server and a hash of its message, and drops entries that kept the message in clear', async () => {
+    const memento = new FakeMemento();
+    await memento.update(SEEN_FAILURES_KEY, [`vault\u0000fatal: key ${SECRET} was rejected`, failureKey('bystander', 'exited (code 1)')]);
+    const seen = new SeenFailures(memento);
+    await new Promise(r => setImmediate(r));
+    assert.ok(!memento.dump().includes(SECRET), 'the clear-text failure is still stored');
+    assert.ok(seen.has(failureKey('bystander', 'exited (code 2)')), 'the hashed entry is kept (numbers do not count)');
+    const key = failureKey('vault', `fatal: key ${SECRET} was rejected (pid 4242)`);
+    assert.match(key, /^vault\u0000[0-9a-f]{64}$/);
+    await seen.add(key);
+    assert.ok(seen.has(failureKey('vault', `fatal: key ${SECRET} was rejected (pid 17)`)));
+    assert.ok(!memento.dump().includes(SECRET));
+    await seen.forget('vault');
+    assert.ok(!seen.has(key));
   });
 });
