@@ -1,3 +1,7 @@
+/**
+ * Launch consent for workspace servers: the dialog (what runs, where values go, secrets masked) and the answers,
+ * kept in the workspace state as definition keys (hashes, `src/mcp/config/definitionKey.ts`), never definitions.
+ */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { redactorFor, type ServerDefinition } from '../mcp';
@@ -5,7 +9,13 @@ import { parseDotenv } from '../mcp/config/envFile';
 import { dialogText, quoted } from '../mcp/logging/display';
 import { ask as askDialog } from './dialogs';
 
-const KEY = 'mcpHost.launchConsent';
+/** Definition keys the user allowed (workspace state). */
+export const CONSENT_ALLOWED_KEY = 'mcpHost.launchConsent';
+/** Definition keys the user denied, or whose dialog was dismissed (workspace state): asked again only on an explicit Start. */
+export const CONSENT_DENIED_KEY = 'mcpHost.launchDenied';
+/** Denials remembered per workspace (oldest forgotten first). */
+const MAX_DENIED = 200;
+const KEY_SHAPE = /^[0-9a-f]{64}$/;
 const MASK = '••••';
 
 /** What the user answered: allow, deny, or dismissed the dialog. */
@@ -29,11 +39,12 @@ export interface ConsentRequest { def: ServerDefinition; uses?: InputUse[] }
 /**
  * Launch consent for servers defined in workspace settings (stdio servers, and http/sse servers that
  * send `${input:}` values or headers): the dialog shows exactly what runs or where values go, with
- * secrets masked, and the answer is remembered against a fingerprint of the definition, so an edited
- * definition asks again. Several servers waiting at once are asked in one dialog.
+ * secrets masked, and the answer is remembered against the definition key (a hash), so an edited
+ * definition asks again. Several servers waiting at once are asked in one dialog. A denial (or a
+ * dismissed dialog) is remembered too, across reloads: only the user's own explicit start asks again
+ * (`ensureAll(…, { askDenied: true })`); lazy starts, chat and model tool calls get `false` without a dialog.
  */
 export class LaunchConsent {
-  private readonly denied = new Set<string>();
   private readonly asking = new Map<string, Promise<boolean>>();
   /** The one-server dialog; tests replace it through the extension's test API. */
   prompt: ConsentPrompt = modalPrompt;
@@ -42,36 +53,47 @@ export class LaunchConsent {
    * `prompt` is replaced: each server is then reviewed through `prompt`.
    */
   batchPrompt: ConsentBatchPrompt | undefined;
+  /** Called once for every "Don't Allow" (or dismissed dialog): the controller logs it. */
+  onDenied: ((def: ServerDefinition) => void) | undefined;
 
-  constructor(private readonly state: vscode.Memento, private readonly fingerprint: (def: ServerDefinition) => string) {}
+  /** `state` is the workspace state; `key` the definition key (a hash). */
+  constructor(private readonly state: Pick<vscode.Memento, 'get' | 'update'>, private readonly key: (def: ServerDefinition) => string) {
+    // Only hashes are kept: anything else (an older format) is dropped.
+    for (const k of [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY]) {
+      const v = state.get<unknown>(k);
+      if (v !== undefined && (!Array.isArray(v) || v.some(x => !isKey(x)))) void state.update(k, Array.isArray(v) ? v.filter(isKey) : undefined);
+    }
+  }
 
   /** True when this exact definition was allowed before. */
   isAllowed(def: ServerDefinition): boolean {
-    return this.state.get<string[]>(KEY, []).includes(this.fingerprint(def));
+    return this.list(CONSENT_ALLOWED_KEY).includes(this.key(def));
   }
 
-  /** True when the user said no in this session (asking again needs an explicit start). */
+  /** True when the user said no to this exact definition (or dismissed its dialog), in this session or before a reload. */
   wasDenied(def: ServerDefinition): boolean {
-    return this.denied.has(this.fingerprint(def));
+    return this.list(CONSENT_DENIED_KEY).includes(this.key(def));
   }
 
   /** Asks once (concurrent callers share the dialog); resolves true when launching is allowed. */
-  ensure(def: ServerDefinition, uses?: InputUse[]): Promise<boolean> {
-    return this.ensureAll([{ def, uses }]).then(([ok]) => ok);
+  ensure(def: ServerDefinition, uses?: InputUse[], opts?: { askDenied?: boolean }): Promise<boolean> {
+    return this.ensureAll([{ def, uses }], opts).then(([ok]) => ok);
   }
 
   /**
    * Asks about every request not allowed yet: one dialog for one server, one dialog for several
-   * (allow all / review each / allow none). Requests already being asked share that dialog.
-   * Resolves, in order, whether each may launch.
+   * (allow all / review each / allow none). Requests already being asked share that dialog. A denied
+   * definition is asked about again only with `askDenied` (the user's explicit start); otherwise it
+   * resolves false without a dialog. Resolves, in order, whether each may launch.
    */
-  ensureAll(requests: ConsentRequest[]): Promise<boolean[]> {
+  ensureAll(requests: ConsentRequest[], opts: { askDenied?: boolean } = {}): Promise<boolean[]> {
     const fresh: (ConsentRequest & { fp: string })[] = [];
     const answers = requests.map(r => {
       if (this.isAllowed(r.def)) return Promise.resolve(true);
-      const fp = this.fingerprint(r.def);
+      const fp = this.key(r.def);
       const pending = this.asking.get(fp);
       if (pending) return pending;
+      if (!opts.askDenied && this.wasDenied(r.def)) return Promise.resolve(false);
       if (fresh.some(f => f.fp === fp)) return undefined;
       fresh.push({ ...r, fp });
       return undefined;
@@ -83,13 +105,18 @@ export class LaunchConsent {
         this.asking.set(f.fp, p);
       });
     }
-    return Promise.all(answers.map((a, i) => a ?? this.asking.get(this.fingerprint(requests[i].def)) ?? Promise.resolve(this.isAllowed(requests[i].def))));
+    return Promise.all(answers.map((a, i) => a ?? this.asking.get(this.key(requests[i].def)) ?? Promise.resolve(this.isAllowed(requests[i].def))));
   }
 
-  /** Forgets every answer. */
+  /** Forgets every answer (allowed and denied). */
   async reset(): Promise<void> {
-    this.denied.clear();
-    await this.state.update(KEY, []);
+    await this.state.update(CONSENT_DENIED_KEY, undefined);
+    await this.state.update(CONSENT_ALLOWED_KEY, []);
+  }
+
+  private list(key: string): string[] {
+    const v = this.state.get<unknown>(key);
+    return Array.isArray(v) ? v.filter(isKey) : [];
   }
 
   private async askAll(requests: (ConsentRequest & { fp: string })[]): Promise<boolean[]> {
@@ -103,24 +130,30 @@ export class LaunchConsent {
       for (const r of requests) out.push(await this.askOne(r));
       return out;
     }
-    return Promise.all(requests.map(r => this.record(r.fp, answer === 'allowAll')));
+    return Promise.all(requests.map(r => this.record(r, answer === 'allowAll')));
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
     const answer = await this.prompt(r.def, await describeRequest(r));
-    return this.record(r.fp, answer === 'allow');
+    return this.record(r, answer === 'allow');
   }
 
-  private async record(fp: string, allowed: boolean): Promise<boolean> {
+  private async record({ fp, def }: ConsentRequest & { fp: string }, allowed: boolean): Promise<boolean> {
+    const denied = this.list(CONSENT_DENIED_KEY);
     if (!allowed) {
-      this.denied.add(fp);
+      this.onDenied?.(def);
+      if (!denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, [...denied, fp].slice(-MAX_DENIED));
       return false;
     }
-    this.denied.delete(fp);
-    const list = this.state.get<string[]>(KEY, []);
-    if (!list.includes(fp)) await this.state.update(KEY, [...list, fp]);
+    if (denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, denied.filter(k => k !== fp));
+    const list = this.list(CONSENT_ALLOWED_KEY);
+    if (!list.includes(fp)) await this.state.update(CONSENT_ALLOWED_KEY, [...list, fp]);
     return true;
   }
+}
+
+function isKey(v: unknown): v is string {
+  return typeof v === 'string' && KEY_SHAPE.test(v);
 }
 
 async function describeRequest(r: ConsentRequest): Promise<string> {

@@ -1,8 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as settings from './settings';
-import { McpHost, stableStringify, type HostApi, type ServerDefinition } from '../mcp';
-import { fingerprint } from '../mcp/config/variables';
+import { McpHost, definitionKey, type HostApi } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -67,6 +66,11 @@ export interface McpHostExtensionApi {
   setExternalUrlUi(ui: Partial<ExternalUrlUi> | undefined): void;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
+  /**
+   * What the extension keeps (tests check that none of it holds a secret): its workspace and global state, and the
+   * folders it may write files to (storage, global storage, logs).
+   */
+  storage: { workspace: vscode.Memento; global: vscode.Memento; folders: string[] };
   /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
   activationStart: number;
   /** How long `activate()` itself took (ms); also in the "MCP Host" log. Read by the activation benchmark. */
@@ -104,8 +108,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     features: sampling,
     authProvider: def => oauth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-    // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
-    fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
+    // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
+    fingerprint: definitionKey,
     limits: settings.userLimits(),
   });
   // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
@@ -113,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
-  const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
+  const consent = new LaunchConsent(context.workspaceState, definitionKey);
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   oauth.startServer = name => controller.start(name);
@@ -149,10 +153,17 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
+  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
+  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed }));
   chat.chat.beforeRequest = () => controller.startWaiting();
+  chat.chat.notAllowed = notAllowed;
   // A palette command on a server waiting for its first use starts it.
-  setStartOnUse({ waits: name => controller.waitsForUse(name), start: name => controller.startOnUseAndWait(name) });
+  setStartOnUse({
+    waits: name => controller.waitsForUse(name),
+    start: name => controller.startOnUseAndWait(name),
+    denied: name => (controller.isDenied(name) ? controller.deniedMessage(name) : undefined),
+  });
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   push(createStatusItem(host));
   const seenFailures = new SeenFailures(context.workspaceState);
@@ -175,7 +186,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The last known lists of every server, shown at once (marked cached) until it answers.
   const cache = push(new CatalogueCache(context.workspaceState, host, name => {
     const d = host.get(name)?.definition;
-    return d && stableStringify({ ...d, autoStart: undefined });
+    return d && definitionKey(d);
   }));
   push(toVs(host.onDidChangeServers(() => cache.seed())));
   void controller.sync();
@@ -201,6 +212,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     failureNotices,
     oauth,
     setExternalUrlUi,
+    storage: {
+      workspace: context.workspaceState,
+      global: context.globalState,
+      folders: [context.storageUri, context.globalStorageUri, context.logUri].filter((u): u is vscode.Uri => !!u).map(u => u.fsPath),
+    },
     activationStart,
     activationMs,
     firstReconcileMs,

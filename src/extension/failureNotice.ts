@@ -2,8 +2,11 @@
  * What a failure toast says and offers, and whether it is said at all. A failure that comes from the settings
  * (a command not on PATH, a missing cwd or variable, an invalid definition) offers Open Settings; a crash offers
  * Restart. Long details (the PATH that was searched) stay in the server's log. A failure the user has seen is not
- * shown again after a reload (remembered in the workspace state until the server runs, or the failure changes).
+ * shown again after a reload (remembered in the workspace state until the server runs, or the failure changes), as
+ * the server name and a hash of the message: a failure message can carry a path or a value from the resolved
+ * definition, and nothing of it is kept in clear.
  */
+import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 
 export const SEEN_FAILURES_KEY = 'mcpHost.seenFailures';
@@ -35,14 +38,22 @@ export function failureNotice(server: string, message: string, crashLoop: boolea
   return { kind, text, actions: kind === 'settings' ? ['Open Settings', 'Show Logs'] : ['Show Logs', 'Restart'], logText: message };
 }
 
-/** A failure's identity across reloads: the message without numbers (pids, ports, times change). */
+/** A failure's identity across reloads: the server and a sha256 of the message without numbers (pids, ports, times change). */
 export function failureKey(server: string, message: string): string {
-  return `${server}\u0000${message.replace(/\d+/g, '#').slice(0, 500)}`;
+  return `${server}\u0000${createHash('sha256').update(message.replace(/\d+/g, '#')).digest('hex')}`;
 }
+
+const STORED_SHAPE = /\u0000[0-9a-f]{64}$/;
 
 /** The failures the user was shown, per workspace. */
 export class SeenFailures {
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(private readonly memento: Pick<vscode.Memento, 'get' | 'update'>) {
+    // Entries from before kept the message itself: dropped (such a failure may be shown once more).
+    const v = memento.get<unknown>(SEEN_FAILURES_KEY);
+    if (v !== undefined && (!Array.isArray(v) || v.some(x => typeof x !== 'string' || !STORED_SHAPE.test(x)))) {
+      void memento.update(SEEN_FAILURES_KEY, Array.isArray(v) ? v.filter(x => typeof x === 'string' && STORED_SHAPE.test(x)) : undefined);
+    }
+  }
 
   private all(): string[] {
     const v = this.memento.get<unknown>(SEEN_FAILURES_KEY);

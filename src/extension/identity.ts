@@ -7,7 +7,7 @@ export interface ServerIdentity {
   /** `user`, or `ws-<hash>` of the workspace. */
   scopeKey: string;
   name: string;
-  /** sha256 of the launch-relevant definition (command, args, env, url, headers…). */
+  /** The definition key (`src/mcp/config/definitionKey.ts`: a sha256 hash of the resolved definition). */
   fingerprint: string;
 }
 

@@ -2,19 +2,38 @@
  * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/externalUrl.ts),
  * the redirect back through a URI handler, tokens in SecretStorage.
  */
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
 import { quoted } from '../mcp/logging/display';
 import { confirmAndOpen } from './externalUrl';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
-/** SecretStorage as the core's OAuth token storage. */
-function storageOf(secrets: vscode.SecretStorage) {
+/**
+ * SecretStorage as the core's OAuth token storage for one server URL. The storage keys carry a hash of the URL, never
+ * the URL: the editor keeps SecretStorage's keys in clear beside the encrypted values, and a URL can carry a secret
+ * (`?key=${input:…}`). Tokens kept under the URL itself (before) move to the hashed key when first read.
+ */
+function storageOf(secrets: vscode.SecretStorage, url: string) {
+  const hashed = urlKey(url);
+  const legacy = (k: string) => k.replace(`mcpHost.oauth:${hashed}:`, `mcpHost.oauth:${url}:`);
   return {
-    get: async (k: string) => secrets.get(k),
+    get: async (k: string) => {
+      const v = await secrets.get(k);
+      const old = legacy(k);
+      if (v !== undefined || old === k) return v;
+      const before = await secrets.get(old);
+      if (before !== undefined) { await secrets.store(k, before); await secrets.delete(old); }
+      return before;
+    },
     set: async (k: string, v: string) => { await secrets.store(k, v); },
-    delete: async (k: string) => { await secrets.delete(k); },
+    delete: async (k: string) => { await secrets.delete(k); const old = legacy(k); if (old !== k) await secrets.delete(old); },
   };
+}
+
+/** What OAuth storage keys are scoped by: a sha256 of the server URL. */
+function urlKey(url: string): string {
+  return createHash('sha256').update(url).digest('hex');
 }
 
 /**
@@ -53,10 +72,10 @@ export class OAuthBridge implements vscode.Disposable {
     }
     const redirect = () => this.redirects.get(def.name) ?? raw.toString(true);
     return new McpOAuthProvider({
-      storage: storageOf(this.context.secrets),
+      storage: storageOf(this.context.secrets, def.url),
       clientName: 'MCP Host for VS Code',
       clientMetadataUrl: this.clientMetadataUrl(),
-      key: def.url,
+      key: urlKey(def.url),
       server: def.name,
       // A getter: the external form of the redirect is known only once asExternalUri answers.
       get redirectUrl() { return redirect(); },

@@ -5,9 +5,9 @@ import { ContextKeys } from '../views/commandIds';
 import { failureKey, type SeenFailures } from './failureNotice';
 import type { McpJsonWatcher } from './coexistence';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { ConfigError, HostApi, InputDefinition, ServerDefinition } from '../mcp';
+import { definitionKey, type ConfigError, type HostApi, type InputDefinition, type ServerDefinition } from '../mcp';
 import { parseInputs, parseServers, type RawServer } from '../mcp/config/validate';
-import { fingerprint, resolveServer, type ResolveContext } from '../mcp/config/variables';
+import { resolveServer, type ResolveContext } from '../mcp/config/variables';
 import type { ServerAnnotations } from '../views/nodes';
 import type { InputUse, LaunchConsent } from './consent';
 import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } from './inputs';
@@ -19,6 +19,17 @@ type Origin = 'user' | 'workspace';
 const SETTINGS_PROBLEMS = '(settings)';
 
 const DENIED = 'launch not allowed (start it to be asked again)';
+
+/**
+ * A start refused because the user did not allow the server (now, or before for this same definition). `answered`:
+ * the user has just said so in the dialog, so no other message repeats it.
+ */
+export class ConsentDeniedError extends Error {
+  constructor(readonly server: string, readonly answered = false) {
+    super(`MCP server "${server}" was not allowed to start (launch consent denied). To allow it, run "MCP Host: Start Server" and choose "${server}", or use Start on it in the MCP Servers view.`);
+    this.name = 'ConsentDeniedError';
+  }
+}
 const WAITING = 'waiting for launch consent';
 
 /**
@@ -55,6 +66,8 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     private readonly inputs: InputStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    // One log line per denial, wherever the dialog was asked from.
+    consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
@@ -74,6 +87,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   /**
    * Starts a server, first clearing what holds it back (asks for launch consent or inputs; refuses
    * in Restricted Mode with a readable message). Rejects with a readable error when it cannot start.
+   * The user's own act (Start Server, the tree's Start): a denied server is asked about again.
    */
   async start(name: string): Promise<void> {
     const [err] = await this.startMany([name]);
@@ -84,9 +98,11 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
    * The one gate every explicit start passes (Start, Start All, Restart, chat buttons, commands): clears
    * what holds each server back, asking consent for all of them in one dialog, then starts the ones
    * allowed (or restarts them with `restart`). Resolves one error (or undefined) per name, in order.
+   * `explicit: false` (a lazy start on first use, a chat request, a model's tool call) never asks about a
+   * server the user denied: it gets a ConsentDeniedError naming the server and how to allow it.
    */
-  async startMany(names: string[], restart = false): Promise<(Error | undefined)[]> {
-    const errors = await this.clearGates(names);
+  async startMany(names: string[], restart = false, explicit = true): Promise<(Error | undefined)[]> {
+    const errors = await this.clearGates(names, explicit);
     await Promise.all(names.map(async (name, i) => {
       if (errors[i]) return;
       const h = this.host.get(name);
@@ -106,13 +122,15 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     if (err) throw err;
   }
 
-  private async clearGates(names: string[]): Promise<(Error | undefined)[]> {
+  private async clearGates(names: string[], explicit: boolean): Promise<(Error | undefined)[]> {
     await this.queue;
     const errors: (Error | undefined)[] = names.map(name => {
       if (!this.host.get(name)) return new Error(`No MCP server named "${name}" is configured.`);
       if (this.origins.get(name) === 'workspace' && !vscode.workspace.isTrusted) {
         return new Error(`"${name}" is defined in workspace settings and the workspace is not trusted (Restricted Mode). Trust the workspace to start it.`);
       }
+      // Only the user's own start asks about a denied server again (no dialog, no input box here).
+      if (!explicit && this.isDenied(name)) return new ConsentDeniedError(name);
       return undefined;
     });
     const held = names.filter((n, i) => !errors[i] && (this.blocked.has(n) || this.waitsForConsent(n)));
@@ -130,17 +148,28 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     });
     if (ask.length) {
       const defs = ask.map(n => this.host.get(n)!.definition);
-      const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
+      const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })), { askDenied: explicit });
       ask.forEach((name, k) => {
         const i = names.indexOf(name);
         if (answers[k]) this.unblock(name);
         else {
           this.block(name, DENIED);
-          errors[i] = new Error(`Launching "${name}" was not allowed.`);
+          errors[i] = new ConsentDeniedError(name, explicit);
         }
       });
     }
     return errors;
+  }
+
+  /** True when `name` waits for consent the user denied (or whose dialog was dismissed) for this definition. */
+  isDenied(name: string): boolean {
+    const def = this.host.get(name)?.definition;
+    return !!def && this.waitsForConsent(name) && this.consent.wasDenied(def);
+  }
+
+  /** What a lazy start, chat or a model is told about a denied server: its name and how to allow it. */
+  deniedMessage(name: string): string {
+    return new ConsentDeniedError(name).message;
   }
 
   /** True when `name` is a workspace server that needs launch consent it does not have. */
@@ -167,7 +196,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const def = this.host.get(name)?.definition;
     const scope = this.origins.get(name);
     if (!def || !scope) return undefined;
-    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: fingerprint(def) };
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: definitionKey(def) };
   }
 
   configProblems(): string[] {
@@ -182,22 +211,30 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   /** Servers waiting for their first use (`mcpHost.startup: lazy`). */
   private readonly lazy = new Set<string>();
 
+  /** True when `server` waits for its first use (a denied server does not: only an explicit Start asks about it). */
   waitsForUse(server: string): boolean {
-    return this.lazy.has(server) && this.host.get(server)?.state.kind === 'stopped';
+    return this.lazy.has(server) && this.host.get(server)?.state.kind === 'stopped' && !this.isDenied(server);
   }
 
-  /** First use of a lazy server (expanding it, a chat request): start it, once. */
+  /**
+   * First use of a lazy server (expanding it, a chat request): start it, once. A use is not the user's own start:
+   * the consent dialog may show the first time, never again after "Don't Allow".
+   */
   startOnUse(server: string): void {
     if (!this.waitsForUse(server)) return;
     this.lazy.delete(server);
-    void this.start(server).catch(err => this.log.warn(`${server}: could not start on first use: ${err instanceof Error ? err.message : String(err)}`));
+    void this.startMany([server], false, false).then(([err]) => {
+      // A denial was logged once where it was answered.
+      if (err && !(err instanceof ConsentDeniedError)) this.log.warn(`${server}: could not start on first use: ${err.message}`);
+    });
   }
 
   /** First use by a command: start it and resolve once it runs (or failed). */
   async startOnUseAndWait(server: string): Promise<void> {
     if (!this.waitsForUse(server)) return;
     this.lazy.delete(server);
-    await this.start(server);
+    const [err] = await this.startMany([server], false, false);
+    if (err) throw err;
   }
 
   /** Starts every server still waiting for its first use and resolves once each runs or failed (bounded). */
@@ -205,7 +242,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const names = [...this.lazy].filter(n => this.waitsForUse(n));
     if (!names.length) return;
     names.forEach(n => this.lazy.delete(n));
-    await Promise.race([this.startMany(names), new Promise(r => setTimeout(r, timeoutMs))]);
+    await Promise.race([this.startMany(names, false, false), new Promise(r => setTimeout(r, timeoutMs))]);
   }
 
   /** Watches `.vscode/mcp.json` for servers VS Code itself also starts (the views say so). */
@@ -371,7 +408,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
     await Promise.all(defs.map(async (def, i) => {
       const current = this.host.get(def.name);
-      if (!current || fingerprint(current.definition) !== fingerprint(def)) return;
+      if (!current || definitionKey(current.definition) !== definitionKey(def)) return;
       if (!answers[i]) {
         this.block(def.name, DENIED);
         if (current.state.kind !== 'stopped') await current.stop();

@@ -10,12 +10,12 @@ import { Connection, type ConnectionOptions } from './server/connection';
 import type { Limits } from './limits';
 import { SamplingService } from './features/sampling';
 import { messageOf } from './errors';
-import { fingerprint as configFingerprint } from './config/variables';
+import { definitionKey, stableStringify } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
-  /** What makes a server "the same process" (default: the config module's fingerprint of type, command, args, cwd, env, envFile, url, headers). */
+  /** What makes a server "the same process" (default: the definition key (config/definitionKey.ts) without `timeout` and `disabled`). */
   fingerprint?: (def: ServerDefinition) => string;
   /** OAuth provider per HTTP server (the extension and CLI inject storage and the browser step). */
   authProvider?: ConnectionOptions['authProvider'] | ((def: ServerDefinition) => ConnectionOptions['authProvider']);
@@ -23,14 +23,14 @@ export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampl
   rootsDebounceMs?: number;
 }
 
-/** JSON with sorted keys, so key order never counts as a change. */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.keys(v).sort().map(k => [k, (v as Record<string, unknown>)[k]]));
-    }
-    return v;
-  });
+export { stableStringify };
+
+/**
+ * The host's default "same process" key: the definition key without the settings a running server adopts in place
+ * (`timeout`, `disabled`), so changing those never restarts it.
+ */
+function sameProcessKey(def: ServerDefinition): string {
+  return definitionKey({ ...def, timeout: undefined, disabled: undefined });
 }
 
 /** True when `uri` is an acceptable root: a file: URI without `..` segments (H17). */
@@ -107,7 +107,7 @@ export class McpHost implements HostApi {
   }
 
   private fingerprint(def: ServerDefinition): string {
-    return (this.options.fingerprint ?? configFingerprint)(def);
+    return (this.options.fingerprint ?? sameProcessKey)(def);
   }
 
   /** The roots one server may see: only its `roots` folder names when given (H17); `"roots": []` = none at all. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  fingerprint, parseServers, referencedInputs, resolveServer, resolveServers,
+  parseServers, referencedInputs, resolveServer, resolveServers,
   type RawServer, type ResolveContext, type ResolveResult,
 } from '../../src/mcp/config';
 import type { InputDefinition, ServerDefinition, StdioServerDefinition, HttpServerDefinition } from '../../src/mcp/types';
@@ -210,40 +210,5 @@ describe('config variables (resolveServer)', () => {
     assert.ok(r.error || r.definition);
     const r2 = await resolveServer(null as unknown as RawServer, ctx());
     assert.ok(r2.error);
-  });
-});
-
-describe('config fingerprint', () => {
-  const base: StdioServerDefinition = { name: 'a', type: 'stdio', command: 'node', args: ['s.js'], env: { A: '1', B: '2' }, cwd: '/w' };
-
-  it('is stable: same definition, same hash, whatever the key order of env/headers, name and options', () => {
-    assert.equal(fingerprint(base), fingerprint({ ...base }));
-    assert.equal(fingerprint(base), fingerprint({ ...base, env: { B: '2', A: '1' } }));
-    assert.equal(fingerprint(base), fingerprint({ ...base, name: 'renamed', autoStart: false, timeout: { request: 5000 } }));
-    assert.match(fingerprint(base), /^[0-9a-f]{64}$/);
-    const h: HttpServerDefinition = { name: 'h', type: 'http', url: 'https://x', headers: { A: '1', B: '2' } };
-    assert.equal(fingerprint(h), fingerprint({ ...h, headers: { B: '2', A: '1' } }));
-  });
-
-  it('is sensitive to everything that changes what is launched or contacted', () => {
-    const variants: ServerDefinition[] = [
-      { ...base, command: 'nodejs' },
-      { ...base, args: ['s.js', '--x'] },
-      { ...base, args: ['s.js x'] },
-      { ...base, args: ['s.js', ''] },
-      { ...base, cwd: '/w2' },
-      { ...base, cwd: undefined },
-      { ...base, env: { A: '1', B: '3' } },
-      { ...base, env: { A: '1', C: '2' } },
-      { ...base, env: { A: '1', B: null } },
-      { ...base, env: { A: '1' } },
-      { ...base, envFile: '/w/.env' },
-      { name: 'a', type: 'http', url: 'https://x', headers: {} },
-      { name: 'a', type: 'sse', url: 'https://x', headers: {} },
-      { name: 'a', type: 'http', url: 'https://y', headers: {} },
-      { name: 'a', type: 'http', url: 'https://x', headers: { A: '1' } },
-    ];
-    const hashes = new Set([fingerprint(base), ...variants.map(fingerprint)]);
-    assert.equal(hashes.size, variants.length + 1);
   });
 });

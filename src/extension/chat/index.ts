@@ -129,6 +129,8 @@ export class McpChat {
   apps?: Pick<AppViews, 'open' | 'modelContexts'>;
   /** Before a request: servers waiting for their first use (`mcpHost.startup: lazy`) start (set by the extension). */
   beforeRequest?: () => Promise<void>;
+  /** Why a server the user denied is not started, and how the user allows it (set by the extension). Never asks. */
+  notAllowed?: (server: string) => string | undefined;
   private readonly grants: ScopedGrants;
 
   constructor(private readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
@@ -145,6 +147,11 @@ export class McpChat {
     const request = /^\s*@mcp\s/.test(req.prompt) ? { ...req, prompt: req.prompt.replace(/^\s*@mcp\s+/, '') } as vscode.ChatRequest : req;
     try {
       await this.beforeRequest?.();
+      // Servers the user denied stay stopped; the answer says so, and how the user allows one.
+      for (const h of this.host.servers) {
+        const why = isRunning(h) ? undefined : this.notAllowed?.(h.name);
+        if (why) stream.markdown(`_${markdownText(why)}_\n\n`);
+      }
       switch (request.command) {
         case 'prompts': return this.listPrompts(stream, false);
         case 'tools': return this.listTools(stream);

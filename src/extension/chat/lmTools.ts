@@ -26,6 +26,8 @@ export interface LmToolsOptions {
   apps?: Pick<AppViews, 'open'>;
   /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
   beforeUse?: () => Promise<void>;
+  /** Why a server the user denied is not started, and how the user allows it (undefined: not denied). Never asks. */
+  notAllowed?: (server: string) => string | undefined;
 }
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
@@ -34,14 +36,21 @@ function running(host: HostApi) {
   return host.servers.filter(h => h.state.kind === 'running');
 }
 
-/** The listing: per server, each tool a model may call, with its description and input schema. */
-export function listing(host: HostApi, only?: string): string {
+/**
+ * The listing: per server, each tool a model may call, with its description and input schema; a server the user
+ * denied is listed with `notStarted` (why, and how the user allows it).
+ */
+export function listing(host: HostApi, only?: string, notAllowed?: (server: string) => string | undefined): string {
   const servers = running(host).filter(h => !only || h.name === only);
-  if (!servers.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
-  const out = servers.map(h => ({
+  const denied = host.servers.filter(h => h.state.kind !== 'running' && (!only || h.name === only))
+    .map(h => ({ server: h.name, notStarted: notAllowed?.(h.name) })).filter((d): d is { server: string; notStarted: string } => !!d.notStarted);
+  if (only && !servers.length && denied.length) return denied[0].notStarted;
+  if (!servers.length && !denied.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
+  const out: unknown[] = servers.map(h => ({
     server: h.name,
     tools: h.catalogue.tools.filter(visibleToModel).map(t => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
   }));
+  out.push(...denied.map(d => ({ server: d.server, tools: [], notStarted: d.notStarted })));
   const json = JSON.stringify(out);
   return json.length > MAX_LISTING_CHARS ? `${json.slice(0, MAX_LISTING_CHARS)}… (cut: the listing is larger than ${MAX_LISTING_CHARS} characters; ask for one server)` : json;
 }
@@ -51,7 +60,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
     prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
     invoke: async opts => {
       await o.beforeUse?.();
-      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined));
+      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined, o.notAllowed));
     },
   });
   const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
@@ -61,6 +70,8 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       const { server, tool: name } = opts.input ?? {};
       const args = opts.input?.arguments && typeof opts.input.arguments === 'object' && !Array.isArray(opts.input.arguments) ? opts.input.arguments : {};
       const h = typeof server === 'string' ? o.host.get(server) : undefined;
+      const denied = h && h.state.kind !== 'running' ? o.notAllowed?.(h.name) : undefined;
+      if (denied) return text(denied);
       if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
       const tool = h.catalogue.tools.find(t => t.name === name);
       if (!tool || !visibleToModel(tool)) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);

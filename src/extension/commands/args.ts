@@ -40,7 +40,7 @@ export async function pickServer(
 }
 
 /** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
-let lazy: { waits(server: string): boolean; start(server: string): Promise<void> } | undefined;
+let lazy: { waits(server: string): boolean; start(server: string): Promise<void>; denied?(server: string): string | undefined } | undefined;
 export function setStartOnUse(l: typeof lazy): void { lazy = l; }
 
 /**
@@ -53,7 +53,7 @@ export async function requireRunning(h: ServerHandle): Promise<boolean> {
     try { await lazy.start(h.name); } catch { /* said below */ }
     if ((h.state as { kind: string }).kind === 'running') return true;
   }
-  void vscode.window.showWarningMessage(`MCP server "${h.name}" is not running (${h.state.kind}). Start it first.`);
+  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server "${h.name}" is not running (${h.state.kind}). Start it first.`);
   return false;
 }
 

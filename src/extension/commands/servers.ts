@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
-import type { ServerController } from '../servers';
+import { ConsentDeniedError, type ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
 import { errorText, pickServer } from './args';
 import { CommandIds } from '../../views/commandIds';
@@ -13,7 +13,8 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
     await ctl.start(h.name);
     return true;
   } catch (err) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`);
+    // "Don't Allow" was the user's own answer: the dialog was the one message.
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`);
     return false;
   }
 }
@@ -31,7 +32,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
   try {
     await ctl.restart(h.name);
   } catch (err) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
   }
 }
 
@@ -39,7 +40,12 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
 export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
   const names = host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error').map(h => h.name);
   const errors = await ctl.startMany(names);
-  errors.forEach((err, i) => { if (err) void vscode.window.showErrorMessage(`MCP server "${names[i]}" did not start: ${errorText(err)}`); });
+  errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${names[i]}" did not start: ${errorText(err)}`); });
+}
+
+/** True when the start failed because the user has just answered "Don't Allow" (or dismissed the dialog). */
+function answeredNo(err: unknown): boolean {
+  return err instanceof ConsentDeniedError && err.answered;
 }
 
 /** Stops every server. */

@@ -4,7 +4,6 @@
  * (through an injected resolver), in command, args, env, envFile, cwd, url and headers. Produces the
  * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
@@ -375,20 +374,4 @@ function firstUse(raw: RawServer, id: string): string {
     return n === 'input' && a === id;
   }));
   return s?.rel ?? '';
-}
-
-function sortedEntries(o: Record<string, unknown> | undefined): [string, unknown][] {
-  return Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/**
- * A stable hash of what makes a server "the same server": type, command, args, cwd, envFile, env
- * (names and values), url and headers. Used for launch consent and by reconcile to tell a changed
- * definition from an unchanged one. Key order in env/headers does not matter; anything else does.
- */
-export function fingerprint(def: ServerDefinition): string {
-  const canonical = def.type === 'stdio'
-    ? ['stdio', def.command, def.args ?? [], def.cwd ?? null, def.envFile ?? null, sortedEntries(def.env)]
-    : [def.type, def.url, sortedEntries(def.headers)];
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
