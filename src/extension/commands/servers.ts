@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import type { ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
-import { errorText, pickServer } from './args';
+import { pickServer, shownError } from './args';
+import { quoted } from '../../mcp/display';
 
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
 export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
@@ -12,7 +13,7 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
     await ctl.start(h.name);
     return true;
   } catch (err) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not start: ${shownError(err)}`);
     return false;
   }
 }
@@ -30,7 +31,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
   try {
     await ctl.restart(h.name);
   } catch (err) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not restart: ${shownError(err)}`);
   }
 }
 
@@ -38,7 +39,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
 export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
   const names = host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error').map(h => h.name);
   const errors = await ctl.startMany(names);
-  errors.forEach((err, i) => { if (err) void vscode.window.showErrorMessage(`MCP server "${names[i]}" did not start: ${errorText(err)}`); });
+  errors.forEach((err, i) => { if (err) void vscode.window.showErrorMessage(`MCP server ${quoted(names[i])} did not start: ${shownError(err)}`); });
 }
 
 /** Stops every server. */
