@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
-import { quoted } from '../mcp/logging/display';
+import { quoted, shownName } from '../mcp/logging/display';
 import { confirmAndOpen } from './externalUrl';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
@@ -99,7 +99,7 @@ export class OAuthBridge implements vscode.Disposable {
       if (this.reportedMetadataUrl !== raw) {
         this.reportedMetadataUrl = raw;
         this.log(checked.message);
-        void vscode.window.showWarningMessage(checked.message);
+        void vscode.window.showWarningMessage(shownName(checked.message, 1000));
       }
       return undefined;
     }
@@ -129,7 +129,7 @@ export class OAuthBridge implements vscode.Disposable {
     const conn = this.host()?.get(name) as Connection | undefined;
     this.log(`${name}: sign-in redirect received${q.get('error') ? ` with error ${q.get('error')}` : ''}`);
     if (q.get('error')) {
-      void vscode.window.showErrorMessage(`Sign-in to "${name}" failed: ${q.get('error_description') ?? q.get('error')}`);
+      void vscode.window.showErrorMessage(`Sign-in to ${quoted(name)} failed: ${shownName(q.get('error_description') ?? q.get('error') ?? '', 1000)}`);
       return;
     }
     const code = q.get('code');
@@ -143,11 +143,11 @@ export class OAuthBridge implements vscode.Disposable {
       const start = this.startServer ?? (() => conn.start());
       if (!signedIn || !(await start(name).then(() => true, () => false))) {
         this.log(`${name}: sign-in failed: ${err instanceof Error ? err.message : String(err)}`);
-        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        void vscode.window.showErrorMessage(shownName(err instanceof Error ? err.message : String(err), 1000));
         return;
       }
     }
-    void vscode.window.showInformationMessage(`Signed in to MCP server "${name}".`);
+    void vscode.window.showInformationMessage(`Signed in to MCP server ${quoted(name)}.`);
   }
 
   dispose(): void {

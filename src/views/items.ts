@@ -5,6 +5,7 @@ import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
+import { markdownCode } from '../mcp/logging/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;
@@ -155,11 +156,11 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   item.description = [ui ? 'app' : undefined, appOnly ? 'app only' : undefined, described].filter(Boolean).join(' · ') || undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(mask(tool.description ?? ''))}\n\n`);
-  if (ui) md.appendMarkdown(`Has an MCP App view: \`${esc(mask(ui))}\` (opens in an editor panel when called)\n\n`);
+  if (ui) md.appendMarkdown(`Has an MCP App view: ${markdownCode(mask(ui))} (opens in an editor panel when called)\n\n`);
   if (appOnly) md.appendMarkdown('Only its server\'s app views may call it (`_meta.ui.visibility`); the model does not see it.\n\n');
   const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
-  if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => `\`${p}\``).join(', ')}\n\n`);
-  if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): \`${JSON.stringify(tool.annotations)}\``);
+  if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => markdownCode(p)).join(', ')}\n\n`);
+  if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): ${markdownCode(JSON.stringify(tool.annotations))}`);
   item.tooltip = md;
   item.iconPath = new vscode.ThemeIcon(ui ? 'window' : 'tools');
   item.contextValue = 'tool';
@@ -183,7 +184,7 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   const item = new vscode.TreeItem(r.title ?? r.name);
   item.id = `resource/${server}/${r.uri}`;
   item.description = mask(r.uri);
-  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${mask(r.uri)}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(mask(r.description ?? ''))}`);
+  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n${markdownCode(mask(r.uri))}${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(mask(r.description ?? ''))}`);
   const subscribed = notes.isSubscribed(server, r.uri);
   item.iconPath = new vscode.ThemeIcon(subscribed ? 'bell-dot' : r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   const state = get(server)?.state;
@@ -197,7 +198,7 @@ function templateItem(server: string, t: ResourceTemplate, mask: Mask): vscode.T
   const item = new vscode.TreeItem(t.title ?? t.name);
   item.id = `template/${server}/${t.uriTemplate}`;
   item.description = mask(t.uriTemplate);
-  item.tooltip = new vscode.MarkdownString(`**${esc(t.name)}**\n\n\`${mask(t.uriTemplate)}\`\n\n${esc(mask(t.description ?? ''))}`);
+  item.tooltip = new vscode.MarkdownString(`**${esc(t.name)}**\n\n${markdownCode(mask(t.uriTemplate))}\n\n${esc(mask(t.description ?? ''))}`);
   item.iconPath = new vscode.ThemeIcon('symbol-parameter');
   item.contextValue = 'resourceTemplate';
   return item;

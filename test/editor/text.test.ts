@@ -22,8 +22,8 @@ const LINK = '[run it](command:workbench.action.chat.open?%5B%7B%22query%22%3A%2
 const EVIL_TOOL = `evil"\u202e\n\n${LINK} \`tick\` \u2066x`;
 const EVIL_PROMPT = `evil\n\n- ${LINK} \`\`x\`\` \u202egnp.exe`;
 
-/** A markdown link (`](`) that no backslash escapes, anywhere in the text. */
-const LIVE_LINK = /(^|[^\\])\]\s*\(/;
+/** A markdown link (`](`, adjacent as CommonMark and VS Code's notification and dialog links need) that no backslash escapes. */
+const LIVE_LINK = /(^|[^\\])\]\(/;
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** Nothing the stream received is trusted markdown, renders HTML or carries a live link or a bidi override. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
+import { quoted, shownName } from '../../mcp/logging/display';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
 export type ServerArg = McpNode | string | undefined;
@@ -23,7 +24,7 @@ export async function pickServer(
   const name = serverNameOf(arg);
   if (name !== undefined) {
     const h = host.get(name);
-    if (!h) void vscode.window.showErrorMessage(`No MCP server named "${name}" is configured.`);
+    if (!h) void vscode.window.showErrorMessage(`No MCP server named ${quoted(name)} is configured.`);
     return h;
   }
   const candidates = host.servers.filter(opts.filter ?? (() => true));
@@ -53,13 +54,21 @@ export async function requireRunning(h: ServerHandle): Promise<boolean> {
     try { await lazy.start(h.name); } catch { /* said below */ }
     if ((h.state as { kind: string }).kind === 'running') return true;
   }
-  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server "${h.name}" is not running (${h.state.kind}). Start it first.`);
+  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${h.state.kind}). Start it first.`);
   return false;
 }
 
 /** A readable message for any thrown value. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * `errorText` for a notification: it may carry a server's words, and a notification makes `[label](command:…)`
+ * clickable: one line, no controls, bidi characters or links, cut (src/mcp/display.ts).
+ */
+export function shownError(err: unknown): string {
+  return shownName(errorText(err), 1000);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { HistoryEntry, HostApi } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { resultDocuments } from '../results';
 import { CommandIds } from '../../views/commandIds';
+import { quoted } from '../../mcp/logging/display';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);
@@ -34,7 +35,7 @@ export async function rerunHistoryEntry(host: HostApi, tree: HistoryTreeProvider
     if (text === undefined) return undefined;
     input = JSON.parse(text) as Record<string, unknown>;
   }
-  if (!host.get(e.server)) { void vscode.window.showErrorMessage(`MCP server "${e.server}" is no longer configured.`); return undefined; }
+  if (!host.get(e.server)) { void vscode.window.showErrorMessage(`MCP server ${quoted(e.server)} is no longer configured.`); return undefined; }
   switch (e.method) {
     case 'tools/call': return vscode.commands.executeCommand(CommandIds.callTool, e.server, e.target, input ?? {});
     case 'prompts/get': return vscode.commands.executeCommand(CommandIds.runPrompt, e.server, e.target, input ?? {});

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
-import { errorText, pickServer, requireRunning, running } from './args';
+import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
 import { resultDocuments } from '../results';
+import { quoted } from '../../mcp/logging/display';
 
 /**
  * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when
@@ -21,7 +22,7 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
   if (!name) return undefined;
   const prompt = h.catalogue.prompts.find(p => p.name === name);
   if (!prompt) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" has no prompt named "${name}".`);
+    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} has no prompt named ${quoted(name)}.`);
     return undefined;
   }
   let values = args;
@@ -43,7 +44,7 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
   try {
     result = await h.getPrompt(prompt.name, values);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Prompt "${prompt.name}" of "${h.name}" failed: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Prompt ${quoted(prompt.name)} of ${quoted(h.name)} failed: ${shownError(err)}`);
     return undefined;
   }
   await resultDocuments.openResult(h.name, `${prompt.name} prompt`, renderPromptResult(h.name, prompt.name, result), at);

@@ -13,13 +13,14 @@ import type { ServerController } from '../servers';
 import type { AppViews } from '../apps';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { openHistoryEntry, rerunHistoryEntry } from './history';
-import { errorText, pickServer, running, serverNameOf } from './args';
+import { pickServer, running, serverNameOf, shownError } from './args';
 import { callToolCommand } from './tools';
 import { cancelTaskCommand, showTaskResultCommand } from './tasks';
 import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
 import { listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
+import { quoted } from '../../mcp/logging/display';
 
 /** What the commands work with. */
 export interface CommandServices {
@@ -95,7 +96,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
       if (!h || h.definition.type === 'stdio') return;
       await s.oauth.signOut(h.definition);
-      void vscode.window.showInformationMessage(`MCP Host: signed out of "${h.name}"; it asks you to sign in on its next start.`);
+      void vscode.window.showInformationMessage(`MCP Host: signed out of ${quoted(h.name)}; it asks you to sign in on its next start.`);
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
     [CommandIds.openHistoryEntry]: (node: HistoryNode) => (s.historyTree ? openHistoryEntry(s.historyTree, node) : undefined),
@@ -107,7 +108,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       try {
         return await s.resources.saveAs(server, res, part, target);
       } catch (err) {
-        void vscode.window.showErrorMessage(`Could not save ${res} of "${server}": ${errorText(err)}`);
+        void vscode.window.showErrorMessage(`Could not save ${res} of ${quoted(server)}: ${shownError(err)}`);
         return undefined;
       }
     },
@@ -128,6 +129,6 @@ async function subscription(s: CommandServices, arg: unknown, uri: string | unde
     if (on) await s.controller.subscribe(h.name, target);
     else await s.controller.unsubscribe(h.name, target);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${target}: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${target}: ${shownError(err)}`);
   }
 }

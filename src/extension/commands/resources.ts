@@ -3,8 +3,9 @@ import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelc
 import { UriTemplate } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
 import type { ResourceFileSystem } from '../resourceFs';
-import { errorText, pickServer, requireRunning, running } from './args';
+import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
+import { quoted } from '../../mcp/logging/display';
 
 /** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
 export async function openResource(fs: ResourceFileSystem, server: string, uri: string): Promise<vscode.Uri[]> {
@@ -12,7 +13,7 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
     return await fs.open(server, uri);
   } catch (err) {
     fs.log?.(`open ${uri} of ${server}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-    void vscode.window.showErrorMessage(`Could not read ${uri} from "${server}": ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Could not read ${uri} from ${quoted(server)}: ${shownError(err)}`);
     return [];
   }
 }
@@ -64,7 +65,7 @@ export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem,
   try {
     tpl = new UriTemplate(tplText);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Invalid URI template ${tplText}: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Invalid URI template ${tplText}: ${shownError(err)}`);
     return [];
   }
   const values: Record<string, string> = { ...(vars ?? {}) };

@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import { ConsentDeniedError, type ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
-import { errorText, pickServer } from './args';
+import { pickServer, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
+import { quoted } from '../../mcp/logging/display';
 
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
 export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
@@ -14,7 +15,7 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
     return true;
   } catch (err) {
     // "Don't Allow" was the user's own answer: the dialog was the one message.
-    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${h.name}" did not start: ${errorText(err)}`);
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not start: ${shownError(err)}`);
     return false;
   }
 }
@@ -32,7 +33,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
   try {
     await ctl.restart(h.name);
   } catch (err) {
-    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${h.name}" did not restart: ${errorText(err)}`);
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not restart: ${shownError(err)}`);
   }
 }
 
@@ -40,7 +41,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
 export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
   const names = host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error').map(h => h.name);
   const errors = await ctl.startMany(names);
-  errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(`MCP server "${names[i]}" did not start: ${errorText(err)}`); });
+  errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(names[i])} did not start: ${shownError(err)}`); });
 }
 
 /** True when the start failed because the user has just answered "Don't Allow" (or dismissed the dialog). */

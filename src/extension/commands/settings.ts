@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { afterMcpJsonImport } from '../coexistence';
 import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
-import { errorText } from './args';
+import { shownError } from './args';
 
 /** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
 async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
@@ -62,7 +62,7 @@ export async function importServersCommand(file?: string, answer?: string): Prom
   }
   let text: string;
   try { text = await fs.readFile(chosen, 'utf8'); } catch (err) {
-    void vscode.window.showErrorMessage(`Could not read ${chosen}: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Could not read ${chosen}: ${shownError(err)}`);
     return 0;
   }
   const r = importConfig(text, 'auto', path.basename(chosen));

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { isTerminal, type HostApi, type ServerHandle, type TaskInfo } from '../../mcp';
-import { errorText } from './args';
+import { shownError } from './args';
 import { renderToolResult } from './render';
 import { resultDocuments } from '../results';
+import { quoted, shownName } from '../../mcp/logging/display';
 
 /** What the task commands accept: a task node of the Servers view, or (server, taskId) from code, or nothing (then they ask). */
 function taskOf(host: HostApi, arg: unknown, taskId?: string): { h: ServerHandle; t: TaskInfo } | undefined {
@@ -33,14 +34,14 @@ export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: s
   const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), 'No MCP task is running.', 'Cancel which task?');
   if (!target) return false;
   if (isTerminal(target.t.status)) {
-    void vscode.window.showInformationMessage(`MCP task of "${target.t.tool}" on "${target.h.name}" has already ended (${target.t.status}).`);
+    void vscode.window.showInformationMessage(`MCP task of ${quoted(target.t.tool)} on ${quoted(target.h.name)} has already ended (${target.t.status}).`);
     return false;
   }
   try {
     await target.h.cancelTask(target.t.taskId);
     return true;
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not cancel the task of "${target.t.tool}" on "${target.h.name}": ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Could not cancel the task of ${quoted(target.t.tool)} on ${quoted(target.h.name)}: ${shownError(err)}`);
     return false;
   }
 }
@@ -54,7 +55,7 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
   if (!target) return undefined;
   const { h, t } = target;
   if (isTerminal(t.status) && !t.hasResult) {
-    void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${t.error ?? t.status}`);
+    void vscode.window.showErrorMessage(`The task of ${quoted(t.tool)} on ${quoted(h.name)} has no result: ${shownName(t.error ?? t.status, 1000)}`);
     return undefined;
   }
   try {
@@ -70,7 +71,7 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
     await resultDocuments.openResult(h.name, `${t.tool} task`, rendered);
     return rendered.markdown;
   } catch (err) {
-    void vscode.window.showErrorMessage(`The task of "${t.tool}" on "${h.name}" has no result: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`The task of ${quoted(t.tool)} on ${quoted(h.name)} has no result: ${shownError(err)}`);
     return undefined;
   }
 }

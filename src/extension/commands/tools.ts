@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { taskSupportOf, type HostApi, type TaskMode } from '../../mcp';
-import { errorText, pickServer, requireRunning, running } from './args';
+import { errorText, pickServer, requireRunning, running, shownError } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
 import type { AppViews } from '../apps';
 import { resultDocuments } from '../results';
+import { quoted } from '../../mcp/logging/display';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -26,7 +27,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   if (!name) return undefined;
   const tool = h.catalogue.tools.find(t => t.name === name);
   if (!tool) {
-    void vscode.window.showErrorMessage(`MCP server "${h.name}" has no tool named "${name}".`);
+    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} has no tool named ${quoted(name)}.`);
     return undefined;
   }
   const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
@@ -62,7 +63,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     );
   } catch (err) {
     view?.cancelled(errorText(err));
-    void vscode.window.showErrorMessage(`Tool "${tool.name}" of "${h.name}" failed: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`Tool ${quoted(tool.name)} of ${quoted(h.name)} failed: ${shownError(err)}`);
     return undefined;
   }
   if (view) {
