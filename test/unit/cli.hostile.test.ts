@@ -121,4 +121,15 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     assert.equal(echo.code, 0, echo.stderr);
     assert.match(echo.stdout, /^echo: fine$/m);
   });
+  it('H75: read of a URI the server does not have says so with the server\'s words, escaped, and exits 1 (not 2, no inputSchema hint); a known URI prints', async () => {
+    const cfg = edgesConfig();
+    const r = await run(['read', 'edges', 'edges://nope\x1b[31m', '--config', cfg]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^mcp-host read: server "edges" has no resource "edges:\/\/nope\\u001b\[31m": Resource not found: edges:\/\/nope\\x1b\[31m$/m);
+    assert.doesNotMatch(r.stderr.split('\n').filter(l => l.startsWith('mcp-host read:')).join('\n'), /inputSchema|--help/);
+    assert.ok(!r.stderr.includes('\x1b'), 'no raw ESC');
+    const known = await run(['read', 'edges', 'edges://known', '--config', cfg]);
+    assert.equal(known.code, 0, known.stderr);
+    assert.equal(known.stdout, 'known resource\n');
+  });
 });
