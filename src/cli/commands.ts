@@ -167,6 +167,13 @@ async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn:
   return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose);
 }
 
+/** What the server said in an error (the host's wording around it removed when it quotes the server). */
+function serverWords(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const m = /\(-?\d+\): ([\s\S]*)$/.exec(msg);
+  return m ? m[1] : msg;
+}
+
 function failed(server: string, what: string, err: unknown): Error {
   // Arguments that fail the tool's inputSchema are caught before sending: the user's mistake.
   if (err instanceof McpHostError && err.code === ProtocolErrorCode.InvalidParams) {
@@ -291,6 +298,12 @@ export async function read(rt: CliRuntime, args: ParsedArgs): Promise<number> {
     try {
       return await handle.readResource(uri);
     } catch (err) {
+      // Not the user's mistake in a tool's arguments (no inputSchema hint, no usage exit): the server has no such
+      // resource (-32002, or -32602 as 2025-11-25 servers say it) or failed to read it; its words, escaped, exit 1.
+      const code = err instanceof McpHostError ? err.code : undefined;
+      if (code === ProtocolErrorCode.ResourceNotFound || code === ProtocolErrorCode.InvalidParams) {
+        throw new FailureError(`server "${name}" has no resource ${JSON.stringify(uri)}: ${serverWords(err)}`);
+      }
       throw failed(name, `resources/read ${uri}`, err);
     }
   });

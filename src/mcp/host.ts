@@ -254,8 +254,16 @@ export class McpHost implements HostApi {
     const entries = [...this.entries.values()];
     this.entries.clear();
     if (entries.length) this._onDidChangeServers.fire();
-    await Promise.all(entries.map(e => this.remove(e)));
+    const stop = Promise.all(entries.map(e => this.remove(e)));
+    // A second shutdown while the first is still stopping processes (the CLI's Ctrl+C handler while `call` is
+    // already shutting down) waits for that one too: it resolves only when every server of this host is gone.
+    this.stopping = Promise.allSettled([this.stopping, stop]);
+    await stop;
+    await this.stopping;
   }
+
+  /** Every stop that a shutdown started, settled or not. */
+  private stopping: Promise<unknown> = Promise.resolve();
 
   dispose(): void {
     if (this.disposed) return;

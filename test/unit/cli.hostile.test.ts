@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { shippedCliPath } from '../support/shipped';
-import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+import { assertNoProcessesIn, finishCli, processesIn, runCli, startCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
@@ -120,5 +120,37 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     const echo = await run(['call', 'edges', 'echo', '--args', '{"text":"fine"}', '--config', cfg]);
     assert.equal(echo.code, 0, echo.stderr);
     assert.match(echo.stdout, /^echo: fine$/m);
+  });
+  it('H75: read of a URI the server does not have says so with the server\'s words, escaped, and exits 1 (not 2, no inputSchema hint); a known URI prints', async () => {
+    const cfg = edgesConfig();
+    const r = await run(['read', 'edges', 'edges://nope\x1b[31m', '--config', cfg]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^mcp-host read: server "edges" has no resource "edges:\/\/nope\\u001b\[31m": Resource not found: edges:\/\/nope\\x1b\[31m$/m);
+    assert.doesNotMatch(r.stderr.split('\n').filter(l => l.startsWith('mcp-host read:')).join('\n'), /inputSchema|--help/);
+    assert.ok(!r.stderr.includes('\x1b'), 'no raw ESC');
+    const known = await run(['read', 'edges', 'edges://known', '--config', cfg]);
+    assert.equal(known.code, 0, known.stderr);
+    assert.equal(known.stdout, 'known resource\n');
+  });
+  it('H74: Ctrl+C during a task (after the server answered tasks/cancel) exits 130 with no process of the launch left; the bystander call before it worked', async () => {
+    const record = path.join(work, 'tasks.record');
+    const cfg = config('tasks.json', {
+      fx: { command: process.execPath, args: [path.join(FIXTURES, 'tasks.mjs'), '--notify', '--record', record], cwd: serverCwd },
+    });
+    const plain = await run(['call', 'fx', 'plain', '--config', cfg]);
+    assert.equal(plain.code, 0, plain.stderr);
+    for (let i = 0; i < 3; i++) {
+      const child = startCli(CLI, ['call', 'fx', 'never', '--config', cfg], { cwd: work });
+      let stderr = '';
+      child.stderr!.on('data', d => { stderr += d; });
+      for (const end = Date.now() + 30_000; !/mcp-host: task task-\d+ \(never\): working/.test(stderr) && Date.now() < end;) await new Promise(r => setTimeout(r, 50));
+      assert.ok(processesIn(serverCwd).length > 0, 'the server runs');
+      child.kill('SIGINT');
+      const r = await finishCli(child);
+      assert.equal(r.code, 130, stderr + r.stderr);
+      assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);
+      // At once, not after a grace period: the CLI exits only when every server it started is gone.
+      assert.deepEqual(processesIn(serverCwd), [], `run ${i + 1}: processes left after exit`);
+    }
   });
 });

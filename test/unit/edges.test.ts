@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { McpHost } from '../../src/mcp/host';
 import { approxJsonSize } from '../../src/mcp/catalogue/catalogue';
 import { nestsDeeperThan } from '../../src/mcp/limits';
-import { FAST_STOP, nodeFixture } from '../support/connection';
+import { FAST_STOP, http, nodeFixture } from '../support/connection';
+import { startHttpFixture } from '../fixtures/servers/harness';
 
 describe('core edges: deep results, $ref loops (edges.mjs)', function () {
   this.timeout(60_000);
@@ -66,5 +67,41 @@ describe('core edges: deep results, $ref loops (edges.mjs)', function () {
     assert.equal(approxJsonSize(deep), 299_999);
     assert.equal(nestsDeeperThan(deep), true);
     assert.equal(nestsDeeperThan({ a: [1, { b: 2 }] }, 3), false);
+  });
+  it('H1: a response whose id is the string "5" does not answer request 5: the call times out, the next call is answered', async () => {
+    const edges = host.get('edges')!;
+    const logs: string[] = [];
+    const sub = host.onLog(e => { if (e.server === 'edges') logs.push(e.message); });
+    try {
+      await assert.rejects(edges.callTool('stringid', {}, { timeout: 1500 }), (e: Error) => {
+        assert.match(e.message, /did not answer tools\/call within 1\.5 s/);
+        return true;
+      });
+      assert.ok(logs.some(l => /ignored a response with an unknown message ID "\d+"/.test(l)), logs.join('\n'));
+    } finally {
+      sub.dispose();
+    }
+    assert.deepEqual((await edges.callTool('echo', { text: 'next' })).content, [{ type: 'text', text: 'echo: next' }]);
+    assert.equal(host.get('bystander')?.state.kind, 'running');
+  });
+});
+
+describe('core edges over HTTP: exact response ids (hostile-http.mjs)', function () {
+  this.timeout(60_000);
+
+  it('H1: a JSON answer whose id is the string form of ours does not answer the request; echo on the same server is answered', async () => {
+    const fx = await startHttpFixture([], 'hostile-http.mjs');
+    const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP, restart: { enabled: false } });
+    try {
+      await host.reconcile([http('remote', fx.url)]);
+      const remote = host.get('remote')!;
+      assert.equal(remote.state.kind, 'running');
+      await assert.rejects(remote.callTool('string_id', {}, { timeout: 1500 }), /did not answer tools\/call within 1\.5 s/);
+      assert.deepEqual((await remote.callTool('echo', { text: 'exact' })).content, [{ type: 'text', text: 'exact' }]);
+    } finally {
+      await host.shutdown();
+      host.dispose();
+      await fx.stop();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProv
 import { McpHostError, httpStatusOf, messageOf } from '../errors';
 import type { FetchLike } from '../http/fetch';
 import type { HttpServerDefinition } from '../types';
+import { idKey } from '../process/stdioTransport';
 
 export type HttpKind = 'streamableHttp' | 'sse';
 
@@ -40,14 +41,53 @@ export function httpTransport(def: HttpServerDefinition, kind: HttpKind, o: Http
     throw new McpHostError(`server \`${o.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
   }
   const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
-  return kind === 'streamableHttp'
+  return exactResponseIds(kind === 'streamableHttp'
     ? new StreamableHTTPClientTransport(url, {
       requestInit, fetch: o.fetch, authProvider: o.authProvider, reconnectionOptions: o.reconnection ?? DEFAULT_RECONNECTION,
       ...(o.skipIssuerMetadataValidation && { skipIssuerMetadataValidation: true }),
     })
     : new SSEClientTransport(url, {
       requestInit, fetch: o.fetch, authProvider: o.authProvider, ...(o.skipIssuerMetadataValidation && { skipIssuerMetadataValidation: true }),
-    });
+    }));
+}
+
+/**
+ * H1 over HTTP: the SDK's Protocol looks a response up by `Number(id)`, so the string "5" would answer request 5.
+ * The transport's own `send` and `onmessage` (its public Transport members, on this instance) are wrapped: the
+ * ids of outgoing requests are remembered by type and value, and a response that answers none of them exactly is
+ * dropped before the SDK sees it (the request then fails at its timeout, as an unanswered one does). The stdio
+ * transport does the same itself (idKey).
+ */
+export function exactResponseIds<T extends Transport>(transport: T): T {
+  const outstanding = new Set<string>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof m.method === 'string' && m.id !== undefined) outstanding.add(idKey(m.id));
+    else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) outstanding.delete(idKey(m.params.requestId));
+    return send(message, options);
+  };
+  // The SDK chains handlers (it reads `onmessage` and sets one that calls what it read): each read gets a filter
+  // bound to the handler of that moment, and a message is judged once (the chain passes it through several).
+  const judged = new WeakMap<object, boolean>();
+  const accept = (message: object): boolean => {
+    const known = judged.get(message);
+    if (known !== undefined) return known;
+    const m = message as { id?: unknown; method?: unknown };
+    const ok = m.id === undefined || m.method !== undefined || outstanding.delete(idKey(m.id));
+    judged.set(message, ok);
+    return ok;
+  };
+  let handler: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true, enumerable: true,
+    get: (): Transport['onmessage'] => {
+      const h = handler;
+      return h && ((message, extra) => { if (accept(message)) h(message, extra); });
+    },
+    set: (fn: Transport['onmessage']) => { handler = fn; },
+  });
+  return transport;
 }
 
 /** Ends a Streamable HTTP session (DELETE), waiting at most `ms`; anything else is left to close(). */

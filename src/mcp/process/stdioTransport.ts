@@ -39,6 +39,14 @@ export class StdioMessageError extends Error {
   }
 }
 
+/**
+ * The key of a request id in the set of outstanding ones: its type and its value, so a response matches a
+ * request by the exact id (H1: the string "5" does not answer request 5; the SDK's own lookup would take it).
+ */
+export function idKey(id: unknown): string {
+  return `${typeof id}:${String(id)}`;
+}
+
 /** Options for {@link StdioTransport}. */
 export interface StdioTransportOptions {
   /** Server name, for messages. */
@@ -251,7 +259,7 @@ export class StdioTransport implements Transport {
       this.rejectLine(text, err);
       return;
     }
-    if ('id' in message && message.id !== undefined && !('method' in message) && !this.outstanding.delete(String(message.id))) {
+    if ('id' in message && message.id !== undefined && !('method' in message) && !this.outstanding.delete(idKey(message.id))) {
       // Said here, short: the SDK would put the whole message (up to the cap) into its error text.
       this.report(`ignored a response with an unknown message ID ${cut(JSON.stringify(message.id), 100)}: no request of ours is waiting for it`);
       return;
@@ -263,8 +271,8 @@ export class StdioTransport implements Transport {
   private track(message: JSONRPCMessage): void {
     const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
     if (typeof m.method !== 'string') return;
-    if (m.id !== undefined) this.outstanding.add(String(m.id));
-    else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.outstanding.delete(String(m.params.requestId));
+    if (m.id !== undefined) this.outstanding.add(idKey(m.id));
+    else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.outstanding.delete(idKey(m.params.requestId));
   }
 
   /** A line the schema refused: say why (bounded), and fail the request it answers, if any. */
@@ -316,7 +324,7 @@ export class StdioTransport implements Transport {
    * for a request of ours still waiting; false (nothing delivered) otherwise.
    */
   private failRequest(id: JsonRpcId, message: string): boolean {
-    if (!this.outstanding.delete(String(id))) return false;
+    if (!this.outstanding.delete(idKey(id))) return false;
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message, data: HOST_REJECTED } } as JSONRPCMessage);
     return true;
   }
