@@ -4,6 +4,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 import { resultDocuments } from './results';
+import { countOf } from '../mcp/display';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that
@@ -114,7 +115,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private async showBinary(ref: ResourceRef, docUri: vscode.Uri, mimeType: string | undefined, bytes: Buffer): Promise<void> {
     const name = docUri.path.split('/').pop() ?? 'resource';
     await resultDocuments.open(ref.server, `${name} (hex)`, hexView(ref.uri, mimeType, bytes), 'txt');
-    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
+    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
       if (pick === 'Save As…') void vscode.commands.executeCommand('mcpHost.saveResourceAs', ref.server, ref.uri, ref.part);
       if (pick === 'Open Anyway') void vscode.commands.executeCommand('vscode.open', docUri);
     });
@@ -173,7 +174,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     }
     if (contents.length === 1) return contentBytes(contents[0]);
     return Buffer.from(contents.map((c, i) => `--- ${i + 1}/${contents.length}: ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''} ---\n${
-      'text' in c ? c.text : `[binary, ${Buffer.from(c.blob, 'base64').byteLength} bytes]`}`).join('\n\n'), 'utf8');
+      'text' in c ? c.text : `[binary, ${countOf(Buffer.from(c.blob, 'base64').byteLength, 'byte')}]`}`).join('\n\n'), 'utf8');
   }
 
   private track(server: string, uri: string, docUri: vscode.Uri): void {
@@ -219,7 +220,7 @@ function isTextMime(m: string | undefined): boolean {
 
 /** The hex view of binary contents: what it is, then up to the first 4 KiB as offset, hex and ASCII. */
 export function hexView(uri: string, mimeType: string | undefined, bytes: Uint8Array, max = 4096): string {
-  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
+  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
   for (let off = 0; off < Math.min(bytes.byteLength, max); off += 16) {
     const row = bytes.subarray(off, Math.min(off + 16, bytes.byteLength));
     const hex = [...row].map(b => b.toString(16).padStart(2, '0')).join(' ').padEnd(47);

@@ -10,6 +10,7 @@ import type { ServerAnnotations } from '../views/nodes';
 import type { InputUse, LaunchConsent } from './consent';
 import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } from './inputs';
 import type { ServerIdentity } from './identity';
+import { countOf } from '../mcp/display';
 
 type Origin = 'user' | 'workspace';
 
@@ -331,7 +332,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', Object.keys(merged).length + this.restricted.length > 0)
       .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
-    this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     await Promise.all([...blocked.keys()].map(async name => {
       const h = this.host.get(name);

@@ -7,7 +7,7 @@
  * This file adds the requests (timeouts, cancellation, progress, readable errors, the H12 re-initialize)
  * and keeps the public API the host, the views and the CLI use.
  */
-import { protocolLabel } from './protocolLabel';
+import { eraShort, protocolLabel } from './protocolLabel';
 import { RequestHistory, type HistoryEntry } from './history';
 import {
   SdkError, SdkErrorCode, auth,
@@ -327,7 +327,7 @@ export class Connection implements ServerHandle {
     this.transportKind = session.kind;
     // The roots the server sees from now on (before the state change: a roots change after it is announced).
     session.rootsKey = JSON.stringify(this.visibleRoots());
-    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, ${protocolLabel(protocolVersion)} (${era} era) over ${session.kind}`);
+    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, ${protocolLabel(protocolVersion)} (${eraShort(era)}) over ${session.kind}`);
     return {
       kind: 'running', since: Date.now(), protocolVersion, era, serverInfo: info, capabilities: session.client.getServerCapabilities() ?? {},
       ...(instructions ? { instructions } : {}), transport: session.kind,

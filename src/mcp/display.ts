@@ -63,3 +63,8 @@ export function escapeControls(s: string): string {
     return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
   });
 }
+
+/** A count with its word agreeing: "1 request", "2 requests" (`many` for irregular plurals). */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
+import { countOf } from '../mcp/display';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 
@@ -48,7 +49,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     if (node.kind === 'server') {
       const item = new vscode.TreeItem(node.server, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `history/${node.server}`;
-      item.description = `${this.host.get(node.server)?.history.length ?? 0} requests`;
+      item.description = countOf(this.host.get(node.server)?.history.length ?? 0, 'request');
       item.iconPath = new vscode.ThemeIcon('server');
       return item;
     }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
+import { countOf } from '../mcp/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/extension/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = 'mcpHost.openResource';
@@ -21,11 +22,11 @@ export function stateIcon(state: ServerState, blocked?: string): vscode.ThemeIco
   }
 }
 
-/** One short phrase: "running · MCP 2026-07-28 (modern)", "starting…", "error: …", "stopped". */
+/** One short phrase: "running · MCP 2026-07-28", "starting…", "error: …", "stopped". */
 export function stateDescription(state: ServerState, blocked?: string): string {
   switch (state.kind) {
     case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
-    case 'running': return `running · ${protocolLabel(state.protocolVersion)} (${state.era})`;
+    case 'running': return `running · ${protocolLabel(state.protocolVersion)}`;
     case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
     case 'stopped': return blocked ? `stopped · ${blocked}` : 'stopped';
     default: return assertNever(state, 'server state');
@@ -43,7 +44,7 @@ export function serverTooltip(h: ServerHandle, blocked?: string): vscode.Markdow
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
   else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
   if (s.kind === 'running') {
-    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${s.era} era)\n\n`);
+    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${eraDetail(s.era)})\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
     md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
     if (s.instructions) md.appendMarkdown(`Instructions: ${esc(mask(s.instructions.slice(0, 300)))}\n\n`);
@@ -182,7 +183,7 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   const item = new vscode.TreeItem(r.title ?? r.name);
   item.id = `resource/${server}/${r.uri}`;
   item.description = mask(r.uri);
-  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${mask(r.uri)}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(mask(r.description ?? ''))}`);
+  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n\`${mask(r.uri)}\`${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${countOf(r.size, 'byte')}` : ''}\n\n${esc(mask(r.description ?? ''))}`);
   const subscribed = notes.isSubscribed(server, r.uri);
   item.iconPath = new vscode.ThemeIcon(subscribed ? 'bell-dot' : r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   const state = get(server)?.state;

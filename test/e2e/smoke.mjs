@@ -161,7 +161,7 @@ try {
   // 5. MCP Host: Show Server Logs: the server's own channel in the Output panel, with its lifecycle lines.
   await runCommand('MCP Host: Show Server Logs');
   await pick('everything');
-  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, MCP \d{4}-\d{2}-\d{2} \((?:modern|legacy) era\) over stdio/, 'the "MCP Host: everything" channel');
+  await waitForText(page.locator('.part.panel'), /running: \S+ \S+, MCP \d{4}-\d{2}-\d{2} \((?:stateless|initialize handshake)\) over stdio/, 'the "MCP Host: everything" channel');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-logs.png') });
   log('MCP Host: Show Server Logs opened the "MCP Host: everything" channel with its lifecycle lines; screenshot e2e-logs.png');
   log('PASS');

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { resultDocuments } from '../results';
+import { countOf } from '../../mcp/display';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);
@@ -13,7 +14,7 @@ export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryN
   const lines = [
     `# ${e.method} ${e.target} — ${e.server}`, '',
     `- when: ${new Date(e.at).toISOString()}`, `- by: ${e.by}`, `- status: ${e.status}${e.error ? ` (${e.error})` : ''}`,
-    ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${e.size} bytes`] : []), '',
+    ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${countOf(e.size, 'byte')}`] : []), '',
     ...(e.args ? ['## Arguments', '', '```json', JSON.stringify(e.args, null, 2), '```', ''] : []),
     ...(e.result !== undefined ? ['## Result', '', '```json', e.result, '```'] : []),
   ];
