@@ -28,6 +28,7 @@ import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
+import { HistoryStore } from './historyStore';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -52,8 +53,12 @@ export interface McpHostExtensionApi {
   chat: ChatRegistration;
   /** Forms for several fields (the one on screen can be driven by tests). */
   forms: Forms;
+  /** Where History is kept across reloads (its files; `flush` writes now). */
+  historyStore: HistoryStore;
   /** The failure notifications shown so far (text and buttons), newest last. */
   failureNotices: readonly FailureNotice[];
+  /** The "workspace not trusted" messages Start Server / Start All Servers showed (text and buttons), newest last. */
+  trustOffers: readonly { text: string; actions: string[] }[];
   /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
   apps: AppViews;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
@@ -112,6 +117,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   identity.of = name => controller.identity(name);
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
+  // A resource document (opened, or restored after a reload) is a use of its server.
+  resources.beforeRead = name => controller.ensureRunningForUse(name);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
   // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/icons.ts).
@@ -121,6 +128,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
+  // History is kept across reloads in the workspace's storage folder (historyStore.ts); restored before the view reads it.
+  const historyStore = push(new HistoryStore(host, context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined, m => log.warn(m)));
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   const chat = push(registerChat(context, host, identity));
@@ -187,6 +196,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     apps,
     forms: formHost,
     failureNotices,
+    historyStore,
+    trustOffers: controller.trustOffers,
     oauth,
     activationStart,
     activationMs,

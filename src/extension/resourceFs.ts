@@ -66,6 +66,12 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private readonly sub: { dispose(): void };
   /** Where failures are logged (the "MCP Host" channel). */
   log?: (message: string) => void;
+  /**
+   * Before reading from a server that is not running (set by the extension): a read is a use, so this starts a server
+   * waiting for its first use or waits for a starting one, through the launch-consent gate; it rejects with a readable
+   * message when the server may not start (denied, stopped by the user, Restricted Mode).
+   */
+  beforeRead?: (server: string) => Promise<void>;
 
   constructor(private readonly host: HostApi) {
     this.sub = host.onDidUpdateResource(({ server, uri }) => this.invalidate(server, uri));
@@ -76,13 +82,21 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const key = `${server}\n${uri}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.result;
-    const h = this.host.get(server);
-    if (!h) return Promise.reject(new Error(`No MCP server named "${server}"`));
-    if (h.state.kind !== 'running') return Promise.reject(new Error(`MCP server "${server}" is not running`));
-    const result = h.readResource(uri);
+    const result = this.readNow(server, uri);
     this.cache.set(key, { at: Date.now(), result });
     result.catch(() => this.cache.delete(key));
     return result;
+  }
+
+  private async readNow(server: string, uri: string): Promise<ReadResourceResult> {
+    let h = this.host.get(server);
+    if (h?.state.kind !== 'running' && this.beforeRead) {
+      await this.beforeRead(server);
+      h = this.host.get(server);
+    }
+    if (!h) throw new Error(`No MCP server named "${server}" is configured`);
+    if (h.state.kind !== 'running') throw new Error(`MCP server "${server}" is not running`);
+    return h.readResource(uri);
   }
 
   /** Opens a resource: one editor per content (text with its language, images in the image preview). */

@@ -8,7 +8,7 @@
  * and keeps the public API the host, the views and the CLI use.
  */
 import { eraShort, protocolLabel } from './protocolLabel';
-import { RequestHistory, type HistoryEntry } from './history';
+import { RequestHistory, type HistoryEntry, type StoredHistory } from './history';
 import {
   SdkError, SdkErrorCode, auth,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
@@ -396,6 +396,8 @@ export class Connection implements ServerHandle {
   private readonly timeline = new RequestHistory(() => this.name);
   get history(): readonly HistoryEntry[] { return this.timeline.entries; }
   readonly onDidChangeHistory: Event<HistoryEntry> = this.timeline.onDidChange;
+  storedHistory(): StoredHistory { return this.timeline.toStored(this.redactor); }
+  restoreHistory(stored: unknown): void { this.timeline.restore(stored); }
   listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> { return this.requests.listResourcesPage(cursor, opts); }
   complete(
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },

@@ -13,22 +13,11 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subs: { dispose(): void }[] = [];
-  private readonly watched = new Set<string>();
   private pending?: ReturnType<typeof setTimeout>;
 
+  /** Follows the host's history event (every server, through reconciles); refreshes at most every 100 ms. */
   constructor(private readonly host: HostApi) {
-    this.subs.push(host.onDidChangeServers(() => this.watch()));
-    this.watch();
-  }
-
-  /** Follows every server's history (a new server: subscribe once); refreshes at most every 100 ms. */
-  private watch(): void {
-    for (const h of this.host.servers) {
-      if (this.watched.has(h.name)) continue;
-      this.watched.add(h.name);
-      this.subs.push(h.onDidChangeHistory(() => this.refreshSoon()));
-    }
-    this.refreshSoon();
+    this.subs.push(host.onDidChangeServers(() => this.refreshSoon()), host.onDidChangeHistory(() => this.refreshSoon()));
   }
 
   private refreshSoon(): void {
