@@ -76,7 +76,8 @@ try {
   page.on('crash', () => void finish(3, 'page crashed'));
   setTimeout(() => void finish(2, `TIMEOUT after ${args.timeout}s`), 1000 * Number(args.timeout));
   if (args.verbose) console.log(`${ts()} opening ${url}`);
-  await page.goto(url);
+  // A busy machine (2 cores shared by several runs) can take longer than playwright's 30 s to load the workbench.
+  await page.goto(url, { timeout: 180000 });
 } catch (e) {
   console.error(`${ts()} browser error: ${e instanceof Error ? e.message : String(e)}`);
   await finish(4, 'could not drive the workbench');

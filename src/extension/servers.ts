@@ -259,7 +259,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   blockedReason(server: string): string | undefined {
-    return this.blocked.get(server);
+    const reason = this.blocked.get(server);
+    // A lazy server that will ask for launch consent at its first use is not held back: it waits for that use.
+    return reason === WAITING && this.lazy.has(server) ? undefined : reason;
   }
 
   /** Multi-root: the folder whose own settings define `server`, if one does. */
@@ -353,6 +355,10 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
+      // A server that ran in this window and is stopped now (the user stopped it) is not started by a settings sync
+      // while its definition is the same one.
+      const existing = this.host.get(raw.name);
+      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && fingerprint(existing.definition) === fingerprint(def)) def = { ...def, autoStart: false };
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;

@@ -25,9 +25,11 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
     const node = (api.views.servers.getChildren() as McpNode[]).find(n => n.kind === 'server' && n.server === name);
     return node && api.views.servers.getTreeItem(node);
   };
+  /** The server runs with its tools listed. */
+  const listed = (name: string) => until(api, `${name} running with its tools`,
+    () => api.host.get(name)?.state.kind === 'running' && (api.host.get(name)?.catalogue.tools.length ?? 0) > 0, 60000);
   /** Eager: the server runs (its automatic start allowed); lazy: it is configured and waits for its first use. */
-  const ready = (name: string, mode: typeof MODES[number]) => until(api, `${name} ${mode === 'eager' ? 'running' : 'configured'}`,
-    () => mode === 'eager' ? api.host.get(name)?.state.kind === 'running' : !!api.host.get(name), 60000);
+  const ready = (name: string, mode: typeof MODES[number]) => mode === 'eager' ? listed(name) : until(api, `${name} configured`, () => !!api.host.get(name));
   const historyOf = (name: string): HistoryNode[] => {
     const tree = api.views.history;
     const server = tree.getChildren().find(n => n.server === name);
@@ -66,7 +68,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
       });
 
       it(`H78/H83 (${mode}): a waiting server says "starts on first use", a running one its protocol revision, one the user stopped "stopped"`, async () => {
-        await cfg().update('servers', { label: everything({ MODE: mode }) }, vscode.ConfigurationTarget.Workspace);
+        await cfg().update('servers', { label: everything({ MODE: mode, T: 'label' }) }, vscode.ConfigurationTarget.Workspace);
         await until(api, 'label configured', () => !!api.host.get('label'));
         if (mode === 'lazy') {
           await new Promise(r => setTimeout(r, 500));
@@ -81,52 +83,55 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         await vscode.commands.executeCommand('mcpHost.stopServer', 'label');
         await until(api, 'label stopped', () => api.host.get('label')?.state.kind === 'stopped');
         // A settings change re-reads every server: the one the user stopped stays "stopped" (cached lists shown).
-        await cfg().update('servers', { label: everything({ MODE: mode }), other: everything({ MODE: mode, OTHER: '1' }) }, vscode.ConfigurationTarget.Workspace);
+        await cfg().update('servers', { label: everything({ MODE: mode, T: 'label' }), other: everything({ MODE: mode, T: 'other' }) }, vscode.ConfigurationTarget.Workspace);
         await until(api, 'other configured', () => !!api.host.get('other'));
         assert.match(String(serverItem('label')!.description), /^stopped( · cached lists)?$/);
         assert.strictEqual(api.host.get('label')!.state.kind, 'stopped', 'a stopped server is not started by a settings change');
       });
 
       it(`H79 (${mode}): a resource document is a use: it starts (or waits for) its server and opens; a denied server is not asked again and the read says why; a stopped one stays stopped`, async () => {
+        // Names of their own per mode: VS Code keeps a document open by URI, and the URI names the server.
+        const doc = `doc-${mode}`;
+        const denied = `denied-${mode}`;
         let asked = 0;
-        api.setConsentPrompt(async def => { asked++; return def.name === 'denied' ? 'deny' : 'allow'; });
-        await cfg().update('servers', { doc: everything({ MODE: mode }), ...(mode === 'lazy' ? { denied: everything({ MODE: mode, D: '1' }) } : {}) }, vscode.ConfigurationTarget.Workspace);
+        api.setConsentPrompt(async def => { asked++; return def.name === denied ? 'deny' : 'allow'; });
+        await cfg().update('servers', { [doc]: everything({ MODE: mode, T: 'doc' }), ...(mode === 'lazy' ? { [denied]: everything({ MODE: mode, T: 'denied' }) } : {}) }, vscode.ConfigurationTarget.Workspace);
         // As a tab restored after a reload: the document is opened by its URI, the server not running yet.
-        const doc = await vscode.workspace.openTextDocument(resourceDocUri({ server: 'doc', uri: resourceUris[0] }));
-        assert.ok(doc.getText().length > 0, 'the resource has contents');
-        assert.strictEqual(api.host.get('doc')!.state.kind, 'running');
+        const opened = await vscode.workspace.openTextDocument(resourceDocUri({ server: doc, uri: resourceUris[0] }));
+        assert.ok(opened.getText().length > 0, 'the resource has contents');
+        assert.strictEqual(api.host.get(doc)!.state.kind, 'running');
         assert.strictEqual(asked, 1, 'launch consent asked once for the workspace server');
         if (mode === 'lazy') {
           // The bystander keeps working while a denied server's document fails.
-          await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: 'denied', uri: resourceUris[0] }))), /not allowed/);
+          await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: denied, uri: resourceUris[0] }))), /not allowed/);
           assert.strictEqual(asked, 2);
-          await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: 'denied', uri: resourceUris[1] }))),
+          await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: denied, uri: resourceUris[1] }))),
             /not allowed in this window, so it is not asked again/);
           assert.strictEqual(asked, 2, 'a denied server is not asked about again for a document');
-          assert.strictEqual(api.host.get('denied')!.state.kind, 'stopped');
-          assert.strictEqual(api.host.get('doc')!.state.kind, 'running');
+          assert.strictEqual(api.host.get(denied)!.state.kind, 'stopped');
+          assert.strictEqual(api.host.get(doc)!.state.kind, 'running');
         }
-        await vscode.commands.executeCommand('mcpHost.stopServer', 'doc');
-        await until(api, 'doc stopped', () => api.host.get('doc')?.state.kind === 'stopped');
-        await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: 'doc', uri: resourceUris[1] }))), /is stopped\. Start it/);
-        assert.strictEqual(api.host.get('doc')!.state.kind, 'stopped', 'a document never starts a server the user stopped');
+        await vscode.commands.executeCommand('mcpHost.stopServer', doc);
+        await until(api, `${doc} stopped`, () => api.host.get(doc)?.state.kind === 'stopped');
+        await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: doc, uri: resourceUris[1] }))), /is stopped\. Start it/);
+        assert.strictEqual(api.host.get(doc)!.state.kind, 'stopped', 'a document never starts a server the user stopped');
       });
 
       it(`H80/H83 (${mode}): History keeps recording after the server's definition is edited, through the host's history event; "1 request"`, async () => {
         const seen: string[] = [];
         const sub = api.host.onDidChangeHistory(e => seen.push(`${e.server} ${e.target} ${e.status}`));
         try {
-          await cfg().update('servers', { hedit: everything({ MODE: mode, V: '1' }) }, vscode.ConfigurationTarget.Workspace);
+          await cfg().update('servers', { hedit: everything({ MODE: mode, T: 'hedit', V: '1' }) }, vscode.ConfigurationTarget.Workspace);
           await ready('hedit', mode);
           await vscode.commands.executeCommand('mcpHost.callTool', 'hedit', 'echo', { message: 'before the edit' });
           await until(api, 'one entry listed', () => historyOf('hedit').length === 1);
           const server = api.views.history.getChildren().find(n => n.server === 'hedit')!;
           assert.strictEqual(api.views.history.getTreeItem(server).description, '1 request');
           const first = api.host.get('hedit');
-          await cfg().update('servers', { hedit: everything({ MODE: mode, V: '2' }) }, vscode.ConfigurationTarget.Workspace);
+          await cfg().update('servers', { hedit: everything({ MODE: mode, T: 'hedit', V: '2' }) }, vscode.ConfigurationTarget.Workspace);
           await until(api, 'hedit replaced', () => !!api.host.get('hedit') && api.host.get('hedit') !== first);
           // An edited server that ran restarts with its new definition, in both modes.
-          await until(api, 'hedit running again', () => api.host.get('hedit')?.state.kind === 'running', 60000);
+          await listed('hedit');
           const r = await vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'hedit', 'echo', { message: 'after the edit' });
           assert.strictEqual(r?.content[0]?.text, 'Echo: after the edit');
           await until(api, 'the call after the edit is listed', () => historyOf('hedit').some(n => (api.views.history.entry(n)?.args as { message?: string } | undefined)?.message === 'after the edit'));
@@ -138,7 +143,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
       });
 
       it(`H81 (${mode}): History is kept across reloads, redacted, and comes back for the same definition only`, async () => {
-        const def = everything({ MODE: mode, API_TOKEN: SECRET });
+        const def = everything({ MODE: mode, T: 'keep', API_TOKEN: SECRET });
         await cfg().update('servers', { keep: def }, vscode.ConfigurationTarget.Workspace);
         await ready('keep', mode);
         await vscode.commands.executeCommand('mcpHost.callTool', 'keep', 'echo', { message: `kept ${SECRET}` });
@@ -162,7 +167,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         assert.match(back.result ?? '', /Echo: kept \*\*\*/);
         await until(api, 'the view lists it', () => historyOf('keep').length === 1);
         // Another definition under the same name starts its own History.
-        await cfg().update('servers', { keep: everything({ MODE: mode, API_TOKEN: `${SECRET}-2` }) }, vscode.ConfigurationTarget.Workspace);
+        await cfg().update('servers', { keep: everything({ MODE: mode, T: 'keep', API_TOKEN: `${SECRET}-2` }) }, vscode.ConfigurationTarget.Workspace);
         await until(api, 'keep replaced', () => !!api.host.get('keep') && (api.host.get('keep')!.definition as { env?: Record<string, string> }).env?.API_TOKEN !== SECRET);
         assert.strictEqual(api.host.get('keep')!.history.length, 0);
       });
