@@ -83,8 +83,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.result;
     const result = this.readNow(server, uri);
-    this.cache.set(key, { at: Date.now(), result });
-    result.catch(() => this.cache.delete(key));
+    const entry = { at: Date.now(), result };
+    this.cache.set(key, entry);
+    // Shared for CACHE_MS after the answer came (a slow read, or one that first started its server, is not read
+    // again by the stat and readFile that follow it).
+    result.then(() => { entry.at = Date.now(); }, () => { if (this.cache.get(key) === entry) this.cache.delete(key); });
     return result;
   }
 
