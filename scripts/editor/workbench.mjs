@@ -85,7 +85,7 @@ export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', e => { if (process.env.E2E_VERBOSE) log('page error:', String(e).slice(0, 300)); });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`, { timeout: 180000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await page.getByRole('treeitem', { name: waitForFile }).waitFor({ timeout: 60000 });
     return { page, runDir, stop };
