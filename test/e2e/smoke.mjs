@@ -34,10 +34,10 @@ try {
 
   // 1. The MCP view container in the activity bar.
   const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
-  await mcpTab.waitFor({ timeout: 30000 });
+  await mcpTab.waitFor({ timeout: 120000 });
   await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Servers' }).first();
-  await header.waitFor({ timeout: 30000 });
+  await header.waitFor({ timeout: 120000 });
   log('MCP view container open: "Servers" view present');
   // The sample's servers come from workspace settings: the host asks before launching their commands (one dialog for
   // several servers). Allow them, then both servers must be listed in the Servers view and reach "running".
