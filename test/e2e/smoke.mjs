@@ -41,7 +41,7 @@ try {
   log('MCP view container open: "Servers" view present');
   // The sample's servers come from workspace settings: the host asks before launching their commands (one dialog for
   // several servers). Allow them, then both servers must be listed in the Servers view and reach "running".
-  const deadline = Date.now() + 60000;
+  const deadline = Date.now() + 180000; // a busy machine: the extension may still be activating
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
   const state = async name => ((await row(name).textContent({ timeout: 1000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
   let allowed = 0;
