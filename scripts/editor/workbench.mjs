@@ -38,10 +38,10 @@ function freePort() {
 /**
  * Installs (once) the harness, starts a fresh code-server with `vsixes` installed and opens `folder` in headless
  * Chromium; resolves when the explorer shows `waitForFile`. `env` (an object, or a function of the run folder that
- * returns one) goes to code-server, and so to the extension host.
+ * returns one) goes to code-server, and so to the extension host; `userSettings` are added to the run's user settings.
  * Returns { page, runDir, stop }. On a failure to start, everything started so far is stopped before it throws.
  */
-export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {}, log = console.log }) {
+export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {}, userSettings = {}, log = console.log }) {
   const setup = sh('bash scripts/editor/setup.sh', { stdio: 'inherit' });
   if (setup.status !== 0) process.exit(setup.status ?? 1);
   const runDir = path.join(WORK, 'runs', `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -74,7 +74,7 @@ export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {
     // no Welcome page over the editor area, no offer to open the repository the sample sits in
     fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
     fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'),
-      JSON.stringify({ 'workbench.startupEditor': 'none', 'git.openRepositoryInParentFolders': 'never' }));
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'git.openRepositoryInParentFolders': 'never', ...userSettings }));
     const port = await freePort();
     const start = sh(`EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${folder}"`,
       { env: { ...process.env, ...(typeof env === 'function' ? env(runDir) : env) } });

@@ -14,6 +14,7 @@ import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
 import { protocolLabel } from '../mcp/logging/protocolLabel';
+import { countOf } from '../mcp/logging/display';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -118,7 +119,7 @@ function startFailure(handle: ServerHandle, err: unknown): string {
   const tail = (state.kind === 'error' ? state.stderrTail : handle.stderrTail).slice(-STDERR_TAIL);
   // The server's own words, redacted, escaped and cut: the report per server stays small.
   const own = (s: string) => ownText(handle.redactor.text(s)).split('\n').slice(0, STDERR_TAIL).join('\n');
-  return tail.length ? `${own(message)}\n  stderr (last ${tail.length} lines):\n${tail.map(l => `    ${own(l)}`).join('\n')}` : own(message);
+  return tail.length ? `${own(message)}\n  stderr (last ${countOf(tail.length, 'line')}):\n${tail.map(l => `    ${own(l)}`).join('\n')}` : own(message);
 }
 
 /** A remote server that needs the user to sign in: wait for the redirect, then finish on the connection. */
@@ -217,7 +218,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
         if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
         const cat = await catalogueOf(handle);
         lines.push(`✓ ${def.name} (${def.type})${where}`);
-        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, ${protocolLabel(s.protocolVersion)} (${s.era} era)`);
+        lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, ${protocolLabel(s.protocolVersion)}`);
         lines.push(`    capabilities: ${describeCapabilities(s.capabilities)}`);
         lines.push(`    ${describeCounts(cat)}`);
       } catch (err) {

@@ -3,6 +3,7 @@ import type {
   CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { Catalogue } from '../mcp/types';
+import { countOf } from '../mcp/logging/display';
 
 /** `tools(listChanged) prompts resources(subscribe, listChanged) logging`. */
 export function describeCapabilities(caps: ServerCapabilities | undefined): string {
@@ -16,7 +17,7 @@ export function describeCapabilities(caps: ServerCapabilities | undefined): stri
   return parts.length ? parts.join(' ') : '(none)';
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+const plural = countOf;
 
 export function describeCounts(c: Catalogue): string {
   return [

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { countOf } from '../mcp/logging/display';
 
 /** VS Code's setting for its own MCP servers ("none" turns them off). */
 export const VSCODE_MCP_ACCESS = { section: 'chat.mcp', key: 'access', off: 'none' } as const;
@@ -67,7 +68,7 @@ export async function afterMcpJsonImport(imported: number, total: number, answer
   const access = vscode.workspace.getConfiguration(VSCODE_MCP_ACCESS.section);
   if (access.get<string>(VSCODE_MCP_ACCESS.key) === VSCODE_MCP_ACCESS.off || imported === 0) return false;
   if (imported < total) {
-    void vscode.window.showWarningMessage(`Imported ${imported} of the ${total} servers of .vscode/mcp.json. VS Code's built-in MCP support still starts every server of that file, so the imported ones run twice; remove them from .vscode/mcp.json to run them only here.`);
+    void vscode.window.showWarningMessage(`Imported ${imported} of the ${countOf(total, 'server')} of .vscode/mcp.json. VS Code's built-in MCP support still starts every server of that file, so the imported ones run twice; remove them from .vscode/mcp.json to run them only here.`);
     return false;
   }
   const disable = 'Disable There';

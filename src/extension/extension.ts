@@ -30,6 +30,7 @@ import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
+import { HistoryStore } from './historyStore';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -58,8 +59,12 @@ export interface McpHostExtensionApi {
   forms: Forms;
   /** Result documents and their attachments (the Save As… notification replaceable for tests). */
   results: ResultDocuments;
+  /** Where History is kept across reloads (its files; `flush` writes now). */
+  historyStore: HistoryStore;
   /** The failure notifications shown so far (text and buttons), newest last. */
   failureNotices: readonly FailureNotice[];
+  /** The "workspace not trusted" messages Start Server / Start All Servers showed (text and buttons), newest last. */
+  trustOffers: readonly { text: string; actions: string[] }[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
@@ -125,6 +130,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   identity.of = name => controller.identity(name);
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
+  // A resource document (opened, or restored after a reload) is a use of its server.
+  resources.beforeRead = name => controller.ensureRunningForUse(name);
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
   push(vscode.workspace.registerFileSystemProvider(RESULT_FILE_SCHEME, new ResultFiles(resultDocuments), { isReadonly: true, isCaseSensitive: true }));
@@ -135,6 +142,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
   push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
+  // History is kept across reloads in the workspace's storage folder (historyStore.ts); restored before the view reads it.
+  const historyStore = push(new HistoryStore(host, context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined, m => log.warn(m)));
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   const chat = push(registerChat(context, host, identity));
@@ -210,6 +219,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     forms: formHost,
     results: resultDocuments,
     failureNotices,
+    historyStore,
+    trustOffers: controller.trustOffers,
     oauth,
     setExternalUrlUi,
     storage: {

@@ -5,6 +5,7 @@ import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 import { resultDocuments } from './results';
 import { CommandIds } from '../views/commandIds';
+import { countOf } from '../mcp/logging/display';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that
@@ -66,6 +67,12 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private readonly sub: { dispose(): void };
   /** Where failures are logged (the "MCP Host" channel). */
   log?: (message: string) => void;
+  /**
+   * Before reading from a server that is not running (set by the extension): a read is a use, so this starts a server
+   * waiting for its first use or waits for a starting one, through the launch-consent gate; it rejects with a readable
+   * message when the server may not start (denied, stopped by the user, Restricted Mode).
+   */
+  beforeRead?: (server: string) => Promise<void>;
 
   constructor(private readonly host: HostApi) {
     this.sub = host.onDidUpdateResource(({ server, uri }) => this.invalidate(server, uri));
@@ -76,13 +83,24 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const key = `${server}\n${uri}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.result;
-    const h = this.host.get(server);
-    if (!h) return Promise.reject(new Error(`No MCP server named "${server}"`));
-    if (h.state.kind !== 'running') return Promise.reject(new Error(`MCP server "${server}" is not running`));
-    const result = h.readResource(uri);
-    this.cache.set(key, { at: Date.now(), result });
-    result.catch(() => this.cache.delete(key));
+    const result = this.readNow(server, uri);
+    const entry = { at: Date.now(), result };
+    this.cache.set(key, entry);
+    // Shared for CACHE_MS after the answer came (a slow read, or one that first started its server, is not read
+    // again by the stat and readFile that follow it).
+    result.then(() => { entry.at = Date.now(); }, () => { if (this.cache.get(key) === entry) this.cache.delete(key); });
     return result;
+  }
+
+  private async readNow(server: string, uri: string): Promise<ReadResourceResult> {
+    let h = this.host.get(server);
+    if (h?.state.kind !== 'running' && this.beforeRead) {
+      await this.beforeRead(server);
+      h = this.host.get(server);
+    }
+    if (!h) throw new Error(`No MCP server named "${server}" is configured`);
+    if (h.state.kind !== 'running') throw new Error(`MCP server "${server}" is not running`);
+    return h.readResource(uri);
   }
 
   /** Opens a resource: one editor per content (text with its language, images in the image preview). */
@@ -115,7 +133,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private async showBinary(ref: ResourceRef, docUri: vscode.Uri, mimeType: string | undefined, bytes: Buffer): Promise<void> {
     const name = docUri.path.split('/').pop() ?? 'resource';
     await resultDocuments.open(ref.server, `${name} (hex)`, hexView(ref.uri, mimeType, bytes), 'txt');
-    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
+    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
       if (pick === 'Save As…') void vscode.commands.executeCommand(CommandIds.saveResourceAs, ref.server, ref.uri, ref.part);
       if (pick === 'Open Anyway') void vscode.commands.executeCommand('vscode.open', docUri);
     });
@@ -174,7 +192,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     }
     if (contents.length === 1) return contentBytes(contents[0]);
     return Buffer.from(contents.map((c, i) => `--- ${i + 1}/${contents.length}: ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''} ---\n${
-      'text' in c ? c.text : `[binary, ${Buffer.from(c.blob, 'base64').byteLength} bytes]`}`).join('\n\n'), 'utf8');
+      'text' in c ? c.text : `[binary, ${countOf(Buffer.from(c.blob, 'base64').byteLength, 'byte')}]`}`).join('\n\n'), 'utf8');
   }
 
   private track(server: string, uri: string, docUri: vscode.Uri): void {
@@ -220,7 +238,7 @@ function isTextMime(m: string | undefined): boolean {
 
 /** The hex view of binary contents: what it is, then up to the first 4 KiB as offset, hex and ASCII. */
 export function hexView(uri: string, mimeType: string | undefined, bytes: Uint8Array, max = 4096): string {
-  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${bytes.byteLength} bytes${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
+  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
   for (let off = 0; off < Math.min(bytes.byteLength, max); off += 16) {
     const row = bytes.subarray(off, Math.min(off + 16, bytes.byteLength));
     const hex = [...row].map(b => b.toString(16).padStart(2, '0')).join(' ').padEnd(47);

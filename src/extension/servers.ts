@@ -12,6 +12,7 @@ import type { ServerAnnotations } from '../views/nodes';
 import type { InputUse, LaunchConsent } from './consent';
 import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } from './inputs';
 import type { ServerIdentity } from './identity';
+import { countOf } from '../mcp/logging/display';
 
 type Origin = 'user' | 'workspace';
 
@@ -50,6 +51,8 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly promptFor = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Every "workspace not trusted" message a start command showed (text and buttons), newest last; tests read it. */
+  readonly trustOffers: { text: string; actions: string[] }[] = [];
   /** The problems of the last sync (invalid settings, unresolvable variables). */
   errors: ConfigError[] = [];
   private restricted: string[] = [];
@@ -73,6 +76,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
       toVs(host.onDidChangeState(({ server, state }) => {
+        if (state.kind === 'running') this.used.add(server);
         if (state.kind !== 'running' && this.subscribed.delete(server)) this.changed.fire();
       })),
     );
@@ -207,9 +211,17 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     return this.restricted;
   }
 
+  /** Every server Restricted Mode holds back: the workspace ones it hides, and any known one it keeps from starting. */
+  untrustedServers(): string[] {
+    if (vscode.workspace.isTrusted) return [];
+    return [...this.restricted, ...this.host.servers.filter(h => this.origins.get(h.name) === 'workspace').map(h => h.name)];
+  }
+
   private coexistence?: McpJsonWatcher;
   /** Servers waiting for their first use (`mcpHost.startup: lazy`). */
   private readonly lazy = new Set<string>();
+  /** Servers that ran in this window: in lazy mode, one the user stopped stays "stopped", never "starts on first use" again. */
+  private readonly used = new Set<string>();
 
   /** True when `server` waits for its first use (a denied server does not: only an explicit Start asks about it). */
   waitsForUse(server: string): boolean {
@@ -237,6 +249,36 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     if (err) throw err;
   }
 
+  /**
+   * A use that is not an explicit Start (a resource document opening, or restored after a reload): waits for the
+   * settings to be read, then for a starting server; starts a server waiting for its first use (launch consent asked
+   * if it was never answered). Never asks again about a server whose launch the user denied, and never starts one
+   * the user stopped: rejects with a message that says what to do instead.
+   */
+  async ensureRunningForUse(name: string): Promise<void> {
+    await this.queue;
+    const h = this.host.get(name);
+    if (!h) {
+      throw new Error(this.restricted.includes(name)
+        ? `"${name}" is defined in workspace settings and the workspace is not trusted (Restricted Mode). Trust the workspace to start it.`
+        : `No MCP server named "${name}" is configured.`);
+    }
+    if (h.state.kind === 'running') return;
+    if (h.state.kind === 'starting') { await h.start(); return; }
+    const reason = this.blockedReason(name);
+    if (reason === DENIED || this.consent.wasDenied(h.definition)) {
+      throw new Error(`Launching "${name}" was not allowed in this window, so it is not asked again for a document. Start the server (Servers view or MCP Host: Start Server) to be asked again.`);
+    }
+    if (reason === WAITING || this.waitsForUse(name)) {
+      this.lazy.delete(name);
+      await this.start(name);
+      return;
+    }
+    if (reason) throw new Error(`"${name}" ${reason.startsWith('needs input') ? reason : `cannot start: ${reason}`}.`);
+    if (h.state.kind === 'error') throw new Error(`MCP server "${name}" failed: ${h.redactor.text(h.state.message)}`);
+    throw new Error(`MCP server "${name}" is stopped. Start it to read its resources.`);
+  }
+
   /** Starts every server still waiting for its first use and resolves once each runs or failed (bounded). */
   async startWaiting(timeoutMs = 30_000): Promise<void> {
     const names = [...this.lazy].filter(n => this.waitsForUse(n));
@@ -256,7 +298,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   blockedReason(server: string): string | undefined {
-    return this.blocked.get(server);
+    const reason = this.blocked.get(server);
+    // A lazy server that will ask for launch consent at its first use is not held back: it waits for that use.
+    return reason === WAITING && this.lazy.has(server) ? undefined : reason;
   }
 
   /** Multi-root: the folder whose own settings define `server`, if one does. */
@@ -313,6 +357,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       }
     }
 
+    for (const n of this.used) if (!(n in merged)) this.used.delete(n);
     const parsed = parseServers(merged);
     this.raws.clear();
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
@@ -333,9 +378,12 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const blocked = new Map<string, string>();
     for (const raw of parsed.servers) {
       const origin = this.origins.get(raw.name) ?? 'user';
-      const waits = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
+      // one that ran in this window (the user stopped it, or it failed) stays stopped.
+      const lazyHeld = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      const waits = lazyHeld && !this.used.has(raw.name);
       if (waits) this.lazy.add(raw.name);
-      const wantsStart = waits ? false : raw.autoStart ?? autoStartAll;
+      const wantsStart = lazyHeld ? false : raw.autoStart ?? autoStartAll;
       const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
       const missing: string[] = [];
       const scoped = origin === 'workspace'
@@ -345,6 +393,10 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
+      // A server that ran in this window and is stopped now (the user stopped it) is not started by a settings sync
+      // while its definition is the same one.
+      const existing = this.host.get(raw.name);
+      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && definitionKey(existing.definition) === definitionKey(def)) def = { ...def, autoStart: false };
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
@@ -369,7 +421,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
     void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
       .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
-    this.log.info(`settings: ${defs.length} server(s)${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     await Promise.all([...blocked.keys()].map(async name => {
       const h = this.host.get(name);

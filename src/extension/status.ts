@@ -3,6 +3,7 @@ import { showFailureNotifications } from './settings';
 import type { HostApi, ServerState } from '../mcp';
 import { CommandIds, ContextKeys } from '../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
+import { countOf } from '../mcp/logging/display';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
 export function createStatusItem(host: HostApi): vscode.Disposable {
@@ -15,7 +16,7 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     const failed = all.filter(h => h.state.kind === 'error').length;
     const starting = all.filter(h => h.state.kind === 'starting').length;
     item.text = `$(${starting ? 'loading~spin' : 'plug'}) MCP ${runningCount}/${all.length}${failed ? ` $(error) ${failed}` : ''}`;
-    item.tooltip = `MCP Host: ${runningCount} running, ${starting} starting, ${failed} failed of ${all.length} servers. Click to list them.`;
+    item.tooltip = `MCP Host: ${runningCount} running, ${starting} starting, ${failed} failed of ${countOf(all.length, 'server')}. Click to list them.`;
     item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (all.length) item.show(); else item.hide();
     void vscode.commands.executeCommand('setContext', ContextKeys.anyRunning, runningCount > 0);

@@ -12,7 +12,7 @@ import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigEr
 import type { Redactor } from './logging/redact';
 import type { TaskInfo, TaskMode } from './tasks/tasks';
 import type { CatalogueKind } from './catalogue/catalogue';
-import type { HistoryEntry, HistoryOrigin } from './server/history';
+import type { HistoryEntry, HistoryOrigin, StoredHistory } from './server/history';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -63,6 +63,10 @@ export interface ServerHandle {
   /** Every tool call, prompt and resource read made through this handle (the last MAX_HISTORY), newest last. */
   readonly history: readonly HistoryEntry[];
   readonly onDidChangeHistory: Event<HistoryEntry>;
+  /** The history as kept across reloads: ended entries, every text through this server's redaction path (history.ts). */
+  storedHistory(): StoredHistory;
+  /** Puts entries kept from an earlier window (`storedHistory()` then) before the current ones; ignores anything malformed. */
+  restoreHistory(stored: unknown): void;
 
   /** Tool calls of this session that run as MCP tasks: running first, then the last finished ones. */
   readonly tasks: readonly TaskInfo[];
@@ -115,6 +119,11 @@ export interface HostApi extends Disposable {
   readonly onDidUpdateResource: Event<{ server: string; uri: string }>;
   /** Any task change of any server (TaskInfo names its server). */
   readonly onDidChangeTasks: Event<TaskInfo>;
+  /**
+   * Any History change of any server (an entry added, ended or restored; HistoryEntry names its server), for every
+   * connection the server has had: a view that listens here follows a server through reconciles.
+   */
+  readonly onDidChangeHistory: Event<HistoryEntry>;
   readonly onLog: Event<LogEntry>;
 
   /** Stops every server (whole process trees) and waits until they are gone. */

@@ -12,6 +12,7 @@ import { SamplingService } from './features/sampling';
 import { messageOf } from './errors';
 import { definitionKey, stableStringify } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
+import type { HistoryEntry } from './server/history';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -81,6 +82,9 @@ export class McpHost implements HostApi {
   private readonly _onDidUpdateResource = new Emitter<{ server: string; uri: string }>();
   private readonly _onLog = new Emitter<LogEntry>();
   private readonly _onDidChangeTasks = new Emitter<TaskInfo>();
+  private readonly _onDidChangeHistory = new Emitter<HistoryEntry>();
+  /** Any History change of any server, whichever connection it has now (history.ts). */
+  readonly onDidChangeHistory: Event<HistoryEntry> = this._onDidChangeHistory.event;
   /** Any task change of any server (tasks.ts). */
   readonly onDidChangeTasks: Event<TaskInfo> = this._onDidChangeTasks.event;
   readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
@@ -134,6 +138,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeCatalogue(catalogue => this._onDidChangeCatalogue.fire({ server: def.name, catalogue })));
     store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
     store.add(connection.onDidChangeTasks(t => this._onDidChangeTasks.fire(t)));
+    store.add(connection.onDidChangeHistory(e => this._onDidChangeHistory.fire(e)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
     return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
   }
@@ -274,6 +279,7 @@ export class McpHost implements HostApi {
       this._onDidChangeCatalogue.dispose();
       this._onDidUpdateResource.dispose();
       this._onDidChangeTasks.dispose();
+      this._onDidChangeHistory.dispose();
       this._onLog.dispose();
     });
   }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
 import { CommandIds } from './commandIds';
 import { historyLabel, historyTooltip } from './historyText';
+import { countOf } from '../mcp/logging/display';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 
@@ -14,22 +15,11 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subs: { dispose(): void }[] = [];
-  private readonly watched = new Set<string>();
   private pending?: ReturnType<typeof setTimeout>;
 
+  /** Follows the host's history event (every server, through reconciles); refreshes at most every 100 ms. */
   constructor(private readonly host: HostApi) {
-    this.subs.push(host.onDidChangeServers(() => this.watch()));
-    this.watch();
-  }
-
-  /** Follows every server's history (a new server: subscribe once); refreshes at most every 100 ms. */
-  private watch(): void {
-    for (const h of this.host.servers) {
-      if (this.watched.has(h.name)) continue;
-      this.watched.add(h.name);
-      this.subs.push(h.onDidChangeHistory(() => this.refreshSoon()));
-    }
-    this.refreshSoon();
+    this.subs.push(host.onDidChangeServers(() => this.refreshSoon()), host.onDidChangeHistory(() => this.refreshSoon()));
   }
 
   private refreshSoon(): void {
@@ -50,7 +40,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     if (node.kind === 'server') {
       const item = new vscode.TreeItem(node.server, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `history/${node.server}`;
-      item.description = `${this.host.get(node.server)?.history.length ?? 0} requests`;
+      item.description = countOf(this.host.get(node.server)?.history.length ?? 0, 'request');
       item.iconPath = new vscode.ThemeIcon('server');
       return item;
     }

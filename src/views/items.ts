@@ -1,51 +1,55 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
-import { markdownCode } from '../mcp/logging/display';
+import { countOf, markdownCode } from '../mcp/logging/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;
 /** Command id of the "Load more…" item. */
 export const LOAD_MORE_COMMAND = CommandIds.loadMoreResources;
 
-/** The icon of a state: starting spins, running is green, error is red, stopped is an outline. */
-export function stateIcon(state: ServerState, blocked?: string): vscode.ThemeIcon {
+/** The icon of a state: starting spins, running is green, error is red, stopped is an outline (a clock while it waits for its first use). */
+export function stateIcon(state: ServerState, blocked?: string, waiting?: boolean): vscode.ThemeIcon {
   switch (state.kind) {
     case 'starting': return new vscode.ThemeIcon('loading~spin');
     case 'running': return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'error': return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-    case 'stopped': return new vscode.ThemeIcon(blocked ? 'shield' : 'circle-outline');
+    case 'stopped': return new vscode.ThemeIcon(blocked ? 'shield' : waiting ? 'clock' : 'circle-outline');
     default: return assertNever(state, 'server state');
   }
 }
 
-/** One short phrase: "running · MCP 2026-07-28 (modern)", "starting…", "error: …", "stopped". */
-export function stateDescription(state: ServerState, blocked?: string): string {
+/**
+ * One short phrase: "running · MCP 2026-07-28", "starting…", "error: …", "stopped", or "starts on first use" for a
+ * server that `mcpHost.startup: lazy` holds until something uses it (a stopped server is one the user stopped).
+ */
+export function stateDescription(state: ServerState, blocked?: string, waiting?: boolean): string {
   switch (state.kind) {
     case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
-    case 'running': return `running · ${protocolLabel(state.protocolVersion)} (${state.era})`;
+    case 'running': return `running · ${protocolLabel(state.protocolVersion)}`;
     case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
-    case 'stopped': return blocked ? `stopped · ${blocked}` : 'stopped';
+    case 'stopped': return blocked ? `stopped · ${blocked}` : waiting ? 'starts on first use' : 'stopped';
     default: return assertNever(state, 'server state');
   }
 }
 
 /** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail; resolved secrets masked as in the consent dialog. */
-export function serverTooltip(h: ServerHandle, blocked?: string): vscode.MarkdownString {
+export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const s = h.state;
   const d = h.definition;
   // the one redaction path (src/mcp/logging/redact.ts): inputs, header and query values, envFile and ${env:} secrets
   const mask = (text: string) => h.redactor.text(text, '••••');
-  md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked)))}\n\n`);
+  md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked, waiting)))}\n\n`);
+  if (waiting) md.appendMarkdown('`mcpHost.startup` is `lazy`: it starts when something uses it (expanding it here, a command, a chat request, a resource document).\n\n');
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
   else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
   if (s.kind === 'running') {
-    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${s.era} era)\n\n`);
+    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${eraDetail(s.era)})\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
     md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
     if (s.instructions) md.appendMarkdown(`Instructions: ${esc(mask(s.instructions.slice(0, 300)))}\n\n`);
@@ -89,11 +93,12 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       item.id = `server/${node.server}`;
       if (!h) return item;
       const blocked = h.state.kind === 'stopped' ? notes.blockedReason(node.server) : undefined;
-      item.iconPath = stateIcon(h.state, blocked);
+      const waiting = h.state.kind === 'stopped' && !blocked && notes.waitsForUse?.(node.server) === true;
+      item.iconPath = stateIcon(h.state, blocked, waiting);
       const twice = notes.alsoIn?.(node.server);
       const folder = notes.folderOf?.(node.server);
-      item.description = h.redactor.text(stateDescription(h.state, blocked), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
-      item.tooltip = serverTooltip(h, blocked);
+      item.description = h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
+      item.tooltip = serverTooltip(h, blocked, waiting);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(`\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`);
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
       return item;
@@ -130,8 +135,9 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
     }
     case 'message': {
       const item = new vscode.TreeItem(node.text);
-      item.iconPath = new vscode.ThemeIcon(node.error ? 'warning' : 'info');
-      item.tooltip = node.text;
+      item.iconPath = new vscode.ThemeIcon(node.icon ?? (node.error ? 'warning' : 'info'));
+      item.description = node.description;
+      item.tooltip = node.tooltip ?? node.text;
       if (node.command) item.command = { command: node.command.id, title: node.text, arguments: node.command.args };
       return item;
     }
@@ -184,7 +190,7 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   const item = new vscode.TreeItem(r.title ?? r.name);
   item.id = `resource/${server}/${r.uri}`;
   item.description = mask(r.uri);
-  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n${markdownCode(mask(r.uri))}${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${r.size} bytes` : ''}\n\n${esc(mask(r.description ?? ''))}`);
+  item.tooltip = new vscode.MarkdownString(`**${esc(r.name)}**\n\n${markdownCode(mask(r.uri))}${r.mimeType ? ` · ${r.mimeType}` : ''}${r.size != null ? ` · ${countOf(r.size, 'byte')}` : ''}\n\n${esc(mask(r.description ?? ''))}`);
   const subscribed = notes.isSubscribed(server, r.uri);
   item.iconPath = new vscode.ThemeIcon(subscribed ? 'bell-dot' : r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   const state = get(server)?.state;

@@ -18,7 +18,11 @@ export type McpNode =
   /** A tool call running (or finished) as an MCP task; its state is read from the handle's `tasks`. */
   | { kind: 'task'; server: string; taskId: string }
   | { kind: 'loadMore'; server: string }
-  | { kind: 'message'; server: string; text: string; error?: boolean; command?: { id: string; args?: unknown[] } };
+  | {
+    kind: 'message'; server: string; text: string; error?: boolean; command?: { id: string; args?: unknown[] };
+    /** Shown beside the text (what clicking does); `tooltip` the whole explanation; `icon` a codicon other than info/warning. */
+    description?: string; tooltip?: string; icon?: string;
+  };
 
 /**
  * What the extension knows about a server beyond the core's model (why it may not start, which

@@ -49,11 +49,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
 
   getChildren(node?: McpNode): McpNode[] {
     if (!node) {
-      const restricted = this.notes.restrictedServers();
-      const banner: McpNode[] = restricted.length ? [{
-        kind: 'message', server: '', error: true, command: { id: 'workbench.trust.manage' },
-        text: `Restricted Mode: ${restricted.join(', ')} from workspace settings will not start until you trust this workspace`,
-      }] : [];
+      // Restricted Mode: one row per workspace server it holds back (names only), short enough to read whole, with the
+      // explanation in the tooltip; a click opens Manage Workspace Trust.
+      const banner: McpNode[] = this.notes.restrictedServers().map(name => ({
+        kind: 'message', server: '', error: true, icon: 'shield', command: { id: 'workbench.trust.manage' },
+        text: name, description: 'not trusted · Manage Workspace Trust…',
+        tooltip: `${name} is defined in this workspace's settings. The workspace is not trusted (Restricted Mode), so it does not start. Click to manage Workspace Trust; once you trust the workspace, it starts as its settings say.`,
+      }));
       const problems: McpNode[] = this.notes.configProblems().map(text => ({
         kind: 'message', server: '', error: true, text, command: { id: 'workbench.action.openWorkspaceSettingsFile' },
       }));

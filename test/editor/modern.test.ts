@@ -58,13 +58,14 @@ describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
   const group = (name: string, g: string) => (api.views.servers.getChildren(serverNode(name)!) as McpNode[]).find(n => n.kind === 'group' && n.group === g);
 
   for (const name of names) {
-    it(`H38/H42: the Servers view shows ${name}'s modern era and protocol 2026-07-28`, () => {
+    it(`H38/H42/H83: the Servers view shows ${name}'s protocol revision 2026-07-28, its stateless handshake only in the tooltip`, () => {
       const node = serverNode(name);
       assert.ok(node, `${name} is not in the Servers view`);
       const item = api.views.servers.getTreeItem(node);
-      assert.strictEqual(item.description, 'running · MCP 2026-07-28 (modern)');
+      assert.strictEqual(item.description, 'running · MCP 2026-07-28');
       const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
-      assert.match(tooltip, /MCP 2026-07-28 \(modern era\)/);
+      assert.match(tooltip, /MCP 2026-07-28 \(stateless protocol/);
+      assert.doesNotMatch(tooltip, /\b(legacy|modern) era\b|\((legacy|modern)\)/i, 'era names are the SDK\'s words, not the user\'s');
     });
 
     it(`H21/H40: ${name}: the Servers and Resources views refresh after a change announced on subscriptions/listen`, async () => {

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { McpNode } from '../../src/views/nodes';
 import { activateHost } from './helpers';
 
 describe('Restricted Mode (untrusted workspace)', function () {
@@ -25,8 +26,8 @@ describe('Restricted Mode (untrusted workspace)', function () {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { sneaky: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
     await api.sync();
     assert.strictEqual(api.host.get('sneaky'), undefined, 'an untrusted workspace server reached the host');
-    const banner = (api.views.servers.getChildren() as { kind: string; text?: string }[]).find(n => n.kind === 'message');
-    assert.match(banner?.text ?? '', /Restricted Mode: sneaky/);
+    const row = (api.views.servers.getChildren() as McpNode[]).find(n => n.kind === 'message' && n.text === 'sneaky');
+    assert.ok(row, 'the held-back server has its own row');
     // An explicit start is refused too.
     await vscode.commands.executeCommand('mcpHost.startServer', 'sneaky');
     await api.sync();
@@ -35,4 +36,38 @@ describe('Restricted Mode (untrusted workspace)', function () {
     assert.ok(!fs.existsSync(marker), 'the server process was spawned');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
+
+  for (const mode of ['eager', 'lazy'] as const) {
+    it(`H82 (${mode}): Start Server and Start All Servers say the workspace is not trusted and offer Manage Workspace Trust; the row says it whole and opens it`, async () => {
+      const api = await activateHost();
+      const cfg = vscode.workspace.getConfiguration('mcpHost');
+      await cfg.update('startup', mode === 'lazy' ? 'lazy' : undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg.update('servers', { held: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } }, vscode.ConfigurationTarget.Workspace);
+      try {
+        await api.sync();
+        const row = (api.views.servers.getChildren() as McpNode[]).find(n => n.kind === 'message' && n.text === 'held');
+        assert.ok(row, 'a row for the held-back server');
+        const item = api.views.servers.getTreeItem(row);
+        assert.strictEqual(item.label, 'held', 'the label is the name alone, short enough to read whole');
+        assert.match(String(item.description), /not trusted · Manage Workspace Trust…/);
+        assert.match(String(item.tooltip), /^held is defined in this workspace's settings\. The workspace is not trusted \(Restricted Mode\), so it does not start\. Click to manage Workspace Trust/);
+        assert.strictEqual(item.command?.command, 'workbench.trust.manage');
+        const before = api.trustOffers.length;
+        assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer'), false);
+        await vscode.commands.executeCommand('mcpHost.startAll');
+        await vscode.commands.executeCommand('mcpHost.startServer', 'held');
+        const offers = api.trustOffers.slice(before);
+        assert.strictEqual(offers.length, 3, JSON.stringify(offers));
+        for (const o of offers) {
+          assert.match(o.text, /^This workspace is not trusted \(Restricted Mode\): "held" is defined in workspace settings and cannot start until you trust it\.$/);
+          assert.deepStrictEqual(o.actions, ['Manage Workspace Trust']);
+        }
+        assert.ok(!offers.some(o => /already running/.test(o.text)));
+        assert.strictEqual(api.host.get('held'), undefined, 'nothing started');
+      } finally {
+        await cfg.update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+        await cfg.update('startup', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+  }
 });

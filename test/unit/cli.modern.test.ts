@@ -45,11 +45,12 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       copy?.dispose();
     });
 
-    it('H38/H42: doctor reports the server on the modern era with protocol 2026-07-28 (exit 0)', async () => {
+    it('H38/H42/H83: doctor reports the server with protocol 2026-07-28, no era name (exit 0)', async () => {
       const r = await cli(['doctor']);
       ok(r);
       assert.match(r.stdout, new RegExp(`✓ modern \\(${kind}\\)`));
-      assert.match(r.stdout, /server fixture-modern 2\.0\.0, MCP 2026-07-28 \(modern era\)/);
+      assert.match(r.stdout, /server fixture-modern 2\.0\.0, MCP 2026-07-28\n/);
+      assert.doesNotMatch(r.stdout, /\b(legacy|modern) era\b/);
       assert.match(r.stdout, /19 tools, 8 prompts, 8 resources, 8 templates/);
       assert.match(r.stdout, /1 of 1 servers? OK/);
     });

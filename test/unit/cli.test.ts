@@ -57,14 +57,15 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
 
   const memEnv = () => ({ MCP_HOST_INPUT_MEMORYFILE: path.join(work, 'memory.jsonl') });
 
-  it('H5/H42: doctor starts every server and prints path, protocol version and era, capabilities and counts (exit 0)', async () => {
+  it('H5/H42: doctor starts every server and prints path, protocol version, capabilities and counts (exit 0)', async () => {
     const r = await cli(['doctor', '--config', mcpJson], { cwd: work, env: memEnv() });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /✓ everything \(stdio\) .*mcp-server-everything \(via absolute\)/);
     assert.match(r.stdout, /✓ memory \(stdio\)/);
-    // H42: both are 2025-11-25 servers: reported on the legacy era with their protocol version
-    assert.match(r.stdout, /✓ everything \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25 \(legacy era\)/);
-    assert.match(r.stdout, /✓ memory \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25 \(legacy era\)/);
+    // H42/H83: both are 2025-11-25 servers: reported with their protocol revision, never as "legacy"
+    assert.match(r.stdout, /✓ everything \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25\n/);
+    assert.match(r.stdout, /✓ memory \(stdio\)[^\n]*\n\s+server [^\n]*, MCP 2025-11-25\n/);
+    assert.doesNotMatch(r.stdout, /legacy/i);
     assert.match(r.stdout, /capabilities: .*tools/);
     assert.match(r.stdout, /\d+ tools, \d+ prompts, \d+ resources, \d+ templates/);
     assert.match(r.stdout, /2 of 2 servers OK/);

@@ -50,6 +50,10 @@ export function setStartOnUse(l: typeof lazy): void { lazy = l; }
  */
 export async function requireRunning(h: ServerHandle): Promise<boolean> {
   if (h.state.kind === 'running') return true;
+  if (h.state.kind === 'starting') {
+    try { await h.start(); } catch { /* said below */ }
+    if ((h.state as { kind: string }).kind === 'running') return true;
+  }
   if (lazy?.waits(h.name)) {
     try { await lazy.start(h.name); } catch { /* said below */ }
     if ((h.state as { kind: string }).kind === 'running') return true;

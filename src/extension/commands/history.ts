@@ -7,7 +7,7 @@ import type { HistoryEntry, HostApi } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { resultDocuments } from '../results';
 import { CommandIds } from '../../views/commandIds';
-import { quoted } from '../../mcp/logging/display';
+import { countOf, quoted } from '../../mcp/logging/display';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);
@@ -15,7 +15,7 @@ export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryN
   const lines = [
     `# ${e.method} ${e.target} — ${e.server}`, '',
     `- when: ${new Date(e.at).toISOString()}`, `- by: ${e.by}`, `- status: ${e.status}${e.error ? ` (${e.error})` : ''}`,
-    ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${e.size} bytes`] : []), '',
+    ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${countOf(e.size, 'byte')}`] : []), '',
     ...(e.args ? ['## Arguments', '', '```json', JSON.stringify(e.args, null, 2), '```', ''] : []),
     ...(e.result !== undefined ? ['## Result', '', '```json', e.result, '```'] : []),
   ];

@@ -5,7 +5,7 @@ import type { HostApi } from '../../mcp';
 import type { ResourceFileSystem } from '../resourceFs';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
-import { quoted } from '../../mcp/logging/display';
+import { countOf, quoted } from '../../mcp/logging/display';
 
 /** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
 export async function openResource(fs: ResourceFileSystem, server: string, uri: string): Promise<vscode.Uri[]> {
@@ -44,7 +44,7 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
   if (!h || !await requireRunning(h)) return [];
   const pick = await vscode.window.showQuickPick(
     h.catalogue.resources.map(r => ({ label: r.title ?? r.name, description: r.uri, detail: r.description, uri: r.uri })),
-    { placeHolder: `${h.catalogue.resources.length} resources of ${h.name}`, matchOnDescription: true },
+    { placeHolder: `${countOf(h.catalogue.resources.length, 'resource')} of ${h.name}`, matchOnDescription: true },
   );
   return pick ? openResource(fs, h.name, pick.uri) : [];
 }

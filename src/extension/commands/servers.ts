@@ -2,13 +2,31 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import { ConsentDeniedError, type ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
-import { pickServer, shownError } from './args';
+import { pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { quoted } from '../../mcp/logging/display';
 
+/** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
+export function offerTrust(ctl: ServerController, names: string[]): void {
+  const manage = 'Manage Workspace Trust';
+  const which = names.length === 1 ? `${quoted(names[0])} is defined in workspace settings` : `${names.length} servers (${names.map(n => quoted(n)).join(', ')}) are defined in workspace settings`;
+  const text = `This workspace is not trusted (Restricted Mode): ${which} and cannot start until you trust it.`;
+  ctl.trustOffers.push({ text, actions: [manage] });
+  void vscode.window.showWarningMessage(text, manage)
+    .then(pick => { if (pick === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
+}
+
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
 export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
-  const h = await pickServer(host, arg, { filter: s => s.state.kind !== 'running', none: 'Every MCP server is already running.' });
+  const held = ctl.untrustedServers();
+  const named = serverNameOf(arg);
+  if (named !== undefined && held.includes(named)) { offerTrust(ctl, [named]); return false; }
+  const startable = host.servers.filter(s => s.state.kind !== 'running' && !held.includes(s.name));
+  if (named === undefined && !startable.length && held.length) { offerTrust(ctl, held); return false; }
+  const h = await pickServer(host, arg, {
+    filter: s => s.state.kind !== 'running' && !held.includes(s.name),
+    none: host.servers.length ? 'Every MCP server is already running.' : undefined,
+  });
   if (!h) return false;
   try {
     await ctl.start(h.name);
@@ -39,7 +57,13 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
 
 /** Starts every stopped server through the gate; workspace servers waiting for consent are asked in one dialog. */
 export async function startAll(host: HostApi, ctl: ServerController): Promise<void> {
-  const names = host.servers.filter(h => h.state.kind === 'stopped' || h.state.kind === 'error').map(h => h.name);
+  const held = ctl.untrustedServers();
+  if (held.length) offerTrust(ctl, held);
+  const names = host.servers.filter(h => (h.state.kind === 'stopped' || h.state.kind === 'error') && !held.includes(h.name)).map(h => h.name);
+  if (!names.length && !held.length) {
+    void vscode.window.showInformationMessage(host.servers.length ? 'Every MCP server is already running.' : 'No MCP server is configured. Add one under "mcpHost.servers" in settings.');
+    return;
+  }
   const errors = await ctl.startMany(names);
   errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(names[i])} did not start: ${shownError(err)}`); });
 }

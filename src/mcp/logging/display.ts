@@ -102,3 +102,8 @@ export function jsonText(value: unknown, indent = 2): string {
   const json = JSON.stringify(value, null, indent) ?? 'null';
   return json.replace(/[\x7f-\x9f\u2028\u2029]/g, u4).replace(INVISIBLE, u4);
 }
+
+/** A count with its word agreeing: "1 request", "2 requests" (`many` for irregular plurals). */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

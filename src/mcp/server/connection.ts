@@ -10,8 +10,8 @@
  *   history.ts                             the protocol timeline
  * This file keeps the public API the host, the views and the CLI use.
  */
-import { protocolLabel } from '../logging/protocolLabel';
-import { RequestHistory, type HistoryEntry } from './history';
+import { eraShort, protocolLabel } from '../logging/protocolLabel';
+import { RequestHistory, type HistoryEntry, type StoredHistory } from './history';
 import {
   SdkError, SdkErrorCode, auth,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
@@ -330,7 +330,7 @@ export class Connection implements ServerHandle {
     this.transportKind = session.kind;
     // The roots the server sees from now on (before the state change: a roots change after it is announced).
     session.rootsKey = JSON.stringify(this.visibleRoots());
-    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, ${protocolLabel(protocolVersion)} (${era} era) over ${session.kind}`);
+    this.serverLog.log('info', 'lifecycle', `running: ${info.name} ${info.version}, ${protocolLabel(protocolVersion)} (${eraShort(era)}) over ${session.kind}`);
     return {
       kind: 'running', since: Date.now(), protocolVersion, era, serverInfo: info, capabilities: session.client.getServerCapabilities() ?? {},
       ...(instructions ? { instructions } : {}), transport: session.kind,
@@ -399,6 +399,8 @@ export class Connection implements ServerHandle {
   private readonly timeline = new RequestHistory(() => this.name);
   get history(): readonly HistoryEntry[] { return this.timeline.entries; }
   readonly onDidChangeHistory: Event<HistoryEntry> = this.timeline.onDidChange;
+  storedHistory(): StoredHistory { return this.timeline.toStored(this.redactor); }
+  restoreHistory(stored: unknown): void { this.timeline.restore(stored); }
   listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> { return this.requests.listResourcesPage(cursor, opts); }
   complete(
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },

@@ -1,10 +1,12 @@
 /**
  * The protocol timeline of one server: every tool call, prompt and resource read the user, a model or an app view
  * made (method, target, arguments, when, how long, how large, how it ended), newest last, bounded. The editor shows
- * it as the History view and re-runs an entry with edited arguments. Editor-free.
+ * it as the History view and re-runs an entry with edited arguments, and keeps it across reloads as `StoredHistory`
+ * (made here, through the server's redaction path). Editor-free.
  */
 import { Emitter, type Event } from '../events';
 import { approxJsonSize } from '../catalogue/catalogue';
+import type { Redactor } from '../logging/redact';
 
 export type HistoryMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 /** Who asked: the user (a command, the CLI), a language model, or an MCP App view. */
@@ -49,19 +51,40 @@ const MAX_ARGS_CHARS = 64 * 1024;
 
 let nextId = 0;
 
+/** One entry as kept across reloads: what the view shows, every text through the server's redaction path. */
+export interface StoredHistoryEntry {
+  method: HistoryMethod;
+  target: string;
+  args?: Record<string, unknown>;
+  by: HistoryOrigin;
+  at: number;
+  durationMs?: number;
+  size?: number;
+  status: 'ok' | 'error';
+  error?: string;
+  /** The result's JSON text, redacted then cut at MAX_RESULT_CHARS; absent when it was not kept. */
+  result?: string;
+}
+
+/** A server's history as kept across reloads (version 1), oldest first, at most MAX_HISTORY entries. */
+export interface StoredHistory { version: 1; entries: StoredHistoryEntry[] }
+
 /** One entry; its result's text is made only when asked for (a getter on the class, no per-call serialising). */
 class Entry implements HistoryEntry {
   readonly id = ++nextId;
-  readonly at = Date.now();
+  at = Date.now();
   status: HistoryEntry['status'] = 'running';
   durationMs?: number;
   size?: number;
   error?: string;
   /** The result, kept by reference while small and recent; null when dropped. */
   raw?: unknown;
+  /** A restored entry's result text (already redacted and cut). */
+  kept?: string;
   constructor(readonly server: string, readonly method: HistoryMethod, readonly target: string, readonly args: Record<string, unknown> | undefined, readonly by: HistoryOrigin) {}
 
   get result(): string | undefined {
+    if (this.kept !== undefined) return this.kept;
     if (this.raw === undefined) return undefined;
     if (this.raw === null) {
       return (this.size ?? 0) > MAX_RESULT_CHARS * 2
@@ -108,6 +131,63 @@ export class RequestHistory {
       this._onDidChange.fire(e);
       throw err;
     });
+  }
+
+  /**
+   * This history as kept across reloads: entries that ended, arguments, targets, errors and results through
+   * `redactor` (redaction before truncation); a result over the size cap or past the last KEEP_RESULTS is not kept.
+   */
+  toStored(redactor: Redactor): StoredHistory {
+    const entries: StoredHistoryEntry[] = [];
+    for (const e of this.list) {
+      if (e.status === 'running') continue;
+      let args: Record<string, unknown> | undefined;
+      if (e.args !== undefined) {
+        try { args = JSON.parse(redactor.value(e.args)) as Record<string, unknown>; } catch { args = { note: 'the arguments could not be kept' }; }
+      }
+      let result: string | undefined;
+      if (e.kept !== undefined) result = redactor.text(e.kept);
+      else if (e.raw !== undefined && e.raw !== null) {
+        const json = redactor.text(JSON.stringify(e.raw, null, 2) ?? '');
+        result = json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters of ${json.length})` : json;
+      }
+      entries.push({
+        method: e.method, target: redactor.text(e.target), ...(args !== undefined && { args }), by: e.by, at: e.at,
+        ...(e.durationMs !== undefined && { durationMs: e.durationMs }), ...(e.size !== undefined && { size: e.size }),
+        status: e.status, ...(e.error !== undefined && { error: redactor.text(e.error) }), ...(result !== undefined && { result }),
+      });
+    }
+    return { version: 1, entries };
+  }
+
+  /**
+   * Puts entries kept from an earlier window before the current ones (bounded as ever); anything that does not
+   * look like a StoredHistory is ignored. Fires one change.
+   */
+  restore(stored: unknown): void {
+    const list = (stored as Partial<StoredHistory> | undefined)?.version === 1 ? (stored as StoredHistory).entries : undefined;
+    if (!Array.isArray(list)) return;
+    const METHODS: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
+    const BY: readonly string[] = ['user', 'model', 'view'];
+    const restored: Entry[] = [];
+    for (const s of list.slice(-MAX_HISTORY)) {
+      if (!s || typeof s !== 'object' || !METHODS.includes(s.method) || typeof s.target !== 'string' || typeof s.at !== 'number') continue;
+      const args = s.args && typeof s.args === 'object' && !Array.isArray(s.args) ? s.args : undefined;
+      const e = new Entry(this.server(), s.method, s.target, args, BY.includes(s.by) ? s.by : 'user');
+      e.at = s.at;
+      e.status = s.status === 'ok' ? 'ok' : 'error';
+      if (typeof s.durationMs === 'number') e.durationMs = s.durationMs;
+      if (typeof s.size === 'number') e.size = s.size;
+      if (typeof s.error === 'string') e.error = s.error;
+      if (typeof s.result === 'string') e.kept = s.result.length > MAX_RESULT_CHARS * 2 ? s.result.slice(0, MAX_RESULT_CHARS) : s.result;
+      restored.push(e);
+    }
+    if (!restored.length) return;
+    this.list.unshift(...restored);
+    if (this.list.length > MAX_HISTORY) this.list.splice(0, this.list.length - MAX_HISTORY);
+    // Results are kept for the newest KEEP_RESULTS entries only, restored ones included.
+    for (const e of this.list.slice(0, Math.max(0, this.list.length - KEEP_RESULTS))) { e.kept = undefined; if (e.raw) e.raw = null; }
+    this._onDidChange.fire(this.list[this.list.length - 1]);
   }
 
   dispose(): void { this._onDidChange.dispose(); }
