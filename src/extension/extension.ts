@@ -28,6 +28,7 @@ import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
+import { registerGateway, type GatewayRegistration } from './gateway';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -56,6 +57,8 @@ export interface McpHostExtensionApi {
   failureNotices: readonly FailureNotice[];
   /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
   apps: AppViews;
+  /** The gateway into VS Code's own chat (the MCP server definition "MCP Host"). */
+  gateway: GatewayRegistration;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
   /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
@@ -141,6 +144,14 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
   chat.chat.beforeRequest = () => controller.startWaiting();
+  // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
+  const gateway = push(registerGateway({
+    context, host, apps,
+    waitsForUse: name => controller.waitsForUse(name),
+    startOnUseAndWait: name => controller.startOnUseAndWait(name),
+    alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
+    log: m => log.info(m),
+  }));
   // A palette command on a server waiting for its first use starts it.
   setStartOnUse({ waits: name => controller.waitsForUse(name), start: name => controller.startOnUseAndWait(name) });
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
@@ -187,6 +198,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     apps,
     forms: formHost,
     failureNotices,
+    gateway,
     oauth,
     activationStart,
     activationMs,

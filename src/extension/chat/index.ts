@@ -412,6 +412,13 @@ export class McpChat {
     return grant !== 'deny';
   }
 
+  /** True when the user allowed this tool "always" (its calls show no dialog); the gateway forwards that to VS Code. */
+  alwaysAllowed(server: string, toolName: string): boolean {
+    const id = this.identity.of?.(server);
+    const key = id && grantKey(id, toolName);
+    return !!(id && key && this.grants.standing(id.scope, key) === 'always');
+  }
+
   private async callTool(
     call: vscode.LanguageModelToolCallPart, names: Map<string, { server: string; tool: string; def: Tool }>,
     stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
