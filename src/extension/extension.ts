@@ -29,6 +29,7 @@ import { CatalogueCache } from './catalogueCache';
 import { Forms, useForms } from './forms';
 import { RESULT_SCHEME, resultDocuments } from './results';
 import { registerGateway, type GatewayRegistration } from './gateway';
+import { ToolEnablement } from './toolBudget';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -57,6 +58,8 @@ export interface McpHostExtensionApi {
   failureNotices: readonly FailureNotice[];
   /** MCP App views (open views, their state; link dialog and tool confirmation replaceable through `chat.setUi`). */
   apps: AppViews;
+  /** The tool budget: which tools go to models (`mcpHost.disabledTools`). */
+  toolEnablement: ToolEnablement;
   /** The gateway into VS Code's own chat (the MCP server definition "MCP Host"). */
   gateway: GatewayRegistration;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
@@ -120,9 +123,18 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/icons.ts).
   const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
     (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));
-  const serversTree = push(new ServersTreeProvider(host, controller, treeIcons));
+  // The tool budget: which tools go to models (mcpHost.disabledTools, the Servers view's checkboxes).
+  const toolEnablement = push(new ToolEnablement(host));
+  const serversTree = push(new ServersTreeProvider(host, controller, treeIcons, toolEnablement));
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
-  push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
+  const serversView = push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true, manageCheckboxStateManually: true }));
+  push(serversView.onDidChangeCheckboxState(e => {
+    for (const [node, state] of e.items) {
+      const on = state === vscode.TreeItemCheckboxState.Checked;
+      if (node.kind === 'server') void toolEnablement.set(node.server, undefined, on);
+      else if (node.kind === 'tool') void toolEnablement.set(node.server, node.tool.name, on);
+    }
+  }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
@@ -142,7 +154,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting() }));
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), toolEnabled: (s, t) => toolEnablement.enabled(s, t) }));
+  chat.chat.toolEnabled = (s, t) => toolEnablement.enabled(s, t);
   chat.chat.beforeRequest = () => controller.startWaiting();
   // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
   const gateway = push(registerGateway({
@@ -150,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     waitsForUse: name => controller.waitsForUse(name),
     startOnUseAndWait: name => controller.startOnUseAndWait(name),
     alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
+    enablement: toolEnablement,
     log: m => log.info(m),
   }));
   // A palette command on a server waiting for its first use starts it.
@@ -199,6 +213,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     forms: formHost,
     failureNotices,
     gateway,
+    toolEnablement,
     oauth,
     activationStart,
     activationMs,

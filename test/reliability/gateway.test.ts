@@ -26,12 +26,16 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
   let channel: GatewayChannel | undefined;
   let secret: string;
   const allowed = new Set<string>();
+  const disabled = new Set<string>();
+  const gateways: GatewayServer[] = [];
   const sessions: GatewayTransport[] = [];
   const logs: string[] = [];
   const editors: Editor[] = [];
 
   beforeEach(async () => {
     allowed.clear();
+    disabled.clear();
+    gateways.length = 0;
     sessions.length = 0;
     logs.length = 0;
     t = await startHost([marked('claims', 'gateway-claims'), marked('hostile', 'hostile')], { limits: { maxMessageBytes: 1024 * 1024 } });
@@ -43,7 +47,12 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
       helloTimeoutMs: 500,
       onConnection: tr => {
         sessions.push(tr);
-        const g = new GatewayServer({ host: t!.host, version: 'test', allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`) });
+        const g = new GatewayServer({
+          host: t!.host, version: 'test',
+          allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`),
+          toolEnabled: (s, tool) => !disabled.has(`${s}/${tool.name}`),
+        });
+        gateways.push(g);
         void g.connect(tr);
       },
     });
@@ -131,6 +140,20 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     await client.callTool({ name: 'claims_add_tool', arguments: { name: 'fresh' } });
     await until(() => changed > 0, 10_000, 'the gateway sends tools/list_changed');
     await until(async () => (await client.listTools()).tools.some(x => x.name === 'claims_fresh'), 10_000, 'the new tool is listed');
+  });
+
+  it('tool budget: a tool turned off for models is neither listed nor callable through the gateway, and the change is announced', async () => {
+    const { client } = await connectEditor();
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
+    disabled.add('claims/echo');
+    gateways[0].listsChanged();
+    await until(() => changed > 0, 10_000, 'list_changed after the switch');
+    const names = (await client.listTools()).tools.map(x => x.name);
+    assert.ok(!names.includes('claims_echo') && names.includes('bystander_echo'), names.join(', '));
+    const refused = await client.callTool({ name: 'claims_echo', arguments: { text: 'x' } });
+    assert.equal(refused.isError, true);
+    assert.ok(!t!.get('claims').history.some(h => h.target === 'echo'), 'nothing reached the server');
   });
 
   it('H101: refuses a gateway without the secret, a hello that never comes, and a hello that is not one', async () => {

@@ -26,6 +26,8 @@ export interface LmToolsOptions {
   apps?: Pick<AppViews, 'open'>;
   /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
   beforeUse?: () => Promise<void>;
+  /** False for a tool the user turned off for models (`mcpHost.disabledTools`). */
+  toolEnabled?: (server: string, tool: string) => boolean;
 }
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
@@ -35,12 +37,12 @@ function running(host: HostApi) {
 }
 
 /** The listing: per server, each tool a model may call, with its description and input schema. */
-export function listing(host: HostApi, only?: string): string {
+export function listing(host: HostApi, only?: string, enabled: (server: string, tool: string) => boolean = () => true): string {
   const servers = running(host).filter(h => !only || h.name === only);
   if (!servers.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
   const out = servers.map(h => ({
     server: h.name,
-    tools: h.catalogue.tools.filter(visibleToModel).map(t => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
+    tools: h.catalogue.tools.filter(t => visibleToModel(t) && enabled(h.name, t.name)).map(t => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
   }));
   const json = JSON.stringify(out);
   return json.length > MAX_LISTING_CHARS ? `${json.slice(0, MAX_LISTING_CHARS)}… (cut: the listing is larger than ${MAX_LISTING_CHARS} characters; ask for one server)` : json;
@@ -51,7 +53,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
     prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
     invoke: async opts => {
       await o.beforeUse?.();
-      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined));
+      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined, o.toolEnabled));
     },
   });
   const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
@@ -63,7 +65,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       const h = typeof server === 'string' ? o.host.get(server) : undefined;
       if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
       const tool = h.catalogue.tools.find(t => t.name === name);
-      if (!tool || !visibleToModel(tool)) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
+      if (!tool || !visibleToModel(tool) || o.toolEnabled?.(h.name, tool.name) === false) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       if (!await o.approve(h.name, tool, args)) return text('The user declined to run this tool.');
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());

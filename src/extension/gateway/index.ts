@@ -33,6 +33,8 @@ export interface GatewayWiring {
   startOnUseAndWait(server: string): Promise<void>;
   /** The user allowed the tool "always" in MCP Host (then VS Code need not ask either). */
   alwaysAllowed(server: string, tool: Tool): boolean;
+  /** The tool budget: tools turned off for models are not offered. */
+  enablement?: { enabled(server: string, tool: string): boolean; readonly onDidChange: vscode.Event<void> };
   apps?: Pick<AppViews, 'open'>;
   log(message: string): void;
 }
@@ -63,6 +65,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
         offers: h => h.state.kind === 'running' || w.waitsForUse(h.name),
         ensureRunning: server => w.startOnUseAndWait(server),
         allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
+        toolEnabled: (server, tool) => w.enablement?.enabled(server, tool.name) ?? true,
         onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
         log: w.log,
       });
@@ -107,6 +110,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       changed.fire();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+    ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
   ];
   return {
     get channelPath() { return channel.path; },

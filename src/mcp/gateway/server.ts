@@ -194,6 +194,11 @@ export class GatewayServer {
     return h;
   }
 
+  /** The lists changed for a reason the host does not announce (the user's tool switches): say so to VS Code. */
+  listsChanged(): void {
+    this.scheduleListChanged();
+  }
+
   private scheduleListChanged(): void {
     if (!this.connected) return;
     clearTimeout(this.timer);
