@@ -3,13 +3,15 @@
 // clears the flag. (The Copilot CLI's ~/.copilot/mcp-config.json is read the same way; its format is unit-tested.)
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, EVERYTHING, until } from './helpers';
+import * as path from 'path';
+import { activateHost, ROOT, until } from './helpers';
+
+const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 
 describe('Config sources: also configured elsewhere', function () {
-  this.timeout(60000);
+  this.timeout(180000);
   let api: McpHostExtensionApi;
   before(async () => {
     api = await activateHost();
@@ -24,12 +26,12 @@ describe('Config sources: also configured elsewhere', function () {
       return node && tree.getTreeItem(node as never);
     };
     const waitFor = async (re: RegExp, yes: boolean) => {
-      for (let i = 0; i < 100 && re.test(String(item()?.description)) !== yes; i++) await new Promise(r => setTimeout(r, 200));
+      for (let i = 0; i < 300 && re.test(String(item()?.description)) !== yes; i++) await new Promise(r => setTimeout(r, 200));
     };
     try {
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { claudetwin: { type: 'stdio', command: 'npx', args: ['-y', 'x'] }, other: { url: 'https://example.com/mcp' } } }));
-      await vscode.workspace.getConfiguration('mcpHost').update('servers', { claudetwin: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'claudetwin running', () => api.host.get('claudetwin')?.state.kind === 'running');
+      await vscode.workspace.getConfiguration('mcpHost').update('servers', { claudetwin: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'claudetwin running', () => api.host.get('claudetwin')?.state.kind === 'running', 90000);
       await waitFor(/also in \.mcp\.json/, true);
       assert.match(String(item()?.description), /^running · .* · also in \.mcp\.json$/);
       assert.match((item()?.tooltip as vscode.MarkdownString).value, /another MCP client/);

@@ -8,7 +8,7 @@ import { importConfig } from '../../mcp/config/import';
 import { errorText } from './args';
 
 /** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
-async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
+export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   const existing = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<Record<string, unknown>>('servers')?.workspaceValue : cfg.inspect<Record<string, unknown>>('servers')?.globalValue) ?? {};
