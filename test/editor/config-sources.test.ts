@@ -3,6 +3,8 @@
 // clears the flag. (The Copilot CLI's ~/.copilot/mcp-config.json is read the same way; its format is unit-tested.)
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import * as path from 'path';
@@ -41,6 +43,35 @@ describe('Config sources: also configured elsewhere', function () {
     } finally {
       await vscode.workspace.getConfiguration('mcpHost').update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('Config sources: the MCP Registry', function () {
+  this.timeout(60000);
+  it('Browse MCP Servers… installs a server.json from a local registry into settings, its required env as ${input:} prompts', async () => {
+    const body = fs.readFileSync(path.join(ROOT, 'test/fixtures/registry/servers.json'));
+    const server = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+    const api = await activateHost();
+    api.setConsentPrompt(async () => 'deny');
+    try {
+      await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
+      const name = await vscode.commands.executeCommand<string>('mcpHost.browseRegistry', 'github', 'io.github.github/github-mcp-server', 0);
+      assert.strictEqual(name, 'github-mcp-server');
+      const servers = cfg().inspect<Record<string, { command?: string; args?: string[]; env?: Record<string, string> }>>('servers')?.workspaceValue ?? {};
+      assert.strictEqual(servers[name]?.command, 'docker');
+      assert.deepStrictEqual(servers[name]?.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github-mcp-server-GITHUB_PERSONAL_ACCESS_TOKEN}' });
+      const inputs = cfg().inspect<{ id: string; password?: boolean }[]>('inputs')?.workspaceValue ?? [];
+      assert.ok(inputs.some(i => i.id === 'github-mcp-server-GITHUB_PERSONAL_ACCESS_TOKEN' && i.password === true), JSON.stringify(inputs));
+      assert.strictEqual(await vscode.commands.executeCommand<string | undefined>('mcpHost.browseRegistry', 'x', 'example.evil/sneaky', 0), undefined, 'a refused document installs nothing');
+    } finally {
+      server.close();
+      await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
+      await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
+      api.setConsentPrompt(async () => 'allow');
     }
   });
 });
