@@ -55,6 +55,8 @@ describe('Config sources: the MCP Registry', function () {
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
     const cfg = () => vscode.workspace.getConfiguration('mcpHost');
     const api = await activateHost();
+    // The installed server asks for its token: answer nothing (no input box in a headless window), and deny its start.
+    api.setInputPrompt(async () => undefined);
     api.setConsentPrompt(async () => 'deny');
     try {
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
@@ -71,6 +73,7 @@ describe('Config sources: the MCP Registry', function () {
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'the installed server removed', () => !api.host.get('github-mcp-server'));
       api.setConsentPrompt(async () => 'allow');
     }
   });
