@@ -1,5 +1,5 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
-//   node esbuild.mjs               dist/extension.js + dist/app-bridge.js + dist/cli.js, with source maps
+//   node esbuild.mjs               dist/extension.js + dist/app-bridge.js + dist/cli.js + dist/gateway.js, with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       out/** (one JS file per TS file, not bundled) for mocha and benches
@@ -69,6 +69,16 @@ const configs = tests
         sourcesContent: false,
         banner: { js: '#!/usr/bin/env node' },
       },
+      {
+        // The gateway process VS Code's own MCP support starts (src/mcp/gateway/main.ts): no SDK, only the channel.
+        ...common,
+        entryPoints: { gateway: 'src/mcp/gateway/main.ts' },
+        bundle: true,
+        outdir: 'dist',
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+      },
     ];
 
 if (!tests) fs.rmSync('dist', { recursive: true, force: true, maxRetries: 3 });
@@ -78,9 +88,9 @@ if (watch) {
 } else {
   const results = await Promise.all(configs.map(c => esbuild.build(c)));
   if (!tests) {
-    for (const f of ['extension.js', 'cli.js']) fs.chmodSync(path.join('dist', f), 0o755);
+    for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join('dist', f), 0o755);
     const size = fs.statSync('dist/extension.js').size;
-    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/app-bridge.js ${(fs.statSync('dist/app-bridge.js').size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/app-bridge.js ${(fs.statSync('dist/app-bridge.js').size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB, dist/gateway.js ${(fs.statSync('dist/gateway.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
     void results;
   }
 }

@@ -76,8 +76,8 @@ try {
   page.on('crash', () => void finish(3, 'page crashed'));
   setTimeout(() => void finish(2, `TIMEOUT after ${args.timeout}s`), 1000 * Number(args.timeout));
   if (args.verbose) console.log(`${ts()} opening ${url}`);
-  // A loaded machine can take well over playwright's default 30 s to serve the workbench.
-  await page.goto(url, { timeout: 180_000 });
+  // The suite's own timeout bounds the run; a loaded machine may take longer than playwright's 30 s to load the page.
+  await page.goto(url, { timeout: 1000 * Number(args.timeout) });
 } catch (e) {
   console.error(`${ts()} browser error: ${e instanceof Error ? e.message : String(e)}`);
   await finish(4, 'could not drive the workbench');

@@ -1,8 +1,12 @@
 /**
- * Living beside VS Code's built-in MCP support: it starts the servers of each folder's `.vscode/mcp.json` itself
- * (unless `chat.mcp.access` is "none"). A server configured there and in `mcpHost.servers` under the same name runs
- * twice: the Servers view says so (`alsoIn`), and importing that file offers to turn VS Code's copy off.
+ * Living beside VS Code's built-in MCP support and other MCP clients. VS Code starts the servers of each folder's
+ * `.vscode/mcp.json` itself (unless `chat.mcp.access` is "none"); Claude Code starts those of a folder's `.mcp.json`,
+ * the GitHub Copilot CLI those of `~/.copilot/mcp-config.json`. A server configured there and in `mcpHost.servers`
+ * under the same name is flagged in the Servers view (`alsoIn`), and importing `.vscode/mcp.json` offers to turn
+ * VS Code's copy off.
  */
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { countOf } from '../mcp/logging/display';
@@ -10,35 +14,53 @@ import { countOf } from '../mcp/logging/display';
 /** VS Code's setting for its own MCP servers ("none" turns them off). */
 export const VSCODE_MCP_ACCESS = { section: 'chat.mcp', key: 'access', off: 'none' } as const;
 
-/** Server names per folder's `.vscode/mcp.json`, kept up to date; bounded (a file over 1 MiB is not read). */
+/** The label of VS Code's own file, whose servers `chat.mcp.access: none` turns off. */
+export const VSCODE_MCP_JSON = '.vscode/mcp.json';
+/** The user's GitHub Copilot CLI configuration. */
+export const COPILOT_CONFIG = path.join(os.homedir(), '.copilot', 'mcp-config.json');
+
+/** Server names per config file of another client, kept up to date; bounded (a file over 1 MiB is not read). */
 export class McpJsonWatcher implements vscode.Disposable {
-  private names = new Map<string, string>(); // server name → "folder/.vscode/mcp.json"
+  private names = new Map<string, string>(); // server name → label of the first file that has it
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor() {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
-    this.disposables.push(watcher, watcher.onDidChange(() => void this.read()), watcher.onDidCreate(() => void this.read()),
-      watcher.onDidDelete(() => void this.read()), vscode.workspace.onDidChangeWorkspaceFolders(() => void this.read()),
+  constructor(private readonly userFiles: { file: string; label: string }[] = [{ file: COPILOT_CONFIG, label: '~/.copilot/mcp-config.json' }]) {
+    const read = () => void this.read();
+    for (const glob of ['**/.vscode/mcp.json', '**/.mcp.json']) {
+      const watcher = vscode.workspace.createFileSystemWatcher(glob);
+      this.disposables.push(watcher, watcher.onDidChange(read), watcher.onDidCreate(read), watcher.onDidDelete(read));
+    }
+    for (const u of userFiles) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(u.file)), path.basename(u.file)));
+      this.disposables.push(watcher, watcher.onDidChange(read), watcher.onDidCreate(read), watcher.onDidDelete(read));
+    }
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(read),
       vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('chat.mcp.access')) this.changed.fire(); }));
-    void this.read();
+    read();
   }
 
-  /** Where else `server` is configured and would be started by VS Code itself, if anywhere. */
+  /** Where else `server` is configured and would be started by another client, if anywhere. */
   alsoIn(server: string): string | undefined {
-    if (vscode.workspace.getConfiguration(VSCODE_MCP_ACCESS.section).get<string>(VSCODE_MCP_ACCESS.key) === VSCODE_MCP_ACCESS.off) return undefined;
-    return this.names.get(server);
+    const where = this.names.get(server);
+    const vscodeOff = vscode.workspace.getConfiguration(VSCODE_MCP_ACCESS.section).get<string>(VSCODE_MCP_ACCESS.key) === VSCODE_MCP_ACCESS.off;
+    return where && vscodeOff && where.endsWith(VSCODE_MCP_JSON) ? undefined : where;
   }
 
   async read(): Promise<void> {
     const next = new Map<string, string>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-      const names = await serverNames(uri);
-      const where = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/.vscode/mcp.json` : '.vscode/mcp.json';
-      for (const n of names) if (!next.has(n)) next.set(n, where);
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const add = (names: string[], where: string) => { for (const n of names) if (!next.has(n)) next.set(n, where); };
+    for (const folder of folders) {
+      const prefix = folders.length > 1 ? `${folder.name}/` : '';
+      add(await serverNames(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json')), `${prefix}${VSCODE_MCP_JSON}`);
     }
+    for (const folder of folders) {
+      const prefix = folders.length > 1 ? `${folder.name}/` : '';
+      add(await serverNames(vscode.Uri.joinPath(folder.uri, '.mcp.json')), `${prefix}.mcp.json`);
+    }
+    for (const u of this.userFiles) add(await serverNames(vscode.Uri.file(u.file)), u.label);
     const same = next.size === this.names.size && [...next].every(([k, v]) => this.names.get(k) === v);
     this.names = next;
     if (!same) this.changed.fire();
@@ -47,13 +69,14 @@ export class McpJsonWatcher implements vscode.Disposable {
   dispose(): void { this.disposables.forEach(d => d.dispose()); }
 }
 
-/** The server names of an mcp.json (`servers`), or none when it is missing, too large or unreadable. */
+/** The server names of a config file (`servers` of an mcp.json, `mcpServers` of the others), or none when it is missing, too large or unreadable. */
 export async function serverNames(uri: vscode.Uri): Promise<string[]> {
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.size > 1024 * 1024) return [];
-    const json = parseJsonc(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { servers?: unknown } | undefined;
-    return json?.servers && typeof json.servers === 'object' ? Object.keys(json.servers as object) : [];
+    const json = parseJsonc(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { servers?: unknown; mcpServers?: unknown } | undefined;
+    const names = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : []);
+    return [...names(json?.servers), ...names(json?.mcpServers)];
   } catch {
     return [];
   }

@@ -31,6 +31,8 @@ import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
+import { registerGateway, type GatewayRegistration } from './gateway';
+import { ToolEnablement } from './toolBudget';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -69,6 +71,10 @@ export interface McpHostExtensionApi {
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
   setExternalUrlUi(ui: Partial<ExternalUrlUi> | undefined): void;
+  /** The tool budget: which tools go to models (`mcpHost.disabledTools`). */
+  toolEnablement: ToolEnablement;
+  /** The gateway into VS Code's own chat (the MCP server definition "MCP Host"). */
+  gateway: GatewayRegistration;
   /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
   /**
@@ -138,9 +144,18 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // Icons servers give their tools, prompts and resources: cached under globalStorage (src/mcp/catalogue/icons.ts).
   const treeIcons = push(new TreeIcons(new IconStore(path.join(context.globalStorageUri.fsPath, 'icons')),
     (server, msg) => (logsRef?.channel(server) ?? log).info(msg)));
-  const serversTree = push(new ServersTreeProvider(host, controller, treeIcons));
+  // The tool budget: which tools go to models (mcpHost.disabledTools, the Servers view's checkboxes).
+  const toolEnablement = push(new ToolEnablement(host));
+  const serversTree = push(new ServersTreeProvider(host, controller, treeIcons, toolEnablement));
   const resourcesTree = push(new ResourcesTreeProvider(host, controller, treeIcons));
-  push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true }));
+  const serversView = push(vscode.window.createTreeView(ViewIds.servers, { treeDataProvider: serversTree, showCollapseAll: true, manageCheckboxStateManually: true }));
+  push(serversView.onDidChangeCheckboxState(e => {
+    for (const [node, state] of e.items) {
+      const on = state === vscode.TreeItemCheckboxState.Checked;
+      if (node.kind === 'server') void toolEnablement.set(node.server, undefined, on);
+      else if (node.kind === 'tool') void toolEnablement.set(node.server, node.tool.name, on);
+    }
+  }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   // History is kept across reloads in the workspace's storage folder (historyStore.ts); restored before the view reads it.
   const historyStore = push(new HistoryStore(host, context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined, m => log.warn(m)));
@@ -164,9 +179,19 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
   const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed }));
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed, toolEnabled: (s, t) => toolEnablement.enabled(s, t) }));
+  chat.chat.toolEnabled = (s, t) => toolEnablement.enabled(s, t);
   chat.chat.beforeRequest = () => controller.startWaiting();
   chat.chat.notAllowed = notAllowed;
+  // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
+  const gateway = push(registerGateway({
+    context, host, apps,
+    waitsForUse: name => controller.waitsForUse(name),
+    startOnUseAndWait: name => controller.startOnUseAndWait(name),
+    alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
+    enablement: toolEnablement,
+    log: m => log.info(m),
+  }));
   // A palette command on a server waiting for its first use starts it.
   setStartOnUse({
     waits: name => controller.waitsForUse(name),
@@ -221,6 +246,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     failureNotices,
     historyStore,
     trustOffers: controller.trustOffers,
+    gateway,
+    toolEnablement,
     oauth,
     setExternalUrlUi,
     storage: {

@@ -29,6 +29,7 @@ export const CommandIds = {
   unsubscribeResource: 'mcpHost.unsubscribeResource',
   copyUri: 'mcpHost.copyUri',
   importServers: 'mcpHost.importServers',
+  browseRegistry: 'mcpHost.browseRegistry',
   addServer: 'mcpHost.addServer',
   openSettings: 'mcpHost.openSettings',
   resetTrust: 'mcpHost.resetTrust',

@@ -99,7 +99,9 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       const folder = notes.folderOf?.(node.server);
       item.description = h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
       item.tooltip = serverTooltip(h, blocked, waiting);
-      if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(`\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`);
+      if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(twice.endsWith('.vscode/mcp.json')
+        ? `\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`
+        : `\n\n**Also in \`${twice}\`**: another MCP client (Claude Code, the GitHub Copilot CLI) starts it from there too. Remove it there if both should not run it.`);
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
       return item;
     }

@@ -3,6 +3,15 @@ import type { HostApi } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
 import type { TreeIcons } from './icons';
+import { visibleToModel } from '../mcp';
+import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolBudget';
+
+/** Which tools go to models (the Servers view shows it as checkboxes on servers and tools). */
+export interface ToolEnablementView {
+  enabled(server: string, tool: string): boolean;
+  serverEnabled(server: string): boolean;
+  readonly onDidChange: vscode.Event<void>;
+}
 
 const GROUP_ORDER: GroupKind[] = ['tasks', 'tools', 'prompts', 'resources', 'resourceTemplates'];
 /** Items shown per group; the rest are a click away (Resources view pages, pickers search all). */
@@ -19,7 +28,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   private readonly subscriptions: { dispose(): void }[] = [];
   private readonly nodes = new Map<string, McpNode & { kind: 'server' }>();
 
-  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations, private readonly icons?: TreeIcons) {
+  constructor(private readonly host: HostApi, private readonly notes: ServerAnnotations, private readonly icons?: TreeIcons, private readonly enablement?: ToolEnablementView) {
     const refresh = () => this.changed.fire(undefined);
     this.subscriptions.push(
       host.onDidChangeServers(refresh),
@@ -28,6 +37,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       host.onDidChangeTasks(({ server }) => this.refreshServer(server)),
       notes.onDidChange(refresh),
       ...(icons ? [icons.onDidChange(refresh)] : []),
+      ...(enablement ? [enablement.onDidChange(refresh)] : []),
       this.changed,
     );
   }
@@ -44,7 +54,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None;
     }
+    this.decorateBudget(node, item);
     return item;
+  }
+
+  /** Tool budget: checkboxes (server: any tool to models; tool: this one) and the token estimate of the Tools group. */
+  private decorateBudget(node: McpNode, item: vscode.TreeItem): void {
+    const e = this.enablement;
+    if (!e) return;
+    const check = (on: boolean) => on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    if (node.kind === 'server') {
+      item.checkboxState = { state: check(e.serverEnabled(node.server)), tooltip: 'Offer this server\'s tools to language models' };
+    } else if (node.kind === 'tool' && visibleToModel(node.tool)) {
+      item.checkboxState = { state: check(e.enabled(node.server, node.tool.name)), tooltip: 'Offer this tool to language models' };
+    } else if (node.kind === 'group' && node.group === 'tools') {
+      const tools = this.host.get(node.server)?.catalogue.tools.filter(t => visibleToModel(t) && e.enabled(node.server, t.name)) ?? [];
+      item.description = `${String(item.description ?? '')} · ${formatTokens(estimateToolTokens(tools))} to models`;
+      item.tooltip = `${tools.length} tools go to language models; their definitions take about ${formatTokens(estimateToolTokens(tools))} of each request (an estimate: characters / 4).`;
+    }
   }
 
   getChildren(node?: McpNode): McpNode[] {

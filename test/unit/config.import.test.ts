@@ -83,6 +83,25 @@ describe('config import', () => {
     assert.equal(detectKind(null), undefined);
   });
 
+  it('H105: Claude Code project .mcp.json: typed stdio and http servers', () => {
+    const r = importAndValidate(read('ws/.mcp.json'));
+    assert.equal(r.kind, 'cursor');
+    assert.deepEqual(r.parsed.servers.map(s => [s.name, s.type]), [['memory', 'stdio'], ['docs', 'http']]);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it('H105: GitHub Copilot CLI ~/.copilot/mcp-config.json: local becomes stdio; an allow-list of tools is dropped with a warning, "*" silently', () => {
+    const r = importAndValidate(read('home/.copilot/mcp-config.json'));
+    assert.equal(r.kind, 'copilot');
+    const byName = Object.fromEntries(r.parsed.servers.map(s => [s.name, s]));
+    assert.equal(byName.playwright.type, 'stdio');
+    assert.equal(byName.playwright.command, 'npx');
+    assert.equal(byName.github.type, 'http');
+    assert.deepEqual(byName.github.headers, { Authorization: 'Bearer ${input:gh-token}' });
+    assert.deepEqual(r.warnings, ['copilot server "github": `tools` (a list of allowed tools) is not used by MCP Host and was dropped; every tool of the server is offered.']);
+    assert.equal(detectKind({ mcpServers: { a: { type: 'local', command: 'x' } } }), 'copilot');
+  });
+
   it('defaultImportLocations lists the usual files per platform', () => {
     const mac = defaultImportLocations('darwin', '/Users/me', { workspaceFolder: '/w' });
     const paths = mac.map(l => l.path);
@@ -91,6 +110,8 @@ describe('config import', () => {
     assert.ok(paths.includes('/Users/me/.codeium/windsurf/mcp_config.json'));
     assert.ok(paths.includes('/w/.vscode/mcp.json'));
     assert.ok(paths.includes('/w/.cursor/mcp.json'));
+    assert.ok(paths.includes('/w/.mcp.json'));
+    assert.ok(mac.some(l => l.path === '/Users/me/.copilot/mcp-config.json' && l.kind === 'copilot'), 'H105: the Copilot CLI\'s file');
     const win = defaultImportLocations('win32', 'C:\\Users\\me', { appData: 'C:\\Users\\me\\AppData\\Roaming' });
     assert.ok(win.some(l => l.path === 'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json' && l.kind === 'claude'));
     const linux = defaultImportLocations('linux', '/home/me');

@@ -352,7 +352,7 @@ export class McpChat {
   /** The running servers' tools under names unique across servers. */
   private collectTools(): { tools: vscode.LanguageModelChatTool[]; names: Map<string, { server: string; tool: string; def: Tool }> } {
     // App-only tools (`_meta.ui.visibility: ["app"]`) are for their server's views, never the model.
-    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.filter(visibleToModel).map(t => ({ server: h.name, tool: t.name, def: t })));
+    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.filter(t => visibleToModel(t) && this.toolEnabled(h.name, t.name)).map(t => ({ server: h.name, tool: t.name, def: t })));
     const unique = uniqueToolNames(entries);
     const names = new Map<string, { server: string; tool: string; def: Tool }>();
     const tools: vscode.LanguageModelChatTool[] = [];
@@ -417,6 +417,16 @@ export class McpChat {
       if (id && key) await this.grants.record(id.scope, key, grant);
     }
     return grant !== 'deny';
+  }
+
+  /** False for a tool the user turned off for models (`mcpHost.disabledTools`); set by the extension. */
+  toolEnabled: (server: string, tool: string) => boolean = () => true;
+
+  /** True when the user allowed this tool "always" (its calls show no dialog); the gateway forwards that to VS Code. */
+  alwaysAllowed(server: string, toolName: string): boolean {
+    const id = this.identity.of?.(server);
+    const key = id && grantKey(id, toolName);
+    return !!(id && key && this.grants.standing(id.scope, key) === 'always');
   }
 
   private async callTool(

@@ -21,6 +21,7 @@ import { browseResourcesCommand, openResource, readResourceCommand, readTemplate
 import { listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
 import { quoted } from '../../mcp/logging/display';
+import { browseRegistryCommand } from './registry';
 
 /** What the commands work with. */
 export interface CommandServices {
@@ -80,6 +81,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       if (target) await vscode.env.clipboard.writeText(target);
     },
     [CommandIds.importServers]: (file?: string, answer?: string) => importServersCommand(file, answer),
+    [CommandIds.browseRegistry]: (search?: string, name?: string, option?: number) => browseRegistryCommand(search, name, option),
     [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(kind, target, name),
     [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),
     [CommandIds.resetTrust]: async () => {

@@ -8,7 +8,7 @@ import { importConfig } from '../../mcp/config/import';
 import { shownError } from './args';
 
 /** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
-async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
+export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   const existing = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<Record<string, unknown>>('servers')?.workspaceValue : cfg.inspect<Record<string, unknown>>('servers')?.globalValue) ?? {};
@@ -34,6 +34,7 @@ function candidateFiles(): { label: string; file: string }[] {
   for (const f of vscode.workspace.workspaceFolders ?? []) {
     out.push({ label: `VS Code mcp.json (${f.name})`, file: path.join(f.uri.fsPath, '.vscode', 'mcp.json') });
     out.push({ label: `Cursor (${f.name})`, file: path.join(f.uri.fsPath, '.cursor', 'mcp.json') });
+    out.push({ label: `Claude Code project .mcp.json (${f.name})`, file: path.join(f.uri.fsPath, '.mcp.json') });
   }
   out.push(
     { label: 'Claude Desktop', file: process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
@@ -41,12 +42,13 @@ function candidateFiles(): { label: string; file: string }[] {
         : path.join(home, '.config', 'Claude', 'claude_desktop_config.json') },
     { label: 'Cursor (user)', file: path.join(home, '.cursor', 'mcp.json') },
     { label: 'Windsurf', file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+    { label: 'GitHub Copilot CLI', file: path.join(home, '.copilot', 'mcp-config.json') },
   );
   return out;
 }
 
 /**
- * MCP Host: Import Servers. Reads `.vscode/mcp.json`, Claude Desktop, Cursor or Windsurf configuration
+ * MCP Host: Import Servers. Reads `.vscode/mcp.json`, `.mcp.json`, Claude Desktop, Cursor, Windsurf or Copilot CLI configuration
  * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into workspace settings.
  * Resolves the number of servers imported.
  */

@@ -1,6 +1,6 @@
 /**
- * Reading configuration files: VS Code's `.vscode/mcp.json`, Claude Desktop / Claude Code, Cursor and
- * Windsurf configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
+ * Reading configuration files: VS Code's `.vscode/mcp.json`, Claude Desktop / Claude Code (`.mcp.json`), Cursor,
+ * Windsurf and GitHub Copilot CLI (`~/.copilot/mcp-config.json`) configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
  * `parseServers` / `parseInputs` validate. JSONC (comments, trailing commas) throughout. Never throws.
  */
 import { promises as fs } from 'node:fs';
@@ -9,7 +9,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import type { ConfigError } from '../types';
 import { getOwn } from '../schema/own';
 
-export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf';
+export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf' | 'copilot';
 
 export interface ImportResult {
   /** Server definitions in this project's shape (still to be validated with parseServers). */
@@ -102,6 +102,8 @@ export function detectKind(doc: unknown): ImportKind | undefined {
   if (isObject(doc.servers)) return 'vscode';
   if (isObject(doc.mcpServers)) {
     const entries = Object.values(doc.mcpServers).filter(isObject);
+    // GitHub Copilot CLI: `type: "local"` for stdio, and a `tools` allow-list on each server.
+    if (entries.some(e => e.type === 'local' || Array.isArray(e.tools))) return 'copilot';
     if (entries.some(e => 'serverUrl' in e)) return 'windsurf';
     if (entries.some(e => 'url' in e)) return 'cursor';
     return 'claude';
@@ -137,6 +139,10 @@ function convertForeignServer(name: string, def: unknown, kind: ImportKind, warn
         else warnings.push(`${kind} server "${name}": \`${k}\` is ${JSON.stringify(v)}, which is not known; the type is inferred from \`command\`/\`url\` instead.`);
         break;
       }
+      case 'tools':
+        // The Copilot CLI's allow-list: "*" (every tool) is what MCP Host does anyway; a narrower list is not kept.
+        if (!(Array.isArray(v) && v.length === 1 && v[0] === '*')) warnings.push(`${kind} server "${name}": \`tools\` (a list of allowed tools) is not used by MCP Host and was dropped; every tool of the server is offered.`);
+        break;
       case 'timeout':
         if (typeof v === 'number' && v > 0) {
           // Cline and others write seconds.
@@ -165,7 +171,7 @@ export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', l
   if (errors.length) { result.errors.push(...errors); return result; }
   if (doc === undefined) return { ...result, kind: kind === 'auto' ? undefined : kind };
   if (!isObject(doc)) {
-    result.errors.push({ path: label, message: `${label} holds ${Array.isArray(doc) ? 'an array' : typeof doc}; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf).` });
+    result.errors.push({ path: label, message: `${label} holds ${Array.isArray(doc) ? 'an array' : typeof doc}; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf, Copilot CLI).` });
     return result;
   }
   const k = kind === 'auto' ? detectKind(doc) : kind;
@@ -232,6 +238,7 @@ export function defaultImportLocations(
     { kind: 'claude', scope: 'user', label: 'Claude Code (user)', path: p.join(home, '.claude.json') },
     { kind: 'cursor', scope: 'user', label: 'Cursor (user)', path: p.join(home, '.cursor', 'mcp.json') },
     { kind: 'windsurf', scope: 'user', label: 'Windsurf', path: p.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+    { kind: 'copilot', scope: 'user', label: 'GitHub Copilot CLI', path: p.join(home, '.copilot', 'mcp-config.json') },
   );
   return out;
 }

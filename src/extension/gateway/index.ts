@@ -1,0 +1,122 @@
+/**
+ * MCP Host as one server for VS Code's own chat: a definition "MCP Host" handed over through the stable
+ * `vscode.lm.registerMcpServerDefinitionProvider` (package.json `contributes.mcpServerDefinitionProviders`).
+ * VS Code's MCP support starts it as a stdio server (`dist/gateway.js` on the editor's own Node), and the gateway
+ * process connects back to this window over a private channel (src/mcp/gateway/channel.ts) with the window's
+ * secret, which only the resolved definition carries (never the one VS Code may cache). Behind it: this host, its
+ * launch consent, limits, redaction, History and App views (src/mcp/gateway/server.ts).
+ *
+ * Off with `mcpHost.gateway.enabled: false`; never in an untrusted workspace (no definition, no channel). The
+ * gateway process gets a minimal environment: every variable of the extension host is removed (VS Code merges
+ * the definition's env over its own, `null` removing one) but the channel's two and what Node needs to run.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
+import type { HostApi } from '../../mcp';
+import { GatewayChannel } from '../../mcp/gateway/channel';
+import { GatewayServer } from '../../mcp/gateway/server';
+import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
+import type { AppViews } from '../apps';
+
+/** The provider id (package.json `contributes.mcpServerDefinitionProviders[].id`). */
+export const GATEWAY_PROVIDER_ID = 'mcpHost.gateway';
+/** The one server's label in VS Code (its tools show as `mcp_mcp_host_<server>_<tool>` or similar). */
+export const GATEWAY_LABEL = 'MCP Host';
+
+/** What the gateway needs from the rest of the extension. */
+export interface GatewayWiring {
+  context: vscode.ExtensionContext;
+  host: HostApi;
+  /** Servers waiting for their first use (`mcpHost.startup: lazy`) are offered too, and started on use. */
+  waitsForUse(server: string): boolean;
+  startOnUseAndWait(server: string): Promise<void>;
+  /** The user allowed the tool "always" in MCP Host (then VS Code need not ask either). */
+  alwaysAllowed(server: string, tool: Tool): boolean;
+  /** The tool budget: tools turned off for models are not offered. */
+  enablement?: { enabled(server: string, tool: string): boolean; readonly onDidChange: vscode.Event<void> };
+  apps?: Pick<AppViews, 'open'>;
+  log(message: string): void;
+}
+
+/** The registration, with what tests look at. */
+export interface GatewayRegistration extends vscode.Disposable {
+  /** The channel's path while listening. */
+  readonly channelPath: string | undefined;
+  /** Gateway processes connected now. */
+  readonly connections: number;
+  /** Whether the definition is offered now (setting on, workspace trusted). */
+  readonly offered: boolean;
+}
+
+export function registerGateway(w: GatewayWiring): GatewayRegistration {
+  const version = String(w.context.extension.packageJSON.version ?? '0.0.0');
+  const script = path.join(w.context.extensionPath, 'dist', 'gateway.js');
+  const changed = new vscode.EventEmitter<void>();
+  const sessions = new Set<GatewayServer>();
+  let secret: string | undefined;
+  const channel = new GatewayChannel({
+    secret: () => secret,
+    log: w.log,
+    onConnection: t => {
+      const g = new GatewayServer({
+        host: w.host,
+        version,
+        offers: h => h.state.kind === 'running' || w.waitsForUse(h.name),
+        ensureRunning: server => w.startOnUseAndWait(server),
+        allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
+        toolEnabled: (server, tool) => w.enablement?.enabled(server, tool.name) ?? true,
+        onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
+        log: w.log,
+      });
+      sessions.add(g);
+      g.onClosed = () => sessions.delete(g);
+      g.connect(t).catch(e => w.log(`MCP Host gateway: a connection failed: ${e instanceof Error ? e.message : String(e)}`));
+    },
+  });
+  const enabled = () => vscode.workspace.getConfiguration('mcpHost.gateway').get<boolean>('enabled', true) !== false;
+  const offered = () => enabled() && vscode.workspace.isTrusted;
+  const stop = () => {
+    channel.close();
+    secret = undefined;
+    for (const g of sessions) g.dispose();
+    sessions.clear();
+  };
+  const definition = (env: Record<string, string | null>) => {
+    const d = new vscode.McpStdioServerDefinition(GATEWAY_LABEL, process.execPath, [script], env, version);
+    d.cwd = vscode.Uri.file(path.dirname(script));
+    return d;
+  };
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () => offered() ? [definition(minimalEnv(process.env))] : [],
+    resolveMcpServerDefinition: async def => {
+      if (!offered()) return undefined;
+      if (!channel.path) {
+        await channel.listen();
+        secret = newSecret();
+        w.log(`MCP Host gateway: listening for VS Code's MCP support`);
+      }
+      def.env = minimalEnv(process.env, { [GATEWAY_ENV.socket]: channel.path!, [GATEWAY_ENV.secret]: secret! });
+      return def;
+    },
+  };
+  const subs: vscode.Disposable[] = [
+    changed,
+    vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, provider),
+    vscode.workspace.onDidChangeConfiguration(e => {
+      if (!e.affectsConfiguration('mcpHost.gateway.enabled')) return;
+      if (!enabled()) stop();
+      changed.fire();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+    ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
+  ];
+  return {
+    get channelPath() { return channel.path; },
+    get connections() { return channel.connections; },
+    get offered() { return offered(); },
+    dispose: () => { stop(); for (const s of subs) s.dispose(); },
+  };
+}
+

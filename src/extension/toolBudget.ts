@@ -1,0 +1,56 @@
+/**
+ * Tool enablement in the editor: `mcpHost.disabledTools` (per server `"*"`, or the names of tools that are off),
+ * read live, and written by the Servers view's checkboxes. What it says is asked by every path that gives tools to a
+ * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
+ */
+import * as vscode from 'vscode';
+import type { HostApi } from '../mcp';
+import { parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
+
+export const DISABLED_TOOLS_SETTING = { section: 'mcpHost', key: 'disabledTools' } as const;
+
+/** The current policy and its changes. */
+export class ToolEnablement implements vscode.Disposable {
+  private policy: ToolPolicy = {};
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [this.changed];
+
+  constructor(private readonly host: HostApi) {
+    this.read();
+    this.subs.push(vscode.workspace.onDidChangeConfiguration(e => {
+      if (e.affectsConfiguration(`${DISABLED_TOOLS_SETTING.section}.${DISABLED_TOOLS_SETTING.key}`)) { this.read(); this.changed.fire(); }
+    }));
+  }
+
+  /** Whether the tool may go to a model. */
+  enabled(server: string, tool: string): boolean {
+    return toolEnabled(this.policy, server, tool);
+  }
+
+  /** Whether the server's tools may go to models at all. */
+  serverEnabled(server: string): boolean {
+    return serverToolsEnabled(this.policy, server);
+  }
+
+  /**
+   * Turns a server's tools (`tool` undefined) or one tool on or off for models. Written where the setting is set
+   * (workspace if it has a value there, else user settings).
+   */
+  async set(server: string, tool: string | undefined, on: boolean): Promise<void> {
+    const cfg = vscode.workspace.getConfiguration(DISABLED_TOOLS_SETTING.section);
+    const inspected = cfg.inspect<Record<string, unknown>>(DISABLED_TOOLS_SETTING.key);
+    const inWorkspace = inspected?.workspaceValue !== undefined;
+    const base = parseToolPolicy(inWorkspace ? inspected?.workspaceValue : inspected?.globalValue);
+    const all = this.host.get(server)?.catalogue.tools.map(t => t.name) ?? [];
+    const next = withToolEnabled(base, server, tool, on, all);
+    await cfg.update(DISABLED_TOOLS_SETTING.key, Object.keys(next).length ? next : undefined,
+      inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void { this.subs.forEach(s => s.dispose()); }
+
+  private read(): void {
+    this.policy = parseToolPolicy(vscode.workspace.getConfiguration(DISABLED_TOOLS_SETTING.section).get(DISABLED_TOOLS_SETTING.key));
+  }
+}

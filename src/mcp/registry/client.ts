@@ -1,0 +1,76 @@
+/**
+ * A client of the MCP Registry's v0.1 API (`GET <base>/v0.1/servers?search=&cursor=&limit=`): one page of servers,
+ * each a `server.json` (read with serverJson.ts). Bounded: a timeout, a cap on the body, no redirect followed, only an
+ * https base URL (or a loopback http one, for tests and local registries). Nothing here is trusted: an entry that is
+ * not a server description is left out and counted.
+ *
+ *   const page = await searchRegistry('https://registry.modelcontextprotocol.io', 'weather');
+ */
+import { usableUrl } from './serverJson';
+
+/** A registry answer's body is cut here. */
+export const MAX_REGISTRY_BODY_BYTES = 4 * 1024 * 1024;
+/** A registry request fails after this long. */
+export const REGISTRY_TIMEOUT_MS = 15_000;
+/** Servers asked for per page. */
+export const REGISTRY_PAGE = 50;
+
+/** One page of a search. */
+export interface RegistryPage {
+  /** Each entry's `server` object (a server.json), as the registry sent it. */
+  servers: unknown[];
+  nextCursor?: string;
+  /** Entries that were not objects with a `server`. */
+  skipped: number;
+}
+
+/** Searches the registry at `base`; rejects with a readable message. */
+export async function searchRegistry(base: string, search = '', cursor?: string, fetchImpl: typeof fetch = fetch): Promise<RegistryPage> {
+  if (!usableUrl(base)) throw new Error(`The registry URL ${base} is not an https URL (or a loopback http one).`);
+  const url = new URL(`${base.replace(/\/+$/, '')}/v0.1/servers`);
+  url.searchParams.set('limit', String(REGISTRY_PAGE));
+  if (search) url.searchParams.set('search', search);
+  if (cursor) url.searchParams.set('cursor', cursor);
+  let res: Response;
+  try {
+    res = await fetchImpl(url, { redirect: 'manual', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(REGISTRY_TIMEOUT_MS) });
+  } catch (e) {
+    throw new Error(`The MCP registry at ${url.origin} did not answer (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  if (res.status !== 200) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`The MCP registry at ${url.origin} answered ${res.status}${res.status >= 300 && res.status < 400 ? ' (a redirect, not followed)' : ''}.`);
+  }
+  const text = await readCapped(res, MAX_REGISTRY_BODY_BYTES, url.origin);
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch { throw new Error(`The MCP registry at ${url.origin} answered something that is not JSON.`); }
+  const o = doc && typeof doc === 'object' && !Array.isArray(doc) ? doc as Record<string, unknown> : {};
+  if (!Array.isArray(o.servers)) throw new Error(`The MCP registry at ${url.origin} answered without a "servers" list.`);
+  const servers: unknown[] = [];
+  let skipped = 0;
+  for (const e of o.servers) {
+    if (e && typeof e === 'object' && !Array.isArray(e) && (e as Record<string, unknown>).server && typeof (e as Record<string, unknown>).server === 'object') servers.push((e as Record<string, unknown>).server);
+    else skipped++;
+  }
+  const meta = o.metadata && typeof o.metadata === 'object' ? o.metadata as Record<string, unknown> : {};
+  const next = typeof meta.nextCursor === 'string' && meta.nextCursor.length <= 1024 ? meta.nextCursor : undefined;
+  return { servers, skipped, ...(next ? { nextCursor: next } : {}) };
+}
+
+async function readCapped(res: Response, max: number, origin: string): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`The MCP registry at ${origin} answered more than ${max} bytes; not read.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,91 @@
+// The gateway into VS Code's own chat, in the real editor: MCP Host's server definition provider is registered and
+// provides "MCP Host"; VS Code's MCP support starts it (dist/gateway.js of the shipped VSIX); its tools appear in
+// vscode.lm.tools; invoking one through vscode.lm.invokeTool reaches the server through MCP Host (History records it);
+// turning the setting off ends it. In Restricted Mode there is no gateway at all.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { activateHost, ROOT, until } from './helpers';
+
+const CLAIMS = path.join(ROOT, 'test/fixtures/servers/gateway-claims.mjs');
+
+/** Waits (bounded) for a condition that no host event announces. */
+async function poll(what: string, check: () => boolean | Promise<boolean>, ms = 60000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!await check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
+
+const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+
+describe('The gateway into VS Code\'s chat', function () {
+  this.timeout(120000);
+  let api: McpHostExtensionApi;
+
+  before(async () => {
+    api = await activateHost();
+    api.setConsentPrompt(async () => 'allow');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', { gw: { type: 'stdio', command: process.execPath, args: [CLAIMS] } }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'gw running', () => (api.host.get('gw')?.catalogue.tools.length ?? 0) > 0);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.mcp.stopServer', '*').then(undefined, () => undefined);
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  it('H97/H98/H99: VS Code starts the "MCP Host" definition, lists its tools in vscode.lm.tools, and a call reaches the server through MCP Host', async () => {
+    assert.strictEqual(api.gateway.offered, true);
+    // A tool allowed always in MCP Host is marked read-only for VS Code, so VS Code runs it without its own dialog
+    // (a headless window could not answer one). Granted before VS Code lists the tools.
+    const echo = api.host.get('gw')!.catalogue.tools.find(t => t.name === 'echo')!;
+    api.chat.setUi({ approveTool: async () => 'always' });
+    try {
+      assert.strictEqual(await api.chat.chat.approveCall('gw', echo, {}), true);
+    } finally {
+      api.chat.setUi(undefined);
+    }
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    await poll('the gateway process connected to this window', () => api.gateway.connections > 0);
+    assert.ok(api.gateway.channelPath, 'the channel listens');
+    let tools: readonly vscode.LanguageModelToolInformation[] = [];
+    await poll('the gateway\'s tools in vscode.lm.tools', () => (tools = vscode.lm.tools.filter(t => /gw_/.test(t.name))).some(t => t.name.endsWith('gw_echo')));
+    const names = tools.map(t => t.name);
+    assert.ok(names.some(n => n.endsWith('gw_read_notes')) && names.some(n => n.endsWith('gw_delete_all')), names.join(', '));
+    assert.ok(!names.some(n => /app_only/.test(n)), `an app-only tool reached VS Code: ${names.join(', ')}`);
+    assert.ok(tools.every(t => t.tags.includes('mcp')), 'VS Code lists them as MCP tools');
+    const before = api.host.get('gw')!.history.length;
+    const result = await vscode.lm.invokeTool(names.find(n => n.endsWith('gw_echo'))!, { input: { text: 'from VS Code' }, toolInvocationToken: undefined });
+    assert.strictEqual(textOf(result), 'echo: from VS Code');
+    const last = api.host.get('gw')!.history.at(-1)!;
+    assert.ok(api.host.get('gw')!.history.length > before, 'History recorded the call');
+    assert.strictEqual(last.target, 'echo');
+    assert.strictEqual(last.by, 'model');
+    assert.deepStrictEqual(last.args, { text: 'from VS Code' });
+  });
+
+  it('H104: mcpHost.gateway.enabled: false ends the running gateway and withdraws the definition', async () => {
+    await poll('a gateway connected', () => api.gateway.connections > 0);
+    await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.channelPath === undefined, 20000);
+    assert.strictEqual(api.gateway.offered, false);
+    await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
+  });
+});
+
+describe('Restricted Mode: no gateway into VS Code\'s chat', function () {
+  this.timeout(30000);
+  it('H104: offers no definition and opens no channel in an untrusted workspace', async () => {
+    assert.strictEqual(vscode.workspace.isTrusted, false, 'run in the untrusted pass');
+    const api = await activateHost();
+    assert.strictEqual(api.gateway.offered, false);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*').then(undefined, () => undefined);
+    await new Promise(r => setTimeout(r, 1000));
+    assert.strictEqual(api.gateway.channelPath, undefined);
+    assert.strictEqual(api.gateway.connections, 0);
+  });
+});

@@ -1,0 +1,66 @@
+// The tool budget in the real editor: turning a tool off for models (the Servers view's checkbox writes
+// mcpHost.disabledTools) leaves it out of what the language-model tools list and refuses its call; the Servers view
+// shows the checkbox states and the Tools group's estimated tokens; turning it on again brings it back.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { McpNode } from '../../src/views/nodes';
+import { activateHost, EVERYTHING, until } from './helpers';
+
+const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+
+describe('Tool budget: which tools go to models', function () {
+  this.timeout(60000);
+  let api: McpHostExtensionApi;
+  before(async () => {
+    api = await activateHost();
+    api.setConsentPrompt(async () => 'allow');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', { budget: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'budget running', () => (api.host.get('budget')?.catalogue.tools.length ?? 0) > 0);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('mcpHost').update('disabledTools', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('mcpHost').update('disabledTools', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  const listed = async () => {
+    const out = JSON.parse(textOf(await vscode.lm.invokeTool('mcpHost_listTools', { input: { server: 'budget' }, toolInvocationToken: undefined }))) as { tools: { name: string }[] }[];
+    return out[0]?.tools.map(t => t.name) ?? [];
+  };
+  const tree = () => api.views.servers;
+  const serverNode = () => (tree().getChildren() as McpNode[]).find(n => n.kind === 'server' && n.server === 'budget')!;
+  const toolsGroup = () => (tree().getChildren(serverNode()) as McpNode[]).find(n => n.kind === 'group' && n.group === 'tools')!;
+  /** The Tools group's estimate ("… · ~1.2k tokens to models") as a number. */
+  const tokens = () => {
+    const m = /~([\d.]+)(k?) tokens/.exec(String(tree().getTreeItem(toolsGroup()).description));
+    return m ? Number(m[1]) * (m[2] ? 1000 : 1) : NaN;
+  };
+  const toolNode = (name: string) => (tree().getChildren(toolsGroup()) as McpNode[]).find(n => n.kind === 'tool' && n.tool.name === name)!;
+
+  it('a tool turned off goes to no model; the view shows checkboxes and the estimated tokens; on again, it is back', async () => {
+    assert.ok((await listed()).includes('echo'));
+    assert.strictEqual(tree().getTreeItem(toolNode('echo')).checkboxState && (tree().getTreeItem(toolNode('echo')).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Checked);
+    const tokensBefore = tokens();
+    assert.ok(tokensBefore > 0, String(tree().getTreeItem(toolsGroup()).description));
+
+    await api.toolEnablement.set('budget', 'echo', false);
+    await until(api, 'the setting applied', () => !api.toolEnablement.enabled('budget', 'echo'));
+    assert.deepStrictEqual(vscode.workspace.getConfiguration('mcpHost').get('disabledTools'), { budget: ['echo'] });
+    assert.ok(!(await listed()).includes('echo'));
+    const refused = textOf(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'budget', tool: 'echo', arguments: { message: 'x' } }, toolInvocationToken: undefined }));
+    assert.match(refused, /has no tool named "echo"/);
+    assert.strictEqual((tree().getTreeItem(toolNode('echo')).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Unchecked);
+    const tokensAfter = tokens();
+    assert.ok(tokensAfter < tokensBefore, `${tokensAfter} < ${tokensBefore}`);
+
+    await api.toolEnablement.set('budget', undefined, false);
+    await until(api, 'the server is off', () => !api.toolEnablement.serverEnabled('budget'));
+    assert.deepStrictEqual(await listed(), []);
+    assert.strictEqual((tree().getTreeItem(serverNode()).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Unchecked);
+
+    await api.toolEnablement.set('budget', undefined, true);
+    await until(api, 'the server is on', () => api.toolEnablement.enabled('budget', 'echo'));
+    assert.ok((await listed()).includes('echo'));
+  });
+});

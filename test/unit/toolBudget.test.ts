@@ -1,0 +1,40 @@
+/** The tool budget's plain parts: the policy of `mcpHost.disabledTools`, flipping switches, the token estimate. */
+import * as assert from 'node:assert/strict';
+import { estimateToolTokens, formatTokens, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled } from '../../src/mcp/catalogue/toolBudget';
+
+describe('Tool budget: which tools go to models', () => {
+  it('reads "*" and lists of names per server, ignoring anything else; a server named like a prototype key is data', () => {
+    const p = parseToolPolicy({ files: ['delete_file', 5], noisy: '*', odd: true, __proto__: ['x'] });
+    assert.deepEqual(p, { files: ['delete_file'], noisy: '*' });
+    assert.equal(toolEnabled(p, 'files', 'read_file'), true);
+    assert.equal(toolEnabled(p, 'files', 'delete_file'), false);
+    assert.equal(toolEnabled(p, 'noisy', 'anything'), false);
+    assert.equal(toolEnabled(p, 'other', 'anything'), true);
+    assert.equal(toolEnabled(p, 'constructor', 'x'), true);
+    assert.equal(serverToolsEnabled(p, 'noisy'), false);
+    assert.equal(serverToolsEnabled(p, 'files'), true);
+    assert.deepEqual(parseToolPolicy(['files']), {});
+  });
+
+  it('flips one switch: a tool, a whole server, and a tool of a server that is off (only that tool comes on)', () => {
+    assert.deepEqual(withToolEnabled({}, 'files', 'delete_file', false), { files: ['delete_file'] });
+    assert.deepEqual(withToolEnabled({ files: ['delete_file'] }, 'files', 'delete_file', true), {});
+    assert.deepEqual(withToolEnabled({ files: ['a'] }, 'files', undefined, false), { files: '*' });
+    assert.deepEqual(withToolEnabled({ files: '*' }, 'files', undefined, true), {});
+    assert.deepEqual(withToolEnabled({ files: '*' }, 'files', 'b', true, ['a', 'b', 'c']), { files: ['a', 'c'] });
+    assert.deepEqual(withToolEnabled({ files: '*' }, 'files', 'b', false, ['a', 'b', 'c']), { files: '*' });
+    const before = { files: ['a'] as string[] };
+    withToolEnabled(before, 'files', 'b', false);
+    assert.deepEqual(before, { files: ['a'] }, 'the given policy is not changed');
+  });
+
+  it('estimates the tokens of tool definitions (characters of name, description and input schema / 4)', () => {
+    const tool = { name: 'echo', description: 'x'.repeat(400), inputSchema: { type: 'object' as const } };
+    const one = estimateToolTokens([tool]);
+    assert.equal(one, Math.ceil(JSON.stringify({ name: 'echo', description: 'x'.repeat(400), inputSchema: { type: 'object' } }).length / 4));
+    assert.equal(estimateToolTokens([tool, tool]), Math.ceil(2 * JSON.stringify({ name: 'echo', description: 'x'.repeat(400), inputSchema: { type: 'object' } }).length / 4));
+    assert.equal(estimateToolTokens([]), 0);
+    assert.equal(formatTokens(950), '~950 tokens');
+    assert.equal(formatTokens(12_340), '~12.3k tokens');
+  });
+});
