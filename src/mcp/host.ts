@@ -12,6 +12,7 @@ import { SamplingService } from './sampling';
 import { messageOf } from './errors';
 import { fingerprint as configFingerprint } from './config/variables';
 import type { TaskInfo } from './tasks';
+import type { SandboxDenial } from './launch/sandbox';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -81,6 +82,9 @@ export class McpHost implements HostApi {
   private readonly _onDidUpdateResource = new Emitter<{ server: string; uri: string }>();
   private readonly _onLog = new Emitter<LogEntry>();
   private readonly _onDidChangeTasks = new Emitter<TaskInfo>();
+  private readonly _onDidDenyInSandbox = new Emitter<{ server: string; denial: SandboxDenial }>();
+  /** Each thing the OS sandbox refused any server (launch/sandbox.ts). */
+  readonly onDidDenyInSandbox: Event<{ server: string; denial: SandboxDenial }> = this._onDidDenyInSandbox.event;
   /** Any task change of any server (tasks.ts). */
   readonly onDidChangeTasks: Event<TaskInfo> = this._onDidChangeTasks.event;
   readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
@@ -135,6 +139,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
     store.add(connection.onDidChangeTasks(t => this._onDidChangeTasks.fire(t)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
+    store.add(connection.onDidDenyInSandbox(denial => this._onDidDenyInSandbox.fire({ server: def.name, denial })));
     return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
   }
 
@@ -266,6 +271,7 @@ export class McpHost implements HostApi {
       this._onDidChangeCatalogue.dispose();
       this._onDidUpdateResource.dispose();
       this._onDidChangeTasks.dispose();
+      this._onDidDenyInSandbox.dispose();
       this._onLog.dispose();
     });
   }

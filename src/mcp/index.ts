@@ -19,3 +19,7 @@ export * from './apps';
 export * from './protocolLabel';
 export * from './stderrLevel';
 export * from './history';
+export {
+  DEFAULT_DENY_READ, isSandboxed, resetSandbox, sandboxPolicy, sandboxUnavailable,
+  type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
+} from './launch/sandbox';

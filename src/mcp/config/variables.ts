@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
+import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
@@ -327,10 +327,34 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     }
     if (errors.length) return { error: errors[0], errors, warnings };
     if (envFile !== undefined) for (const v of await envFileSecrets(envFile)) secrets.add(v);
+    // Sandbox paths: variables resolved, `~` and relative paths made absolute (against cwd), so the policy is exact.
+    let sandbox: SandboxSettings | undefined;
+    if (raw.sandbox) {
+      const paths = (list: string[] | undefined) => list?.map(p => {
+        const v = substitute(p).trim();
+        if (v === '~' || v.startsWith('~/') || v.startsWith('~\\')) return pathApi.join(ctx.userHome, v.slice(1));
+        return pathApi.isAbsolute(v) ? pathApi.normalize(v) : pathApi.resolve(cwd ?? ctx.userHome, v);
+      });
+      const fsIn = raw.sandbox.filesystem;
+      const netIn = raw.sandbox.network;
+      sandbox = {
+        ...(fsIn && { filesystem: {
+          ...(fsIn.allowWrite && { allowWrite: paths(fsIn.allowWrite) }),
+          ...(fsIn.denyRead && { denyRead: paths(fsIn.denyRead) }),
+          ...(fsIn.denyWrite && { denyWrite: paths(fsIn.denyWrite) }),
+        } }),
+        ...(netIn && { network: {
+          ...(netIn.allowedDomains && { allowedDomains: [...netIn.allowedDomains] }),
+          ...(netIn.deniedDomains && { deniedDomains: [...netIn.deniedDomains] }),
+        } }),
+      };
+    }
     const definition: ServerDefinition = withSecrets({
       ...base, type: 'stdio', command, args, env,
       ...(envFile !== undefined && { envFile }),
       ...(cwd !== undefined && { cwd }),
+      ...(raw.sandboxEnabled !== undefined && { sandboxEnabled: raw.sandboxEnabled }),
+      ...(sandbox && { sandbox }),
     });
     return { definition, warnings };
   }
@@ -384,7 +408,9 @@ function sortedEntries(o: Record<string, unknown> | undefined): [string, unknown
  */
 export function fingerprint(def: ServerDefinition): string {
   const canonical = def.type === 'stdio'
-    ? ['stdio', def.command, def.args ?? [], def.cwd ?? null, def.envFile ?? null, sortedEntries(def.env)]
+    ? ['stdio', def.command, def.args ?? [], def.cwd ?? null, def.envFile ?? null, sortedEntries(def.env),
+      // The sandbox is part of the process: changing it restarts the server (left out when unset: same hash as before).
+      ...(def.sandboxEnabled !== undefined || def.sandbox ? [def.sandboxEnabled ?? false, def.sandbox ?? null] : [])]
     : [def.type, def.url, sortedEntries(def.headers)];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
