@@ -39,15 +39,17 @@ export interface ParsedArgs {
   verbose: boolean;
   /** `--task` (run an `optional` tool as a task) or `--no-task` (never); default: the host's policy */
   task?: 'task' | 'plain';
+  /** `--sandbox`: run every stdio server of this run in the OS sandbox (as `sandboxEnabled` does for one) */
+  sandbox: boolean;
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
 const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
-const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h', '--task', '--no-task']);
+const FLAGS = new Set(['--json', '--verbose', '-v', '--help', '-h', '--task', '--no-task', '--sandbox']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], arg: [], json: false, verbose: false, help: false };
+  const out: ParsedArgs = { positionals: [], arg: [], json: false, verbose: false, sandbox: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -62,6 +64,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (FLAGS.has(name)) {
       if (name === '--json') out.json = true;
+      else if (name === '--sandbox') out.sandbox = true;
       else if (name === '--verbose' || name === '-v') out.verbose = true;
       else if (name === '--task' || name === '--no-task') {
         const mode = name === '--task' ? 'task' : 'plain';
