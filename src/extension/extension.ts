@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type ServerDefinition } from '../mcp';
+import { DEFAULT_LIMITS, McpHost, stableStringify, type HostApi, type Limits, type SandboxHostOptions, type ServerDefinition } from '../mcp';
 import { fingerprint } from '../mcp/config/variables';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
@@ -16,6 +16,7 @@ import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
 import { ServerController } from './servers';
+import { SandboxDenials } from './sandboxDenials';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
@@ -42,6 +43,8 @@ export interface McpHostExtensionApi {
   setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
   /** Replaces the `${input:}` input box (tests answer without UI). */
   setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
+  /** The "Allow …" offer after repeated sandbox denials (its prompts are replaceable). */
+  sandboxDenials: SandboxDenials;
   /** Names of the per-server log channels created so far. */
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
@@ -98,7 +101,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     // autoStart only says whether to start now; flipping it (e.g. after consent) must not restart.
     fingerprint: (def: ServerDefinition) => stableStringify({ ...def, autoStart: undefined }),
     limits: userLimits(),
+    // The OS sandbox (issue 24): the editor's own storage and the user's extra denials are never readable from it.
+    sandbox: sandboxOptions(context),
   });
+  // The sandbox's extra denials apply from each server's next start.
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
   // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.limits')) host.setLimits(userLimits()); }));
   current = host;
@@ -107,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const consent = new LaunchConsent(context.workspaceState, def => fingerprint(def));
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
+  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
   oauth.startServer = name => controller.start(name);
   controller.watchCoexistence(push(new McpJsonWatcher()));
   identity.of = name => controller.identity(name);
@@ -180,6 +188,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     setConsentPrompt: p => { consent.prompt = p; },
     setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
+    sandboxDenials,
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree, history: historyTree },
     sampling,
@@ -205,6 +214,19 @@ export function deactivate(): Promise<void> | undefined {
 let current: McpHost | undefined;
 
 /** `mcpHost.limits.*` as the user set them in user settings (application scope: workspace values never count). */
+/**
+ * What no sandboxed server may read besides the defaults (issue 24): the editor's own storage (`<user data>/User`:
+ * settings, global and workspace storage, the secret store) unless the extension itself lives there, and
+ * `mcpHost.sandbox.denyRead` from user settings (a workspace must not change what protects the user).
+ */
+function sandboxOptions(context: vscode.ExtensionContext): SandboxHostOptions {
+  const userDir = path.resolve(context.globalStorageUri.fsPath, '..', '..');
+  const insideOf = (p: string, dir: string) => { const r = path.relative(dir, p); return r === '' || (!r.startsWith('..') && !path.isAbsolute(r)); };
+  const privatePaths = insideOf(context.extensionPath, userDir) ? [] : [userDir];
+  const denyRead = vscode.workspace.getConfiguration('mcpHost.sandbox').inspect<string[]>('denyRead')?.globalValue;
+  return { privatePaths, ...(Array.isArray(denyRead) && { denyRead: denyRead.filter(x => typeof x === 'string') }) };
+}
+
 function userLimits(): Partial<Limits> {
   const cfg = vscode.workspace.getConfiguration('mcpHost.limits');
   const out: Partial<Limits> = {};

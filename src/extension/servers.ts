@@ -289,6 +289,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const lazy = cfg.get<string>('startup', 'eager') === 'lazy';
     this.lazy.clear();
     const timeouts = { startup: cfg.get<number>('timeout.startup', 30000), request: cfg.get<number>('timeout.request', 60000) };
+    const sandboxDefault = cfg.inspect<boolean>('sandbox.default')?.globalValue === true;
 
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
@@ -307,6 +308,8 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
+      // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
+      if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;

@@ -12,7 +12,7 @@ import { SamplingService } from './sampling';
 import { messageOf } from './errors';
 import { fingerprint as configFingerprint } from './config/variables';
 import type { TaskInfo } from './tasks';
-import type { SandboxDenial } from './launch/sandbox';
+import type { SandboxDenial, SandboxHostOptions } from './launch/sandbox';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -93,8 +93,12 @@ export class McpHost implements HostApi {
   readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry> = this._onLog.event;
 
+  /** The sandbox options every connection reads at each launch (one object, updated in place by setSandboxOptions). */
+  private readonly sandboxOptions: SandboxHostOptions;
+
   constructor(private readonly options: HostOptions = {}) {
     this.limits = options.limits;
+    this.sandboxOptions = { ...options.sandbox };
     this.sampling = new SamplingService(options.features ?? {});
   }
 
@@ -131,6 +135,7 @@ export class McpHost implements HostApi {
       features,
       sampling: this.sampling,
       roots: (): Root[] => this.rootsFor(connection.definition),
+      sandbox: this.sandboxOptions,
       authProvider: typeof authProvider === 'function' ? authProvider(def) : authProvider,
     });
     const store = new DisposableStore();
@@ -231,6 +236,12 @@ export class McpHost implements HostApi {
       await this.startQuietly(entry.connection);
     }
     this._onDidChangeServers.fire();
+  }
+
+  /** New sandbox options (`mcpHost.sandbox.denyRead`, say): every sandboxed server gets them from its next start. */
+  setSandboxOptions(options: SandboxHostOptions): void {
+    for (const k of Object.keys(this.sandboxOptions) as (keyof SandboxHostOptions)[]) delete this.sandboxOptions[k];
+    Object.assign(this.sandboxOptions, options);
   }
 
   /** New caps on what servers fill (`mcpHost.limits.*`): every connection takes them, new ones too. */
