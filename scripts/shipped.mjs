@@ -17,7 +17,7 @@ const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_
 export const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 export const SHIPPED_DIR = path.join(WORK, 'shipped');
 export const SHIPPED_EXTENSION = path.join(SHIPPED_DIR, 'extension');
-const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js'];
+const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js'];
 /** What goes into the VSIX: a change to any of these makes it stale. */
 const INPUTS = ['src', 'media', 'package.json', 'package-lock.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'esbuild.mjs', '.vscodeignore'];
 
@@ -73,6 +73,11 @@ function unpack() {
   // (node-gyp needs it); no unzip binary is assumed.
   run('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', VSIX, SHIPPED_DIR]);
   for (const f of BUNDLES) fs.chmodSync(path.join(SHIPPED_EXTENSION, 'dist', f), 0o755);
+  // zipfile keeps no file modes: the sandbox's seccomp helper must be executable (issue 24).
+  for (const arch of ['x64', 'arm64']) {
+    const helper = path.join(SHIPPED_EXTENSION, 'dist/vendor/seccomp', arch, 'apply-seccomp');
+    if (fs.existsSync(helper)) fs.chmodSync(helper, 0o755);
+  }
   fs.writeFileSync(path.join(SHIPPED_DIR, 'vsix.stamp'), stampOf());
 }
 

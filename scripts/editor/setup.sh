@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs (once) and caches what the real-editor harness needs, under .vscode-test/ (git-ignored):
-#   - Debian: chromium (headless browser), libkrb5-dev + build tools (code-server's kerberos addon builds from source)
+#   - Debian: chromium (headless browser), libkrb5-dev + build tools (code-server's kerberos addon builds from source),
+#     bubblewrap + socat + ripgrep (the OS sandbox of sandboxed servers, issue 24)
 #   - Node 24 from the npm registry (code-server's postinstall refuses other majors)
 #   - code-server 4.139.1 (= VS Code 1.139.1: real workbench + real Node extension host)
 # Writes .vscode-test/env.sh for the other scripts. Idempotent; a cached run takes about a second.
@@ -25,6 +26,9 @@ command -v g++ >/dev/null || need_apt+=(build-essential)
 command -v python3 >/dev/null || need_apt+=(python3)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v curl >/dev/null || need_apt+=(curl)
+command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+command -v socat >/dev/null || need_apt+=(socat)
+command -v rg >/dev/null || need_apt+=(ripgrep)
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
   export DEBIAN_FRONTEND=noninteractive

@@ -41,15 +41,17 @@ export interface ParsedArgs {
   verbose: boolean;
   /** `--task` (run an `optional` tool as a task) or `--no-task` (never); default: the host's policy */
   task?: 'task' | 'plain';
+  /** `--sandbox`: run every stdio server of this run in the OS sandbox (as `sandboxEnabled` does for one) */
+  sandbox: boolean;
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
 const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
-const FLAGS = new Set(['--json', '--raw', '--verbose', '-v', '--help', '-h', '--task', '--no-task']);
+const FLAGS = new Set(['--json', '--raw', '--verbose', '-v', '--help', '-h', '--task', '--no-task', '--sandbox']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], arg: [], json: false, raw: false, verbose: false, help: false };
+  const out: ParsedArgs = { positionals: [], arg: [], json: false, raw: false, verbose: false, sandbox: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -65,6 +67,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (FLAGS.has(name)) {
       if (name === '--json') out.json = true;
       else if (name === '--raw') out.raw = true;
+      else if (name === '--sandbox') out.sandbox = true;
       else if (name === '--verbose' || name === '-v') out.verbose = true;
       else if (name === '--task' || name === '--no-task') {
         const mode = name === '--task' ? 'task' : 'plain';

@@ -47,6 +47,9 @@ export interface LoadedConfig {
   roots?: { uri: string; name?: string }[];
 }
 
+/** How the doctor marks a server that runs in the OS sandbox (H93). */
+export const SHIELD = '🛡 sandboxed';
+
 /** Lines of stderr shown with a failure. */
 const STDERR_TAIL = 10;
 
@@ -97,6 +100,8 @@ async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: 
   const logs = host.onLog(e => {
     if (verbose) rt.err(`[${e.server || 'host'}] ${e.source} ${e.level}: ${e.message}`);
     else if (e.source === 'lifecycle' && e.level === 'warning') rt.err(`mcp-host: warning: server "${e.server}": ${e.message}`);
+    // What the OS sandbox refused a server (H93).
+    else if (e.source === 'sandbox' && e.level !== 'info') rt.err(`mcp-host: sandbox: server "${e.server}": ${e.message}`);
   });
   try {
     await host.reconcile(defs);
@@ -217,14 +222,14 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
         const s = handle.state;
         if (s.kind !== 'running') throw new Error(`state is ${s.kind}`);
         const cat = await catalogueOf(handle);
-        lines.push(`✓ ${def.name} (${def.type})${where}`);
+        lines.push(`✓ ${def.name} (${def.type})${where}${handle.sandboxed ? ` ${SHIELD}` : ''}`);
         lines.push(`    server ${s.serverInfo.name} ${s.serverInfo.version}, ${protocolLabel(s.protocolVersion)}`);
         lines.push(`    capabilities: ${describeCapabilities(s.capabilities)}`);
         lines.push(`    ${describeCounts(cat)}`);
       } catch (err) {
         ok = false;
         const msg = err instanceof FailureError ? err.message.replace(/^server "[^"]*" failed to start: /, '') : err instanceof Error ? err.message : String(err);
-        lines.push(`✗ ${def.name} (${def.type})${where}`);
+        lines.push(`✗ ${def.name} (${def.type})${where}${handle?.sandboxed ? ` ${SHIELD}` : ''}`);
         lines.push(...msg.split('\n').map(l => `    ${l.trimStart() === l ? l : l.slice(2)}`));
       }
       return { ok, lines };

@@ -8,6 +8,10 @@ const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.serv
   --root DIR      the folder servers get as their root (roots/list). Default: the folder of the
                   configuration's workspace (the parent of its .vscode folder); none for other files.
   --timeout MS    startup and request timeout for the servers this command starts
+  --sandbox       run every stdio server in the OS sandbox (bubblewrap on Linux, sandbox-exec on
+                  macOS), as "sandboxEnabled": true does for one: writes only in its roots and
+                  temporary folder, no secrets (~/.ssh, ~/.aws, …; more in MCP_HOST_SANDBOX_DENY_READ,
+                  a JSON array), network only to its sandbox.network.allowedDomains
   -v, --verbose   every log line (server stderr, notifications/message, lifecycle) on stderr
   -h, --help      this text`;
 

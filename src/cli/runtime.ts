@@ -3,6 +3,7 @@ import { McpHost } from '../mcp/host';
 import { parseLimits, type Limits } from '../mcp/limits';
 import type { Root } from '../mcp/types';
 import { resolveCommand } from '../mcp/process/resolveCommand';
+import { resetSandbox } from '../mcp/launch/sandbox';
 import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
 import { loadConfig } from './config';
@@ -16,6 +17,18 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
   const signIn = new CliSignIn({ port, err: line => { process.stderr.write(`${line}\n`); }, openBrowser: terminal });
   const wait = terminal || env.MCP_HOST_SIGN_IN === 'wait';
   let roots: Root[] = [];
+  let forceSandbox = false;
+  // More paths no sandboxed server may read (the editor's mcpHost.sandbox.denyRead): a JSON array of paths.
+  let denyRead: string[] | undefined;
+  if (env.MCP_HOST_SANDBOX_DENY_READ) {
+    try {
+      const v: unknown = JSON.parse(env.MCP_HOST_SANDBOX_DENY_READ);
+      if (!Array.isArray(v) || !v.every(x => typeof x === 'string')) throw new Error('not an array of strings');
+      denyRead = v as string[];
+    } catch (e) {
+      process.stderr.write(`mcp-host: warning: MCP_HOST_SANDBOX_DENY_READ is ignored: ${(e as Error).message}; write a JSON array such as '["~/private"]'\n`);
+    }
+  }
   // Caps on what servers send (the editor's mcpHost.limits.*): MCP_HOST_LIMITS='{"maxMessageBytes": 134217728}'.
   let limits: Partial<Limits> | undefined;
   if (env.MCP_HOST_LIMITS) {
@@ -30,10 +43,12 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       wait,
       waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
     },
-    dispose: () => signIn.dispose(),
+    // The sandbox runtime's proxies (if a sandboxed server ran) end with the run.
+    dispose: async () => { await signIn.dispose(); await resetSandbox(); },
     loadConfig: async args => {
       const cfg = await loadConfig(args.config, { cwd, root: args.root });
       roots = cfg.roots ?? [];
+      forceSandbox = args.sandbox;
       // Every line from here on hides the secrets of every server the file defines.
       hideSecretsOf(cfg.definitions);
       return cfg;
@@ -49,6 +64,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         stopGrace: { eofGraceMs: 500, termGraceMs: 2000 },
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
+        sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);

@@ -171,6 +171,9 @@ export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKe
   return [
     `Command: ${redactorFor(def).text(commandLine, MASK)}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
+    def.sandboxEnabled
+      ? `Sandbox: on: writes only in its roots and temporary folder, cannot read your secrets, network: ${def.sandbox?.network?.allowedDomains?.join(', ') || 'none'}`
+      : 'Sandbox: off: it runs with all your permissions',
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),
   ].join('\n');

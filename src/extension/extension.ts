@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as settings from './settings';
-import { McpHost, definitionKey, type HostApi } from '../mcp';
+import { McpHost, definitionKey, type HostApi, type SandboxHostOptions } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -16,6 +16,7 @@ import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
 import { ServerController } from './servers';
+import { SandboxDenials } from './sandboxDenials';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
@@ -49,6 +50,8 @@ export interface McpHostExtensionApi {
   setDialogAnswerer(answerer: DialogAnswerer | undefined): void;
   /** Replaces the `${input:}` input box (tests answer without UI). */
   setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
+  /** The "Allow …" offer after repeated sandbox denials (its prompts are replaceable). */
+  sandboxDenials: SandboxDenials;
   /** Names of the per-server log channels created so far. */
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
@@ -122,7 +125,11 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
     fingerprint: definitionKey,
     limits: settings.userLimits(),
+    // The OS sandbox (issue 24): the editor's own storage and the user's extra denials are never readable from it.
+    sandbox: sandboxOptions(context),
   });
+  // The sandbox's extra denials apply from each server's next start.
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
   // Caps on what servers send: user settings only (a workspace must not raise them); applied live.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'limits')) host.setLimits(settings.userLimits()); }));
   current = host;
@@ -131,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const consent = new LaunchConsent(context.workspaceState, definitionKey);
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
+  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
   oauth.startServer = name => controller.start(name);
   controller.watchCoexistence(push(new McpJsonWatcher()));
   identity.of = name => controller.identity(name);
@@ -236,6 +244,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     setConsentBatchPrompt: p => { consent.batchPrompt = p; },
     setInputPrompt: ask => { inputs.ask = ask; },
     setDialogAnswerer,
+    sandboxDenials,
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree, history: historyTree },
     sampling,
@@ -270,3 +279,16 @@ export function deactivate(): Promise<void> | undefined {
 
 /** The host of the active extension, so `deactivate` can wait for every process to exit. */
 let current: McpHost | undefined;
+
+/**
+ * What no sandboxed server may read besides the defaults (issue 24): the editor's own storage (`<user data>/User`:
+ * settings, global and workspace storage, the secret store) unless the extension itself lives there, and
+ * `mcpHost.sandbox.denyRead` from user settings (a workspace must not change what protects the user).
+ */
+function sandboxOptions(context: vscode.ExtensionContext): SandboxHostOptions {
+  const userDir = path.resolve(context.globalStorageUri.fsPath, '..', '..');
+  const insideOf = (p: string, dir: string) => { const r = path.relative(dir, p); return r === '' || (!r.startsWith('..') && !path.isAbsolute(r)); };
+  const privatePaths = insideOf(context.extensionPath, userDir) ? [] : [userDir];
+  const denyRead = settings.sandboxDenyRead();
+  return { privatePaths, ...(denyRead && { denyRead }) };
+}

@@ -101,6 +101,7 @@ function format(e: LogEntry): string {
     // The channel tags the line [trace] already (its level): the source says which trace it is.
     case 'trace': return `[json-rpc] ${e.message}`;
     case 'lifecycle': return e.message;
+    case 'sandbox': return `[sandbox] ${e.message}`;
   }
 }
 

@@ -372,6 +372,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
     const lazy = settings.startupMode() === 'lazy';
     this.lazy.clear();
     const timeouts = settings.timeouts();
+    const sandboxDefault = settings.sandboxDefault();
 
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
@@ -397,6 +398,8 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       // while its definition is the same one.
       const existing = this.host.get(raw.name);
       if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && definitionKey(existing.definition) === definitionKey(def)) def = { ...def, autoStart: false };
+      // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
+      if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;

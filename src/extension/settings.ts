@@ -64,3 +64,21 @@ export function userLimits(): Partial<Limits> {
 
 /** True when a configuration change touches `mcpHost.<key>` (or any `mcpHost.*` key without one). */
 export const affects = (e: vscode.ConfigurationChangeEvent, key?: string): boolean => e.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
+
+/** `mcpHost.sandbox.default`, from user settings only: workspace stdio servers run sandboxed unless they opt out. */
+export const sandboxDefault = (): boolean => cfg().inspect<boolean>('sandbox.default')?.globalValue === true;
+
+/** `mcpHost.sandbox.denyRead`, from user settings only: paths no sandboxed server may read, beyond the defaults. */
+export function sandboxDenyRead(): string[] | undefined {
+  const v = cfg().inspect<unknown>('sandbox.denyRead')?.globalValue;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+/** `mcpHost.gateway.enabled` (default true): the "MCP Host" definition for VS Code's own chat. */
+export const gatewayEnabled = (): boolean => cfg().get<boolean>('gateway.enabled', true) !== false;
+
+/** `mcpHost.registry.url`, from user settings only (a workspace does not choose where servers are installed from). */
+export const registryUrl = (): string | undefined => cfg().inspect<string>('registry.url')?.globalValue;
+
+/** `mcpHost.disabledTools` (raw; parsed by the core's tool budget). */
+export const disabledTools = (): unknown => cfg().get<unknown>('disabledTools');

@@ -4,6 +4,7 @@
  * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
  */
 import * as vscode from 'vscode';
+import { disabledTools } from './settings';
 import type { HostApi } from '../mcp';
 import { parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
 
@@ -51,6 +52,6 @@ export class ToolEnablement implements vscode.Disposable {
   dispose(): void { this.subs.forEach(s => s.dispose()); }
 
   private read(): void {
-    this.policy = parseToolPolicy(vscode.workspace.getConfiguration(DISABLED_TOOLS_SETTING.section).get(DISABLED_TOOLS_SETTING.key));
+    this.policy = parseToolPolicy(disabledTools());
   }
 }

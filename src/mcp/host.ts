@@ -13,6 +13,7 @@ import { messageOf } from './errors';
 import { definitionKey, stableStringify } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 import type { HistoryEntry } from './server/history';
+import type { SandboxDenial, SandboxHostOptions } from './launch/sandbox';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -85,6 +86,9 @@ export class McpHost implements HostApi {
   private readonly _onDidChangeHistory = new Emitter<HistoryEntry>();
   /** Any History change of any server, whichever connection it has now (history.ts). */
   readonly onDidChangeHistory: Event<HistoryEntry> = this._onDidChangeHistory.event;
+  private readonly _onDidDenyInSandbox = new Emitter<{ server: string; denial: SandboxDenial }>();
+  /** Each thing the OS sandbox refused any server (launch/sandbox.ts). */
+  readonly onDidDenyInSandbox: Event<{ server: string; denial: SandboxDenial }> = this._onDidDenyInSandbox.event;
   /** Any task change of any server (tasks.ts). */
   readonly onDidChangeTasks: Event<TaskInfo> = this._onDidChangeTasks.event;
   readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
@@ -93,8 +97,12 @@ export class McpHost implements HostApi {
   readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry> = this._onLog.event;
 
+  /** The sandbox options every connection reads at each launch (one object, updated in place by setSandboxOptions). */
+  private readonly sandboxOptions: SandboxHostOptions;
+
   constructor(private readonly options: HostOptions = {}) {
     this.limits = options.limits;
+    this.sandboxOptions = { ...options.sandbox };
     this.sampling = new SamplingService(options.features ?? {});
   }
 
@@ -131,6 +139,7 @@ export class McpHost implements HostApi {
       features,
       sampling: this.sampling,
       roots: (): Root[] => this.rootsFor(connection.definition),
+      sandbox: this.sandboxOptions,
       authProvider: typeof authProvider === 'function' ? authProvider(def) : authProvider,
     });
     const store = new DisposableStore();
@@ -140,6 +149,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeTasks(t => this._onDidChangeTasks.fire(t)));
     store.add(connection.onDidChangeHistory(e => this._onDidChangeHistory.fire(e)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
+    store.add(connection.onDidDenyInSandbox(denial => this._onDidDenyInSandbox.fire({ server: def.name, denial })));
     return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
   }
 
@@ -233,6 +243,12 @@ export class McpHost implements HostApi {
     this._onDidChangeServers.fire();
   }
 
+  /** New sandbox options (`mcpHost.sandbox.denyRead`, say): every sandboxed server gets them from its next start. */
+  setSandboxOptions(options: SandboxHostOptions): void {
+    for (const k of Object.keys(this.sandboxOptions) as (keyof SandboxHostOptions)[]) delete this.sandboxOptions[k];
+    Object.assign(this.sandboxOptions, options);
+  }
+
   /** New caps on what servers fill (`mcpHost.limits.*`): every connection takes them, new ones too. */
   setLimits(limits: Partial<Limits> | undefined): void {
     this.limits = limits;
@@ -280,6 +296,7 @@ export class McpHost implements HostApi {
       this._onDidUpdateResource.dispose();
       this._onDidChangeTasks.dispose();
       this._onDidChangeHistory.dispose();
+      this._onDidDenyInSandbox.dispose();
       this._onLog.dispose();
     });
   }

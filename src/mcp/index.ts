@@ -21,3 +21,7 @@ export * from './apps';
 export * from './logging/protocolLabel';
 export * from './logging/stderrLevel';
 export * from './server/history';
+export {
+  DEFAULT_DENY_READ, isSandboxed, resetSandbox, sandboxPolicy, sandboxUnavailable,
+  type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
+} from './launch/sandbox';

@@ -61,6 +61,28 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   /** A dotenv file, merged before `env`. */
   envFile?: string;
   cwd?: string;
+  /** Run inside the OS sandbox (VS Code `mcp.json`'s `sandboxEnabled`; launch/sandbox.ts). */
+  sandboxEnabled?: boolean;
+  /** What the sandbox lets through besides the roots (VS Code `mcp.json`'s `sandbox`). Paths absolute or `~/…`. */
+  sandbox?: SandboxSettings;
+}
+
+/** The `sandbox` object of a stdio server, in the shape of VS Code's `mcp.json`. */
+export interface SandboxSettings {
+  filesystem?: {
+    /** More folders the server may write (its roots and temporary folder always). */
+    allowWrite?: string[];
+    /** More paths it may not read (the secrets of DEFAULT_DENY_READ always). */
+    denyRead?: string[];
+    /** Paths inside the writable folders that stay read-only. */
+    denyWrite?: string[];
+  };
+  network?: {
+    /** The only hosts it may reach (`example.com`, `*.example.com`, `127.0.0.1:8080`). Empty: none. */
+    allowedDomains?: string[];
+    /** Hosts refused even when allowed. */
+    deniedDomains?: string[];
+  };
 }
 
 export interface HttpServerDefinition extends ServerDefinitionBase {
@@ -192,7 +214,7 @@ export interface LogEntry {
   server: string;
   level: LogLevel;
   /** Where the line came from. */
-  source: 'stderr' | 'server' | 'lifecycle' | 'trace';
+  source: 'stderr' | 'server' | 'lifecycle' | 'trace' | 'sandbox';
   message: string;
   /** For `server` entries: the MCP logger name and level as sent. */
   logger?: string;

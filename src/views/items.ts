@@ -37,6 +37,9 @@ export function stateDescription(state: ServerState, blocked?: string, waiting?:
   }
 }
 
+/** How a sandboxed server is marked in the Servers view (H93). */
+export const SHIELD = '🛡 sandboxed';
+
 /** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail; resolved secrets masked as in the consent dialog. */
 export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
@@ -48,6 +51,8 @@ export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boole
   if (waiting) md.appendMarkdown('`mcpHost.startup` is `lazy`: it starts when something uses it (expanding it here, a command, a chat request, a resource document).\n\n');
   if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
   else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
+  // H93: the shield, and what it means.
+  if (h.sandboxed) md.appendMarkdown(`$(shield) **Sandboxed**: writes only in its roots and temporary folder, cannot read your secrets, network only to its \`sandbox.network.allowedDomains\`. What the sandbox refuses is in the server's log.\n\n`);
   if (s.kind === 'running') {
     md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${eraDetail(s.era)})\n\n`);
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
@@ -97,7 +102,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       item.iconPath = stateIcon(h.state, blocked, waiting);
       const twice = notes.alsoIn?.(node.server);
       const folder = notes.folderOf?.(node.server);
-      item.description = h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
+      item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
       item.tooltip = serverTooltip(h, blocked, waiting);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(twice.endsWith('.vscode/mcp.json')
         ? `\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`

@@ -30,5 +30,13 @@ export function shippedCliCopy(prefix = 'mcp-host-cli-'): { cli: string; dir: st
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const cli = path.join(dir, 'cli.js');
   fs.copyFileSync(shippedCliPath(), cli);
+  copySandboxRuntime(dir);
   return { cli, dir, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The CLI loads the OS sandbox's runtime from next to itself (dist/sandbox-runtime.js + dist/vendor/): copy it too. */
+export function copySandboxRuntime(dir: string): void {
+  const dist = path.dirname(shippedCliPath());
+  fs.copyFileSync(path.join(dist, 'sandbox-runtime.js'), path.join(dir, 'sandbox-runtime.js'));
+  fs.cpSync(path.join(dist, 'vendor'), path.join(dir, 'vendor'), { recursive: true });
 }

@@ -5,6 +5,7 @@
  * through the usual launch consent. Arguments skip the questions (tests): search text, server name, option index.
  */
 import * as vscode from 'vscode';
+import { registryUrl } from '../settings';
 import { searchRegistry } from '../../mcp/registry/client';
 import { fromServerJson, type InstallOption } from '../../mcp/registry/serverJson';
 import { shownName as sanitizeForDialog } from '../../mcp/logging/display';
@@ -15,7 +16,7 @@ export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** Resolves the name of the server installed, or undefined. */
 export async function browseRegistryCommand(searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
-  const base = vscode.workspace.getConfiguration('mcpHost.registry').inspect<string>('url')?.globalValue ?? DEFAULT_REGISTRY_URL;
+  const base = registryUrl() ?? DEFAULT_REGISTRY_URL;
   const search = searchArg ?? await vscode.window.showInputBox({ prompt: `Search the MCP Registry (${base})`, placeHolder: 'e.g. filesystem, github, weather' });
   if (search === undefined) return undefined;
   let page;

@@ -12,6 +12,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { gatewayEnabled } from '../settings';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
 import { GatewayChannel } from '../../mcp/gateway/channel';
@@ -74,7 +75,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       g.connect(t).catch(e => w.log(`MCP Host gateway: a connection failed: ${e instanceof Error ? e.message : String(e)}`));
     },
   });
-  const enabled = () => vscode.workspace.getConfiguration('mcpHost.gateway').get<boolean>('enabled', true) !== false;
+  const enabled = gatewayEnabled;
   const offered = () => enabled() && vscode.workspace.isTrusted;
   const stop = () => {
     channel.close();

@@ -27,7 +27,7 @@ export const SAMPLING_LIMITS = {
 } as const;
 
 /** Properties only a stdio server may have. */
-export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd'] as const;
+export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const;
 /** Properties only an http/sse server may have. */
 export const HTTP_PROPERTIES = ['url', 'headers'] as const;
 
@@ -179,6 +179,61 @@ export const serverSchema = {
           ...SAMPLING_LIMITS.maxTokens,
           markdownDescription: 'Upper bound on the `maxTokens` the server may ask for.',
           examples: [2048],
+        },
+      },
+    },
+    sandboxEnabled: {
+      type: 'boolean',
+      default: false,
+      markdownDescription:
+        'Run this stdio server inside the operating system\'s sandbox (bubblewrap on Linux, sandbox-exec on macOS): it may ' +
+        'write only inside its roots, its own temporary folder and `sandbox.filesystem.allowWrite`, cannot read your ' +
+        'secrets (`~/.ssh`, `~/.aws`, … and `#mcpHost.sandbox.denyRead#`) and reaches only `sandbox.network.allowedDomains`. ' +
+        'Where the sandbox is unavailable (Windows; Linux without bubblewrap or user namespaces) the server does not start.',
+    },
+    sandbox: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      markdownDescription: 'What the sandbox lets this server do besides its roots (with `sandboxEnabled`), in the shape of VS Code\'s `mcp.json` `sandbox`.',
+      properties: {
+        filesystem: {
+          type: 'object',
+          additionalProperties: false,
+          markdownDescription: 'Files: what the server may write besides its roots and temporary folder, and what more it may not read.',
+          properties: {
+            allowWrite: {
+              type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [],
+              markdownDescription: 'More folders the server may write (absolute, `~/…`, or relative to its `cwd`). Its roots and temporary folder are always writable.',
+              examples: [['~/.cache/my-server']],
+            },
+            denyRead: {
+              type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [],
+              markdownDescription: 'More paths the server may not read, on top of the secrets always denied.',
+              examples: [['~/private']],
+            },
+            denyWrite: {
+              type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [],
+              markdownDescription: 'Paths inside the writable folders that stay read-only.',
+              examples: [['${workspaceFolder}/.git']],
+            },
+          },
+        },
+        network: {
+          type: 'object',
+          additionalProperties: false,
+          markdownDescription: 'Network: the only hosts the server may reach (through the sandbox\'s proxy); loopback ports only when listed.',
+          properties: {
+            allowedDomains: {
+              type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [],
+              markdownDescription: 'The only hosts the server may reach (`example.com`, `*.example.com`, `api.example.com:443`; `127.0.0.1:8080` for a local port). Empty: no network. `npx`/`uvx` launches may also reach their package registry.',
+              examples: [['api.github.com']],
+            },
+            deniedDomains: {
+              type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [],
+              markdownDescription: 'Hosts refused even when `allowedDomains` matches them.',
+            },
+          },
         },
       },
     },

@@ -4,7 +4,7 @@
  * names the server, the setting path, the bad value (secrets hidden) and a fix.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ConfigError, InputDefinition, SamplingPolicy, TimeoutConfig } from '../types';
+import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
@@ -25,6 +25,8 @@ export interface RawServer {
   env?: Record<string, string | null>;
   envFile?: string;
   cwd?: string;
+  sandboxEnabled?: boolean;
+  sandbox?: SandboxSettings;
   url?: string;
   headers?: Record<string, string>;
   disabled?: boolean;
@@ -331,7 +333,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   const server: RawServer = { name, path, type, typeInferred };
   const copy = <K extends keyof RawServer>(k: K) => { if (def[k] !== undefined) server[k] = structuredClone(def[k]) as RawServer[K]; };
   if (type === 'stdio') {
-    (['command', 'args', 'env', 'envFile', 'cwd'] as const).forEach(copy);
+    (['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const).forEach(copy);
   } else {
     (['url', 'headers'] as const).forEach(copy);
   }

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { ConfigError, InputDefinition, ServerDefinition } from '../types';
+import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
@@ -329,10 +329,34 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     }
     if (errors.length) return { error: errors[0], errors, warnings };
     if (envFile !== undefined) for (const v of await envFileSecrets(envFile)) secrets.add(v);
+    // Sandbox paths: variables resolved, `~` and relative paths made absolute (against cwd), so the policy is exact.
+    let sandbox: SandboxSettings | undefined;
+    if (raw.sandbox) {
+      const paths = (list: string[] | undefined) => list?.map(p => {
+        const v = substitute(p).trim();
+        if (v === '~' || v.startsWith('~/') || v.startsWith('~\\')) return pathApi.join(ctx.userHome, v.slice(1));
+        return pathApi.isAbsolute(v) ? pathApi.normalize(v) : pathApi.resolve(cwd ?? ctx.userHome, v);
+      });
+      const fsIn = raw.sandbox.filesystem;
+      const netIn = raw.sandbox.network;
+      sandbox = {
+        ...(fsIn && { filesystem: {
+          ...(fsIn.allowWrite && { allowWrite: paths(fsIn.allowWrite) }),
+          ...(fsIn.denyRead && { denyRead: paths(fsIn.denyRead) }),
+          ...(fsIn.denyWrite && { denyWrite: paths(fsIn.denyWrite) }),
+        } }),
+        ...(netIn && { network: {
+          ...(netIn.allowedDomains && { allowedDomains: [...netIn.allowedDomains] }),
+          ...(netIn.deniedDomains && { deniedDomains: [...netIn.deniedDomains] }),
+        } }),
+      };
+    }
     const definition: ServerDefinition = withSecrets({
       ...base, type: 'stdio', command, args, env,
       ...(envFile !== undefined && { envFile }),
       ...(cwd !== undefined && { cwd }),
+      ...(raw.sandboxEnabled !== undefined && { sandboxEnabled: raw.sandboxEnabled }),
+      ...(sandbox && { sandbox }),
     });
     return { definition, warnings };
   }

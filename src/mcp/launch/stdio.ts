@@ -3,6 +3,7 @@
  * command resolved on PATH, and the host's own StdioTransport (its child, line framing and process-tree
  * stop) wired to the callbacks the supervisor and the log need. Nothing here speaks MCP.
  */
+import fs from 'node:fs';
 import { McpHostError, messageOf } from '../errors';
 import { loadEnvironment as configLoadEnvironment } from '../config/envFile';
 import { environmentSecrets } from '../logging/redact';
@@ -13,6 +14,10 @@ import { StdioTransport, type StdioMessageError } from '../process/stdioTranspor
 import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
 import { setOwn } from '../schema/own';
+import {
+  makeLaunchTempDir, sandboxPolicy, sandboxUnavailable, wrapLaunch,
+  type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
+} from './sandbox';
 
 export type LoadEnvironment = (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
 
@@ -37,6 +42,8 @@ export interface StdioLaunchOptions {
   warn: (message: string) => void;
   /** True once the start was abandoned (stop, startup timeout): nothing is spawned then. */
   aborted: () => boolean;
+  /** Run the launch in the OS sandbox (launch/sandbox.ts): `roots` are the folders it may write. */
+  sandbox?: { options: SandboxHostOptions; roots: readonly string[]; onDenial: (d: SandboxDenial) => void };
 }
 
 /** What the launch's process does, for the supervisor and the log. */
@@ -52,6 +59,8 @@ export interface StdioLaunch {
   transport: StdioTransport;
   /** Secret-looking values of the environment the launch got from `envFile`/`env` (for the redactor). */
   secrets: readonly string[];
+  /** A sandboxed launch: its policy, and the release of what it holds (network list, temporary folder). */
+  sandbox?: { policy: SandboxPolicy; dispose: () => void };
 }
 
 /** Prepares one launch: the transport is created, not started (the SDK Client's connect starts it). */
@@ -70,13 +79,32 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
   if (o.aborted()) throw new McpHostError(`server \`${o.name}\` start was abandoned`);
   const cleanEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) setOwn(cleanEnv, k, v);
+  let spawnCommand = command;
+  let spawnArgs: readonly string[] = def.args ?? [];
+  let sandbox: StdioLaunch['sandbox'];
+  if (o.sandbox) {
+    // H94: a server that asks for the sandbox never runs without it.
+    const why = await sandboxUnavailable(o.sandbox.options);
+    if (why) throw Object.assign(new McpHostError(`server \`${o.name}\` is set to run sandboxed and was not started: ${why}`), { secrets });
+    const tempDir = makeLaunchTempDir(o.name, o.sandbox.options);
+    const policy = sandboxPolicy(def, o.sandbox.roots, o.sandbox.options, tempDir);
+    try {
+      const wrapped = await wrapLaunch(command, spawnArgs, cleanEnv, policy, o.sandbox.options, o.sandbox.onDenial);
+      spawnCommand = wrapped.command;
+      spawnArgs = wrapped.args;
+      sandbox = { policy, dispose: wrapped.dispose };
+    } catch (err) {
+      fs.rmSync(tempDir, { recursive: true, force: true });
+      throw Object.assign(new McpHostError(`server \`${o.name}\` is set to run sandboxed and was not started: the sandbox could not wrap it (${messageOf(err)})`, undefined, { cause: err }), { secrets });
+    }
+  }
   const transport = new StdioTransport({
-    server: o.name, command, args: def.args ?? [], env: cleanEnv, cwd: def.cwd, limits: o.limits, stopGrace: o.stopGrace,
+    server: o.name, command: spawnCommand, args: spawnArgs, env: cleanEnv, cwd: def.cwd, limits: o.limits, stopGrace: o.stopGrace,
   });
   transport.onstderr = on.stderr;
   transport.onspawn = on.spawn;
   transport.onexit = on.exit;
   transport.onstdoutend = on.stdoutEnd;
   transport.ondropped = on.dropped;
-  return { transport, secrets };
+  return { transport, secrets, ...(sandbox && { sandbox }) };
 }

@@ -37,6 +37,9 @@ import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
 import { ConnectionTasks, taskChannel } from '../tasks/toolTasks';
 import type { TaskInfo } from '../tasks/tasks';
+import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
 export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from './session';
@@ -74,6 +77,8 @@ export interface ConnectionOptions {
   probeTimeoutMs?: number;
   /** Protocol era negotiation: 'auto' (default: `server/discover` first, `initialize` for older servers) or 'legacy'. */
   negotiation?: 'auto' | 'legacy';
+  /** The OS sandbox for stdio servers (launch/sandbox.ts): forced for all, extra denials, paths for tests. */
+  sandbox?: SandboxHostOptions;
 }
 
 export class Connection implements ServerHandle {
@@ -96,6 +101,12 @@ export class Connection implements ServerHandle {
 
   private readonly _onDidChangeCatalogue = new Emitter<Catalogue>();
   private readonly _onDidUpdateResource = new Emitter<string>();
+  private readonly _onDidDenyInSandbox = new Emitter<SandboxDenial>();
+  /** Each thing the OS sandbox refused this server (logged too, with source `sandbox`). */
+  readonly onDidDenyInSandbox: Event<SandboxDenial> = this._onDidDenyInSandbox.event;
+  /** The roots (folder paths) the running sandboxed launch may write: when the visible roots differ, it restarts. */
+  private sandboxRoots: string | undefined;
+  private disposed = false;
   readonly onDidChangeState: Event<ServerState>;
   readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
@@ -172,6 +183,8 @@ export class Connection implements ServerHandle {
   }
   /** This server's part of the one redaction path (redact.ts): its definition's secrets and its launch environment's. */
   get redactor(): Redactor { return this.serverLog.redactor; }
+  /** True when this server's process runs in the OS sandbox (its `sandboxEnabled`, or the host forces it). */
+  get sandboxed(): boolean { return isSandboxed(this._definition, this.options.sandbox); }
   /** The pid of the stdio server process, while there is one. */
   get pid(): number | undefined { return this.supervisor.session?.pid; }
   /** The negotiated protocol version, while running. */
@@ -181,6 +194,10 @@ export class Connection implements ServerHandle {
   private get startupTimeout(): number { return this.definition.timeout?.startup ?? DEFAULT_STARTUP_TIMEOUT; }
   private get requestTimeout(): number { return this.definition.timeout?.request ?? DEFAULT_REQUEST_TIMEOUT; }
   private visibleRoots(): Root[] { return this.options.roots?.() ?? []; }
+  /** The folder paths of the visible roots (the sandbox's write boundary). */
+  private rootPaths(): string[] {
+    return this.visibleRoots().flatMap(r => { try { return [fileURLToPath(r.uri)]; } catch { return []; } });
+  }
 
   /**
    * Takes a definition that differs only in what does not need a new process (timeouts, roots,
@@ -206,12 +223,14 @@ export class Connection implements ServerHandle {
 
   /** Stops and releases the emitters. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.stop();
     this.supervisor.dispose();
     this.timeline.dispose();
     this.toolTasks.dispose();
     this._onDidChangeCatalogue.dispose();
     this._onDidUpdateResource.dispose();
+    this._onDidDenyInSandbox.dispose();
     this.serverLog.dispose();
   }
 
@@ -256,7 +275,16 @@ export class Connection implements ServerHandle {
     const ref: { session?: McpSession } = {};
     let stderrOpen = true;
     const log = this.serverLog;
+    const sandboxed = isSandboxed(def, this.options.sandbox);
+    const sandbox = sandboxed ? {
+      options: this.options.sandbox ?? {}, roots: this.rootPaths(),
+      onDenial: (d: SandboxDenial) => {
+        log.log('warning', 'sandbox', `denied: ${d.kind === 'network' ? `connection to ${d.target}` : d.kind === 'write' ? `write to ${d.target}` : d.line} (${d.line})`);
+        this._onDidDenyInSandbox.fire(d);
+      },
+    } : undefined;
     const launch = await prepareStdio(def, {
+      sandbox,
       name: this.name, baseEnv: this.options.baseEnv, loadEnvironment: this.options.loadEnvironment, limits: this.limits,
       stopGrace: this.options.stopGrace, warn: m => log.log('warning', 'lifecycle', m), aborted: () => scope.aborted,
     }, {
@@ -272,6 +300,13 @@ export class Connection implements ServerHandle {
     log.setLaunchSecrets(launch.secrets);
     const session = ref.session = new McpSession(launch.transport, 'stdio', this.sessionHost, legacyOnly);
     session.store.add({ dispose: () => { stderrOpen = false; } });
+    if (launch.sandbox) {
+      const p = launch.sandbox.policy;
+      this.sandboxRoots = JSON.stringify(p.roots);
+      session.store.add({ dispose: launch.sandbox.dispose });
+      log.log('info', 'sandbox', `sandboxed: writes only in ${p.allowWrite.join(', ')}; reading denied for ${p.denyRead.length} secret paths (${p.denyRead.slice(0, 6).join(', ')}${p.denyRead.length > 6 ? ', …' : ''}); ` +
+        `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`);
+    }
     return this.connect(session, scope);
   }
 
@@ -449,6 +484,21 @@ export class Connection implements ServerHandle {
 
   /** Sends roots/list_changed when the roots this server sees changed since it last heard (H16; legacy era only). */
   async notifyRootsChanged(): Promise<boolean> {
+    // H91: a sandboxed server's write boundary is its roots: when they change, it restarts inside the new one.
+    if (this.sandboxRoots !== undefined && this.sandboxed && (this.state.kind === 'running' || this.state.kind === 'starting')) {
+      const now = this.rootPaths().map(r => path.normalize(r));
+      if (JSON.stringify([...new Set(now)]) !== this.sandboxRoots) {
+        this.serverLog.log('info', 'sandbox', `roots changed: restarting inside the new write boundary (${now.length ? now.join(', ') : 'no root'})`);
+        this.sandboxRoots = undefined;
+        try {
+          await this.stop();
+          if (!this.disposed) await this.start();
+        } catch (err) {
+          this.serverLog.log('error', 'sandbox', `restart after the roots changed failed: ${messageOf(err)}`);
+        }
+        return false;
+      }
+    }
     const session = this.supervisor.session;
     if (!session || session.closing || this.state.kind !== 'running') return false;
     try {
