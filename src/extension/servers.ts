@@ -13,6 +13,7 @@ import type { InputUse, LaunchConsent } from './consent';
 import { currentWorkspaceScope, scopeKey, type InputScope, type InputStore } from './inputs';
 import type { ServerIdentity } from './identity';
 import { countOf } from '../mcp/logging/display';
+import { toVs } from './logs';
 
 type Origin = 'user' | 'workspace';
 
@@ -551,8 +552,4 @@ export function inputUses(raw: RawServer): InputUse[] {
 
 function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
-}
-
-function toVs(d: { dispose(): void }): vscode.Disposable {
-  return new vscode.Disposable(() => d.dispose());
 }

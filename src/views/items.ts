@@ -5,7 +5,7 @@ import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
-import { countOf, markdownCode } from '../mcp/logging/display';
+import { countOf, firstLine, markdownCode } from '../mcp/logging/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;
@@ -164,7 +164,7 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   item.id = `tool/${server}/${tool.name}`;
   const ui = toolUi(tool);
   const appOnly = !visibleToModel(tool);
-  const described = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description) ?? '') || undefined;
+  const described = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description, 80) ?? '') || undefined;
   // MCP Apps: a tool with a view says so first; an app-only helper too (the model never sees it).
   item.description = [ui ? 'app' : undefined, appOnly ? 'app only' : undefined, described].filter(Boolean).join(' · ') || undefined;
   const md = new vscode.MarkdownString();
@@ -183,7 +183,7 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
 function promptItem(server: string, prompt: Prompt, mask: Mask): vscode.TreeItem {
   const item = new vscode.TreeItem(prompt.title ?? prompt.name);
   item.id = `prompt/${server}/${prompt.name}`;
-  item.description = prompt.title ? prompt.name : mask(firstLine(prompt.description) ?? '') || undefined;
+  item.description = prompt.title ? prompt.name : mask(firstLine(prompt.description, 80) ?? '') || undefined;
   const args = (prompt.arguments ?? []).map(a => `\`${a.name}\`${a.required ? '' : '?'}`).join(', ');
   item.tooltip = new vscode.MarkdownString(`**${esc(prompt.name)}**\n\n${esc(mask(prompt.description ?? ''))}${args ? `\n\nArguments: ${args}` : ''}`);
   item.iconPath = new vscode.ThemeIcon('comment');
@@ -215,11 +215,6 @@ function templateItem(server: string, t: ResourceTemplate, mask: Mask): vscode.T
   item.iconPath = new vscode.ThemeIcon('symbol-parameter');
   item.contextValue = 'resourceTemplate';
   return item;
-}
-
-function firstLine(s: string | undefined): string | undefined {
-  const line = s?.split('\n')[0]?.trim();
-  return line && line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 function esc(s: string): string {

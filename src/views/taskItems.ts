@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { assertNever, type TaskInfo, type TaskStatus } from '../mcp';
+import { firstLine } from '../mcp/logging/display';
 import { CommandIds } from './commandIds';
 
 /** Command id a finished task item runs when clicked (kept in sync with src/views/commandIds.ts). */
@@ -21,7 +22,7 @@ export function taskDescription(t: TaskInfo): string {
   const status = t.status === 'input_required' ? 'needs input' : t.status;
   const pct = t.progress?.total ? ` · ${Math.round((t.progress.progress / t.progress.total) * 100)}%` : '';
   const message = t.error ?? t.statusMessage ?? t.progress?.message;
-  return `${status}${pct}${message ? ` · ${firstLine(message)}` : ''}`;
+  return `${status}${pct}${message ? ` · ${firstLine(message, 100)}` : ''}`;
 }
 
 /** A task under its server: running ones can be cancelled, finished ones show their result when clicked. */
@@ -40,11 +41,6 @@ export function taskItem(t: TaskInfo, mask: (s: string) => string): vscode.TreeI
   item.contextValue = running ? 'task.running' : t.hasResult ? 'task.result' : 'task.ended';
   if (t.hasResult) item.command = { command: SHOW_TASK_RESULT_COMMAND, title: 'Show Result', arguments: [{ kind: 'task', server: t.server, taskId: t.taskId }] };
   return item;
-}
-
-function firstLine(s: string): string {
-  const line = s.split('\n')[0].trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
 function esc(s: string): string {

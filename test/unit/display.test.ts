@@ -1,6 +1,6 @@
 /** Server text made safe for each renderer (src/mcp/logging/display.ts): dialogs, markdown, terminals. */
 import * as assert from 'node:assert/strict';
-import { dialogText, escapeControls, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
+import { dialogText, escapeControls, firstLine, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
 
 describe('display: server text in every renderer', () => {
   it('shownName folds newlines, strips controls and bidi overrides, and cuts long names', () => {
@@ -63,5 +63,12 @@ describe('display: server text in every renderer', () => {
     assert.ok(out.includes('\\u001b[2J\\u007f\\u009b31m\\u0085\\u2028\\u2029\\u202e'), out);
     assert.deepEqual(JSON.parse(out), value);
     assert.equal(jsonText({ a: 'plain' }), JSON.stringify({ a: 'plain' }, null, 2), 'plain data is JSON.stringify\'s');
+  });
+
+  it('firstLine: the first line, trimmed, cut with an ellipsis at the limit', () => {
+    assert.equal(firstLine('  one  \ntwo', 80), 'one');
+    assert.equal(firstLine('x'.repeat(120), 100), `${'x'.repeat(99)}…`);
+    assert.equal(firstLine(undefined, 80), undefined);
+    assert.equal(firstLine('', 80), '');
   });
 });

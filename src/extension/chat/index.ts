@@ -25,6 +25,7 @@ import {
 } from './render';
 import { dialogText, jsonText, markdownCode, markdownText, quoted, shownName } from '../../mcp/logging/display';
 import { ask as askDialog, type Dialog } from '../dialogs';
+import { errorText } from '../commands/args';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 /** Commands of this module (palette and tree items). */
@@ -116,10 +117,6 @@ interface TurnMemo {
 
 function isRunning(h: ServerHandle): boolean {
   return h.state.kind === 'running';
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */

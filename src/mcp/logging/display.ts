@@ -107,3 +107,11 @@ export function jsonText(value: unknown, indent = 2): string {
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** The first line of a text, trimmed and cut to `max` characters (with "…"); undefined for undefined. */
+export function firstLine(s: string, max: number): string;
+export function firstLine(s: string | undefined, max: number): string | undefined;
+export function firstLine(s: string | undefined, max: number): string | undefined {
+  const line = s?.split('\n')[0]?.trim();
+  return line !== undefined && line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
