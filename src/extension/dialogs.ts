@@ -1,6 +1,6 @@
 /**
  * The one way MCP Host asks a question in a modal dialog: message, detail and buttons in, the chosen button's
- * title out. The message names the real server and tool (their names `quoted` by the callers, src/mcp/display.ts),
+ * title out. The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/display.ts),
  * the detail carries the server's own text (`dialogText`), and a dialog shows only the decisions: the button that
  * says no is the dialog's close affordance (Escape, the close box), so VS Code adds no separate "Cancel" next to
  * it. Tests replace the answerer to read exactly what would be shown and answer it.

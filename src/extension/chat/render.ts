@@ -1,6 +1,6 @@
 /**
  * What the `@mcp` participant writes into chat, as markdown source, with every piece of server text (server,
- * prompt, tool and argument names, descriptions, error messages, task status) taken through `src/mcp/display.ts`
+ * prompt, tool and argument names, descriptions, error messages, task status) taken through `src/mcp/logging/display.ts`
  * (threat model: "server text is data in every renderer"). Chat renders `stream.markdown`, `stream.progress` and
  * `errorDetails.message` as markdown; none of it is trusted: actions are buttons and follow-ups, never command
  * links (VS Code's own chat renders tool names through its own escaping the same way).

@@ -69,7 +69,7 @@ export function errorText(err: unknown): string {
 
 /**
  * `errorText` for a notification: it may carry a server's words, and a notification makes `[label](command:…)`
- * clickable: one line, no controls, bidi characters or links, cut (src/mcp/display.ts).
+ * clickable: one line, no controls, bidi characters or links, cut (src/mcp/logging/display.ts).
  */
 export function shownError(err: unknown): string {
   return shownName(errorText(err), 1000);
