@@ -4,7 +4,8 @@
 //   unit         test/unit (mocha; the CLI tests spawn the production dist/cli.js)
 //   reliability  test/reliability (mocha; hostile and misbehaving servers next to a bystander)
 //   editor       test/editor in the real VS Code extension host (code-server), three passes, on the unpacked VSIX
-//   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke, chat, apps)
+//   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke in eager and lazy start-up, chat, apps,
+//                forms and results in both start-up modes)
 //   conformance  the official MCP conformance suite (0.1.16, and 0.2.0-alpha.12: its 2025-11-25 and 2026-07-28
 //                requirement sets and every client scenario) against the production CLI, reported apart, one line
 //                per set: scenarios and checks are not tests of ours, so they never enter the test count
@@ -37,8 +38,10 @@ const STEPS = [
     id: `editor:${pass}`, group: 'editor', kind: 'mocha', cmd: [node, 'scripts/editor/run-editor-tests.mjs'], env: { MCP_HOST_EDITOR_PASSES: pass },
   })),
   { id: 'e2e:smoke', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'] },
+  { id: 'e2e:smoke-lazy', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'], env: { E2E_STARTUP: 'lazy' } },
   { id: 'e2e:chat', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/chat.mjs'] },
   { id: 'e2e:apps', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/apps.mjs'] },
+  ...['eager', 'lazy'].map(mode => ({ id: `e2e:forms-results-${mode}`, group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/forms-results.mjs'], env: { E2E_STARTUP: mode } })),
   { id: 'conformance', kind: 'conformance', cmd: [node, 'scripts/conformance.mjs'] },
 ];
 const wanted = s => (!only || only.has(s.id) || only.has(s.group)) && !skip.has(s.id) && !skip.has(s.group);
