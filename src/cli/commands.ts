@@ -107,6 +107,9 @@ async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: 
     await host.reconcile(defs);
     return await fn(host);
   } finally {
+    // The OS sandbox reports a denial over its own socket, apart from the server's answer: what it has sent by now is
+    // read (one turn of the event loop's poll phase) and printed before the servers stop.
+    if (host.servers.some(s => s.sandboxed)) await new Promise(resolve => setTimeout(resolve, 50));
     try {
       await host.shutdown();
     } finally {
