@@ -112,12 +112,12 @@ describe('Reliability: security', function () {
     const md = renderToolResult('linker', 'links', {}, result).markdown;
     assert.match(md, /Resource link: \[passwd\]\(file:\/\/\/etc\/passwd\)/);
     assert.match(md, /Resource link: \[run\]\(command:workbench\.action\.terminal\.new\)/);
-    // The only places the extension opens a URI outside the editor, each after asking: the OAuth sign-in, a
-    // URL-mode elicitation (http(s) only, its origin shown first: src/mcp/features/urlElicitation.ts), and an MCP App view's
-    // ui/open-link (http, https, mailto only, its origin shown first: test/editor/apps.test.ts).
+    // The one place the extension opens a URI outside the editor, after asking: the confirm-and-open path
+    // (src/extension/externalUrl.ts), which the OAuth sign-in, URL-mode elicitation and an MCP App view's ui/open-link
+    // all go through (https:, loopback http: only, parsed once: src/mcp/features/externalUrl.ts).
     const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts'));
     const openers = sources.filter(f => /openExternal\(/.test(fs.readFileSync(path.join(ROOT, 'src', f), 'utf8')));
-    assert.deepEqual(openers.sort(), [path.join('extension', 'apps', 'index.ts'), path.join('extension', 'elicitation', 'url.ts'), path.join('extension', 'oauth.ts')]);
+    assert.deepEqual(openers.sort(), [path.join('extension', 'externalUrl.ts')]);
   });
 
   it('HTTP headers (tokens, API keys, cookies) only go to the server\'s own origin: a redirect to another origin is not followed, and the error says so', async () => {
