@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostApi, ServerDefinition, ServerHandle } from '../mcp';
 import { definitionKey } from '../mcp/config/definitionKey';
+import { Redactor } from '../mcp/logging/redact';
 
 /** Files kept (one per server and definition); the least recently written go first. */
 export const MAX_HISTORY_FILES = 100;
@@ -73,10 +74,14 @@ export class HistoryStore implements vscode.Disposable {
     if (!this.dir || !this.dirty.size) return;
     const handles = [...this.dirty.values()];
     this.dirty.clear();
+    // Nothing secret at rest: what is written goes through every server's redaction and, beyond the values that look
+    // secret, every value of every resolved definition (env, headers, URL): a server's output may echo any of them
+    // (its inherited environment included), and History on disk must hold none.
+    const atRest = Redactor.merge([...this.host.servers.map(s => s.redactor), new Redactor(definitionValues(this.host.servers))]);
     try {
       fs.mkdirSync(this.dir, { recursive: true });
       for (const h of handles) {
-        const stored = h.storedHistory();
+        const stored = h.storedHistory(atRest);
         const file = this.fileOf(h)!;
         if (!stored.entries.length) continue;
         fs.writeFileSync(`${file}.tmp`, JSON.stringify(stored));
@@ -100,4 +105,14 @@ export class HistoryStore implements vscode.Disposable {
     this.subs.forEach(s => s.dispose());
     this.flush();
   }
+}
+
+/** Every value of the servers' resolved definitions that could be a secret at rest (8 characters or more). */
+function definitionValues(servers: readonly ServerHandle[]): string[] {
+  const out: string[] = [];
+  for (const { definition: d } of servers) {
+    const values = d.type === 'stdio' ? Object.values(d.env ?? {}) : [...Object.values(d.headers ?? {}), ...d.url.split(/[?&#=]/)];
+    for (const v of values) if (typeof v === 'string' && v.length >= 8) out.push(v, ...v.split(/\s+/).filter(p => p.length >= 8));
+  }
+  return out;
 }

@@ -69,7 +69,7 @@ export interface ServerHandle {
   readonly history: readonly HistoryEntry[];
   readonly onDidChangeHistory: Event<HistoryEntry>;
   /** The history as kept across reloads: ended entries, every text through this server's redaction path (history.ts). */
-  storedHistory(): StoredHistory;
+  storedHistory(redactor?: Redactor): StoredHistory;
   /** Puts entries kept from an earlier window (`storedHistory()` then) before the current ones; ignores anything malformed. */
   restoreHistory(stored: unknown): void;
 

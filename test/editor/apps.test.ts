@@ -170,7 +170,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   it('@mcp chat: the model calling get-time opens the view beside the chat and the answer offers a button to focus it; view context is said', async () => {
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
-    const name = [...(await api.chat.run('', { command: 'tools', model: fake })).markdown.matchAll(/`([^`]+)` — \*\*get-time\*\* of `basic`/g)][0]?.[1];
+    const name = [...(await api.chat.run('', { command: 'tools', model: fake })).markdown.matchAll(/`([^`]+)` — \*\*get\\?-time\*\* of `basic`/g)][0]?.[1];
     assert.ok(name, 'get-time is offered to the model');
     const t = await api.chat.run(`CALL_TOOL:${name} {}`, { model: fake });
     assert.match(t.markdown, /Called `get-time` \(basic\)/);

@@ -121,7 +121,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
     assert.deepStrictEqual(json(await call('elicit_url', { url: 'https://example.com/a', id: 'u3' })), { action: 'cancel' });
     assert.equal(asked, 2);
     const refused = await call('elicit_url', { url: 'javascript:alert(1)', id: 'u4' }).then(r => JSON.stringify(r), (e: unknown) => String(e));
-    assert.match(refused, /only http and https URLs are opened/);
+    assert.match(refused, /`javascript:` URL; only https: URLs \(and http: on this machine\) are opened/);
     assert.equal(asked, 2, 'no consent asked for it');
     assert.deepStrictEqual(opened, []);
   });

@@ -82,7 +82,8 @@ for (const mode of ['lazy', 'eager'] as const) {
       const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
       assert.ok(fake, 'the fake language model is installed');
       const chat = await api.chat.run('/tools', { model: fake, command: 'tools' });
-      assert.ok(chat.markdown.includes(shy) && chat.markdown.includes('MCP Host: Start Server'), chat.markdown);
+      // The server's name is escaped in the markdown (a `-` as `\\-`): match it either way.
+      assert.ok(chat.markdown.replace(/\\(.)/g, '$1').includes(shy) && chat.markdown.replace(/\\(.)/g, '$1').includes('MCP Host: Start Server'), chat.markdown);
       const listed = textOf(await vscode.lm.invokeTool('mcpHost_listTools', { input: {}, toolInvocationToken: undefined }));
       const entry = (JSON.parse(listed) as { server: string; notStarted?: string }[]).find(e => e.server === shy);
       assert.ok(entry?.notStarted?.includes('MCP Host: Start Server'), listed);

@@ -162,7 +162,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
       assert.strictEqual(access(), undefined, 'Keep Both leaves VS Code alone');
       await waitRunning(api, 'twin');
       for (let i = 0; i < 50 && !/also in \.vscode\/mcp\.json/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
-      assert.match(String(twinItem()?.description), /^running · MCP [\d-]+ \(legacy\) · also in \.vscode\/mcp\.json$/);
+      assert.match(String(twinItem()?.description), /^running · MCP [\d-]+ · also in \.vscode\/mcp\.json$/);
       assert.match((twinItem()?.tooltip as vscode.MarkdownString).value, /runs twice/);
       // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
       await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);

@@ -66,7 +66,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.deepStrictEqual(roots.map(n => n.server).sort(), ['everything', 'files']);
     const node = roots.find(n => n.server === 'everything')!;
     const item = tree.getTreeItem(node);
-    assert.match(String(item.description), /^running · MCP \d{4}-\d{2}-\d{2} \((?:modern|legacy)\)$/);
+    assert.match(String(item.description), /^running · MCP \d{4}-\d{2}-\d{2}$/);
     assert.strictEqual(item.contextValue, 'server.running.stdio');
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass');
     const groups = tree.getChildren(node) as McpNode[];

@@ -434,7 +434,7 @@ export class Connection implements ServerHandle {
   private readonly timeline = new RequestHistory(() => this.name);
   get history(): readonly HistoryEntry[] { return this.timeline.entries; }
   readonly onDidChangeHistory: Event<HistoryEntry> = this.timeline.onDidChange;
-  storedHistory(): StoredHistory { return this.timeline.toStored(this.redactor); }
+  storedHistory(redactor: Redactor = this.redactor): StoredHistory { return this.timeline.toStored(redactor); }
   restoreHistory(stored: unknown): void { this.timeline.restore(stored); }
   listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> { return this.requests.listResourcesPage(cursor, opts); }
   complete(
