@@ -10,8 +10,8 @@ const pkg = JSON.parse(fs.readFileSync(pkgUrl, 'utf8'));
 const props = pkg.contributes.configuration.properties;
 
 const extra = {
-  'mcpHost.servers': { order: 1, scope: 'window' },
-  'mcpHost.inputs': { order: 2, scope: 'window' },
+  'mcpHost.servers': { order: 1, scope: 'resource' },
+  'mcpHost.inputs': { order: 2, scope: 'resource' },
 };
 const next = {
   'mcpHost.servers': { ...schema.properties.servers, ...extra['mcpHost.servers'] },

@@ -215,7 +215,7 @@ try {
   if (!/user · \d+ ms · .* · ok/.test(echoText)) throw new Error(`the History row reads: ${echoText}`);
   const historyServer = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: /\d+ requests?\b/ }).first();
   const count = ((await historyServer.textContent({ timeout: 5000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-  if (!/\b2 requests\b/.test(count)) throw new Error(`the History server row reads: ${count}`);
+  if (!/(?:^|\D)2 requests\b/.test(count)) throw new Error(`the History server row reads: ${count}`);
   await page.screenshot({ path: shot('history') });
   log(`History view lists "${echoText.trim().slice(0, 80)}" under "${count.trim()}"; screenshot`, path.relative(ROOT, shot('history')));
 
