@@ -122,10 +122,17 @@ try {
   }, [], 30000);
   const listed = ((await lastResponse.textContent()) ?? '');
   if (/Completed \d+ steps?/.test(listed)) throw new Error(`the prompt list is folded: ${listed.slice(0, 200)}`);
-  const links = await lastResponse.locator('a', { hasText: '/everything.' }).count();
-  if (links < 3) throw new Error(`expected a link per prompt in the visible answer, saw ${links}`);
+  // Server text is untrusted markdown: prompt names are code spans, not links. What runs a prompt is the extension's
+  // own button and the follow-up chips under the answer (VS Code renders those outside the response).
+  const inline = await lastResponse.locator('a', { hasText: '/everything.' }).count();
+  if (inline) throw new Error(`the prompt list renders ${inline} server-named link(s) inside the answer`);
+  const button = await lastResponse.getByRole('button', { name: /Run a Prompt/ }).count();
+  if (!button) throw new Error('the prompt list has no "Run a Prompt…" button');
+  const chips = await page.locator('.chat-followup, .interactive-session-followups a, .chat-followups a', { hasText: '/everything.' }).count()
+    || await page.locator('a', { hasText: /^\/everything\./ }).count();
+  if (chips < 3) throw new Error(`expected a follow-up chip per prompt under the answer, saw ${chips}`);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompts.png') });
-  log(`@mcp /prompts lists ${links} prompt links, unfolded; screenshot e2e-chat-prompts.png`);
+  log(`@mcp /prompts lists the prompts unfolded with a Run button and ${chips} follow-up chips; screenshot e2e-chat-prompts.png`);
 
   // 2. A tool call from chat asks first (Allow Once), then the result goes back to the model.
   await send('@mcp CALL_TOOL:everything_echo {"message":"from the chat view"}');
