@@ -3,7 +3,7 @@ import type {
   CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { Catalogue } from '../mcp/types';
-import { countOf } from '../mcp/logging/display';
+import { countOf, formatBytes } from '../mcp/logging/display';
 
 /** `tools(listChanged) prompts resources(subscribe, listChanged) logging`. */
 export function describeCapabilities(caps: ServerCapabilities | undefined): string {
@@ -34,7 +34,7 @@ function indent(text: string, by = '  '): string {
 
 function describeBytes(base64: string): string {
   const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-  return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+  return formatBytes(bytes);
 }
 
 /** One content block as text; binary content is summarised, not dumped. */

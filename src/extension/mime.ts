@@ -83,9 +83,4 @@ export function decodeBase64(data: unknown): Buffer | undefined {
   return Buffer.from(data, 'base64');
 }
 
-/** A byte count as people read it: 812 B, 12.3 KB, 40.0 MB. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatBytes } from '../mcp/logging/display';

@@ -4,6 +4,8 @@
  * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
  * config file's `limits` object. Servers never set these.
  */
+import { formatBytes } from './logging/display';
+
 export interface Limits {
   /** Largest single JSON-RPC message read from a server (stdio line, HTTP JSON body, one SSE event). */
   maxMessageBytes: number;
@@ -101,9 +103,7 @@ export function limitMessage(server: string, limit: keyof Limits, value: number,
 
 function formatLimit(limit: keyof Limits, value: number): string {
   if (!/Bytes$/.test(limit)) return `${value.toLocaleString('en-US')} ${limit.replace(/^max/, '').replace(/[A-Z]/g, c => ` ${c.toLowerCase()}`).trim()}`;
-  if (value >= 1024 * 1024 && value % (1024 * 1024) === 0) return `${value / (1024 * 1024)} MiB`;
-  if (value >= 1024 && value % 1024 === 0) return `${value / 1024} KiB`;
-  return `${value} bytes`;
+  return formatBytes(value);
 }
 
 /**

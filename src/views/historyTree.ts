@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
 import { CommandIds } from './commandIds';
 import { historyLabel, historyTooltip } from './historyText';
-import { countOf } from '../mcp/logging/display';
+import { countOf, formatBytes } from '../mcp/logging/display';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 
@@ -49,7 +49,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     item.id = `history/${node.server}/${node.id}`;
     if (!e) return item;
     const time = new Date(e.at).toLocaleTimeString();
-    item.description = [time, e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? size(e.size) : undefined, e.status].filter(Boolean).join(' · ');
+    item.description = [time, e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? formatBytes(e.size) : undefined, e.status].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(e.status === 'running' ? 'loading~spin' : e.status === 'ok' ? 'pass' : 'error');
     // Untrusted markdown with every piece of server text escaped (historyText.ts).
     item.tooltip = new vscode.MarkdownString(historyTooltip(e, new Date(e.at).toLocaleString()));
@@ -65,6 +65,3 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   }
 }
 
-function size(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}

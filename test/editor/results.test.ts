@@ -113,7 +113,7 @@ describe('Result documents: names, images and audio', function () {
 
     await call('huge_image', { mb: 20 });
     const huge = shown()?.getText() ?? '';
-    assert.match(huge, /A huge image follows\.\n\n\[image 1: image\/png, 20\.0 MB: too large to preview here \(over 16\.0 MB\); Save As… writes it\]/);
+    assert.match(huge, /A huge image follows\.\n\n\[image 1: image\/png, 20 MiB: too large to preview here \(over 16 MiB\); Save As… writes it\]/);
     assert.ok(huge.length < 2000, `the text is ${huge.length} characters`);
     const hugeStem = shown()!.uri.path.replace(/\.md$/, '');
     assert.ok(!tabOf(vscode.Uri.from({ scheme: 'mcp-host-result-file', path: `${hugeStem} image 1.png` })), 'the huge image was opened in the preview');

@@ -1,6 +1,6 @@
 /** Server text made safe for each renderer (src/mcp/logging/display.ts): dialogs, markdown, terminals. */
 import * as assert from 'node:assert/strict';
-import { dialogText, escapeControls, firstLine, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
+import { dialogText, escapeControls, firstLine, formatBytes, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
 
 describe('display: server text in every renderer', () => {
   it('shownName folds newlines, strips controls and bidi overrides, and cuts long names', () => {
@@ -70,5 +70,15 @@ describe('display: server text in every renderer', () => {
     assert.equal(firstLine('x'.repeat(120), 100), `${'x'.repeat(99)}…`);
     assert.equal(firstLine(undefined, 80), undefined);
     assert.equal(firstLine('', 80), '');
+  });
+
+  it('formatBytes: one formatter of sizes, binary units, no trailing ".0"', () => {
+    assert.equal(formatBytes(0), '0 B');
+    assert.equal(formatBytes(1023), '1023 B');
+    assert.equal(formatBytes(1024), '1 KiB');
+    assert.equal(formatBytes(1536), '1.5 KiB');
+    assert.equal(formatBytes(64 * 1024 * 1024), '64 MiB');
+    assert.equal(formatBytes(20.25 * 1024 * 1024), '20.3 MiB');
+    assert.equal(formatBytes(3 * 1024 ** 3), '3 GiB');
   });
 });

@@ -103,6 +103,18 @@ export function jsonText(value: unknown, indent = 2): string {
   return json.replace(/[\x7f-\x9f\u2028\u2029]/g, u4).replace(INVISIBLE, u4);
 }
 
+/**
+ * A byte count as people read it, in binary units: "812 B", "12.3 KiB", "64 MiB" (a trailing ".0" dropped). The one
+ * formatter of sizes for the core, the CLI, the views and the extension.
+ */
+export function formatBytes(n: number): string {
+  const one = (v: number, unit: string) => `${v.toFixed(1).replace(/\.0$/, '')} ${unit}`;
+  if (n >= 1024 * 1024 * 1024) return one(n / (1024 * 1024 * 1024), 'GiB');
+  if (n >= 1024 * 1024) return one(n / (1024 * 1024), 'MiB');
+  if (n >= 1024) return one(n / 1024, 'KiB');
+  return `${n} B`;
+}
+
 /** A count with its word agreeing: "1 request", "2 requests" (`many` for irregular plurals). */
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

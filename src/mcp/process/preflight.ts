@@ -5,16 +5,13 @@
  * Values are never quoted (they may be secrets); names are.
  */
 import { promises as fsp } from 'node:fs';
+import { formatBytes } from '../logging/display';
 import type { StdioServerDefinition } from '../types';
 
 /** Linux's limit on one argument or one `NAME=value` environment entry (MAX_ARG_STRLEN). */
 export const MAX_ENV_ENTRY_BYTES = 128 * 1024;
 /** A conservative bound on the arguments plus environment of one launch (ARG_MAX is 2 MiB on Linux, 1 MiB on macOS). */
 export const MAX_LAUNCH_BYTES = process.platform === 'darwin' ? 1024 * 1024 : 2 * 1024 * 1024;
-
-function kib(n: number): string {
-  return `${Math.ceil(n / 1024)} KiB`;
-}
 
 /** Where an environment variable of the launch came from, as the user would find it. */
 function envSetting(def: StdioServerDefinition, name: string, env: NodeJS.ProcessEnv, baseEnv: NodeJS.ProcessEnv): string {
@@ -42,7 +39,7 @@ export async function launchProblem(def: StdioServerDefinition, env: NodeJS.Proc
   for (const [i, a] of (def.args ?? []).entries()) {
     if (a.includes('\0')) return `\`args[${i}]\` contains a NUL byte, which no program can receive; remove it`;
     const bytes = Buffer.byteLength(a) + 1;
-    if (process.platform === 'linux' && bytes > MAX_ENV_ENTRY_BYTES) return `\`args[${i}]\` is ${kib(bytes)}, over the ${kib(MAX_ENV_ENTRY_BYTES)} the OS accepts for one argument; pass it in a file instead`;
+    if (process.platform === 'linux' && bytes > MAX_ENV_ENTRY_BYTES) return `\`args[${i}]\` is ${formatBytes(bytes)}, over the ${formatBytes(MAX_ENV_ENTRY_BYTES)} the OS accepts for one argument; pass it in a file instead`;
     total += bytes;
   }
   for (const [k, v] of Object.entries(env)) {
@@ -51,13 +48,13 @@ export async function launchProblem(def: StdioServerDefinition, env: NodeJS.Proc
     if (v.includes('\0')) return `the value of ${envSetting(def, k, env, baseEnv)} contains a NUL byte, which no program can receive; remove it`;
     const bytes = Buffer.byteLength(k) + Buffer.byteLength(v) + 2;
     if (process.platform === 'linux' && bytes > MAX_ENV_ENTRY_BYTES) {
-      return `the value of ${envSetting(def, k, env, baseEnv)} is ${kib(bytes)}, over the ${kib(MAX_ENV_ENTRY_BYTES)} the OS accepts for one environment variable; pass it in a file instead`;
+      return `the value of ${envSetting(def, k, env, baseEnv)} is ${formatBytes(bytes)}, over the ${formatBytes(MAX_ENV_ENTRY_BYTES)} the OS accepts for one environment variable; pass it in a file instead`;
     }
     if (process.platform === 'win32' && v.length > 32_767) return `the value of ${envSetting(def, k, env, baseEnv)} is longer than the 32,767 characters Windows accepts; pass it in a file instead`;
     total += bytes;
   }
   if (total > MAX_LAUNCH_BYTES) {
-    return `the command line and environment together are ${kib(total)}, over the ${kib(MAX_LAUNCH_BYTES)} the OS accepts for one launch; make \`args\`, \`env\` or \`envFile\` smaller`;
+    return `the command line and environment together are ${formatBytes(total)}, over the ${formatBytes(MAX_LAUNCH_BYTES)} the OS accepts for one launch; make \`args\`, \`env\` or \`envFile\` smaller`;
   }
   return undefined;
 }

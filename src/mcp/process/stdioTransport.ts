@@ -17,6 +17,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
 import { limitMessage, type Limits } from '../limits';
+import { formatBytes } from '../logging/display';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
 import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
@@ -362,8 +363,3 @@ function firstIssue(err: unknown): string | undefined {
   return cut(`${where ? `${where}: ` : ''}${first.message}`, 120);
 }
 
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
-  return `${n} bytes`;
-}
