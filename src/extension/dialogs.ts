@@ -3,7 +3,8 @@
  * title out. The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/display.ts),
  * the detail carries the server's own text (`dialogText`), and a dialog shows only the decisions: the button that
  * says no is the dialog's close affordance (Escape, the close box), so VS Code adds no separate "Cancel" next to
- * it. Tests replace the answerer to read exactly what would be shown and answer it.
+ * it. Tests replace the answerer to read exactly what would be shown and answer it. `notify` is the same for a
+ * notification (not modal) that offers actions.
  */
 import * as vscode from 'vscode';
 
@@ -41,4 +42,13 @@ export function ask(dialog: Dialog): Promise<string | undefined> {
 /** Replaces how dialogs are answered (tests); undefined restores the real modal dialogs. */
 export function setDialogAnswerer(a: DialogAnswerer | undefined): void {
   answerer = a ?? shown;
+}
+
+/**
+ * A notification (not modal) with actions: resolves to the chosen action, or undefined when it was closed. The
+ * message follows the same rule as a dialog's: server names `quoted` by the caller.
+ */
+export function notify(severity: 'info' | 'warning' | 'error', message: string, ...actions: string[]): Promise<string | undefined> {
+  const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  return Promise.resolve(show(message, ...actions));
 }

@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHost, SandboxDenial } from '../mcp';
+import { serversSetting, writeServers } from './settings';
 
 /** Denials of the same kind and target before "Allow …" is offered. */
 export const REPEATED_DENIALS = 3;
@@ -81,9 +82,7 @@ export class SandboxDenials implements vscode.Disposable {
 
 /** Adds the grant to the server's `sandbox` setting where the server is defined. */
 export async function allow(server: string, grant: SandboxGrant, target: 'user' | 'workspace'): Promise<void> {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const inspected = cfg.inspect<Record<string, unknown>>('servers');
-  const current = (target === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+  const current = serversSetting()[target] ?? {};
   const servers = structuredClone(current) as Record<string, Record<string, unknown>>;
   const def = servers[server];
   if (!def || typeof def !== 'object') return;
@@ -92,5 +91,5 @@ export async function allow(server: string, grant: SandboxGrant, target: 'user' 
   const section = (sandbox[group] ??= {});
   const list = Array.isArray(section[key]) ? section[key] : (section[key] = []);
   if (!list.includes(grant.value)) list.push(grant.value);
-  await cfg.update('servers', servers, target === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
+  await writeServers(servers, target);
 }

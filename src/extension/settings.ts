@@ -1,8 +1,8 @@
 /**
  * The one reader of `mcpHost.*` settings: a typed function per key, with its default and the scope it may come from.
  * Settings that only user scope may set (limits, the OAuth client metadata URL) are read from the user value alone,
- * so a workspace cannot raise a limit or choose where the host identifies itself. Writers (imports, "Allow …") stay
- * with the command that writes; they read through here too.
+ * so a workspace cannot raise a limit or choose where the host identifies itself. The writers (imports, the sandbox's
+ * "Allow …", tool enablement) write through here too, to the scope they name.
  */
 import * as vscode from 'vscode';
 import { DEFAULT_LIMITS, type Limits } from '../mcp';
@@ -28,6 +28,31 @@ export function folderServersSetting(folder: vscode.WorkspaceFolder): unknown {
 export function inputsSetting(): ScopedValues<unknown[]> {
   const v = cfg().inspect<unknown[]>('inputs');
   return { user: v?.globalValue, workspace: v?.workspaceValue };
+}
+
+/** Where a writer puts a value: user settings or the workspace's. */
+export type SettingsTarget = 'user' | 'workspace';
+const vsTarget = (t: SettingsTarget) => (t === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
+
+/** Writes `mcpHost.servers` of one scope (the whole object; callers start from `serversSetting()[target]`). */
+export async function writeServers(servers: Record<string, unknown>, target: SettingsTarget): Promise<void> {
+  await cfg().update('servers', servers, vsTarget(target));
+}
+
+/** Writes `mcpHost.inputs` of one scope. */
+export async function writeInputs(inputs: unknown[], target: SettingsTarget): Promise<void> {
+  await cfg().update('inputs', inputs, vsTarget(target));
+}
+
+/** `mcpHost.disabledTools` where it is set: the workspace value if there is one, else the user value. */
+export function disabledToolsWhereSet(): { value: unknown; target: SettingsTarget } {
+  const v = cfg().inspect<unknown>('disabledTools');
+  return v?.workspaceValue !== undefined ? { value: v.workspaceValue, target: 'workspace' } : { value: v?.globalValue, target: 'user' };
+}
+
+/** Writes `mcpHost.disabledTools` of one scope (undefined removes it). */
+export async function writeDisabledTools(value: unknown, target: SettingsTarget): Promise<void> {
+  await cfg().update('disabledTools', value, vsTarget(target));
 }
 
 /** `mcpHost.autoStart` (default true). */

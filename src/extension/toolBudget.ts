@@ -4,7 +4,7 @@
  * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
  */
 import * as vscode from 'vscode';
-import { disabledTools } from './settings';
+import { disabledTools, disabledToolsWhereSet, writeDisabledTools } from './settings';
 import type { HostApi } from '../mcp';
 import { parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
 
@@ -39,14 +39,11 @@ export class ToolEnablement implements vscode.Disposable {
    * (workspace if it has a value there, else user settings).
    */
   async set(server: string, tool: string | undefined, on: boolean): Promise<void> {
-    const cfg = vscode.workspace.getConfiguration(DISABLED_TOOLS_SETTING.section);
-    const inspected = cfg.inspect<Record<string, unknown>>(DISABLED_TOOLS_SETTING.key);
-    const inWorkspace = inspected?.workspaceValue !== undefined;
-    const base = parseToolPolicy(inWorkspace ? inspected?.workspaceValue : inspected?.globalValue);
+    const { value, target } = disabledToolsWhereSet();
+    const base = parseToolPolicy(value);
     const all = this.host.get(server)?.catalogue.tools.map(t => t.name) ?? [];
     const next = withToolEnabled(base, server, tool, on, all);
-    await cfg.update(DISABLED_TOOLS_SETTING.key, Object.keys(next).length ? next : undefined,
-      inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    await writeDisabledTools(Object.keys(next).length ? next : undefined, target);
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); }

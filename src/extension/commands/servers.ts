@@ -5,6 +5,7 @@ import type { ServerLogs } from '../logs';
 import { pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { quoted } from '../../mcp/logging/display';
+import { notify } from '../dialogs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
 export function offerTrust(ctl: ServerController, names: string[]): void {
@@ -12,7 +13,7 @@ export function offerTrust(ctl: ServerController, names: string[]): void {
   const which = names.length === 1 ? `${quoted(names[0])} is defined in workspace settings` : `${names.length} servers (${names.map(n => quoted(n)).join(', ')}) are defined in workspace settings`;
   const text = `This workspace is not trusted (Restricted Mode): ${which} and cannot start until you trust it.`;
   ctl.trustOffers.push({ text, actions: [manage] });
-  void vscode.window.showWarningMessage(text, manage)
+  void notify('warning', text, manage)
     .then(pick => { if (pick === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
 }
 

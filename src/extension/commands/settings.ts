@@ -6,23 +6,23 @@ import { afterMcpJsonImport } from '../coexistence';
 import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
 import { shownError } from './args';
+import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
 
 /** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
 export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  const existing = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<Record<string, unknown>>('servers')?.workspaceValue : cfg.inspect<Record<string, unknown>>('servers')?.globalValue) ?? {};
+  const target: SettingsTarget = vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user';
+  const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
     const ok = await vscode.window.showWarningMessage(`Replace the existing servers ${clash.join(', ')}?`, { modal: true }, 'Replace');
     if (ok !== 'Replace') for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
-  await cfg.update('servers', { ...existing, ...servers }, target);
+  await writeServers({ ...existing, ...servers }, target);
   if (inputs.length) {
-    const cur = (target === vscode.ConfigurationTarget.Workspace ? cfg.inspect<unknown[]>('inputs')?.workspaceValue : cfg.inspect<unknown[]>('inputs')?.globalValue) ?? [];
+    const cur = inputsSetting()[target] ?? [];
     const ids = new Set(cur.map(i => (i as { id?: string }).id));
-    await cfg.update('inputs', [...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
+    await writeInputs([...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
   }
   return Object.keys(servers).length;
 }
