@@ -2,24 +2,26 @@
  * One MCP server (implements ServerHandle), as a thin facade over its parts in this folder, each readable on its own:
  *   ../launch/stdio.ts, ../launch/http.ts  how a server is reached (the host's stdio child; Streamable HTTP or SSE)
  *   supervisor.ts                          when: stopped → starting → running → error, restarts, crash loop, health
+ *   launcher.ts                            which transport, the era probe and fallbacks, the sandbox, the trace
  *   session.ts                             what: the SDK v2 Client, its era, client features, catalogue glue
  *   calls.ts                               what the host asks of the server (timeouts, cancellation, progress,
  *                                          readable errors, the H12 re-initialize)
  *   serverRequests.ts                      the bound on what the server asks of the host
  *   serverLog.ts                           the server's log and stderr tail through the one redaction path
+ *   notifications.ts                       the server's notifications to listeners by method
  *   history.ts                             the protocol timeline
  * This file keeps the public API the host, the views and the CLI use.
  */
 import { eraShort, protocolLabel } from '../logging/protocolLabel';
 import { RequestHistory, type HistoryEntry, type StoredHistory } from './history';
 import {
-  SdkError, SdkErrorCode, auth,
-  type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type JSONRPCMessage, type ListResourcesResult,
-  type LoggingLevel, type OAuthClientProvider, type ProtocolEra, type ReadResourceResult, type StandardSchemaV1, type Transport,
+  auth,
+  type CallToolResult, type CompleteResult, type GetPromptResult, type Implementation, type ListResourcesResult,
+  type LoggingLevel, type OAuthClientProvider, type ProtocolEra, type ReadResourceResult, type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import type { RequestOptions, ServerHandle } from '../api';
-import { Emitter, assertNever, type Disposable, type Event } from '../events';
-import type { Catalogue, ClientFeatures, HttpServerDefinition, LogEntry, Root, ServerDefinition, ServerState, StdioServerDefinition } from '../types';
+import { Emitter, type Disposable, type Event } from '../events';
+import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, ServerState } from '../types';
 import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/catalogue';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
@@ -27,14 +29,14 @@ import { resolveLimits, type Limits } from '../limits';
 import type { FetchLike } from '../http/fetch';
 import { createGuardedFetch } from '../http/guardedFetch';
 import { SamplingService } from '../features/sampling';
-import { prepareStdio, type LoadEnvironment } from '../launch/stdio';
-import { httpTransport, wantsSseFallback, type HttpKind, type ReconnectionOptions } from '../launch/http';
-import { McpSession, type ServerNotification, type SessionHost, type TransportKind } from './session';
-import { Supervisor, type LaunchScope, type RestartPolicy } from './supervisor';
+import type { LoadEnvironment } from '../launch/stdio';
+import type { ReconnectionOptions } from '../launch/http';
+import type { McpSession, ServerNotification, SessionHost, TransportKind } from './session';
+import { Supervisor, type RestartPolicy } from './supervisor';
 import { ServerLog } from './serverLog';
 import { ServerCalls } from './calls';
-import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
-import { rediscoverOnRejectedToken } from '../oauth/rediscover';
+import { ServerLauncher } from './launcher';
+import { NotificationListeners } from './notifications';
 import { ConnectionTasks, taskChannel } from '../tasks/toolTasks';
 import type { TaskInfo } from '../tasks/tasks';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
@@ -93,7 +95,8 @@ export class Connection implements ServerHandle {
   /** Tool calls that run as MCP tasks (toolTasks.ts): one tracker per session. */
   private readonly toolTasks = new ConnectionTasks(() => this.name);
   readonly onDidChangeTasks: Event<TaskInfo> = this.toolTasks.onDidChange;
-  private readonly notificationListeners = new Map<string, Set<(n: ServerNotification) => void>>();
+  private readonly notifications = new NotificationListeners(message => this.serverLog.log('warning', 'lifecycle', message));
+  private readonly launcher: ServerLauncher;
   /** Which transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -104,8 +107,6 @@ export class Connection implements ServerHandle {
   private readonly _onDidDenyInSandbox = new Emitter<SandboxDenial>();
   /** Each thing the OS sandbox refused this server (logged too, with source `sandbox`). */
   readonly onDidDenyInSandbox: Event<SandboxDenial> = this._onDidDenyInSandbox.event;
-  /** The roots (folder paths) the running sandboxed launch may write: when the visible roots differ, it restarts. */
-  private sandboxRoots: string | undefined;
   private disposed = false;
   readonly onDidChangeState: Event<ServerState>;
   readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
@@ -135,14 +136,19 @@ export class Connection implements ServerHandle {
       negotiation: options.negotiation, probeTimeoutMs: options.probeTimeoutMs,
       onCatalogue: (_s, c) => this.catalogueChanged(c),
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
-      onNotification: n => this.dispatchNotification(n),
+      onNotification: n => this.notifications.dispatch(n),
       onClosed: s => this.supervisor.onSessionClosed(s),
     };
+    this.launcher = new ServerLauncher({
+      name: () => this.name, definition: () => this.definition, options, limits: () => this.limits, serverLog: this.serverLog,
+      fetch: this.fetchFn, sessionHost: this.sessionHost, rootPaths: () => this.rootPaths(), trace: () => this.trace,
+      redactor: () => this.redactor, onStdoutClosed: s => this.supervisor.onStdoutClosed(s), onDenial: d => this._onDidDenyInSandbox.fire(d),
+    });
     this.supervisor = new Supervisor({
       name: () => this.name, log, redact: t => this.redactor.text(t), redactError: e => { this.redactor.error(e); },
       stderrTail: () => this.serverLog.stderrTail, startupTimeout: () => this.startupTimeout,
       restart: options.restart, pingIntervalMs: options.pingIntervalMs, signsIn: !!options.authProvider,
-      launch: scope => this.launch(scope),
+      launch: scope => this.launcher.launch(scope),
       runningState: s => this.runningState(s),
       installed: async s => {
         s.store.add(this.toolTasks.attach(taskChannel(this), {
@@ -235,124 +241,8 @@ export class Connection implements ServerHandle {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Launch: which transport, which session
+  // Running state, catalogue, notifications (launch: launcher.ts; listeners: notifications.ts)
   // -------------------------------------------------------------------------------------------
-
-  private async launch(scope: LaunchScope): Promise<McpSession> {
-    const def = this.definition;
-    switch (def.type) {
-      case 'stdio':
-        try {
-          return await this.launchStdio(def, scope);
-        } catch (err) {
-          // A server that closes the pipe on the `server/discover` probe (some SDKs end on any request before
-          // initialize) is a legacy server: launch it again for the plain initialize handshake.
-          if (!(err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) || scope.aborted) throw err;
-          this.serverLog.log('info', 'lifecycle', 'the server ended the connection on the protocol probe; starting it again for the legacy handshake');
-          await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
-          // The error state shows the launch that counts: the probe launch's stderr is in the log already.
-          this.serverLog.clearStderrTail();
-          return await this.launchStdio(def, scope, true);
-        }
-      case 'sse':
-        return this.connectHttp(def, 'sse', scope);
-      case 'http':
-        try {
-          return await this.connectHttp(def, 'streamableHttp', scope);
-        } catch (err) {
-          const status = wantsSseFallback(err);
-          if (status === undefined || scope.aborted) throw err;
-          this.serverLog.log('info', 'lifecycle', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
-          return await this.connectHttp(def, 'sse', scope);
-        }
-      default:
-        return assertNever(def, 'server type');
-    }
-  }
-
-  private async launchStdio(def: StdioServerDefinition, scope: LaunchScope, legacyOnly = false): Promise<McpSession> {
-    // The launch's events arrive once the session exists (the Client's connect spawns the process).
-    const ref: { session?: McpSession } = {};
-    let stderrOpen = true;
-    const log = this.serverLog;
-    const sandboxed = isSandboxed(def, this.options.sandbox);
-    const sandbox = sandboxed ? {
-      options: this.options.sandbox ?? {}, roots: this.rootPaths(),
-      onDenial: (d: SandboxDenial) => {
-        log.log('warning', 'sandbox', `denied: ${d.kind === 'network' ? `connection to ${d.target}` : d.kind === 'write' ? `write to ${d.target}` : d.line} (${d.line})`);
-        this._onDidDenyInSandbox.fire(d);
-      },
-    } : undefined;
-    const launch = await prepareStdio(def, {
-      sandbox,
-      name: this.name, baseEnv: this.options.baseEnv, loadEnvironment: this.options.loadEnvironment, limits: this.limits,
-      stopGrace: this.options.stopGrace, warn: m => log.log('warning', 'lifecycle', m), aborted: () => scope.aborted,
-    }, {
-      stderr: (line, more) => { if (stderrOpen) log.pushStderr(line, more); },
-      spawn: pid => { if (ref.session) ref.session.pid = pid; },
-      exit: (code, signal) => { if (ref.session) ref.session.exit = { code, signal }; },
-      stdoutEnd: () => { if (ref.session) this.supervisor.onStdoutClosed(ref.session); },
-      dropped: err => { if (!ref.session?.closing) log.log('warning', 'lifecycle', err.message); },
-    }).catch(err => {
-      if ((err as { secrets?: readonly string[] }).secrets) log.setLaunchSecrets((err as { secrets: readonly string[] }).secrets);
-      throw err;
-    });
-    log.setLaunchSecrets(launch.secrets);
-    const session = ref.session = new McpSession(launch.transport, 'stdio', this.sessionHost, legacyOnly);
-    session.store.add({ dispose: () => { stderrOpen = false; } });
-    if (launch.sandbox) {
-      const p = launch.sandbox.policy;
-      this.sandboxRoots = JSON.stringify(p.roots);
-      session.store.add({ dispose: launch.sandbox.dispose });
-      log.log('info', 'sandbox', `sandboxed: writes only in ${p.allowWrite.join(', ')}; reading denied for ${p.denyRead.length} secret paths (${p.denyRead.slice(0, 6).join(', ')}${p.denyRead.length > 6 ? ', …' : ''}); ` +
-        `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`);
-    }
-    return this.connect(session, scope);
-  }
-
-  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false): Promise<McpSession> {
-    // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
-    const fetch = this.options.authProvider ? rediscoverOnRejectedToken(def.url, this.options.authProvider, this.fetchFn) : this.fetchFn;
-    const transport = httpTransport(def, kind, {
-      name: this.name, fetch, authProvider: this.options.authProvider, reconnection: this.options.reconnection, skipIssuerMetadataValidation,
-    });
-    const session = new McpSession(transport, kind, this.sessionHost);
-    try {
-      return await this.connect(session, scope);
-    } catch (err) {
-      if (!session.closing) {
-        session.release();
-        await session.client.close().catch(() => undefined);
-      }
-      // A 2025-03-26 server whose authorization server lives under a path of its own origin (legacyIssuer.ts).
-      const why = !skipIssuerMetadataValidation && !scope.aborted ? await legacySameOriginIssuer(err, def.url, this.fetchFn) : undefined;
-      if (why) {
-        this.serverLog.log('warning', 'lifecycle', `server \`${this.name}\`: ${why}`);
-        return this.connectHttp(def, kind, scope, true);
-      }
-      throw err;
-    }
-  }
-
-  private async connect(session: McpSession, scope: LaunchScope): Promise<McpSession> {
-    scope.sessions.push(session);
-    this.instrument(session.transport);
-    await session.connect();
-    if (scope.aborted) throw new McpHostError(`server \`${this.name}\` start was abandoned`);
-    return session;
-  }
-
-  /** Wraps our transport's send and onmessage for the trace (the SDK chains a pre-set onmessage). */
-  private instrument(transport: Transport): void {
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) => {
-      if (this.trace) this.serverLog.log('trace', 'trace', `→ ${this.redactor.value(message)}`);
-      return send(message, options);
-    };
-    transport.onmessage = (message: JSONRPCMessage) => {
-      if (this.trace) this.serverLog.log('trace', 'trace', `← ${this.redactor.value(message)}`);
-    };
-  }
 
   private runningState(session: McpSession): Extract<ServerState, { kind: 'running' }> {
     const r = this.redactor;
@@ -381,37 +271,12 @@ export class Connection implements ServerHandle {
     this._onDidChangeCatalogue.fire(c);
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Notifications
-  // -------------------------------------------------------------------------------------------
-
-  private dispatchNotification(n: { method: string; params?: unknown }): void {
-    const listeners = this.notificationListeners.get(n.method);
-    if (!listeners?.size) return;
-    const note: ServerNotification = { method: n.method, ...(n.params && typeof n.params === 'object' ? { params: n.params as Record<string, unknown> } : {}) };
-    for (const l of [...listeners]) {
-      try {
-        l(note);
-      } catch (err) {
-        this.serverLog.log('warning', 'lifecycle', `a listener of ${n.method} failed: ${messageOf(err)}`);
-      }
-    }
-  }
-
   /**
    * Listens to the server's notifications of one method (e.g. `notifications/tasks/status`), in both eras,
    * for every session of this connection (restarts included), until disposed.
    */
   onNotification(method: string, handler: (notification: ServerNotification) => void): Disposable {
-    let set = this.notificationListeners.get(method);
-    if (!set) this.notificationListeners.set(method, set = new Set());
-    set.add(handler);
-    return {
-      dispose: () => {
-        set.delete(handler);
-        if (!set.size && this.notificationListeners.get(method) === set) this.notificationListeners.delete(method);
-      },
-    };
+    return this.notifications.on(method, handler);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -485,11 +350,11 @@ export class Connection implements ServerHandle {
   /** Sends roots/list_changed when the roots this server sees changed since it last heard (H16; legacy era only). */
   async notifyRootsChanged(): Promise<boolean> {
     // H91: a sandboxed server's write boundary is its roots: when they change, it restarts inside the new one.
-    if (this.sandboxRoots !== undefined && this.sandboxed && (this.state.kind === 'running' || this.state.kind === 'starting')) {
+    if (this.launcher.sandboxRoots !== undefined && this.sandboxed && (this.state.kind === 'running' || this.state.kind === 'starting')) {
       const now = this.rootPaths().map(r => path.normalize(r));
-      if (JSON.stringify([...new Set(now)]) !== this.sandboxRoots) {
+      if (JSON.stringify([...new Set(now)]) !== this.launcher.sandboxRoots) {
         this.serverLog.log('info', 'sandbox', `roots changed: restarting inside the new write boundary (${now.length ? now.join(', ') : 'no root'})`);
-        this.sandboxRoots = undefined;
+        this.launcher.sandboxRoots = undefined;
         try {
           await this.stop();
           if (!this.disposed) await this.start();

@@ -1,0 +1,75 @@
+/**
+ * The `@mcp` participant's dialogs, replaceable for tests: the tool-call confirmation (once / session / always for
+ * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
+ */
+import type { ServerHandle } from '../../mcp';
+import { askWithCompletion } from '../commands/complete';
+import type { Grant } from '../sampling/queue';
+import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/display';
+import { ask as askDialog, type Dialog } from '../dialogs';
+
+/** A tool call waiting for the user's decision. */
+export interface ToolAsk {
+  server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean;
+  /** Aborts when whoever asked went away (an App view closed): a dialog that can close should; the answer is ignored. */
+  closed?: AbortSignal;
+}
+
+/** One prompt argument to ask for. */
+export interface ArgumentAsk {
+  handle: ServerHandle;
+  prompt: string;
+  argument: string;
+  description?: string;
+  required: boolean;
+  index: number;
+  total: number;
+  /** The values given so far (completion context). */
+  context: Record<string, string>;
+  /** `completion/complete` values for the empty input (empty when the server offers none). */
+  suggestions: () => Promise<string[]>;
+}
+
+/** The participant's dialogs, replaceable for tests. `askArgument` resolves undefined on cancel, '' to skip. */
+export interface ChatUi {
+  approveTool(ask: ToolAsk): Promise<Grant>;
+  askArgument(ask: ArgumentAsk): Promise<string | undefined>;
+}
+
+/** The tool-call confirmation's decisions; "Deny" is also what Escape and the close box mean. */
+export const TOOL_BUTTONS = { once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Tool', deny: 'Deny' } as const;
+
+/**
+ * The tool-call confirmation: the first line names the server and the tool (quoted, one line, no control or bidi
+ * characters, cut); the detail carries the server's words (full name when it was cut or cleaned, description,
+ * arguments) with controls and invisible characters shown as escapes.
+ */
+export function toolDialog(ask: ToolAsk): Dialog {
+  const name = shownName(ask.tool);
+  const detail = [
+    name !== ask.tool ? `Tool name as sent: ${dialogText(jsonText(ask.tool, 0), 500)}` : undefined,
+    ask.description ? `Description (from the server): ${dialogText(ask.description, 1000)}` : undefined,
+    `Arguments:\n${dialogText(jsonText(ask.args), 2000)}`,
+    ask.readOnly ? 'The server says this tool only reads (not verified).' : undefined,
+  ].filter(Boolean).join('\n');
+  return {
+    severity: 'warning',
+    message: `Run the tool ${quoted(ask.tool)} of MCP server ${quoted(ask.server)}?`,
+    detail,
+    buttons: [{ title: TOOL_BUTTONS.once }, { title: TOOL_BUTTONS.session }, { title: TOOL_BUTTONS.always }, { title: TOOL_BUTTONS.deny, isCloseAffordance: true }],
+  };
+}
+
+export const defaultChatUi: ChatUi = {
+  async approveTool(ask) {
+    const pick = await askDialog(toolDialog(ask));
+    return pick === TOOL_BUTTONS.once ? 'once' : pick === TOOL_BUTTONS.session ? 'session' : pick === TOOL_BUTTONS.always ? 'always' : 'deny';
+  },
+  askArgument(ask) {
+    return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
+      title: `${shownName(`${ask.handle.name}.${ask.prompt}`, 120)} (${ask.index + 1}/${ask.total}): ${shownName(ask.argument)}${ask.required ? '' : ' (optional)'}`,
+      placeholder: ask.description === undefined ? undefined : shownName(ask.description, 200),
+      required: ask.required,
+    });
+  },
+};

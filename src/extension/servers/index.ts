@@ -1,0 +1,180 @@
+/**
+ * Settings → definitions → `host.reconcile`, with the editor's gates on top: Workspace Trust (no
+ * server from workspace settings starts in Restricted Mode), launch consent for workspace stdio
+ * servers, and `${input:}` values. A held-back server stays in the host as a stopped server with a
+ * reason the views show; starting it explicitly asks what is missing.
+ *
+ * This file reads the settings and reconciles (one sync); the rooms: `state.ts` (what the controller knows, what
+ * the views read), `gates.ts` (explicit and lazy starts through trust and consent), `reasons.ts` (why a server is
+ * held back), `workspaceSettings.ts` (names Restricted Mode hides, `${input:}` uses).
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import * as settings from '../settings';
+import { ContextKeys } from '../../views/commandIds';
+import { failureKey, type SeenFailures } from '../failureNotice';
+import { definitionKey, type ConfigError, type InputDefinition, type ServerDefinition } from '../../mcp';
+import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
+import { resolveServer, type ResolveContext } from '../../mcp/config/variables';
+import { currentWorkspaceScope, type InputScope } from '../inputs';
+import { countOf } from '../../mcp/logging/display';
+import { DENIED, WAITING } from './reasons';
+import { asObject, workspaceServerNames } from './workspaceSettings';
+import { ServerGates } from './gates';
+
+export { ConsentDeniedError } from './reasons';
+export { inputUses } from './workspaceSettings';
+export type { Origin } from './state';
+
+/** The pseudo-server name settings problems are remembered under (SeenFailures). */
+const SETTINGS_PROBLEMS = '(settings)';
+
+/** The controller of configured servers (see the header). */
+export class ServerController extends ServerGates {
+  protected async doSync(): Promise<void> {
+    const servers = settings.serversSetting();
+    const inputs = settings.inputsSetting();
+    const trusted = vscode.workspace.isTrusted;
+    const userServers = asObject(servers.user);
+    const wsServers = asObject(servers.workspace);
+    const merged: Record<string, unknown> = { ...userServers, ...wsServers };
+    this.origins.clear();
+    for (const n of Object.keys(merged)) this.origins.set(n, n in wsServers ? 'workspace' : 'user');
+    // Multi-root: a folder's own `.vscode/settings.json` servers run for that folder (its name qualifies a
+    // server whose name is taken already; its roots default to that folder; `${workspaceFolder}` is that folder).
+    this.folders.clear();
+    if (vscode.workspace.workspaceFile) {
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const own = asObject(settings.folderServersSetting(folder));
+        for (const [n, def] of Object.entries(own)) {
+          const name = n in merged ? `${folder.name}/${n}` : n;
+          const raw = asObject(def);
+          merged[name] = raw.roots === undefined && def && typeof def === 'object' ? { ...raw, roots: [folder.name] } : def;
+          this.origins.set(name, 'workspace');
+          this.folders.set(name, folder.name);
+        }
+      }
+    }
+
+    for (const n of this.used) if (!(n in merged)) this.used.delete(n);
+    const parsed = parseServers(merged);
+    this.raws.clear();
+    for (const raw of parsed.servers) this.raws.set(raw.name, raw);
+    // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
+    // (values kept for this workspace only), a user server the user's.
+    const userInputs = parseInputs(inputs.user ?? []);
+    const wsInputs = trusted ? parseInputs(inputs.workspace ?? []) : { inputs: [], errors: [] };
+    const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
+    const warnings = [...parsed.warnings];
+    const autoStartAll = settings.autoStart();
+    // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
+    const lazy = settings.startupMode() === 'lazy';
+    this.lazy.clear();
+    const timeouts = settings.timeouts();
+    const sandboxDefault = settings.sandboxDefault();
+
+    const defs: ServerDefinition[] = [];
+    const ask: ServerDefinition[] = [];
+    const blocked = new Map<string, string>();
+    for (const raw of parsed.servers) {
+      const origin = this.origins.get(raw.name) ?? 'user';
+      // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
+      // one that ran in this window (the user stopped it, or it failed) stays stopped.
+      const lazyHeld = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      const waits = lazyHeld && !this.used.has(raw.name);
+      if (waits) this.lazy.add(raw.name);
+      const wantsStart = lazyHeld ? false : raw.autoStart ?? autoStartAll;
+      const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
+      const missing: string[] = [];
+      const scoped = origin === 'workspace'
+        ? { inputs: wsInputs.inputs, scope: currentWorkspaceScope() }
+        : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
+      const r = await resolveServer(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      warnings.push(...r.warnings);
+      if (!r.definition) { errors.push(...r.errors); continue; }
+      let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
+      // A server that ran in this window and is stopped now (the user stopped it) is not started by a settings sync
+      // while its definition is the same one.
+      const existing = this.host.get(raw.name);
+      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && definitionKey(existing.definition) === definitionKey(def)) def = { ...def, autoStart: false };
+      // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
+      if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
+      let reason: string | undefined;
+      if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
+      else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
+      else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
+        reason = this.consent.wasDenied(def) ? DENIED : WAITING;
+        if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
+      }
+      if (reason) {
+        blocked.set(def.name, reason);
+        def = { ...def, autoStart: false };
+      }
+      defs.push(def);
+    }
+    this.blocked.clear();
+    for (const [k, v] of blocked) this.blocked.set(k, v);
+    this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
+    this.errors = errors;
+    this.changed.fire();
+    for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
+    this.notifyProblems(errors);
+    for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
+    // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
+      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
+    // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
+    await Promise.all([...blocked.keys()].map(async name => {
+      const h = this.host.get(name);
+      if (h && h.state.kind !== 'stopped') {
+        this.log.info(`${name}: stopped (${blocked.get(name)})`);
+        await h.stop();
+      }
+    }));
+    const reconciled = this.host.reconcile(defs, errors);
+    this.decided(performance.now());
+    if (ask.length) void this.askConsent(ask);
+    await reconciled;
+  }
+
+  private lastProblems = '';
+  /** Settings problems shown before (across reloads); set by the extension. */
+  seenProblems?: SeenFailures;
+
+  /** One notification per new set of settings problems (not on every sync, not again after a reload). */
+  private notifyProblems(errors: ConfigError[]): void {
+    const key = errors.map(e => e.message).join('\n');
+    if (key === this.lastProblems) return;
+    this.lastProblems = key;
+    if (!errors.length) { void this.seenProblems?.forget(SETTINGS_PROBLEMS); return; }
+    const seenKey = failureKey(SETTINGS_PROBLEMS, key);
+    if (this.seenProblems?.has(seenKey)) return;
+    void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
+    const open = 'Open Settings';
+    void vscode.window.showWarningMessage(
+      errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,
+    ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
+  }
+
+  private context(inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[]): ResolveContext {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+    return {
+      workspaceFolders: folders,
+      definingFolder: this.folders.get(raw.name) ?? (this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined),
+      userHome: os.homedir(),
+      env: process.env,
+      inputs,
+      resolveInput: async input => {
+        if (mayPrompt) {
+          try { return await this.inputs.resolve(input, scope, raw.name); } catch { /* cancelled */ }
+        } else {
+          const stored = await this.inputs.stored(input.id, scope);
+          if (stored !== undefined) return stored;
+        }
+        missing.push(input.id);
+        return '';
+      },
+    };
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * What the server controller knows between syncs: where each server is defined (user, workspace, a folder), why one
+ * is held back, which resources are subscribed, which servers wait for their first use; and what the views read of
+ * it (ServerAnnotations). The syncing itself is in `index.ts`, the start gates in `gates.ts`.
+ */
+import * as vscode from 'vscode';
+import { definitionKey, type ConfigError, type HostApi } from '../../mcp';
+import type { RawServer } from '../../mcp/config/validate';
+import type { ServerAnnotations } from '../../views/nodes';
+import type { McpJsonWatcher } from '../coexistence';
+import type { LaunchConsent } from '../consent';
+import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
+import type { ServerIdentity } from '../identity';
+import * as settings from '../settings';
+import { toVs } from '../logs';
+import { WAITING } from './reasons';
+
+export type Origin = 'user' | 'workspace';
+
+/** The controller's state and the views' annotations (ServerController's base). */
+export abstract class ServerControllerState implements ServerAnnotations, vscode.Disposable {
+  protected readonly blocked = new Map<string, string>();
+  protected readonly origins = new Map<string, Origin>();
+  /** Servers defined in a folder's own settings (multi-root), by server name. */
+  protected readonly folders = new Map<string, string>();
+  protected readonly raws = new Map<string, RawServer>();
+  protected readonly subscribed = new Map<string, Set<string>>();
+  protected readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  protected queue: Promise<void> = Promise.resolve();
+  protected readonly promptFor = new Set<string>();
+  protected readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Every "workspace not trusted" message a start command showed (text and buttons), newest last; tests read it. */
+  readonly trustOffers: { text: string; actions: string[] }[] = [];
+  /** The problems of the last sync (invalid settings, unresolvable variables). */
+  errors: ConfigError[] = [];
+  protected restricted: string[] = [];
+  protected decided!: (at: number) => void;
+  /**
+   * `performance.now()` when the first sync had `host.reconcile` decide what starts (settings read,
+   * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
+   */
+  readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
+
+  constructor(
+    protected readonly host: HostApi,
+    protected readonly consent: LaunchConsent,
+    protected readonly inputs: InputStore,
+    protected readonly log: vscode.LogOutputChannel,
+  ) {
+    // One log line per denial, wherever the dialog was asked from.
+    consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
+      toVs(host.onDidChangeState(({ server, state }) => {
+        if (state.kind === 'running') this.used.add(server);
+        if (state.kind !== 'running' && this.subscribed.delete(server)) this.changed.fire();
+      })),
+    );
+  }
+
+  /** Re-reads the settings and reconciles (serialised: concurrent calls run one after another). */
+  sync(): Promise<void> {
+    this.queue = this.queue.then(() => this.doSync(), err => this.log.error(`sync failed: ${String(err)}`));
+    return this.queue;
+  }
+
+  protected abstract doSync(): Promise<void>;
+
+  /** Where a server is defined plus its definition fingerprint (undefined for an unknown server). */
+  identity(name: string): ServerIdentity | undefined {
+    const def = this.host.get(name)?.definition;
+    const scope = this.origins.get(name);
+    if (!def || !scope) return undefined;
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: definitionKey(def) };
+  }
+
+  configProblems(): string[] {
+    return this.errors.map(e => e.message);
+  }
+
+  restrictedServers(): string[] {
+    return this.restricted;
+  }
+
+  /** Every server Restricted Mode holds back: the workspace ones it hides, and any known one it keeps from starting. */
+  untrustedServers(): string[] {
+    if (vscode.workspace.isTrusted) return [];
+    return [...this.restricted, ...this.host.servers.filter(h => this.origins.get(h.name) === 'workspace').map(h => h.name)];
+  }
+
+  protected coexistence?: McpJsonWatcher;
+  /** Servers waiting for their first use (`mcpHost.startup: lazy`). */
+  protected readonly lazy = new Set<string>();
+  /** Servers that ran in this window: in lazy mode, one the user stopped stays "stopped", never "starts on first use" again. */
+  protected readonly used = new Set<string>();
+
+  /** Watches `.vscode/mcp.json` for servers VS Code itself also starts (the views say so). */
+  watchCoexistence(w: McpJsonWatcher): void {
+    this.coexistence = w;
+    this.disposables.push(w.onDidChange(() => this.changed.fire()));
+  }
+
+  alsoIn(server: string): string | undefined {
+    return this.origins.has(server) ? this.coexistence?.alsoIn(server) : undefined;
+  }
+
+  blockedReason(server: string): string | undefined {
+    const reason = this.blocked.get(server);
+    // A lazy server that will ask for launch consent at its first use is not held back: it waits for that use.
+    return reason === WAITING && this.lazy.has(server) ? undefined : reason;
+  }
+
+  /** Multi-root: the folder whose own settings define `server`, if one does. */
+  folderOf(server: string): string | undefined {
+    return this.folders.get(server);
+  }
+
+  /** Where a server's definition came from. */
+  originOf(server: string): Origin | undefined {
+    return this.origins.get(server);
+  }
+
+  isSubscribed(server: string, uri: string): boolean {
+    return this.subscribed.get(server)?.has(uri) === true;
+  }
+
+  /** Subscribes to `resources/updated` for `uri` (only when the server declared `subscribe`). */
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.host.get(server)?.subscribe(uri);
+    let set = this.subscribed.get(server);
+    if (!set) this.subscribed.set(server, set = new Set());
+    set.add(uri);
+    this.changed.fire();
+  }
+
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.host.get(server)?.unsubscribe(uri);
+    this.subscribed.get(server)?.delete(uri);
+    this.changed.fire();
+  }
+
+  protected block(name: string, reason: string): void {
+    this.blocked.set(name, reason);
+    this.changed.fire();
+  }
+
+  protected unblock(name: string): void {
+    if (this.blocked.delete(name)) this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * How a server is reached, for one start: which transport (stdio, with the `server/discover` probe and the relaunch
+ * for a legacy server that closes on it; Streamable HTTP with the SSE fallback and the legacy same-origin issuer
+ * retry; SSE), the OS sandbox of a stdio launch, the session's connect, and the protocol trace on the transport.
+ * Connection (connection.ts) hands it to its supervisor as the launch.
+ */
+import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { assertNever } from '../events';
+import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../types';
+import { McpHostError } from '../errors';
+import type { Redactor } from '../logging/redact';
+import type { Limits } from '../limits';
+import type { FetchLike } from '../http/fetch';
+import { prepareStdio } from '../launch/stdio';
+import { httpTransport, wantsSseFallback, type HttpKind } from '../launch/http';
+import { McpSession, type SessionHost } from './session';
+import type { LaunchScope } from './supervisor';
+import type { ServerLog } from './serverLog';
+import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
+import { rediscoverOnRejectedToken } from '../oauth/rediscover';
+import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
+import type { ConnectionOptions } from './connection';
+
+/** What a launch needs of its connection. */
+export interface LaunchHost {
+  name(): string;
+  definition(): ServerDefinition;
+  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection'>;
+  limits(): Limits;
+  serverLog: ServerLog;
+  /** The guarded fetch (every HTTP request of the server). */
+  fetch: FetchLike;
+  sessionHost: SessionHost;
+  /** The folder paths of the visible roots (the sandbox's write boundary). */
+  rootPaths(): string[];
+  /** True while the protocol trace is on. */
+  trace(): boolean;
+  redactor(): Redactor;
+  onStdoutClosed(session: McpSession): void;
+  onDenial(denial: SandboxDenial): void;
+}
+
+/** Launches and connects one server's sessions (see the header). */
+export class ServerLauncher {
+  /** The roots (folder paths) the running sandboxed launch may write: when the visible roots differ, it restarts. */
+  sandboxRoots: string | undefined;
+
+  constructor(private readonly host: LaunchHost) {}
+
+  async launch(scope: LaunchScope): Promise<McpSession> {
+    const def = this.host.definition();
+    switch (def.type) {
+      case 'stdio':
+        try {
+          return await this.launchStdio(def, scope);
+        } catch (err) {
+          // A server that closes the pipe on the `server/discover` probe (some SDKs end on any request before
+          // initialize) is a legacy server: launch it again for the plain initialize handshake.
+          if (!(err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) || scope.aborted) throw err;
+          this.host.serverLog.log('info', 'lifecycle', 'the server ended the connection on the protocol probe; starting it again for the legacy handshake');
+          await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
+          // The error state shows the launch that counts: the probe launch's stderr is in the log already.
+          this.host.serverLog.clearStderrTail();
+          return await this.launchStdio(def, scope, true);
+        }
+      case 'sse':
+        return this.connectHttp(def, 'sse', scope);
+      case 'http':
+        try {
+          return await this.connectHttp(def, 'streamableHttp', scope);
+        } catch (err) {
+          const status = wantsSseFallback(err);
+          if (status === undefined || scope.aborted) throw err;
+          this.host.serverLog.log('info', 'lifecycle', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
+          return await this.connectHttp(def, 'sse', scope);
+        }
+      default:
+        return assertNever(def, 'server type');
+    }
+  }
+
+  private async launchStdio(def: StdioServerDefinition, scope: LaunchScope, legacyOnly = false): Promise<McpSession> {
+    // The launch's events arrive once the session exists (the Client's connect spawns the process).
+    const ref: { session?: McpSession } = {};
+    let stderrOpen = true;
+    const log = this.host.serverLog;
+    const sandboxed = isSandboxed(def, this.host.options.sandbox);
+    const sandbox = sandboxed ? {
+      options: this.host.options.sandbox ?? {}, roots: this.host.rootPaths(),
+      onDenial: (d: SandboxDenial) => {
+        log.log('warning', 'sandbox', `denied: ${d.kind === 'network' ? `connection to ${d.target}` : d.kind === 'write' ? `write to ${d.target}` : d.line} (${d.line})`);
+        this.host.onDenial(d);
+      },
+    } : undefined;
+    const launch = await prepareStdio(def, {
+      sandbox,
+      name: this.host.name(), baseEnv: this.host.options.baseEnv, loadEnvironment: this.host.options.loadEnvironment, limits: this.host.limits(),
+      stopGrace: this.host.options.stopGrace, warn: m => log.log('warning', 'lifecycle', m), aborted: () => scope.aborted,
+    }, {
+      stderr: (line, more) => { if (stderrOpen) log.pushStderr(line, more); },
+      spawn: pid => { if (ref.session) ref.session.pid = pid; },
+      exit: (code, signal) => { if (ref.session) ref.session.exit = { code, signal }; },
+      stdoutEnd: () => { if (ref.session) this.host.onStdoutClosed(ref.session); },
+      dropped: err => { if (!ref.session?.closing) log.log('warning', 'lifecycle', err.message); },
+    }).catch(err => {
+      if ((err as { secrets?: readonly string[] }).secrets) log.setLaunchSecrets((err as { secrets: readonly string[] }).secrets);
+      throw err;
+    });
+    log.setLaunchSecrets(launch.secrets);
+    const session = ref.session = new McpSession(launch.transport, 'stdio', this.host.sessionHost, legacyOnly);
+    session.store.add({ dispose: () => { stderrOpen = false; } });
+    if (launch.sandbox) {
+      const p = launch.sandbox.policy;
+      this.sandboxRoots = JSON.stringify(p.roots);
+      session.store.add({ dispose: launch.sandbox.dispose });
+      log.log('info', 'sandbox', `sandboxed: writes only in ${p.allowWrite.join(', ')}; reading denied for ${p.denyRead.length} secret paths (${p.denyRead.slice(0, 6).join(', ')}${p.denyRead.length > 6 ? ', …' : ''}); ` +
+        `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`);
+    }
+    return this.connect(session, scope);
+  }
+
+  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false): Promise<McpSession> {
+    // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
+    const fetch = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
+    const transport = httpTransport(def, kind, {
+      name: this.host.name(), fetch, authProvider: this.host.options.authProvider, reconnection: this.host.options.reconnection, skipIssuerMetadataValidation,
+    });
+    const session = new McpSession(transport, kind, this.host.sessionHost);
+    try {
+      return await this.connect(session, scope);
+    } catch (err) {
+      if (!session.closing) {
+        session.release();
+        await session.client.close().catch(() => undefined);
+      }
+      // A 2025-03-26 server whose authorization server lives under a path of its own origin (legacyIssuer.ts).
+      const why = !skipIssuerMetadataValidation && !scope.aborted ? await legacySameOriginIssuer(err, def.url, this.host.fetch) : undefined;
+      if (why) {
+        this.host.serverLog.log('warning', 'lifecycle', `server \`${this.host.name()}\`: ${why}`);
+        return this.connectHttp(def, kind, scope, true);
+      }
+      throw err;
+    }
+  }
+
+  private async connect(session: McpSession, scope: LaunchScope): Promise<McpSession> {
+    scope.sessions.push(session);
+    this.instrument(session.transport);
+    await session.connect();
+    if (scope.aborted) throw new McpHostError(`server \`${this.host.name()}\` start was abandoned`);
+    return session;
+  }
+
+  /** Wraps our transport's send and onmessage for the trace (the SDK chains a pre-set onmessage). */
+  private instrument(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) => {
+      if (this.host.trace()) this.host.serverLog.log('trace', 'trace', `→ ${this.host.redactor().value(message)}`);
+      return send(message, options);
+    };
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if (this.host.trace()) this.host.serverLog.log('trace', 'trace', `← ${this.host.redactor().value(message)}`);
+    };
+  }
+}
