@@ -1,6 +1,7 @@
 /** Sampling and elicitation helpers of the extension: the per-server queue, grants, the request summary, forms (H18). */
 import * as assert from 'node:assert/strict';
-import { Grants, KeyedQueue, applyStopSequences } from '../../src/extension/sampling/queue';
+import { Grants, KeyedQueue } from '../../src/extension/grants';
+import { applyStopSequences } from '../../src/extension/sampling/stopSequences';
 import { describeSampling, lastUserText, withLastUserText } from '../../src/extension/sampling/describe';
 import { coerce, fieldsOf } from '../../src/extension/elicitation/form';
 

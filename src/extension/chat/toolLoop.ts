@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { visibleToModel, type HostApi, type ServerHandle } from '../../mcp';
-import { ScopedGrants, type Grant } from '../sampling/queue';
+import { ScopedGrants, type Grant } from '../grants';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';

@@ -4,7 +4,7 @@
  */
 import type { ServerHandle } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
-import type { Grant } from '../sampling/queue';
+import type { Grant } from '../grants';
 import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/display';
 import { ask as askDialog, type Dialog } from '../dialogs';
 

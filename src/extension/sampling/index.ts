@@ -10,7 +10,8 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@mod
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
 import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
-import { applyStopSequences, KeyedQueue, ScopedGrants, type Grant } from './queue';
+import { KeyedQueue, ScopedGrants, type Grant } from '../grants';
+import { applyStopSequences } from './stopSequences';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
 import { dialogText, quoted, shownName } from '../../mcp/logging/display';

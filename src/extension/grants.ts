@@ -1,7 +1,8 @@
 /**
- * Editor-free helpers for sampling and tool approval: a per-key promise chain (so concurrent
- * requests from one server wait behind one dialog) and grants (once / session / always).
- * No `vscode` import: unit-tested in plain mocha.
+ * What the user has granted, and one dialog at a time: grants (once / session / always, kept in the scope where the
+ * server is defined) for sampling and tool calls, and a per-key promise chain so concurrent requests of one server
+ * wait behind one dialog. Used by sampling (src/extension/sampling/) and by `@mcp`'s tool approvals
+ * (src/extension/chat/toolLoop.ts). No `vscode` import: unit-tested in plain mocha.
  */
 
 /** Runs tasks one after another per key; tasks of different keys run concurrently. */
@@ -116,18 +117,4 @@ export class ScopedGrants {
     await this.scopes.user.clear();
     await this.scopes.workspace.clear();
   }
-}
-
-/**
- * Cuts `text` at the first of `stops` (client-side `stopSequences`, since vscode.lm has no such
- * option). Returns the text and whether a stop sequence ended it.
- */
-export function applyStopSequences(text: string, stops: readonly string[] | undefined): { text: string; stopped: boolean } {
-  let cut = -1;
-  for (const s of stops ?? []) {
-    if (!s) continue;
-    const i = text.indexOf(s);
-    if (i >= 0 && (cut < 0 || i < cut)) cut = i;
-  }
-  return cut < 0 ? { text, stopped: false } : { text: text.slice(0, cut), stopped: true };
 }
