@@ -10,7 +10,7 @@
  * `context.ts` (history and attachments), `ui.ts` (the dialogs), `followups.ts` (follow-ups and palette
  * commands), `parse.ts`, `render.ts`, `messages.ts`, `models.ts`, `lmTools.ts`.
  *
- * VS Code 1.138 has no finalized API to add slash commands at run time (only the static
+ * VS Code (1.139) has no finalized API to add slash commands at run time (only the static
  * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
  */
 import * as vscode from 'vscode';

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { visibleToModel, type HostApi } from '../../mcp';
 import { toolResultText } from './messages';
+import { abortSignalOf } from '../cancellation';
 import type { AppViews } from '../apps';
 
 export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool' } as const;
@@ -78,19 +79,15 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       const tool = h.catalogue.tools.find(t => t.name === name);
       if (!tool || !visibleToModel(tool) || o.toolEnabled?.(h.name, tool.name) === false) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       if (!await o.approve(h.name, tool, args)) return text('The user declined to run this tool.');
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
       const view = o.apps?.open(h.name, tool, args, { preserveFocus: true });
       try {
-        const result = await h.callTool(tool.name, args, { signal: ac.signal, by: 'model' });
+        const result = await h.callTool(tool.name, args, { signal: abortSignalOf(token), by: 'model' });
         view?.result(result);
         return text(toolResultText(result));
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         view?.cancelled(message);
         return text(`The tool call failed: ${message}`);
-      } finally {
-        sub.dispose();
       }
     },
   });

@@ -13,7 +13,8 @@ import { buttonTitle, progressText, promptCommand, promptListing, toolListing, t
 import { markdownCode, markdownText } from '../../mcp/logging/display';
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
-import { abortSignalOf, ChatModelLoop, isRunning } from './toolLoop';
+import { ChatModelLoop, isRunning } from './toolLoop';
+import { abortSignalOf } from '../cancellation';
 
 /** The slash commands' handlers (McpChat's base; the dispatcher is McpChat.handle). */
 export abstract class SlashCommands extends ChatModelLoop {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { visibleToModel, type HostApi, type ServerHandle } from '../../mcp';
 import { ScopedGrants, type Grant } from '../grants';
+import { abortSignalOf } from '../cancellation';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';
@@ -27,14 +28,6 @@ export const MAX_TOOL_ROUNDS = 10;
 /** True when the server is running (only running servers' tools, prompts and resources are offered). */
 export function isRunning(h: ServerHandle): boolean {
   return h.state.kind === 'running';
-}
-
-/** An AbortSignal that aborts when the chat request is cancelled (Stop). */
-export function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
-  const ac = new AbortController();
-  if (token.isCancellationRequested) ac.abort();
-  else token.onCancellationRequested(() => ac.abort());
-  return ac.signal;
 }
 
 /** The participant's tools, grants and model round trips (McpChat's base). */

@@ -8,6 +8,7 @@ import { taskMessage } from './tasks';
 import type { AppViews } from '../apps';
 import { resultDocuments } from '../results';
 import { quoted } from '../../mcp/logging/display';
+import { abortSignalOf } from '../cancellation';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -41,12 +42,11 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
       { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${tool.name}`, cancellable: true },
       (progress, token) => {
         // Cancel aborts the call; a call running as a task is cancelled on the server (tasks/cancel).
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
+        const signal = abortSignalOf(token);
         let last = 0;
         let said: string | undefined;
         return h.callTool(tool.name, input, {
-          signal: ac.signal,
+          signal,
           task: mode,
           userStarted: true,
           onTask: t => {
