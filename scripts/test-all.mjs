@@ -5,7 +5,7 @@
 //   reliability  test/reliability (mocha; hostile and misbehaving servers next to a bystander)
 //   editor       test/editor in the real VS Code extension host (code-server), three passes, on the unpacked VSIX
 //   e2e          UI scenarios driven in Chromium against the installed VSIX (smoke in eager and lazy start-up, chat, apps,
-//                forms and results in both start-up modes)
+//                forms and results, and Restricted Mode, in both start-up modes)
 //   conformance  the official MCP conformance suite (0.1.16, and 0.2.0-alpha.12: its 2025-11-25 and 2026-07-28
 //                requirement sets and every client scenario) against the production CLI, reported apart, one line
 //                per set: scenarios and checks are not tests of ours, so they never enter the test count
@@ -42,6 +42,7 @@ const STEPS = [
   { id: 'e2e:chat', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/chat.mjs'] },
   { id: 'e2e:apps', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/apps.mjs'] },
   ...['eager', 'lazy'].map(mode => ({ id: `e2e:forms-results-${mode}`, group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/forms-results.mjs'], env: { E2E_STARTUP: mode } })),
+  ...['eager', 'lazy'].map(mode => ({ id: `e2e:restricted-${mode}`, group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/restricted.mjs'], env: { E2E_STARTUP: mode } })),
   { id: 'conformance', kind: 'conformance', cmd: [node, 'scripts/conformance.mjs'] },
 ];
 const wanted = s => (!only || only.has(s.id) || only.has(s.group)) && !skip.has(s.id) && !skip.has(s.group);

@@ -33,6 +33,8 @@ export const CommandIds = {
   addServer: 'mcpHost.addServer',
   openSettings: 'mcpHost.openSettings',
   resetTrust: 'mcpHost.resetTrust',
+  /** Restricted Mode: opens VS Code's Manage Workspace Trust (the inline action of a held-back server's row). */
+  manageWorkspaceTrust: 'mcpHost.manageWorkspaceTrust',
   clearInputs: 'mcpHost.clearInputs',
   signOut: 'mcpHost.signOut',
   /** Writes a resource's bytes to a file; args: server, resource URI, content index, target URI (else asked). */

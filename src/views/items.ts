@@ -146,6 +146,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       item.description = node.description;
       item.tooltip = node.tooltip ?? node.text;
       if (node.command) item.command = { command: node.command.id, title: node.text, arguments: node.command.args };
+      if (node.context) item.contextValue = node.context;
       return item;
     }
     default: return assertNever(node, 'tree node');

@@ -22,6 +22,8 @@ export type McpNode =
     kind: 'message'; server: string; text: string; error?: boolean; command?: { id: string; args?: unknown[] };
     /** Shown beside the text (what clicking does); `tooltip` the whole explanation; `icon` a codicon other than info/warning. */
     description?: string; tooltip?: string; icon?: string;
+    /** The row's `contextValue` (its inline and context-menu actions), if it has any. */
+    context?: 'restricted';
   };
 
 /**

@@ -76,12 +76,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
 
   getChildren(node?: McpNode): McpNode[] {
     if (!node) {
-      // Restricted Mode: one row per workspace server it holds back (names only), short enough to read whole, with the
-      // explanation in the tooltip; a click opens Manage Workspace Trust.
+      // Restricted Mode: one row per workspace server it holds back (names only), "not trusted" beside it: short
+      // enough to read whole in a narrow side bar (a longer description was cut off). The explanation is in the
+      // tooltip; a click, and the row's inline shield action (Manage Workspace Trust), open Manage Workspace Trust.
       const banner: McpNode[] = this.notes.restrictedServers().map(name => ({
-        kind: 'message', server: '', error: true, icon: 'shield', command: { id: 'workbench.trust.manage' },
-        text: name, description: 'not trusted · Manage Workspace Trust…',
-        tooltip: `${name} is defined in this workspace's settings. The workspace is not trusted (Restricted Mode), so it does not start. Click to manage Workspace Trust; once you trust the workspace, it starts as its settings say.`,
+        kind: 'message', server: '', error: true, icon: 'shield', command: { id: 'workbench.trust.manage' }, context: 'restricted',
+        text: name, description: 'not trusted',
+        tooltip: `${name} is defined in this workspace's settings. The workspace is not trusted (Restricted Mode), so it does not start. Click to manage Workspace Trust (or use the shield beside the row); once you trust the workspace, it starts as its settings say.`,
       }));
       const problems: McpNode[] = this.notes.configProblems().map(text => ({
         kind: 'message', server: '', error: true, text, command: { id: 'workbench.action.openWorkspaceSettingsFile' },

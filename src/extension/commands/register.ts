@@ -89,6 +89,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       await controller.sync();
       void vscode.window.showInformationMessage('MCP Host: launch consent reset; workspace servers ask again before they start.');
     },
+    [CommandIds.manageWorkspaceTrust]: () => vscode.commands.executeCommand('workbench.trust.manage'),
     [CommandIds.clearInputs]: async () => {
       const n = await s.inputs.clear();
       void vscode.window.showInformationMessage(`MCP Host: cleared ${n} stored input value${n === 1 ? '' : 's'}; they are asked again on next start.`);
