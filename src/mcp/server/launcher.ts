@@ -113,7 +113,7 @@ export class ServerLauncher {
       const p = launch.sandbox.policy;
       this.sandboxRoots = JSON.stringify(p.roots);
       session.store.add({ dispose: launch.sandbox.dispose });
-      log.log('info', 'sandbox', `sandboxed: writes only in ${p.allowWrite.join(', ')}; reading denied for ${p.denyRead.length} secret paths (${p.denyRead.slice(0, 6).join(', ')}${p.denyRead.length > 6 ? ', …' : ''}); ` +
+      log.log('info', 'sandbox', `sandboxed: writes only in ${p.allowWrite.join(', ')}; reading denied for ${p.denyRead.length} secret paths (${p.denyRead.slice(0, 6).join(', ')}${p.denyRead.length > 6 ? ', …' : ''}${process.platform === 'linux' ? '; they read as empty or missing, and the sandbox does not report each read' : ''}); ` +
         `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`);
     }
     return this.connect(session, scope);
