@@ -1,8 +1,8 @@
 /**
  * Activation and bundle size.
  *
- * bundle: builds the extension bundle minified exactly as `node esbuild.mjs --production` does (same
- * options), but into a temporary folder, so a concurrent editor test run keeps its dist/; reports its size.
+ * bundle: runs `node esbuild.mjs --production` into a temporary folder (`--outdir`), so a concurrent editor test
+ * run keeps its dist/; reports the size of extension.js and of the bundles loaded on first use.
  *
  * activation: runs the real-editor harness (scripts/editor/run-editor-tests.mjs: code-server, the real
  * extension host) with 10 stdio servers (echo.mjs) in user settings (so no launch consent waits for an answer
@@ -17,7 +17,6 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { fixture } from '../test/support/connection';
 import { ROOT, round, type Bench } from './lib';
 
@@ -29,17 +28,15 @@ export const bundle: Bench = {
   async run(log) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-bundle-'));
     try {
-      await esbuild.build({
-        absWorkingDir: ROOT,
-        platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', mainFields: ['module', 'main'],
-        entryPoints: { extension: 'src/extension/extension.ts' }, bundle: true, external: ['vscode'],
-        outdir: dir, minify: true, sourcemap: false, sourcesContent: false,
-      });
+      // esbuild.mjs itself (its lazy bundles included), into a temporary folder.
+      if (await runBounded(process.execPath, ['esbuild.mjs', '--production', '--outdir', dir], process.env, 120_000, log) !== 0) throw new Error('build failed');
       const size = fs.statSync(path.join(dir, 'extension.js')).size;
-      log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB`);
+      const lazy = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !['extension.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js'].includes(f))
+        .map(f => `${f} ${(fs.statSync(path.join(dir, f)).size / 1024).toFixed(0)} KiB`);
+      log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB; loaded on first use: ${lazy.join(', ')}`);
       return [{
         name: 'bundle: dist/extension.js, production (minified)', value: round(size / MB, 3), unit: 'MiB',
-        ratio: null, target: '≤ 1 MB minified', met: size <= MB, note: `${size} bytes`,
+        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes; loaded on first use, apart: ${lazy.join(', ')}`,
       }];
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
