@@ -63,6 +63,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
    * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
    */
   readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
+  /** `performance.now()` at the steps of the first sync (began, settings parsed, definitions resolved, reconcile called), for the activation benchmark. */
+  readonly firstSyncMarks: Record<string, number> = {};
+  private synced = false;
 
   constructor(
     private readonly host: HostApi,
@@ -334,6 +337,9 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
   }
 
   private async doSync(): Promise<void> {
+    const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
+    this.synced = true;
+    if (marks) marks.began = performance.now();
     const servers = settings.serversSetting();
     const inputs = settings.inputsSetting();
     const trusted = vscode.workspace.isTrusted;
@@ -360,6 +366,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
 
     for (const n of this.used) if (!(n in merged)) this.used.delete(n);
     const parsed = parseServers(merged);
+    if (marks) marks.parsed = performance.now();
     this.raws.clear();
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
@@ -414,6 +421,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
       }
       defs.push(def);
     }
+    if (marks) marks.resolved = performance.now();
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
     this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
@@ -434,6 +442,7 @@ export class ServerController implements ServerAnnotations, vscode.Disposable {
         await h.stop();
       }
     }));
+    if (marks) marks.reconcile = performance.now();
     const reconciled = this.host.reconcile(defs, errors);
     this.decided(performance.now());
     if (ask.length) void this.askConsent(ask);

@@ -51,6 +51,7 @@ describe('Activation benchmark (real extension host)', () => {
     const why = usableMs < 0
       ? servers.map(name => `${name}: ${full.host.get(name)?.state.kind ?? 'not in the host'}`).join(', ')
       : undefined;
-    fs.writeFileSync(out!, JSON.stringify({ activationMs: api.activationMs, firstReconcileMs, usableMs, why, lazy, servers: servers.length, vscode: vscode.version, time: new Date().toISOString() }));
+    const steps = full.activationSteps?.();
+    fs.writeFileSync(out!, JSON.stringify({ activationMs: api.activationMs, firstReconcileMs, usableMs, why, lazy, steps, servers: servers.length, vscode: vscode.version, time: new Date().toISOString() }));
   });
 });
