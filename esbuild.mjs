@@ -1,7 +1,10 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
 //   node esbuild.mjs               dist/extension.js + dist/app-bridge.js + dist/cli.js + dist/gateway.js +
-//                                  dist/sandbox-runtime.js (with its helpers under dist/vendor/), with source maps
+//                                  dist/sandbox-runtime.js (with its helpers under dist/vendor/) + the bundles
+//                                  loaded on first use (LAZY below), with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
+//   node esbuild.mjs --analyze     also print what each package and module adds to dist/extension.js and dist/cli.js
+//   node esbuild.mjs --outdir <d>  the bundles into <d> instead of dist/ (<d> is emptied first)
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       out/** (one JS file per TS file, not bundled) for mocha and benches
 import * as esbuild from 'esbuild';
@@ -11,6 +14,41 @@ import path from 'node:path';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const analyze = process.argv.includes('--analyze');
+/** Where the bundles go: dist/, or `--outdir <dir>` (the bundle benchmark builds into a temporary folder). */
+const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.indexOf('--outdir') + 1] : 'dist';
+
+/**
+ * Code most sessions never run, each its own bundle dist/<name>.js, loaded by its first use: a `require()` call
+ * (not an import) of `module` in the extension's or the CLI's code becomes `require('./<name>.js')`, resolved next
+ * to the bundle that calls it; a static import still bundles it in. Unbundled (out/, tests) the same require
+ * loads the module itself. scripts/shipped.mjs and .vscodeignore list these bundles too.
+ *   gateway-server  the gateway's MCP server (the SDK's server package): the first connection from VS Code's chat
+ *                   (src/extension/gateway/index.ts)
+ *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
+ *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
+ *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
+ */
+const LAZY = [
+  { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
+  { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
+  { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
+];
+
+/**
+ * Turns the `require()` of a LAZY module into a run-time require of its own bundle (see LAZY); the SDK client's
+ * own imports of its Node shim get src/mcp/schema/sdkShims.ts instead.
+ */
+const lazyPlugin = {
+  name: 'lazy-bundles',
+  setup(build) {
+    for (const lazy of LAZY) {
+      build.onResolve({ filter: lazy.request }, args => args.kind === 'require-call' ? { path: `./${lazy.name}.js`, external: true } : undefined);
+    }
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, args =>
+      args.kind === 'import-statement' ? { path: path.resolve('src/mcp/schema/sdkShims.ts') } : undefined);
+  },
+};
 
 /** Every .ts file below `dir`, skipping declaration files. */
 function tsFiles(dir) {
@@ -44,19 +82,29 @@ const configs = tests
         bundle: true,
         // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandbox.ts).
         external: ['vscode', '@anthropic-ai/sandbox-runtime'],
-        outdir: 'dist',
+        plugins: [lazyPlugin],
+        outdir: DIST,
         minify: production,
         sourcemap: !production,
         sourcesContent: false,
         metafile: true,
       },
+      ...LAZY.map(lazy => ({
+        ...common,
+        entryPoints: { [lazy.name]: lazy.entry },
+        bundle: true,
+        outdir: DIST,
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+      })),
       {
         // The MCP Apps host bridge (ext-apps, with the protocol schemas it brings): loaded by the first app view
         // (src/extension/apps/view.ts), so activation never parses it.
         ...common,
         entryPoints: { 'app-bridge': 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js' },
         bundle: true,
-        outdir: 'dist',
+        outdir: DIST,
         minify: production,
         sourcemap: !production,
         sourcesContent: false,
@@ -66,7 +114,9 @@ const configs = tests
         entryPoints: { cli: 'src/cli/main.ts' },
         bundle: true,
         external: ['@anthropic-ai/sandbox-runtime'],
-        outdir: 'dist',
+        plugins: [lazyPlugin],
+        metafile: true,
+        outdir: DIST,
         minify: production,
         sourcemap: !production,
         sourcesContent: false,
@@ -77,7 +127,7 @@ const configs = tests
         ...common,
         entryPoints: { gateway: 'src/mcp/gateway/main.ts' },
         bundle: true,
-        outdir: 'dist',
+        outdir: DIST,
         minify: production,
         sourcemap: !production,
         sourcesContent: false,
@@ -89,7 +139,7 @@ const configs = tests
         ...common,
         entryPoints: { 'sandbox-runtime': 'node_modules/@anthropic-ai/sandbox-runtime/dist/index.js' },
         bundle: true,
-        outdir: 'dist',
+        outdir: DIST,
         minify: production,
         sourcemap: !production,
         sourcesContent: false,
@@ -105,14 +155,14 @@ function copySandboxHelpers() {
   for (const rel of ['seccomp/x64/apply-seccomp', 'seccomp/arm64/apply-seccomp', 'java-proxy-agent/srt-proxy-agent.jar']) {
     const src = path.join(from, rel);
     if (!fs.existsSync(src)) continue;
-    const dest = path.join('dist/vendor', rel);
+    const dest = path.join(DIST, 'vendor', rel);
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     fs.copyFileSync(src, dest);
     if (rel.endsWith('apply-seccomp')) fs.chmodSync(dest, 0o755);
   }
 }
 
-if (!tests) fs.rmSync('dist', { recursive: true, force: true, maxRetries: 3 });
+if (!tests) fs.rmSync(DIST, { recursive: true, force: true, maxRetries: 3 });
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
   console.log('[esbuild] watching');
@@ -120,9 +170,14 @@ if (watch) {
   const results = await Promise.all(configs.map(c => esbuild.build(c)));
   if (!tests) {
     copySandboxHelpers();
-    for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join('dist', f), 0o755);
-    const size = fs.statSync('dist/extension.js').size;
-    console.log(`[esbuild] dist/extension.js ${(size / 1024).toFixed(0)} KiB, dist/app-bridge.js ${(fs.statSync('dist/app-bridge.js').size / 1024).toFixed(0)} KiB, dist/cli.js ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KiB, dist/gateway.js ${(fs.statSync('dist/gateway.js').size / 1024).toFixed(0)} KiB${production ? ' (production)' : ''}`);
-    void results;
+    for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
+    const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
+    console.log(`[esbuild] ${['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] loaded on first use: ${LAZY.map(lazy => kib(`${lazy.name}.js`)).join(', ')}`);
+    if (analyze) {
+      for (const r of results) {
+        if (r.metafile) console.log(await esbuild.analyzeMetafile(r.metafile, { verbose: false }));
+      }
+    }
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Activation and bundle size.
  *
- * bundle: builds the extension bundle minified exactly as `node esbuild.mjs --production` does (same
- * options), but into a temporary folder, so a concurrent editor test run keeps its dist/; reports its size.
+ * bundle: runs `node esbuild.mjs --production` into a temporary folder (`--outdir`), so a concurrent editor test
+ * run keeps its dist/; reports the size of extension.js and of the bundles loaded on first use.
  *
  * activation: runs the real-editor harness (scripts/editor/run-editor-tests.mjs: code-server, the real
  * extension host) with 10 stdio servers (echo.mjs) in user settings (so no launch consent waits for an answer
@@ -17,7 +17,6 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { fixture } from '../test/support/connection';
 import { ROOT, round, type Bench } from './lib';
 
@@ -29,17 +28,15 @@ export const bundle: Bench = {
   async run(log) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-bundle-'));
     try {
-      await esbuild.build({
-        absWorkingDir: ROOT,
-        platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', mainFields: ['module', 'main'],
-        entryPoints: { extension: 'src/extension/extension.ts' }, bundle: true, external: ['vscode'],
-        outdir: dir, minify: true, sourcemap: false, sourcesContent: false,
-      });
+      // esbuild.mjs itself (its lazy bundles included), into a temporary folder.
+      if (await runBounded(process.execPath, ['esbuild.mjs', '--production', '--outdir', dir], process.env, 120_000, log) !== 0) throw new Error('build failed');
       const size = fs.statSync(path.join(dir, 'extension.js')).size;
-      log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB`);
+      const lazy = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !['extension.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js'].includes(f))
+        .map(f => `${f} ${(fs.statSync(path.join(dir, f)).size / 1024).toFixed(0)} KiB`);
+      log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB; loaded on first use: ${lazy.join(', ')}`);
       return [{
         name: 'bundle: dist/extension.js, production (minified)', value: round(size / MB, 3), unit: 'MiB',
-        ratio: null, target: '≤ 1 MB minified', met: size <= MB, note: `${size} bytes`,
+        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes; loaded on first use, apart: ${lazy.join(', ')}`,
       }];
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -73,6 +70,8 @@ interface ActivationRecord {
   activationMs: number; firstReconcileMs: number; usableMs: number; servers: number; vscode: string;
   /** Why the Servers view did not become usable (the servers' states), when usableMs is -1. */
   why?: string;
+  /** Ms from the start of activate() to each step of activation and the first settings sync (extension.ts activationSteps). */
+  steps?: Record<string, number>;
 }
 
 /**
@@ -90,7 +89,7 @@ async function editorActivation(n: number, mode: 'eager' | 'lazy', log: (l: stri
       MCP_HOST_EDITOR_PASSES: 'trusted',
       MCP_HOST_TEST_GREP: 'Activation benchmark',
       MCP_HOST_BENCH_ACTIVATION_OUT: out,
-      MCP_HOST_TEST_TIMEOUT: '180000',
+      MCP_HOST_TEST_TIMEOUT: '240000',
       MCP_HOST_EDITOR_USER_SETTINGS: JSON.stringify({ 'mcpHost.servers': servers, 'mcpHost.startup': mode }),
     }, 300_000, log);
     if (!fs.existsSync(out)) throw new Error(`the editor run recorded no time (harness exit ${code}; its output is above)`);
@@ -112,13 +111,15 @@ export const activation: Bench = {
     const build = /\/\/# sourceMappingURL=/.test(fs.readFileSync(dist, 'utf8').slice(-512)) ? 'development build' : 'production build';
     const t0 = Date.now();
     const r = await editorActivation(10, 'eager', log);
+    if (r.firstReconcileMs < 0) throw new Error(`not measured: ${r.why}`);
+    if (r.steps) log(`steps (ms from the start of activate()): ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     log(`activate() took ${r.activationMs.toFixed(1)} ms, the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor run ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); one run`;
     return [{
       name: `activation: activate() + first settings sync until reconcile decided what starts, ${r.servers} servers configured (real editor)`,
       value: round(r.firstReconcileMs, 1), unit: 'ms',
       ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.firstReconcileMs <= 20 && r.servers === 10,
-      note: `firstReconcileMs; activate() alone took ${round(r.activationMs, 1)} ms; ${where}`,
+      note: `firstReconcileMs; activate() alone took ${round(r.activationMs, 1)} ms${r.steps ? `; steps ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${where}`,
     }, {
       name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
       ratio: null, target: 'report (part of the row above)', met: null,

@@ -220,6 +220,9 @@ export class McpHost implements HostApi {
       this.entries.set(def.name, entry);
       work.push((async () => {
         if (existing) await this.remove(existing);
+        // Each start in a turn of its own (spawning, resolving the command, the state events and their listeners):
+        // reconcile decides at once, and starting ten servers never holds the thread (the extension host's) in one piece.
+        if (this.shouldStart(def)) await new Promise<void>(resolve => setImmediate(resolve));
         if (this.shouldStart(def) && !this.disposed && this.entries.get(def.name) === entry) {
           await this.startQuietly(entry.connection);
         }

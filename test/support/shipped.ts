@@ -25,11 +25,21 @@ export function shippedCliPath(): string {
   return cli;
 }
 
+/** The bundles the CLI loads on first use from next to itself (esbuild.mjs, LAZY). */
+export const CLI_LAZY_BUNDLES = ['re2.js', 'sdk-ajv.js'];
+
+/** Copies the production CLI to `to` (a path ending in cli.js) with the bundles it loads from next to itself. */
+export function copyShippedCli(to: string): void {
+  const dist = path.dirname(shippedCliPath());
+  fs.copyFileSync(path.join(dist, 'cli.js'), to);
+  for (const f of CLI_LAZY_BUNDLES) fs.copyFileSync(path.join(dist, f), path.join(path.dirname(to), f));
+}
+
 /** A private copy of the production CLI in a new temp folder; `dispose()` removes the folder. */
 export function shippedCliCopy(prefix = 'mcp-host-cli-'): { cli: string; dir: string; dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const cli = path.join(dir, 'cli.js');
-  fs.copyFileSync(shippedCliPath(), cli);
+  copyShippedCli(cli);
   copySandboxRuntime(dir);
   return { cli, dir, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

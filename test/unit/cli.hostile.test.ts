@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, processesIn, runCli, startCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -45,7 +45,7 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     this.timeout(180_000);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-hostile-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(shippedCliPath(), CLI);
+    copyShippedCli(CLI);
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
   });

@@ -12,7 +12,7 @@ import type { Server as HttpServer } from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
@@ -73,10 +73,9 @@ describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', fu
   let cli: string;
 
   before(() => {
-    const dist = shippedCliPath(); // the production bundle (test/support/shipped.ts)
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-oauth-'));
     cli = path.join(work, 'cli.js');
-    fs.copyFileSync(dist, cli);
+    copyShippedCli(cli); // the production bundle (test/support/shipped.ts)
   });
   after(() => { fs.rmSync(work, { recursive: true, force: true }); });
 

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, processesIn, runCli, type CliRun as Run } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -43,7 +43,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     this.timeout(120_000);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(shippedCliPath(), CLI);
+    copyShippedCli(CLI);
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
     mcpJson = write(path.join(work, 'mcp.json'), {

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, processesIn, startCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -47,7 +47,7 @@ describe('mcp-host CLI as a Unix tool (production build)', function () {
     this.timeout(180_000);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-unix-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(shippedCliPath(), CLI); // the production bundle, as in the VSIX (test/support/shipped.ts)
+    copyShippedCli(CLI); // the production bundle, as in the VSIX (test/support/shipped.ts)
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
   });

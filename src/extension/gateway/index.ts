@@ -16,9 +16,20 @@ import { gatewayEnabled } from '../settings';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HostApi } from '../../mcp';
 import { GatewayChannel } from '../../mcp/gateway/channel';
-import { GatewayServer } from '../../mcp/gateway/server';
+import type { GatewayServer } from '../../mcp/gateway/server';
+import type * as GatewayServerModule from '../../mcp/gateway/server';
 import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
 import type { AppViews } from '../apps';
+
+/**
+ * The gateway's MCP server (with the SDK's server package, ~270 KiB) loads with the first connection from VS Code's
+ * chat, not at activation: esbuild.mjs (LAZY) turns this require into one of dist/gateway-server.js.
+ */
+let serverModule: typeof GatewayServerModule | undefined;
+function gatewayServerModule(): typeof GatewayServerModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return serverModule ??= require('../../mcp/gateway/server') as typeof GatewayServerModule;
+}
 
 /** The provider id (package.json `contributes.mcpServerDefinitionProviders[].id`). */
 export const GATEWAY_PROVIDER_ID = 'mcpHost.gateway';
@@ -60,7 +71,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
     secret: () => secret,
     log: w.log,
     onConnection: t => {
-      const g = new GatewayServer({
+      const g = new (gatewayServerModule().GatewayServer)({
         host: w.host,
         version,
         offers: h => h.state.kind === 'running' || w.waitsForUse(h.name),

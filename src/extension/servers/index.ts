@@ -32,6 +32,9 @@ const SETTINGS_PROBLEMS = '(settings)';
 /** The controller of configured servers (see the header). */
 export class ServerController extends ServerGates {
   protected async doSync(): Promise<void> {
+    const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
+    this.synced = true;
+    if (marks) marks.began = performance.now();
     const servers = settings.serversSetting();
     const inputs = settings.inputsSetting();
     const trusted = vscode.workspace.isTrusted;
@@ -58,6 +61,7 @@ export class ServerController extends ServerGates {
 
     for (const n of this.used) if (!(n in merged)) this.used.delete(n);
     const parsed = parseServers(merged);
+    if (marks) marks.parsed = performance.now();
     this.raws.clear();
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
@@ -112,6 +116,7 @@ export class ServerController extends ServerGates {
       }
       defs.push(def);
     }
+    if (marks) marks.resolved = performance.now();
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
     this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
@@ -132,6 +137,7 @@ export class ServerController extends ServerGates {
         await h.stop();
       }
     }));
+    if (marks) marks.reconcile = performance.now();
     const reconciled = this.host.reconcile(defs, errors);
     this.decided(performance.now());
     if (ask.length) void this.askConsent(ask);

@@ -3,9 +3,10 @@
  * time so one bad definition never blocks the others. Every problem becomes a ConfigError whose message
  * names the server, the setting path, the bad value (secrets hidden) and a fix.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig } from '../types';
-import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { compiledInputValidator, compiledServerValidator } from './validators.generated';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
 import { getOwn } from '../schema/own';
@@ -51,25 +52,18 @@ export interface ParseServersResult {
   warnings: ConfigError[];
 }
 
-let ajvInstance: Ajv | undefined;
-let serverValidator: ValidateFunction | undefined;
-let inputValidator: ValidateFunction | undefined;
-
-function ajv(): Ajv {
-  if (!ajvInstance) {
-    ajvInstance = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
-    ajvInstance.addVocabulary([...EDITOR_KEYWORDS]);
-  }
-  return ajvInstance;
-}
-
-/** The compiled validator of one server definition. */
+/**
+ * The validators of one server definition and one input: ajv standalone code precompiled from schema.ts by
+ * scripts/gen-config-validators.mjs (options: allErrors, strict, allowUnionTypes, the editor's keywords), so a
+ * settings sync never compiles a schema (the cold compile was over 100 ms of the extension's first sync and of
+ * every CLI run). test/unit/config.validators.test.ts fails when the generated file is stale.
+ */
 export function getServerValidator(): ValidateFunction {
-  return (serverValidator ??= ajv().compile(serverSchema));
+  return compiledServerValidator as ValidateFunction;
 }
 
 function getInputValidator(): ValidateFunction {
-  return (inputValidator ??= ajv().compile(inputSchema));
+  return compiledInputValidator as ValidateFunction;
 }
 
 const SERVER_PROPERTIES = Object.keys(serverSchema.properties);

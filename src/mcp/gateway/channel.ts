@@ -10,7 +10,8 @@
  *   channel.close();                        // every connection ends; the gateway processes exit
  */
 import * as net from 'node:net';
-import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+// From the client package (the same SDK core): the server package loads only with the gateway's MCP server (server.ts).
+import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineFramer } from '../process/lineFramer';
 import {
   classify, errorLine, GATEWAY_HELLO_MAX_BYTES, GATEWAY_HELLO_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS, GATEWAY_MAX_HANDSHAKES,

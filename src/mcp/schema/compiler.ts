@@ -18,6 +18,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
 import { escapeControls } from '../logging/display';
@@ -167,10 +168,22 @@ const AJV_OF: Record<SchemaDialect, AjvClass> = {
  */
 const metaCheckers = new Map<AjvClass, Ajv>();
 
+/**
+ * The draft meta-schemas' own patterns (`$id`, `$anchor`, `$dynamicAnchor`): the host's, never a server's, and linear
+ * on any engine. The meta-schema checker runs these on the built-in engine, so checking a schema needs the RE2
+ * engine (loaded on first use, regexp.ts) only when the schema itself has a pattern; any other pattern still runs
+ * on RE2.
+ */
+const META_SCHEMA_PATTERNS = new Set(['^[^#]*#?$', '^[A-Za-z][-A-Za-z0-9.:_]*$', '^[A-Za-z_][-A-Za-z0-9._]*$']);
+const metaSchemaRegExpEngine: RegExpEngine = Object.assign(
+  (pattern: string, flags: string): RegExpLike => (META_SCHEMA_PATTERNS.has(pattern) ? new RegExp(pattern, flags) : linearRegExpEngine(pattern, flags)),
+  { code: 'metaSchemaRegExp' },
+);
+
 function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): void {
   let checker = metaCheckers.get(A);
   if (!checker) {
-    checker = new A({ strict: false, allErrors: false, validateFormats: true, code: { regExp: linearRegExpEngine } });
+    checker = new A({ strict: false, allErrors: false, validateFormats: true, code: { regExp: metaSchemaRegExpEngine } });
     addFormats(checker);
     metaCheckers.set(A, checker);
   }

@@ -6,10 +6,21 @@
  * ECMAScript syntax is translated to RE2's (`\u0041`, `[^]`, `\cA`); what RE2 cannot do in linear time
  * (backreferences, lookaround) is refused with a readable reason instead of falling back to the
  * backtracking engine.
+ *
+ * The engine (~150 KiB) loads with the first pattern, not with the bundle: in the extension and the CLI its
+ * `require` becomes one of dist/re2.js (esbuild.mjs, LAZY).
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import type * as Re2Module from 're2js';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { DEFAULT_LIMITS } from '../limits';
+
+let re2Module: typeof Re2Module | undefined;
+function re2(): typeof RE2JS {
+  // A require, not an import: esbuild.mjs turns it into a require of dist/re2.js (loaded on first use).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (re2Module ??= require('re2js') as typeof Re2Module).RE2JS;
+}
 
 /** A pattern the linear-time engine cannot run; the message says why (one line). */
 export class UnsupportedPatternError extends Error {
@@ -86,9 +97,11 @@ export class LinearRegExp implements RegExpLike {
     if (typeof pattern !== 'string') throw new UnsupportedPatternError(String(pattern), 'is not a string');
     const feature = ecmaOnlyFeature(pattern);
     if (feature) throw new UnsupportedPatternError(pattern, `${feature}, which the host's linear-time regular expression engine does not run`);
+    // Outside the try: a missing engine bundle is a packaging fault, not a pattern the engine refuses.
+    const engine = re2();
     let re: RE2JS;
     try {
-      re = RE2JS.compile(RE2JS.translateRegExp(joinSurrogateEscapes(pattern)));
+      re = engine.compile(engine.translateRegExp(joinSurrogateEscapes(pattern)));
     } catch (err) {
       const detail = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '').split('\n')[0].slice(0, 200);
       throw new UnsupportedPatternError(pattern, `is not supported by the host's linear-time regular expression engine (${detail})`);
