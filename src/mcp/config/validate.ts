@@ -4,7 +4,7 @@
  * names the server, the setting path, the bad value (secrets hidden) and a fix.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig } from '../types';
+import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
 import { EDITOR_KEYWORDS, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
@@ -29,6 +29,7 @@ export interface RawServer {
   sandbox?: SandboxSettings;
   url?: string;
   headers?: Record<string, string>;
+  workloadIdentity?: WorkloadIdentityConfig;
   disabled?: boolean;
   autoStart?: boolean;
   timeout?: TimeoutConfig;
@@ -335,7 +336,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   if (type === 'stdio') {
     (['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const).forEach(copy);
   } else {
-    (['url', 'headers'] as const).forEach(copy);
+    (['url', 'headers', 'workloadIdentity'] as const).forEach(copy);
   }
   (['disabled', 'autoStart', 'timeout', 'roots', 'sampling'] as const).forEach(copy);
   return { server, warnings };
