@@ -62,7 +62,7 @@ ${CONFIG_OPTS}
 ${INPUTS}
 ${EXIT}`,
 
-  call: `usage: mcp-host call <server> <tool> [--args JSON] [--task | --no-task] [--json] [--raw] [--config FILE] [--timeout MS]
+  call: `usage: mcp-host call <server> <tool> [--args JSON] [--elicit JSON] [--task | --no-task] [--json] [--raw] [--config FILE] [--timeout MS]
 
 Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
 schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
@@ -71,6 +71,10 @@ its result to stdout when it ends, and Ctrl+C cancels it (tasks/cancel). An "opt
 a task with --task, or when a plain call of it took 10 s or more earlier in the same run.
 
   --args JSON     the tool's arguments (default {})
+  --elicit JSON   the answer to the server's form elicitation(s) while the call (or task) runs, e.g.
+                  --elicit '{"name":"Ada","check":true}': each form gets the fields its schema names
+                  (and its defaults), checked before sending; content that does not fit ends the run
+                  (exit 2). Without it, servers are not offered elicitation
   --task          run an "optional" tool as a task
   --no-task       run an "optional" tool as a plain call
   --json          print the CallToolResult (JSON; control characters as \\u escapes)

@@ -53,7 +53,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       hideSecretsOf(cfg.definitions);
       return cfg;
     },
-    createHost: () => {
+    createHost: features => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
       // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
       const host = new McpHost({
@@ -65,6 +65,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
+        // Elicitation is declared only when the command can answer it (`call --elicit`).
+        ...(features && { features }),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);
