@@ -21,6 +21,9 @@ Sign-in: a remote server that asks for OAuth prints an authorization URL (and op
 terminal); the redirect comes back to http://127.0.0.1:${DEFAULT_OAUTH_PORT}/callback/<server> (MCP_HOST_OAUTH_PORT).
 Tokens are kept in ${'$'}XDG_CONFIG_HOME/mcp-host/oauth.json, mode 0600 (MCP_HOST_OAUTH_FILE). Without a
 terminal set MCP_HOST_SIGN_IN=wait to wait for the sign-in (MCP_HOST_SIGN_IN_TIMEOUT ms, default 5 min).
+DPoP keys (where the authorization server offers DPoP) are kept in dpop-keys.json beside the token file,
+mode 0600. Unattended: a server's "workloadIdentity" ({"clientId": …, "tokenFile": … | "tokenEnv": …})
+signs in without a browser, with the workload's identity token (OAuth jwt-bearer grant).
 Caps on what servers send (the editor's mcpHost.limits.* settings) come from MCP_HOST_LIMITS, a JSON
 object such as '{"maxMessageBytes": 134217728}'.`;
 

@@ -89,9 +89,13 @@ describe('McpOAuthProvider: DPoP key and workload identity', () => {
     const first = (await p.dpop())!.thumbprint;
     await provider(s).invalidateCredentials('all');
     assert.ok(![...s.data.keys()].some(k => k.includes(':dpop:')), 'a fresh provider (the editor\'s Sign Out) finds and deletes it');
+    // The provider of the running connection (the editor's Sign Out uses one of its own) follows the storage.
+    await discovered(p, 'https://as.example', ['ES256']);
+    const renewed = (await p.dpop())!.thumbprint;
+    assert.notEqual(renewed, first);
     const q = provider(s);
     await discovered(q, 'https://as.example', ['ES256']);
-    assert.notEqual((await q.dpop())!.thumbprint, first);
+    assert.equal((await q.dpop())!.thumbprint, renewed, 'the new key is the kept one');
   });
 
   it('H109: workload identity: no redirect, the configured client, the jwt-bearer grant with the token read at request time', async () => {

@@ -51,11 +51,11 @@ function unusable(server: string, issuer: string, why: string): Error {
 }
 
 /**
- * The DPoP key pair under `name` in `storage`: read and imported, or (none stored) made, stored and
- * imported. An unreadable store or a stored value that is not an ES256 private JWK is an Error naming
+ * The DPoP key pair under `name` in `storage` and the stored text: read and imported, or (none stored) made,
+ * stored and imported. An unreadable store or a stored value that is not an ES256 private JWK is an Error naming
  * `server` and the fix.
  */
-export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, server: string, issuer: string): Promise<DpopKeyPair> {
+export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, server: string, issuer: string): Promise<{ keyPair: DpopKeyPair; stored: string }> {
   let raw: string | undefined;
   try {
     raw = await storage.get(name);
@@ -66,7 +66,7 @@ export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, s
     const stored = parseStored(raw);
     if (!stored) throw unusable(server, issuer, 'is stored but is not an ES256 key (damaged or written by something else); sign out of the server (CLI: delete the key file it names) to make a new key, then sign in again');
     try {
-      return await importKey(stored);
+      return { keyPair: await importKey(stored), stored: raw };
     } catch {
       throw unusable(server, issuer, 'is stored but is not a valid P-256 key; sign out of the server (CLI: delete the key file) to make a new key, then sign in again');
     }
@@ -74,10 +74,11 @@ export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, s
   const fresh = await generateDpopKeyPair({ alg: 'ES256', extractable: true });
   const jwk = await webcrypto.subtle.exportKey('jwk', fresh.privateKey) as StoredKey['jwk'];
   const stored: StoredKey = { alg: 'ES256', jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d } };
+  const text = JSON.stringify(stored);
   try {
-    await storage.set(name, JSON.stringify(stored));
+    await storage.set(name, text);
   } catch (err) {
     throw unusable(server, issuer, `cannot be stored: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return importKey(stored);
+  return { keyPair: await importKey(stored), stored: text };
 }

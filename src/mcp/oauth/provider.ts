@@ -87,7 +87,9 @@ export function applicationTypeFor(redirectUrl: string): 'native' | 'web' {
 export class McpOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   /** One DPoP session per authorization server (its key and the nonces the servers gave), for this provider's life. */
-  private readonly dpopSessions = new Map<string, Promise<DpopSession>>();
+  private readonly dpopSessions = new Map<string, { stored: string; session: DpopSession }>();
+  /** A key being read or made, per authorization server (concurrent requests share it). */
+  private readonly dpopPending = new Map<string, Promise<DpopSession>>();
 
   constructor(private readonly opts: OAuthProviderOptions) {}
 
@@ -208,15 +210,31 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const issuer = (bound ? (tokens as { issuer?: string }).issuer : undefined) ?? asMeta?.issuer ?? state?.authorizationServerUrl;
     const algs = asMeta?.dpop_signing_alg_values_supported;
     if (!issuer || (!bound && !(Array.isArray(algs) && algs.includes('ES256')))) return undefined;
-    let session = this.dpopSessions.get(issuer);
-    if (!session) {
-      const server = this.opts.server ?? this.opts.key ?? this.opts.clientName;
-      session = loadOrCreateDpopKey(this.opts.dpopStorage ?? this.opts.storage, this.k(dpopStorageKey(issuer)), server, issuer)
-        .then(keyPair => DpopSession.create({ keyPair }));
-      this.dpopSessions.set(issuer, session);
-      session.catch(() => this.dpopSessions.delete(issuer));
+    const pending = this.dpopPending.get(issuer);
+    if (pending) return pending;
+    const storage = this.opts.dpopStorage ?? this.opts.storage;
+    const name = this.k(dpopStorageKey(issuer));
+    const server = this.opts.server ?? this.opts.key ?? this.opts.clientName;
+    // The session (its nonces) lasts while the stored key is the one it signs with: a key deleted by a
+    // sign-out elsewhere (the editor's command uses a provider of its own) or replaced is read again.
+    const cached = this.dpopSessions.get(issuer);
+    if (cached) {
+      let now: string | undefined;
+      try { now = await storage.get(name); } catch { now = undefined; }
+      if (now === cached.stored) return cached.session;
+      this.dpopSessions.delete(issuer);
     }
-    return session;
+    const made = loadOrCreateDpopKey(storage, name, server, issuer).then(async ({ keyPair, stored }) => {
+      const session = await DpopSession.create({ keyPair });
+      this.dpopSessions.set(issuer, { stored, session });
+      return session;
+    });
+    this.dpopPending.set(issuer, made);
+    try {
+      return await made;
+    } finally {
+      this.dpopPending.delete(issuer);
+    }
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
