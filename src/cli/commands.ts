@@ -36,6 +36,8 @@ export interface CliRuntime {
   };
   /** Releases what the runtime holds (the sign-in listener). */
   dispose?(): Promise<void>;
+  /** On a terminal: asks a server's form elicitation field by field (`call` without `--elicit`). */
+  askElicitation?: ClientFeatures['elicit'];
 }
 
 export interface LoadedConfig {
@@ -299,7 +301,7 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
       }
       throw failed(name, `tools/call ${tool}`, err);
     }
-  }, answers && { elicit: (server, params) => answers.elicit(server, params) });
+  }, answers ? { elicit: (server, params) => answers.elicit(server, params) } : rt.askElicitation && { elicit: rt.askElicitation });
   if (args.json) rt.out(jsonText(result));
   else rt.out(formatToolResult(result));
   // The editor renders this result in the tool's MCP App view; the command line names it.

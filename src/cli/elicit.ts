@@ -5,7 +5,9 @@
  * compiler as tool arguments) before it is sent. Content that does not fit ends the run: the elicitation is
  * cancelled, the call fails with a message naming the server, the flag and the fix, and the servers stop.
  * A URL-mode elicitation cannot be answered with content: it is declined, with a line saying so.
+ * Without the flag, on a terminal, the form is asked field by field (`terminalElicit`).
  */
+import * as readline from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { SchemaCompiler } from '../mcp/schema/compiler';
 import { setOwn } from '../mcp/schema/own';
@@ -113,5 +115,71 @@ export class ElicitFromFlag {
     const fields = Object.keys(answer);
     this.err(ownText(`mcp-host: server "${server}" asked: ${String(params.message ?? '').slice(0, 200)} — answered from --elicit (${fields.length ? fields.join(', ') : 'no fields'})`));
     return { action: 'accept', content: answer as ElicitResult['content'] };
+  };
+}
+
+/**
+ * Without `--elicit`, on a terminal: the form asked field by field on stderr/stdin (Enter keeps the default,
+ * `!decline` declines, Ctrl+C cancels), the answer checked like `--elicit` content and asked again (three
+ * tries) while it does not fit. Several forms at once are asked one after the other.
+ */
+export function terminalElicit(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): (server: string, params: ElicitRequest['params']) => Promise<ElicitResult> {
+  let queue: Promise<unknown> = Promise.resolve();
+  const compilers = new Map<string, SchemaCompiler>();
+  const askOne = async (server: string, params: ElicitRequest['params']): Promise<ElicitResult> => {
+    if (params.mode === 'url') {
+      output.write(ownText(`mcp-host: server "${server}" asked you to open a URL (URL-mode elicitation); the command line answers forms only, so it was declined\n`));
+      return { action: 'decline' };
+    }
+    const schema = (params as { requestedSchema?: Schema }).requestedSchema ?? {};
+    let compiler = compilers.get(server);
+    if (!compiler) compilers.set(server, compiler = new SchemaCompiler(server));
+    const validate = compiler.compile(schema, 'elicitation requestedSchema');
+    if (typeof validate !== 'function') {
+      output.write(ownText(`mcp-host: server "${server}" asked for a form the host cannot check (${validate.message}); declined\n`));
+      return { action: 'decline' };
+    }
+    output.write(ownText(`mcp-host: server "${server}" asks: ${String(params.message ?? '').slice(0, 2000)}\n  (Enter keeps the [default]; type !decline to decline, Ctrl+C to cancel)\n`));
+    const rl = readline.createInterface({ input, output, terminal: true });
+    let cancelled = false;
+    rl.once('SIGINT', () => { cancelled = true; rl.close(); });
+    // Lines typed ahead (or pasted at once) are kept for the next field, not dropped.
+    const lines = rl[Symbol.asyncIterator]();
+    const question = async (label: string): Promise<string | undefined> => {
+      rl.setPrompt(label);
+      rl.prompt();
+      const next = await lines.next();
+      return next.done ? undefined : next.value;
+    };
+    try {
+      const required = new Set(schema.required ?? []);
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const content: Record<string, unknown> = {};
+        for (const [key, prop] of Object.entries(schema.properties ?? {})) {
+          const p = prop && typeof prop === 'object' ? prop as Prop & { title?: unknown } : {};
+          const choices = choicesOf(p);
+          const hint = choices ? ` (${p.type === 'array' ? 'comma-separated: ' : ''}${choices.map(c => String(c)).join(' | ')})` : p.type === 'boolean' ? ' (y/n)' : '';
+          const dflt = p.default !== undefined ? ` [${Array.isArray(p.default) ? p.default.join(', ') : String(p.default)}]` : '';
+          const answer = await question(ownText(`  ${typeof p.title === 'string' ? p.title : key}${required.has(key) ? ' *' : ''}${hint}${dflt}: `));
+          if (answer === undefined || cancelled) return { action: 'cancel' };
+          if (answer.trim() === '!decline') return { action: 'decline' };
+          if (answer === '') continue;
+          setOwn(content, key, p.type === 'array' ? answer.split(',').map(s => s.trim()).filter(Boolean)
+            : p.type === 'boolean' ? (/^(y|yes|true)$/i.test(answer.trim()) ? true : /^(n|no|false)$/i.test(answer.trim()) ? false : answer)
+              : (p.type === 'number' || p.type === 'integer') && answer.trim() !== '' && Number.isFinite(Number(answer)) ? Number(answer) : answer);
+        }
+        const result = elicitAnswer(schema, content);
+        if (validate(result)) return { action: 'accept', content: result as ElicitResult['content'] };
+        output.write(ownText(`  ${problems(schema, validate.errors ?? [])}${attempt < 3 ? '; try again' : '; cancelled'}\n`));
+      }
+      return { action: 'cancel' };
+    } finally {
+      rl.close();
+    }
+  };
+  return (server, params) => {
+    const next = queue.then(() => askOne(server, params));
+    queue = next.catch(() => undefined);
+    return next;
   };
 }

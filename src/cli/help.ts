@@ -77,7 +77,9 @@ a task with --task, or when a plain call of it took 10 s or more earlier in the 
   --elicit JSON   the answer to the server's form elicitation(s) while the call (or task) runs, e.g.
                   --elicit '{"name":"Ada","check":true}': each form gets the fields its schema names
                   (and its defaults), checked before sending; content that does not fit ends the run
-                  (exit 2). Without it, servers are not offered elicitation
+                  (exit 2). Without it, on a terminal each form is asked field by field
+                  (Enter keeps a default, !decline declines); without a terminal no
+                  elicitation is offered
   --task          run an "optional" tool as a task
   --no-task       run an "optional" tool as a plain call
   --json          print the CallToolResult (JSON; control characters as \\u escapes)

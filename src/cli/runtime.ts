@@ -6,6 +6,7 @@ import { resolveCommand } from '../mcp/process/resolveCommand';
 import { resetSandbox } from '../mcp/launch/sandbox';
 import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
+import { terminalElicit } from './elicit';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
@@ -43,6 +44,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       wait,
       waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
     },
+    // `call` on a terminal asks a server's forms (without a terminal only `--elicit` answers them).
+    ...(terminal && { askElicitation: terminalElicit(process.stdin, process.stderr) }),
     // The sandbox runtime's proxies (if a sandboxed server ran) end with the run.
     dispose: async () => { await signIn.dispose(); await resetSandbox(); },
     loadConfig: async args => {

@@ -3,10 +3,11 @@
  * server-everything: its form elicitation answered for a plain call (`trigger-elicitation-request`) and for a
  * 2025-11-25 task that asks for input (`simulate-research-query` with an ambiguous topic), with no terminal.
  * Bad JSON, or content that does not fit the requested schema, fails with a message naming the server, the
- * flag and the fix, exit 2, and no server process is left (a task is cancelled first). A plain call without
- * the flag keeps working as before.
+ * flag and the fix, exit 2, and no server process is left (a task is cancelled first). Without the flag, on a
+ * terminal, the form is asked field by field; without a terminal no elicitation is offered, as before.
  */
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { shippedCliCopy } from '../support/shipped';
@@ -79,7 +80,33 @@ describe('mcp-host call --elicit (dist/cli.js, server-everything)', function () 
     assert.doesNotMatch(r.stdout, /Research Report/);
   });
 
-  it('bystander: without --elicit a call works as before, and no elicitation is offered to the server', async () => {
+  it('without --elicit, on a terminal (a pty through script(1)), asks the form field by field; an answer that does not fit is asked again', async function () {
+    if (!fs.existsSync('/usr/bin/script')) this.skip();
+    const cmd = [process.execPath, copy.cli, 'call', 'everything', 'trigger-elicitation-request', '--config', config].map(a => `'${a}'`).join(' ');
+    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { cwd: copy.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let typed = false;
+    child.stdout.on('data', d => {
+      out += d;
+      // First try: no name, "maybe" for the boolean, the rest kept (Enter); second: a name and "y".
+      if (!typed && /asks: Please provide inputs/.test(out)) {
+        typed = true;
+        child.stdin.write(`\nmaybe\n${'\n'.repeat(11)}Ada\ny\n${'\n'.repeat(11)}`);
+      }
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no end:\n${out}`)); }, 60_000);
+      child.on('close', c => { clearTimeout(timer); resolve(c); });
+    });
+    const text = out.replace(/\r/g, '');
+    assert.equal(code, 0, text);
+    assert.match(text, /the required field "name" is missing; "check" must be boolean; try again/);
+    assert.match(text, /- Name: Ada/);
+    assert.match(text, /- Agreed to terms: true/);
+    assert.match(text, /- Favorite Integer: 42/);
+  });
+
+  it('bystander: without --elicit and without a terminal a call works as before, and no elicitation is offered to the server', async () => {
     const r = await cli(['call', 'everything', 'echo', '--args', '{"message":"still here"}']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /still here/);
