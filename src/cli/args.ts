@@ -41,13 +41,15 @@ export interface ParsedArgs {
   verbose: boolean;
   /** `--task` (run an `optional` tool as a task) or `--no-task` (never); default: the host's policy */
   task?: 'task' | 'plain';
+  /** `--elicit JSON`: the answer to the server's form elicitation(s) of a `call` (no terminal prompt) */
+  elicit?: string;
   /** `--sandbox`: run every stdio server of this run in the OS sandbox (as `sandboxEnabled` does for one) */
   sandbox: boolean;
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
-const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout']);
+const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout', '--elicit']);
 const FLAGS = new Set(['--json', '--raw', '--verbose', '-v', '--help', '-h', '--task', '--no-task', '--sandbox']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -88,6 +90,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--config': out.config = value; break;
       case '--root': out.root = value; break;
       case '--args': out.args = value; break;
+      case '--elicit': out.elicit = value; break;
       case '--arg': out.arg.push(value); break;
       case '--timeout': {
         const n = Number(value);

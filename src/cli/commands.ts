@@ -5,7 +5,8 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp/api';
 import { McpHostError } from '../mcp/errors';
-import type { Catalogue, ConfigError, ServerDefinition } from '../mcp/types';
+import type { Catalogue, ClientFeatures, ConfigError, ServerDefinition } from '../mcp/types';
+import { ElicitFromFlag, parseElicitContent } from './elicit';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
 import { hasOwn } from '../mcp/schema/own';
@@ -19,7 +20,8 @@ import { countOf } from '../mcp/logging/display';
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
   loadConfig(args: ParsedArgs): Promise<LoadedConfig>;
-  createHost(): HostApi;
+  /** A host; `features` are the client features this command can serve (elicitation for `call --elicit`). */
+  createHost(features?: ClientFeatures): HostApi;
   /** Where a stdio command resolves to, for the doctor. */
   resolveCommand(def: ServerDefinition): Promise<{ path: string; via: string }>;
   out(text: string): void;
@@ -34,6 +36,8 @@ export interface CliRuntime {
   };
   /** Releases what the runtime holds (the sign-in listener). */
   dispose?(): Promise<void>;
+  /** On a terminal: asks a server's form elicitation field by field (`call` without `--elicit`). */
+  askElicitation?: ClientFeatures['elicit'];
 }
 
 export interface LoadedConfig {
@@ -91,9 +95,9 @@ export async function shutdownAll(err?: (line: string) => void): Promise<void> {
 }
 
 /** Runs `fn` with a host holding `defs`, and shuts the host down afterwards whatever happens. */
-async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false): Promise<T> {
+async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false, features?: ClientFeatures): Promise<T> {
   if (shuttingDown) throw new FailureError('stopping: no server is started');
-  const host = rt.createHost();
+  const host = features ? rt.createHost(features) : rt.createHost();
   liveHosts.add(host);
   // Warnings the user would otherwise never see (e.g. a catalogue that could not be loaded); with
   // --verbose, every log line. Start failures are reported by the commands themselves.
@@ -170,10 +174,10 @@ async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
   return handle.catalogue;
 }
 
-async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>): Promise<T> {
+async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>, features?: ClientFeatures): Promise<T> {
   const cfg = await rt.loadConfig(args);
   const def = withTimeout(pick(cfg, name), args.timeout);
-  return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose);
+  return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose, features);
 }
 
 /** What the server said in an error (the host's wording around it removed when it quotes the server). */
@@ -277,18 +281,27 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, tool] = args.positionals;
   if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`, { help: true });
   const toolArgs = parseToolArgs(args.args);
+  // --elicit: checked before any server starts; then the answer to every form the server asks for.
+  const answers = args.elicit === undefined ? undefined : new ElicitFromFlag(parseElicitContent(args.elicit, name), rt.err);
   let ui: string | undefined;
   const result = await withServer(rt, args, name, async handle => {
     ui = toolUi(handle.catalogue.tools.find(t => t.name === tool));
     if (!handle.catalogue.tools.some(t => t.name === tool) && handle.catalogue.tools.length) {
       throw new UsageError(`server "${name}" has no tool "${tool}"; tools: ${handle.catalogue.tools.map(t => t.name).join(', ')}`);
     }
+    const running = handle.callTool(tool, toolArgs, { userStarted: true, onTask: taskReporter(rt.err), ...(args.task ? { task: args.task } : {}) });
     try {
-      return await handle.callTool(tool, toolArgs, { userStarted: true, onTask: taskReporter(rt.err), ...(args.task ? { task: args.task } : {}) });
+      // Content that does not fit a form ends the call at once (the servers then stop), task or not.
+      return await (answers ? Promise.race([running, answers.failed]) : running);
     } catch (err) {
+      if (answers && err instanceof UsageError) {
+        running.catch(() => undefined);
+        await cancelRunningTasks([{ servers: [handle] }], rt.err);
+        throw err;
+      }
       throw failed(name, `tools/call ${tool}`, err);
     }
-  });
+  }, answers ? { elicit: (server, params) => answers.elicit(server, params) } : rt.askElicitation && { elicit: rt.askElicitation });
   if (args.json) rt.out(jsonText(result));
   else rt.out(formatToolResult(result));
   // The editor renders this result in the tool's MCP App view; the command line names it.

@@ -21,6 +21,9 @@ Sign-in: a remote server that asks for OAuth prints an authorization URL (and op
 terminal); the redirect comes back to http://127.0.0.1:${DEFAULT_OAUTH_PORT}/callback/<server> (MCP_HOST_OAUTH_PORT).
 Tokens are kept in ${'$'}XDG_CONFIG_HOME/mcp-host/oauth.json, mode 0600 (MCP_HOST_OAUTH_FILE). Without a
 terminal set MCP_HOST_SIGN_IN=wait to wait for the sign-in (MCP_HOST_SIGN_IN_TIMEOUT ms, default 5 min).
+DPoP keys (where the authorization server offers DPoP) are kept in dpop-keys.json beside the token file,
+mode 0600. Unattended: a server's "workloadIdentity" ({"clientId": …, "tokenFile": … | "tokenEnv": …})
+signs in without a browser, with the workload's identity token (OAuth jwt-bearer grant).
 Caps on what servers send (the editor's mcpHost.limits.* settings) come from MCP_HOST_LIMITS, a JSON
 object such as '{"maxMessageBytes": 134217728}'.`;
 
@@ -62,7 +65,7 @@ ${CONFIG_OPTS}
 ${INPUTS}
 ${EXIT}`,
 
-  call: `usage: mcp-host call <server> <tool> [--args JSON] [--task | --no-task] [--json] [--raw] [--config FILE] [--timeout MS]
+  call: `usage: mcp-host call <server> <tool> [--args JSON] [--elicit JSON] [--task | --no-task] [--json] [--raw] [--config FILE] [--timeout MS]
 
 Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
 schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
@@ -71,6 +74,12 @@ its result to stdout when it ends, and Ctrl+C cancels it (tasks/cancel). An "opt
 a task with --task, or when a plain call of it took 10 s or more earlier in the same run.
 
   --args JSON     the tool's arguments (default {})
+  --elicit JSON   the answer to the server's form elicitation(s) while the call (or task) runs, e.g.
+                  --elicit '{"name":"Ada","check":true}': each form gets the fields its schema names
+                  (and its defaults), checked before sending; content that does not fit ends the run
+                  (exit 2). Without it, on a terminal each form is asked field by field
+                  (Enter keeps a default, !decline declines); without a terminal no
+                  elicitation is offered
   --task          run an "optional" tool as a task
   --no-task       run an "optional" tool as a plain call
   --json          print the CallToolResult (JSON; control characters as \\u escapes)

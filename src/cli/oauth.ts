@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { McpOAuthProvider, type OAuthStorage } from '../mcp/oauth/provider';
 import { checkAuthorizationUrl, windowsOpenCommand } from '../mcp/oauth/urls';
+import { workloadIdentityFor } from '../mcp/oauth/workloadIdentity';
 import type { ServerDefinition } from '../mcp/types';
 import { CLI_NAME } from './version';
 
@@ -46,6 +47,53 @@ export function fileStorage(file: string): OAuthStorage {
   };
 }
 
+/** The DPoP key file beside the token file: `dpop-keys.json` in the same folder. */
+export function defaultDpopKeyFile(tokenFile: string): string {
+  return path.join(path.dirname(tokenFile), 'dpop-keys.json');
+}
+
+/**
+ * The DPoP private keys (src/mcp/oauth/dpopKey.ts): a JSON file of key → value like the token file, but
+ * strict, because a key that others could have read or swapped must not sign silently. A file other users
+ * can read or write (mode not 0600, where modes exist), or one that is not a JSON object, is an Error
+ * saying what to do; it is never rewritten or replaced (tokens are bound to the keys in it).
+ */
+export function dpopKeyStorage(file: string, platform: NodeJS.Platform = process.platform): OAuthStorage {
+  const read = (): Record<string, string> => {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw err;
+    }
+    if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
+      throw new Error(`the key file ${file} is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}): run \`chmod 600 ${file}\` if nobody else could have changed it, or delete it to make new keys (and sign in again)`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      data = undefined;
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) {
+      throw new Error(`the key file ${file} is not a JSON object (damaged or written by something else): delete it to make new keys (and sign in again)`);
+    }
+    return data as Record<string, string>;
+  };
+  const write = (data: Record<string, string>): void => {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  };
+  return {
+    get: key => { const v = read()[key]; return typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v); },
+    set: (key, value) => { const d = read(); d[key] = value; write(d); },
+    delete: key => { const d = read(); if (key in d) { delete d[key]; write(d); } },
+  };
+}
+
 export interface SignInOptions {
   tokenFile?: string;
   port?: number;
@@ -64,13 +112,16 @@ interface Waiter {
 /** One CLI run's sign-ins: providers per HTTP server, the loopback listener, the codes it caught. */
 export class CliSignIn {
   private readonly storage: OAuthStorage;
+  private readonly dpopStorage: OAuthStorage;
   private readonly port: number;
   private server?: http.Server;
   private listening?: Promise<void>;
   private readonly waiters = new Map<string, Waiter>();
 
   constructor(private readonly opts: SignInOptions) {
-    this.storage = fileStorage(opts.tokenFile ?? defaultTokenFile());
+    const tokenFile = opts.tokenFile ?? defaultTokenFile();
+    this.storage = fileStorage(tokenFile);
+    this.dpopStorage = dpopKeyStorage(defaultDpopKeyFile(tokenFile));
     this.port = opts.port ?? DEFAULT_OAUTH_PORT;
   }
 
@@ -96,6 +147,8 @@ export class CliSignIn {
     if (def.type === 'stdio') return undefined;
     return new McpOAuthProvider({
       storage: this.storage,
+      dpopStorage: this.dpopStorage,
+      workloadIdentity: workloadIdentityFor(def),
       clientName: CLI_NAME,
       key: def.url,
       server: def.name,

@@ -6,6 +6,7 @@ import { resolveCommand } from '../mcp/process/resolveCommand';
 import { resetSandbox } from '../mcp/launch/sandbox';
 import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
+import { terminalElicit } from './elicit';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
@@ -43,6 +44,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       wait,
       waitMs: Number(env.MCP_HOST_SIGN_IN_TIMEOUT) || 5 * 60_000,
     },
+    // `call` on a terminal asks a server's forms (without a terminal only `--elicit` answers them).
+    ...(terminal && { askElicitation: terminalElicit(process.stdin, process.stderr) }),
     // The sandbox runtime's proxies (if a sandboxed server ran) end with the run.
     dispose: async () => { await signIn.dispose(); await resetSandbox(); },
     loadConfig: async args => {
@@ -53,7 +56,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       hideSecretsOf(cfg.definitions);
       return cfg;
     },
-    createHost: () => {
+    createHost: features => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
       // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
       const host = new McpHost({
@@ -65,6 +68,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
+        // Elicitation is declared only when the command can answer it (`call --elicit`).
+        ...(features && { features }),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);

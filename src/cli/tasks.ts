@@ -23,7 +23,7 @@ export function taskReporter(err: (line: string) => void): (t: TaskInfo) => void
 }
 
 /** Cancels every running task of these hosts, waiting at most `deadlineMs` for the servers to acknowledge. */
-export async function cancelRunningTasks(hosts: Iterable<HostApi>, err: (line: string) => void, deadlineMs = 3000): Promise<void> {
+export async function cancelRunningTasks(hosts: Iterable<Pick<HostApi, 'servers'>>, err: (line: string) => void, deadlineMs = 3000): Promise<void> {
   const cancels: Promise<void>[] = [];
   for (const host of hosts) {
     for (const h of host.servers) {

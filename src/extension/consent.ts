@@ -193,10 +193,13 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
     // An unparsable URL fails at connect time; show it masked as it is.
   }
   const headers = Object.keys(def.headers ?? {});
+  const wi = def.workloadIdentity;
   return [
     `Sends requests to: ${origin}`,
     `URL: ${redactorFor(def).text(shown, MASK)}`,
     `Headers sent there: ${headers.length ? headers.map(h => `${h}: ${MASK}`).join(', ') : '(none)'}`,
+    // A workload token goes to the authorization server the server names: say whose token, from where.
+    ...(wi ? [`Signs in as workload ${JSON.stringify(wi.clientId)} with the identity token from ${wi.tokenFile !== undefined ? `the file ${wi.tokenFile}` : `the environment variable ${wi.tokenEnv}`}`] : []),
   ].join('\n');
 }
 

@@ -1,13 +1,14 @@
 /**
  * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/externalUrl.ts),
- * the redirect back through a URI handler, tokens in SecretStorage.
+ * the redirect back through a URI handler, tokens and DPoP keys in SecretStorage; a server with `workloadIdentity`
+ * signs in without the browser (jwt-bearer grant).
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
 import { quoted, shownName } from '../mcp/logging/display';
 import { confirmAndOpen } from './externalUrl';
-import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, type Connection, type HostApi, type ServerDefinition } from '../mcp';
+import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /**
  * SecretStorage as the core's OAuth token storage for one server URL. The storage keys carry a hash of the URL, never
@@ -77,6 +78,9 @@ export class OAuthBridge implements vscode.Disposable {
       clientMetadataUrl: this.clientMetadataUrl(),
       key: urlKey(def.url),
       server: def.name,
+      // Workload identity (remote development hosts, unattended): the token file or variable is read where
+      // the extension host runs.
+      workloadIdentity: workloadIdentityFor(def),
       // A getter: the external form of the redirect is known only once asExternalUri answers.
       get redirectUrl() { return redirect(); },
       openBrowser: url => {

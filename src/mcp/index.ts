@@ -11,6 +11,7 @@ export * from './host';
 export { definitionKey, isDefinitionKey } from './config/definitionKey';
 export * from './http/fetch';
 export * from './oauth/provider';
+export * from './oauth/workloadIdentity';
 export * from './logging/redact';
 export * from './limits';
 export * from './oauth/urls';

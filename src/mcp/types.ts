@@ -90,6 +90,15 @@ export interface HttpServerDefinition extends ServerDefinitionBase {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** Sign in as a workload (SEP-1933): the jwt-bearer grant with the identity token from a file or variable. */
+  workloadIdentity?: WorkloadIdentityConfig;
+}
+
+/** `workloadIdentity` of an http/sse server: exactly one of `tokenFile` (variables resolved) and `tokenEnv`. */
+export interface WorkloadIdentityConfig {
+  clientId: string;
+  tokenFile?: string;
+  tokenEnv?: string;
 }
 
 /** A fully validated and resolved server definition (no `${…}` left). */

@@ -212,3 +212,27 @@ describe('config variables (resolveServer)', () => {
     assert.ok(r2.error);
   });
 });
+
+describe('config: workloadIdentity (H109/H110)', () => {
+  it('resolves variables in tokenFile and keeps tokenEnv as a name; the definition key follows it', async () => {
+    const d = ok(await resolveServer(raw({ url: 'https://api.example/mcp', workloadIdentity: { clientId: 'ci', tokenFile: '${userHome}/.tokens/mcp.jwt' } }), ctx())) as HttpServerDefinition;
+    assert.deepEqual(d.workloadIdentity, { clientId: 'ci', tokenFile: '/home/me/.tokens/mcp.jwt' });
+    const e = ok(await resolveServer(raw({ url: 'https://api.example/mcp', workloadIdentity: { clientId: 'ci', tokenEnv: 'MCP_TOKEN' } }), ctx())) as HttpServerDefinition;
+    assert.deepEqual(e.workloadIdentity, { clientId: 'ci', tokenEnv: 'MCP_TOKEN' });
+    const plain = ok(await resolveServer(raw({ url: 'https://api.example/mcp' }), ctx())) as HttpServerDefinition;
+    assert.equal(plain.workloadIdentity, undefined, 'a bystander without it is unchanged');
+  });
+
+  it('needs exactly one of tokenFile and tokenEnv, an absolute tokenFile and a clientId; says which and how to fix it', async () => {
+    const both = await resolveServer(raw({ url: 'https://a.example/mcp', workloadIdentity: { clientId: 'ci', tokenFile: '/t', tokenEnv: 'T' } }), ctx());
+    assert.match(both.error?.message ?? '', /workloadIdentity needs exactly one of `tokenFile` .* and `tokenEnv` .*; remove one/);
+    const none = await resolveServer(raw({ url: 'https://a.example/mcp', workloadIdentity: { clientId: 'ci' } }), ctx());
+    assert.match(none.error?.message ?? '', /needs exactly one of .*; add one/);
+    const rel = await resolveServer(raw({ url: 'https://a.example/mcp', workloadIdentity: { clientId: 'ci', tokenFile: 'token.jwt' } }), ctx());
+    assert.match(rel.error?.message ?? '', /workloadIdentity\.tokenFile is "token\.jwt", not an absolute path/);
+    const r = parseServers({ s: { url: 'https://a.example/mcp', workloadIdentity: { tokenEnv: 'T' } } });
+    assert.match(r.errors.map(x => x.message).join('\n'), /clientId/);
+    const stdioMisplaced = parseServers({ s: { command: 'node', workloadIdentity: { clientId: 'ci', tokenEnv: 'T' } } });
+    assert.match(stdioMisplaced.warnings?.map(x => x.message).join('\n') ?? stdioMisplaced.errors.map(x => x.message).join('\n'), /workloadIdentity is ignored because the server's type is `stdio`/);
+  });
+});

@@ -11,6 +11,8 @@ import {
   type ElicitRequest, type ElicitResult, type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { FetchLike } from '../../mcp/http/fetch';
+import { McpOAuthProvider } from '../../mcp/oauth/provider';
+import { workloadIdentityFor } from '../../mcp/oauth/workloadIdentity';
 import { HeadlessAuthCodeProvider } from './oauth';
 import { connectSession, type Session } from './session';
 import { CLI_NAME, CLI_VERSION } from '../version';
@@ -64,8 +66,28 @@ function crossAppAccess(ctx: ScenarioContext): OAuthClientProvider {
   });
 }
 
+/**
+ * SEP-1933 (workload identity federation): the product's path, a server definition whose
+ * `workloadIdentity` names an environment variable holding the workload's token (the scenario's valid JWT).
+ */
+function workloadIdentity(url: string, ctx: ScenarioContext): OAuthClientProvider {
+  const memory = new Map<string, string>();
+  const def = {
+    name: 'conformance', type: 'http' as const, url, headers: {},
+    workloadIdentity: { clientId: str(ctx, 'client_id'), tokenEnv: 'MCP_HOST_WORKLOAD_TOKEN' },
+  };
+  return new McpOAuthProvider({
+    storage: { get: k => memory.get(k), set: (k, v) => { memory.set(k, v); }, delete: k => { memory.delete(k); } },
+    redirectUrl: 'http://127.0.0.1:33418/callback',
+    clientName: 'mcp-host',
+    server: def.name,
+    openBrowser: async () => { throw new Error('workload identity never opens a browser'); },
+    workloadIdentity: workloadIdentityFor(def, { MCP_HOST_WORKLOAD_TOKEN: str(ctx, 'valid_jwt') }),
+  });
+}
+
 /** Picks the auth provider a scenario needs (none for the non-auth scenarios). */
-export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClientProvider | undefined {
+export function providerFor(scenario: string, ctx: ScenarioContext, url = ''): OAuthClientProvider | undefined {
   switch (scenario) {
     case 'auth/client-credentials-basic':
       return new ClientCredentialsProvider({ clientId: str(ctx, 'client_id'), clientSecret: str(ctx, 'client_secret') });
@@ -78,6 +100,8 @@ export function providerFor(scenario: string, ctx: ScenarioContext): OAuthClient
     case 'auth/cross-app-access-complete-flow':
     case 'auth/enterprise-managed-authorization':
       return crossAppAccess(ctx);
+    case 'auth/wif-jwt-bearer':
+      return workloadIdentity(url, ctx);
     case 'auth/pre-registration':
       return new HeadlessAuthCodeProvider(undefined, { client_id: str(ctx, 'client_id'), client_secret: str(ctx, 'client_secret') });
     default:
@@ -204,7 +228,7 @@ function elicitFor(scenario: string): (params: ElicitRequest['params']) => Promi
  * (readably) otherwise. `log` gets one line per step.
  */
 export async function runScenario(url: string, scenario: string, ctx: ScenarioContext, log: (line: string) => void): Promise<void> {
-  const provider = providerFor(scenario, ctx);
+  const provider = providerFor(scenario, ctx, url);
   // Authorization-code providers go through the connection's sign-in path (start → "needs you to
   // sign in" → finishAuth(code, iss)); non-interactive grants (client credentials, jwt-bearer) are
   // plain transport providers.

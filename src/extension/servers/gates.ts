@@ -106,11 +106,11 @@ export abstract class ServerGates extends ServerControllerState {
     return !!def && this.needsConsent(def) && !this.consent.isAllowed(def);
   }
 
-  /** Workspace stdio servers, and workspace http/sse servers that send `${input:}` values or headers. */
+  /** Workspace stdio servers, and workspace http/sse servers that send `${input:}` values, headers or a workload token. */
   protected needsConsent(def: ServerDefinition): boolean {
     if (this.origins.get(def.name) !== 'workspace') return false;
     if (def.type === 'stdio') return true;
-    return Object.keys(def.headers ?? {}).length > 0 || (def.secrets?.length ?? 0) > 0 || this.usesOf(def.name).length > 0;
+    return Object.keys(def.headers ?? {}).length > 0 || (def.secrets?.length ?? 0) > 0 || this.usesOf(def.name).length > 0 || !!def.workloadIdentity;
   }
 
   /** Which `${input:}` ids go where in a server's settings (for the consent dialog). */

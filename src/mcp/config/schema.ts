@@ -29,7 +29,7 @@ export const SAMPLING_LIMITS = {
 /** Properties only a stdio server may have. */
 export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const;
 /** Properties only an http/sse server may have. */
-export const HTTP_PROPERTIES = ['url', 'headers'] as const;
+export const HTTP_PROPERTIES = ['url', 'headers', 'workloadIdentity'] as const;
 
 const variablesNote =
   'Variables: `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`, `${userHome}`, ' +
@@ -111,6 +111,39 @@ export const serverSchema = {
       markdownDescription:
         'HTTP headers sent with every request (http/sse), e.g. an API key. Use `${input:id}` for secrets. ' + variablesNote,
       examples: [{ Authorization: 'Bearer ${input:api-token}' }],
+    },
+    workloadIdentity: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['clientId'],
+      markdownDescription:
+        'Sign in without a user (http/sse; workload identity federation, SEP-1933): the host presents the workload\'s ' +
+        'identity token (a JWT its platform issues, e.g. a Kubernetes projected service-account token or a CI job\'s ' +
+        'OIDC token) to the authorization server in an OAuth jwt-bearer grant (RFC 7523), as the pre-registered client ' +
+        '`clientId`. Give exactly one of `tokenFile` and `tokenEnv`; the token is read afresh at each sign-in. ' + variablesNote,
+      defaultSnippets: [
+        { label: 'token file', body: { clientId: '${1:my-workload}', tokenFile: '${2:/var/run/secrets/tokens/mcp-token}' } },
+        { label: 'token in an environment variable', body: { clientId: '${1:my-workload}', tokenEnv: '${2:MCP_WORKLOAD_TOKEN}' } },
+      ],
+      properties: {
+        clientId: {
+          type: 'string',
+          minLength: 1,
+          markdownDescription: 'The client id the authorization server registered for this workload.',
+        },
+        tokenFile: {
+          type: 'string',
+          minLength: 1,
+          markdownDescription: 'The file holding the workload\'s identity token (read at each sign-in, at most 64 KiB). ' + variablesNote,
+          examples: ['/var/run/secrets/tokens/mcp-token'],
+        },
+        tokenEnv: {
+          type: 'string',
+          pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+          markdownDescription: 'The name of the environment variable holding the workload\'s identity token (of the editor\'s or the CLI\'s process).',
+          examples: ['MCP_WORKLOAD_TOKEN'],
+        },
+      },
     },
     disabled: {
       type: 'boolean',

@@ -4,7 +4,7 @@
  * names the server, the setting path, the bad value (secrets hidden) and a fix.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig } from '../types';
+import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
 import { HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { compiledInputValidator, compiledServerValidator } from './validators.generated';
 import { lintSecrets } from './secrets';
@@ -30,6 +30,7 @@ export interface RawServer {
   sandbox?: SandboxSettings;
   url?: string;
   headers?: Record<string, string>;
+  workloadIdentity?: WorkloadIdentityConfig;
   disabled?: boolean;
   autoStart?: boolean;
   timeout?: TimeoutConfig;
@@ -329,7 +330,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   if (type === 'stdio') {
     (['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const).forEach(copy);
   } else {
-    (['url', 'headers'] as const).forEach(copy);
+    (['url', 'headers', 'workloadIdentity'] as const).forEach(copy);
   }
   (['disabled', 'autoStart', 'timeout', 'roots', 'sampling'] as const).forEach(copy);
   return { server, warnings };

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition } from '../types';
+import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
@@ -79,6 +79,8 @@ function slots(raw: RawServer): Slot[] {
   add('cwd', raw.cwd);
   add('url', raw.url);
   for (const [k, v] of Object.entries(raw.headers ?? {})) add(joinPath('headers', k), v);
+  add('workloadIdentity.clientId', raw.workloadIdentity?.clientId);
+  add('workloadIdentity.tokenFile', raw.workloadIdentity?.tokenFile);
   return out;
 }
 
@@ -370,8 +372,22 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
     setOwn(headers, k, value);
     if (/[\r\n]/.test(value)) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
   }
+  let workloadIdentity: WorkloadIdentityConfig | undefined;
+  const wi = raw.workloadIdentity;
+  if (wi) {
+    const clientId = substitute(wi.clientId, 'workloadIdentity.clientId').trim();
+    if (!clientId) fail('workloadIdentity.clientId', `${where('workloadIdentity.clientId')} is empty after resolving its variables; write the client id the authorization server registered for this workload.`);
+    if ((wi.tokenFile === undefined) === (wi.tokenEnv === undefined)) {
+      fail('workloadIdentity', `${where('workloadIdentity')} needs exactly one of \`tokenFile\` (the file holding the workload's identity token) and \`tokenEnv\` (the environment variable holding it); ${wi.tokenFile === undefined ? 'add one' : 'remove one'}.`);
+    }
+    const tokenFile = wi.tokenFile === undefined ? undefined : substitute(wi.tokenFile, 'workloadIdentity.tokenFile').trim();
+    if (tokenFile !== undefined && !nodePath.isAbsolute(tokenFile)) {
+      fail('workloadIdentity.tokenFile', `${where('workloadIdentity.tokenFile')} is ${JSON.stringify(tokenFile.slice(0, 200))}, not an absolute path after resolving its variables; write a full path (\`\${userHome}\` and \`\${workspaceFolder}\` help).`);
+    }
+    workloadIdentity = { clientId, ...(tokenFile !== undefined && { tokenFile }), ...(wi.tokenEnv !== undefined && { tokenEnv: wi.tokenEnv }) };
+  }
   if (errors.length) return { error: errors[0], errors, warnings };
-  return { definition: withSecrets({ ...base, type: raw.type, url, headers }), warnings };
+  return { definition: withSecrets({ ...base, type: raw.type, url, headers, ...(workloadIdentity && { workloadIdentity }) }), warnings };
 }
 
 /**

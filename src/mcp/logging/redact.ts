@@ -29,8 +29,8 @@ const PLAIN_HEADERS = /^(accept|accept-language|accept-encoding|content-type|use
 /** Keys of structured data (log payloads, trace messages) whose values are never shown. */
 const SECRET_KEYS = /^(env|headers|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|token|access_token|refresh_token|id_token|client_secret|api[-_]?key|x-api-key)$/i;
 
-/** `Bearer …` / `Basic …` credentials in free text. */
-const BEARER = /\b(Bearer|Basic)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+/** `Bearer …` / `Basic …` / `DPoP …` credentials in free text. */
+const BEARER = /\b(Bearer|Basic|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 
 /**
  * True when the word after `Bearer`/`Basic` looks like a credential rather than prose ("Basic MCP App",

@@ -7,8 +7,15 @@
  * client_id wherever the authorization server advertises `client_id_metadata_document_supported`,
  * and registers dynamically elsewhere. The registration metadata names the `application_type`:
  * `native` for loopback and custom-scheme redirects, `web` for https ones.
+ * DPoP (SEP-1932, RFC 9449): where the authorization server advertises ES256 in
+ * `dpop_signing_alg_values_supported` (or a stored token is already DPoP-bound), `dpop()` offers a
+ * key kept per server and authorization server in the key storage (oauth/dpopKey.ts); the SDK signs
+ * the token requests and every request to the server with it and handles both servers' nonces.
+ * Workload identity federation (SEP-1933): with `workloadIdentity`, the flow is non-interactive: no
+ * redirect, a pre-registered client id, and the RFC 7523 jwt-bearer grant with the workload's token.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { DpopSession, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { dpopStorageKey, loadOrCreateDpopKey } from './dpopKey';
 import { checkAuthorizationUrl } from './urls';
 import type {
   OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens,
@@ -36,7 +43,24 @@ export interface OAuthProviderOptions {
   scope?: string;
   /** The https URL of this client's ID metadata document (checked with `checkClientMetadataUrl`); unset: dynamic registration only. */
   clientMetadataUrl?: string;
+  /**
+   * Where DPoP private keys live (default: `storage`). The extension keeps them in SecretStorage with the
+   * tokens; the CLI in a file of its own that only the user may read (src/cli/oauth.ts).
+   */
+  dpopStorage?: OAuthStorage;
+  /** Workload identity federation: sign in without a user, with the jwt-bearer grant (oauth/workloadIdentity.ts). */
+  workloadIdentity?: WorkloadIdentity;
 }
+
+/** The workload's identity for the RFC 7523 jwt-bearer grant (SEP-1933). */
+export interface WorkloadIdentity {
+  /** The client id the authorization server knows this workload by (pre-registered; no dynamic registration). */
+  clientId: string;
+  /** Reads the workload's identity token (a JWT) afresh: platforms rotate it. Throws a readable Error. */
+  token(): Promise<string>;
+}
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
  * Checks a client ID metadata document URL (https, with a path: the SDK's rule); an Error naming
@@ -62,6 +86,10 @@ export function applicationTypeFor(redirectUrl: string): 'native' | 'web' {
 
 export class McpOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
+  /** One DPoP session per authorization server (its key and the nonces the servers gave), for this provider's life. */
+  private readonly dpopSessions = new Map<string, { stored: string; session: DpopSession }>();
+  /** A key being read or made, per authorization server (concurrent requests share it). */
+  private readonly dpopPending = new Map<string, Promise<DpopSession>>();
 
   constructor(private readonly opts: OAuthProviderOptions) {}
 
@@ -79,8 +107,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.opts.storage.set(this.k(name), JSON.stringify(value));
   }
 
-  get redirectUrl(): string {
-    return this.opts.redirectUrl;
+  /** Undefined under workload identity: the SDK then runs the non-interactive grant (`prepareTokenRequest`). */
+  get redirectUrl(): string | undefined {
+    return this.opts.workloadIdentity ? undefined : this.opts.redirectUrl;
   }
 
   /** The client ID metadata document URL, if configured (the SDK uses it where the authorization server supports it). */
@@ -89,6 +118,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    if (this.opts.workloadIdentity) {
+      return {
+        client_name: this.opts.clientName, redirect_uris: [], grant_types: [JWT_BEARER], token_endpoint_auth_method: 'none',
+        ...(this.opts.scope ? { scope: this.opts.scope } : {}),
+      };
+    }
     return {
       client_name: this.opts.clientName,
       redirect_uris: [this.opts.redirectUrl],
@@ -102,6 +137,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    // Workload identity: the client id is configured (pre-registered), never registered dynamically.
+    if (this.opts.workloadIdentity) return { client_id: this.opts.workloadIdentity.clientId };
     // A client id that was a metadata document URL other than the configured one (the setting changed
     // or was cleared) is stale: the SDK then uses the current document or registers again.
     const cimd = await this.read<string>('cimd');
@@ -148,9 +185,71 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.read<OAuthDiscoveryState>('discovery');
   }
 
+  /**
+   * Workload identity: the jwt-bearer grant with the workload's token as the assertion (RFC 7523 §2.1).
+   * Otherwise undefined (the SDK's authorization-code exchange).
+   */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const wif = this.opts.workloadIdentity;
+    if (!wif) return undefined;
+    const params = new URLSearchParams({ grant_type: JWT_BEARER, assertion: await wif.token() });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
+
+  /**
+   * The DPoP session for the authorization server of this sign-in, or undefined (plain Bearer) when that
+   * server does not advertise ES256 for DPoP and no DPoP-bound token is stored. The key is read from
+   * (or made and written to) the key storage once per authorization server; a key that cannot be used is
+   * an Error naming the server and the fix.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    const [state, tokens] = await Promise.all([this.discoveryState(), this.tokens()]);
+    const bound = tokens?.token_type?.toLowerCase() === 'dpop';
+    const asMeta = state?.authorizationServerMetadata as { issuer?: string; dpop_signing_alg_values_supported?: unknown } | undefined;
+    const issuer = (bound ? (tokens as { issuer?: string }).issuer : undefined) ?? asMeta?.issuer ?? state?.authorizationServerUrl;
+    const algs = asMeta?.dpop_signing_alg_values_supported;
+    if (!issuer || (!bound && !(Array.isArray(algs) && algs.includes('ES256')))) return undefined;
+    const pending = this.dpopPending.get(issuer);
+    if (pending) return pending;
+    const storage = this.opts.dpopStorage ?? this.opts.storage;
+    const name = this.k(dpopStorageKey(issuer));
+    const server = this.opts.server ?? this.opts.key ?? this.opts.clientName;
+    // The session (its nonces) lasts while the stored key is the one it signs with: a key deleted by a
+    // sign-out elsewhere (the editor's command uses a provider of its own) or replaced is read again.
+    const cached = this.dpopSessions.get(issuer);
+    if (cached) {
+      let now: string | undefined;
+      try { now = await storage.get(name); } catch { now = undefined; }
+      if (now === cached.stored) return cached.session;
+      this.dpopSessions.delete(issuer);
+    }
+    const made = loadOrCreateDpopKey(storage, name, server, issuer).then(async ({ keyPair, stored }) => {
+      const session = await DpopSession.create({ keyPair });
+      this.dpopSessions.set(issuer, { stored, session });
+      return session;
+    });
+    this.dpopPending.set(issuer, made);
+    try {
+      return await made;
+    } finally {
+      this.dpopPending.delete(issuer);
+    }
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    // Signing out forgets the DPoP keys too (the tokens they were bound to are gone): those this provider
+    // used and the one of the authorization server last discovered.
+    const state = scope === 'all' ? await this.discoveryState() : undefined;
+    const issuers = new Set(this.dpopSessions.keys());
+    const last = (state?.authorizationServerMetadata as { issuer?: string } | undefined)?.issuer ?? state?.authorizationServerUrl;
+    if (last) issuers.add(last);
     const names = scope === 'all' ? ['client', 'cimd', 'tokens', 'verifier', 'discovery'] : scope === 'client' ? ['client', 'cimd'] : [scope];
     for (const n of names) await this.opts.storage.delete(this.k(n));
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+    if (scope === 'all') {
+      for (const issuer of issuers) await (this.opts.dpopStorage ?? this.opts.storage).delete(this.k(dpopStorageKey(issuer)));
+      this.dpopSessions.clear();
+    }
   }
 }
