@@ -4,9 +4,10 @@
 /* eslint-disable */
 // @ts-nocheck
 export const compiledServerValidator = validate0;
-const schema0 = {"type":"object","properties":{"type":{"type":"string","enum":["stdio","http","sse"]},"command":{"type":"string","minLength":1},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":["string","null"]}},"envFile":{"type":"string","minLength":1},"cwd":{"type":"string","minLength":1},"url":{"type":"string","minLength":1},"headers":{"type":"object","additionalProperties":{"type":"string"}},"disabled":{"type":"boolean"},"autoStart":{"type":"boolean"},"timeout":{"type":"object","additionalProperties":false,"properties":{"startup":{"type":"integer","minimum":1000,"maximum":600000},"request":{"type":"integer","minimum":1000,"maximum":3600000}}},"roots":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"sampling":{"type":"object","additionalProperties":false,"properties":{"allowedModels":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"model":{"type":"string","minLength":1},"maxRequestsPerMinute":{"type":"integer","minimum":0,"maximum":1000},"maxTokens":{"type":"integer","minimum":1,"maximum":1000000}}},"sandboxEnabled":{"type":"boolean"},"sandbox":{"type":"object","additionalProperties":false,"properties":{"filesystem":{"type":"object","additionalProperties":false,"properties":{"allowWrite":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"denyRead":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"denyWrite":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowedDomains":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"deniedDomains":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true}}}}},"dev":{"type":"object"}},"additionalProperties":false,"allOf":[{"if":{"properties":{"type":{"const":"stdio"}},"required":["type"]},"then":{"required":["command"]}},{"if":{"properties":{"type":{"enum":["http","sse"]}},"required":["type"]},"then":{"required":["url"]}},{"if":{"not":{"required":["type"]}},"then":{"anyOf":[{"required":["command"]},{"required":["url"]}]}}]};
+const schema0 = {"type":"object","properties":{"type":{"type":"string","enum":["stdio","http","sse"]},"command":{"type":"string","minLength":1},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":["string","null"]}},"envFile":{"type":"string","minLength":1},"cwd":{"type":"string","minLength":1},"url":{"type":"string","minLength":1},"headers":{"type":"object","additionalProperties":{"type":"string"}},"workloadIdentity":{"type":"object","additionalProperties":false,"required":["clientId"],"properties":{"clientId":{"type":"string","minLength":1},"tokenFile":{"type":"string","minLength":1},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"disabled":{"type":"boolean"},"autoStart":{"type":"boolean"},"timeout":{"type":"object","additionalProperties":false,"properties":{"startup":{"type":"integer","minimum":1000,"maximum":600000},"request":{"type":"integer","minimum":1000,"maximum":3600000}}},"roots":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"sampling":{"type":"object","additionalProperties":false,"properties":{"allowedModels":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"model":{"type":"string","minLength":1},"maxRequestsPerMinute":{"type":"integer","minimum":0,"maximum":1000},"maxTokens":{"type":"integer","minimum":1,"maximum":1000000}}},"sandboxEnabled":{"type":"boolean"},"sandbox":{"type":"object","additionalProperties":false,"properties":{"filesystem":{"type":"object","additionalProperties":false,"properties":{"allowWrite":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"denyRead":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"denyWrite":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowedDomains":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"deniedDomains":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true}}}}},"dev":{"type":"object"}},"additionalProperties":false,"allOf":[{"if":{"properties":{"type":{"const":"stdio"}},"required":["type"]},"then":{"required":["command"]}},{"if":{"properties":{"type":{"enum":["http","sse"]}},"required":["type"]},"then":{"required":["url"]}},{"if":{"not":{"required":["type"]}},"then":{"anyOf":[{"required":["command"]},{"required":["url"]}]}}]};
 const func0 = Object.prototype.hasOwnProperty;
 import func1 from "ajv/dist/runtime/ucs2length";
+const pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -485,9 +486,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.disabled !== undefined){
-if(typeof data.disabled !== "boolean"){
-const err31 = {instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.workloadIdentity !== undefined){
+let data13 = data.workloadIdentity;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.clientId === undefined){
+const err31 = {instancePath:instancePath+"/workloadIdentity",schemaPath:"#/properties/workloadIdentity/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -496,10 +499,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.autoStart !== undefined){
-if(typeof data.autoStart !== "boolean"){
-const err32 = {instancePath:instancePath+"/autoStart",schemaPath:"#/properties/autoStart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key3 in data13){
+if(!(((key3 === "clientId") || (key3 === "tokenFile")) || (key3 === "tokenEnv"))){
+const err32 = {instancePath:instancePath+"/workloadIdentity",schemaPath:"#/properties/workloadIdentity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -509,12 +511,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.timeout !== undefined){
-let data15 = data.timeout;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key3 in data15){
-if(!((key3 === "startup") || (key3 === "request"))){
-const err33 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data13.clientId !== undefined){
+let data14 = data13.clientId;
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+const err33 = {instancePath:instancePath+"/workloadIdentity/clientId",schemaPath:"#/properties/workloadIdentity/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -524,10 +525,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data15.startup !== undefined){
-let data16 = data15.startup;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err34 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err34 = {instancePath:instancePath+"/workloadIdentity/clientId",schemaPath:"#/properties/workloadIdentity/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -536,9 +535,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 600000 || isNaN(data16)){
-const err35 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(data13.tokenFile !== undefined){
+let data15 = data13.tokenFile;
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err35 = {instancePath:instancePath+"/workloadIdentity/tokenFile",schemaPath:"#/properties/workloadIdentity/properties/tokenFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -547,8 +549,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data16 < 1000 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
+}
+else {
+const err36 = {instancePath:instancePath+"/workloadIdentity/tokenFile",schemaPath:"#/properties/workloadIdentity/properties/tokenFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -558,11 +561,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-if(data15.request !== undefined){
-let data17 = data15.request;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err37 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data13.tokenEnv !== undefined){
+let data16 = data13.tokenEnv;
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err37 = {instancePath:instancePath+"/workloadIdentity/tokenEnv",schemaPath:"#/properties/workloadIdentity/properties/tokenEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -571,9 +574,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 3600000 || isNaN(data17)){
-const err38 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+}
+else {
+const err38 = {instancePath:instancePath+"/workloadIdentity/tokenEnv",schemaPath:"#/properties/workloadIdentity/properties/tokenEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -582,8 +585,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data17 < 1000 || isNaN(data17)){
-const err39 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/workloadIdentity",schemaPath:"#/properties/workloadIdentity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -593,10 +598,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.disabled !== undefined){
+if(typeof data.disabled !== "boolean"){
+const err40 = {instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -606,15 +610,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.roots !== undefined){
-let data18 = data.roots;
-if(Array.isArray(data18)){
-const len1 = data18.length;
-for(let i1=0; i1<len1; i1++){
-let data19 = data18[i1];
-if(typeof data19 === "string"){
-if(func1(data19) < 1){
-const err41 = {instancePath:instancePath+"/roots/" + i1,schemaPath:"#/properties/roots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.autoStart !== undefined){
+if(typeof data.autoStart !== "boolean"){
+const err41 = {instancePath:instancePath+"/autoStart",schemaPath:"#/properties/autoStart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -624,8 +622,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/roots/" + i1,schemaPath:"#/properties/roots/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.timeout !== undefined){
+let data19 = data.timeout;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key4 in data19){
+if(!((key4 === "startup") || (key4 === "request"))){
+const err42 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -635,18 +637,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-let i2 = data18.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data18[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err43 = {instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(data19.startup !== undefined){
+let data20 = data19.startup;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err43 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -654,14 +648,10 @@ else {
 vErrors.push(err43);
 }
 errors++;
-break;
 }
-indices0[item0] = i2;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 600000 || isNaN(data20)){
+const err44 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -670,13 +660,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.sampling !== undefined){
-let data20 = data.sampling;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key4 in data20){
-if(!((((key4 === "allowedModels") || (key4 === "model")) || (key4 === "maxRequestsPerMinute")) || (key4 === "maxTokens"))){
-const err45 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data20 < 1000 || isNaN(data20)){
+const err45 = {instancePath:instancePath+"/timeout/startup",schemaPath:"#/properties/timeout/properties/startup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -686,15 +671,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data20.allowedModels !== undefined){
-let data21 = data20.allowedModels;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i3=0; i3<len2; i3++){
-let data22 = data21[i3];
-if(typeof data22 === "string"){
-if(func1(data22) < 1){
-const err46 = {instancePath:instancePath+"/sampling/allowedModels/" + i3,schemaPath:"#/properties/sampling/properties/allowedModels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data19.request !== undefined){
+let data21 = data19.request;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err46 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -703,9 +684,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/sampling/allowedModels/" + i3,schemaPath:"#/properties/sampling/properties/allowedModels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 3600000 || isNaN(data21)){
+const err47 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -714,19 +695,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-let i4 = data21.length;
-let j1;
-if(i4 > 1){
-const indices1 = {};
-for(;i4--;){
-let item1 = data21[i4];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err48 = {instancePath:instancePath+"/sampling/allowedModels",schemaPath:"#/properties/sampling/properties/allowedModels/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)"};
+if(data21 < 1000 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/timeout/request",schemaPath:"#/properties/timeout/properties/request/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -734,14 +704,12 @@ else {
 vErrors.push(err48);
 }
 errors++;
-break;
 }
-indices1[item1] = i4;
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/sampling/allowedModels",schemaPath:"#/properties/sampling/properties/allowedModels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err49 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -751,11 +719,15 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data20.model !== undefined){
-let data23 = data20.model;
+if(data.roots !== undefined){
+let data22 = data.roots;
+if(Array.isArray(data22)){
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
 if(typeof data23 === "string"){
 if(func1(data23) < 1){
-const err50 = {instancePath:instancePath+"/sampling/model",schemaPath:"#/properties/sampling/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err50 = {instancePath:instancePath+"/roots/" + i1,schemaPath:"#/properties/roots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -766,7 +738,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/sampling/model",schemaPath:"#/properties/sampling/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err51 = {instancePath:instancePath+"/roots/" + i1,schemaPath:"#/properties/roots/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -776,10 +748,18 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data20.maxRequestsPerMinute !== undefined){
-let data24 = data20.maxRequestsPerMinute;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err52 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let i2 = data22.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data22[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err52 = {instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -787,10 +767,14 @@ else {
 vErrors.push(err52);
 }
 errors++;
+break;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 1000 || isNaN(data24)){
-const err53 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -799,8 +783,13 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err54 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.sampling !== undefined){
+let data24 = data.sampling;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key5 in data24){
+if(!((((key5 === "allowedModels") || (key5 === "model")) || (key5 === "maxRequestsPerMinute")) || (key5 === "maxTokens"))){
+const err54 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -810,11 +799,15 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-if(data20.maxTokens !== undefined){
-let data25 = data20.maxTokens;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err55 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data24.allowedModels !== undefined){
+let data25 = data24.allowedModels;
+if(Array.isArray(data25)){
+const len2 = data25.length;
+for(let i3=0; i3<len2; i3++){
+let data26 = data25[i3];
+if(typeof data26 === "string"){
+if(func1(data26) < 1){
+const err55 = {instancePath:instancePath+"/sampling/allowedModels/" + i3,schemaPath:"#/properties/sampling/properties/allowedModels/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -823,9 +816,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 1000000 || isNaN(data25)){
-const err56 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+}
+else {
+const err56 = {instancePath:instancePath+"/sampling/allowedModels/" + i3,schemaPath:"#/properties/sampling/properties/allowedModels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -834,8 +827,19 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data25 < 1 || isNaN(data25)){
-const err57 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let i4 = data25.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data25[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err57 = {instancePath:instancePath+"/sampling/allowedModels",schemaPath:"#/properties/sampling/properties/allowedModels/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -843,12 +847,14 @@ else {
 vErrors.push(err57);
 }
 errors++;
+break;
 }
+indices1[item1] = i4;
 }
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err58 = {instancePath:instancePath+"/sampling/allowedModels",schemaPath:"#/properties/sampling/properties/allowedModels/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -858,9 +864,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.sandboxEnabled !== undefined){
-if(typeof data.sandboxEnabled !== "boolean"){
-const err59 = {instancePath:instancePath+"/sandboxEnabled",schemaPath:"#/properties/sandboxEnabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data24.model !== undefined){
+let data27 = data24.model;
+if(typeof data27 === "string"){
+if(func1(data27) < 1){
+const err59 = {instancePath:instancePath+"/sampling/model",schemaPath:"#/properties/sampling/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -870,12 +878,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.sandbox !== undefined){
-let data27 = data.sandbox;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(const key5 in data27){
-if(!((key5 === "filesystem") || (key5 === "network"))){
-const err60 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+else {
+const err60 = {instancePath:instancePath+"/sampling/model",schemaPath:"#/properties/sampling/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -885,12 +889,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data27.filesystem !== undefined){
-let data28 = data27.filesystem;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key6 in data28){
-if(!(((key6 === "allowWrite") || (key6 === "denyRead")) || (key6 === "denyWrite"))){
-const err61 = {instancePath:instancePath+"/sandbox/filesystem",schemaPath:"#/properties/sandbox/properties/filesystem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data24.maxRequestsPerMinute !== undefined){
+let data28 = data24.maxRequestsPerMinute;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err61 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -899,16 +901,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data28.allowWrite !== undefined){
-let data29 = data28.allowWrite;
-if(Array.isArray(data29)){
-const len3 = data29.length;
-for(let i5=0; i5<len3; i5++){
-let data30 = data29[i5];
-if(typeof data30 === "string"){
-if(func1(data30) < 1){
-const err62 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite/" + i5,schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 1000 || isNaN(data28)){
+const err62 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -917,9 +912,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite/" + i5,schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28 < 0 || isNaN(data28)){
+const err63 = {instancePath:instancePath+"/sampling/maxRequestsPerMinute",schemaPath:"#/properties/sampling/properties/maxRequestsPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -929,18 +923,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-let i6 = data29.length;
-let j2;
-if(i6 > 1){
-const indices2 = {};
-for(;i6--;){
-let item2 = data29[i6];
-if(typeof item2 !== "string"){
-continue;
 }
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err64 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i6+" are identical)"};
+if(data24.maxTokens !== undefined){
+let data29 = data24.maxTokens;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err64 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -948,14 +935,10 @@ else {
 vErrors.push(err64);
 }
 errors++;
-break;
 }
-indices2[item2] = i6;
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 1000000 || isNaN(data29)){
+const err65 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -964,16 +947,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data28.denyRead !== undefined){
-let data31 = data28.denyRead;
-if(Array.isArray(data31)){
-const len4 = data31.length;
-for(let i7=0; i7<len4; i7++){
-let data32 = data31[i7];
-if(typeof data32 === "string"){
-if(func1(data32) < 1){
-const err66 = {instancePath:instancePath+"/sandbox/filesystem/denyRead/" + i7,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data29 < 1 || isNaN(data29)){
+const err66 = {instancePath:instancePath+"/sampling/maxTokens",schemaPath:"#/properties/sampling/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -983,8 +958,10 @@ vErrors.push(err66);
 errors++;
 }
 }
+}
+}
 else {
-const err67 = {instancePath:instancePath+"/sandbox/filesystem/denyRead/" + i7,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err67 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -994,18 +971,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-let i8 = data31.length;
-let j3;
-if(i8 > 1){
-const indices3 = {};
-for(;i8--;){
-let item3 = data31[i8];
-if(typeof item3 !== "string"){
-continue;
-}
-if(typeof indices3[item3] == "number"){
-j3 = indices3[item3];
-const err68 = {instancePath:instancePath+"/sandbox/filesystem/denyRead",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i8+" are identical)"};
+if(data.sandboxEnabled !== undefined){
+if(typeof data.sandboxEnabled !== "boolean"){
+const err68 = {instancePath:instancePath+"/sandboxEnabled",schemaPath:"#/properties/sandboxEnabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1013,14 +981,14 @@ else {
 vErrors.push(err68);
 }
 errors++;
-break;
-}
-indices3[item3] = i8;
 }
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/sandbox/filesystem/denyRead",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.sandbox !== undefined){
+let data31 = data.sandbox;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+for(const key6 in data31){
+if(!((key6 === "filesystem") || (key6 === "network"))){
+const err69 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1030,15 +998,12 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data28.denyWrite !== undefined){
-let data33 = data28.denyWrite;
-if(Array.isArray(data33)){
-const len5 = data33.length;
-for(let i9=0; i9<len5; i9++){
-let data34 = data33[i9];
-if(typeof data34 === "string"){
-if(func1(data34) < 1){
-const err70 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite/" + i9,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data31.filesystem !== undefined){
+let data32 = data31.filesystem;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key7 in data32){
+if(!(((key7 === "allowWrite") || (key7 === "denyRead")) || (key7 === "denyWrite"))){
+const err70 = {instancePath:instancePath+"/sandbox/filesystem",schemaPath:"#/properties/sandbox/properties/filesystem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1048,8 +1013,15 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite/" + i9,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.allowWrite !== undefined){
+let data33 = data32.allowWrite;
+if(Array.isArray(data33)){
+const len3 = data33.length;
+for(let i5=0; i5<len3; i5++){
+let data34 = data33[i5];
+if(typeof data34 === "string"){
+if(func1(data34) < 1){
+const err71 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite/" + i5,schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1059,18 +1031,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-let i10 = data33.length;
-let j4;
-if(i10 > 1){
-const indices4 = {};
-for(;i10--;){
-let item4 = data33[i10];
-if(typeof item4 !== "string"){
-continue;
-}
-if(typeof indices4[item4] == "number"){
-j4 = indices4[item4];
-const err72 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
+else {
+const err72 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite/" + i5,schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1078,14 +1040,20 @@ else {
 vErrors.push(err72);
 }
 errors++;
-break;
-}
-indices4[item4] = i10;
 }
 }
+let i6 = data33.length;
+let j2;
+if(i6 > 1){
+const indices2 = {};
+for(;i6--;){
+let item2 = data33[i6];
+if(typeof item2 !== "string"){
+continue;
 }
-else {
-const err73 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err73 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i6+" are identical)"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1093,11 +1061,14 @@ else {
 vErrors.push(err73);
 }
 errors++;
+break;
+}
+indices2[item2] = i6;
 }
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/sandbox/filesystem",schemaPath:"#/properties/sandbox/properties/filesystem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath:instancePath+"/sandbox/filesystem/allowWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/allowWrite/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1107,12 +1078,15 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data27.network !== undefined){
-let data35 = data27.network;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key7 in data35){
-if(!((key7 === "allowedDomains") || (key7 === "deniedDomains"))){
-const err75 = {instancePath:instancePath+"/sandbox/network",schemaPath:"#/properties/sandbox/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data32.denyRead !== undefined){
+let data35 = data32.denyRead;
+if(Array.isArray(data35)){
+const len4 = data35.length;
+for(let i7=0; i7<len4; i7++){
+let data36 = data35[i7];
+if(typeof data36 === "string"){
+if(func1(data36) < 1){
+const err75 = {instancePath:instancePath+"/sandbox/filesystem/denyRead/" + i7,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1122,15 +1096,8 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data35.allowedDomains !== undefined){
-let data36 = data35.allowedDomains;
-if(Array.isArray(data36)){
-const len6 = data36.length;
-for(let i11=0; i11<len6; i11++){
-let data37 = data36[i11];
-if(typeof data37 === "string"){
-if(func1(data37) < 1){
-const err76 = {instancePath:instancePath+"/sandbox/network/allowedDomains/" + i11,schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err76 = {instancePath:instancePath+"/sandbox/filesystem/denyRead/" + i7,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1140,8 +1107,18 @@ vErrors.push(err76);
 errors++;
 }
 }
-else {
-const err77 = {instancePath:instancePath+"/sandbox/network/allowedDomains/" + i11,schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let i8 = data35.length;
+let j3;
+if(i8 > 1){
+const indices3 = {};
+for(;i8--;){
+let item3 = data35[i8];
+if(typeof item3 !== "string"){
+continue;
+}
+if(typeof indices3[item3] == "number"){
+j3 = indices3[item3];
+const err77 = {instancePath:instancePath+"/sandbox/filesystem/denyRead",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i8+" are identical)"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1149,20 +1126,14 @@ else {
 vErrors.push(err77);
 }
 errors++;
+break;
+}
+indices3[item3] = i8;
 }
 }
-let i12 = data36.length;
-let j5;
-if(i12 > 1){
-const indices5 = {};
-for(;i12--;){
-let item5 = data36[i12];
-if(typeof item5 !== "string"){
-continue;
 }
-if(typeof indices5[item5] == "number"){
-j5 = indices5[item5];
-const err78 = {instancePath:instancePath+"/sandbox/network/allowedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/uniqueItems",keyword:"uniqueItems",params:{i: i12, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i12+" are identical)"};
+else {
+const err78 = {instancePath:instancePath+"/sandbox/filesystem/denyRead",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyRead/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1170,14 +1141,17 @@ else {
 vErrors.push(err78);
 }
 errors++;
-break;
-}
-indices5[item5] = i12;
 }
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/sandbox/network/allowedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data32.denyWrite !== undefined){
+let data37 = data32.denyWrite;
+if(Array.isArray(data37)){
+const len5 = data37.length;
+for(let i9=0; i9<len5; i9++){
+let data38 = data37[i9];
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err79 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite/" + i9,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1187,15 +1161,8 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data35.deniedDomains !== undefined){
-let data38 = data35.deniedDomains;
-if(Array.isArray(data38)){
-const len7 = data38.length;
-for(let i13=0; i13<len7; i13++){
-let data39 = data38[i13];
-if(typeof data39 === "string"){
-if(func1(data39) < 1){
-const err80 = {instancePath:instancePath+"/sandbox/network/deniedDomains/" + i13,schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err80 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite/" + i9,schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1205,8 +1172,18 @@ vErrors.push(err80);
 errors++;
 }
 }
-else {
-const err81 = {instancePath:instancePath+"/sandbox/network/deniedDomains/" + i13,schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let i10 = data37.length;
+let j4;
+if(i10 > 1){
+const indices4 = {};
+for(;i10--;){
+let item4 = data37[i10];
+if(typeof item4 !== "string"){
+continue;
+}
+if(typeof indices4[item4] == "number"){
+j4 = indices4[item4];
+const err81 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1214,20 +1191,14 @@ else {
 vErrors.push(err81);
 }
 errors++;
+break;
+}
+indices4[item4] = i10;
 }
 }
-let i14 = data38.length;
-let j6;
-if(i14 > 1){
-const indices6 = {};
-for(;i14--;){
-let item6 = data38[i14];
-if(typeof item6 !== "string"){
-continue;
 }
-if(typeof indices6[item6] == "number"){
-j6 = indices6[item6];
-const err82 = {instancePath:instancePath+"/sandbox/network/deniedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/uniqueItems",keyword:"uniqueItems",params:{i: i14, j: j6},message:"must NOT have duplicate items (items ## "+j6+" and "+i14+" are identical)"};
+else {
+const err82 = {instancePath:instancePath+"/sandbox/filesystem/denyWrite",schemaPath:"#/properties/sandbox/properties/filesystem/properties/denyWrite/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1235,14 +1206,11 @@ else {
 vErrors.push(err82);
 }
 errors++;
-break;
-}
-indices6[item6] = i14;
 }
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/sandbox/network/deniedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err83 = {instancePath:instancePath+"/sandbox/filesystem",schemaPath:"#/properties/sandbox/properties/filesystem/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1252,9 +1220,12 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/sandbox/network",schemaPath:"#/properties/sandbox/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.network !== undefined){
+let data39 = data31.network;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key8 in data39){
+if(!((key8 === "allowedDomains") || (key8 === "deniedDomains"))){
+const err84 = {instancePath:instancePath+"/sandbox/network",schemaPath:"#/properties/sandbox/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1264,9 +1235,15 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data39.allowedDomains !== undefined){
+let data40 = data39.allowedDomains;
+if(Array.isArray(data40)){
+const len6 = data40.length;
+for(let i11=0; i11<len6; i11++){
+let data41 = data40[i11];
+if(typeof data41 === "string"){
+if(func1(data41) < 1){
+const err85 = {instancePath:instancePath+"/sandbox/network/allowedDomains/" + i11,schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1276,10 +1253,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data.dev !== undefined){
-let data40 = data.dev;
-if(!(data40 && typeof data40 == "object" && !Array.isArray(data40))){
-const err86 = {instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err86 = {instancePath:instancePath+"/sandbox/network/allowedDomains/" + i11,schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1289,14 +1264,152 @@ vErrors.push(err86);
 errors++;
 }
 }
+let i12 = data40.length;
+let j5;
+if(i12 > 1){
+const indices5 = {};
+for(;i12--;){
+let item5 = data40[i12];
+if(typeof item5 !== "string"){
+continue;
 }
-else {
-const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices5[item5] == "number"){
+j5 = indices5[item5];
+const err87 = {instancePath:instancePath+"/sandbox/network/allowedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/uniqueItems",keyword:"uniqueItems",params:{i: i12, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i12+" are identical)"};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
+}
+errors++;
+break;
+}
+indices5[item5] = i12;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/sandbox/network/allowedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data39.deniedDomains !== undefined){
+let data42 = data39.deniedDomains;
+if(Array.isArray(data42)){
+const len7 = data42.length;
+for(let i13=0; i13<len7; i13++){
+let data43 = data42[i13];
+if(typeof data43 === "string"){
+if(func1(data43) < 1){
+const err89 = {instancePath:instancePath+"/sandbox/network/deniedDomains/" + i13,schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/sandbox/network/deniedDomains/" + i13,schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+let i14 = data42.length;
+let j6;
+if(i14 > 1){
+const indices6 = {};
+for(;i14--;){
+let item6 = data42[i14];
+if(typeof item6 !== "string"){
+continue;
+}
+if(typeof indices6[item6] == "number"){
+j6 = indices6[item6];
+const err91 = {instancePath:instancePath+"/sandbox/network/deniedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/uniqueItems",keyword:"uniqueItems",params:{i: i14, j: j6},message:"must NOT have duplicate items (items ## "+j6+" and "+i14+" are identical)"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+break;
+}
+indices6[item6] = i14;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/sandbox/network/deniedDomains",schemaPath:"#/properties/sandbox/properties/network/properties/deniedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/sandbox/network",schemaPath:"#/properties/sandbox/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data.dev !== undefined){
+let data44 = data.dev;
+if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
+const err95 = {instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
 }
 errors++;
 }
@@ -1306,7 +1419,7 @@ return errors === 0;
 
 export const compiledInputValidator = validate1;
 const schema1 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9_.-]+$"},"type":{"type":"string","enum":["promptString"]},"description":{"type":"string"},"password":{"type":"boolean"},"default":{"type":"string"}},"required":["id","type"],"additionalProperties":false};
-const pattern0 = new RegExp("^[A-Za-z0-9_.-]+$", "u");
+const pattern1 = new RegExp("^[A-Za-z0-9_.-]+$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1347,7 +1460,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
+if(!pattern1.test(data0)){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
