@@ -294,6 +294,9 @@ export class AppView implements vscode.Disposable {
     if (this.stale || (!this.bridge && !this.initialized)) return;
     this.stale = true;
     void this.teardown('the server stopped').then(() => {
+      // The server may be running again before an unanswered teardown gives up: the view is then reloading (or
+      // reloaded) with a new bridge, which this must not close.
+      if (!this.stale || this.loading || this.disposed) return;
       this.closeBridge();
       this.banner(`Server "${this.server}" stopped: this view is stale. It reloads when the server runs again.`, 'Reload');
       this.s.changed(this);
