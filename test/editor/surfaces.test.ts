@@ -155,7 +155,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   it('H24 H25: shows images, resource links and validated structured content of a tool result', async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-tiny-image', {});
     const image = vscode.window.activeTextEditor?.document.getText() ?? '';
-    assert.match(image, /\[image 1: image\/png, [\d.]+ (B|KB), shown in the image preview\]/);
+    assert.match(image, /\[image 1: image\/png, [\d.]+ (B|KiB), shown in the image preview\]/);
     await vscode.commands.executeCommand('mcpHost.callTool', 'everything', 'get-resource-links', { count: 2 });
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /Resource link: \[.*\]\(demo:\/\/resource\//);
     const tool = api.host.get('everything')!.catalogue.tools.find(t => t.name === 'get-structured-content')!;
