@@ -10,7 +10,8 @@ import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import type { SamplingService } from '../../src/mcp/features/sampling';
-import { FAST_STOP, nodeFixture } from '../support/connection';
+import { FAST_STOP, http, nodeFixture } from '../support/connection';
+import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
 const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
 const EXT = 'io.modelcontextprotocol/tasks';
@@ -128,5 +129,28 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     await assert.rejects(conn.callTool('hostile_forget', {}), /task `task-1` of tool `hostile_forget` on server `t26` failed/);
     assert.equal(conn.tasks[0].status, 'failed');
     assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
+  describe('over Streamable HTTP (the same fixture, --http)', () => {
+    let fixture: HttpFixture | undefined;
+    afterEach(async () => { await fixture?.stop(); fixture = undefined; });
+
+    it('H125/H126/H127: a task completes, one needs input, one is cancelled; the plain tool keeps working', async () => {
+      fixture = await startHttpFixture(['--http'], 'tasks-2026.mjs');
+      c = new Connection(http('t26h', fixture.url), {
+        pingIntervalMs: 0,
+        features: { elicit: async () => ({ action: 'accept', content: { answer: 'over http' } }) },
+      });
+      await c.start();
+      const conn = c;
+      assert.equal(text(await conn.callTool('slow', { ms: 200 })), 'slow done');
+      assert.equal(text(await conn.callTool('ask', {})), 'answer: over http');
+      const created = new Promise<TaskInfo>(resolve => { void conn.callTool('wait', {}, { onTask: resolve }).catch(() => undefined); });
+      const t = await created;
+      await conn.cancelTask(t.taskId);
+      assert.equal(conn.tasks.find(x => x.taskId === t.taskId)?.status, 'cancelled');
+      assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+      assert.equal((await stats(conn)).cancels, 1);
+    });
   });
 });
