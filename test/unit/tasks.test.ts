@@ -197,9 +197,13 @@ describe('tasks: when a tool runs as a task', () => {
     assert.throws(() => runAsTask(d({ capabilities: { tasks: {} }, taskSupport: 'required' })), /does not declare task tool calls \(`capabilities.tasks.requests.tools.call`\)/);
   });
 
-  it('never on a 2026-07-28 session (the Tasks extension the SDK cannot drive), with a message naming it', () => {
+  it('on a 2026-07-28 session only when it drives the Tasks extension (H125); otherwise a message naming it', () => {
     assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', longRunning: true })), false);
-    assert.throws(() => runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required' })), /extension `io.modelcontextprotocol\/tasks`/);
+    assert.throws(() => runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required' })), /extension `io.modelcontextprotocol\/tasks`, which the server does not declare/);
+    // The v1 capability does not count on 2026-07-28; the extension does.
+    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required', extension: true })), true);
+    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', longRunning: true, extension: true })), true);
+    assert.throws(() => runAsTask(d({ capabilities: {}, taskSupport: 'required', extension: true })), /does not declare task tool calls/);
   });
 
   it('a plain call that took at least LONG_RUNNING_MS makes the tool long-running (bounded memory)', () => {

@@ -38,6 +38,7 @@ import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notifications';
 import { ConnectionTasks, taskChannel } from '../tasks/toolTasks';
+import { ExtTaskTracker } from '../tasks/extTasks';
 import type { TaskInfo } from '../tasks/tasks';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
 import { fileURLToPath } from 'node:url';
@@ -151,10 +152,19 @@ export class Connection implements ServerHandle {
       launch: scope => this.launcher.launch(scope),
       runningState: s => this.runningState(s),
       installed: async s => {
-        s.store.add(this.toolTasks.attach(taskChannel(this), {
+        const taskOptions = {
           redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
-          log: (level, message) => log(level, 'lifecycle', message),
-        }));
+          log: (level: 'info' | 'warning' | 'debug', message: string) => log(level, 'lifecycle', message),
+        };
+        let ext: ExtTaskTracker | undefined;
+        if (s.declaresTasksExtension) {
+          try {
+            ext = new ExtTaskTracker({ server: this.name, session: await s.taskSession(), ...taskOptions });
+          } catch (err) {
+            log('warning', 'lifecycle', `the server declares the tasks extension, but its task session could not be set up: ${messageOf(err)}`);
+          }
+        }
+        s.store.add(ext ? this.toolTasks.attachRunner(ext) : this.toolTasks.attach(taskChannel(this), taskOptions));
         if (s.era === 'modern') void s.listenForChanges(() => this.supervisor.session === s);
         await s.loadCatalogue();
       },

@@ -20,6 +20,9 @@ import { BoundedSchemaValidator } from '../schema/sdkValidator';
 import { specSchema } from '../spec';
 import { StdioMessageError, StdioTransport } from '../process/stdioTransport';
 import { endHttpSession } from '../launch/http';
+import { RawRequests } from './rawRequests';
+import { TASKS_EXTENSION } from '../tasks/taskPolicy';
+import type { ApplicationInputRequest, TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from '../types';
 
 /** Which transport carries a session. */
@@ -75,10 +78,16 @@ export class McpSession {
   stopped = false;
   rootsKey?: string;
   private listChanges?: McpSubscription;
+  /** What the host declares (the Client's capabilities), for the Tasks extension's request framing. */
+  private clientCapabilities: Record<string, unknown> = {};
+  /** The host's own requests on this transport (the 2026-07-28 Tasks extension's methods). */
+  readonly raw: RawRequests;
+  private pendingRequests?: PendingServerRequests;
   private readonly resourceSubs = new Map<string, McpSubscription>();
 
   constructor(readonly transport: Transport, readonly kind: TransportKind, private readonly host: SessionHost, legacyOnly = false) {
     this.client = this.makeClient(legacyOnly);
+    this.raw = new RawRequests(transport, { server: () => host.name(), requestTimeout: () => host.requestTimeout() });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -93,8 +102,7 @@ export class McpSession {
     const mode = this.kind === 'sse' || legacyOnly || h.negotiation === 'legacy' ? 'legacy' : 'auto';
     const probeMs = this.kind === 'stdio' ? Math.min(h.probeTimeoutMs ?? STDIO_PROBE_TIMEOUT, h.startupTimeout()) : h.startupTimeout();
     const f = h.features;
-    const client = new Client(h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, {
-      capabilities: {
+    const capabilities = {
         roots: { listChanged: true },
         // Tasks (2025-11-25): the host makes task-augmented tool calls; it takes none itself (no list, cancel, requests).
         tasks: {},
@@ -102,14 +110,17 @@ export class McpSession {
         ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
         // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs).
         extensions: appsClientCapability(),
-      },
+    };
+    this.clientCapabilities = capabilities;
+    const client = new Client(h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, {
+      capabilities,
       versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
       // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.
       jsonSchemaValidator: new BoundedSchemaValidator(() => h.name(), () => h.limits(), m => h.log('warning', 'lifecycle', m)),
     });
     // Server→client requests waiting at once, per session: the rest are refused (serverRequests.ts). The same
     // handlers answer a 2026-07-28 server's `input_required` rounds (the SDK fulfils them through these).
-    const pending = new PendingServerRequests(() => h.name(), h.limits().maxPendingServerRequests);
+    const pending = this.pendingRequests = new PendingServerRequests(() => h.name(), h.limits().maxPendingServerRequests);
     client.setRequestHandler('roots/list', () => pending.run('roots/list', () => ({ roots: h.roots().map(r => ({ ...r })) })));
     if (h.sampling.enabled) {
       client.setRequestHandler('sampling/createMessage', (req, ctx) => pending.run('sampling/createMessage', async () => {
@@ -183,6 +194,7 @@ export class McpSession {
     await this.client.connect(this.transport, { timeout: h.startupTimeout() + 60_000 });
     this.protocolVersion = this.client.getNegotiatedProtocolVersion();
     this.era = this.client.getProtocolEra() ?? 'legacy';
+    this.raw.install();
     this.catalogue = new CatalogueSession({
       client: this.client,
       capabilities: this.client.getServerCapabilities(),
@@ -234,6 +246,55 @@ export class McpSession {
     } catch (err) {
       if (!this.closing) this.host.log('warning', 'lifecycle', `could not listen for list changes: ${describeError(this.host.name(), 'subscriptions/listen', this.host.redactor().error(err))}`);
     }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)
+  // -------------------------------------------------------------------------------------------
+
+  /** The server speaks 2026-07-28 and declares the Tasks extension. */
+  get declaresTasksExtension(): boolean {
+    if (this.era !== 'modern') return false;
+    const ext = (this.client.getServerCapabilities()?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION];
+    return ext !== null && typeof ext === 'object' && !Array.isArray(ext);
+  }
+
+  /**
+   * An ext-tasks session on this Client (one per session): its task traffic goes through the host's
+   * request coordinator, framed with what the host declares plus the extension; `input_required`
+   * requests are answered by the host's usual elicitation, sampling and roots paths.
+   */
+  async taskSession(): Promise<TaskEnabledSession> {
+    const h = this.host;
+    const info = h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' };
+    // Loaded with the first 2026-07-28 Tasks server (an ES module; bundled into dist by esbuild).
+    const { createTaskSessionFromClient } = await import('@modelcontextprotocol/ext-tasks/client');
+    return createTaskSessionFromClient(this.client as never, {
+      endpointId: `mcp-host:${h.name()}`,
+      rawDispatch: this.raw.dispatch as never,
+      v2RequestFraming: {
+        protocolVersion: this.protocolVersion ?? '2026-07-28',
+        clientInfo: JSON.parse(JSON.stringify(info)),
+        clientCapabilities: JSON.parse(JSON.stringify(this.clientCapabilities)),
+      },
+      onInputRequest: ((request: ApplicationInputRequest, ctx: { signal?: AbortSignal }) => this.answerInput(request, ctx.signal ?? new AbortController().signal)) as never,
+      onError: err => h.log('warning', 'lifecycle', `tasks: ${h.redactor().cap(messageOf(err), 500).text}`),
+    });
+  }
+
+  /** A task's input request, answered as the same request from the server would be. */
+  private async answerInput(request: ApplicationInputRequest, signal: AbortSignal): Promise<unknown> {
+    const h = this.host;
+    const pending = this.pendingRequests!;
+    if (request.kind === 'roots') return pending.run('roots/list', () => ({ roots: h.roots().map(r => ({ ...r })) }));
+    if (request.kind === 'sampling') {
+      if (!h.sampling.enabled) throw new Error(`server \`${h.name()}\` asked for sampling, which this host does not offer`);
+      h.log('info', 'lifecycle', 'sampling request received (task input)');
+      return pending.run('sampling/createMessage', () => h.sampling.handle(h.name(), h.samplingPolicy(), request.params as never, signal));
+    }
+    const elicit = h.features.elicit;
+    if (!elicit) return { action: 'decline' };
+    return pending.run('elicitation/create', () => elicit(h.name(), request.params as never, signal));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -289,6 +350,7 @@ export class McpSession {
   /** Stops listening and frees the catalogue; the transport is left to `close`. */
   release(): void {
     this.closing = true;
+    this.raw.close(`server \`${this.host.name()}\` stopped`);
     void this.listChanges?.close().catch(() => undefined);
     for (const sub of this.resourceSubs.values()) void sub.close().catch(() => undefined);
     this.resourceSubs.clear();

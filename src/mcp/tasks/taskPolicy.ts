@@ -4,11 +4,10 @@
  * (tasks.ts) believes it. Editor-free; nothing here sends a request.
  *
  * The 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663: server-directed
- * `resultType: "task"`, `tasks/get` with inlined results, `tasks/update`, no `tasks/result`) cannot be
- * driven through the SDK v2 (2.4.0): it refuses to send `tasks/get` on a 2026-07-28 session
- * (MethodNotSupportedByProtocolVersion) and rejects a `resultType: "task"` answer
- * (UnsupportedResultType). So the host declares the extension nowhere, a 2026-07-28 session never runs
- * a tool as a task, and a server that insists (-32021 naming the extension) gets a message that says so.
+ * `resultType: "task"`, `tasks/get` with inlined results, `tasks/update`, no `tasks/result`) is driven by
+ * `@modelcontextprotocol/ext-tasks` (extTasks.ts) on a session whose server declares it; the SDK v2
+ * (2.4.0) refuses those methods and answers, so they go through the host's own request coordinator
+ * (server/rawRequests.ts). The same policy decides which calls go as tasks in both eras.
  */
 import { McpHostError } from '../errors';
 
@@ -62,6 +61,8 @@ export interface TaskDecisionInput {
   mode: TaskMode;
   /** The tool is known long-running on this server (see LONG_RUNNING_MS). */
   longRunning: boolean;
+  /** A 2026-07-28 session that drives the `io.modelcontextprotocol/tasks` extension (the server declared it). */
+  extension?: boolean;
 }
 
 export function taskSupportOf(v: unknown): TaskSupport {
@@ -88,7 +89,7 @@ export function runAsTask(d: TaskDecisionInput): boolean {
   const support = taskSupportOf(d.taskSupport);
   const where = `tool \`${d.tool}\` on server \`${d.server}\``;
   const modern = isModernEra(d.protocolVersion);
-  const declared = !modern && serverTakesToolTasks(d.capabilities);
+  const declared = modern ? d.extension === true : serverTakesToolTasks(d.capabilities);
   if (support === 'forbidden') {
     if (d.mode === 'task') throw new McpHostError(`${where} cannot run as a task: the server does not offer it as one (its \`execution.taskSupport\` is ${d.taskSupport === undefined ? 'absent' : JSON.stringify(d.taskSupport)}); call it without --task`);
     return false;
@@ -96,7 +97,7 @@ export function runAsTask(d: TaskDecisionInput): boolean {
   if (!declared) {
     if (support === 'optional' && d.mode !== 'task') return false;
     throw new McpHostError(modern
-      ? `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, and on protocol ${d.protocolVersion} tasks are the extension \`${TASKS_EXTENSION}\`, which this host cannot drive yet (its MCP SDK does not send the extension's methods); use the tool through a server speaking 2025-11-25`
+      ? `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, and on protocol ${d.protocolVersion} tasks are the extension \`${TASKS_EXTENSION}\`, which the server does not declare (\`capabilities.extensions\`), so it cannot be called; this is a server bug`
       : `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, but the server does not declare task tool calls (\`capabilities.tasks.requests.tools.call\`), so it cannot be called; this is a server bug`);
   }
   if (support === 'required') {

@@ -114,7 +114,20 @@ interface Entry {
   opts: TaskRunOptions;
 }
 
-export class TaskTracker implements Disposable {
+/** What a connection needs of a session's tasks, in either era (TaskTracker here, ExtTaskTracker for 2026-07-28). */
+export interface TaskRunner extends Disposable {
+  /** True for a tracker of the 2026-07-28 `io.modelcontextprotocol/tasks` extension. */
+  readonly extension?: boolean;
+  readonly tasks: TaskInfo[];
+  readonly onDidChange: Event<TaskInfo>;
+  get(taskId: string): TaskInfo | undefined;
+  callTool(tool: string, args: Record<string, unknown>, opts?: TaskRunOptions): Promise<Record<string, unknown>>;
+  result(taskId: string): Promise<Record<string, unknown>>;
+  cancel(taskId: string): Promise<void>;
+  dispose(reason?: string): void;
+}
+
+export class TaskTracker implements TaskRunner {
   private readonly entries = new Map<string, Entry>();
   private readonly subscription: Disposable;
   private disposed = false;

@@ -6,7 +6,7 @@
  */
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
-import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions } from './tasks';
+import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions, type TaskRunner } from './tasks';
 import type { Redactor } from '../logging/redact';
 
 export interface ToolCallContext {
@@ -32,7 +32,7 @@ export function taskChannel(conn: {
 }
 
 export class ConnectionTasks implements Disposable {
-  private tracker: TaskTracker | undefined;
+  private tracker: TaskRunner | undefined;
   private trackerEvents: Disposable | undefined;
   private readonly longRunning = new LongRunningTools();
   private readonly _onDidChange = new Emitter<TaskInfo>();
@@ -46,8 +46,12 @@ export class ConnectionTasks implements Disposable {
    * tasks fail with `reason`, the list empties); disposing it after another session attached does nothing.
    */
   attach(channel: TaskChannel, o: { redactor: Redactor; maxTasks: number; requestTimeout: () => number; log?: (level: 'info' | 'warning' | 'debug', message: string) => void }): Disposable {
+    return this.attachRunner(new TaskTracker({ server: this.server(), channel, ...o }));
+  }
+
+  /** Like `attach`, with a tracker made elsewhere (a 2026-07-28 session's ExtTaskTracker). */
+  attachRunner(tracker: TaskRunner): Disposable {
     this.detach();
-    const tracker = new TaskTracker({ server: this.server(), channel, ...o });
     this.trackerEvents = tracker.onDidChange(i => this._onDidChange.fire(i));
     this.tracker = tracker;
     return { dispose: () => { if (this.tracker === tracker) this.detach(); } };
@@ -74,7 +78,7 @@ export class ConnectionTasks implements Disposable {
     return runAsTask({
       server: this.server(), tool: ctx.tool.name, taskSupport: ctx.tool.execution?.taskSupport,
       capabilities: ctx.capabilities, protocolVersion: ctx.protocolVersion, mode: ctx.mode ?? 'auto',
-      longRunning: this.longRunning.has(ctx.tool.name),
+      longRunning: this.longRunning.has(ctx.tool.name), extension: this.tracker?.extension === true,
     });
   }
 
@@ -96,7 +100,7 @@ export class ConnectionTasks implements Disposable {
       if (code === -32001) this.longRunning.record(tool, Infinity);
       // A 2026-07-28 server that will only answer with a task: "Missing required client capability" naming the extension.
       if (code === -32021 && JSON.stringify(errorDataOf(err) ?? messageOf(err)).includes(TASKS_EXTENSION)) {
-        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), which this host cannot drive yet (its MCP SDK does not send the extension's methods)`, code, { cause: err });
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), which the server ${this.tracker?.extension ? 'did not offer for this tool (its `execution.taskSupport` does not say so); call it as a task (--task, or Call Tool as Task…)' : 'does not declare (`capabilities.extensions`)'}`, code, { cause: err });
       }
       throw err;
     }

@@ -1,0 +1,134 @@
+/**
+ * The host's own request coordinator on a session's transport (ext-tasks' `rawDispatch`): sends a
+ * JSON-RPC request the SDK's codecs would refuse (the 2026-07-28 Tasks extension's `tools/call` with a
+ * task answer, `tasks/get`, `tasks/update`, `tasks/cancel`) on the transport the host owns (its stdio
+ * transport, or the Streamable HTTP transport on its guarded fetch) and hands back the response as
+ * ext-tasks wants it. Its ids are strings of its own (`mcp-host-raw-N`), so they never meet the SDK's
+ * numeric ids; it takes those responses off the transport before the SDK's handler sees them, and passes
+ * everything else on unchanged.
+ *
+ * Bounded: a timeout per request, at most `maxPending` waiting at once, every waiter failed when the
+ * transport closes. A server's `pollIntervalMs` is clamped to the host's polling bounds on the way in
+ * (taskPolicy.ts), so no server can make the host poll faster than it ever does.
+ */
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { McpHostError } from '../errors';
+import { pollDelay } from '../tasks/taskPolicy';
+
+/** What ext-tasks expects back from a dispatch. */
+export type RawResponse =
+  | { readonly kind: 'result'; readonly result: unknown }
+  | { readonly kind: 'error'; readonly error: { code: number; message: string; data?: unknown } };
+
+export interface RawDispatchOptions {
+  readonly signal?: AbortSignal;
+  readonly context?: { readonly requestTimeoutMs?: number };
+}
+
+interface Waiter {
+  resolve(r: RawResponse): void;
+  reject(e: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class RawRequests {
+  private next = 1;
+  private readonly waiting = new Map<string, Waiter>();
+  private closed = false;
+  private installed = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly o: { server: () => string; requestTimeout: () => number; maxPending?: number },
+  ) {}
+
+  /**
+   * Puts the coordinator between the transport and the SDK's handler. Call after the SDK connected
+   * (it sets `onmessage` and `onclose` in `connect`).
+   */
+  install(): void {
+    if (this.installed) return;
+    this.installed = true;
+    const t = this.transport;
+    const inner = t.onmessage;
+    t.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
+      if (this.take(message)) return;
+      (inner as ((m: JSONRPCMessage, x?: unknown) => void) | undefined)?.call(t, clampNotification(message), extra);
+    }) as Transport['onmessage'];
+    const innerClose = t.onclose;
+    t.onclose = () => {
+      this.close(`server \`${this.o.server()}\` closed the connection`);
+      innerClose?.call(t);
+    };
+  }
+
+  /** Sends `request` (its id is replaced by one of ours) and resolves with the response. */
+  dispatch = (request: unknown, options: RawDispatchOptions = {}): Promise<RawResponse> => {
+    if (this.closed) return Promise.reject(new McpHostError(`server \`${this.o.server()}\` is not running`));
+    if (!this.installed) return Promise.reject(new McpHostError(`server \`${this.o.server()}\`: the host's request coordinator is not connected`));
+    if (this.waiting.size >= (this.o.maxPending ?? 256)) {
+      return Promise.reject(new McpHostError(`server \`${this.o.server()}\` has ${this.waiting.size} task requests waiting for an answer; no more are sent until some are answered`));
+    }
+    const r = request as { method?: unknown; params?: unknown };
+    if (typeof r?.method !== 'string') return Promise.reject(new McpHostError('a raw request needs a method'));
+    const id = `mcp-host-raw-${this.next++}`;
+    const method = r.method;
+    const message = { jsonrpc: '2.0', id, method, ...(r.params !== undefined && { params: r.params }) } as JSONRPCMessage;
+    const timeoutMs = options.context?.requestTimeoutMs ?? this.o.requestTimeout();
+    return new Promise<RawResponse>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(w.timer);
+        this.waiting.delete(id);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => { done(); reject(options.signal?.reason instanceof Error ? options.signal.reason : new McpHostError(`${method} to server \`${this.o.server()}\` was cancelled`, -32800)); };
+      const w: Waiter = {
+        resolve: v => { done(); resolve(v); },
+        reject: e => { done(); reject(e); },
+        timer: setTimeout(() => w.reject(new McpHostError(`server \`${this.o.server()}\` did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`, -32001)), timeoutMs),
+      };
+      if (options.signal?.aborted) { onAbort(); return; }
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(id, w);
+      this.transport.send(message).catch((err: unknown) => w.reject(new McpHostError(`could not send ${method} to server \`${this.o.server()}\``, undefined, { cause: err })));
+    });
+  };
+
+  /** Fails every waiter; later dispatches fail at once. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.waiting.values()]) w.reject(new McpHostError(reason));
+    this.waiting.clear();
+  }
+
+  /** True when `message` answered one of ours (it was handed to its waiter). */
+  private take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+    if (typeof m.id !== 'string' || m.method !== undefined) return false;
+    const w = this.waiting.get(m.id);
+    if (!w) return m.id.startsWith('mcp-host-raw-');
+    if (m.error !== undefined) {
+      const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
+      w.resolve({ kind: 'error', error: { code: typeof e?.code === 'number' ? e.code : -32603, message: typeof e?.message === 'string' ? e.message : 'error', ...(e?.data !== undefined && { data: e.data }) } });
+    } else {
+      w.resolve({ kind: 'result', result: clampPoll(m.result) });
+    }
+    return true;
+  }
+}
+
+/** A task's `pollIntervalMs` within the host's polling bounds (other results pass as they are). */
+function clampPoll(result: unknown): unknown {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return result;
+  const r = result as Record<string, unknown>;
+  if (!('pollIntervalMs' in r)) return result;
+  return { ...r, pollIntervalMs: pollDelay(r.pollIntervalMs) };
+}
+
+/** A 2026-07-28 task status notification carries the task too: its `pollIntervalMs` within the same bounds. */
+function clampNotification(message: JSONRPCMessage): JSONRPCMessage {
+  const m = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (m.method !== 'notifications/tasks' || m.id !== undefined) return message;
+  return { ...message, params: clampPoll(m.params) } as JSONRPCMessage;
+}

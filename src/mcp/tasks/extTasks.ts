@@ -1,0 +1,267 @@
+/**
+ * Tasks on MCP 2026-07-28 (the `io.modelcontextprotocol/tasks` extension, SEP-2663), driven by the official
+ * client side, `@modelcontextprotocol/ext-tasks`: one task session per server session (made from the SDK
+ * Client, with the host's request coordinator as `rawDispatch` and the host's client description as
+ * `v2RequestFraming`, rawRequests.ts). It has the same face as the 2025-11-25 TaskTracker (tasks.ts): the
+ * same `TaskInfo` snapshots for the Tasks group, chat and the CLI, the same bounds (running tasks per
+ * server, finished ones kept, status messages redacted and cut, task ids at most 256 characters, the
+ * task's ttl), and readable errors naming the server. `input_required` is answered by ext-tasks through
+ * the session's input handler (the host's usual elicitation and sampling paths) and sent back with
+ * `tasks/update`; polling follows the server's `pollIntervalMs` within the host's bounds.
+ */
+import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import { Emitter, type Event } from '../events';
+import { McpHostError, messageOf } from '../errors';
+import { limitMessage } from '../limits';
+import type { Redactor } from '../logging/redact';
+import { TASK_BOUNDS, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
+import type { TaskInfo, TaskRunOptions, TaskRunner } from './tasks';
+
+export interface ExtTaskTrackerOptions {
+  server: string;
+  session: TaskEnabledSession;
+  redactor: Redactor;
+  maxTasks: number;
+  requestTimeout: () => number;
+  log?: (level: 'info' | 'warning' | 'debug', message: string) => void;
+}
+
+type Execution = ToolExecution<Record<string, unknown>>;
+
+interface Entry {
+  info: TaskInfo;
+  exec: Execution;
+  finished: boolean;
+  result?: Record<string, unknown>;
+  done: Promise<Record<string, unknown>>;
+  settle: { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
+  opts: TaskRunOptions;
+  ttlTimer?: ReturnType<typeof setTimeout>;
+  /** A status-message change waiting to be shown (message-only changes are shown at most every 250 ms). */
+  lastEmit: number;
+  pendingEmit?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * A tool result as the host takes it from ext-tasks: any JSON object (with or without `resultType`); the
+ * connection checks it as every tool result (parseToolResult, the outputSchema).
+ */
+const ANY_OBJECT = {
+  parse: (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? { success: true as const, value: value as Record<string, unknown> }
+    : { success: false as const, error: new Error('the tool result is not an object') as never }),
+};
+
+/** Message-only changes (same status) reach the views at most this often; a flood of them costs nothing more. */
+const MESSAGE_EMIT_MS = 250;
+
+export class ExtTaskTracker implements TaskRunner {
+  readonly extension = true;
+  private readonly entries = new Map<string, Entry>();
+  private disposed = false;
+  private readonly _onDidChange = new Emitter<TaskInfo>();
+  readonly onDidChange: Event<TaskInfo> = this._onDidChange.event;
+
+  constructor(private readonly o: ExtTaskTrackerOptions) {}
+
+  get tasks(): TaskInfo[] {
+    const all = [...this.entries.values()].map(e => e.info).reverse();
+    return [...all.filter(t => !isTerminal(t.status)), ...all.filter(t => isTerminal(t.status))];
+  }
+
+  get(taskId: string): TaskInfo | undefined {
+    return this.entries.get(taskId)?.info;
+  }
+
+  private get running(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (!e.finished) n++;
+    return n;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, opts: TaskRunOptions = {}): Promise<Record<string, unknown>> {
+    if (this.disposed) throw new McpHostError(`server \`${this.o.server}\` is not running`);
+    if (this.running >= this.o.maxTasks) {
+      throw new McpHostError(`${limitMessage(this.o.server, 'maxTasksPerServer', this.o.maxTasks, 'has too many running tasks')}; cancel one (MCP: Cancel Task) or wait`);
+    }
+    // The call's own signal stops the request that creates the task; once there is a task, aborting cancels it.
+    const creating = new AbortController();
+    const onAbortCreate = () => creating.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) onAbortCreate();
+    else opts.signal?.addEventListener('abort', onAbortCreate, { once: true });
+    let exec: Execution;
+    try {
+      exec = await this.o.session.callTool<Record<string, unknown>>(tool, args as never, {
+        task: { preference: 'allow' },
+        resultCodec: ANY_OBJECT,
+        requestTimeoutMs: opts.timeout ?? this.o.requestTimeout(),
+        signal: creating.signal,
+      });
+    } catch (err) {
+      throw this.readable(err, `calling tool \`${tool}\` on server \`${this.o.server}\``);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbortCreate);
+    }
+    if (exec.kind === 'immediate') {
+      const { outcome } = await exec.settle();
+      if (outcome.status === 'completed') return outcome.result;
+      throw new McpHostError(outcome.status === 'failed'
+        ? `tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.o.redactor.text(outcome.error.message)}`
+        : `tool \`${tool}\` on server \`${this.o.server}\` was cancelled`, outcome.status === 'cancelled' ? -32800 : outcome.error.code);
+    }
+    const taskId = exec.handle.taskId;
+    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > TASK_BOUNDS.maxTaskIdChars) {
+      void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
+      throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: the task id is ${typeof taskId === 'string' ? `${taskId.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})` : 'not a string'}`);
+    }
+    const entry = this.track(tool, args, exec, opts);
+    opts.onCreated?.(entry.info);
+    if (opts.signal) {
+      const onAbort = () => { void this.cancel(taskId); };
+      if (opts.signal.aborted) onAbort();
+      else opts.signal.addEventListener('abort', onAbort, { once: true });
+      void entry.done.catch(() => undefined).finally(() => opts.signal?.removeEventListener('abort', onAbort));
+    }
+    void exec.settle({ onEvent: ev => this.onEvent(entry, ev) }).then(
+      ({ outcome, lastTask }) => {
+        if (lastTask) this.apply(entry, lastTask);
+        if (outcome.status === 'completed') {
+          entry.result = outcome.result;
+          this.finish(entry, 'completed');
+        } else if (outcome.status === 'cancelled') {
+          this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
+        } else {
+          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${outcome.error.message}`);
+        }
+      },
+      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${messageOf(err)}`),
+    );
+    return entry.done;
+  }
+
+  result(taskId: string): Promise<Record<string, unknown>> {
+    const e = this.entries.get(taskId);
+    if (!e) return Promise.reject(new McpHostError(`server \`${this.o.server}\` has no task \`${taskId}\` here (finished tasks are kept until ${TASK_BOUNDS.maxFinished} newer ones ended)`));
+    return e.done;
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    const e = this.entries.get(taskId);
+    if (!e || e.finished) return;
+    this.finish(e, 'cancelled', `task \`${this.redacted(taskId)}\` of tool \`${e.info.tool}\` on server \`${this.o.server}\` was cancelled`);
+    try {
+      await withTimeout(e.exec.cancel(), this.o.requestTimeout());
+      this.o.log?.('info', `task ${this.redacted(taskId)} cancelled`);
+    } catch (err) {
+      this.o.log?.('warning', `tasks/cancel for task ${this.redacted(taskId)}: ${messageOf(err)}`);
+    }
+  }
+
+  dispose(reason = `server \`${this.o.server}\` stopped`): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const e of this.entries.values()) {
+      if (!e.finished) this.finish(e, 'failed', `${reason} while task \`${this.redacted(e.info.taskId)}\` of tool \`${e.info.tool}\` was running`);
+    }
+    void this.o.session.close().catch(() => undefined);
+    this._onDidChange.dispose();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions): Entry {
+    let settle!: Entry['settle'];
+    const done = new Promise<Record<string, unknown>>((resolve, reject) => { settle = { resolve, reject }; });
+    done.catch(() => undefined);
+    const now = Date.now();
+    const info: TaskInfo = {
+      server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt: now, updatedAt: now,
+      pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false,
+    };
+    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0 };
+    this.entries.set(info.taskId, e);
+    this.prune();
+    this.emit(e);
+    return e;
+  }
+
+  private onEvent(e: Entry, ev: TaskExecutionEvent<Record<string, unknown>>): void {
+    if (ev.type === 'task') this.apply(e, ev.task);
+  }
+
+  private apply(e: Entry, t: TaskView): void {
+    if (e.finished) return;
+    const status = t.status as TaskStatus;
+    const patch: Partial<TaskInfo> = { status, pollMs: pollDelay(t.suggestedPollIntervalMs ?? e.info.pollMs) };
+    if (typeof t.statusMessage === 'string') Object.assign(patch, { statusMessage: this.cap(t.statusMessage) });
+    if (t.retentionMs !== undefined) Object.assign(patch, { ttl: t.retentionMs });
+    const statusChanged = status !== e.info.status;
+    const changed = statusChanged || patch.statusMessage !== e.info.statusMessage;
+    e.info = { ...e.info, ...patch, ...(changed && { updatedAt: Date.now() }) };
+    if (e.ttlTimer === undefined && typeof e.info.ttl === 'number') this.armTtl(e, e.info.ttl);
+    if (!changed) return;
+    if (statusChanged || Date.now() - e.lastEmit >= MESSAGE_EMIT_MS) {
+      this.emit(e);
+    } else if (!e.pendingEmit) {
+      e.pendingEmit = setTimeout(() => { e.pendingEmit = undefined; if (!e.finished) this.emit(e); }, MESSAGE_EMIT_MS);
+      e.pendingEmit.unref?.();
+    }
+  }
+
+  /** A task that outlives its ttl is given up (and cancelled on the server). */
+  private armTtl(e: Entry, ttl: number): void {
+    const left = e.info.startedAt + ttl - Date.now();
+    e.ttlTimer = setTimeout(() => {
+      if (e.finished || isTerminal(e.info.status)) return;
+      this.finish(e, 'failed', `task \`${this.redacted(e.info.taskId)}\` of tool \`${e.info.tool}\` on server \`${this.o.server}\` did not finish within its ttl of ${Math.round(ttl / 1000)} s`);
+      void withTimeout(e.exec.cancel(), this.o.requestTimeout()).catch(() => undefined);
+    }, Math.max(0, Math.min(left, 2 ** 31 - 1)));
+    e.ttlTimer.unref?.();
+  }
+
+  private emit(e: Entry): void {
+    e.lastEmit = Date.now();
+    if (e.pendingEmit) { clearTimeout(e.pendingEmit); e.pendingEmit = undefined; }
+    e.opts.onUpdate?.(e.info);
+    this._onDidChange.fire(e.info);
+  }
+
+  private finish(e: Entry, status: TaskStatus, error?: string): void {
+    if (e.finished) return;
+    e.finished = true;
+    clearTimeout(e.ttlTimer);
+    const hasResult = error === undefined && e.result !== undefined;
+    e.info = { ...e.info, status, hasResult, updatedAt: Date.now(), ...(error !== undefined && { error: this.o.redactor.text(error) }) };
+    this.emit(e);
+    if (hasResult) e.settle.resolve(e.result!);
+    else e.settle.reject(new McpHostError(e.info.error ?? `task ${e.info.taskId} ended`, status === 'cancelled' ? -32800 : undefined));
+    // Stop driving locally (a cancel already went to the server when the host ended the task).
+    if (status !== 'completed') void e.exec.detach().catch(() => undefined);
+    this.prune();
+  }
+
+  private prune(): void {
+    const finished = [...this.entries.values()].filter(e => e.finished);
+    for (const e of finished.slice(0, Math.max(0, finished.length - TASK_BOUNDS.maxFinished))) this.entries.delete(e.info.taskId);
+  }
+
+  private readable(err: unknown, what: string): Error {
+    if (err instanceof McpHostError) return err;
+    const code = (err as { code?: unknown }).code;
+    return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause: err });
+  }
+
+  private cap(text: string): string {
+    return this.o.redactor.cap(text, TASK_BOUNDS.maxStatusBytes).text;
+  }
+
+  private redacted(id: string): string {
+    return this.o.redactor.cap(id, TASK_BOUNDS.maxTaskIdChars).text;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms); })])
+    .finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,156 @@
+/**
+ * Tasks on MCP 2026-07-28 (the `io.modelcontextprotocol/tasks` extension, H125–H129) through the host's own
+ * Connection, against the raw 2026-07-28 Tasks fixture (test/fixtures/servers/tasks-2026.mjs): a task that
+ * completes, one that needs input (answered through the connection's elicitation and sampling paths and
+ * sent back with `tasks/update`), one cancelled; and hostile servers (a task working forever, a flood of
+ * status notifications, a bogus task id, a task the server forgets), each bounded with a message naming the
+ * server, beside a plain tool of the same server that must keep working.
+ */
+import * as assert from 'node:assert/strict';
+import { Connection } from '../../src/mcp/server/connection';
+import type { TaskInfo } from '../../src/mcp/tasks/tasks';
+import type { SamplingService } from '../../src/mcp/features/sampling';
+import { FAST_STOP, http, nodeFixture } from '../support/connection';
+import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
+
+const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
+const EXT = 'io.modelcontextprotocol/tasks';
+
+describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', function () {
+  this.timeout(30_000);
+  let c: Connection | undefined;
+  afterEach(async () => { await c?.dispose(); c = undefined; });
+
+  async function start(opts: ConstructorParameters<typeof Connection>[1] = {}, args: string[] = []): Promise<Connection> {
+    c = new Connection(nodeFixture('t26', 'tasks-2026', args), { pingIntervalMs: 0, stopGrace: FAST_STOP, ...opts });
+    await c.start();
+    return c;
+  }
+
+  async function stats(conn: Connection): Promise<{ requests: Record<string, number>; lastCallMeta: Record<string, unknown>; cancels: number; updates: number }> {
+    return JSON.parse(text(await conn.callTool('stats', {})));
+  }
+
+  it('H125: a required tool runs as a task of the extension and completes; the session is 2026-07-28, the call declares the extension', async () => {
+    const conn = await start();
+    const s = conn.state;
+    assert.equal(s.kind === 'running' && s.protocolVersion, '2026-07-28');
+    const updates: TaskInfo[] = [];
+    const r = await conn.callTool('slow', { ms: 300 }, { onTask: t => updates.push(t), userStarted: true });
+    assert.equal(text(r), 'slow done');
+    assert.equal(conn.tasks.length, 1);
+    assert.equal(conn.tasks[0].status, 'completed');
+    assert.equal(conn.tasks[0].tool, 'slow');
+    assert.equal(conn.tasks[0].userStarted, true);
+    assert.ok(conn.tasks[0].pollMs >= 250, `polling at ${conn.tasks[0].pollMs} ms`);
+    assert.ok(updates.some(t => t.status === 'working'));
+    assert.equal(text(await conn.taskResult(conn.tasks[0].taskId)), 'slow done');
+    // The bystander: a plain tool of the same server, a plain call (no task, no extension needed).
+    assert.equal(text(await conn.callTool('echo', { text: 'still here' })), 'still here');
+    const st = await stats(conn);
+    assert.ok(st.requests['tasks/get'] >= 1);
+    const caps = st.lastCallMeta['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
+    assert.equal(caps?.extensions?.[EXT], undefined, 'a plain call does not declare the extension');
+  });
+
+  it('H126: input_required is answered through the elicitation callback and sent back with tasks/update', async () => {
+    const asked: { server: string; req: unknown }[] = [];
+    const conn = await start({ features: { elicit: async (server, req) => { asked.push({ server, req }); return { action: 'accept', content: { answer: 'teal' } }; } } });
+    const statuses: string[] = [];
+    const r = await conn.callTool('ask', { question: 'Colour?' }, { onTask: t => statuses.push(t.status) });
+    assert.equal(text(r), 'answer: teal');
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].server, 't26');
+    assert.match(JSON.stringify(asked[0].req), /Colour\?/);
+    assert.ok(statuses.includes('input_required'), statuses.join(','));
+    assert.equal((await stats(conn)).updates, 1);
+  });
+
+  it('H126: a sampling input request goes through the sampling service', async () => {
+    const sampling = {
+      enabled: true,
+      handle: async (server: string, _policy: unknown, params: { messages: { content: { text: string } }[] }) => ({
+        role: 'assistant', model: 'fake', content: { type: 'text', text: `${server} heard ${params.messages[0].content.text}` },
+      }),
+    } as unknown as SamplingService;
+    const conn = await start({ sampling });
+    assert.equal(text(await conn.callTool('sample', { prompt: 'ping' })), 'model: t26 heard ping');
+  });
+
+  it('H127: cancelTask cancels a running task on the server (tasks/cancel); an aborted call does too; a stop ends the rest', async () => {
+    const conn = await start();
+    const created = new Promise<TaskInfo>(resolve => { void conn.callTool('wait', {}, { onTask: resolve }).catch(() => undefined); });
+    const first = await created;
+    await conn.cancelTask(first.taskId);
+    assert.equal(conn.tasks.find(t => t.taskId === first.taskId)?.status, 'cancelled');
+    const ac = new AbortController();
+    let id = '';
+    const aborted = conn.callTool('wait', {}, { signal: ac.signal, onTask: t => { id = t.taskId; } }).then(() => 'resolved', (e: Error) => e.message);
+    while (!id) await new Promise(r => setTimeout(r, 20));
+    ac.abort();
+    assert.match(await aborted, /was cancelled/);
+    assert.equal((await stats(conn)).cancels, 2);
+    let third = '';
+    const running = conn.callTool('wait', {}, { onTask: t => { third = t.taskId; } }).then(() => 'resolved', (e: Error) => e.message);
+    while (!third) await new Promise(r => setTimeout(r, 20));
+    await conn.stop();
+    assert.match(await running, new RegExp(`server \`t26\` stopped while task \`${third}\` of tool \`wait\` was running`));
+    assert.deepEqual(conn.tasks, []);
+  });
+
+  it('H128: a task working forever is given up after its ttl, with a message naming the server; the server keeps working', async () => {
+    const conn = await start({}, ['--ttl-ms', '1200']);
+    await assert.rejects(conn.callTool('hostile_endless', {}), /task `task-1` of tool `hostile_endless` on server `t26` did not finish within its ttl/);
+    assert.equal(conn.tasks[0].status, 'failed');
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+    assert.equal((await stats(conn)).cancels, 1);
+  });
+
+  it('H128: a flood of status notifications completes the task; the views see a bounded number of changes', async () => {
+    const conn = await start();
+    let changes = 0;
+    conn.onDidChangeTasks(() => { changes++; });
+    const r = await conn.callTool('hostile_flood', { n: 3000 });
+    assert.equal(text(r), 'flood done after 3000');
+    assert.ok(changes < 100, `${changes} changes reached the views`);
+    assert.ok((conn.tasks[0].statusMessage ?? '').length <= 1024);
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
+  it('H128: a bogus task id (10,000 characters) is refused with a message naming the server', async () => {
+    const conn = await start();
+    await assert.rejects(conn.callTool('hostile_long_id', {}), /server `t26` answered the task call of tool `hostile_long_id` with a bad task: the task id is 10000 characters long/);
+    assert.deepEqual(conn.tasks, []);
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
+  it('H128: a task the server forgets (tasks/get -32602) fails with a message naming the server', async () => {
+    const conn = await start();
+    await assert.rejects(conn.callTool('hostile_forget', {}), /task `task-1` of tool `hostile_forget` on server `t26` failed/);
+    assert.equal(conn.tasks[0].status, 'failed');
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
+  describe('over Streamable HTTP (the same fixture, --http)', () => {
+    let fixture: HttpFixture | undefined;
+    afterEach(async () => { await fixture?.stop(); fixture = undefined; });
+
+    it('H125/H126/H127: a task completes, one needs input, one is cancelled; the plain tool keeps working', async () => {
+      fixture = await startHttpFixture(['--http'], 'tasks-2026.mjs');
+      c = new Connection(http('t26h', fixture.url), {
+        pingIntervalMs: 0,
+        features: { elicit: async () => ({ action: 'accept', content: { answer: 'over http' } }) },
+      });
+      await c.start();
+      const conn = c;
+      assert.equal(text(await conn.callTool('slow', { ms: 200 })), 'slow done');
+      assert.equal(text(await conn.callTool('ask', {})), 'answer: over http');
+      const created = new Promise<TaskInfo>(resolve => { void conn.callTool('wait', {}, { onTask: resolve }).catch(() => undefined); });
+      const t = await created;
+      await conn.cancelTask(t.taskId);
+      assert.equal(conn.tasks.find(x => x.taskId === t.taskId)?.status, 'cancelled');
+      assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+      assert.equal((await stats(conn)).cancels, 1);
+    });
+  });
+});
