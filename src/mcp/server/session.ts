@@ -7,6 +7,7 @@
  * restarts, timeouts) is supervisor.ts; launching is launch/.
  */
 import { appsClientCapability } from '../apps/meta';
+import { skillsClientCapability } from '../skills/skills';
 import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../events';
 import { CatalogueSession } from '../catalogue/catalogue';
@@ -100,8 +101,9 @@ export class McpSession {
         tasks: {},
         ...(h.sampling.enabled ? { sampling: { tools: {} } } : {}),
         ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
-        // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs).
-        extensions: appsClientCapability(),
+        // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs). Skills (SEP-2640): listed,
+        // loaded on use and verified (skills/skills.ts).
+        extensions: { ...appsClientCapability(), ...skillsClientCapability() },
       },
       versionNegotiation: { mode, probe: { timeoutMs: probeMs } },
       // Whatever the SDK validates against a server's JSON Schema goes through the host's bounded compiler.
