@@ -9,6 +9,8 @@ import { CliSignIn } from './oauth';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
+import { eraCachePath, fileEraVerdicts } from './eraCache';
+import type { EraVerdicts } from '../mcp/server/eraVerdicts';
 
 /** `raw`: stdout gets the servers' bytes as sent (`--raw`); else control characters are escaped (output.ts). */
 export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, opts: { raw?: boolean } = {}): CliRuntime {
@@ -36,6 +38,9 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
     for (const p of parsed.problems) process.stderr.write(`mcp-host: warning: ${p}\n`);
     limits = parsed.limits;
   }
+  // H123: servers found to speak only the `initialize` era are not probed again (a file in the user's cache directory).
+  const eraFile = eraCachePath(env);
+  let eraVerdicts: EraVerdicts | undefined;
   return {
     signIn: {
       isPending: server => signIn.isPending(server),
@@ -65,6 +70,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
+        ...(eraFile ? { eraVerdicts: eraVerdicts ??= fileEraVerdicts(eraFile) } : {}),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);

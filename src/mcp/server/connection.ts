@@ -43,6 +43,7 @@ import type { TaskInfo } from '../tasks/tasks';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import type { EraVerdictStore } from './eraVerdicts';
 import { ServerSkills, type LoadedSkillFile, type SkillInfo } from '../skills/skills';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
@@ -83,6 +84,8 @@ export interface ConnectionOptions {
   negotiation?: 'auto' | 'legacy';
   /** The OS sandbox for stdio servers (launch/sandbox.ts): forced for all, extra denials, paths for tests. */
   sandbox?: SandboxHostOptions;
+  /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
+  eraVerdicts?: EraVerdictStore;
 }
 
 export class Connection implements ServerHandle {
