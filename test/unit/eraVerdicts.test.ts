@@ -82,6 +82,16 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     assert.ok(logs.some(e => /probing the protocol era again/.test(e.message)), logs.map(e => e.message).join('\n'));
   });
 
+  it('drops a verdict whose start timed out (the server now ignores initialize): the next start probes and runs (H124)', async () => {
+    const rec = path.join(tmp, 'ignores.log');
+    const def = nodeFixture('ignores', 'skills', ['--modern', '--silent-initialize', '--record', rec], { timeout: { startup: 8000 } });
+    const verdicts = new EraVerdicts({ [definitionKey(def)]: { era: 'legacy', at: Date.now() } });
+    await assert.rejects(startOnce(def, { eraVerdicts: verdicts }), /did not answer initialize within/);
+    assert.equal(verdicts.get(definitionKey(def)), undefined);
+    // The same definition (the same key): probed this time, so it runs.
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 7000 })).era, 'modern');
+  });
+
   it('keeps only well-formed entries (hash keys, legacy verdicts) from what was stored', () => {
     const key = 'a'.repeat(64);
     const v = new EraVerdicts({ [key]: { era: 'legacy', at: Date.now() }, 'not-a-key': { era: 'legacy', at: 1 }, ['b'.repeat(64)]: { era: 'modern', at: 1 } });

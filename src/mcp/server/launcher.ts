@@ -6,7 +6,7 @@
  * `initialize` at once; when that fails the verdict is dropped and the server is probed again in the same start.
  * Connection (connection.ts) hands it to its supervisor as the launch.
  */
-import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../types';
 import { McpHostError } from '../errors';
@@ -64,9 +64,12 @@ export class ServerLauncher {
         session = await this.launchOnce(def, scope, true);
       } catch (err) {
         // H124: the remembered era failed (the server now speaks only 2026-07-28, or something else changed): forget
-        // it and start again with the probe, once.
-        if (scope.aborted) throw err;
+        // it and start again with the probe, once. A sign-in the server asks for is no era problem (and must not
+        // open a second browser window): it stays as it is.
+        if (err instanceof UnauthorizedError) throw err;
         verdicts?.set(key, undefined);
+        // Abandoned (the startup timeout: a server that ignores initialize now, or a stop): the next start probes.
+        if (scope.aborted) throw err;
         this.host.serverLog.log('info', 'lifecycle', `starting without the probe failed (${messageOf(err)}); probing the protocol era again`);
         await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
         this.host.serverLog.clearStderrTail();
