@@ -3,11 +3,13 @@
  * same with 20 bare SDK clients started at once, which shows what the machine allows without any host.
  * Each start is measured up to `running` with the catalogue loaded (what `reconcile` waits for).
  * Also reports the CPU one server needs to start, and so the bound 20 × that ÷ cores.
+ * `startup-era` (H123): one start of a 2025-era server that stays silent on the `server/discover` probe, without and
+ * with the protocol-era verdict cache (src/mcp/server/eraVerdicts.ts), through the host as the editor configures it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { nodeFixture } from '../test/support/connection';
-import { McpHost } from '../src/mcp';
+import { EraVerdicts, McpHost, STDIO_PROBE_TIMEOUT } from '../src/mcp';
 import { BENCH_STOP, bareSdk, median, round, timed, type Bench } from './lib';
 
 const N = 20;
@@ -89,6 +91,55 @@ export const startup: Bench = {
         name: `start-up: ${N} at once, host ÷ ${N} bare SDK clients at once`, value: round(median(sdkMany), 1), unit: 'ms (bare SDK)',
         ratio: round(vsSdk), target: 'report (no serialisation: ≈ 1)', met: null, baseline: `${N} bare SDK clients started at once`,
         note: `one bare SDK client ${round(median(sdkOne), 1)} ms`,
+      },
+    ];
+  },
+};
+
+/**
+ * One start of the fixture skills server up to `running` (catalogue loaded): `silent` stays silent on the probe (a
+ * client waits STDIO_PROBE_TIMEOUT), else it refuses the probe at once (-32601); with `verdicts`, the era cache.
+ */
+async function oldServerStart(silent: boolean, verdicts?: EraVerdicts): Promise<number> {
+  const host = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false }, ...(verdicts ? { eraVerdicts: verdicts } : {}) });
+  const def = nodeFixture('old', 'skills', silent ? ['--silent-probe'] : []);
+  try {
+    const ms = await timed(() => host.reconcile([def]));
+    if (host.get('old')?.state.kind !== 'running') throw new Error('the 2025-era server did not start');
+    return ms;
+  } finally {
+    await host.shutdown();
+    host.dispose();
+  }
+}
+
+export const startupEra: Bench = {
+  id: 'startup-era',
+  title: 'start-up of a server silent on server/discover: probing vs. the era verdict cache',
+  async run(log) {
+    const verdicts = new EraVerdicts(undefined);
+    await oldServerStart(true, verdicts); // warm-up; the probing start also records the verdict
+    const probing: number[] = [], cached: number[] = [], prompt: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      probing.push(await oldServerStart(true));
+      cached.push(await oldServerStart(true, verdicts));
+      prompt.push(await oldServerStart(false));
+    }
+    log(`silent, probing ${probing.map(x => x.toFixed(0)).join('/')} ms; silent, verdict cached ${cached.map(x => x.toFixed(0)).join('/')} ms; ` +
+      `refusing the probe at once ${prompt.map(x => x.toFixed(0)).join('/')} ms`);
+    const ratio = median(cached) / median(prompt);
+    const saved = median(probing) - median(cached);
+    return [
+      {
+        name: 'start-up: a server silent on server/discover, era verdict cached', value: round(median(cached), 1), unit: 'ms',
+        ratio: round(ratio), target: 'no wait for the probe: ratio ≤ 1.25', met: ratio <= 1.25,
+        baseline: 'the same server refusing the probe at once (-32601), no cache',
+        note: `without the cache the silent server's start waits for the probe (up to ${STDIO_PROBE_TIMEOUT} ms, concurrent with the process start): ${round(median(probing), 1)} ms`,
+      },
+      {
+        name: 'start-up: a server silent on server/discover, probing ÷ cached', value: round(saved, 1), unit: 'ms saved',
+        ratio: round(median(probing) / median(cached)), target: 'report', met: null, baseline: 'the cached start',
+        note: 'the probe timer runs from the connect, so on a loaded machine, where a process takes seconds to start, less of it shows',
       },
     ];
   },

@@ -1,5 +1,5 @@
 /**
- * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt. Each one
+ * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt, skills, skill. Each one
  * loads the configuration, starts only the servers it needs, and always shuts the host down.
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
@@ -15,7 +15,8 @@ import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
 import { protocolLabel } from '../mcp/logging/protocolLabel';
-import { countOf } from '../mcp/logging/display';
+import { countOf, shownName } from '../mcp/logging/display';
+import { SkillError } from '../mcp/skills/skills';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -351,5 +352,40 @@ export async function prompt(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     }
   });
   rt.out(args.json ? jsonText(result) : formatPrompt(result));
+  return 0;
+}
+
+/** `mcp-host skills <server>`: the server's skills (SEP-2640), one per line: name, then description (H119). */
+export async function skills(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name] = args.positionals;
+  if (!name) throw new UsageError('skills needs a server: mcp-host skills <server>', { help: true });
+  const list = await withServer(rt, args, name, async handle => handle.skills.map(s => ({ ...s })));
+  if (args.json) {
+    rt.out(jsonText({ skills: list }));
+    return 0;
+  }
+  if (!list.length) {
+    rt.out(`server "${name}" lists no skills`);
+    return 0;
+  }
+  // Server text on one line each: controls, bidi and line breaks folded (display.ts), then escaped by rt.out.
+  const width = Math.min(40, Math.max(...list.map(s => shownName(s.name).length)));
+  for (const s of list) rt.out(`${shownName(s.name).padEnd(width)}  ${shownName(s.description, 200)}`);
+  return 0;
+}
+
+/** `mcp-host skill <server> <name> [file]`: a skill's SKILL.md (or one of its files), verified before it is printed (H121). */
+export async function skill(rt: CliRuntime, args: ParsedArgs): Promise<number> {
+  const [name, skillName, file] = args.positionals;
+  if (!name || !skillName) throw new UsageError('skill needs a server and a skill name: mcp-host skill <server> <name> [file]', { help: true });
+  const loaded = await withServer(rt, args, name, async handle => {
+    try {
+      return await handle.loadSkill(skillName, file);
+    } catch (err) {
+      if (err instanceof SkillError) throw new FailureError(err.message);
+      throw failed(name, `loading skill ${JSON.stringify(skillName)}`, err);
+    }
+  });
+  rt.out(args.json ? jsonText(loaded) : loaded.text);
   return 0;
 }

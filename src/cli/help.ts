@@ -25,7 +25,9 @@ DPoP keys (where the authorization server offers DPoP) are kept in dpop-keys.jso
 mode 0600. Unattended: a server's "workloadIdentity" ({"clientId": …, "tokenFile": … | "tokenEnv": …})
 signs in without a browser, with the workload's identity token (OAuth jwt-bearer grant).
 Caps on what servers send (the editor's mcpHost.limits.* settings) come from MCP_HOST_LIMITS, a JSON
-object such as '{"maxMessageBytes": 134217728}'.`;
+object such as '{"maxMessageBytes": 134217728}'.
+Protocol era: a server that answered initialize after the server/discover probe is not probed again (a
+cache of definition hashes in ${'$'}XDG_CACHE_HOME/mcp-host/era-verdicts.json, MCP_HOST_ERA_CACHE=FILE|off).`;
 
 const EXIT = `Exit codes: 0 ok, 1 a server or tool failed, 2 usage or configuration error.`;
 
@@ -37,6 +39,8 @@ Commands:
   call <server> <tool> --args JSON      call a tool
   read <server> <uri>             read a resource
   prompt <server> <name> --arg k=v…     get a prompt
+  skills <server>                 list a server's skills (name and description)
+  skill <server> <name> [file]    print a skill's SKILL.md (or one of its files), verified
   conformance <url>               client mode for @modelcontextprotocol/conformance
 
 Run "mcp-host <command> --help" for a command's options.
@@ -86,6 +90,31 @@ a task with --task, or when a plain call of it took 10 s or more earlier in the 
   --raw           print the server's text as sent; without it, control characters (C0 but newline
                   and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
                   screen, set the window title or write the clipboard
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  skills: `usage: mcp-host skills <server> [--json] [--config FILE] [--timeout MS]
+
+Starts one server and lists the skills it offers (the io.modelcontextprotocol/skills extension), one per
+line: the name, then the description on one line. Nothing of a skill is read.
+
+  --json          print { skills: [{ name, description, uri, files, bytes }] }
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  skill: `usage: mcp-host skill <server> <name> [file] [--json] [--raw] [--config FILE] [--timeout MS]
+
+Starts one server and prints a skill's SKILL.md (or the file given, relative to the skill's folder, e.g.
+references/FORMS.md). Every file is verified against the server's own skill entry (listed, size, SHA-256
+digest, and for SKILL.md the frontmatter); a file that does not match is refused (exit 1) with a message
+naming the server, the skill and the file.
+
+  --json          print { server, skill, uri, text, body, verified }
+  --raw           print the file as sent; without it, control characters are shown as escapes
 ${CONFIG_OPTS}
 
 ${INPUTS}

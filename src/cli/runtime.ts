@@ -10,6 +10,8 @@ import { terminalElicit } from './elicit';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
+import { eraCachePath, fileEraVerdicts } from './eraCache';
+import type { EraVerdicts } from '../mcp/server/eraVerdicts';
 
 /** `raw`: stdout gets the servers' bytes as sent (`--raw`); else control characters are escaped (output.ts). */
 export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, opts: { raw?: boolean } = {}): CliRuntime {
@@ -37,6 +39,9 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
     for (const p of parsed.problems) process.stderr.write(`mcp-host: warning: ${p}\n`);
     limits = parsed.limits;
   }
+  // H123: servers found to speak only the `initialize` era are not probed again (a file in the user's cache directory).
+  const eraFile = eraCachePath(env);
+  let eraVerdicts: EraVerdicts | undefined;
   return {
     signIn: {
       isPending: server => signIn.isPending(server),
@@ -70,6 +75,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
         // Elicitation is declared only when the command can answer it (`call --elicit`).
         ...(features && { features }),
+        ...(eraFile ? { eraVerdicts: eraVerdicts ??= fileEraVerdicts(eraFile) } : {}),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);

@@ -28,6 +28,7 @@ import { AppViews } from './apps';
 import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
+import { mementoEraVerdicts } from './eraCache';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
@@ -135,6 +136,8 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     limits: settings.userLimits(),
     // The OS sandbox (issue 24): the editor's own storage and the user's extra denials are never readable from it.
     sandbox: sandboxOptions(context),
+    // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
+    eraVerdicts: mementoEraVerdicts(context.workspaceState),
   });
   // The sandbox's extra denials apply from each server's next start.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));

@@ -14,6 +14,7 @@ import type { TaskInfo, TaskMode } from './tasks/tasks';
 import type { CatalogueKind } from './catalogue/catalogue';
 import type { HistoryEntry, HistoryOrigin, StoredHistory } from './server/history';
 import type { SandboxDenial } from './launch/sandbox';
+import type { LoadedSkillFile, SkillInfo } from './skills/skills';
 
 /** Options every request accepts. */
 export interface RequestOptions {
@@ -64,6 +65,16 @@ export interface ServerHandle {
   readonly onDidChangeCatalogue: Event<Catalogue>;
   /** `notifications/resources/updated` for a subscribed URI. */
   readonly onDidUpdateResource: Event<string>;
+
+  /** The skills the running server lists (SEP-2640, skills/skills.ts): names and descriptions; no file read yet. */
+  readonly skills: readonly SkillInfo[];
+  readonly onDidChangeSkills: Event<readonly SkillInfo[]>;
+  /**
+   * Loads a listed skill's `SKILL.md` (or the file `ref` of it), starting the server on first use; each file is
+   * verified against the server's entry (size, digest, frontmatter) and refused with a SkillError naming server,
+   * skill and file when it does not match.
+   */
+  loadSkill(nameOrUri: string, ref?: string, opts?: RequestOptions): Promise<LoadedSkillFile>;
 
   /** Every tool call, prompt and resource read made through this handle (the last MAX_HISTORY), newest last. */
   readonly history: readonly HistoryEntry[];
@@ -122,6 +133,8 @@ export interface HostApi extends Disposable {
   readonly onDidChangeState: Event<{ server: string; state: ServerState }>;
   readonly onDidChangeCatalogue: Event<{ server: string; catalogue: Catalogue }>;
   readonly onDidUpdateResource: Event<{ server: string; uri: string }>;
+  /** Any server's list of skills changed. */
+  readonly onDidChangeSkills: Event<{ server: string; skills: readonly SkillInfo[] }>;
   /** Any task change of any server (TaskInfo names its server). */
   readonly onDidChangeTasks: Event<TaskInfo>;
   /**

@@ -14,6 +14,7 @@ import { definitionKey, stableStringify } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 import type { HistoryEntry } from './server/history';
 import type { SandboxDenial, SandboxHostOptions } from './launch/sandbox';
+import type { SkillInfo } from './skills/skills';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
@@ -84,6 +85,9 @@ export class McpHost implements HostApi {
   private readonly _onLog = new Emitter<LogEntry>();
   private readonly _onDidChangeTasks = new Emitter<TaskInfo>();
   private readonly _onDidChangeHistory = new Emitter<HistoryEntry>();
+  private readonly _onDidChangeSkills = new Emitter<{ server: string; skills: readonly SkillInfo[] }>();
+  /** Any server's list of skills changed (skills/skills.ts). */
+  readonly onDidChangeSkills: Event<{ server: string; skills: readonly SkillInfo[] }> = this._onDidChangeSkills.event;
   /** Any History change of any server, whichever connection it has now (history.ts). */
   readonly onDidChangeHistory: Event<HistoryEntry> = this._onDidChangeHistory.event;
   private readonly _onDidDenyInSandbox = new Emitter<{ server: string; denial: SandboxDenial }>();
@@ -147,6 +151,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeCatalogue(catalogue => this._onDidChangeCatalogue.fire({ server: def.name, catalogue })));
     store.add(connection.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: def.name, uri })));
     store.add(connection.onDidChangeTasks(t => this._onDidChangeTasks.fire(t)));
+    store.add(connection.onDidChangeSkills(skills => this._onDidChangeSkills.fire({ server: def.name, skills })));
     store.add(connection.onDidChangeHistory(e => this._onDidChangeHistory.fire(e)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
     store.add(connection.onDidDenyInSandbox(denial => this._onDidDenyInSandbox.fire({ server: def.name, denial })));
@@ -299,6 +304,7 @@ export class McpHost implements HostApi {
       this._onDidUpdateResource.dispose();
       this._onDidChangeTasks.dispose();
       this._onDidChangeHistory.dispose();
+      this._onDidChangeSkills.dispose();
       this._onDidDenyInSandbox.dispose();
       this._onLog.dispose();
     });

@@ -22,6 +22,8 @@ export * from './apps';
 export * from './logging/protocolLabel';
 export * from './logging/stderrLevel';
 export * from './server/history';
+export { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, MAX_ERA_VERDICTS, type EraVerdict, type EraVerdictStore } from './server/eraVerdicts';
+export { ServerSkills, SkillError, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
 export {
   DEFAULT_DENY_READ, isSandboxed, resetSandbox, sandboxPolicy, sandboxUnavailable,
   type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,

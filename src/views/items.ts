@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState } from '../mcp';
+import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState, type SkillInfo } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
-import { countOf, firstLine, markdownCode } from '../mcp/logging/display';
+import { countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp/logging/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;
@@ -73,6 +73,7 @@ const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
   prompts: { label: 'Prompts', icon: 'comment-discussion' },
   resources: { label: 'Resources', icon: 'files' },
   resourceTemplates: { label: 'Resource Templates', icon: 'symbol-parameter' },
+  skills: { label: 'Skills', icon: 'lightbulb' },
 };
 
 /**
@@ -81,7 +82,7 @@ const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
  */
 export function toTreeItem(node: McpNode, get: (name: string) => ServerHandle | undefined, notes: ServerAnnotations, icons?: TreeIcons): vscode.TreeItem {
   const item = plainTreeItem(node, get, notes);
-  if (!icons || node.kind === 'group' || node.kind === 'loadMore' || node.kind === 'message' || node.kind === 'task') return item;
+  if (!icons || node.kind === 'group' || node.kind === 'loadMore' || node.kind === 'message' || node.kind === 'task' || node.kind === 'skill') return item;
   const h = get(node.server);
   const source = node.kind === 'server' ? (h?.state.kind === 'running' ? h.state.serverInfo : undefined)
     : node.kind === 'tool' ? node.tool : node.kind === 'prompt' ? node.prompt : node.kind === 'resource' ? node.resource : node.template;
@@ -113,7 +114,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
     case 'group': {
       const g = GROUPS[node.group];
       const h = get(node.server);
-      const count = node.group === 'tasks' ? h?.tasks.length ?? 0 : h?.catalogue[node.group].length ?? 0;
+      const count = node.group === 'tasks' ? h?.tasks.length ?? 0 : node.group === 'skills' ? h?.skills.length ?? 0 : h?.catalogue[node.group].length ?? 0;
       const runningTasks = node.group === 'tasks' ? h?.tasks.filter(t => !isTerminal(t.status)).length ?? 0 : 0;
       // Running tasks are what the user waits for: their group opens by itself.
       const item = new vscode.TreeItem(g.label, runningTasks ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -127,6 +128,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
     case 'prompt': return promptItem(node.server, node.prompt, maskFor(get(node.server)));
     case 'resource': return resourceItem(node.server, node.resource, get, notes);
     case 'resourceTemplate': return templateItem(node.server, node.template, maskFor(get(node.server)));
+    case 'skill': return skillItem(node.server, node.skill, maskFor(get(node.server)));
     case 'task': {
       const h = get(node.server);
       const t = h?.tasks.find(x => x.taskId === node.taskId);
@@ -205,6 +207,18 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   const canSubscribe = state?.kind === 'running' && state.capabilities.resources?.subscribe === true;
   item.contextValue = subscribed ? 'resource.subscribed' : canSubscribe ? 'resource.canSubscribe' : 'resource.plain';
   item.command = { command: OPEN_RESOURCE_COMMAND, title: 'Open', arguments: [server, r.uri] };
+  return item;
+}
+
+/** A skill (SEP-2640): its name and description as the server lists them, server text on one line; nothing of it read. */
+function skillItem(server: string, skill: SkillInfo, mask: Mask): vscode.TreeItem {
+  const item = new vscode.TreeItem(shownName(mask(skill.name)));
+  item.id = `skill/${server}/${skill.uri}`;
+  item.description = shownName(mask(skill.description), 80) || undefined;
+  const size = skill.files !== undefined ? `${countOf(skill.files, 'file')}, ${formatBytes(skill.bytes ?? 0)}` : 'files listed on use';
+  item.tooltip = new vscode.MarkdownString(`**${esc(shownName(mask(skill.name)))}** · ${markdownCode(mask(skill.uri))} · ${size}\n\n${esc(mask(skill.description))}\n\nUse it in chat: ${markdownCode(`@mcp /skill ${server}.${shownName(mask(skill.name))}`)} (its files are read and verified then).`);
+  item.iconPath = new vscode.ThemeIcon('lightbulb');
+  item.contextValue = 'skill';
   return item;
 }
 

@@ -1,8 +1,9 @@
 import type * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { SkillInfo } from '../mcp';
 
-/** The groups shown under a running server: its tasks, then its catalogue. */
-export type GroupKind = 'tasks' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+/** The groups shown under a running server: its tasks, then its catalogue, then its skills (SEP-2640). */
+export type GroupKind = 'tasks' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'skills';
 
 /**
  * A node of the MCP trees. Commands invoked from a tree receive one of these; every node names its
@@ -15,6 +16,8 @@ export type McpNode =
   | { kind: 'prompt'; server: string; prompt: Prompt }
   | { kind: 'resource'; server: string; resource: Resource }
   | { kind: 'resourceTemplate'; server: string; template: ResourceTemplate }
+  /** A skill as listed (name, description): nothing of it is read until it is used. */
+  | { kind: 'skill'; server: string; skill: SkillInfo }
   /** A tool call running (or finished) as an MCP task; its state is read from the handle's `tasks`. */
   | { kind: 'task'; server: string; taskId: string }
   | { kind: 'loadMore'; server: string }

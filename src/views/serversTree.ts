@@ -13,13 +13,13 @@ export interface ToolEnablementView {
   readonly onDidChange: vscode.Event<void>;
 }
 
-const GROUP_ORDER: GroupKind[] = ['tasks', 'tools', 'prompts', 'resources', 'resourceTemplates'];
+const GROUP_ORDER: GroupKind[] = ['tasks', 'tools', 'prompts', 'resources', 'resourceTemplates', 'skills'];
 /** Items shown per group; the rest are a click away (Resources view pages, pickers search all). */
 export const GROUP_LIMIT = 500;
 
 /**
  * The Servers view: every configured server with its state, and under a running one its tasks, tools,
- * prompts, resources and resource templates from the core's cached catalogue. It only projects the
+ * prompts, resources and resource templates from the core's cached catalogue, and its skills (names and descriptions). It only projects the
  * core's model and refreshes on the core's events.
  */
 export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vscode.Disposable {
@@ -35,6 +35,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       host.onDidChangeState(({ server }) => this.refreshServer(server)),
       host.onDidChangeCatalogue(({ server }) => this.refreshServer(server)),
       host.onDidChangeTasks(({ server }) => this.refreshServer(server)),
+      host.onDidChangeSkills(({ server }) => this.refreshServer(server)),
       notes.onDidChange(refresh),
       ...(icons ? [icons.onDidChange(refresh)] : []),
       ...(enablement ? [enablement.onDidChange(refresh)] : []),
@@ -119,6 +120,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       case 'resource': return { kind: 'group', server: node.server, group: 'resources' };
       case 'resourceTemplate': return { kind: 'group', server: node.server, group: 'resourceTemplates' };
       case 'task': return { kind: 'group', server: node.server, group: 'tasks' };
+      case 'skill': return { kind: 'group', server: node.server, group: 'skills' };
       default: return this.serverNode(node.server);
     }
   }
@@ -129,6 +131,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
     if (!h || !c) return [];
     switch (group) {
       case 'tasks': return h.tasks.map(t => ({ kind: 'task', server, taskId: t.taskId }));
+      case 'skills': return h.skills.map(skill => ({ kind: 'skill', server, skill }));
       case 'tools': return c.tools.map(tool => ({ kind: 'tool', server, tool }));
       case 'prompts': return c.prompts.map(prompt => ({ kind: 'prompt', server, prompt }));
       case 'resources': return c.resources.map(resource => ({ kind: 'resource', server, resource }));
@@ -141,7 +144,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
     if (!h) return [];
     // Not running: the last known lists (cached, marked stale) if there are any; expanding a lazy server starts it.
     if (h.state.kind !== 'running' && !h.catalogueStale) return [];
-    return GROUP_ORDER.filter(g => (g === 'tasks' ? h.tasks : h.catalogue[g]).length > 0);
+    return GROUP_ORDER.filter(g => (g === 'tasks' ? h.tasks : g === 'skills' ? h.skills : h.catalogue[g]).length > 0);
   }
 
   /** One stable object per server, so a targeted refresh finds the element VS Code knows. */

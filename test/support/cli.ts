@@ -10,9 +10,12 @@ import * as path from 'node:path';
 
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
-/** Starts `node <cli> …args` with no TTY (inputs come from the environment). */
+/**
+ * Starts `node <cli> …args` with no TTY (inputs come from the environment). The protocol-era cache is off unless a
+ * test sets MCP_HOST_ERA_CACHE: runs stay independent of each other and of the user's cache directory.
+ */
 export function startCli(cli: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): ChildProcess {
-  return spawn(process.execPath, [cli, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [cli, ...args], { cwd: opts.cwd, env: { ...process.env, MCP_HOST_ERA_CACHE: 'off', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Collects a started CLI's output until it exits; kills it and fails after `timeoutMs`. */

@@ -202,7 +202,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
   });
 
   it('--help works for every command', async () => {
-    for (const cmd of ['doctor', 'inspect', 'call', 'read', 'prompt', 'conformance']) {
+    for (const cmd of ['doctor', 'inspect', 'call', 'read', 'prompt', 'skills', 'skill', 'conformance']) {
       const r = await cli([cmd, '--help'], { cwd: work });
       assert.equal(r.code, 0, cmd);
       assert.match(r.stdout, new RegExp(`usage: mcp-host ${cmd}`));

@@ -33,6 +33,8 @@ describe('docs: nothing cites what the repository lacks', () => {
     for (const { file, text } of sources) {
       for (const m of text.matchAll(/(?<![\w/:.-])((?:[\w.-]+\/)*[A-Z][A-Z-]*\.md)\b/g)) {
         const name = m[1];
+        // A skill's files (SEP-2640: `SKILL.md`, `references/…`) are a server's, named by the protocol, not documents here.
+        if (path.basename(name) === 'SKILL.md' || name.startsWith('references/')) continue;
         const candidates = [path.join(ROOT, name), path.join(ROOT, 'docs', path.basename(name)), path.join(path.dirname(path.join(ROOT, file)), name)];
         if (!candidates.some(c => fs.existsSync(c))) missing.push(`${name} (${file})`);
       }

@@ -161,10 +161,33 @@ const callEach: Drive = async (session, _ctx, log) => {
 
 const connectOnly: Drive = async () => undefined;
 
+/**
+ * SEP-2640: a host lists skills on connect (the Connection does) and reads a skill's files only when one is used: load
+ * each listed skill (its SKILL.md, verified by the SDK), then each other file it lists; a file that fails
+ * verification is refused and nothing more of that skill is read.
+ */
+const useSkills: Drive = async (session, _ctx, log) => {
+  for (const skill of session.skills()) {
+    try {
+      const md = await session.loadSkill(skill.uri);
+      log(`loaded skill ${skill.name} (${md.verified ? 'verified' : 'dynamic'})`);
+    } catch (err) {
+      log(`skill ${skill.name} refused: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    log(`skill ${skill.name}: ${skill.files ?? 0} files listed`);
+  }
+};
+
 const DRIVES: Record<string, Drive> = {
   initialize: connectOnly,
   'request-metadata': connectOnly,
   'json-schema-ref-no-deref': connectOnly,
+  // SEP-2640: the list only; nothing of a skill is read before it is used.
+  'sep-2640-client-no-prefetch': connectOnly,
+  'sep-2640-client-verify-digest': useSkills,
+  'sep-2640-client-verify-size': useSkills,
+  'sep-2640-client-verify-frontmatter': useSkills,
   // SEP-2243: Mcp-Method / Mcp-Name on each verb: call, read and get the first of each the server lists.
   'http-standard-headers': async (session, _ctx, log) => {
     const { tools, resources, prompts } = session.catalogue();

@@ -14,6 +14,7 @@ import type { FetchLike } from '../../mcp/http/fetch';
 import type { CodeReturningProvider } from './oauth';
 import type { Catalogue, HttpServerDefinition } from '../../mcp/types';
 import { CLI_NAME, CLI_VERSION } from '../version';
+import type { LoadedSkillFile, SkillInfo } from '../../mcp/skills/skills';
 
 export interface SessionOptions {
   /** A non-interactive OAuth provider (client credentials, jwt-bearer), handed to the transport. */
@@ -40,6 +41,10 @@ export interface Session {
   callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   readResource(uri: string): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  /** The server's skills as listed (SEP-2640): nothing of them read. */
+  skills(): readonly SkillInfo[];
+  /** Loads one file of a listed skill (default its SKILL.md), verified (skills/skills.ts). */
+  loadSkill(name: string, ref?: string): Promise<LoadedSkillFile>;
   close(): Promise<void>;
 }
 
@@ -118,6 +123,8 @@ export async function connectSession(url: string, opts: SessionOptions): Promise
     callTool: (name, args) => withSignIn(() => connection.callTool(name, args)),
     readResource: uri => withSignIn(() => connection.readResource(uri)),
     getPrompt: (name, args) => withSignIn(() => connection.getPrompt(name, args)),
+    skills: () => connection.skills,
+    loadSkill: (name, ref) => withSignIn(() => connection.loadSkill(name, ref)),
     close: async () => {
       await connection.dispose();
       sub.dispose();

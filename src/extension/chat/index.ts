@@ -2,13 +2,14 @@
  * The `@mcp` chat participant. `/prompts` lists every running server's prompts; `/<server>.<prompt>
  * key=value "quoted"…` runs one (missing arguments asked step by step with completion values);
  * `/resource <server> <uri> [question]` attaches a resource as context; `/tools` lists the tools the
- * model may call. Every model request carries the running servers' tools; each tool call is shown
+ * model may call; `/skill <server>.<name> [question]` loads a server's skill (SEP-2640) as context, and the model
+ * may load one through a tool (skills.ts). Every model request carries the running servers' tools; each tool call is shown
  * and confirmed (once / session / always for this tool / deny) before it runs.
  *
  * This file is the participant's dispatcher and its registration (with the test hook); the rooms:
  * `slashCommands.ts` (the slash commands), `toolLoop.ts` (the model and tool-calling loop, grants),
  * `context.ts` (history and attachments), `ui.ts` (the dialogs), `followups.ts` (follow-ups and palette
- * commands), `parse.ts`, `render.ts`, `messages.ts`, `models.ts`, `lmTools.ts`.
+ * commands), `skills.ts` (skills as context), `parse.ts`, `render.ts`, `messages.ts`, `models.ts`, `lmTools.ts`.
  *
  * VS Code (1.139) has no finalized API to add slash commands at run time (only the static
  * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
@@ -53,6 +54,7 @@ export class McpChat extends SlashCommands {
         case 'prompts': return this.listPrompts(stream, false);
         case 'tools': return this.listTools(stream);
         case 'resource': return await this.attachResource(request, context, stream, token);
+        case 'skill': return await this.useSkill(request, context, stream, token);
         default: break;
       }
       const inv = parseInvocation(request.prompt);

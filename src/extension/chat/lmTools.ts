@@ -4,7 +4,8 @@
  * time (`vscode.lm.registerToolDefinition`) is the proposed API `languageModelToolSupportsModel`, closed to extensions
  * from the marketplace. So two declared gateway tools: `mcpHost_listTools` (the model-visible tools of the running
  * servers with their input schemas) and `mcpHost_callTool` (server, tool, arguments), whose calls go through the same
- * confirmation and grants as the `@mcp` participant's.
+ * confirmation and grants as the `@mcp` participant's. A third, `mcpHost_loadSkill` (server, skill), loads a skill's
+ * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -12,8 +13,9 @@ import { visibleToModel, type HostApi } from '../../mcp';
 import { toolResultText } from './messages';
 import { abortSignalOf } from '../cancellation';
 import type { AppViews } from '../apps';
+import { loadSkillForModel, runningSkills, skillLines } from './skills';
 
-export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool' } as const;
+export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool', skill: 'mcpHost_loadSkill' } as const;
 /** The listing handed to a model is cut here (characters). */
 export const MAX_LISTING_CHARS = 256 * 1024;
 
@@ -91,5 +93,23 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       }
     },
   });
-  return vscode.Disposable.from(list, call);
+  const skill = vscode.lm.registerTool<{ server?: string; skill?: string }>(LM_TOOL_IDS.skill, {
+    prepareInvocation: opts => ({ invocationMessage: `Loading the MCP skill ${String(opts.input?.skill)} of ${String(opts.input?.server)}` }),
+    invoke: async (opts, token) => {
+      await o.beforeUse?.();
+      // Without a skill: what the running servers list (the model picks one and calls again).
+      if (typeof opts.input?.skill !== 'string') {
+        const all = runningSkills(o.host).filter(s => !opts.input?.server || s.server === opts.input.server);
+        return text(all.length ? `MCP skills (call again with server and skill):\n${skillLines(all)}` : 'No running MCP server lists skills.');
+      }
+      const ac = new AbortController();
+      const sub = token.onCancellationRequested(() => ac.abort());
+      try {
+        return text((await loadSkillForModel(o.host, opts.input, ac.signal)).text);
+      } finally {
+        sub.dispose();
+      }
+    },
+  });
+  return vscode.Disposable.from(list, call, skill);
 }

@@ -1,7 +1,8 @@
 /**
  * The `@mcp` slash commands: `/prompts` lists every running server's prompts; `/<server>.<prompt> key=value
  * "quoted"…` runs one (missing arguments asked step by step with completion values); `/resource <server> <uri>
- * [question]` attaches a resource as context; `/tools` lists the tools the model may call.
+ * [question]` attaches a resource as context; `/tools` lists the tools the model may call; `/skill <server>.<name>
+ * [question]` loads a skill's SKILL.md (verified) as context (`/skill` alone lists the skills).
  */
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../mcp';
@@ -15,6 +16,8 @@ import { contextMessage, history, referenceMessages, type TurnMemo } from './con
 import { ChatCommandIds } from './followups';
 import { ChatModelLoop, isRunning } from './toolLoop';
 import { abortSignalOf } from '../cancellation';
+import { resolveSkill, runningSkills } from './skills';
+import { shownName } from '../../mcp/logging/display';
 
 /** The slash commands' handlers (McpChat's base; the dispatcher is McpChat.handle). */
 export abstract class SlashCommands extends ChatModelLoop {
@@ -144,6 +147,47 @@ export abstract class SlashCommands extends ChatModelLoop {
     const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
     const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
     stream.markdown(`Attached ${markdownCode(uri)} from ${markdownCode(h.name)} (${text.length} characters) as context for this conversation.\n\n`);
+    const question = rest.join(' ').trim();
+    if (question) {
+      const messages = [...history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
+      memo.question = question;
+      memo.answer = await this.answer(messages, request.model, stream, token);
+    }
+    return { metadata: { mcp: memo } };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Skills (SEP-2640)
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * `/skill <server>.<name> [question]`: the skill's SKILL.md, read and verified only now, kept as context for the
+   * conversation (like an attached resource); `/skill` alone lists the running servers' skills, each a button that
+   * fills the chat input.
+   */
+  protected async useSkill(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const [target, ...rest] = tokenize(request.prompt);
+    const hit = target ? resolveSkill(this.host, target) : undefined;
+    if (!hit) {
+      const all = runningSkills(this.host);
+      if (target) stream.markdown(`There is no skill ${markdownCode(target)}. `);
+      if (!all.length) {
+        stream.markdown('No running MCP server lists skills.\n');
+        return {};
+      }
+      // Untrusted markdown, every name and description escaped; the buttons only fill the chat input.
+      stream.markdown(`Load a skill with ${markdownCode('@mcp /skill <server>.<name> [question]')}. Skills:\n\n${all.map(s => `- ${markdownCode(`${s.server}.${shownName(s.skill.name)}`)}: ${markdownText(shownName(s.skill.description, 200))}`).join('\n')}\n`);
+      for (const s of all.slice(0, 20)) {
+        if (/[\s\x00-\x1f\x7f-\x9f]/.test(s.skill.name)) continue;
+        stream.button({ command: 'workbench.action.chat.open', title: buttonTitle(`${s.server}: ${s.skill.name}`), arguments: [{ query: `@mcp /skill ${s.server}.${s.skill.name} `, isPartialQuery: true }] });
+      }
+      return {};
+    }
+    const { handle: h, skill } = hit;
+    stream.progress(progressText`Loading skill ${skill.name} of ${h.name}…`);
+    const loaded = await h.loadSkill(skill.name, undefined, { signal: abortSignalOf(token) });
+    const memo: TurnMemo = { attached: [{ server: h.name, uri: loaded.uri, text: loaded.text }] };
+    stream.markdown(`Loaded skill ${markdownCode(shownName(skill.name))} of ${markdownCode(h.name)} (${loaded.verified ? 'verified' : 'dynamic, not digest-checked'}, ${loaded.text.length} characters) as context for this conversation.\n\n`);
     const question = rest.join(' ').trim();
     if (question) {
       const messages = [...history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];

@@ -1,7 +1,9 @@
 /**
  * The `@mcp` participant's model loop: every model request carries the running servers' tools (under names unique
  * across servers, app-only and user-disabled tools left out); each tool call is confirmed (a standing grant or the
- * dialog) before it runs, MCP App views open for tools that have one, and the loop stops after MAX_TOOL_ROUNDS.
+ * dialog) before it runs, MCP App views open for tools that have one, and the loop stops after MAX_TOOL_ROUNDS. When a
+ * running server lists skills, the model may load one through the participant's own skill tool (skills.ts): a read,
+ * shown in the answer, verified by the core.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -17,6 +19,8 @@ import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
+import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
+import { markdownCode } from '../../mcp/logging/display';
 
 /** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
@@ -71,6 +75,9 @@ export class ChatModelLoop {
   /** Sends `messages` with the tools, streams text into chat, runs confirmed tool calls, until the model answers. */
   protected async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<string> {
     const { tools, names } = this.collectTools();
+    // Skills: one tool of the participant's own (unless a server's tool took the name).
+    const skills = names.has(SKILL_TOOL) ? undefined : skillTool(this.host);
+    if (skills) tools.push(skills);
     let all = '';
     const send = (m: vscode.LanguageModelChat) => m.sendRequest(messages, {
       justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
@@ -99,7 +106,7 @@ export class ChatModelLoop {
       if (!calls.length || token.isCancellationRequested) return all;
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
       const results: vscode.LanguageModelToolResultPart[] = [];
-      for (const call of calls) results.push(await this.callTool(call, names, stream, token));
+      for (const call of calls) results.push(skills && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, names, stream, token));
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
     stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._\n`);
@@ -131,6 +138,17 @@ export class ChatModelLoop {
     const id = this.identity.of?.(server);
     const key = id && grantKey(id, toolName);
     return !!(id && key && this.grants.standing(id.scope, key) === 'always');
+  }
+
+  /** The model asked for a skill: loaded (verified by the core) and said in the answer; a refusal is the tool's answer. */
+  private async loadSkill(call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResultPart> {
+    const input = call.input as { server?: unknown; skill?: unknown } | undefined;
+    stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
+    const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token));
+    stream.markdown(loaded
+      ? `\n\n_Loaded skill ${markdownCode(loaded.skill)} of ${markdownCode(loaded.server)}${loaded.verified ? ' (verified)' : ''}._\n\n`
+      : `\n\n_Skill not loaded: ${markdownCode(text)}_\n\n`);
+    return new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
   }
 
   private async callTool(

@@ -10,6 +10,7 @@
  *   serverLog.ts                           the server's log and stderr tail through the one redaction path
  *   notifications.ts                       the server's notifications to listeners by method
  *   history.ts                             the protocol timeline
+ *   ../skills/skills.ts                    the server's skills (SEP-2640): listed, read on use, verified
  * This file keeps the public API the host, the views and the CLI use.
  */
 import { eraShort, protocolLabel } from '../logging/protocolLabel';
@@ -43,6 +44,8 @@ import type { TaskInfo } from '../tasks/tasks';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import type { EraVerdictStore } from './eraVerdicts';
+import { ServerSkills, type LoadedSkillFile, type SkillInfo } from '../skills/skills';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
 export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from './session';
@@ -82,6 +85,8 @@ export interface ConnectionOptions {
   negotiation?: 'auto' | 'legacy';
   /** The OS sandbox for stdio servers (launch/sandbox.ts): forced for all, extra denials, paths for tests. */
   sandbox?: SandboxHostOptions;
+  /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
+  eraVerdicts?: EraVerdictStore;
 }
 
 export class Connection implements ServerHandle {
@@ -98,6 +103,10 @@ export class Connection implements ServerHandle {
   readonly onDidChangeTasks: Event<TaskInfo> = this.toolTasks.onDidChange;
   private readonly notifications = new NotificationListeners(message => this.serverLog.log('warning', 'lifecycle', message));
   private readonly launcher: ServerLauncher;
+  /** The server's skills (skills/skills.ts): the list of the current session, files read on use. */
+  private readonly serverSkills: ServerSkills;
+  /** The listed skills changed (a new session, a refresh, the session ended). */
+  readonly onDidChangeSkills: Event<readonly SkillInfo[]>;
   /** Which transport won the last connect. */
   transportKind: TransportKind | undefined;
   /** Tools whose inputSchema could not be compiled, with the reason. */
@@ -140,6 +149,10 @@ export class Connection implements ServerHandle {
       onNotification: n => this.notifications.dispatch(n),
       onClosed: s => this.supervisor.onSessionClosed(s),
     };
+    this.serverSkills = new ServerSkills({
+      name: () => this.name, limits: () => this.limits, requestTimeout: () => this.requestTimeout, warn: m => log('warning', 'lifecycle', m),
+    });
+    this.onDidChangeSkills = this.serverSkills.onDidChange;
     this.launcher = new ServerLauncher({
       name: () => this.name, definition: () => this.definition, options, limits: () => this.limits, serverLog: this.serverLog,
       fetch: this.fetchFn, sessionHost: this.sessionHost, rootPaths: () => this.rootPaths(), trace: () => this.trace,
@@ -167,8 +180,13 @@ export class Connection implements ServerHandle {
         s.store.add(ext ? this.toolTasks.attachRunner(ext) : this.toolTasks.attach(taskChannel(this), taskOptions));
         if (s.era === 'modern') void s.listenForChanges(() => this.supervisor.session === s);
         await s.loadCatalogue();
+        // Skills: the list only (names, descriptions, file digests); no file is read until a skill is loaded.
+        if (this.supervisor.session === s) await this.serverSkills.attach(s.client);
       },
-      cleared: () => this._onDidChangeCatalogue.fire(emptyCatalogue()),
+      cleared: () => {
+        if (!this.supervisor.session) this.serverSkills.clear();
+        this._onDidChangeCatalogue.fire(emptyCatalogue());
+      },
     });
     this.onDidChangeState = this.supervisor.onDidChangeState;
     this.requests = new ServerCalls({
@@ -193,6 +211,17 @@ export class Connection implements ServerHandle {
     if (this.state.kind !== 'running') this._onDidChangeCatalogue.fire(this.catalogue);
   }
   get stderrTail(): readonly string[] { return this.serverLog.stderrTail; }
+  /** The skills the running server lists (SEP-2640): names and descriptions only, nothing of their files read. */
+  get skills(): readonly SkillInfo[] { return this.state.kind === 'running' ? this.serverSkills.list : []; }
+  /**
+   * Loads a listed skill's `SKILL.md` (or another of its files, `ref` relative to the skill's root), starting the
+   * server on first use; every file is verified (size, digest, frontmatter) and refused with a SkillError naming
+   * server, skill and file when it does not match the server's own entry.
+   */
+  async loadSkill(nameOrUri: string, ref?: string, opts?: RequestOptions): Promise<LoadedSkillFile> {
+    await this.supervisor.ready();
+    return this.serverSkills.read(nameOrUri, ref, opts?.signal);
+  }
   async refreshCatalogue(kind?: CatalogueKind): Promise<void> {
     const c = this.supervisor.session?.catalogue;
     if (c) await Promise.all((kind ? [kind] : CATALOGUE_KINDS).map(k => c.refresh(k)));
@@ -244,6 +273,7 @@ export class Connection implements ServerHandle {
     this.supervisor.dispose();
     this.timeline.dispose();
     this.toolTasks.dispose();
+    this.serverSkills.dispose();
     this._onDidChangeCatalogue.dispose();
     this._onDidUpdateResource.dispose();
     this._onDidDenyInSandbox.dispose();

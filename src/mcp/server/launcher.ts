@@ -2,9 +2,11 @@
  * How a server is reached, for one start: which transport (stdio, with the `server/discover` probe and the relaunch
  * for a legacy server that closes on it; Streamable HTTP with the SSE fallback and the legacy same-origin issuer
  * retry; SSE), the OS sandbox of a stdio launch, the session's connect, and the protocol trace on the transport.
+ * A definition whose era verdict is remembered (eraVerdicts.ts: it answered `initialize` after the probe) starts with
+ * `initialize` at once; when that fails the verdict is dropped and the server is probed again in the same start.
  * Connection (connection.ts) hands it to its supervisor as the launch.
  */
-import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../types';
 import { McpHostError } from '../errors';
@@ -20,12 +22,14 @@ import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
 import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
 import type { ConnectionOptions } from './connection';
+import { definitionKey } from '../config/definitionKey';
+import { messageOf } from '../errors';
 
 /** What a launch needs of its connection. */
 export interface LaunchHost {
   name(): string;
   definition(): ServerDefinition;
-  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection'>;
+  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection' | 'eraVerdicts' | 'negotiation'>;
   limits(): Limits;
   serverLog: ServerLog;
   /** The guarded fetch (every HTTP request of the server). */
@@ -49,14 +53,48 @@ export class ServerLauncher {
 
   async launch(scope: LaunchScope): Promise<McpSession> {
     const def = this.host.definition();
+    const verdicts = this.host.options.eraVerdicts;
+    // H123: the era verdict of this definition (stdio and Streamable HTTP negotiate; SSE is legacy anyway).
+    const key = verdicts && def.type !== 'sse' && this.host.options.negotiation !== 'legacy' ? definitionKey(def) : undefined;
+    const cached = key !== undefined ? verdicts?.get(key) : undefined;
+    let session: McpSession;
+    if (key !== undefined && cached) {
+      this.host.serverLog.log('info', 'lifecycle', 'this definition answered initialize before: starting without the server/discover probe');
+      try {
+        session = await this.launchOnce(def, scope, true);
+      } catch (err) {
+        // H124: the remembered era failed (the server now speaks only 2026-07-28, or something else changed): forget
+        // it and start again with the probe, once. A sign-in the server asks for is no era problem (and must not
+        // open a second browser window): it stays as it is.
+        if (err instanceof UnauthorizedError) throw err;
+        verdicts?.set(key, undefined);
+        // Abandoned (the startup timeout: a server that ignores initialize now, or a stop): the next start probes.
+        if (scope.aborted) throw err;
+        this.host.serverLog.log('info', 'lifecycle', `starting without the probe failed (${messageOf(err)}); probing the protocol era again`);
+        await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
+        this.host.serverLog.clearStderrTail();
+        session = await this.launchOnce(def, scope, false);
+      }
+    } else {
+      session = await this.launchOnce(def, scope, false);
+    }
+    if (key !== undefined && session.kind !== 'sse') {
+      if (session.era === 'legacy' && !cached) verdicts?.set(key, { era: 'legacy', at: Date.now() });
+      else if (session.era === 'modern' && verdicts?.get(key)) verdicts.set(key, undefined);
+    }
+    return session;
+  }
+
+  /** One launch by the definition's type; `legacyOnly` starts with `initialize` (no probe). */
+  private async launchOnce(def: ServerDefinition, scope: LaunchScope, legacyOnly: boolean): Promise<McpSession> {
     switch (def.type) {
       case 'stdio':
         try {
-          return await this.launchStdio(def, scope);
+          return await this.launchStdio(def, scope, legacyOnly);
         } catch (err) {
           // A server that closes the pipe on the `server/discover` probe (some SDKs end on any request before
           // initialize) is a legacy server: launch it again for the plain initialize handshake.
-          if (!(err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) || scope.aborted) throw err;
+          if (legacyOnly || !(err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) || scope.aborted) throw err;
           this.host.serverLog.log('info', 'lifecycle', 'the server ended the connection on the protocol probe; starting it again for the legacy handshake');
           await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
           // The error state shows the launch that counts: the probe launch's stderr is in the log already.
@@ -67,7 +105,7 @@ export class ServerLauncher {
         return this.connectHttp(def, 'sse', scope);
       case 'http':
         try {
-          return await this.connectHttp(def, 'streamableHttp', scope);
+          return await this.connectHttp(def, 'streamableHttp', scope, false, legacyOnly);
         } catch (err) {
           const status = wantsSseFallback(err);
           if (status === undefined || scope.aborted) throw err;
@@ -119,13 +157,13 @@ export class ServerLauncher {
     return this.connect(session, scope);
   }
 
-  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false): Promise<McpSession> {
+  private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false, legacyOnly = false): Promise<McpSession> {
     // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
     const fetch = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
     const transport = httpTransport(def, kind, {
       name: this.host.name(), fetch, authProvider: this.host.options.authProvider, reconnection: this.host.options.reconnection, skipIssuerMetadataValidation,
     });
-    const session = new McpSession(transport, kind, this.host.sessionHost);
+    const session = new McpSession(transport, kind, this.host.sessionHost, legacyOnly);
     try {
       return await this.connect(session, scope);
     } catch (err) {
@@ -137,7 +175,7 @@ export class ServerLauncher {
       const why = !skipIssuerMetadataValidation && !scope.aborted ? await legacySameOriginIssuer(err, def.url, this.host.fetch) : undefined;
       if (why) {
         this.host.serverLog.log('warning', 'lifecycle', `server \`${this.host.name()}\`: ${why}`);
-        return this.connectHttp(def, kind, scope, true);
+        return this.connectHttp(def, kind, scope, true, legacyOnly);
       }
       throw err;
     }

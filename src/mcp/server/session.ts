@@ -7,6 +7,7 @@
  * restarts, timeouts) is supervisor.ts; launching is launch/.
  */
 import { appsClientCapability } from '../apps/meta';
+import { skillsClientCapability } from '../skills/skills';
 import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../events';
 import { CatalogueSession } from '../catalogue/catalogue';
@@ -108,8 +109,9 @@ export class McpSession {
         tasks: {},
         ...(h.sampling.enabled ? { sampling: { tools: {} } } : {}),
         ...(f.elicit ? { elicitation: { form: {}, url: {} } } : {}),
-        // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs).
-        extensions: appsClientCapability(),
+        // MCP Apps: the editor renders tools' `ui://` views (the CLI names their URIs). Skills (SEP-2640): listed,
+        // loaded on use and verified (skills/skills.ts).
+        extensions: { ...appsClientCapability(), ...skillsClientCapability() },
     };
     this.clientCapabilities = capabilities;
     const client = new Client(h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' }, {

@@ -1,0 +1,100 @@
+/**
+ * The protocol-era verdict cache (H123, H124) through the product's Connection, against the fixture skills server
+ * (test/fixtures/servers/skills.mjs) in its 2025 form that stays silent on `server/discover` (a fixture recording every
+ * request it gets): the first start probes and remembers the verdict under the definition key; the next start sends no
+ * probe; an edited definition probes afresh; a remembered verdict that fails (the server now speaks only 2026-07-28)
+ * is dropped and the server is probed again in the same start. A server started without the cache keeps probing.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Connection, type ConnectionOptions } from '../../src/mcp/server/connection';
+import { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, type EraVerdict } from '../../src/mcp/server/eraVerdicts';
+import { definitionKey } from '../../src/mcp/config/definitionKey';
+import type { LogEntry, StdioServerDefinition } from '../../src/mcp/types';
+import { FAST_STOP, nodeFixture } from '../support/connection';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function probes(file: string): number {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(l => l === 'server/discover').length : 0;
+}
+
+async function startOnce(def: StdioServerDefinition, opts: ConnectionOptions, logs: LogEntry[] = []): Promise<{ era?: string }> {
+  const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, probeTimeoutMs: 400, ...opts });
+  c.onLog(e => logs.push(e));
+  try {
+    await c.start();
+    return { era: c.era };
+  } finally {
+    await c.dispose();
+  }
+}
+
+describe('Protocol era verdict cache (H123, H124)', function () {
+  this.timeout(60_000);
+
+  it('remembers that a silent-on-probe server answered initialize: the next start sends no server/discover (H123)', async () => {
+    const rec = path.join(tmp, 'silent.log');
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts(undefined, d => saved.push(d));
+    const def = nodeFixture('old', 'skills', ['--silent-probe', '--record', rec]);
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts })).era, 'legacy');
+    assert.equal(probes(rec), 1);
+    assert.deepEqual(Object.keys(saved.at(-1) ?? {}), [definitionKey(def)]);
+    const logs: LogEntry[] = [];
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts }, logs)).era, 'legacy');
+    assert.equal(probes(rec), 1, 'the second start sent server/discover');
+    assert.ok(logs.some(e => /without the server\/discover probe/.test(e.message)));
+    // Loaded again from what was saved (a new window, a new CLI run): still no probe.
+    assert.equal((await startOnce(def, { eraVerdicts: new EraVerdicts(saved.at(-1)) })).era, 'legacy');
+    assert.equal(probes(rec), 1);
+    // Without the cache, every start probes (the bystander behaviour, unchanged).
+    await startOnce(def, {});
+    assert.equal(probes(rec), 2);
+  });
+
+  it('probes an edited definition afresh, and a verdict past its age', async () => {
+    const rec = path.join(tmp, 'edited.log');
+    const verdicts = new EraVerdicts(undefined);
+    const def = nodeFixture('old', 'skills', ['--silent-probe', '--record', rec]);
+    await startOnce(def, { eraVerdicts: verdicts });
+    await startOnce({ ...def, env: { EDITED: '1' } }, { eraVerdicts: verdicts });
+    assert.equal(probes(rec), 2);
+    const old = new EraVerdicts({ [definitionKey(def)]: { era: 'legacy', at: Date.now() - ERA_VERDICT_MAX_AGE_MS - 1 } });
+    await startOnce(def, { eraVerdicts: old });
+    assert.equal(probes(rec), 3);
+  });
+
+  it('drops a verdict that fails (the server now speaks only 2026-07-28) and probes again in the same start (H124)', async () => {
+    const rec = path.join(tmp, 'upgraded.log');
+    const def = nodeFixture('upgraded', 'skills', ['--modern', '--record', rec]);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts({ [definitionKey(def)]: { era: 'legacy', at: Date.now() } }, d => saved.push(d));
+    const logs: LogEntry[] = [];
+    // A probe that waits long enough for a loaded machine to start the process: the server answers it.
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 10_000 }, logs)).era, 'modern');
+    assert.deepEqual(fs.readFileSync(rec, 'utf8').split('\n').slice(0, 2), ['initialize', 'server/discover']);
+    assert.equal(verdicts.get(definitionKey(def)), undefined);
+    assert.deepEqual(saved, [undefined]);
+    assert.ok(logs.some(e => /probing the protocol era again/.test(e.message)), logs.map(e => e.message).join('\n'));
+  });
+
+  it('drops a verdict whose start timed out (the server now ignores initialize): the next start probes and runs (H124)', async () => {
+    const rec = path.join(tmp, 'ignores.log');
+    const def = nodeFixture('ignores', 'skills', ['--modern', '--silent-initialize', '--record', rec], { timeout: { startup: 8000 } });
+    const verdicts = new EraVerdicts({ [definitionKey(def)]: { era: 'legacy', at: Date.now() } });
+    await assert.rejects(startOnce(def, { eraVerdicts: verdicts }), /did not answer initialize within/);
+    assert.equal(verdicts.get(definitionKey(def)), undefined);
+    // The same definition (the same key): probed this time, so it runs.
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 7000 })).era, 'modern');
+  });
+
+  it('keeps only well-formed entries (hash keys, legacy verdicts) from what was stored', () => {
+    const key = 'a'.repeat(64);
+    const v = new EraVerdicts({ [key]: { era: 'legacy', at: Date.now() }, 'not-a-key': { era: 'legacy', at: 1 }, ['b'.repeat(64)]: { era: 'modern', at: 1 } });
+    assert.deepEqual(Object.keys(v.toJSON()), [key]);
+  });
+});
