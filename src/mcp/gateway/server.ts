@@ -44,6 +44,8 @@ export interface GatewayServerOptions {
   budget?(): ToolBudget;
   /** A tool call begins (an App view opens for a tool that has one): told its outcome. */
   onCall?(server: string, tool: Tool, args: Record<string, unknown>): { result(r: CallToolResult): void; cancelled(message: string): void } | undefined;
+  /** How long a server's completion answer is waited for (default {@link COMPLETION_TIMEOUT_MS}; tests lower it). */
+  completionTimeoutMs?: number;
   /** One line for the log. */
   log?(message: string): void;
 }
@@ -209,7 +211,7 @@ export class GatewayServer {
     const argument = { name: String(params.argument?.name ?? '').slice(0, MAX_COMPLETION_CHARS), value: String(params.argument?.value ?? '').slice(0, MAX_COMPLETION_CHARS) };
     const context = boundedContext(params.context?.arguments);
     try {
-      const c = await h.complete(ref, argument, context, { signal, timeout: COMPLETION_TIMEOUT_MS });
+      const c = await h.complete(ref, argument, context, { signal, timeout: this.o.completionTimeoutMs ?? COMPLETION_TIMEOUT_MS });
       const values = (c.values ?? []).filter(v => typeof v === 'string' && v.length <= MAX_COMPLETION_CHARS).slice(0, MAX_COMPLETION_VALUES);
       return { values, ...(typeof c.total === 'number' && Number.isFinite(c.total) ? { total: Math.max(0, Math.floor(c.total)) } : {}), hasMore: c.hasMore === true || values.length < (c.values?.length ?? 0) };
     } catch (e) {
