@@ -206,6 +206,7 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     waitsForUse: name => controller.waitsForUse(name),
     startOnUseAndWait: name => controller.startOnUseAndWait(name),
     alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
+    onDidChangeGrants: chat.chat.onDidChangeGrants,
     enablement: toolEnablement,
     gate: modelGate,
     log: m => log.info(m),

@@ -59,14 +59,18 @@ export class ChatModelLoop {
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
   apps?: Pick<AppViews, 'open' | 'modelContexts'>;
   private readonly grants: ScopedGrants;
+  private readonly grantsChanged = new vscode.EventEmitter<void>();
+  /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
+  readonly onDidChangeGrants = this.grantsChanged.event;
 
   constructor(protected readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
     this.grants = new ScopedGrants(mementos, TOOL_ALWAYS_KEY);
   }
 
   /** Forgets session and always tool grants. */
-  resetGrants(): Promise<void> {
-    return this.grants.clear();
+  async resetGrants(): Promise<void> {
+    await this.grants.clear();
+    this.grantsChanged.fire();
   }
 
   /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
@@ -169,7 +173,10 @@ export class ChatModelLoop {
     if (!grant) {
       grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed });
       if (closed?.aborted) return false;
-      if (id && key) await this.grants.record(id.scope, key, grant);
+      if (id && key) {
+        await this.grants.record(id.scope, key, grant);
+        if (grant === 'always') this.grantsChanged.fire();
+      }
     }
     return grant !== 'deny';
   }

@@ -35,6 +35,8 @@ export interface GatewayWiring {
   startOnUseAndWait(server: string): Promise<void>;
   /** The user allowed the tool "always" in MCP Host (then VS Code need not ask either). */
   alwaysAllowed(server: string, tool: Tool): boolean;
+  /** Fires when such grants change: VS Code is told the tool list changed, so it sees the new read-only marks. */
+  onDidChangeGrants?: vscode.Event<void>;
   /** The tool budget: tools turned off for models are not offered; over the budget, progressive discovery. */
   enablement?: { enabled(server: string, tool: string): boolean; budget?(): ToolBudget; readonly onDidChange: vscode.Event<void> };
   /** The one predicate's inputs (state, trust/consent, enablement), shared with `@mcp` and the LM tools. */
@@ -117,6 +119,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
     ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
+    ...(w.onDidChangeGrants ? [w.onDidChangeGrants(() => { for (const g of sessions) g.listsChanged(); })] : []),
   ];
   return {
     get channelPath() { return channel.path; },
