@@ -1,7 +1,7 @@
 // Embeds the server/input JSON schema (src/mcp/config/server-schema.json, generated from schema.ts) into
 // package.json `contributes.configuration` as `mcpHost.servers` / `mcpHost.inputs`, so workspace settings
 // JSON gives completion and squiggles. Run after the schema changes: `node scripts/sync-schema.mjs`
-// (`--check` exits 1 when package.json is out of date). Touches only those two settings.
+// (`--check` exits 1 when package.json is out of date). Touches only those two settings and `mcpHost.toolBudget`.
 import fs from 'node:fs';
 
 const pkgUrl = new URL('../package.json', import.meta.url);
@@ -16,6 +16,18 @@ const extra = {
 const next = {
   'mcpHost.servers': { ...schema.properties.servers, ...extra['mcpHost.servers'] },
   'mcpHost.inputs': { ...schema.properties.inputs, ...extra['mcpHost.inputs'] },
+  // The tool budget (read by src/extension/toolBudget.ts, parsed by src/mcp/catalogue/modelTools.ts parseToolBudget).
+  'mcpHost.toolBudget': {
+    type: 'object',
+    default: {},
+    properties: {
+      tools: { type: 'integer', minimum: 1, description: 'At most this many tools go to a model at once.' },
+      tokens: { type: 'integer', minimum: 1, description: 'At most this many estimated tokens of tool definitions go to a model at once.' },
+    },
+    additionalProperties: false,
+    markdownDescription: 'The tool budget of `@mcp` and the gateway into VS Code\'s chat, e.g. `{ "tools": 40, "tokens": 8000 }`. When the tools models may see (after `#mcpHost.disabledTools#`) are more than `tools`, or their definitions more than `tokens` estimated tokens, models get a search tool and an activate tool instead of every tool: they search by words, activate a few (at most 16 at once), and those are offered from the next step on. Under the budget (or with no budget, the default) every tool is sent.',
+    scope: 'window',
+  },
 };
 // Keep the human-facing description of package.json when it is richer than the schema's.
 for (const k of Object.keys(next)) {

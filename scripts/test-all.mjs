@@ -40,6 +40,7 @@ const STEPS = [
   { id: 'e2e:smoke', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'] },
   { id: 'e2e:smoke-lazy', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'], env: { E2E_STARTUP: 'lazy' } },
   { id: 'e2e:chat', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/chat.mjs'] },
+  { id: 'e2e:gateway-confirm', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/gateway-confirm.mjs'] },
   { id: 'e2e:apps', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/apps.mjs'] },
   ...['eager', 'lazy'].map(mode => ({ id: `e2e:forms-results-${mode}`, group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/forms-results.mjs'], env: { E2E_STARTUP: mode } })),
   ...['eager', 'lazy'].map(mode => ({ id: `e2e:restricted-${mode}`, group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/restricted.mjs'], env: { E2E_STARTUP: mode } })),

@@ -35,6 +35,7 @@ import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway';
 import { ToolEnablement } from './toolBudget';
+import type { ModelToolGate } from '../mcp/catalogue/modelTools';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -200,8 +201,16 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
   const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed, toolEnabled: (s, t) => toolEnablement.enabled(s, t) }));
-  chat.chat.toolEnabled = (s, t) => toolEnablement.enabled(s, t);
+  // The one predicate for what models see (src/mcp/catalogue/modelTools.ts), the same for @mcp, the LM tools and the
+  // gateway: running (or waiting for first use, started on use), not denied, not turned off; then the tool budget.
+  const modelGate: ModelToolGate = {
+    offers: h => h.state.kind === 'running' || controller.waitsForUse(h.name),
+    allowed: s => !controller.isDenied(s),
+    enabled: (s, t) => toolEnablement.enabled(s, t),
+  };
+  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
+  chat.chat.gate = modelGate;
+  chat.chat.budget = () => toolEnablement.budget();
   chat.chat.beforeRequest = () => controller.startWaiting();
   chat.chat.notAllowed = notAllowed;
   step('chat');
@@ -211,7 +220,9 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     waitsForUse: name => controller.waitsForUse(name),
     startOnUseAndWait: name => controller.startOnUseAndWait(name),
     alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
+    onDidChangeGrants: chat.chat.onDidChangeGrants,
     enablement: toolEnablement,
+    gate: modelGate,
     log: m => log.info(m),
   }));
   step('gateway');

@@ -105,5 +105,8 @@ export const gatewayEnabled = (): boolean => cfg().get<boolean>('gateway.enabled
 /** `mcpHost.registry.url`, from user settings only (a workspace does not choose where servers are installed from). */
 export const registryUrl = (): string | undefined => cfg().inspect<string>('registry.url')?.globalValue;
 
+/** `mcpHost.toolBudget` (raw `{ tools?, tokens? }`; parsed by the core, src/mcp/catalogue/modelTools.ts). */
+export const toolBudget = (): unknown => cfg().get<unknown>('toolBudget');
+
 /** `mcpHost.disabledTools` (raw; parsed by the core's tool budget). */
 export const disabledTools = (): unknown => cfg().get<unknown>('disabledTools');

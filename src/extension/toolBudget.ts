@@ -1,10 +1,12 @@
 /**
  * Tool enablement in the editor: `mcpHost.disabledTools` (per server `"*"`, or the names of tools that are off),
- * read live, and written by the Servers view's checkboxes. What it says is asked by every path that gives tools to a
+ * read live, and written by the Servers view's checkboxes; and the budget `mcpHost.toolBudget` (tools and/or
+ * tokens), over which `@mcp` and the gateway switch to progressive discovery (src/mcp/catalogue/modelTools.ts). What it says is asked by every path that gives tools to a
  * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
  */
 import * as vscode from 'vscode';
-import { disabledTools, disabledToolsWhereSet, writeDisabledTools } from './settings';
+import { disabledTools, disabledToolsWhereSet, toolBudget, writeDisabledTools } from './settings';
+import { parseToolBudget, type ToolBudget } from '../mcp/catalogue/modelTools';
 import type { HostApi } from '../mcp';
 import { parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
 
@@ -13,6 +15,7 @@ export const DISABLED_TOOLS_SETTING = { section: 'mcpHost', key: 'disabledTools'
 /** The current policy and its changes. */
 export class ToolEnablement implements vscode.Disposable {
   private policy: ToolPolicy = {};
+  private limits: ToolBudget = {};
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [this.changed];
@@ -20,13 +23,18 @@ export class ToolEnablement implements vscode.Disposable {
   constructor(private readonly host: HostApi) {
     this.read();
     this.subs.push(vscode.workspace.onDidChangeConfiguration(e => {
-      if (e.affectsConfiguration(`${DISABLED_TOOLS_SETTING.section}.${DISABLED_TOOLS_SETTING.key}`)) { this.read(); this.changed.fire(); }
+      if (e.affectsConfiguration(`${DISABLED_TOOLS_SETTING.section}.${DISABLED_TOOLS_SETTING.key}`) || e.affectsConfiguration('mcpHost.toolBudget')) { this.read(); this.changed.fire(); }
     }));
   }
 
   /** Whether the tool may go to a model. */
   enabled(server: string, tool: string): boolean {
     return toolEnabled(this.policy, server, tool);
+  }
+
+  /** The tool budget now (`mcpHost.toolBudget`; empty: no budget). */
+  budget(): ToolBudget {
+    return this.limits;
   }
 
   /** Whether the server's tools may go to models at all. */
@@ -50,5 +58,6 @@ export class ToolEnablement implements vscode.Disposable {
 
   private read(): void {
     this.policy = parseToolPolicy(disabledTools());
+    this.limits = parseToolBudget(toolBudget());
   }
 }

@@ -1,7 +1,10 @@
 // The tool budget in the real editor: turning a tool off for models (the Servers view's checkbox writes
 // mcpHost.disabledTools) leaves it out of what the language-model tools list and refuses its call; the Servers view
-// shows the checkbox states and the Tools group's estimated tokens; turning it on again brings it back.
+// shows the checkbox states and the Tools group's estimated tokens; turning it on again brings it back. Over
+// mcpHost.toolBudget, `@mcp` sends the fake model a search and an activate tool instead of every tool; an activated
+// tool is offered (and callable) in the next turn; under the budget every tool is sent again.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
@@ -62,5 +65,54 @@ describe('Tool budget: which tools go to models', function () {
     await api.toolEnablement.set('budget', undefined, true);
     await until(api, 'the server is on', () => api.toolEnablement.enabled('budget', 'echo'));
     assert.ok((await listed()).includes('echo'));
+  });
+
+  /** The tools the fake model was offered in each request since `from` (from $FAKE_LM_LOG). */
+  const offeredTools = (from: number): string[][] => {
+    const file = process.env.FAKE_LM_LOG;
+    if (!file || !fs.existsSync(file)) return [];
+    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as { call: string; tools?: string[] })
+      .filter(e => e.call === 'provideLanguageModelChatResponse').slice(from).map(e => e.tools ?? []);
+  };
+  const calls = () => offeredTools(0).length;
+
+  it('H114/H115: over mcpHost.toolBudget @mcp offers search and activate; the activated tool is offered and runs in the next turn; under it, every tool', async () => {
+    const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(fake, 'the fake language model is installed');
+    api.chat.setUi({ approveTool: async () => 'once' });
+    try {
+      await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', { tools: 3 }, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'the budget applied', () => api.toolEnablement.budget().tools === 3);
+      let from = calls();
+      const search = await api.chat.run('CALL_TOOL:mcp_host_search_tools {"query":"echo"}', { model: fake });
+      assert.deepStrictEqual(offeredTools(from)[0], ['mcp_host_search_tools', 'mcp_host_activate_tools'], 'over the budget: only the discovery tools');
+      assert.match(search.markdown, /fake-reply-to:tool-result:\{"matches":\d+.*"name":"budget_echo"/);
+      const refused = await api.chat.run('CALL_TOOL:budget_echo {"message":"too early"}', { model: fake });
+      assert.match(refused.markdown, /is not active/);
+      const activate = await api.chat.run('CALL_TOOL:mcp_host_activate_tools {"names":["budget_echo"]}', { model: fake });
+      assert.match(activate.markdown, /Activated: budget_echo/);
+      assert.deepStrictEqual((activate.result.metadata as { mcp: { activated: string[] } }).mcp.activated, ['budget/echo']);
+      // The next turn (its history carries the activation) offers the tool and runs it.
+      const RequestTurn = vscode.ChatRequestTurn as unknown as new (...a: unknown[]) => vscode.ChatRequestTurn;
+      const ResponseTurn = vscode.ChatResponseTurn as unknown as new (...a: unknown[]) => vscode.ChatResponseTurn;
+      const history = [
+        new RequestTurn('activate', undefined, [], 'mcpHost.mcp', []),
+        new ResponseTurn([new vscode.ChatResponseMarkdownPart(activate.markdown)], activate.result, 'mcpHost.mcp', undefined),
+      ];
+      from = calls();
+      const used = await api.chat.run('CALL_TOOL:budget_echo {"message":"activated"}', { model: fake, history });
+      assert.deepStrictEqual(offeredTools(from)[0], ['mcp_host_search_tools', 'mcp_host_activate_tools', 'budget_echo']);
+      assert.ok(used.markdown.includes('fake-reply-to:tool-result:Echo: activated'), used.markdown);
+      // Under the budget nothing changes: every tool, no discovery tools.
+      await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'the budget removed', () => api.toolEnablement.budget().tools === undefined);
+      from = calls();
+      await api.chat.run('hello', { model: fake });
+      const all = offeredTools(from)[0];
+      assert.ok(all.includes('budget_echo') && all.length > 3 && !all.includes('mcp_host_search_tools'), all.join(', '));
+    } finally {
+      api.chat.setUi(undefined);
+      await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });

@@ -16,6 +16,20 @@ export interface TurnMemo {
   question?: string;
   /** The model's answer (without the participant's own notes). */
   answer?: string;
+  /** Tools the model activated over the tool budget (`server/tool`), offered again in the next turns. */
+  activated?: string[];
+}
+
+/** The tools activated in the latest `@mcp` turn that kept any (progressive discovery). */
+export function activatedTools(context: vscode.ChatContext): unknown {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const t = context.history[i];
+    if (t instanceof vscode.ChatResponseTurn && t.participant === PARTICIPANT_ID) {
+      const memo = t.result.metadata?.mcp as TurnMemo | undefined;
+      if (memo?.activated) return memo.activated;
+    }
+  }
+  return undefined;
 }
 
 /** Earlier `@mcp` turns as messages: prompts as the model saw them, attached resources, answers. */

@@ -22,7 +22,8 @@ import { chatModels } from './models';
 import { errorMarkdown } from './render';
 import { markdownText } from '../../mcp/logging/display';
 import { errorText } from '../commands/args';
-import { history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
+import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
+import { ToolDiscovery } from '../../mcp/catalogue/modelTools';
 import { defaultChatUi, type ChatUi } from './ui';
 import { attachResourceToChat, ChatCommandIds, promptFollowups, runPromptInChat } from './followups';
 import { isRunning } from './toolLoop';
@@ -61,7 +62,11 @@ export class McpChat extends SlashCommands {
       if (inv.target) return await this.runPrompt(request, context, stream, token);
       if (!request.prompt.trim()) return this.listPrompts(stream, true);
       const messages = [...history(context), ...await referenceMessages(request), ...this.viewContext(stream), vscode.LanguageModelChatMessage.User(request.prompt)];
-      const memo: TurnMemo = { answer: await this.answer(messages, request.model, stream, token) };
+      // Over the tool budget: what the model activated in earlier turns of this chat is offered again.
+      const discovery = new ToolDiscovery();
+      discovery.restore(activatedTools(context));
+      const memo: TurnMemo = { answer: await this.answer(messages, request.model, stream, token, discovery) };
+      if (discovery.size) memo.activated = discovery.saved();
       return { metadata: { mcp: memo } };
     } catch (err) {
       if (token.isCancellationRequested) return {};

@@ -4,12 +4,15 @@
  * time (`vscode.lm.registerToolDefinition`) is the proposed API `languageModelToolSupportsModel`, closed to extensions
  * from the marketplace. So two declared gateway tools: `mcpHost_listTools` (the model-visible tools of the running
  * servers with their input schemas) and `mcpHost_callTool` (server, tool, arguments), whose calls go through the same
- * confirmation and grants as the `@mcp` participant's. A third, `mcpHost_loadSkill` (server, skill), loads a skill's
+ * confirmation and grants as the `@mcp` participant's. Which tools they list and call is the core's one predicate
+ * (src/mcp/catalogue/modelTools.ts), as for `@mcp` and the gateway.
+ * A third, `mcpHost_loadSkill` (server, skill), loads a skill's
  * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { visibleToModel, type HostApi } from '../../mcp';
+import type { HostApi } from '../../mcp';
+import { modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp/catalogue/modelTools';
 import { toolResultText } from './messages';
 import { abortSignalOf } from '../cancellation';
 import type { AppViews } from '../apps';
@@ -31,29 +34,26 @@ export interface LmToolsOptions {
   beforeUse?: () => Promise<void>;
   /** Why a server the user denied is not started, and how the user allows it (undefined: not denied). Never asks. */
   notAllowed?: (server: string) => string | undefined;
-  /** False for a tool the user turned off for models (`mcpHost.disabledTools`). */
-  toolEnabled?: (server: string, tool: string) => boolean;
+  /** What decides the tools a model sees (state, trust/consent, enablement). Default: running servers, every tool. */
+  gate?: ModelToolGate;
 }
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
-function running(host: HostApi) {
-  return host.servers.filter(h => h.state.kind === 'running');
-}
 
 /**
  * The listing: per server, each tool a model may call, with its description and input schema; a server the user
  * denied is listed with `notStarted` (why, and how the user allows it).
  */
-export function listing(host: HostApi, only?: string, notAllowed?: (server: string) => string | undefined, enabled: (server: string, tool: string) => boolean = () => true): string {
-  const servers = running(host).filter(h => !only || h.name === only);
+export function listing(host: HostApi, only?: string, notAllowed?: (server: string) => string | undefined, gate: ModelToolGate = {}): string {
+  const servers = host.servers.filter(h => h.state.kind === 'running' && serverOffered(h, gate) && (!only || h.name === only));
   const denied = host.servers.filter(h => h.state.kind !== 'running' && (!only || h.name === only))
     .map(h => ({ server: h.name, notStarted: notAllowed?.(h.name) })).filter((d): d is { server: string; notStarted: string } => !!d.notStarted);
   if (only && !servers.length && denied.length) return denied[0].notStarted;
   if (!servers.length && !denied.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
   const out: unknown[] = servers.map(h => ({
     server: h.name,
-    tools: h.catalogue.tools.filter(t => visibleToModel(t) && enabled(h.name, t.name)).map(t => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
+    tools: modelTools([h], gate).map(({ tool: t }) => ({ name: t.name, description: t.description ?? t.title ?? '', inputSchema: t.inputSchema })),
   }));
   out.push(...denied.map(d => ({ server: d.server, tools: [], notStarted: d.notStarted })));
   const json = JSON.stringify(out);
@@ -65,7 +65,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
     prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
     invoke: async opts => {
       await o.beforeUse?.();
-      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined, o.notAllowed, o.toolEnabled));
+      return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined, o.notAllowed, o.gate));
     },
   });
   const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
@@ -79,7 +79,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       if (denied) return text(denied);
       if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
       const tool = h.catalogue.tools.find(t => t.name === name);
-      if (!tool || !visibleToModel(tool) || o.toolEnabled?.(h.name, tool.name) === false) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
+      if (!tool || !modelMaySee(h, tool, o.gate ?? {})) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       if (!await o.approve(h.name, tool, args)) return text('The user declined to run this tool.');
       const view = o.apps?.open(h.name, tool, args, { preserveFocus: true });
       try {

@@ -1,13 +1,18 @@
 /**
- * The `@mcp` participant's model loop: every model request carries the running servers' tools (under names unique
- * across servers, app-only and user-disabled tools left out); each tool call is confirmed (a standing grant or the
- * dialog) before it runs, MCP App views open for tools that have one, and the loop stops after MAX_TOOL_ROUNDS. When a
- * running server lists skills, the model may load one through the participant's own skill tool (skills.ts): a read,
- * shown in the answer, verified by the core.
+ * The `@mcp` participant's model loop: every model request carries the tools a model may see (the core's one
+ * predicate, src/mcp/catalogue/modelTools.ts: running, allowed, not app-only, not turned off), under names unique
+ * across servers; over the tool budget (`mcpHost.toolBudget`) it carries a search and an activate tool instead, and
+ * the tools the model activated from the next round on (kept across turns in the response's metadata). Each tool
+ * call is confirmed (a standing grant or the dialog) before it runs, MCP App views open for tools that have one, and
+ * the loop stops after MAX_TOOL_ROUNDS. When a running server lists skills, the model may load one through the
+ * participant's own skill tool (skills.ts): a read, shown in the answer, verified by the core.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { visibleToModel, type HostApi, type ServerHandle } from '../../mcp';
+import type { HostApi, ServerHandle } from '../../mcp';
+import {
+  DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
+} from '../../mcp/catalogue/modelTools';
 import { ScopedGrants, type Grant } from '../grants';
 import { abortSignalOf } from '../cancellation';
 import { grantKey, type ServerIdentityLookup } from '../identity';
@@ -29,6 +34,16 @@ export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
 /** Model ↔ tool round trips per request before the participant stops. */
 export const MAX_TOOL_ROUNDS = 10;
 
+/** The tools of one round: what the model is sent, every name it may search or activate, which are active. */
+export interface ChatTools {
+  tools: vscode.LanguageModelChatTool[];
+  names: Map<string, { server: string; tool: string; def: Tool }>;
+  /** Set while over the budget: the conversation's discovery state. */
+  discovery?: ToolDiscovery;
+  /** `server\0tool` of the tools that may be called now. */
+  active: Set<string>;
+}
+
 /** True when the server is running (only running servers' tools, prompts and resources are offered). */
 export function isRunning(h: ServerHandle): boolean {
   return h.state.kind === 'running';
@@ -40,14 +55,18 @@ export class ChatModelLoop {
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
   apps?: Pick<AppViews, 'open' | 'modelContexts'>;
   private readonly grants: ScopedGrants;
+  private readonly grantsChanged = new vscode.EventEmitter<void>();
+  /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
+  readonly onDidChangeGrants = this.grantsChanged.event;
 
   constructor(protected readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
     this.grants = new ScopedGrants(mementos, TOOL_ALWAYS_KEY);
   }
 
   /** Forgets session and always tool grants. */
-  resetGrants(): Promise<void> {
-    return this.grants.clear();
+  async resetGrants(): Promise<void> {
+    await this.grants.clear();
+    this.grantsChanged.fire();
   }
 
   /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
@@ -57,33 +76,46 @@ export class ChatModelLoop {
     return views.map(v => vscode.LanguageModelChatMessage.User(`Context from the view of tool "${v.tool}" of MCP server "${v.server}":\n${v.text}`));
   }
 
-  /** The running servers' tools under names unique across servers. */
-  protected collectTools(): { tools: vscode.LanguageModelChatTool[]; names: Map<string, { server: string; tool: string; def: Tool }> } {
-    // App-only tools (`_meta.ui.visibility: ["app"]`) are for their server's views, never the model.
-    const entries = this.host.servers.filter(isRunning).flatMap(h => h.catalogue.tools.filter(t => visibleToModel(t) && this.toolEnabled(h.name, t.name)).map(t => ({ server: h.name, tool: t.name, def: t })));
+  /**
+   * The tools a model may see (the one predicate), under names unique across servers. With a discovery state and
+   * over the budget: the search and activate tools plus the activated ones (`names` still holds every tool, by name,
+   * for the search and activation; `active` says which may be called).
+   */
+  protected collectTools(discovery?: ToolDiscovery): ChatTools {
+    const view = modelToolView(this.host.servers, this.gate, this.budget(), discovery);
+    const every = view.discovery ? view.all : view.tools;
+    const entries = every.map(mt => ({ server: mt.server, tool: mt.tool.name, def: mt.tool }));
     const unique = uniqueToolNames(entries);
     const names = new Map<string, { server: string; tool: string; def: Tool }>();
-    const tools: vscode.LanguageModelChatTool[] = [];
+    const active = new Set(view.tools.map(mt => `${mt.server}\u0000${mt.tool.name}`));
+    const tools: vscode.LanguageModelChatTool[] = view.discovery ? discoveryTools().map(t => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })) : [];
     for (const [name, e] of unique) {
       const def = entries.find(x => x.server === e.server && x.tool === e.tool)!.def;
       names.set(name, { ...e, def });
+      if (!active.has(`${e.server}\u0000${e.tool}`)) continue;
       tools.push({ name, description: `${def.description ?? def.title ?? def.name} (MCP server "${e.server}", tool "${e.tool}")`, inputSchema: def.inputSchema });
     }
-    return { tools, names };
+    return { tools, names, discovery: view.discovery ? discovery : undefined, active };
   }
 
   /** Sends `messages` with the tools, streams text into chat, runs confirmed tool calls, until the model answers. */
-  protected async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<string> {
-    const { tools, names } = this.collectTools();
+  protected async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, discovery?: ToolDiscovery): Promise<string> {
+    let offered = this.collectTools(discovery);
     // Skills: one tool of the participant's own (unless a server's tool took the name).
-    const skills = names.has(SKILL_TOOL) ? undefined : skillTool(this.host);
-    if (skills) tools.push(skills);
+    const withSkills = (o: ChatTools): ChatTools => {
+      const skill = o.names.has(SKILL_TOOL) ? undefined : skillTool(this.host);
+      return skill ? { ...o, tools: [...o.tools, skill] } : o;
+    };
+    offered = withSkills(offered);
+    const skills = () => !offered.names.has(SKILL_TOOL) && offered.tools.some(t => t.name === SKILL_TOOL);
     let all = '';
     const send = (m: vscode.LanguageModelChat) => m.sendRequest(messages, {
       justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
-      tools: tools.length ? tools : undefined,
+      tools: offered.tools.length ? offered.tools : undefined,
     }, token);
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      // Tools activated in the round before are offered from this one on.
+      if (round > 0) offered = withSkills(this.collectTools(discovery));
       let response: vscode.LanguageModelChatResponse;
       try {
         response = await send(model);
@@ -106,11 +138,30 @@ export class ChatModelLoop {
       if (!calls.length || token.isCancellationRequested) return all;
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
       const results: vscode.LanguageModelToolResultPart[] = [];
-      for (const call of calls) results.push(skills && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, names, stream, token));
+      for (const call of calls) results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token));
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
     stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._\n`);
     return all;
+  }
+
+  /** The search or activate tool of progressive discovery, answered here (server text as data: JSON, one plain line each). */
+  private discoveryCall(name: string, args: Record<string, unknown>, offered: ChatTools, stream: vscode.ChatResponseStream): string {
+    const d = offered.discovery!;
+    const byName = new Map<string, ModelTool>();
+    const nameOf = new Map<string, string>();
+    for (const [n, e] of offered.names) {
+      byName.set(n, { server: e.server, tool: e.def });
+      nameOf.set(`${e.server}\u0000${e.tool}`, n);
+    }
+    if (name === DISCOVERY_TOOL_NAMES.search) {
+      stream.progress('Searching the MCP tools…');
+      const { hits, total } = d.search([...byName.values()], args.query, mt => nameOf.get(`${mt.server}\u0000${mt.tool.name}`)!);
+      return JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: d.size, maxActive: d.maxActive });
+    }
+    const { activated, text } = d.activate(args.names, n => byName.get(n));
+    if (activated.length) stream.progress(progressText`Activated ${String(activated.length)} MCP tool(s)`);
+    return text;
   }
 
   /**
@@ -125,13 +176,18 @@ export class ChatModelLoop {
     if (!grant) {
       grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed });
       if (closed?.aborted) return false;
-      if (id && key) await this.grants.record(id.scope, key, grant);
+      if (id && key) {
+        await this.grants.record(id.scope, key, grant);
+        if (grant === 'always') this.grantsChanged.fire();
+      }
     }
     return grant !== 'deny';
   }
 
-  /** False for a tool the user turned off for models (`mcpHost.disabledTools`); set by the extension. */
-  toolEnabled: (server: string, tool: string) => boolean = () => true;
+  /** What decides the tools a model sees (state, trust/consent, enablement); set by the extension. Default: running servers, every tool. */
+  gate: ModelToolGate = {};
+  /** The tool budget now (`mcpHost.toolBudget`); set by the extension. Default: none. */
+  budget: () => ToolBudget = () => ({});
 
   /** True when the user allowed this tool "always" (its calls show no dialog); the gateway forwards that to VS Code. */
   alwaysAllowed(server: string, toolName: string): boolean {
@@ -152,14 +208,16 @@ export class ChatModelLoop {
   }
 
   private async callTool(
-    call: vscode.LanguageModelToolCallPart, names: Map<string, { server: string; tool: string; def: Tool }>,
+    call: vscode.LanguageModelToolCallPart, offered: ChatTools,
     stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelToolResultPart> {
     const reply = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
-    const entry = names.get(call.name);
-    const h = entry && this.host.get(entry.server);
-    if (!entry || !h || !isRunning(h)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
+    if (offered.discovery && (call.name === DISCOVERY_TOOL_NAMES.search || call.name === DISCOVERY_TOOL_NAMES.activate)) return reply(this.discoveryCall(call.name, args, offered, stream));
+    const entry = offered.names.get(call.name);
+    const h = entry && this.host.get(entry.server);
+    if (!entry || !h || !isRunning(h) || !modelMaySee(h, entry.def, this.gate)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
+    if (!offered.active.has(`${entry.server}\u0000${entry.tool}`)) return reply(`The tool "${call.name}" is not active: call ${DISCOVERY_TOOL_NAMES.activate} with its name first.`);
     if (!await this.approveCall(entry.server, entry.def, args)) {
       stream.markdown(toolCallNote('declined', entry.tool, entry.server));
       return reply('The user declined to run this tool.');

@@ -20,6 +20,7 @@ import type { GatewayServer } from '../../mcp/gateway/server';
 import type * as GatewayServerModule from '../../mcp/gateway/server';
 import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
 import type { AppViews } from '../apps';
+import type { ModelToolGate, ToolBudget } from '../../mcp/catalogue/modelTools';
 
 /**
  * The gateway's MCP server (with the SDK's server package, ~270 KiB) loads with the first connection from VS Code's
@@ -45,8 +46,12 @@ export interface GatewayWiring {
   startOnUseAndWait(server: string): Promise<void>;
   /** The user allowed the tool "always" in MCP Host (then VS Code need not ask either). */
   alwaysAllowed(server: string, tool: Tool): boolean;
-  /** The tool budget: tools turned off for models are not offered. */
-  enablement?: { enabled(server: string, tool: string): boolean; readonly onDidChange: vscode.Event<void> };
+  /** Fires when such grants change: VS Code is told the tool list changed, so it sees the new read-only marks. */
+  onDidChangeGrants?: vscode.Event<void>;
+  /** The tool budget: tools turned off for models are not offered; over the budget, progressive discovery. */
+  enablement?: { enabled(server: string, tool: string): boolean; budget?(): ToolBudget; readonly onDidChange: vscode.Event<void> };
+  /** The one predicate's inputs (state, trust/consent, enablement), shared with `@mcp` and the LM tools. */
+  gate?: ModelToolGate;
   apps?: Pick<AppViews, 'open'>;
   log(message: string): void;
 }
@@ -74,10 +79,12 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       const g = new (gatewayServerModule().GatewayServer)({
         host: w.host,
         version,
-        offers: h => h.state.kind === 'running' || w.waitsForUse(h.name),
+        offers: w.gate?.offers ?? (h => h.state.kind === 'running' || w.waitsForUse(h.name)),
+        allowed: w.gate?.allowed,
         ensureRunning: server => w.startOnUseAndWait(server),
         allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
-        toolEnabled: (server, tool) => w.enablement?.enabled(server, tool.name) ?? true,
+        toolEnabled: (server, tool) => (w.gate?.enabled ?? w.enablement?.enabled.bind(w.enablement))?.(server, tool.name) ?? true,
+        budget: () => w.enablement?.budget?.() ?? {},
         onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
         log: w.log,
       });
@@ -123,6 +130,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
     ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
+    ...(w.onDidChangeGrants ? [w.onDidChangeGrants(() => { for (const g of sessions) g.listsChanged(); })] : []),
   ];
   return {
     get channelPath() { return channel.path; },

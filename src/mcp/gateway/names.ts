@@ -42,8 +42,14 @@ export class GatewayNames {
     return candidate;
   }
 
+  /** Keeps `name` for the gateway's own use (the discovery tools): no server's tool gets it. */
+  reserve(name: string): void {
+    this.byName.set(name.toLowerCase(), { server: '', name });
+  }
+
   /** The server and original name behind a gateway name (case-insensitive, as models and VS Code may fold case). */
   lookup(gatewayName: string): { server: string; name: string } | undefined {
-    return this.byName.get(gatewayName.toLowerCase());
+    const hit = this.byName.get(gatewayName.toLowerCase());
+    return hit && hit.server !== '' ? hit : undefined;
   }
 }

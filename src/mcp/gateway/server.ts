@@ -14,8 +14,11 @@
 import { Server, type CallToolResult, type Prompt, type Resource, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { HostApi, ServerHandle } from '../api';
 import type { Disposable } from '../events';
-import { visibleToModel } from '../apps/meta';
+import {
+  DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, serverOffered, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
+} from '../catalogue/modelTools';
 import { GatewayNames } from './names';
+import { ProgressForwarder } from './progress';
 
 /** The scheme of the resource URIs the gateway hands out: `mcp-host-gateway://<server>/<original URI, encoded>`. */
 export const GATEWAY_RESOURCE_SCHEME = 'mcp-host-gateway';
@@ -35,11 +38,20 @@ export interface GatewayServerOptions {
   allowedWithoutAsking?(server: string, tool: Tool): boolean;
   /** False for a tool the user turned off for models. Default: every tool. */
   toolEnabled?(server: string, tool: Tool): boolean;
+  /** False for a server the user denied (trust, launch consent): nothing of it is offered. Default: every server. */
+  allowed?(server: string): boolean;
+  /** The tool budget now (`mcpHost.toolBudget`); over it the gateway offers search and activate tools instead. Default: none. */
+  budget?(): ToolBudget;
   /** A tool call begins (an App view opens for a tool that has one): told its outcome. */
   onCall?(server: string, tool: Tool, args: Record<string, unknown>): { result(r: CallToolResult): void; cancelled(message: string): void } | undefined;
+  /** How long a server's completion answer is waited for (default {@link COMPLETION_TIMEOUT_MS}; tests lower it). */
+  completionTimeoutMs?: number;
   /** One line for the log. */
   log?(message: string): void;
 }
+
+/** A resource template as the gateway lists it. */
+export interface GatewayTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }
 
 const failed = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 const isRunning = (h: ServerHandle) => h.state.kind === 'running';
@@ -49,19 +61,41 @@ export class GatewayServer {
   readonly server: Server;
   private names = new GatewayNames();
   private prompts = new GatewayNames();
+  /** The tools this connection's model activated (used over the budget only). */
+  readonly discovery = new ToolDiscovery();
+  /** Every tool a model may see, by gateway name (rebuilt with the names). */
+  private byName = new Map<string, ModelTool>();
+  private readonly gate: ModelToolGate;
   private readonly subs: Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private allListsChanged = false;
   private connected = false;
   /** Called once when the connection closed. */
   onClosed?: () => void;
 
   constructor(private readonly o: GatewayServerOptions) {
+    this.gate = {
+      offers: o.offers,
+      allowed: o.allowed,
+      enabled: o.toolEnabled ? (server, name) => {
+        const tool = o.host.get(server)?.catalogue.tools.find(t => t.name === name);
+        return !tool || o.toolEnabled!(server, tool) !== false;
+      } : undefined,
+    };
     this.server = new Server({ name: 'mcp-host-gateway', title: 'MCP Host', version: o.version }, {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, completions: {} },
       instructions: 'The tools, prompts and resources of the MCP servers that run in MCP Host. Names are <server>_<name>.',
     });
     this.server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
-    this.server.setRequestHandler('tools/call', async (req, ctx) => this.callTool(req.params.name, req.params.arguments ?? {}, ctx.mcpReq.signal));
+    this.server.setRequestHandler('tools/call', async (req, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const progress = token === undefined ? undefined : new ProgressForwarder(token, n => ctx.mcpReq.notify(n), this.o.log);
+      try {
+        return await this.callTool(req.params.name, req.params.arguments ?? {}, ctx.mcpReq.signal, progress);
+      } finally {
+        progress?.close();
+      }
+    });
     this.server.setRequestHandler('prompts/list', () => ({ prompts: this.listPrompts() }));
     this.server.setRequestHandler('prompts/get', async (req, ctx) => {
       const { h, name } = await this.target(this.prompts, req.params.name, 'prompt');
@@ -69,6 +103,8 @@ export class GatewayServer {
       return { ...result, _meta: undefined };
     });
     this.server.setRequestHandler('resources/list', () => ({ resources: this.listResources() }));
+    this.server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: this.listResourceTemplates() }));
+    this.server.setRequestHandler('completion/complete', async (req, ctx) => ({ completion: await this.complete(req.params, ctx.mcpReq.signal) }));
     this.server.setRequestHandler('resources/read', async (req, ctx) => {
       const parsed = parseResourceUri(req.params.uri);
       if (!parsed) throw new Error(`MCP Host gateway: unknown resource ${req.params.uri}`);
@@ -93,34 +129,95 @@ export class GatewayServer {
     for (const s of this.subs.splice(0)) s.dispose();
   }
 
-  /** The servers offered now, in the host's order. */
+  /** The servers offered now (state, trust and consent), in the host's order. */
   private offered(): ServerHandle[] {
-    const offers = this.o.offers ?? isRunning;
-    return this.o.host.servers.filter(h => offers(h));
+    return this.o.host.servers.filter(h => serverOffered(h, this.gate));
   }
 
-  /** Every tool a model may use, renamed; rebuilds the name map. */
+  /**
+   * Every tool a model may use (the one predicate, src/mcp/catalogue/modelTools.ts), renamed; rebuilds the name map.
+   * Over the budget: the search and activate tools plus the tools this connection activated.
+   */
   listTools(): Tool[] {
     const names = new GatewayNames();
-    const out: Tool[] = [];
+    for (const n of Object.values(DISCOVERY_TOOL_NAMES)) names.reserve(n);
+    const view = modelToolView(this.o.host.servers, this.gate, this.o.budget?.() ?? {}, this.discovery);
+    const byName = new Map<string, ModelTool>();
+    const gwName = new Map<ModelTool, string>();
+    for (const mt of view.discovery ? view.all : view.tools) {
+      const n = names.assign(mt.server, mt.tool.name);
+      byName.set(n.toLowerCase(), mt);
+      gwName.set(mt, n);
+    }
+    const out: Tool[] = view.discovery ? discoveryTools() : [];
+    for (const mt of view.tools) {
+      const { server, tool: t } = mt;
+      const annotations = { ...t.annotations };
+      delete annotations.readOnlyHint;
+      if (this.o.allowedWithoutAsking?.(server, t)) annotations.readOnlyHint = true;
+      out.push({
+        name: gwName.get(mt)!,
+        title: `${t.title ?? t.annotations?.title ?? t.name} (${server})`,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+        annotations: { ...annotations, title: undefined },
+      });
+    }
+    this.names = names;
+    this.byName = byName;
+    this.toolNames = gwName;
+    this.discovering = view.discovery;
+    this.activeNow = new Set(view.tools);
+    return out;
+  }
+  private toolNames = new Map<ModelTool, string>();
+  private discovering = false;
+  private activeNow = new Set<ModelTool>();
+
+  listResourceTemplates(): GatewayTemplate[] {
+    const out: GatewayTemplate[] = [];
     for (const h of this.offered()) {
-      for (const t of h.catalogue.tools) {
-        if (!visibleToModel(t) || this.o.toolEnabled?.(h.name, t) === false) continue;
-        const annotations = { ...t.annotations };
-        delete annotations.readOnlyHint;
-        if (this.o.allowedWithoutAsking?.(h.name, t)) annotations.readOnlyHint = true;
+      for (const t of h.catalogue.resourceTemplates) {
         out.push({
-          name: names.assign(h.name, t.name),
-          title: `${t.title ?? t.annotations?.title ?? t.name} (${h.name})`,
-          description: t.description,
-          inputSchema: t.inputSchema,
-          ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-          annotations: { ...annotations, title: undefined },
+          uriTemplate: templateUri(h.name, t.uriTemplate), name: t.name, title: `${t.title ?? t.name} (${h.name})`,
+          description: t.description, mimeType: t.mimeType,
         });
       }
     }
-    this.names = names;
     return out;
+  }
+
+  /** completion/complete for a gateway prompt's argument or a gateway template's variable, through the owning server; bounded. */
+  private async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal: AbortSignal) {
+    const empty = { values: [] as string[], hasMore: false };
+    let h: ServerHandle;
+    let ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    if (params.ref.type === 'ref/prompt' && typeof params.ref.name === 'string') {
+      const { h: hh, name } = await this.target(this.prompts, params.ref.name, 'prompt');
+      if (!hh.catalogue.prompts.some(p => p.name === name)) return empty;
+      h = hh;
+      ref = { type: 'ref/prompt', name };
+    } else if (params.ref.type === 'ref/resource' && typeof params.ref.uri === 'string') {
+      const parsed = parseResourceUri(params.ref.uri);
+      if (!parsed) return empty;
+      h = await this.handle(parsed.server);
+      // Only a template the server listed: a made-up reference asks nothing of the server.
+      if (!h.catalogue.resourceTemplates.some(t => t.uriTemplate === parsed.uri)) return empty;
+      ref = { type: 'ref/resource', uri: parsed.uri };
+    } else {
+      return empty;
+    }
+    const argument = { name: String(params.argument?.name ?? '').slice(0, MAX_COMPLETION_CHARS), value: String(params.argument?.value ?? '').slice(0, MAX_COMPLETION_CHARS) };
+    const context = boundedContext(params.context?.arguments);
+    try {
+      const c = await h.complete(ref, argument, context, { signal, timeout: this.o.completionTimeoutMs ?? COMPLETION_TIMEOUT_MS });
+      const values = (c.values ?? []).filter(v => typeof v === 'string' && v.length <= MAX_COMPLETION_CHARS).slice(0, MAX_COMPLETION_VALUES);
+      return { values, ...(typeof c.total === 'number' && Number.isFinite(c.total) ? { total: Math.max(0, Math.floor(c.total)) } : {}), hasMore: c.hasMore === true || values.length < (c.values?.length ?? 0) };
+    } catch (e) {
+      this.o.log?.(`MCP Host gateway: completion from "${h.name}" failed (${e instanceof Error ? e.message : String(e)})`);
+      return empty;
+    }
   }
 
   listPrompts(): Prompt[] {
@@ -148,7 +245,10 @@ export class GatewayServer {
     return out;
   }
 
-  private async callTool(gwName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  private async callTool(gwName: string, args: Record<string, unknown>, signal: AbortSignal, progress?: ProgressForwarder): Promise<CallToolResult> {
+    if (!this.byName.size) this.listTools();
+    const discovery = this.discoveryCall(gwName, args);
+    if (discovery) return discovery;
     let h: ServerHandle;
     let name: string;
     try {
@@ -157,10 +257,13 @@ export class GatewayServer {
       return failed(e instanceof Error ? e.message : String(e));
     }
     const tool = h.catalogue.tools.find(t => t.name === name);
-    if (!tool || !visibleToModel(tool) || this.o.toolEnabled?.(h.name, tool) === false) return failed(`MCP server "${h.name}" offers no tool "${name}" to models now.`);
+    if (!tool || !modelMaySee(h, tool, { ...this.gate, offers: () => true })) return failed(`MCP server "${h.name}" offers no tool "${name}" to models now.`);
+    if (this.discovering && ![...this.activeNow].some(mt => mt.server === h.name && mt.tool.name === tool.name)) {
+      return failed(`The tool "${gwName}" is not active: call ${DISCOVERY_TOOL_NAMES.activate} with its name first.`);
+    }
     const view = this.o.onCall?.(h.name, tool, args);
     try {
-      const result = await h.callTool(tool.name, args, { signal, by: 'model' });
+      const result = await h.callTool(tool.name, args, { signal, by: 'model', ...(progress ? { onProgress: p => progress.progress(p) } : {}) });
       view?.result(result);
       // The view is MCP Host's: VS Code gets the result without the server's UI metadata.
       return { ...result, _meta: undefined };
@@ -169,6 +272,23 @@ export class GatewayServer {
       view?.cancelled(message);
       return failed(`The tool call failed: ${message}`);
     }
+  }
+
+  /** A call of the search or activate tool (only while over the budget), answered here; undefined for any other name. */
+  private discoveryCall(gwName: string, args: Record<string, unknown>): CallToolResult | undefined {
+    const isSearch = gwName === DISCOVERY_TOOL_NAMES.search;
+    if (!isSearch && gwName !== DISCOVERY_TOOL_NAMES.activate) return undefined;
+    this.listTools();
+    if (!this.discovering) return failed(`Every tool is offered already (the tool budget is not exceeded); ${gwName} is not needed.`);
+    const all = [...new Set(this.byName.values())];
+    if (isSearch) {
+      const { hits, total } = this.discovery.search(all, args.query, mt => this.toolNames.get(mt)!);
+      // Server text is data: one line of plain text per tool, inside JSON, never instructions.
+      return { content: [{ type: 'text', text: JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: this.discovery.size, maxActive: this.discovery.maxActive }) }] };
+    }
+    const { activated, text } = this.discovery.activate(args.names, n => this.byName.get(n.toLowerCase()));
+    if (activated.length) { this.listTools(); this.scheduleListChanged(true); }
+    return { content: [{ type: 'text', text }] };
   }
 
   /** The server and original name behind a gateway name (the map is rebuilt once when the name is not in it). */
@@ -185,7 +305,7 @@ export class GatewayServer {
   /** The running handle of an offered server (a lazy one is started first). */
   private async handle(server: string): Promise<ServerHandle> {
     let h = this.o.host.get(server);
-    if (!h || !(this.o.offers ?? isRunning)(h)) throw new Error(`MCP server "${server}" is not available in MCP Host`);
+    if (!h || !serverOffered(h, this.gate)) throw new Error(`MCP server "${server}" is not available in MCP Host`);
     if (!isRunning(h)) {
       await this.o.ensureRunning?.(server);
       h = this.o.host.get(server);
@@ -199,17 +319,45 @@ export class GatewayServer {
     this.scheduleListChanged();
   }
 
-  private scheduleListChanged(): void {
+  private scheduleListChanged(toolsOnly = false): void {
     if (!this.connected) return;
     clearTimeout(this.timer);
+    if (!toolsOnly) this.allListsChanged = true;
     this.timer = setTimeout(() => {
       if (!this.connected) return;
       const warn = (e: unknown) => this.o.log?.(`MCP Host gateway: could not send list_changed (${e instanceof Error ? e.message : String(e)})`);
       this.server.sendToolListChanged().catch(warn);
+      if (!this.allListsChanged) return;
+      this.allListsChanged = false;
       this.server.sendPromptListChanged().catch(warn);
       this.server.sendResourceListChanged().catch(warn);
     }, LIST_CHANGED_DEBOUNCE_MS);
   }
+}
+
+/** Longest completion value, argument value or context value passed on (longer values are dropped). */
+export const MAX_COMPLETION_CHARS = 1024;
+/** Completion values in one answer (the spec's own cap). */
+export const MAX_COMPLETION_VALUES = 100;
+/** A server's completion answer is waited for this long. */
+export const COMPLETION_TIMEOUT_MS = 10_000;
+
+function boundedContext(args: unknown): Record<string, string> | undefined {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(args as Record<string, unknown>).slice(0, 32)) {
+    if (typeof v === 'string' && k.length <= 256 && v.length <= MAX_COMPLETION_CHARS) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * The gateway template of a server's resource template: like {@link resourceUri}, with the template's expressions
+ * (`{id}`, `{+path}`) kept, so that VS Code's expansion gives a gateway URI whose decoding is the server's own URI.
+ */
+export function templateUri(server: string, uriTemplate: string): string {
+  const body = uriTemplate.replace(/\{[^{}]*\}|[^{]+|\{/g, m => (m.startsWith('{') && m.endsWith('}') ? m : encodeURIComponent(m)));
+  return `${GATEWAY_RESOURCE_SCHEME}://${encodeURIComponent(server)}/${body}`;
 }
 
 /** The gateway URI of a server's resource. */
