@@ -44,7 +44,7 @@ describe('MCP Apps: tool metadata, view resources and their CSP', function () {
   it('the host declares the Apps extension, and a real app server serves its view with the MCP App MIME type', async () => {
     const caps = await host.get('fx')!.callTool('caps', {});
     const said = JSON.parse((caps.content[0] as { text: string }).text);
-    assert.deepEqual(said.extensions, { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+    assert.deepEqual(said.extensions['io.modelcontextprotocol/ui'], { mimeTypes: ['text/html;profile=mcp-app'] });
     const res = await loadAppResource(host.get('basic')!, 'get-time', 'ui://get-time/mcp-app.html');
     assert.match(res.html, /id="get-time-btn"/);
     assert.deepEqual(res.csp, { connect: [], resource: [], frame: [], baseUri: [], dropped: [] });

@@ -75,7 +75,7 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     const doctor = await run(['doctor', '--config', cfg, '--verbose', '--timeout', '10000']);
     assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr.slice(0, 2000));
     assert.match(doctor.stdout, /✗ huge \(stdio\)/);
-    assert.match(doctor.stdout, /API_TOKEN .* is 10\d\d KiB, over the 128 KiB/);
+    assert.match(doctor.stdout, /API_TOKEN .* is 1\.0 MiB, over the 128 KiB/);
     assert.match(doctor.stdout, /✓ leaky \(stdio\)/);
     assert.match(doctor.stderr, /leaky: my secret is \*\*\*/, 'the bystander\'s stderr line, redacted');
     assert.doesNotMatch(doctor.stdout + doctor.stderr, /internal error|Regular expression|at \S+ \(/);

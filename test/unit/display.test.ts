@@ -72,13 +72,14 @@ describe('display: server text in every renderer', () => {
     assert.equal(firstLine('', 80), '');
   });
 
-  it('formatBytes: one formatter of sizes, binary units, no trailing ".0"', () => {
+  it('formatBytes: one formatter of sizes, binary units, whole units without decimals', () => {
     assert.equal(formatBytes(0), '0 B');
     assert.equal(formatBytes(1023), '1023 B');
     assert.equal(formatBytes(1024), '1 KiB');
     assert.equal(formatBytes(1536), '1.5 KiB');
     assert.equal(formatBytes(64 * 1024 * 1024), '64 MiB');
     assert.equal(formatBytes(20.25 * 1024 * 1024), '20.3 MiB');
+    assert.equal(formatBytes(16 * 1024 * 1024 + 1), '16.0 MiB', 'just over a limit does not read as the limit');
     assert.equal(formatBytes(3 * 1024 ** 3), '3 GiB');
   });
 });

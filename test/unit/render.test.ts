@@ -25,7 +25,7 @@ describe('render: tool results as text and attachments', () => {
       '[image 1: claims image/png, but its data is not base64, so it is not shown]',
       '[image 2: claims image/png, but its 10 B are not an image of that type, so it is not shown; Save As… writes the bytes]',
       '[image 3: image/jpeg (it claims image/png), 6 B, shown in the image preview]',
-      '[image 4: image/png, 16.0 MB: too large to preview here (over 16.0 MB); Save As… writes it]',
+      '[image 4: image/png, 16.0 MiB: too large to preview here (over 16 MiB); Save As… writes it]',
       '[image 5: image/tiff, 3 B: not a type the image preview shows; Save As… writes it]',
     ]);
     assert.deepEqual(r.attachments.map(a => [a.label, a.preview]), [['image 2', false], ['image 3', true], ['image 4', false], ['image 5', false]]);

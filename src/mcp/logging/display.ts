@@ -104,11 +104,12 @@ export function jsonText(value: unknown, indent = 2): string {
 }
 
 /**
- * A byte count as people read it, in binary units: "812 B", "12.3 KiB", "64 MiB" (a trailing ".0" dropped). The one
+ * A byte count as people read it, in binary units: "812 B", "12.3 KiB", "64 MiB" (a whole number of units without
+ * decimals, so a size just over a limit never reads as the limit itself: "16.0 MiB" is more than "16 MiB"). The one
  * formatter of sizes for the core, the CLI, the views and the extension.
  */
 export function formatBytes(n: number): string {
-  const one = (v: number, unit: string) => `${v.toFixed(1).replace(/\.0$/, '')} ${unit}`;
+  const one = (v: number, unit: string) => (Number.isInteger(v) ? `${v} ${unit}` : `${v.toFixed(1)} ${unit}`);
   if (n >= 1024 * 1024 * 1024) return one(n / (1024 * 1024 * 1024), 'GiB');
   if (n >= 1024 * 1024) return one(n / (1024 * 1024), 'MiB');
   if (n >= 1024) return one(n / 1024, 'KiB');
