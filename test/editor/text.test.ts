@@ -176,7 +176,7 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
   it('H59: the language model tools\' names do not repeat the extension\'s name (VS Code shows "MCP Host: <name>")', () => {
     const pkg = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { displayName: string; contributes: { languageModelTools: { displayName: string }[] } };
     const names = pkg.contributes.languageModelTools.map(t => t.displayName);
-    assert.deepStrictEqual(names, ['List MCP Tools', 'Call MCP Tool']);
+    assert.deepStrictEqual(names, ['List MCP Tools', 'Call MCP Tool', 'Load MCP Skill']);
     assert.ok(names.every(n => !n.startsWith(pkg.displayName)), names.join(', '));
   });
 });
