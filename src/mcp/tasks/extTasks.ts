@@ -12,10 +12,9 @@
 import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Emitter, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
-import { limitMessage } from '../limits';
 import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
-import type { TaskInfo, TaskRunOptions, TaskRunner } from './tasks';
+import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
 
 export interface ExtTaskTrackerOptions {
   server: string;
@@ -65,25 +64,16 @@ export class ExtTaskTracker implements TaskRunner {
   constructor(private readonly o: ExtTaskTrackerOptions) {}
 
   get tasks(): TaskInfo[] {
-    const all = [...this.entries.values()].map(e => e.info).reverse();
-    return [...all.filter(t => !isTerminal(t.status)), ...all.filter(t => isTerminal(t.status))];
+    return listedTasks(this.entries.values());
   }
 
   get(taskId: string): TaskInfo | undefined {
     return this.entries.get(taskId)?.info;
   }
 
-  private get running(): number {
-    let n = 0;
-    for (const e of this.entries.values()) if (!e.finished) n++;
-    return n;
-  }
-
   async callTool(tool: string, args: Record<string, unknown>, opts: TaskRunOptions = {}): Promise<Record<string, unknown>> {
     if (this.disposed) throw new McpHostError(`server \`${this.o.server}\` is not running`);
-    if (this.running >= this.o.maxTasks) {
-      throw new McpHostError(`${limitMessage(this.o.server, 'maxTasksPerServer', this.o.maxTasks, 'has too many running tasks')}; cancel one (MCP: Cancel Task) or wait`);
-    }
+    assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
     // The call's own signal stops the request that creates the task; once there is a task, aborting cancels it.
     const creating = new AbortController();
     const onAbortCreate = () => creating.abort(opts.signal?.reason);

@@ -99,6 +99,21 @@ export interface TaskTrackerOptions {
   log?: (level: 'info' | 'warning' | 'debug', message: string) => void;
 }
 
+/** Running tasks first (newest first), then finished ones (newest first): the order of both trackers' lists. */
+export function listedTasks(entries: Iterable<{ info: TaskInfo }>): TaskInfo[] {
+  const all = [...entries].map(e => e.info).reverse();
+  return [...all.filter(t => !isTerminal(t.status)), ...all.filter(t => isTerminal(t.status))];
+}
+
+/** Refuses a new task while `max` tasks of the server are still running (`mcpHost.limits.maxTasksPerServer`). */
+export function assertTaskRoom(server: string, entries: Iterable<{ finished: boolean }>, max: number): void {
+  let running = 0;
+  for (const e of entries) if (!e.finished) running++;
+  if (running >= max) {
+    throw new McpHostError(`${limitMessage(server, 'maxTasksPerServer', max, 'has too many running tasks')}; cancel one (MCP: Cancel Task) or wait`);
+  }
+}
+
 interface Entry {
   info: TaskInfo;
   args: { tool: string };
@@ -141,18 +156,11 @@ export class TaskTracker implements TaskRunner {
 
   /** Running tasks first (newest first), then finished ones (newest first). */
   get tasks(): TaskInfo[] {
-    const all = [...this.entries.values()].map(e => e.info).reverse();
-    return [...all.filter(t => !isTerminal(t.status)), ...all.filter(t => isTerminal(t.status))];
+    return listedTasks(this.entries.values());
   }
 
   get(taskId: string): TaskInfo | undefined {
     return this.entries.get(taskId)?.info;
-  }
-
-  private get running(): number {
-    let n = 0;
-    for (const e of this.entries.values()) if (!e.finished) n++;
-    return n;
   }
 
   /**
@@ -161,9 +169,7 @@ export class TaskTracker implements TaskRunner {
    */
   async callTool(tool: string, args: Record<string, unknown>, opts: TaskRunOptions = {}): Promise<Record<string, unknown>> {
     if (this.disposed) throw new McpHostError(`server \`${this.o.server}\` is not running`);
-    if (this.running >= this.o.maxTasks) {
-      throw new McpHostError(`${limitMessage(this.o.server, 'maxTasksPerServer', this.o.maxTasks, 'has too many running tasks')}; cancel one (MCP: Cancel Task) or wait`);
-    }
+    assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
     let progress: TaskInfo['progress'];
     const box: { entry?: Entry } = {};
     const onProgress = (p: { progress: number; total?: number; message?: string }) => {
