@@ -52,19 +52,11 @@ const MAX_ARGS_CHARS = 64 * 1024;
 let nextId = 0;
 
 /** One entry as kept across reloads: what the view shows, every text through the server's redaction path. */
-export interface StoredHistoryEntry {
-  method: HistoryMethod;
-  target: string;
-  args?: Record<string, unknown>;
-  by: HistoryOrigin;
-  at: number;
-  durationMs?: number;
-  size?: number;
+export type StoredHistoryEntry = Omit<HistoryEntry, 'id' | 'server' | 'status' | 'result'> & {
   status: 'ok' | 'error';
-  error?: string;
   /** The result's JSON text, redacted then cut at MAX_RESULT_CHARS; absent when it was not kept. */
   result?: string;
-}
+};
 
 /** A server's history as kept across reloads (version 1), oldest first, at most MAX_HISTORY entries. */
 export interface StoredHistory { version: 1; entries: StoredHistoryEntry[] }
