@@ -67,6 +67,16 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+/** Every production bundle: one self-contained file in DIST, minified for the VSIX, source maps in development. */
+const bundled = {
+  ...common,
+  bundle: true,
+  outdir: DIST,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+};
+
 const configs = tests
   ? [{
       ...common,
@@ -77,72 +87,42 @@ const configs = tests
     }]
   : [
       {
-        ...common,
+        ...bundled,
         entryPoints: { extension: 'src/extension/extension.ts' },
-        bundle: true,
         // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandbox.ts).
         external: ['vscode', '@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
         metafile: true,
       },
       ...LAZY.map(lazy => ({
-        ...common,
+        ...bundled,
         entryPoints: { [lazy.name]: lazy.entry },
-        bundle: true,
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
       })),
       {
         // The MCP Apps host bridge (ext-apps, with the protocol schemas it brings): loaded by the first app view
         // (src/extension/apps/view.ts), so activation never parses it.
-        ...common,
+        ...bundled,
         entryPoints: { 'app-bridge': 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js' },
-        bundle: true,
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
       },
       {
-        ...common,
+        ...bundled,
         entryPoints: { cli: 'src/cli/main.ts' },
-        bundle: true,
         external: ['@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
         metafile: true,
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
         banner: { js: '#!/usr/bin/env node' },
       },
       {
         // The gateway process VS Code's own MCP support starts (src/mcp/gateway/main.ts): no SDK, only the channel.
-        ...common,
+        ...bundled,
         entryPoints: { gateway: 'src/mcp/gateway/main.ts' },
-        bundle: true,
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
       },
       {
         // The OS sandbox (issue 24): @anthropic-ai/sandbox-runtime is ESM and finds its helpers (apply-seccomp, the
         // JVM proxy agent) next to `import.meta.url`; here that is dist/sandbox-runtime.js, and the helpers are
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
-        ...common,
+        ...bundled,
         entryPoints: { 'sandbox-runtime': 'node_modules/@anthropic-ai/sandbox-runtime/dist/index.js' },
-        bundle: true,
-        outdir: DIST,
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
         define: { 'import.meta.url': 'importMetaUrl' },
         banner: { js: 'var importMetaUrl = require("url").pathToFileURL(__filename).href;' },
         external: ['@microsoft/mxc-sdk'],
