@@ -108,3 +108,88 @@ export async function clickPastConsent(page, locator) {
     }
   }
 }
+
+/**
+ * Returns `answerDialogsUntil(what, done, answers, ms)`: clicks `button` in every dialog whose text matches `re` (an
+ * `answers` entry `{ re, button, shot? }`, `shot` a screenshot file name taken first) until `done()` holds; fails on
+ * any other dialog or after `ms`.
+ */
+export function dialogAnswerer(page, log = console.log) {
+  const dialog = page.locator('.monaco-dialog-box');
+  const dialogText = async () => ((await dialog.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
+  return async function answerDialogsUntil(what, done, answers, ms = 60000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (await dialog.isVisible().catch(() => false)) {
+        const text = await dialogText();
+        const hit = answers.find(a => a.re.test(text));
+        if (!hit) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
+        log(`dialog "${text.slice(0, 90)}" → ${hit.button}`);
+        if (hit.shot) await page.screenshot({ path: path.join(SHOTS, hit.shot) });
+        await dialog.getByRole('button', { name: hit.button, exact: true }).click();
+        await page.waitForTimeout(300);
+        continue;
+      }
+      if (await done()) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await page.waitForTimeout(300);
+    }
+  };
+}
+
+/** Opens the MCP view, answers the sample's launch consent (Allow All / Allow) and waits until `server` runs. */
+export async function startFromMcpView(page, answerDialogsUntil, server, log = console.log) {
+  const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
+  await mcpTab.waitFor({ timeout: 30000 });
+  await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
+  const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
+  await answerDialogsUntil(`server "${server}" running`,
+    async () => /running/i.test((await row(server).textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
+    [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
+  log(`server "${server}" is running`);
+  return row;
+}
+
+/**
+ * Opens the chat view (View: Chat, then the command palette) and waits until its model picker shows the fake model
+ * (without a Copilot sign-in the picker stays empty until a first request, `@mcp /prompts`, makes VS Code ask the
+ * providers). Returns `send(text)` (replaces the input and presses Enter) and `chatText()`.
+ */
+export async function openChatWithFakeModel(page, log = console.log) {
+  const input = page.locator('.interactive-input-part .monaco-editor textarea, .chat-input-container .monaco-editor textarea').first();
+  for (let attempt = 0; attempt < 5 && !(await input.isVisible().catch(() => false)); attempt++) {
+    await page.keyboard.press('Control+Alt+KeyI');
+    await page.waitForTimeout(1500);
+  }
+  if (!(await input.isVisible().catch(() => false))) {
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Chat: Open Chat');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+  }
+  await input.waitFor({ timeout: 30000 });
+  log('chat view open');
+  const chatText = async () => ((await page.locator('.interactive-session, .chat-widget, .interactive-list').first().textContent().catch(() => '')) ?? '');
+  const inputEditor = page.locator('.interactive-input-part .monaco-editor, .chat-input-container .monaco-editor').first();
+  async function send(text) {
+    await inputEditor.waitFor({ state: 'visible', timeout: 60000 });
+    await inputEditor.click({ timeout: 60000 });
+    await page.keyboard.press('Control+A'); // @mcp is sticky: the input may already hold "@mcp "
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text, { delay: 5 });
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Escape'); // close a suggestion widget, if one opened
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+  }
+  const inputPart = page.locator('.interactive-input-part, .chat-input-container').first();
+  const pickerShowsFake = async () => ((await inputPart.textContent().catch(() => '')) ?? '').includes('Fake Model 1');
+  if (!(await pickerShowsFake())) {
+    await send('@mcp /prompts');
+    const until = Date.now() + 20000;
+    while (!(await pickerShowsFake()) && Date.now() < until) await page.waitForTimeout(500);
+  }
+  if (!(await pickerShowsFake())) throw new Error('the chat model picker never showed "Fake Model 1"');
+  log('chat model: Fake Model 1');
+  return { send, chatText };
+}

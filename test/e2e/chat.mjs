@@ -12,7 +12,7 @@
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, clickPastConsent, openWorkbench, sh } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -35,77 +35,11 @@ try {
   }));
   log('workbench up');
 
-  const dialog = page.locator('.monaco-dialog-box');
-  const dialogText = async () => ((await dialog.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-  /** Clicks `button` in every dialog whose text matches `re` until `done()` holds; fails on other dialogs or after `ms`. */
-  async function answerDialogsUntil(what, done, answers, ms = 60000) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      if (await dialog.isVisible().catch(() => false)) {
-        const text = await dialogText();
-        const hit = answers.find(a => a.re.test(text));
-        if (!hit) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
-        log(`dialog "${text.slice(0, 90)}" → ${hit.button}`);
-        if (hit.shot) await page.screenshot({ path: path.join(SHOTS, hit.shot) });
-        await dialog.getByRole('button', { name: hit.button, exact: true }).click();
-        await page.waitForTimeout(300);
-        continue;
-      }
-      if (await done()) return;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await page.waitForTimeout(300);
-    }
-  }
-
+  const answerDialogsUntil = dialogAnswerer(page, log);
   // Launch consent for the sample's workspace servers: allow, and wait for "everything" to run (MCP view).
-  const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
-  await mcpTab.waitFor({ timeout: 30000 });
-  await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
-  const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
-  await answerDialogsUntil('server "everything" running',
-    async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
-    [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
-  log('server "everything" is running');
-
-  // The chat view: Ctrl+Alt+I (View: Chat), then type into its input.
-  const input = page.locator('.interactive-input-part .monaco-editor textarea, .chat-input-container .monaco-editor textarea').first();
-  for (let attempt = 0; attempt < 5 && !(await input.isVisible().catch(() => false)); attempt++) {
-    await page.keyboard.press('Control+Alt+KeyI');
-    await page.waitForTimeout(1500);
-  }
-  if (!(await input.isVisible().catch(() => false))) {
-    await page.keyboard.press('F1');
-    await page.keyboard.type('Chat: Open Chat');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter');
-  }
-  await input.waitFor({ timeout: 30000 });
-  log('chat view open');
-  const chatText = async () => ((await page.locator('.interactive-session, .chat-widget, .interactive-list').first().textContent().catch(() => '')) ?? '');
-  const inputEditor = page.locator('.interactive-input-part .monaco-editor, .chat-input-container .monaco-editor').first();
-  async function send(text) {
-    await inputEditor.click();
-    await page.keyboard.press('Control+A'); // @mcp is sticky: the input may already hold "@mcp "
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text, { delay: 5 });
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Escape'); // close a suggestion widget, if one opened
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-  }
-
-  // Without a Copilot sign-in the model picker stays empty ("Models") until a request makes VS Code ask the providers;
-  // that first request may fail with "Language model unavailable". Warm up with `@mcp /prompts` and wait for the
-  // picker to show the fake model.
-  const inputPart = page.locator('.interactive-input-part, .chat-input-container').first();
-  const pickerShowsFake = async () => ((await inputPart.textContent().catch(() => '')) ?? '').includes('Fake Model 1');
-  if (!(await pickerShowsFake())) {
-    await send('@mcp /prompts');
-    const until = Date.now() + 20000;
-    while (!(await pickerShowsFake()) && Date.now() < until) await page.waitForTimeout(500);
-  }
-  if (!(await pickerShowsFake())) throw new Error('the chat model picker never showed "Fake Model 1"');
-  log('chat model: Fake Model 1');
+  await startFromMcpView(page, answerDialogsUntil, 'everything', log);
+  // The chat view, with the fake model picked.
+  const { send, chatText } = await openChatWithFakeModel(page, log);
 
   // 1. A server prompt as a slash command, answered by the fake model.
   await send('@mcp /everything.args-prompt city=Paris');
@@ -113,7 +47,8 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompt.png') });
   log('prompt answered in chat; screenshot e2e-chat-prompt.png');
 
-  // 1b. `@mcp /prompts`: every prompt in one unfolded block (links that fill the input), the last answer of the chat.
+  // 1b. `@mcp /prompts`: every prompt in one unfolded block (names as code spans, our own Run a Prompt… button and a
+  // follow-up per prompt), the last answer of the chat.
   await send('@mcp /prompts');
   const lastResponse = page.locator('.interactive-item-container.interactive-response').last();
   await answerDialogsUntil('the prompt list in chat', async () => {

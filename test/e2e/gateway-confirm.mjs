@@ -10,7 +10,7 @@
 //   npm run package && node test/e2e/gateway-confirm.mjs      E2E_VERBOSE=1, E2E_KEEP_RUN=1 as for chat.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, clickPastConsent, openWorkbench, sh } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -41,61 +41,9 @@ try {
 
   const dialog = page.locator('.monaco-dialog-box');
   const dialogText = async () => ((await dialog.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-  async function answerDialogsUntil(what, done, answers, ms = 60000) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      if (await dialog.isVisible().catch(() => false)) {
-        const text = await dialogText();
-        const hit = answers.find(a => a.re.test(text));
-        if (!hit) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
-        log(`dialog "${text.slice(0, 90)}" → ${hit.button}`);
-        await dialog.getByRole('button', { name: hit.button, exact: true }).click();
-        await page.waitForTimeout(300);
-        continue;
-      }
-      if (await done()) return;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await page.waitForTimeout(300);
-    }
-  }
-
-  const mcpTab = page.locator('.part.activitybar .action-item a[aria-label^="MCP"], .part.activitybar .action-item[aria-label^="MCP"]').first();
-  await mcpTab.waitFor({ timeout: 30000 });
-  await clickPastConsent(page, mcpTab);
-  const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
-  await answerDialogsUntil('server "everything" running',
-    async () => /running/i.test((await row('everything').textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
-    [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
-  log('server "everything" is running');
-
-  const input = page.locator('.interactive-input-part .monaco-editor textarea, .chat-input-container .monaco-editor textarea').first();
-  for (let attempt = 0; attempt < 5 && !(await input.isVisible().catch(() => false)); attempt++) {
-    await page.keyboard.press('Control+Alt+KeyI');
-    await page.waitForTimeout(1500);
-  }
-  await input.waitFor({ timeout: 30000 });
-  const chatText = async () => ((await page.locator('.interactive-session, .chat-widget, .interactive-list').first().textContent().catch(() => '')) ?? '');
-  const inputEditor = page.locator('.interactive-input-part .monaco-editor, .chat-input-container .monaco-editor').first();
-  async function send(text) {
-    await inputEditor.waitFor({ state: 'visible', timeout: 60000 });
-    await inputEditor.click({ timeout: 60000 });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text, { delay: 5 });
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-  }
-  const inputPart = page.locator('.interactive-input-part, .chat-input-container').first();
-  const pickerShowsFake = async () => ((await inputPart.textContent().catch(() => '')) ?? '').includes('Fake Model 1');
-  if (!(await pickerShowsFake())) {
-    await send('@mcp /prompts');
-    const until = Date.now() + 20000;
-    while (!(await pickerShowsFake()) && Date.now() < until) await page.waitForTimeout(500);
-  }
-  if (!(await pickerShowsFake())) throw new Error('the chat model picker never showed "Fake Model 1"');
-  log('chat model: Fake Model 1');
+  const answerDialogsUntil = dialogAnswerer(page, log);
+  await startFromMcpView(page, answerDialogsUntil, 'everything', log);
+  const { send, chatText } = await openChatWithFakeModel(page, log);
 
   // 1. A standing grant in MCP Host for get-sum.
   await send('@mcp CALL_TOOL:everything_get-sum {"a":1,"b":2}');
