@@ -8,13 +8,13 @@
  * without DPoP keeps working beside it. Nothing secret (key, workload token) is ever printed.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCli } from '../support/cli';
 import { shippedCliPath } from '../support/shipped';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -114,17 +114,6 @@ async function startServer(opts: { dpop: boolean }): Promise<TestServer> {
   return out;
 }
 
-function run(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', status => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
-  });
-}
 
 describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', function () {
   this.timeout(60_000);
@@ -155,8 +144,8 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
       const tokenPath = path.join(work, 'workload.jwt');
       fs.writeFileSync(tokenPath, `${WORKLOAD_TOKEN}\n`);
       const s = setup('file', { remote: { type: 'http', url: srv.url, workloadIdentity: { clientId: 'ci-deployer', tokenFile: tokenPath } } });
-      const r = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(r.status, 0, r.stdout + r.stderr);
+      const r = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /workload signed in \(DPoP\)/);
       assert.doesNotMatch(r.stderr, /sign in/, 'nobody is asked to sign in');
       assert.deepEqual(srv.assertions, [WORKLOAD_TOKEN, WORKLOAD_TOKEN], 'the token request carried the workload token (again after the nonce)');
@@ -175,8 +164,8 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
       // proof's key against the token's binding), and the file is unchanged.
       const before = fs.readFileSync(s.keyFile, 'utf8');
       const presented = srv.schemes.length;
-      const again = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg, '--verbose'], { cwd: s.dir, env: s.env });
-      assert.equal(again.status, 0, again.stderr);
+      const again = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg, '--verbose'], { cwd: s.dir, env: s.env });
+      assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, /workload signed in \(DPoP\)/);
       assert.ok(srv.schemes.length > presented && srv.schemes.every(x => x === 'DPoP'));
       assert.ok(srv.boundKeys.every(k => k === srv.boundKeys[0]), 'one key throughout');
@@ -191,22 +180,22 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
     const srv = await startServer({ dpop: false });
     try {
       const s = setup('env', { remote: { type: 'http', url: srv.url, workloadIdentity: { clientId: 'ci-deployer', tokenEnv: 'MCP_TEST_WORKLOAD_TOKEN' } } }, { MCP_TEST_WORKLOAD_TOKEN: WORKLOAD_TOKEN });
-      const ok = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(ok.status, 0, ok.stderr);
+      const ok = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /workload signed in \(Bearer\)/);
       assert.equal(fs.existsSync(s.keyFile), false, 'no DPoP key where the authorization server offers no DPoP');
 
       const u = setup('unset', { remote: { type: 'http', url: srv.url, workloadIdentity: { clientId: 'ci-deployer', tokenEnv: 'MCP_TEST_WORKLOAD_TOKEN' } } });
-      const unset = await run([cli, 'call', 'remote', 'whoami', '--config', u.cfg], { cwd: u.dir, env: { ...u.env, MCP_TEST_WORKLOAD_TOKEN: undefined } });
-      assert.notEqual(unset.status, 0);
+      const unset = await runCli(cli, ['call', 'remote', 'whoami', '--config', u.cfg], { cwd: u.dir, env: { ...u.env, MCP_TEST_WORKLOAD_TOKEN: undefined } });
+      assert.notEqual(unset.code, 0);
       assert.match(unset.stderr, /server "remote": workloadIdentity: the environment variable MCP_TEST_WORKLOAD_TOKEN \(tokenEnv\) is not set; set MCP_TEST_WORKLOAD_TOKEN/);
 
       const secretish = path.join(work, 'not-a-token');
       fs.writeFileSync(secretish, '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n');
       const f = setup('notjwt', { remote: { type: 'http', url: srv.url, workloadIdentity: { clientId: 'ci-deployer', tokenFile: secretish } } });
       const before = srv.assertions.length;
-      const bad = await run([cli, 'call', 'remote', 'whoami', '--config', f.cfg], { cwd: f.dir, env: f.env });
-      assert.notEqual(bad.status, 0);
+      const bad = await runCli(cli, ['call', 'remote', 'whoami', '--config', f.cfg], { cwd: f.dir, env: f.env });
+      assert.notEqual(bad.code, 0);
       assert.match(bad.stderr, /server "remote": workloadIdentity: tokenFile \S+not-a-token does not hold a JWT/);
       assert.doesNotMatch(bad.stderr, /b3BlbnNzaC1rZXktdjEAAAAA/, 'the file content is never printed');
       assert.equal(srv.assertions.length, before, 'nothing that is not a JWT is sent to the authorization server');
@@ -223,33 +212,33 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
       fs.writeFileSync(tokenPath, WORKLOAD_TOKEN);
       const wi = { clientId: 'ci-deployer', tokenFile: tokenPath };
       const s = setup('hostile', { remote: { type: 'http', url: srv.url, workloadIdentity: wi }, bystander: { type: 'http', url: plain.url, workloadIdentity: wi } });
-      const first = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(first.status, 0, first.stderr);
+      const first = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(first.code, 0, first.stderr);
 
       fs.chmodSync(s.keyFile, 0o644);
-      const open = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.notEqual(open.status, 0);
+      const open = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.notEqual(open.code, 0);
       assert.match(open.stderr, /server "remote"/);
       assert.match(open.stderr, /the key file \S+dpop-keys\.json is open to other users \(mode 0644\): run `chmod 600 \S+dpop-keys\.json` if nobody else could have changed it, or delete it/);
       assert.equal(fs.statSync(s.keyFile).mode & 0o777, 0o644, 'the file is left for the user to judge');
-      const by1 = await run([cli, 'call', 'bystander', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(by1.status, 0, by1.stderr);
+      const by1 = await runCli(cli, ['call', 'bystander', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(by1.code, 0, by1.stderr);
       assert.match(by1.stdout, /workload signed in \(Bearer\)/);
 
       fs.writeFileSync(s.keyFile, 'garbage{', { mode: 0o600 });
       fs.chmodSync(s.keyFile, 0o600);
-      const garbage = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.notEqual(garbage.status, 0);
+      const garbage = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.notEqual(garbage.code, 0);
       assert.match(garbage.stderr, /server "remote"/);
       assert.match(garbage.stderr, /the key file \S+dpop-keys\.json is not a JSON object \(damaged or written by something else\): delete it to make new keys/);
       assert.equal(fs.readFileSync(s.keyFile, 'utf8'), 'garbage{', 'never overwritten');
 
       fs.rmSync(s.keyFile);
-      const fresh = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(fresh.status, 0, `deleting the file (the fix) makes a new key: ${fresh.stderr}`);
+      const fresh = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(fresh.code, 0, `deleting the file (the fix) makes a new key: ${fresh.stderr}`);
       assert.notEqual(srv.boundKeys.at(-1), srv.boundKeys[0], 'a new key');
-      const by2 = await run([cli, 'call', 'bystander', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.equal(by2.status, 0, by2.stderr);
+      const by2 = await runCli(cli, ['call', 'bystander', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.equal(by2.code, 0, by2.stderr);
     } finally {
       await srv.close();
       await plain.close();
@@ -262,12 +251,12 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
       const tokenPath = path.join(work, 'workload3.jwt');
       fs.writeFileSync(tokenPath, WORKLOAD_TOKEN);
       const s = setup('badentry', { remote: { type: 'http', url: srv.url, workloadIdentity: { clientId: 'ci-deployer', tokenFile: tokenPath } } });
-      assert.equal((await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env })).status, 0);
+      assert.equal((await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env })).code, 0);
       const stored = JSON.parse(fs.readFileSync(s.keyFile, 'utf8')) as Record<string, string>;
       const [name] = Object.keys(stored);
       fs.writeFileSync(s.keyFile, JSON.stringify({ [name]: JSON.stringify({ alg: 'HS256', jwk: { kty: 'oct', k: 'c2VjcmV0' } }) }), { mode: 0o600 });
-      const r = await run([cli, 'call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
-      assert.notEqual(r.status, 0);
+      const r = await runCli(cli, ['call', 'remote', 'whoami', '--config', s.cfg], { cwd: s.dir, env: s.env });
+      assert.notEqual(r.code, 0);
       assert.match(r.stderr, /server "remote": the DPoP key for the authorization server http:\/\/127\.0\.0\.1:\d+ is stored but is not an ES256 key/);
       assert.match(r.stderr, /delete the key file/);
     } finally {

@@ -12,6 +12,8 @@ import type { Server as HttpServer } from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCli } from '../support/cli';
+import { freePort } from '../support/connection';
 import { copyShippedCli } from '../support/shipped';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -46,26 +48,7 @@ async function startProtectedServer(): Promise<{ url: string; close(): Promise<v
   return { url: mcpUrl.href, close: () => new Promise<void>(r => { server.closeAllConnections?.(); server.close(() => r()); }) };
 }
 
-/** Runs the CLI without blocking this process (which serves the authorization server). */
-function run(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', status => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
-  });
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-  });
-}
 
 describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', function () {
   this.timeout(60_000);
@@ -119,8 +102,8 @@ describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', fu
       assert.ok(!(stdout + stderr).includes(tokens.access_token), 'the token is never printed');
 
       // Second run: the stored token is used; nobody is asked.
-      const again = await run(args, { cwd: work, env });
-      assert.equal(again.status, 0, again.stderr);
+      const again = await runCli(cli, args.slice(1), { cwd: work, env });
+      assert.equal(again.code, 0, again.stderr);
       assert.doesNotMatch(again.stderr, /sign in/);
       assert.match(again.stdout, /signed-in client /);
     } finally {
@@ -134,8 +117,8 @@ describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', fu
       const cfg = path.join(work, 'mcp2.json');
       fs.writeFileSync(cfg, JSON.stringify({ servers: { remote: { type: 'http', url: srv.url } } }));
       const env = { ...process.env, MCP_HOST_SIGN_IN: '', MCP_HOST_OAUTH_FILE: path.join(work, 'other.json'), MCP_HOST_OAUTH_PORT: String(await freePort()) };
-      const r = await run([cli, 'call', 'remote', 'whoami', '--config', cfg], { cwd: work, env });
-      assert.equal(r.status, 1, r.stderr);
+      const r = await runCli(cli, ['call', 'remote', 'whoami', '--config', cfg], { cwd: work, env });
+      assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /server "remote" needs you to sign in: run mcp-host in a terminal/);
     } finally {
       await srv.close();
