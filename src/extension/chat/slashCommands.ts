@@ -147,7 +147,11 @@ export abstract class SlashCommands extends ChatModelLoop {
     const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
     const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
     stream.markdown(`Attached ${markdownCode(uri)} from ${markdownCode(h.name)} (${text.length} characters) as context for this conversation.\n\n`);
-    const question = rest.join(' ').trim();
+    return this.askWithAttached(memo, rest.join(' ').trim(), request, context, stream, token);
+  }
+
+  /** Keeps `memo`'s attached text as context; with a question, answers it with that text first. */
+  private async askWithAttached(memo: TurnMemo, question: string, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     if (question) {
       const messages = [...history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
       memo.question = question;
@@ -188,12 +192,6 @@ export abstract class SlashCommands extends ChatModelLoop {
     const loaded = await h.loadSkill(skill.name, undefined, { signal: abortSignalOf(token) });
     const memo: TurnMemo = { attached: [{ server: h.name, uri: loaded.uri, text: loaded.text }] };
     stream.markdown(`Loaded skill ${markdownCode(shownName(skill.name))} of ${markdownCode(h.name)} (${loaded.verified ? 'verified' : 'dynamic, not digest-checked'}, ${loaded.text.length} characters) as context for this conversation.\n\n`);
-    const question = rest.join(' ').trim();
-    if (question) {
-      const messages = [...history(context), contextMessage(memo.attached![0]), vscode.LanguageModelChatMessage.User(question)];
-      memo.question = question;
-      memo.answer = await this.answer(messages, request.model, stream, token);
-    }
-    return { metadata: { mcp: memo } };
+    return this.askWithAttached(memo, rest.join(' ').trim(), request, context, stream, token);
   }
 }
