@@ -143,8 +143,12 @@ export async function startFromMcpView(page, answerDialogsUntil, server, log = c
   await mcpTab.waitFor({ timeout: 30000 });
   await clickPastConsent(page, mcpTab); // the launch-consent dialog may come up before the first click
   const row = name => page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
-  await answerDialogsUntil(`server "${server}" running`,
-    async () => /running/i.test((await row(server).textContent({ timeout: 1000 }).catch(() => '')) ?? ''),
+  const sidebar = page.locator('.part.sidebar');
+  await answerDialogsUntil(`server "${server}" running`, async () => {
+    // A click that landed while a dialog was up may have toggled the side bar closed: open the MCP view again.
+    if (!(await sidebar.isVisible().catch(() => false))) await mcpTab.click({ timeout: 2000 }).catch(() => {});
+    return /running/i.test((await row(server).textContent({ timeout: 1000 }).catch(() => '')) ?? '');
+  },
     [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
   log(`server "${server}" is running`);
   return row;

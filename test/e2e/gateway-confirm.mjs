@@ -44,6 +44,8 @@ try {
   const answerDialogsUntil = dialogAnswerer(page, log);
   await startFromMcpView(page, answerDialogsUntil, 'everything', log);
   const { send, chatText } = await openChatWithFakeModel(page, log);
+  const inputPart = page.locator('.interactive-input-part, .chat-input-container').first();
+  const inputEditor = page.locator('.interactive-input-part .monaco-editor, .chat-input-container .monaco-editor').first();
 
   // 1. A standing grant in MCP Host for get-sum.
   await send('@mcp CALL_TOOL:everything_get-sum {"a":1,"b":2}');
