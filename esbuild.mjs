@@ -28,22 +28,61 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
+ *   ext-tasks       @modelcontextprotocol/ext-tasks' client and the whole zod it brings (every locale): the first
+ *                   2026-07-28 server declaring Tasks (src/mcp/server/extTasksModule.ts, from session.ts)
+ *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
+ *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
+ * A bundle with `sdk: true` imports `@modelcontextprotocol/client` itself: its imports of it read the main bundle's
+ * SDK, handed over by the code that loads it (src/mcp/server/sdkHandover.ts), never a second copy (sdkHandoverPlugin).
  */
 const LAZY = [
   { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
+  { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\/extTasksModule$/, sdk: true },
+  { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },
 ];
 
+/** The SDK exports a lazy bundle may import from the host (src/mcp/server/sdkHandover.ts, SDK_HANDOVER). */
+const SDK_HANDOVER = ['Client', 'ProtocolError'];
+
 /**
- * Turns the `require()` of a LAZY module into a run-time require of its own bundle (see LAZY); the SDK client's
+ * In a LAZY bundle with `sdk: true`: `@modelcontextprotocol/client` and sdkHandover.ts are one stand-in module whose
+ * exports are the host's SDK exports, assigned by `provideSdk` before the code importing them runs (the lazy
+ * entry imports the rest with `import()`, which esbuild evaluates on that call). A name outside SDK_HANDOVER
+ * fails the build ("No matching export"), so nothing silently reads undefined.
+ */
+const sdkHandoverPlugin = {
+  name: 'sdk-handover',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/(client|core)(\/|$)|\/sdkHandover$/ }, args => {
+      if (/^@modelcontextprotocol\/(client|core)\/./.test(args.path)) {
+        return { errors: [{ text: `${args.path}: a lazy bundle on the host's SDK may import only @modelcontextprotocol/client` }] };
+      }
+      return { path: 'sdk', namespace: 'sdk-handover' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'sdk-handover' }, () => ({
+      loader: 'js',
+      contents: [
+        `export let ${SDK_HANDOVER.join(', ')};`,
+        'export function provideSdk(sdk) {',
+        `  for (const name of ${JSON.stringify(SDK_HANDOVER)}) if (typeof sdk[name] !== 'function') throw new TypeError('the SDK handed to a lazy bundle has no ' + name);`,
+        `  ({ ${SDK_HANDOVER.join(', ')} } = sdk);`,
+        '}',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * Turns the `require()` (with `kind: 'dynamic-import'`, the `import()`) of a LAZY module into a run-time load of its own bundle (see LAZY); the SDK client's
  * own imports of its Node shim get src/mcp/schema/sdkShims.ts instead.
  */
 const lazyPlugin = {
   name: 'lazy-bundles',
   setup(build) {
     for (const lazy of LAZY) {
-      build.onResolve({ filter: lazy.request }, args => args.kind === 'require-call' ? { path: `./${lazy.name}.js`, external: true } : undefined);
+      build.onResolve({ filter: lazy.request }, args => args.kind === (lazy.kind ?? 'require-call') ? { path: `./${lazy.name}.js`, external: true } : undefined);
     }
     build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, args =>
       args.kind === 'import-statement' ? { path: path.resolve('src/mcp/schema/sdkShims.ts') } : undefined);
@@ -97,6 +136,7 @@ const configs = tests
       ...LAZY.map(lazy => ({
         ...bundled,
         entryPoints: { [lazy.name]: lazy.entry },
+        ...(lazy.sdk ? { plugins: [sdkHandoverPlugin], metafile: true } : {}),
       })),
       {
         // The MCP Apps host bridge (ext-apps, with the protocol schemas it brings): loaded by the first app view
@@ -149,6 +189,13 @@ if (watch) {
 } else {
   const results = await Promise.all(configs.map(c => esbuild.build(c)));
   if (!tests) {
+    // A LAZY bundle on the host's SDK must not carry a copy of it (sdkHandoverPlugin): fail the build if it does.
+    for (const [i, c] of configs.entries()) {
+      const name = Object.keys(c.entryPoints)[0];
+      if (!LAZY.some(lazy => lazy.sdk && lazy.name === name)) continue;
+      const copied = Object.keys(results[i].metafile.inputs).filter(f => /node_modules\/@modelcontextprotocol\/(client|core)\//.test(f));
+      if (copied.length) throw new Error(`dist/${name}.js carries its own SDK: ${copied.join(', ')}`);
+    }
     copySandboxHelpers();
     for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;

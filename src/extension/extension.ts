@@ -98,14 +98,20 @@ export interface McpHostExtensionApi {
   firstReconcileMs: Promise<number>;
   /**
    * Ms from the start of `activate()` to each step of activation and of the first settings sync (read by the activation
-   * benchmark to say where the time goes): host, views, chat, gateway, commands, activated; sync began, parsed,
-   * resolved, reconcile (the last set once the first sync reached reconcile).
+   * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
+   * reached reconcile); then reconciled, views, chat, gateway, commands, activated (what the first sync does not need).
    */
   activationSteps(): Record<string, number>;
 }
 
-/** Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. */
-export function activate(context: vscode.ExtensionContext): McpHostExtensionApi {
+/**
+ * Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. What the
+ * first settings sync needs (the host, its logs, consent, inputs, roots, the catalogue cache) is built first and the
+ * sync runs to `reconcile` before anything else; the views, chat, App views, forms, the gateway, the commands and the
+ * status item follow, still before activation ends (no server starts before them: `reconcile` issues each start in a
+ * turn of its own).
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<McpHostExtensionApi> {
   const activationStart = performance.now();
   const steps: Record<string, number> = {};
   const step = (name: string) => { steps[name] = performance.now(); };
@@ -151,10 +157,32 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   step('host');
-  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
   oauth.startServer = name => controller.start(name);
-  controller.watchCoexistence(push(new McpJsonWatcher()));
   identity.of = name => controller.identity(name);
+  const seenFailures = new SeenFailures(context.workspaceState);
+  const failureNotices: FailureNotice[] = [];
+  controller.seenProblems = seenFailures;
+  push(syncRoots(host));
+  push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
+  const applyTrace = () => logs.setTraceAll(settings.traceAll());
+  applyTrace();
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
+  push(toVs(host.onDidChangeServers(applyTrace)));
+  // The last known lists of every server, shown at once (marked cached) until it answers.
+  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
+    const d = host.get(name)?.definition;
+    return d && definitionKey(d);
+  }));
+  push(toVs(host.onDidChangeServers(() => cache.seed())));
+  // The first settings sync, to `reconcile` deciding what starts (or its end, if it fails before), before the rest.
+  // Without I/O it gets there within this turn; one that waits (an `${input:}` box, reading workspace settings
+  // in Restricted Mode) never holds activation: the rest goes on in the next turn.
+  const firstSync = controller.sync();
+  await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
+  step('reconciled');
+  // Where else a server is configured (.vscode/mcp.json, …): the views' annotation, not needed to decide what starts.
+  controller.watchCoexistence(push(new McpJsonWatcher()));
+  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
   const resources = push(new ResourceFileSystem(host));
   resources.log = m => log.error(m);
   // A resource document (opened, or restored after a reload) is a use of its server.
@@ -235,9 +263,6 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   step('commands');
   push(createStatusItem(host));
-  const seenFailures = new SeenFailures(context.workspaceState);
-  const failureNotices: FailureNotice[] = [];
-  controller.seenProblems = seenFailures;
   push(watchFailures(host, {
     showLogs: s => logs.show(s),
     restart: s => vscode.commands.executeCommand(CommandIds.restartServer, s),
@@ -246,19 +271,6 @@ export function activate(context: vscode.ExtensionContext): McpHostExtensionApi 
     seen: seenFailures,
     shown: failureNotices,
   }));
-  push(syncRoots(host));
-  push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
-  const applyTrace = () => logs.setTraceAll(settings.traceAll());
-  applyTrace();
-  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
-  push(toVs(host.onDidChangeServers(applyTrace)));
-  // The last known lists of every server, shown at once (marked cached) until it answers.
-  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
-    const d = host.get(name)?.definition;
-    return d && definitionKey(d);
-  }));
-  push(toVs(host.onDidChangeServers(() => cache.seed())));
-  void controller.sync();
   step('activated');
   const activationMs = performance.now() - activationStart;
   log.info(`MCP Host activated in ${activationMs.toFixed(1)} ms`);

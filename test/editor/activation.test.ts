@@ -36,6 +36,20 @@ describe('Extension activation (real extension host)', () => {
     assert.strictEqual(ext.isActive, true);
   });
 
+  it('decides what starts before it builds what the first sync does not need (views, chat, gateway, commands); the API is whole', async () => {
+    const ext = extension();
+    const api = await ext.activate() as { activationSteps(): Record<string, number>; firstReconcileMs: Promise<number>; views?: unknown; chat?: unknown; gateway?: unknown; forms?: unknown };
+    // Bystander: what is built after the first sync is all there once activation is over.
+    for (const k of ['views', 'chat', 'gateway', 'forms'] as const) assert.ok(api[k], `the API has no ${k}`);
+    await api.firstReconcileMs;
+    const steps = api.activationSteps();
+    for (const k of ['host', 'reconciled', 'views', 'chat', 'gateway', 'commands', 'activated', 'reconcile']) assert.strictEqual(typeof steps[k], 'number', `no step ${k}: ${JSON.stringify(steps)}`);
+    assert.ok(steps.host <= steps.reconciled && steps.reconciled <= steps.views && steps.views <= steps.commands, `out of order: ${JSON.stringify(steps)}`);
+    // Trusted, the first sync needs no I/O: reconcile is called before activation goes on. In Restricted Mode it reads
+    // the workspace's settings first, and activation goes on without waiting for it.
+    if (vscode.workspace.isTrusted) assert.ok(steps.reconcile <= steps.reconciled, `reconcile came after the views began: ${JSON.stringify(steps)}`);
+  });
+
   it('runs with a workspace folder opened, trusted unless KEEP_WORKSPACE_TRUST=1 (a fresh copy of test/editor/workspace)', () => {
     assert.ok(vscode.workspace.workspaceFolders?.length, 'no workspace folder is open');
     assert.strictEqual(vscode.workspace.isTrusted, !process.env.KEEP_WORKSPACE_TRUST);

@@ -1,8 +1,10 @@
 /**
  * The bundles loaded on first use (esbuild.mjs, LAZY: the gateway's MCP server, the RE2 engine, the SDK's default
- * JSON Schema validator), on the shipped artefact: each one dist/extension.js or dist/cli.js requires is inside the
- * VSIX; the CLI runs a server whose schemas need none of them without them, and loads RE2 from next to itself for
- * the first pattern (a pattern RE2 refuses is still refused, a well-behaved tool on the same server still works).
+ * JSON Schema validator, ext-tasks with its zod, jose), on the shipped artefact: each one dist/extension.js or
+ * dist/cli.js loads is inside the VSIX; the CLI runs a server whose schemas need none of them without them, and
+ * loads RE2 from next to itself for the first pattern (a pattern RE2 refuses is still refused, a well-behaved tool
+ * on the same server still works). dist/ext-tasks.js runs on the SDK handed to it (src/mcp/server/sdkHandover.ts):
+ * no second copy of the SDK inside it, and its errors are the host's `ProtocolError`.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,12 +13,14 @@ import * as path from 'node:path';
 import { CLI_LAZY_BUNDLES, copyShippedCli, shippedCliPath } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 import { fixtureServer } from '../fixtures/servers/harness';
+import * as sdk from '@modelcontextprotocol/client';
+import { SDK_HANDOVER } from '../../src/mcp/server/sdkHandover';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** The `./x.js` files a bundle requires at run time (esbuild leaves them as written). */
+/** The `./x.js` files a bundle requires or imports at run time (esbuild leaves them as written). */
 function lazyRequires(bundle: string): string[] {
-  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/require\("\.\/([\w-]+\.js)"\)/g)].map(m => m[1]))].sort();
+  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("\.\/([\w-]+\.js)"\)/g)].map(m => m[1]))].sort();
 }
 
 describe('bundles loaded on first use (production dist/, as in the VSIX)', function () {
@@ -45,7 +49,7 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const unpacked = path.join(process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test'), 'shipped/extension/dist');
     const ext = lazyRequires(path.join(unpacked, 'extension.js'));
     const cliLazy = lazyRequires(path.join(unpacked, 'cli.js'));
-    assert.deepEqual(ext, ['gateway-server.js', 're2.js', 'sdk-ajv.js']);
+    assert.deepEqual(ext, ['ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
     assert.deepEqual(cliLazy, [...CLI_LAZY_BUNDLES].sort());
     for (const f of [...ext, ...cliLazy]) {
       assert.ok(fs.existsSync(path.join(unpacked, f)), `dist/${f} is not in the VSIX`);
@@ -78,5 +82,54 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const echo = await cli(['call', 'schemas', 'echo', '--args', '{"text":"bystander"}']);
     ok(echo);
     assert.match(echo.stdout, /bystander/);
+  });
+});
+
+describe('dist/ext-tasks.js runs on the host\'s SDK (production build)', function () {
+  this.timeout(120_000);
+  let dist: string;
+  type ExtTasksModule = typeof import('../../src/mcp/server/extTasksModule');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const load = (): ExtTasksModule => require(path.join(dist, 'ext-tasks.js')) as ExtTasksModule;
+
+  before(() => { dist = path.dirname(shippedCliPath()); });
+
+  it('carries no second copy of the SDK (its protocol code is only in extension.js), only the handed-over names', () => {
+    const lazy = fs.readFileSync(path.join(dist, 'ext-tasks.js'), 'utf8');
+    const main = fs.readFileSync(path.join(dist, 'extension.js'), 'utf8');
+    // Strings of the SDK's Protocol/Client code that ext-tasks itself never spells.
+    for (const sdkText of ['notifications/cancelled', 'server/discover', 'Connection closed']) {
+      assert.ok(main.includes(sdkText), `extension.js should hold the SDK's "${sdkText}"`);
+      assert.ok(!lazy.includes(sdkText), `ext-tasks.js holds the SDK's "${sdkText}": a second copy of the SDK`);
+    }
+    // ext-tasks and its zod are out of extension.js.
+    assert.ok(lazy.includes('An ext-tasks adapter is already active for this Client'));
+    assert.ok(!main.includes('An ext-tasks adapter is already active for this Client'));
+    // esbuild.mjs builds the same names into the bundle's stand-in as sdkHandover.ts checks.
+    const esbuildText = fs.readFileSync(path.join(ROOT, 'esbuild.mjs'), 'utf8');
+    assert.match(esbuildText, new RegExp(`const SDK_HANDOVER = \\[${SDK_HANDOVER.map(n => `'${n}'`).join(', ')}\\];`));
+  });
+
+  it('an error thrown inside it is the host\'s ProtocolError; a Client the host made is the one it adapts', async () => {
+    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError });
+    const client = new sdk.Client({ name: 'lazy-test', version: '1.0.0' });
+    const port = tasks.createSessionPortFromClient(client as never, 'lazy-test');
+    try {
+      const handler = client.fallbackRequestHandler as unknown as (r: unknown, c: unknown) => Promise<unknown>;
+      const err = await handler({ jsonrpc: '2.0', id: 1, method: 'x/unknown' }, {}).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof sdk.ProtocolError, `not the host's ProtocolError: ${String(err)}`);
+      assert.equal(err.code, -32601);
+      // Bystander: the adapter still refuses a second adapter on the same Client (its own state, not the SDK's).
+      assert.throws(() => tasks.createSessionPortFromClient(client as never, 'again'), /already active for this Client/);
+    } finally {
+      (port as unknown as Disposable)[Symbol.dispose]();
+    }
+  });
+
+  it('refuses an SDK handover without the names it needs (nothing runs on undefined)', async () => {
+    await assert.rejects(load().loadExtTasks({ Client: sdk.Client } as never), /the SDK handed to a lazy bundle has no ProtocolError/);
+    // Bystander: a proper handover after a refused one still loads.
+    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError });
+    assert.equal(typeof tasks.createTaskSessionFromClient, 'function');
   });
 });

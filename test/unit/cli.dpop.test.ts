@@ -15,7 +15,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
@@ -123,7 +123,7 @@ describe('mcp-host CLI: DPoP-bound tokens and workload identity (jwt-bearer)', f
   before(() => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-dpop-'));
     cli = path.join(work, 'cli.js');
-    fs.copyFileSync(shippedCliPath(), cli);
+    copyShippedCli(cli); // with jose.js, which DPoP loads on first use
   });
   after(() => { fs.rmSync(work, { recursive: true, force: true }); });
 

@@ -8,7 +8,7 @@
  */
 import { appsClientCapability } from '../apps/meta';
 import { skillsClientCapability } from '../skills/skills';
-import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../events';
 import { CatalogueSession } from '../catalogue/catalogue';
 import { describeError, httpStatusOf, messageOf } from '../errors';
@@ -269,8 +269,10 @@ export class McpSession {
   async taskSession(): Promise<TaskEnabledSession> {
     const h = this.host;
     const info = h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' };
-    // Loaded with the first 2026-07-28 Tasks server (an ES module; bundled into dist by esbuild).
-    const { createTaskSessionFromClient } = await import('@modelcontextprotocol/ext-tasks/client');
+    // Loaded with the first 2026-07-28 Tasks server: its own bundle dist/ext-tasks.js, on this SDK (extTasksModule.ts).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { loadExtTasks } = require('./extTasksModule') as typeof import('./extTasksModule');
+    const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError });
     return createTaskSessionFromClient(this.client as never, {
       endpointId: `mcp-host:${h.name()}`,
       rawDispatch: this.raw.dispatch as never,
