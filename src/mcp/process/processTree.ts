@@ -12,6 +12,8 @@ import { promises as fsp, readFileSync } from 'node:fs';
 const isWindows = process.platform === 'win32';
 const isLinux = process.platform === 'linux';
 const POLL_MS = 25;
+/** The longest a scan of /proc holds the event loop before it yields (see scanProcessTable). */
+const SCAN_SLICE_MS = 5;
 
 /** What {@link stopProcessTree} had to do. */
 export interface StopResult {
@@ -255,12 +257,21 @@ async function scanProcessTable(): Promise<ProcTable> {
     } catch {
       return table;
     }
-    await Promise.all(entries.filter(e => /^\d+$/.test(e)).map(async e => {
-      const stat = await readStat(Number(e));
-      if (!stat || stat.state === 'Z') return;
+    // The stat files are read synchronously, as isAlive reads them (the kernel answers them without waiting on the
+    // process; one read costs microseconds, where an asynchronous one costs a round of the thread pool per call),
+    // yielding to the event loop between slices of SCAN_SLICE_MS.
+    let slice = performance.now();
+    for (const e of entries) {
+      if (!/^\d+$/.test(e)) continue;
+      if (performance.now() - slice > SCAN_SLICE_MS) {
+        await new Promise<void>(r => setImmediate(r));
+        slice = performance.now();
+      }
+      const stat = readStatSync(Number(e));
+      if (!stat || stat.state === 'Z') continue;
       addEdge(Number(e), stat.ppid);
       table.starts.set(Number(e), Number(stat.startTime));
-    }));
+    }
     return table;
   }
   const [cmd, args] = isWindows
