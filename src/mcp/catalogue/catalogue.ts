@@ -318,6 +318,8 @@ export interface CatalogueSessionOptions {
   compileTool?: (tool: string) => boolean;
 }
 
+const DONE: Promise<void> = Promise.resolve();
+
 /** One session's catalogue. A new session (restart, re-initialize) gets a new instance: no cursors survive. */
 export class CatalogueSession {
   private current: Catalogue = emptyCatalogue();
@@ -342,6 +344,8 @@ export class CatalogueSession {
 
   /** Starts a refresh of every list whose `ttlMs` ran out; resolves when they are read again. */
   refreshStale(now = Date.now()): Promise<void> {
+    // Read on every use of the catalogue (each tool call): nothing to look at is the common case.
+    if (!this.expires.size) return DONE;
     const stale = [...this.expires].filter(([, at]) => at <= now).map(([k]) => k);
     for (const k of stale) this.expires.delete(k);
     return Promise.all(stale.map(k => this.refresh(k))).then(() => undefined);
