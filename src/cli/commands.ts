@@ -21,8 +21,11 @@ import { SkillError } from '../mcp/skills/skills';
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
   loadConfig(args: ParsedArgs): Promise<LoadedConfig>;
-  /** A host; `features` are the client features this command can serve (elicitation for `call --elicit`). */
-  createHost(features?: ClientFeatures): HostApi;
+  /**
+   * A host; `features` are the client features this command can serve (elicitation for `call --elicit`);
+   * `compileTool` names the tools whose schemas the command needs compiled (default every tool).
+   */
+  createHost(features?: ClientFeatures, compileTool?: CompileTool): HostApi;
   /** Where a stdio command resolves to, for the doctor. */
   resolveCommand(def: ServerDefinition): Promise<{ path: string; via: string }>;
   out(text: string): void;
@@ -51,6 +54,11 @@ export interface LoadedConfig {
   /** The roots offered to servers (the configuration's workspace folder or `--root`; may be none). */
   roots?: { uri: string; name?: string }[];
 }
+
+/** Which tools' schemas a command compiles: `call` only the tool it calls; `inspect`, `read`, … none; `doctor` all. */
+export type CompileTool = (server: string, tool: string) => boolean;
+
+const COMPILE_NONE: CompileTool = () => false;
 
 /** How the doctor marks a server that runs in the OS sandbox (H93). */
 export const SHIELD = '🛡 sandboxed';
@@ -96,9 +104,9 @@ export async function shutdownAll(err?: (line: string) => void): Promise<void> {
 }
 
 /** Runs `fn` with a host holding `defs`, and shuts the host down afterwards whatever happens. */
-async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false, features?: ClientFeatures): Promise<T> {
+async function withHost<T>(rt: CliRuntime, defs: ServerDefinition[], fn: (host: HostApi) => Promise<T>, verbose = false, features?: ClientFeatures, compileTool?: CompileTool): Promise<T> {
   if (shuttingDown) throw new FailureError('stopping: no server is started');
-  const host = features ? rt.createHost(features) : rt.createHost();
+  const host = compileTool ? rt.createHost(features, compileTool) : features ? rt.createHost(features) : rt.createHost();
   liveHosts.add(host);
   // Warnings the user would otherwise never see (e.g. a catalogue that could not be loaded); with
   // --verbose, every log line. Start failures are reported by the commands themselves.
@@ -175,10 +183,14 @@ async function catalogueOf(handle: ServerHandle): Promise<Catalogue> {
   return handle.catalogue;
 }
 
-async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>, features?: ClientFeatures): Promise<T> {
+/**
+ * Runs `fn` on the one server `name`. Its tools' schemas are compiled only as `compileTool` says (default none: only
+ * `call` validates arguments and results, and only for the tool it calls).
+ */
+async function withServer<T>(rt: CliRuntime, args: ParsedArgs, name: string, fn: (h: ServerHandle) => Promise<T>, features?: ClientFeatures, compileTool: CompileTool = COMPILE_NONE): Promise<T> {
   const cfg = await rt.loadConfig(args);
   const def = withTimeout(pick(cfg, name), args.timeout);
-  return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose, features);
+  return withHost(rt, [def], async host => fn(await startOne(host, name, rt).catch(oneLine)), args.verbose, features, compileTool);
 }
 
 /** What the server said in an error (the host's wording around it removed when it quotes the server). */
@@ -302,7 +314,8 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
       }
       throw failed(name, `tools/call ${tool}`, err);
     }
-  }, answers ? { elicit: (server, params) => answers.elicit(server, params) } : rt.askElicitation && { elicit: rt.askElicitation });
+  }, answers ? { elicit: (server, params) => answers.elicit(server, params) } : rt.askElicitation && { elicit: rt.askElicitation },
+  (server, t) => server === name && t === tool);
   if (args.json) rt.out(jsonText(result));
   else rt.out(formatToolResult(result));
   // The editor renders this result in the tool's MCP App view; the command line names it.

@@ -61,7 +61,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       hideSecretsOf(cfg.definitions);
       return cfg;
     },
-    createHost: features => {
+    createHost: (features, compileTool) => {
       // One-shot commands: no automatic restarts, no health pings, and a shorter wait after closing
       // stdin before SIGTERM (servers such as server-everything ignore EOF; nobody waits on a CLI).
       const host = new McpHost({
@@ -75,6 +75,8 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
         // Elicitation is declared only when the command can answer it (`call --elicit`).
         ...(features && { features }),
+        // Only the schemas the command uses are compiled (commands.ts: `call` its tool's; `inspect` none).
+        ...(compileTool && { compileToolSchemas: compileTool }),
         ...(eraFile ? { eraVerdicts: eraVerdicts ??= fileEraVerdicts(eraFile) } : {}),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.

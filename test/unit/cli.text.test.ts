@@ -3,7 +3,8 @@
  * against `hostile.mjs --hostile-text`, whose tool, prompt and resource carry ESC[2J, OSC 0 (window title), OSC 52
  * (clipboard write) and C1 characters, next to the plain `echo` tool and `plain` prompt of the same server, whose
  * output must stay byte for byte as it was. `--raw` gives the bytes as sent; `--json` and `inspect` carry no raw
- * control character; ajv's warning about an unknown `format` is attributed to the server and tool, escaped.
+ * control character; ajv's warning about an unknown `format` is attributed to the server and tool, escaped, and only
+ * commands that use the tool's schema compile it (doctor and `call formats`, not inspect or another tool's call).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -100,6 +101,20 @@ describe('mcp-host CLI: server text in the terminal (dist/cli.js, hostile.mjs --
     const lines = r.stderr.split('\n').filter(l => l.includes('unknown format'));
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0], /^mcp-host: warning: server "hostile": tool `formats` inputSchema: unknown format "no-such\\x1b\[2J-format" ignored in schema at path "#\/properties\/a"$/);
+  });
+
+  it('only the schemas a command uses are compiled: inspect and a call of another tool say nothing about `formats`; doctor still does', async () => {
+    const inspect = await cli(['inspect', 'hostile']);
+    assert.equal(inspect.code, 0, inspect.stderr);
+    assert.ok((JSON.parse(inspect.stdout) as { tools: { name: string }[] }).tools.some(t => t.name === 'formats'), 'formats is listed');
+    assert.doesNotMatch(inspect.stderr, /unknown format/);
+    const echo = await cli(['call', 'hostile', 'echo', '--args', '{"text":"bystander"}']);
+    assert.equal(echo.code, 0, echo.stderr);
+    assert.equal(echo.stdout, 'bystander\n');
+    assert.doesNotMatch(echo.stderr, /unknown format/);
+    const doctor = await cli(['doctor']);
+    assert.equal(doctor.code, 0, doctor.stderr);
+    assert.match(doctor.stderr, /mcp-host: warning: server "hostile": tool `formats` inputSchema: unknown format/);
   });
 
   it('mcp-host call --help documents --raw', async () => {

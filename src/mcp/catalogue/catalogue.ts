@@ -195,8 +195,11 @@ export interface ToolValidators {
   malformed?: boolean;
 }
 
-/** Builds the validators of one tool; never throws. `warn` gets one line per problem. */
-export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void): ToolValidators {
+/**
+ * Builds the validators of one tool; never throws. `warn` gets one line per problem. `compile` false: the shape check
+ * only (a tool nobody will call here: no validators, its schemas unread).
+ */
+export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, compile = true): ToolValidators {
   const v: ToolValidators = {};
   const shape = specParse('Tool', tool);
   if (!shape.success) {
@@ -207,6 +210,7 @@ export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (
     warn(`${v.invalid}; it is left out of the tool list`);
     return v;
   }
+  if (!compile) return v;
   const refuse = (err: SchemaRefusedError) => {
     v.invalid = v.unusable = `${err.message}; tool \`${tool.name}\` is unusable`;
     warn(v.unusable);
@@ -244,10 +248,13 @@ export function buildToolValidators(
 /** Compiling yields to the event loop after this much work, so a long tools list never stalls the host. */
 const COMPILE_SLICE_MS = 20;
 
-/** As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS. */
+/**
+ * As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS; only the tools
+ * `compile` names get their schemas compiled (default all), the others are shape-checked.
+ */
 export async function buildToolValidatorsSliced(
   tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
-  cancelled: () => boolean = () => false, reuse?: ToolReuse,
+  cancelled: () => boolean = () => false, reuse?: ToolReuse, compile: (tool: string) => boolean = () => true,
 ): Promise<void> {
   let slice = performance.now();
   for (const tool of tools) {
@@ -256,7 +263,8 @@ export async function buildToolValidatorsSliced(
       slice = performance.now();
     }
     if (cancelled()) return;
-    out.set(tool.name, reuse ? reusedOrBuilt(tool, compiler, warn, reuse) : buildToolValidator(tool, compiler, warn));
+    if (!compile(tool.name)) out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
+    else out.set(tool.name, reuse ? reusedOrBuilt(tool, compiler, warn, reuse) : buildToolValidator(tool, compiler, warn));
   }
 }
 
@@ -306,7 +314,11 @@ export interface CatalogueSessionOptions {
   limits?: Limits;
   /** SEP-2243 (2026-07-28 over Streamable HTTP): tools with invalid x-mcp-header annotations are left out. */
   headerAnnotations?: boolean;
+  /** Which tools get their schemas compiled (default every tool; the others are shape-checked only, no validators). */
+  compileTool?: (tool: string) => boolean;
 }
+
+const DONE: Promise<void> = Promise.resolve();
 
 /** One session's catalogue. A new session (restart, re-initialize) gets a new instance: no cursors survive. */
 export class CatalogueSession {
@@ -332,6 +344,8 @@ export class CatalogueSession {
 
   /** Starts a refresh of every list whose `ttlMs` ran out; resolves when they are read again. */
   refreshStale(now = Date.now()): Promise<void> {
+    // Read on every use of the catalogue (each tool call): nothing to look at is the common case.
+    if (!this.expires.size) return DONE;
     const stale = [...this.expires].filter(([, at]) => at <= now).map(([k]) => k);
     for (const k of stale) this.expires.delete(k);
     return Promise.all(stale.map(k => this.refresh(k))).then(() => undefined);
@@ -386,7 +400,7 @@ export class CatalogueSession {
     let firstPage: unknown[] | undefined;
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
       if (this.disposed) return false;
-      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed, reuse);
+      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed, reuse, this.opts.compileTool);
       if (compiler && this.opts.headerAnnotations) excludeInvalidHeaderTools(items as Tool[], validators, warn);
       if (this.disposed) return false;
       if (firstPage === undefined) {

@@ -12,6 +12,8 @@ import { promises as fsp, readFileSync } from 'node:fs';
 const isWindows = process.platform === 'win32';
 const isLinux = process.platform === 'linux';
 const POLL_MS = 25;
+/** The longest a scan of /proc holds the event loop before it yields (see scanProcessTable). */
+const SCAN_SLICE_MS = 5;
 
 /** What {@link stopProcessTree} had to do. */
 export interface StopResult {
@@ -130,12 +132,26 @@ class Tree {
     const live = this.pids().filter(p => this.alive(p));
     const useMarker = isLinux && this.marker !== undefined;
     if (live.length === 0 && !useMarker) return;
-    const markerName = useMarker ? this.marker!.name : undefined;
     // A shared scan may have started before the last member died (and before the daemon it forked existed).
-    const table = fresh ? await scanProcessTable(markerName ?? '') : await processTable(markerName);
-    const marked = useMarker ? (table.marked.get(this.marker!.value) ?? []).filter(p => p !== process.pid) : [];
+    const table = fresh ? await scanProcessTable() : await processTable();
+    const marked = useMarker ? await this.markedIn(table) : [];
     await this.add(marked);
     await this.add(descendantsFrom(table.children, [...live, ...marked]));
+  }
+
+  /**
+   * The processes of `table` whose environment carries this launch's marker. Only a process of the launch can carry
+   * it (its value is new for each launch), and every such process started no earlier than the launch's first
+   * process: so with every member's start time known, only the processes started since the earliest of them have
+   * their environment read (a handful, not the whole of /proc).
+   */
+  private async markedIn(table: ProcTable): Promise<number[]> {
+    const { name, value } = this.marker!;
+    const starts = [...this.members.values()];
+    const since = starts.length && starts.every(s => s !== undefined) ? Math.min(...starts.map(Number)) : undefined;
+    const candidates = [...table.starts].filter(([p, s]) => p !== process.pid && (since === undefined || !(s < since))).map(([p]) => p);
+    const values = await Promise.all(candidates.map(p => table.envValue(p, name)));
+    return candidates.filter((_, i) => values[i] === value);
   }
 
   /** Alive and still the same process (not a recycled pid). */
@@ -179,8 +195,10 @@ class Tree {
 interface ProcTable {
   /** ppid -> children */
   children: Map<number, number[]>;
-  /** marker value -> pids whose environment carries it (only when the scan was asked for a marker name) */
-  marked: Map<string, number[]>;
+  /** pid -> start time (clock ticks since boot; Linux only: elsewhere empty) */
+  starts: Map<number, number>;
+  /** The value of the variable `name` in the environment pid started with (Linux; read once per table and pid). */
+  envValue(pid: number, name: string): Promise<string | undefined>;
 }
 
 function descendantsFrom(table: ProcTable['children'], roots: number[]): number[] {
@@ -202,33 +220,34 @@ function descendantsFrom(table: ProcTable['children'], roots: number[]): number[
   return out;
 }
 
-/** The scans in flight (by marker name, '' for none), shared by every caller that asks while one runs (20 trees stopping at once scan once). */
-const tablesInFlight = new Map<string, Promise<ProcTable>>();
+/** The scan in flight, shared by every caller that asks while it runs (20 trees stopping at once scan once). */
+let tableInFlight: Promise<ProcTable> | undefined;
 
 /**
- * The current ppid → children table (and, given a marker name on Linux, which pids carry which value of
- * it). Concurrent callers share one scan: stopping many servers at once would otherwise read all of
- * /proc (or run `ps`) once per tree per poll and starve the grace timers.
+ * The current ppid → children table (with start times and, on Linux, environments read on demand). Concurrent
+ * callers share one scan: stopping many servers at once would otherwise read all of /proc (or run `ps`) once per
+ * tree per poll and starve the grace timers.
  */
-function processTable(markerName = ''): Promise<ProcTable> {
-  let p = tablesInFlight.get(markerName);
-  if (!p) {
-    p = scanProcessTable(markerName).finally(() => { tablesInFlight.delete(markerName); });
-    tablesInFlight.set(markerName, p);
-  }
-  return p;
+function processTable(): Promise<ProcTable> {
+  if (!tableInFlight) tableInFlight = scanProcessTable().finally(() => { tableInFlight = undefined; });
+  return tableInFlight;
 }
 
-async function scanProcessTable(markerName: string): Promise<ProcTable> {
-  const table: ProcTable = { children: new Map(), marked: new Map() };
+async function scanProcessTable(): Promise<ProcTable> {
+  const envs = new Map<string, Promise<string | undefined>>();
+  const table: ProcTable = {
+    children: new Map(),
+    starts: new Map(),
+    envValue: (pid, name) => {
+      const key = `${pid} ${name}`;
+      let v = envs.get(key);
+      if (!v) envs.set(key, v = readEnvValue(pid, name));
+      return v;
+    },
+  };
   const addEdge = (pid: number, ppid: number) => {
     let list = table.children.get(ppid);
     if (!list) table.children.set(ppid, list = []);
-    list.push(pid);
-  };
-  const addMarked = (pid: number, value: string) => {
-    let list = table.marked.get(value);
-    if (!list) table.marked.set(value, list = []);
     list.push(pid);
   };
   if (isLinux) {
@@ -238,14 +257,21 @@ async function scanProcessTable(markerName: string): Promise<ProcTable> {
     } catch {
       return table;
     }
-    await Promise.all(entries.filter(e => /^\d+$/.test(e)).map(async e => {
-      const stat = await readStat(Number(e));
-      if (!stat || stat.state === 'Z') return;
+    // The stat files are read synchronously, as isAlive reads them (the kernel answers them without waiting on the
+    // process; one read costs microseconds, where an asynchronous one costs a round of the thread pool per call),
+    // yielding to the event loop between slices of SCAN_SLICE_MS.
+    let slice = performance.now();
+    for (const e of entries) {
+      if (!/^\d+$/.test(e)) continue;
+      if (performance.now() - slice > SCAN_SLICE_MS) {
+        await new Promise<void>(r => setImmediate(r));
+        slice = performance.now();
+      }
+      const stat = readStatSync(Number(e));
+      if (!stat || stat.state === 'Z') continue;
       addEdge(Number(e), stat.ppid);
-      if (!markerName) return;
-      const value = await readEnvValue(Number(e), markerName);
-      if (value !== undefined) addMarked(Number(e), value);
-    }));
+      table.starts.set(Number(e), Number(stat.startTime));
+    }
     return table;
   }
   const [cmd, args] = isWindows

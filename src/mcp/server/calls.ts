@@ -104,11 +104,13 @@ export class ServerCalls {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.h.name()}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     const tasks = this.h.toolTasks;
-    const listed = session.catalogue?.catalogue.tools.find(t => t.name === tool);
+    // The list read once per call (each read checks its freshness).
+    const tools = session.catalogue?.catalogue.tools ?? [];
+    const listed = tools.find(t => t.name === tool);
     const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
     this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
-    const mirrored = headerMirroredTool(session.catalogue?.catalogue.tools ?? [], tool, session);
+    const mirrored = headerMirroredTool(tools, tool, session);
     const urlFlow = this.h.elicitUrlRequired;
     const name = this.h.name();
     const raw = asTask

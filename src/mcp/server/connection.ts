@@ -87,6 +87,11 @@ export interface ConnectionOptions {
   sandbox?: SandboxHostOptions;
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
+  /**
+   * Which tools get their schemas compiled when a list arrives (default: every tool). A one-shot command that
+   * calls one tool, or none, compiles only that one (the CLI); the others are shape-checked only (catalogue.ts).
+   */
+  compileToolSchemas?: (server: string, tool: string) => boolean;
 }
 
 export class Connection implements ServerHandle {
@@ -143,7 +148,7 @@ export class Connection implements ServerHandle {
       requestTimeout: () => this.requestTimeout, startupTimeout: () => this.startupTimeout,
       clientInfo: options.clientInfo, features: options.features ?? {}, sampling: this.sampling,
       samplingPolicy: () => this._definition.sampling, roots: () => this.visibleRoots(),
-      negotiation: options.negotiation, probeTimeoutMs: options.probeTimeoutMs,
+      negotiation: options.negotiation, probeTimeoutMs: options.probeTimeoutMs, compileToolSchemas: options.compileToolSchemas,
       onCatalogue: (_s, c) => this.catalogueChanged(c),
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
       onNotification: n => this.notifications.dispatch(n),

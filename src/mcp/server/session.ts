@@ -58,6 +58,8 @@ export interface SessionHost {
   /** 'legacy' pins the initialize handshake; default 'auto'. */
   negotiation?: 'auto' | 'legacy';
   probeTimeoutMs?: number;
+  /** Which tools get their schemas compiled (ConnectionOptions.compileToolSchemas; default every tool). */
+  compileToolSchemas?: (server: string, tool: string) => boolean;
   onCatalogue(session: McpSession, c: Catalogue): void;
   onResourceUpdated(uri: string): void;
   onNotification(n: ServerNotification): void;
@@ -204,6 +206,7 @@ export class McpSession {
       server: h.name(),
       limits: h.limits(),
       headerAnnotations: this.era === 'modern' && this.kind === 'streamableHttp',
+      ...(h.compileToolSchemas && { compileTool: (tool: string) => h.compileToolSchemas!(h.name(), tool) }),
       onChange: c => { if (!this.closing) h.onCatalogue(this, c); },
       warn: m => h.log('warning', 'lifecycle', m),
     });
