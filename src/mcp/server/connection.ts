@@ -172,7 +172,7 @@ export class Connection implements ServerHandle {
         let ext: ExtTaskTracker | undefined;
         if (s.declaresTasksExtension) {
           try {
-            ext = new ExtTaskTracker({ server: this.name, session: await s.taskSession(), ...taskOptions });
+            ext = new ExtTaskTracker({ server: this.name, session: await s.taskSession(), progress: (token, h) => s.raw.onProgress(token, h), ...taskOptions });
           } catch (err) {
             log('warning', 'lifecycle', `the server declares the tasks extension, but its task session could not be set up: ${messageOf(err)}`);
           }

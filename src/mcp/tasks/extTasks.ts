@@ -8,12 +8,19 @@
  * task's ttl), and readable errors naming the server. `input_required` is answered by ext-tasks through
  * the session's input handler (the host's usual elicitation and sampling paths) and sent back with
  * `tasks/update`; polling follows the server's `pollIntervalMs` within the host's bounds.
+ *
+ * Progress: each task call carries a progress token of its own (`_meta.progressToken`, one of
+ * TASK_PROGRESS_PREFIX); the server's `notifications/progress` for it (routed by the request coordinator)
+ * become the task's `progress`, checked, redacted and cut like a status message, and shown where a
+ * 2025-11-25 task's progress is (the Tasks group, chat and CLI waiting, Call Tool's notification).
+ * Progress and message-only changes reach the views at most every MESSAGE_EMIT_MS, so a flood of them
+ * costs a bounded number of updates.
  */
 import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
-import { Emitter, type Event } from '../events';
+import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
-import { TASK_BOUNDS, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
+import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
 
 export interface ExtTaskTrackerOptions {
@@ -23,6 +30,8 @@ export interface ExtTaskTrackerOptions {
   maxTasks: number;
   requestTimeout: () => number;
   log?: (level: 'info' | 'warning' | 'debug', message: string) => void;
+  /** Hands the params of `notifications/progress` carrying `token` to `handler` until disposed (rawRequests.ts). */
+  progress?: (token: string, handler: (params: Record<string, unknown>) => void) => Disposable;
 }
 
 type Execution = ToolExecution<Record<string, unknown>>;
@@ -39,6 +48,10 @@ interface Entry {
   /** A status-message change waiting to be shown (message-only changes are shown at most every 250 ms). */
   lastEmit: number;
   pendingEmit?: ReturnType<typeof setTimeout>;
+  /** The progress last handed to the call's own `onProgress`. */
+  progressSent?: TaskInfo['progress'];
+  /** The progress route of this call (disposed when the task ends). */
+  progressRoute?: Disposable;
 }
 
 /**
@@ -53,6 +66,8 @@ const ANY_OBJECT = {
 
 /** Message-only changes (same status) reach the views at most this often; a flood of them costs nothing more. */
 const MESSAGE_EMIT_MS = 250;
+
+let progressTokens = 0;
 
 export class ExtTaskTracker implements TaskRunner {
   readonly extension = true;
@@ -79,6 +94,15 @@ export class ExtTaskTracker implements TaskRunner {
     const onAbortCreate = () => creating.abort(opts.signal?.reason);
     if (opts.signal?.aborted) onAbortCreate();
     else opts.signal?.addEventListener('abort', onAbortCreate, { once: true });
+    // Progress that comes before the task exists is kept (the last one) and shown once it does.
+    const token = `${TASK_PROGRESS_PREFIX}${++progressTokens}`;
+    const box: { entry?: Entry; early?: TaskInfo['progress'] } = {};
+    const route = this.o.progress?.(token, p => {
+      const progress = this.readProgress(p);
+      if (!progress) return;
+      if (box.entry) this.setProgress(box.entry, progress);
+      else box.early = progress;
+    });
     let exec: Execution;
     try {
       exec = await this.o.session.callTool<Record<string, unknown>>(tool, args as never, {
@@ -86,12 +110,15 @@ export class ExtTaskTracker implements TaskRunner {
         resultCodec: ANY_OBJECT,
         requestTimeoutMs: opts.timeout ?? this.o.requestTimeout(),
         signal: creating.signal,
+        ...(route && { metadata: { progressToken: token } }),
       });
     } catch (err) {
+      route?.dispose();
       throw this.readable(err, `calling tool \`${tool}\` on server \`${this.o.server}\``);
     } finally {
       opts.signal?.removeEventListener('abort', onAbortCreate);
     }
+    if (exec.kind !== 'task') route?.dispose();
     if (exec.kind === 'immediate') {
       const { outcome } = await exec.settle();
       if (outcome.status === 'completed') return outcome.result;
@@ -101,10 +128,12 @@ export class ExtTaskTracker implements TaskRunner {
     }
     const taskId = exec.handle.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > TASK_BOUNDS.maxTaskIdChars) {
+      route?.dispose();
       void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
       throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: the task id is ${typeof taskId === 'string' ? `${taskId.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})` : 'not a string'}`);
     }
-    const entry = this.track(tool, args, exec, opts);
+    const entry = box.entry = this.track(tool, args, exec, opts, route);
+    if (box.early) this.setProgress(entry, box.early);
     opts.onCreated?.(entry.info);
     if (opts.signal) {
       const onAbort = () => { void this.cancel(taskId); };
@@ -159,7 +188,7 @@ export class ExtTaskTracker implements TaskRunner {
 
   // -------------------------------------------------------------------------------------------
 
-  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions): Entry {
+  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions, progressRoute: Disposable | undefined): Entry {
     let settle!: Entry['settle'];
     const done = new Promise<Record<string, unknown>>((resolve, reject) => { settle = { resolve, reject }; });
     done.catch(() => undefined);
@@ -168,7 +197,7 @@ export class ExtTaskTracker implements TaskRunner {
       server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt: now, updatedAt: now,
       pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false,
     };
-    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0 };
+    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0, progressRoute };
     this.entries.set(info.taskId, e);
     this.prune();
     this.emit(e);
@@ -190,7 +219,30 @@ export class ExtTaskTracker implements TaskRunner {
     e.info = { ...e.info, ...patch, ...(changed && { updatedAt: Date.now() }) };
     if (e.ttlTimer === undefined && typeof e.info.ttl === 'number') this.armTtl(e, e.info.ttl);
     if (!changed) return;
-    if (statusChanged || Date.now() - e.lastEmit >= MESSAGE_EMIT_MS) {
+    if (statusChanged) this.emit(e);
+    else this.emitSoon(e);
+  }
+
+  /** A progress notification's params as the host shows them (undefined when they are not progress). */
+  private readProgress(p: Record<string, unknown>): TaskInfo['progress'] | undefined {
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (!finite(p.progress)) return undefined;
+    return {
+      progress: p.progress,
+      ...(finite(p.total) && { total: p.total }),
+      ...(typeof p.message === 'string' && { message: this.cap(p.message) }),
+    };
+  }
+
+  private setProgress(e: Entry, progress: NonNullable<TaskInfo['progress']>): void {
+    if (e.finished) return;
+    e.info = { ...e.info, progress, updatedAt: Date.now() };
+    this.emitSoon(e);
+  }
+
+  /** Message-only and progress changes: shown now if nothing was shown for MESSAGE_EMIT_MS, else once that has passed. */
+  private emitSoon(e: Entry): void {
+    if (Date.now() - e.lastEmit >= MESSAGE_EMIT_MS) {
       this.emit(e);
     } else if (!e.pendingEmit) {
       e.pendingEmit = setTimeout(() => { e.pendingEmit = undefined; if (!e.finished) this.emit(e); }, MESSAGE_EMIT_MS);
@@ -212,6 +264,11 @@ export class ExtTaskTracker implements TaskRunner {
   private emit(e: Entry): void {
     e.lastEmit = Date.now();
     if (e.pendingEmit) { clearTimeout(e.pendingEmit); e.pendingEmit = undefined; }
+    const progress = e.info.progress;
+    if (progress && progress !== e.progressSent) {
+      e.progressSent = progress;
+      e.opts.onProgress?.(progress);
+    }
     e.opts.onUpdate?.(e.info);
     this._onDidChange.fire(e.info);
   }
@@ -220,6 +277,7 @@ export class ExtTaskTracker implements TaskRunner {
     if (e.finished) return;
     e.finished = true;
     clearTimeout(e.ttlTimer);
+    e.progressRoute?.dispose();
     const hasResult = error === undefined && e.result !== undefined;
     e.info = { ...e.info, status, hasResult, updatedAt: Date.now(), ...(error !== undefined && { error: this.o.redactor.text(error) }) };
     this.emit(e);

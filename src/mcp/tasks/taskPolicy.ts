@@ -18,6 +18,8 @@ export type TaskMode = 'auto' | 'task' | 'plain';
 
 export const TASK_STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** The prefix of the progress tokens of the host's 2026-07-28 task calls (extTasks.ts gives them, rawRequests.ts routes them). */
+export const TASK_PROGRESS_PREFIX = 'mcp-host-task-progress-';
 
 /** Fixed bounds on what a server's task says (the count of tasks is the limit `maxTasksPerServer`). */
 export const TASK_BOUNDS = Object.freeze({
