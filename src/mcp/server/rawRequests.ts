@@ -59,7 +59,7 @@ export class RawRequests {
     const inner = t.onmessage;
     t.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
       if (this.take(message) || this.takeProgress(message)) return;
-      (inner as ((m: JSONRPCMessage, x?: unknown) => void) | undefined)?.call(t, clampNotification(message), extra);
+      (inner as ((m: JSONRPCMessage, x?: unknown) => void) | undefined)?.call(t, clampTaskPolls(message), extra);
     }) as Transport['onmessage'];
     const innerClose = t.onclose;
     t.onclose = () => {
@@ -153,9 +153,29 @@ function clampPoll(result: unknown): unknown {
   return { ...r, pollIntervalMs: pollDelay(r.pollIntervalMs) };
 }
 
-/** A 2026-07-28 task status notification carries the task too: its `pollIntervalMs` within the same bounds. */
-function clampNotification(message: JSONRPCMessage): JSONRPCMessage {
-  const m = message as { method?: unknown; id?: unknown; params?: unknown };
-  if (m.method !== 'notifications/tasks' || m.id !== undefined) return message;
-  return { ...message, params: clampPoll(m.params) } as JSONRPCMessage;
+/**
+ * Task polling hints on the SDK's side of the transport, within the same bounds: a 2026-07-28 task status
+ * notification's `pollIntervalMs`; a 2025-11-25 task's `pollInterval` in a CreateTaskResult (`task`), a
+ * `tasks/get` answer and `notifications/tasks/status` (ext-tasks polls a 2025-11-25 task through the SDK
+ * Client, and would follow a `pollInterval` of 0 as fast as every 10 ms). Anything else passes unchanged.
+ */
+function clampTaskPolls(message: JSONRPCMessage): JSONRPCMessage {
+  const m = message as { method?: unknown; id?: unknown; params?: unknown; result?: unknown };
+  if (m.method === 'notifications/tasks' && m.id === undefined) return { ...message, params: clampPoll(m.params) } as JSONRPCMessage;
+  if (m.method === 'notifications/tasks/status' && m.id === undefined) return { ...message, params: clampLegacyPoll(m.params) } as JSONRPCMessage;
+  if (m.method !== undefined || m.result === null || typeof m.result !== 'object') return message;
+  // A response is changed in place, never replaced: over Streamable HTTP a replaced response object left
+  // its request unanswered in the SDK (seen with server-everything's task calls).
+  const r = m.result as Record<string, unknown>;
+  const task = r.task as Record<string, unknown> | undefined;
+  if (typeof r.taskId === 'string' && 'pollInterval' in r) r.pollInterval = pollDelay(r.pollInterval);
+  else if (task !== null && typeof task === 'object' && !Array.isArray(task) && 'pollInterval' in task) task.pollInterval = pollDelay(task.pollInterval);
+  return message;
+}
+
+/** A 2025-11-25 task's `pollInterval` (any value, a string or null included) within the host's polling bounds. */
+function clampLegacyPoll(task: unknown): unknown {
+  if (task === null || typeof task !== 'object' || Array.isArray(task)) return task;
+  const t = task as Record<string, unknown>;
+  return 'pollInterval' in t ? { ...t, pollInterval: pollDelay(t.pollInterval) } : task;
 }

@@ -16,16 +16,57 @@
  * Progress and message-only changes reach the views at most every MESSAGE_EMIT_MS, so a flood of them
  * costs a bounded number of updates.
  */
-import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import type { ApplicationInputRequest, TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
 
+export type { TaskEnabledSession };
+/** A task's input request as ext-tasks hands it to the host (elicitation, sampling or roots). */
+export type TaskInputRequest = ApplicationInputRequest;
+
+export interface TaskSessionOptions {
+  endpointId: string;
+  /** Only for a 2026-07-28 session: the host's request coordinator and its client description (rawRequests.ts). */
+  raw?: { dispatch: unknown; framing: { protocolVersion: string; clientInfo: unknown; clientCapabilities: unknown } };
+  onInputRequest: (request: TaskInputRequest, signal: AbortSignal) => Promise<unknown>;
+  onError: (err: Error) => void;
+}
+
+/**
+ * One ext-tasks task session on a session's SDK Client (the only place the host loads ext-tasks; an ES
+ * module, loaded with the first task-capable server).
+ */
+export async function createTaskSession(client: unknown, o: TaskSessionOptions): Promise<TaskEnabledSession> {
+  const { createTaskSessionFromClient } = await import('@modelcontextprotocol/ext-tasks/client');
+  return createTaskSessionFromClient(client as never, {
+    endpointId: o.endpointId,
+    ...(o.raw && {
+      rawDispatch: o.raw.dispatch as never,
+      v2RequestFraming: {
+        protocolVersion: o.raw.framing.protocolVersion,
+        clientInfo: JSON.parse(JSON.stringify(o.raw.framing.clientInfo)),
+        clientCapabilities: JSON.parse(JSON.stringify(o.raw.framing.clientCapabilities)),
+      },
+    }),
+    onInputRequest: ((request: ApplicationInputRequest, ctx: { signal?: AbortSignal }) => o.onInputRequest(request, ctx.signal ?? new AbortController().signal)) as never,
+    onError: o.onError,
+  } as never);
+}
+
 export interface ExtTaskTrackerOptions {
   server: string;
   session: TaskEnabledSession;
+  /**
+   * Set for a 2025-11-25 session (its `tasks` capability): sends `tasks/result` for a task that needs input.
+   * ext-tasks (0.2.2) asks for a 2025-11-25 task's result only once the task has ended, but a server's
+   * requests for an `input_required` task (its elicitation, say) travel on the `tasks/result` stream
+   * (SEP-1686; server-everything's `simulate-research-query` does this), so without this wait the task would
+   * stay `input_required` until its ttl. The answer is not used: ext-tasks fetches the result itself.
+   */
+  legacyResultWait?: (taskId: string, signal: AbortSignal) => Promise<unknown>;
   redactor: Redactor;
   maxTasks: number;
   requestTimeout: () => number;
@@ -52,6 +93,9 @@ interface Entry {
   progressSent?: TaskInfo['progress'];
   /** The progress route of this call (disposed when the task ends). */
   progressRoute?: Disposable;
+  /** A 2025-11-25 `tasks/result` wait is open (legacyResultWait); aborted when the task ends. */
+  waiting: boolean;
+  abort: AbortController;
 }
 
 /**
@@ -70,13 +114,16 @@ const MESSAGE_EMIT_MS = 250;
 let progressTokens = 0;
 
 export class ExtTaskTracker implements TaskRunner {
-  readonly extension = true;
+  /** A tracker of the 2026-07-28 extension (not of a 2025-11-25 session's `tasks` capability). */
+  readonly extension: boolean;
   private readonly entries = new Map<string, Entry>();
   private disposed = false;
   private readonly _onDidChange = new Emitter<TaskInfo>();
   readonly onDidChange: Event<TaskInfo> = this._onDidChange.event;
 
-  constructor(private readonly o: ExtTaskTrackerOptions) {}
+  constructor(private readonly o: ExtTaskTrackerOptions) {
+    this.extension = !o.legacyResultWait;
+  }
 
   get tasks(): TaskInfo[] {
     return listedTasks(this.entries.values());
@@ -106,7 +153,11 @@ export class ExtTaskTracker implements TaskRunner {
     let exec: Execution;
     try {
       exec = await this.o.session.callTool<Record<string, unknown>>(tool, args as never, {
-        task: { preference: 'allow' },
+        // The host's policy already chose a task (taskPolicy.ts); a 2025-11-25 call names the tool as one that
+        // takes tasks (ext-tasks asks for one only then) and asks for the host's ttl.
+        ...(this.extension
+          ? { task: { preference: 'allow' } }
+          : { task: { preference: 'require', retentionMs: TASK_BOUNDS.requestedTtlMs }, declaration: { name: tool, inputSchema: { type: 'object' }, taskSupport: 'optional' } }),
         resultCodec: ANY_OBJECT,
         requestTimeoutMs: opts.timeout ?? this.o.requestTimeout(),
         signal: creating.signal,
@@ -197,7 +248,7 @@ export class ExtTaskTracker implements TaskRunner {
       server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt: now, updatedAt: now,
       pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false,
     };
-    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0, progressRoute };
+    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0, progressRoute, waiting: false, abort: new AbortController() };
     this.entries.set(info.taskId, e);
     this.prune();
     this.emit(e);
@@ -205,7 +256,23 @@ export class ExtTaskTracker implements TaskRunner {
   }
 
   private onEvent(e: Entry, ev: TaskExecutionEvent<Record<string, unknown>>): void {
-    if (ev.type === 'task') this.apply(e, ev.task);
+    if (ev.type !== 'task') return;
+    this.apply(e, ev.task);
+    if (ev.task.status === 'input_required') this.waitForInput(e);
+  }
+
+  /** 2025-11-25: one `tasks/result` wait while the task needs input, so that the server's requests reach the host. */
+  private waitForInput(e: Entry): void {
+    const wait = this.o.legacyResultWait;
+    if (!wait || e.waiting || e.finished) return;
+    e.waiting = true;
+    wait(e.info.taskId, e.abort.signal).then(
+      () => { e.waiting = false; },
+      err => {
+        e.waiting = false;
+        if (!e.finished) this.o.log?.('debug', `tasks/result for task ${this.redacted(e.info.taskId)}: ${messageOf(err)}`);
+      },
+    );
   }
 
   private apply(e: Entry, t: TaskView): void {
@@ -278,6 +345,7 @@ export class ExtTaskTracker implements TaskRunner {
     e.finished = true;
     clearTimeout(e.ttlTimer);
     e.progressRoute?.dispose();
+    e.abort.abort();
     const hasResult = error === undefined && e.result !== undefined;
     e.info = { ...e.info, status, hasResult, updatedAt: Date.now(), ...(error !== undefined && { error: this.o.redactor.text(error) }) };
     this.emit(e);
