@@ -1,13 +1,17 @@
 /**
- * Tasks on MCP 2026-07-28 (the `io.modelcontextprotocol/tasks` extension, SEP-2663), driven by the official
- * client side, `@modelcontextprotocol/ext-tasks`: one task session per server session (made from the SDK
- * Client, with the host's request coordinator as `rawDispatch` and the host's client description as
- * `v2RequestFraming`, rawRequests.ts). It has the same face as the 2025-11-25 TaskTracker (tasks.ts): the
- * same `TaskInfo` snapshots for the Tasks group, chat and the CLI, the same bounds (running tasks per
- * server, finished ones kept, status messages redacted and cut, task ids at most 256 characters, the
- * task's ttl), and readable errors naming the server. `input_required` is answered by ext-tasks through
- * the session's input handler (the host's usual elicitation and sampling paths) and sent back with
- * `tasks/update`; polling follows the server's `pollIntervalMs` within the host's bounds.
+ * Tasks of both eras, driven by the official client side, `@modelcontextprotocol/ext-tasks` (the only module
+ * that loads it): one task session per server session, made from the SDK Client. On MCP 2026-07-28 (the
+ * `io.modelcontextprotocol/tasks` extension, SEP-2663) with the host's request coordinator as `rawDispatch`
+ * and the host's client description as `v2RequestFraming` (rawRequests.ts); `input_required` is answered
+ * by ext-tasks through the session's input handler (the host's usual elicitation and sampling paths) and
+ * sent back with `tasks/update`. On 2025-11-25 (the `tasks` capability, SEP-1686) through the Client itself;
+ * the server's requests for a task reach the Client's own handlers, and the host keeps one thing ext-tasks
+ * 0.2.2 does not do: a `tasks/result` wait while the task is `input_required` (legacyResultWait).
+ *
+ * The tracker is the host's part: the `TaskInfo` snapshots for the Tasks group, chat and the CLI, the
+ * bounds (running tasks per server, finished ones kept, status messages redacted and cut, task ids at most
+ * 256 characters, the task's ttl), readable errors naming the server. Polling follows the server's hint
+ * within the host's bounds (clamped on the transport, rawRequests.ts).
  *
  * Progress: each task call carries a progress token of its own (`_meta.progressToken`, one of
  * TASK_PROGRESS_PREFIX); the server's `notifications/progress` for it (routed by the request coordinator)
@@ -165,6 +169,8 @@ export class ExtTaskTracker implements TaskRunner {
       });
     } catch (err) {
       route?.dispose();
+      const bad = schemaProblem(err);
+      if (bad) throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: ${this.o.redactor.cap(bad, 300).text}`, undefined, { cause: err });
       throw this.readable(err, `calling tool \`${tool}\` on server \`${this.o.server}\``);
     } finally {
       opts.signal?.removeEventListener('abort', onAbortCreate);
@@ -201,10 +207,10 @@ export class ExtTaskTracker implements TaskRunner {
         } else if (outcome.status === 'cancelled') {
           this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
         } else {
-          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${outcome.error.message}`);
+          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(outcome.error)}`);
         }
       },
-      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${messageOf(err)}`),
+      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(err)}`),
     );
     return entry.done;
   }
@@ -367,6 +373,12 @@ export class ExtTaskTracker implements TaskRunner {
     return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause: err });
   }
 
+  /** Why a task failed, in words (a malformed answer of the server says what is wrong with it). */
+  private failure(err: unknown): string {
+    const bad = schemaProblem(err);
+    return bad ? `the server's answer about it is malformed: ${this.o.redactor.cap(bad, 300).text}` : messageOf(err);
+  }
+
   private cap(text: string): string {
     return this.o.redactor.cap(text, TASK_BOUNDS.maxStatusBytes).text;
   }
@@ -374,6 +386,22 @@ export class ExtTaskTracker implements TaskRunner {
   private redacted(id: string): string {
     return this.o.redactor.cap(id, TASK_BOUNDS.maxTaskIdChars).text;
   }
+}
+
+/**
+ * What is wrong with a server's answer ext-tasks refused (its schema check, through causes): the first
+ * problem as "`path`: message", or undefined for any other error.
+ */
+function schemaProblem(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const issues = (e as { issues?: unknown }).issues;
+    if (Array.isArray(issues) && issues.length > 0) {
+      const first = issues[0] as { path?: unknown; message?: unknown };
+      const where = Array.isArray(first.path) && first.path.length ? `\`${first.path.map(String).join('.')}\`: ` : '';
+      return `${where}${String(first.message ?? 'invalid')}`;
+    }
+  }
+  return undefined;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
