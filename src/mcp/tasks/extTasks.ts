@@ -13,12 +13,11 @@
  * 256 characters, the task's ttl), readable errors naming the server. Polling follows the server's hint
  * within the host's bounds (clamped on the transport, rawRequests.ts).
  *
- * Progress: each task call carries a progress token of its own (`_meta.progressToken`, one of
+ * Progress, in both eras: each task call carries a progress token of its own (`_meta.progressToken`, one of
  * TASK_PROGRESS_PREFIX); the server's `notifications/progress` for it (routed by the request coordinator)
- * become the task's `progress`, checked, redacted and cut like a status message, and shown where a
- * 2025-11-25 task's progress is (the Tasks group, chat and CLI waiting, Call Tool's notification).
- * Progress and message-only changes reach the views at most every MESSAGE_EMIT_MS, so a flood of them
- * costs a bounded number of updates.
+ * become the task's `progress`, checked, redacted and cut like a status message, and shown in the Tasks
+ * group, chat and CLI waiting and Call Tool's notification. Progress and message-only changes reach the
+ * views at most every MESSAGE_EMIT_MS, so a flood of them costs a bounded number of updates.
  */
 import type { ApplicationInputRequest, TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Emitter, type Disposable, type Event } from '../events';
