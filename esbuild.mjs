@@ -29,7 +29,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
  *   ext-tasks       @modelcontextprotocol/ext-tasks' client and the whole zod it brings (every locale): the first
- *                   2026-07-28 server declaring Tasks (src/mcp/server/extTasksModule.ts, from session.ts)
+ *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTasks.ts)
  *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
  *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
  * A bundle with `sdk: true` imports `@modelcontextprotocol/client` itself: its imports of it read the main bundle's
@@ -39,7 +39,7 @@ const LAZY = [
   { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
-  { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\/extTasksModule$/, sdk: true },
+  { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, sdk: true },
   { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },
 ];
 

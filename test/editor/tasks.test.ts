@@ -1,7 +1,8 @@
 // MCP tasks in the real extension host, in both eras: MCP Host: Call Tool on server-everything's `simulate-research-query`
 // (2025-11-25) and on the 2026-07-28 Tasks fixture's `slow` (the io.modelcontextprotocol/tasks extension, through ext-tasks)
 // (execution.taskSupport "required") waits for the task, the Servers view shows the task under its server
-// while it runs and with its result after, Show Task Result opens the result, Cancel Task cancels one.
+// while it runs and with its result after, Show Task Result opens the result, Cancel Task cancels one; a 2026-07-28
+// task's progress shows in its row (H140).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -17,9 +18,10 @@ function text(result: { content?: { type: string; text?: string }[] } | undefine
 /** The 2025-11-25 tasks of server-everything, and the 2026-07-28 Tasks extension (the raw fixture, through ext-tasks). */
 const CASES = [
   { title: 'simulate-research-query, 2025-11-25', server: 'research', args: [EVERYTHING, 'stdio'], tool: 'simulate-research-query',
-    long: { topic: 'tides' }, expect: /Research Report: tides/, cancelTool: 'simulate-research-query', cancelArgs: { topic: 'moon' } },
+    long: { topic: 'tides' }, expect: /Research Report: tides/, cancelTool: 'simulate-research-query', cancelArgs: { topic: 'moon' },
+    progress: undefined as { tool: string; args: Record<string, unknown> } | undefined },
   { title: 'the io.modelcontextprotocol/tasks extension, 2026-07-28 (H127)', server: 'tasks2026', args: [path.join(ROOT, 'test/fixtures/servers/tasks-2026.mjs')], tool: 'slow',
-    long: { ms: 4000 }, expect: /slow done/, cancelTool: 'wait', cancelArgs: {} },
+    long: { ms: 4000 }, expect: /slow done/, cancelTool: 'wait', cancelArgs: {}, progress: { tool: 'progress', args: { steps: 8, ms: 400 } } },
 ];
 
 for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function () {
@@ -79,5 +81,14 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
     assert.strictEqual(await call, undefined);
     assert.strictEqual(taskOf(node)?.status, 'cancelled');
     assert.strictEqual(api.views.servers.getTreeItem(node).contextValue, 'task.ended');
+  });
+
+  const progress = k.progress;
+  if (progress) it('the task\'s progress shows in its Servers view row (H140)', async () => {
+    const before = new Set(api.host.get(k.server)!.tasks.map(t => t.taskId));
+    const call = vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] }>('mcpHost.callTool', k.server, progress.tool, progress.args);
+    await until(api, 'the task row showing its progress', () => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId)
+      && /^working · \d+% · step \d of 8$/.test(String(api.views.servers.getTreeItem(n).description))));
+    assert.match(text(await call), /progress done/);
   });
 });

@@ -1,21 +1,26 @@
 /**
- * A bare SDK v2 `Client` over stdio as a `TaskChannel` (the two members a connection gives the task
- * tracker), so tasks.ts is tested against real servers without the host's connection.
+ * A bare SDK v2 `Client` over stdio with the host's request coordinator on its transport (as a session has
+ * it: rawRequests.ts, which also keeps a task's polling hints within the host's bounds), and a 2025-11-25
+ * task tracker on it made as a connection makes one (an ext-tasks session, extTasks.ts), so the tracker is
+ * tested against real servers without the host's connection.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { OBJECT_RESULT, type TaskChannel } from '../../src/mcp/tasks/tasks';
+import { OBJECT_RESULT, TASK_BOUNDS } from '../../src/mcp/tasks/tasks';
+import { ExtTaskTracker, createTaskSession } from '../../src/mcp/tasks/extTasks';
+import { RawRequests } from '../../src/mcp/server/rawRequests';
+import type { Redactor } from '../../src/mcp/logging/redact';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
 import { FAST_STOP } from './connection';
 
-const ANY_PARAMS = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } };
-
 export interface TaskTestClient {
   client: Client;
-  channel: TaskChannel;
+  raw: RawRequests;
   capabilities: Record<string, unknown>;
   protocolVersion: string | undefined;
   elicitations: unknown[];
+  /** A tracker for this client's 2025-11-25 tasks, as a connection makes it. */
+  tracker(o: { server: string; redactor: Redactor; maxTasks: number; log?: (level: 'info' | 'warning' | 'debug', message: string) => void }): Promise<ExtTaskTracker>;
   close(): Promise<void>;
 }
 
@@ -31,19 +36,19 @@ export async function connectTasks(command: string, args: string[], elicit?: (pa
   }
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
   await client.connect(transport);
-  const channel: TaskChannel = {
-    request: (method, params, schema, o) => client.request({ method, params }, (schema ?? OBJECT_RESULT) as typeof OBJECT_RESULT, {
-      ...(o?.signal && { signal: o.signal }), ...(o?.timeout && { timeout: o.timeout }), ...(o?.onProgress && { onprogress: o.onProgress }),
-    }) as never,
-    onNotification: (method, handler) => {
-      client.setNotificationHandler(method, { params: ANY_PARAMS }, p => handler(p));
-      return { dispose: () => client.removeNotificationHandler(method) };
-    },
-  };
+  const raw = new RawRequests(transport, { server: () => 'test', requestTimeout: () => 10_000 });
+  raw.install();
   return {
-    client, channel, elicitations,
+    client, raw, elicitations,
     capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    tracker: async o => new ExtTaskTracker({
+      ...o,
+      session: await createTaskSession(client, { endpointId: `test:${o.server}`, onInputRequest: async () => ({ action: 'decline' }), onError: () => undefined }),
+      requestTimeout: () => 10_000,
+      progress: (token, h) => raw.onProgress(token, h),
+      legacyResultWait: (taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, OBJECT_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }),
+    }),
     close: async () => {
       const pid = transport.pid ?? undefined;
       await stopProcessTree(pid, () => { void client.close().catch(() => undefined); }, FAST_STOP);

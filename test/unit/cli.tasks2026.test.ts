@@ -47,6 +47,19 @@ describe('mcp-host call: tasks on 2026-07-28 (dist/cli.js)', function () {
     assert.doesNotMatch(plain.stderr, /mcp-host: task/);
   });
 
+  it('H140: the waiting line shows a 2026-07-28 task\'s progress; a flood of 10,000 progress notifications stays a few lines', async () => {
+    const r = await cli(['call', 't26', 'progress', '--args', '{"steps":4,"ms":300}']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^progress done$/m);
+    assert.match(r.stderr, /mcp-host: task task-\d+ \(progress\): working 50%/);
+    assert.match(r.stderr, /mcp-host: task task-\d+ \(progress\): completed 100% — step 4 of 4/);
+    const flood = await cli(['call', 't26', 'hostile_progress_flood', '--args', '{"n":10000}']);
+    assert.equal(flood.code, 0, flood.stdout + flood.stderr);
+    assert.match(flood.stdout, /^progress flood done after 10000$/m);
+    const lines = flood.stderr.split('\n').filter(l => l.includes('(hostile_progress_flood)'));
+    assert.ok(lines.length < 50, `${lines.length} status lines`);
+  });
+
   it('a task working forever ends after its ttl, exit 1 with a message naming the server', async () => {
     const r = await cli(['call', 't26', 'hostile_endless']);
     assert.equal(r.code, 1, r.stdout + r.stderr);

@@ -36,6 +36,17 @@ describe('tasks through the Connection', function () {
     assert.match(text(await c.taskResult(c.tasks[0].taskId)), /teal/);
   });
 
+  it('H140: a task\'s progress (notifications/progress for the call\'s token) reaches the task and the call\'s onProgress', async () => {
+    c = new Connection(nodeFixture('fx', 'tasks'), { pingIntervalMs: 0, stopGrace: FAST_STOP });
+    await c.start();
+    const progress: number[] = [];
+    const r = await c.callTool('progress', { steps: 4, ms: 300 }, { onProgress: p => progress.push(p.progress) });
+    assert.equal(text(r), 'progress done');
+    assert.deepEqual(c.tasks[0].progress, { progress: 4, total: 4, message: 'step 4 of 4' });
+    assert.ok(progress.includes(4), progress.join(','));
+    assert.equal(text(await c.callTool('plain', {})), 'plain');
+  });
+
   it('plain tools stay plain; an optional tool runs as a task when asked', async () => {
     c = new Connection(nodeFixture('fx', 'tasks', ['--notify']), { pingIntervalMs: 0, stopGrace: FAST_STOP });
     await c.start();

@@ -131,6 +131,46 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
   });
 
+  it('H140: a 2026-07-28 task\'s progress reaches the task (Tasks group, chat and CLI waiting) and the call\'s onProgress', async () => {
+    const conn = await start();
+    const seen: TaskInfo[] = [];
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const r = await conn.callTool('progress', { steps: 4, ms: 300 }, { onTask: t => seen.push(t), onProgress: p => progress.push(p) });
+    assert.equal(text(r), 'progress done');
+    const shown = seen.filter(t => t.progress).map(t => `${t.progress!.progress}/${t.progress!.total} ${t.progress!.message}`);
+    assert.ok(shown.includes('4/4 step 4 of 4'), shown.join(', '));
+    assert.ok(shown.length >= 2, `progress seen ${shown.length} times`);
+    assert.deepEqual(conn.tasks[0].progress, { progress: 4, total: 4, message: 'step 4 of 4' });
+    assert.ok(progress.some(p => p.progress === 4 && p.total === 4 && p.message === 'step 4 of 4'), JSON.stringify(progress));
+  });
+
+  it('H141: 10,000 progress notifications, progress for tokens never given and a 1 MB status message stay bounded; a well-behaved task beside them keeps its progress', async () => {
+    const conn = await start();
+    let changes = 0;
+    conn.onDidChangeTasks(() => { changes++; });
+    const calls: number[] = [];
+    const flood = conn.callTool('hostile_progress_flood', { n: 10_000 }, { onProgress: p => calls.push(p.progress) });
+    const stray = conn.callTool('hostile_progress_stray', {});
+    const big = conn.callTool('hostile_big_status', {});
+    const good: TaskInfo[] = [];
+    const bystander = conn.callTool('progress', { steps: 3, ms: 300 }, { onTask: t => good.push(t) });
+    assert.equal(text(await flood), 'progress flood done after 10000');
+    assert.equal(text(await stray), 'stray done');
+    assert.equal(text(await big), 'big status done');
+    assert.equal(text(await bystander), 'progress done');
+    assert.ok(changes < 200, `${changes} changes reached the views`);
+    assert.ok(calls.length < 100, `${calls.length} onProgress calls`);
+    const floodTask = conn.tasks.find(t => t.tool === 'hostile_progress_flood')!;
+    assert.equal(floodTask.progress?.total, 10_000);
+    // The stray task never shows progress that was not its own; the bystander shows its own.
+    assert.equal(conn.tasks.find(t => t.tool === 'hostile_progress_stray')!.progress, undefined);
+    assert.deepEqual(conn.tasks.find(t => t.tool === 'progress')!.progress, { progress: 3, total: 3, message: 'step 3 of 3' });
+    assert.ok(good.every(t => !t.progress || /^step \d of 3$/.test(t.progress.message ?? '')), 'the bystander saw only its own progress');
+    assert.match(conn.tasks.find(t => t.tool === 'hostile_big_status')!.statusMessage ?? '', /^big x+… \(\d+ more bytes\)$/);
+    for (const t of conn.tasks) assert.ok(Buffer.byteLength(t.statusMessage ?? '') <= 1100, `status message of ${t.tool}: ${Buffer.byteLength(t.statusMessage ?? '')} bytes`);
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
   describe('over Streamable HTTP (the same fixture, --http)', () => {
     let fixture: HttpFixture | undefined;
     afterEach(async () => { await fixture?.stop(); fixture = undefined; });

@@ -1,25 +1,27 @@
 /**
- * The task tracker (src/mcp/tasks/tasks.ts) against real servers: server-everything's `simulate-research-query`
- * (2025-11-25 tasks, with and without its elicitation round) and the tasks fixture for what a reference
- * server does not do on demand (failures, cancellation, ttl, hostile answers).
+ * The 2025-11-25 task tracker (an ExtTaskTracker on an ext-tasks session, src/mcp/tasks/extTasks.ts) against
+ * real servers: server-everything's `simulate-research-query` (2025-11-25 tasks, with and without its
+ * elicitation round) and the tasks fixture for what a reference server does not do on demand (failures,
+ * cancellation, ttl, hostile answers).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redactor } from '../../src/mcp/logging/redact';
-import { TASK_BOUNDS, TaskTracker, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
+import { TASK_BOUNDS, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
 import { McpHostError } from '../../src/mcp/errors';
+import type { ExtTaskTracker } from '../../src/mcp/tasks/extTasks';
 import { ROOT, fixture } from '../support/connection';
 import { connectTasks, type TaskTestClient } from '../support/tasks';
 
 const everything = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const SECRET = 'sk-test-SECRET-9f8e7d';
 
-function tracker(c: TaskTestClient, server: string, maxTasks = 32): { t: TaskTracker; seen: TaskInfo[]; logs: string[] } {
+async function tracker(c: TaskTestClient, server: string, maxTasks = 32): Promise<{ t: ExtTaskTracker; seen: TaskInfo[]; logs: string[] }> {
   const seen: TaskInfo[] = [];
   const logs: string[] = [];
-  const t = new TaskTracker({ server, channel: c.channel, redactor: new Redactor([SECRET]), maxTasks, requestTimeout: () => 10_000, log: (_l, m) => logs.push(m) });
+  const t = await c.tracker({ server, redactor: new Redactor([SECRET]), maxTasks, log: (_l, m) => logs.push(m) });
   t.onDidChange(i => seen.push(i));
   return { t, seen, logs };
 }
@@ -37,7 +39,7 @@ describe('tasks: server-everything simulate-research-query', function () {
     const tool = tools.tools.find(x => x.name === 'simulate-research-query');
     assert.equal((tool as { execution?: { taskSupport?: string } }).execution?.taskSupport, 'required');
     assert.equal(runAsTask({ server: 'everything', tool: 'simulate-research-query', taskSupport: 'required', capabilities: c.capabilities, protocolVersion: c.protocolVersion, mode: 'auto', longRunning: false }), true);
-    const { t, seen } = tracker(c, 'everything');
+    const { t, seen } = await tracker(c, 'everything');
     let created: TaskInfo | undefined;
     const result = await t.callTool('simulate-research-query', { topic: 'tides', ambiguous: false }, { onCreated: i => { created = i; }, userStarted: true });
     assert.match(textOf(result), /Research Report: tides/);
@@ -55,7 +57,7 @@ describe('tasks: server-everything simulate-research-query', function () {
 
   it('answers the input_required round through the elicitation callback and gets the clarified report', async () => {
     c = await connectTasks(process.execPath, [everything, 'stdio'], () => ({ action: 'accept', content: { interpretation: 'snake' } }));
-    const { t, seen } = tracker(c, 'everything');
+    const { t, seen } = await tracker(c, 'everything');
     const result = await t.callTool('simulate-research-query', { topic: 'python', ambiguous: true });
     assert.match(textOf(result), /Research Report: python \(snake\)/);
     assert.ok(seen.some(i => i.status === 'input_required'), 'the task went through input_required');
@@ -76,7 +78,7 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   const recorded = (): string[] => fs.existsSync(path.join(dir, 'rec')) ? fs.readFileSync(path.join(dir, 'rec'), 'utf8').trim().split('\n') : [];
 
   it('a failed task rejects with the server\'s error and shows as failed', async () => {
-    const { t } = tracker(await start(), 'fx');
+    const { t } = await tracker(await start(), 'fx');
     await assert.rejects(t.callTool('fail', {}), (e: Error) => e instanceof McpHostError && /server `fx` failed: .*the job broke/.test(e.message));
     const info = t.tasks[0];
     assert.equal(info.status, 'failed');
@@ -85,7 +87,7 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   });
 
   it('cancel sends tasks/cancel, stops polling and rejects the waiter', async () => {
-    const { t } = tracker(await start('--record', path.join(dir, 'rec')), 'fx');
+    const { t } = await tracker(await start('--record', path.join(dir, 'rec')), 'fx');
     let id = '';
     const call = t.callTool('never', {}, { onCreated: i => { id = i.taskId; void t.cancel(i.taskId); } });
     await assert.rejects(call, /task `task-1` of tool `never` on server `fx` was cancelled/);
@@ -98,7 +100,7 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   });
 
   it('aborting the call cancels its task', async () => {
-    const { t } = tracker(await start('--record', path.join(dir, 'rec')), 'fx');
+    const { t } = await tracker(await start('--record', path.join(dir, 'rec')), 'fx');
     const ac = new AbortController();
     const call = t.callTool('never', {}, { signal: ac.signal, onCreated: () => ac.abort() });
     await assert.rejects(call, /was cancelled/);
@@ -107,12 +109,12 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   });
 
   it('a task the server cancels ends as cancelled', async () => {
-    const { t } = tracker(await start('--notify'), 'fx');
+    const { t } = await tracker(await start('--notify'), 'fx');
     await assert.rejects(t.callTool('selfcancel', {}), /server `fx` cancelled task `task-1` of tool `selfcancel`: the server gave up/);
   });
 
   it('a task past its ttl ends with a message naming the ttl or the expiry', async () => {
-    const { t } = tracker(await start(), 'fx');
+    const { t } = await tracker(await start(), 'fx');
     await assert.rejects(t.callTool('expire', { ttl: 400 }), /did not finish within its ttl|no longer knows task/);
     assert.equal(t.tasks[0].status, 'failed');
   });
@@ -120,7 +122,7 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   for (const poll of ['0', '-5', '"abc"', 'null']) {
     it(`a bogus pollInterval (${poll}) polls at the bounded default, not in a loop`, async () => {
       assert.equal(pollDelay(JSON.parse(poll)), TASK_BOUNDS.defaultPollMs);
-      const { t } = tracker(await start('--poll', poll, '--record', path.join(dir, 'rec')), 'fx');
+      const { t } = await tracker(await start('--poll', poll, '--record', path.join(dir, 'rec')), 'fx');
       const r = await t.callTool('finish', { ms: 1500 });
       assert.equal(textOf(r), 'done');
       assert.ok(recorded().filter(l => l.startsWith('tasks/get')).length <= 4, recorded().join(','));
@@ -130,12 +132,12 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   it('a year-long pollInterval is bounded, and status notifications finish the task without waiting for it', async () => {
     assert.equal(pollDelay(365 * 24 * 3600 * 1000), TASK_BOUNDS.maxPollMs);
     assert.equal(pollDelay(1), TASK_BOUNDS.minPollMs);
-    const { t } = tracker(await start('--poll', '31536000000', '--notify'), 'fx');
+    const { t } = await tracker(await start('--poll', '31536000000', '--notify'), 'fx');
     assert.equal(textOf(await t.callTool('finish', { ms: 200 })), 'done');
   });
 
   it('keeps status messages bounded and redacted', async () => {
-    const { t, seen } = tracker(await start('--notify'), 'fx');
+    const { t, seen } = await tracker(await start('--notify'), 'fx');
     assert.equal(textOf(await t.callTool('chatty', { n: 10 })), 'chatty done');
     assert.ok(seen.every(i => Buffer.byteLength(i.statusMessage ?? '') <= TASK_BOUNDS.maxStatusBytes + 64));
     const r = await t.callTool('finish', { ms: 100, status: `token ${SECRET} here` });
@@ -145,19 +147,21 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   });
 
   it('refuses an oversized task id and an unknown status', async () => {
-    const { t } = tracker(await start(), 'fx');
+    const { t } = await tracker(await start(), 'fx');
     await assert.rejects(t.callTool('badid', {}), /bad task: the task id is 5000 characters long/);
-    await assert.rejects(t.callTool('badstatus', {}), /polling task `task-2` of tool `badstatus` failed 3 times: .*"exploded"/);
+    // ext-tasks checks each tasks/get answer: an unknown status fails the task at once, saying which field is wrong.
+    await assert.rejects(t.callTool('badstatus', {}), /task `task-2` of tool `badstatus` on server `fx` failed: the server's answer about it is malformed: `status`: Invalid option/);
   });
 
-  it('takes a plain answer to a task call as the result', async () => {
-    const { t } = tracker(await start(), 'fx');
-    assert.equal(textOf(await t.callTool('ignore', {})), 'ignored the task');
+  it('refuses a plain answer to a task call with a message naming the server (ext-tasks wants a CreateTaskResult)', async () => {
+    const { t } = await tracker(await start(), 'fx');
+    await assert.rejects(t.callTool('ignore', {}), /server `fx` answered the task call of tool `ignore` with a bad task: `task`: /);
     assert.equal(t.tasks.length, 0);
+    assert.equal(textOf(await t.callTool('finish', { ms: 50 })), 'done');
   });
 
   it('bounds running tasks per server (maxTasksPerServer) and rejects waiters when the session ends', async () => {
-    const { t } = tracker(await start(), 'fx', 2);
+    const { t } = await tracker(await start(), 'fx', 2);
     const a = t.callTool('never', {});
     const b = t.callTool('never', {});
     while (t.tasks.length < 2) await new Promise(r => setTimeout(r, 20));
@@ -169,7 +173,7 @@ describe('tasks: the fixture (failures, cancellation, ttl, hostile answers)', fu
   });
 
   it('keeps only the newest finished tasks', async () => {
-    const { t } = tracker(await start('--notify'), 'fx');
+    const { t } = await tracker(await start('--notify'), 'fx');
     for (let i = 0; i < TASK_BOUNDS.maxFinished + 3; i++) await t.callTool('finish', { ms: 1 });
     assert.equal(t.tasks.length, TASK_BOUNDS.maxFinished);
     await assert.rejects(t.result('task-1'), /has no task `task-1` here/);

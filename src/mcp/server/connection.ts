@@ -38,9 +38,9 @@ import { ServerLog } from './serverLog';
 import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notifications';
-import { ConnectionTasks, taskChannel } from '../tasks/toolTasks';
+import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTasks';
-import type { TaskInfo } from '../tasks/tasks';
+import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -174,15 +174,20 @@ export class Connection implements ServerHandle {
           redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
           log: (level: 'info' | 'warning' | 'debug', message: string) => log(level, 'lifecycle', message),
         };
-        let ext: ExtTaskTracker | undefined;
-        if (s.declaresTasksExtension) {
+        // Tasks of either era run on one ext-tasks session per server session (extTasks.ts), made only for a
+        // server that offers them (a 2026-07-28 server's extension, a 2025-11-25 server's `tasks` capability).
+        if (s.declaresTasksExtension || s.takesLegacyTasks) {
+          const legacy = !s.declaresTasksExtension;
           try {
-            ext = new ExtTaskTracker({ server: this.name, session: await s.taskSession(), ...taskOptions });
+            const ext = new ExtTaskTracker({
+              server: this.name, session: await s.taskSession(), progress: (token, h) => s.raw.onProgress(token, h), ...taskOptions,
+              ...(legacy && { legacyResultWait: (taskId: string, signal: AbortSignal) => s.client.request({ method: 'tasks/result', params: { taskId } }, OBJECT_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }) }),
+            });
+            s.store.add(this.toolTasks.attachRunner(ext));
           } catch (err) {
-            log('warning', 'lifecycle', `the server declares the tasks extension, but its task session could not be set up: ${messageOf(err)}`);
+            log('warning', 'lifecycle', `the server declares ${legacy ? 'tasks' : 'the tasks extension'}, but its task session could not be set up: ${messageOf(err)}`);
           }
         }
-        s.store.add(ext ? this.toolTasks.attachRunner(ext) : this.toolTasks.attach(taskChannel(this), taskOptions));
         if (s.era === 'modern') void s.listenForChanges(() => this.supervisor.session === s);
         await s.loadCatalogue();
         // Skills: the list only (names, descriptions, file digests); no file is read until a skill is loaded.

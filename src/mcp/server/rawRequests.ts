@@ -7,13 +7,18 @@
  * numeric ids; it takes those responses off the transport before the SDK's handler sees them, and passes
  * everything else on unchanged.
  *
+ * It also routes the progress of the host's 2026-07-28 task calls (`notifications/progress` whose token is
+ * one of `TASK_PROGRESS_PREFIX`, given by extTasks.ts in the call's `_meta`) to the tracker that asked for
+ * it; a notification with such a token that nobody waits for (a finished task, a token a server made up)
+ * is dropped here, and every other notification passes on to the SDK unchanged.
+ *
  * Bounded: a timeout per request, at most `maxPending` waiting at once, every waiter failed when the
  * transport closes. A server's `pollIntervalMs` is clamped to the host's polling bounds on the way in
  * (taskPolicy.ts), so no server can make the host poll faster than it ever does.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpHostError } from '../errors';
-import { pollDelay } from '../tasks/taskPolicy';
+import { TASK_PROGRESS_PREFIX, pollDelay } from '../tasks/taskPolicy';
 
 /** What ext-tasks expects back from a dispatch. */
 export type RawResponse =
@@ -34,6 +39,7 @@ interface Waiter {
 export class RawRequests {
   private next = 1;
   private readonly waiting = new Map<string, Waiter>();
+  private readonly progress = new Map<string, (params: Record<string, unknown>) => void>();
   private closed = false;
   private installed = false;
 
@@ -52,8 +58,8 @@ export class RawRequests {
     const t = this.transport;
     const inner = t.onmessage;
     t.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
-      if (this.take(message)) return;
-      (inner as ((m: JSONRPCMessage, x?: unknown) => void) | undefined)?.call(t, clampNotification(message), extra);
+      if (this.take(message) || this.takeProgress(message)) return;
+      (inner as ((m: JSONRPCMessage, x?: unknown) => void) | undefined)?.call(t, clampTaskPolls(message), extra);
     }) as Transport['onmessage'];
     const innerClose = t.onclose;
     t.onclose = () => {
@@ -94,12 +100,33 @@ export class RawRequests {
     });
   };
 
+  /**
+   * Hands the `notifications/progress` params carrying `token` (one of TASK_PROGRESS_PREFIX) to `handler`
+   * until disposed.
+   */
+  onProgress(token: string, handler: (params: Record<string, unknown>) => void): { dispose(): void } {
+    this.progress.set(token, handler);
+    return { dispose: () => { if (this.progress.get(token) === handler) this.progress.delete(token); } };
+  }
+
   /** Fails every waiter; later dispatches fail at once. */
   close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.waiting.values()]) w.reject(new McpHostError(reason));
     this.waiting.clear();
+    this.progress.clear();
+  }
+
+  /** True when `message` is the progress of one of the host's task calls (handed on, or dropped when nobody waits). */
+  private takeProgress(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; method?: unknown; params?: unknown };
+    if (m.method !== 'notifications/progress' || m.id !== undefined) return false;
+    const p = m.params as Record<string, unknown> | undefined;
+    const token = p !== null && typeof p === 'object' ? p.progressToken : undefined;
+    if (typeof token !== 'string' || !token.startsWith(TASK_PROGRESS_PREFIX)) return false;
+    this.progress.get(token)?.(p!);
+    return true;
   }
 
   /** True when `message` answered one of ours (it was handed to its waiter). */
@@ -126,9 +153,29 @@ function clampPoll(result: unknown): unknown {
   return { ...r, pollIntervalMs: pollDelay(r.pollIntervalMs) };
 }
 
-/** A 2026-07-28 task status notification carries the task too: its `pollIntervalMs` within the same bounds. */
-function clampNotification(message: JSONRPCMessage): JSONRPCMessage {
-  const m = message as { method?: unknown; id?: unknown; params?: unknown };
-  if (m.method !== 'notifications/tasks' || m.id !== undefined) return message;
-  return { ...message, params: clampPoll(m.params) } as JSONRPCMessage;
+/**
+ * Task polling hints on the SDK's side of the transport, within the same bounds: a 2026-07-28 task status
+ * notification's `pollIntervalMs`; a 2025-11-25 task's `pollInterval` in a CreateTaskResult (`task`), a
+ * `tasks/get` answer and `notifications/tasks/status` (ext-tasks polls a 2025-11-25 task through the SDK
+ * Client, and would follow a `pollInterval` of 0 as fast as every 10 ms). Anything else passes unchanged.
+ */
+function clampTaskPolls(message: JSONRPCMessage): JSONRPCMessage {
+  const m = message as { method?: unknown; id?: unknown; params?: unknown; result?: unknown };
+  if (m.method === 'notifications/tasks' && m.id === undefined) return { ...message, params: clampPoll(m.params) } as JSONRPCMessage;
+  if (m.method === 'notifications/tasks/status' && m.id === undefined) return { ...message, params: clampLegacyPoll(m.params) } as JSONRPCMessage;
+  if (m.method !== undefined || m.result === null || typeof m.result !== 'object') return message;
+  // A response is changed in place, never replaced: over Streamable HTTP a replaced response object left
+  // its request unanswered in the SDK (seen with server-everything's task calls).
+  const r = m.result as Record<string, unknown>;
+  const task = r.task as Record<string, unknown> | undefined;
+  if (typeof r.taskId === 'string' && 'pollInterval' in r) r.pollInterval = pollDelay(r.pollInterval);
+  else if (task !== null && typeof task === 'object' && !Array.isArray(task) && 'pollInterval' in task) task.pollInterval = pollDelay(task.pollInterval);
+  return message;
+}
+
+/** A 2025-11-25 task's `pollInterval` (any value, a string or null included) within the host's polling bounds. */
+function clampLegacyPoll(task: unknown): unknown {
+  if (task === null || typeof task !== 'object' || Array.isArray(task)) return task;
+  const t = task as Record<string, unknown>;
+  return 'pollInterval' in t ? { ...t, pollInterval: pollDelay(t.pollInterval) } : task;
 }

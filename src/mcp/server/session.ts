@@ -8,7 +8,7 @@
  */
 import { appsClientCapability } from '../apps/meta';
 import { skillsClientCapability } from '../skills/skills';
-import { Client, ProtocolError, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../events';
 import { CatalogueSession } from '../catalogue/catalogue';
 import { describeError, httpStatusOf, messageOf } from '../errors';
@@ -22,8 +22,8 @@ import { specSchema } from '../spec';
 import { StdioMessageError, StdioTransport } from '../process/stdioTransport';
 import { endHttpSession } from '../launch/http';
 import { RawRequests } from './rawRequests';
-import { TASKS_EXTENSION } from '../tasks/taskPolicy';
-import type { ApplicationInputRequest, TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import { TASKS_EXTENSION, serverTakesToolTasks } from '../tasks/taskPolicy';
+import { createTaskSession, type TaskEnabledSession, type TaskInputRequest } from '../tasks/extTasks';
 import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from '../types';
 
 /** Which transport carries a session. */
@@ -264,33 +264,32 @@ export class McpSession {
     return ext !== null && typeof ext === 'object' && !Array.isArray(ext);
   }
 
+  /** A 2025-11-25 session whose server declares task tool calls (`capabilities.tasks.requests.tools.call`). */
+  get takesLegacyTasks(): boolean {
+    return this.era !== 'modern' && serverTakesToolTasks(this.client.getServerCapabilities() as Record<string, unknown> | undefined);
+  }
+
   /**
-   * An ext-tasks session on this Client (one per session): its task traffic goes through the host's
-   * request coordinator, framed with what the host declares plus the extension; `input_required`
-   * requests are answered by the host's usual elicitation, sampling and roots paths.
+   * An ext-tasks session on this Client (one per session), for either era. On 2026-07-28 its task traffic
+   * goes through the host's request coordinator, framed with what the host declares plus the extension, and
+   * `input_required` requests are answered by the host's usual elicitation, sampling and roots paths; on
+   * 2025-11-25 it uses the Client itself, and the server's requests reach the Client's own handlers.
    */
-  async taskSession(): Promise<TaskEnabledSession> {
+  taskSession(): Promise<TaskEnabledSession> {
     const h = this.host;
     const info = h.clientInfo ?? { name: 'mcp-host', version: '0.1.0' };
-    // Loaded with the first 2026-07-28 Tasks server: its own bundle dist/ext-tasks.js, on this SDK (extTasksModule.ts).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { loadExtTasks } = require('./extTasksModule') as typeof import('./extTasksModule');
-    const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError });
-    return createTaskSessionFromClient(this.client as never, {
+    return createTaskSession(this.client, {
       endpointId: `mcp-host:${h.name()}`,
-      rawDispatch: this.raw.dispatch as never,
-      v2RequestFraming: {
-        protocolVersion: this.protocolVersion ?? '2026-07-28',
-        clientInfo: JSON.parse(JSON.stringify(info)),
-        clientCapabilities: JSON.parse(JSON.stringify(this.clientCapabilities)),
-      },
-      onInputRequest: ((request: ApplicationInputRequest, ctx: { signal?: AbortSignal }) => this.answerInput(request, ctx.signal ?? new AbortController().signal)) as never,
+      ...(this.era === 'modern' && {
+        raw: { dispatch: this.raw.dispatch, framing: { protocolVersion: this.protocolVersion ?? '2026-07-28', clientInfo: info, clientCapabilities: this.clientCapabilities } },
+      }),
+      onInputRequest: (request, signal) => this.answerInput(request, signal),
       onError: err => h.log('warning', 'lifecycle', `tasks: ${h.redactor().cap(messageOf(err), 500).text}`),
     });
   }
 
   /** A task's input request, answered as the same request from the server would be. */
-  private async answerInput(request: ApplicationInputRequest, signal: AbortSignal): Promise<unknown> {
+  private async answerInput(request: TaskInputRequest, signal: AbortSignal): Promise<unknown> {
     const h = this.host;
     const pending = this.pendingRequests!;
     if (request.kind === 'roots') return pending.run('roots/list', () => ({ roots: h.roots().map(r => ({ ...r })) }));

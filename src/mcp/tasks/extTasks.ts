@@ -1,28 +1,85 @@
 /**
- * Tasks on MCP 2026-07-28 (the `io.modelcontextprotocol/tasks` extension, SEP-2663), driven by the official
- * client side, `@modelcontextprotocol/ext-tasks`: one task session per server session (made from the SDK
- * Client, with the host's request coordinator as `rawDispatch` and the host's client description as
- * `v2RequestFraming`, rawRequests.ts). It has the same face as the 2025-11-25 TaskTracker (tasks.ts): the
- * same `TaskInfo` snapshots for the Tasks group, chat and the CLI, the same bounds (running tasks per
- * server, finished ones kept, status messages redacted and cut, task ids at most 256 characters, the
- * task's ttl), and readable errors naming the server. `input_required` is answered by ext-tasks through
- * the session's input handler (the host's usual elicitation and sampling paths) and sent back with
- * `tasks/update`; polling follows the server's `pollIntervalMs` within the host's bounds.
+ * Tasks of both eras, driven by the official client side, `@modelcontextprotocol/ext-tasks` (the only module
+ * that loads it): one task session per server session, made from the SDK Client. On MCP 2026-07-28 (the
+ * `io.modelcontextprotocol/tasks` extension, SEP-2663) with the host's request coordinator as `rawDispatch`
+ * and the host's client description as `v2RequestFraming` (rawRequests.ts); `input_required` is answered
+ * by ext-tasks through the session's input handler (the host's usual elicitation and sampling paths) and
+ * sent back with `tasks/update`. On 2025-11-25 (the `tasks` capability, SEP-1686) through the Client itself;
+ * the server's requests for a task reach the Client's own handlers, and the host keeps one thing ext-tasks
+ * 0.2.2 does not do: a `tasks/result` wait while the task is `input_required` (legacyResultWait).
+ *
+ * The tracker is the host's part: the `TaskInfo` snapshots for the Tasks group, chat and the CLI, the
+ * bounds (running tasks per server, finished ones kept, status messages redacted and cut, task ids at most
+ * 256 characters, the task's ttl), readable errors naming the server. Polling follows the server's hint
+ * within the host's bounds (clamped on the transport, rawRequests.ts).
+ *
+ * Progress, in both eras: each task call carries a progress token of its own (`_meta.progressToken`, one of
+ * TASK_PROGRESS_PREFIX); the server's `notifications/progress` for it (routed by the request coordinator)
+ * become the task's `progress`, checked, redacted and cut like a status message, and shown in the Tasks
+ * group, chat and CLI waiting and Call Tool's notification. Progress and message-only changes reach the
+ * views at most every MESSAGE_EMIT_MS, so a flood of them costs a bounded number of updates.
  */
-import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
-import { Emitter, type Event } from '../events';
+import type { ApplicationInputRequest, TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
-import { TASK_BOUNDS, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
+import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
+
+export type { TaskEnabledSession };
+/** A task's input request as ext-tasks hands it to the host (elicitation, sampling or roots). */
+export type TaskInputRequest = ApplicationInputRequest;
+
+export interface TaskSessionOptions {
+  endpointId: string;
+  /** Only for a 2026-07-28 session: the host's request coordinator and its client description (rawRequests.ts). */
+  raw?: { dispatch: unknown; framing: { protocolVersion: string; clientInfo: unknown; clientCapabilities: unknown } };
+  onInputRequest: (request: TaskInputRequest, signal: AbortSignal) => Promise<unknown>;
+  onError: (err: Error) => void;
+}
+
+/**
+ * One ext-tasks task session on a session's SDK Client (the only place the host loads ext-tasks; an ES
+ * module, loaded with the first task-capable server).
+ */
+export async function createTaskSession(client: unknown, o: TaskSessionOptions): Promise<TaskEnabledSession> {
+  // Its own bundle dist/ext-tasks.js, loaded with the first task-capable server, on this SDK (extTasksModule.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadExtTasks } = require('../server/extTasksModule') as typeof import('../server/extTasksModule');
+  const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError });
+  return createTaskSessionFromClient(client as never, {
+    endpointId: o.endpointId,
+    ...(o.raw && {
+      rawDispatch: o.raw.dispatch as never,
+      v2RequestFraming: {
+        protocolVersion: o.raw.framing.protocolVersion,
+        clientInfo: JSON.parse(JSON.stringify(o.raw.framing.clientInfo)),
+        clientCapabilities: JSON.parse(JSON.stringify(o.raw.framing.clientCapabilities)),
+      },
+    }),
+    onInputRequest: ((request: ApplicationInputRequest, ctx: { signal?: AbortSignal }) => o.onInputRequest(request, ctx.signal ?? new AbortController().signal)) as never,
+    onError: o.onError,
+  } as never);
+}
 
 export interface ExtTaskTrackerOptions {
   server: string;
   session: TaskEnabledSession;
+  /**
+   * Set for a 2025-11-25 session (its `tasks` capability): sends `tasks/result` for a task that needs input.
+   * ext-tasks (0.2.2) asks for a 2025-11-25 task's result only once the task has ended, but a server's
+   * requests for an `input_required` task (its elicitation, say) travel on the `tasks/result` stream
+   * (SEP-1686; server-everything's `simulate-research-query` does this), so without this wait the task would
+   * stay `input_required` until its ttl. The answer is not used: ext-tasks fetches the result itself.
+   */
+  legacyResultWait?: (taskId: string, signal: AbortSignal) => Promise<unknown>;
   redactor: Redactor;
   maxTasks: number;
   requestTimeout: () => number;
   log?: (level: 'info' | 'warning' | 'debug', message: string) => void;
+  /** Hands the params of `notifications/progress` carrying `token` to `handler` until disposed (rawRequests.ts). */
+  progress?: (token: string, handler: (params: Record<string, unknown>) => void) => Disposable;
 }
 
 type Execution = ToolExecution<Record<string, unknown>>;
@@ -39,6 +96,13 @@ interface Entry {
   /** A status-message change waiting to be shown (message-only changes are shown at most every 250 ms). */
   lastEmit: number;
   pendingEmit?: ReturnType<typeof setTimeout>;
+  /** The progress last handed to the call's own `onProgress`. */
+  progressSent?: TaskInfo['progress'];
+  /** The progress route of this call (disposed when the task ends). */
+  progressRoute?: Disposable;
+  /** A 2025-11-25 `tasks/result` wait is open (legacyResultWait); aborted when the task ends. */
+  waiting: boolean;
+  abort: AbortController;
 }
 
 /**
@@ -54,14 +118,19 @@ const ANY_OBJECT = {
 /** Message-only changes (same status) reach the views at most this often; a flood of them costs nothing more. */
 const MESSAGE_EMIT_MS = 250;
 
+let progressTokens = 0;
+
 export class ExtTaskTracker implements TaskRunner {
-  readonly extension = true;
+  /** A tracker of the 2026-07-28 extension (not of a 2025-11-25 session's `tasks` capability). */
+  readonly extension: boolean;
   private readonly entries = new Map<string, Entry>();
   private disposed = false;
   private readonly _onDidChange = new Emitter<TaskInfo>();
   readonly onDidChange: Event<TaskInfo> = this._onDidChange.event;
 
-  constructor(private readonly o: ExtTaskTrackerOptions) {}
+  constructor(private readonly o: ExtTaskTrackerOptions) {
+    this.extension = !o.legacyResultWait;
+  }
 
   get tasks(): TaskInfo[] {
     return listedTasks(this.entries.values());
@@ -79,19 +148,37 @@ export class ExtTaskTracker implements TaskRunner {
     const onAbortCreate = () => creating.abort(opts.signal?.reason);
     if (opts.signal?.aborted) onAbortCreate();
     else opts.signal?.addEventListener('abort', onAbortCreate, { once: true });
+    // Progress that comes before the task exists is kept (the last one) and shown once it does.
+    const token = `${TASK_PROGRESS_PREFIX}${++progressTokens}`;
+    const box: { entry?: Entry; early?: TaskInfo['progress'] } = {};
+    const route = this.o.progress?.(token, p => {
+      const progress = this.readProgress(p);
+      if (!progress) return;
+      if (box.entry) this.setProgress(box.entry, progress);
+      else box.early = progress;
+    });
     let exec: Execution;
     try {
       exec = await this.o.session.callTool<Record<string, unknown>>(tool, args as never, {
-        task: { preference: 'allow' },
+        // The host's policy already chose a task (taskPolicy.ts); a 2025-11-25 call names the tool as one that
+        // takes tasks (ext-tasks asks for one only then) and asks for the host's ttl.
+        ...(this.extension
+          ? { task: { preference: 'allow' } }
+          : { task: { preference: 'require', retentionMs: TASK_BOUNDS.requestedTtlMs }, declaration: { name: tool, inputSchema: { type: 'object' }, taskSupport: 'optional' } }),
         resultCodec: ANY_OBJECT,
         requestTimeoutMs: opts.timeout ?? this.o.requestTimeout(),
         signal: creating.signal,
+        ...(route && { metadata: { progressToken: token } }),
       });
     } catch (err) {
+      route?.dispose();
+      const bad = schemaProblem(err);
+      if (bad) throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: ${this.o.redactor.cap(bad, 300).text}`, undefined, { cause: err });
       throw this.readable(err, `calling tool \`${tool}\` on server \`${this.o.server}\``);
     } finally {
       opts.signal?.removeEventListener('abort', onAbortCreate);
     }
+    if (exec.kind !== 'task') route?.dispose();
     if (exec.kind === 'immediate') {
       const { outcome } = await exec.settle();
       if (outcome.status === 'completed') return outcome.result;
@@ -101,10 +188,12 @@ export class ExtTaskTracker implements TaskRunner {
     }
     const taskId = exec.handle.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > TASK_BOUNDS.maxTaskIdChars) {
+      route?.dispose();
       void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
       throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: the task id is ${typeof taskId === 'string' ? `${taskId.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})` : 'not a string'}`);
     }
-    const entry = this.track(tool, args, exec, opts);
+    const entry = box.entry = this.track(tool, args, exec, opts, route);
+    if (box.early) this.setProgress(entry, box.early);
     opts.onCreated?.(entry.info);
     if (opts.signal) {
       const onAbort = () => { void this.cancel(taskId); };
@@ -121,10 +210,10 @@ export class ExtTaskTracker implements TaskRunner {
         } else if (outcome.status === 'cancelled') {
           this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
         } else {
-          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${outcome.error.message}`);
+          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(outcome.error)}`);
         }
       },
-      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${messageOf(err)}`),
+      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(err)}`),
     );
     return entry.done;
   }
@@ -159,7 +248,7 @@ export class ExtTaskTracker implements TaskRunner {
 
   // -------------------------------------------------------------------------------------------
 
-  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions): Entry {
+  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions, progressRoute: Disposable | undefined): Entry {
     let settle!: Entry['settle'];
     const done = new Promise<Record<string, unknown>>((resolve, reject) => { settle = { resolve, reject }; });
     done.catch(() => undefined);
@@ -168,7 +257,7 @@ export class ExtTaskTracker implements TaskRunner {
       server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt: now, updatedAt: now,
       pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false,
     };
-    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0 };
+    const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0, progressRoute, waiting: false, abort: new AbortController() };
     this.entries.set(info.taskId, e);
     this.prune();
     this.emit(e);
@@ -176,7 +265,23 @@ export class ExtTaskTracker implements TaskRunner {
   }
 
   private onEvent(e: Entry, ev: TaskExecutionEvent<Record<string, unknown>>): void {
-    if (ev.type === 'task') this.apply(e, ev.task);
+    if (ev.type !== 'task') return;
+    this.apply(e, ev.task);
+    if (ev.task.status === 'input_required') this.waitForInput(e);
+  }
+
+  /** 2025-11-25: one `tasks/result` wait while the task needs input, so that the server's requests reach the host. */
+  private waitForInput(e: Entry): void {
+    const wait = this.o.legacyResultWait;
+    if (!wait || e.waiting || e.finished) return;
+    e.waiting = true;
+    wait(e.info.taskId, e.abort.signal).then(
+      () => { e.waiting = false; },
+      err => {
+        e.waiting = false;
+        if (!e.finished) this.o.log?.('debug', `tasks/result for task ${this.redacted(e.info.taskId)}: ${messageOf(err)}`);
+      },
+    );
   }
 
   private apply(e: Entry, t: TaskView): void {
@@ -190,7 +295,30 @@ export class ExtTaskTracker implements TaskRunner {
     e.info = { ...e.info, ...patch, ...(changed && { updatedAt: Date.now() }) };
     if (e.ttlTimer === undefined && typeof e.info.ttl === 'number') this.armTtl(e, e.info.ttl);
     if (!changed) return;
-    if (statusChanged || Date.now() - e.lastEmit >= MESSAGE_EMIT_MS) {
+    if (statusChanged) this.emit(e);
+    else this.emitSoon(e);
+  }
+
+  /** A progress notification's params as the host shows them (undefined when they are not progress). */
+  private readProgress(p: Record<string, unknown>): TaskInfo['progress'] | undefined {
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (!finite(p.progress)) return undefined;
+    return {
+      progress: p.progress,
+      ...(finite(p.total) && { total: p.total }),
+      ...(typeof p.message === 'string' && { message: this.cap(p.message) }),
+    };
+  }
+
+  private setProgress(e: Entry, progress: NonNullable<TaskInfo['progress']>): void {
+    if (e.finished) return;
+    e.info = { ...e.info, progress, updatedAt: Date.now() };
+    this.emitSoon(e);
+  }
+
+  /** Message-only and progress changes: shown now if nothing was shown for MESSAGE_EMIT_MS, else once that has passed. */
+  private emitSoon(e: Entry): void {
+    if (Date.now() - e.lastEmit >= MESSAGE_EMIT_MS) {
       this.emit(e);
     } else if (!e.pendingEmit) {
       e.pendingEmit = setTimeout(() => { e.pendingEmit = undefined; if (!e.finished) this.emit(e); }, MESSAGE_EMIT_MS);
@@ -212,6 +340,11 @@ export class ExtTaskTracker implements TaskRunner {
   private emit(e: Entry): void {
     e.lastEmit = Date.now();
     if (e.pendingEmit) { clearTimeout(e.pendingEmit); e.pendingEmit = undefined; }
+    const progress = e.info.progress;
+    if (progress && progress !== e.progressSent) {
+      e.progressSent = progress;
+      e.opts.onProgress?.(progress);
+    }
     e.opts.onUpdate?.(e.info);
     this._onDidChange.fire(e.info);
   }
@@ -220,6 +353,8 @@ export class ExtTaskTracker implements TaskRunner {
     if (e.finished) return;
     e.finished = true;
     clearTimeout(e.ttlTimer);
+    e.progressRoute?.dispose();
+    e.abort.abort();
     const hasResult = error === undefined && e.result !== undefined;
     e.info = { ...e.info, status, hasResult, updatedAt: Date.now(), ...(error !== undefined && { error: this.o.redactor.text(error) }) };
     this.emit(e);
@@ -241,6 +376,12 @@ export class ExtTaskTracker implements TaskRunner {
     return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause: err });
   }
 
+  /** Why a task failed, in words (a malformed answer of the server says what is wrong with it). */
+  private failure(err: unknown): string {
+    const bad = schemaProblem(err);
+    return bad ? `the server's answer about it is malformed: ${this.o.redactor.cap(bad, 300).text}` : messageOf(err);
+  }
+
   private cap(text: string): string {
     return this.o.redactor.cap(text, TASK_BOUNDS.maxStatusBytes).text;
   }
@@ -248,6 +389,22 @@ export class ExtTaskTracker implements TaskRunner {
   private redacted(id: string): string {
     return this.o.redactor.cap(id, TASK_BOUNDS.maxTaskIdChars).text;
   }
+}
+
+/**
+ * What is wrong with a server's answer ext-tasks refused (its schema check, through causes): the first
+ * problem as "`path`: message", or undefined for any other error.
+ */
+function schemaProblem(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const issues = (e as { issues?: unknown }).issues;
+    if (Array.isArray(issues) && issues.length > 0) {
+      const first = issues[0] as { path?: unknown; message?: unknown };
+      const where = Array.isArray(first.path) && first.path.length ? `\`${first.path.map(String).join('.')}\`: ` : '';
+      return `${where}${String(first.message ?? 'invalid')}`;
+    }
+  }
+  return undefined;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

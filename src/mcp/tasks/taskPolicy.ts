@@ -1,13 +1,14 @@
 /**
- * Tasks, the decisions and the wire shapes (MCP 2025-11-25 "tasks", experimental; SEP-1686):
- * whether a tool call runs as a task, and what a server's task object may look like before the tracker
- * (tasks.ts) believes it. Editor-free; nothing here sends a request.
+ * Tasks, the decisions and the bounds (MCP 2025-11-25 "tasks", experimental, SEP-1686; and the 2026-07-28
+ * Tasks extension): whether a tool call runs as a task, and the host's fixed bounds on what a server's task
+ * says. Editor-free; nothing here sends a request.
  *
- * The 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663: server-directed
- * `resultType: "task"`, `tasks/get` with inlined results, `tasks/update`, no `tasks/result`) is driven by
- * `@modelcontextprotocol/ext-tasks` (extTasks.ts) on a session whose server declares it; the SDK v2
- * (2.4.0) refuses those methods and answers, so they go through the host's own request coordinator
- * (server/rawRequests.ts). The same policy decides which calls go as tasks in both eras.
+ * Both eras are driven by `@modelcontextprotocol/ext-tasks` (extTasks.ts): a 2025-11-25 session whose server
+ * declares task tool calls through the SDK Client, a 2026-07-28 session whose server declares the extension
+ * (`io.modelcontextprotocol/tasks`, SEP-2663: server-directed `resultType: "task"`, `tasks/get` with inlined
+ * results, `tasks/update`, no `tasks/result`) through the host's own request coordinator
+ * (server/rawRequests.ts), since the SDK v2 (2.4.0) refuses those methods and answers. The same policy
+ * decides which calls go as tasks in both eras.
  */
 import { McpHostError } from '../errors';
 
@@ -18,6 +19,8 @@ export type TaskMode = 'auto' | 'task' | 'plain';
 
 export const TASK_STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** The prefix of the progress tokens of the host's 2026-07-28 task calls (extTasks.ts gives them, rawRequests.ts routes them). */
+export const TASK_PROGRESS_PREFIX = 'mcp-host-task-progress-';
 
 /** Fixed bounds on what a server's task says (the count of tasks is the limit `maxTasksPerServer`). */
 export const TASK_BOUNDS = Object.freeze({
@@ -128,35 +131,6 @@ export class LongRunningTools {
   clear(): void {
     this.names.clear();
   }
-}
-
-/** A task object as a server sent it, checked field by field. */
-export interface WireTask {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  /** `null` = unlimited; undefined = not said. */
-  ttl?: number | null;
-  pollInterval?: number;
-}
-
-/**
- * Reads a task object (CreateTaskResult.task, a tasks/get result, a status notification's params).
- * Returns a readable problem instead when it is not one: a missing or oversized id, an unknown status.
- */
-export function readTask(v: unknown): WireTask | string {
-  const o = obj(v);
-  if (!o) return 'the task is not an object';
-  const id = o.taskId;
-  if (typeof id !== 'string' || id.length === 0) return 'the task has no `taskId` string';
-  if (id.length > TASK_BOUNDS.maxTaskIdChars) return `the task id is ${id.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})`;
-  if (!TASK_STATUSES.includes(o.status as TaskStatus)) return `the task status ${JSON.stringify(String(o.status).slice(0, 40))} is not one of ${TASK_STATUSES.join(', ')}`;
-  const t: WireTask = { taskId: id, status: o.status as TaskStatus };
-  if (typeof o.statusMessage === 'string') t.statusMessage = o.statusMessage;
-  if (o.ttl === null) t.ttl = null;
-  else if (typeof o.ttl === 'number' && Number.isFinite(o.ttl) && o.ttl >= 0) t.ttl = o.ttl;
-  if (typeof o.pollInterval === 'number') t.pollInterval = o.pollInterval;
-  return t;
 }
 
 /** The polling interval to use for what a server suggested (anything odd becomes the default, then bounded). */

@@ -1,13 +1,12 @@
 /**
- * A connection's tasks across its sessions: one TaskTracker per running session (made when the session
- * starts, disposed when it ends), the "known long-running" memory of the `optional` policy, and the one
- * decision per tool call (taskPolicy.ts) between a task and a plain call. The connection owns one of these
+ * A connection's tasks across its sessions: one tracker per running session (an ExtTaskTracker, made when
+ * the session starts, disposed when it ends), the "known long-running" memory of the `optional` policy, and
+ * the one decision per tool call (taskPolicy.ts) between a task and a plain call. The connection owns one of these
  * and forwards `callTool`, `tasks`, `cancelTask` and `taskResult` to it.
  */
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
-import { LongRunningTools, TASKS_EXTENSION, TaskTracker, codeOf, errorDataOf, isTerminal, runAsTask, type ResultSchema, type TaskChannel, type TaskInfo, type TaskMode, type TaskRequestOptions, type TaskRunOptions, type TaskRunner } from './tasks';
-import type { Redactor } from '../logging/redact';
+import { LongRunningTools, TASKS_EXTENSION, codeOf, errorDataOf, isTerminal, runAsTask, type TaskInfo, type TaskMode, type TaskRunOptions, type TaskRunner } from './tasks';
 
 export interface ToolCallContext {
   /** The tool as listed (its `execution.taskSupport` decides). */
@@ -15,20 +14,6 @@ export interface ToolCallContext {
   capabilities: Record<string, unknown> | undefined;
   protocolVersion: string | undefined;
   mode?: TaskMode;
-}
-
-/**
- * A connection's two members as a TaskChannel: `request` as is, `onNotification` handing the tracker the
- * notification's params.
- */
-export function taskChannel(conn: {
-  request<T>(method: string, params?: Record<string, unknown>, resultSchema?: ResultSchema<T>, opts?: TaskRequestOptions): Promise<T>;
-  onNotification(method: string, handler: (notification: { method: string; params?: Record<string, unknown> }) => void): Disposable;
-}): TaskChannel {
-  return {
-    request: (method, params, schema, opts) => conn.request(method, params, schema, opts),
-    onNotification: (method, handler) => conn.onNotification(method, n => handler(n.params)),
-  };
 }
 
 export class ConnectionTasks implements Disposable {
@@ -42,14 +27,10 @@ export class ConnectionTasks implements Disposable {
   constructor(private readonly server: () => string) {}
 
   /**
-   * A session started: tasks run on it from now on. Dispose the result when that session ends (its running
-   * tasks fail with `reason`, the list empties); disposing it after another session attached does nothing.
+   * A session started: tasks run on `tracker` (its ExtTaskTracker) from now on. Dispose the result when that
+   * session ends (its running tasks fail, the list empties); disposing it after another session attached
+   * does nothing.
    */
-  attach(channel: TaskChannel, o: { redactor: Redactor; maxTasks: number; requestTimeout: () => number; log?: (level: 'info' | 'warning' | 'debug', message: string) => void }): Disposable {
-    return this.attachRunner(new TaskTracker({ server: this.server(), channel, ...o }));
-  }
-
-  /** Like `attach`, with a tracker made elsewhere (a 2026-07-28 session's ExtTaskTracker). */
   attachRunner(tracker: TaskRunner): Disposable {
     this.detach();
     this.trackerEvents = tracker.onDidChange(i => this._onDidChange.fire(i));
