@@ -161,6 +161,9 @@ export class AppView implements vscode.Disposable {
   /** Counts of the view's messages (received, dropped over the rate, refused over the pending cap); tests and the log. */
   get counts(): { received: number; receivedChars: number; dropped: number; refused: number } | undefined { return this.transport?.counts; }
 
+  /** This view maximised its editor group (fullscreen) and will restore it (tests). */
+  get groupMaximized(): boolean { return this.maximized; }
+
   /** The view's dialogs waiting or on screen. */
   get dialogsWaiting(): number { return this.dialogs.waiting; }
 
@@ -212,7 +215,13 @@ export class AppView implements vscode.Disposable {
     }
     if (this.disposed || dialogs.signal.aborted) return;
     // Camera, microphone, geolocation, clipboard write: only what the resource declares and the user agreed to.
-    const granted = this.granted = await this.s.permissions(this.server, this.tool.name, this.uri, res.permissions, dialogs);
+    let granted: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
+    try {
+      granted = await this.s.permissions(this.server, this.tool.name, this.uri, res.permissions, dialogs);
+    } catch (err) {
+      this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view's permissions were not granted: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.granted = granted;
     res = { ...res, permissions: granted };
     if (this.disposed || dialogs.signal.aborted) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
@@ -336,7 +345,7 @@ export class AppView implements vscode.Disposable {
         this.pageSender = typeof msg.sender === 'string' ? msg.sender.slice(0, 20) : undefined;
         // The first page (no view yet) asks for the view; a page with the view only brings the theme and size.
         if (msg.hasView === true) this.contextChanged();
-        else if (this.delivery.args || this.delivery.result) void this.load();
+        else if (this.delivery.args || this.delivery.partial || this.delivery.result) void this.load();
         break;
       case 'dropped':
         // The page dropped the view's messages over the rate (VIEW_LIMITS); one line per burst.
@@ -389,7 +398,7 @@ export class AppView implements vscode.Disposable {
         this.panel.reveal(undefined, false);
         await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND);
       }
-      if (from === 'inline') this.inlineColumn = this.panel.viewColumn;
+      if (from === 'inline') this.inlineColumn = this.column();
       if (want === 'fullscreen') {
         this.panel.reveal(undefined, false);
         if (vscode.window.tabGroups.all.length > 1) {
@@ -397,7 +406,8 @@ export class AppView implements vscode.Disposable {
           this.maximized = true;
         }
       } else if (want === 'pip') {
-        if (from !== 'pip') this.panel.reveal(vscode.ViewColumn.Beside, true);
+        // The group to the right of the view's (created when there is none); focus stays where it was.
+        if (from !== 'pip') this.panel.reveal(Math.min((this.column() ?? vscode.ViewColumn.One) + 1, vscode.ViewColumn.Nine), true);
       } else if (from === 'pip' && this.inlineColumn !== undefined) {
         this.panel.reveal(this.inlineColumn, true);
       }
@@ -410,6 +420,13 @@ export class AppView implements vscode.Disposable {
     this.trace.push(`display mode ${this.displayMode}`);
     if (this.displayMode !== from) this.contextChanged();
     return this.displayMode;
+  }
+
+  /** The editor group the panel is in now (its tab), else what the panel last said. */
+  column(): vscode.ViewColumn | undefined {
+    const title = this.panel.title;
+    const group = vscode.window.tabGroups.all.find(g => g.tabs.some(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(APP_VIEW_TYPE) && t.label === title));
+    return group?.viewColumn ?? this.panel.viewColumn;
   }
 
   private ownServer() {
