@@ -59,13 +59,16 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   }
 
   it('H130: display modes: pip moves the view to a group beside, fullscreen maximises its group, inline brings it back; the view is told each', async () => {
+    // pip needs another editor to be beside: a text document in the first group, where the view then opens too.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'beside' }), vscode.ViewColumn.One);
     const view = await opened('basic', 'get-time');
     assert.deepStrictEqual(view.context().availableDisplayModes, ['inline', 'fullscreen', 'pip']);
     assert.strictEqual(view.context().displayMode, 'inline');
     const column = view.column();
     const pip = await view.asView('ui/request-display-mode', { mode: 'pip' }) as Response;
     assert.deepStrictEqual(pip.result, { mode: 'pip' });
-    await until(api, 'the view in the group beside', () => view.column() !== column);
+    const groups = () => JSON.stringify(vscode.window.tabGroups.all.map(g => ({ column: g.viewColumn, active: g.isActive, tabs: g.tabs.map(t => `${t.label}${t.input instanceof vscode.TabInputWebview ? ` [${t.input.viewType}]` : ''}`) })));
+    await until(api, 'the view in the group beside', () => view.column() !== column).catch(err => { throw new Error(`${err instanceof Error ? err.message : String(err)}: was ${column}, now ${view.column()}, panel ${view.panel.viewColumn}; groups ${groups()}`); });
     assert.strictEqual(view.context().displayMode, 'pip');
     await sleep(1100);
     const full = await view.asView('ui/request-display-mode', { mode: 'fullscreen' }) as Response;
@@ -235,6 +238,36 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     const basic = await opened('basic', 'get-time');
     assert.strictEqual((await basic.probe()).allow, '');
     assert.strictEqual(asks.length, 2);
+  });
+
+  it('request-teardown: the view asks to close; the host sends ui/resource-teardown (bounded), closes the panel, ends the bridge and denies the call still waiting for its dialog', async () => {
+    let waiting = 0;
+    let closedDialog = false;
+    api.chat.setUi({
+      approveTool: ask => {
+        if (ask.server !== 'fx') return Promise.resolve('once');
+        waiting++;
+        return new Promise(resolve => ask.closed?.addEventListener('abort', () => { closedDialog = true; resolve('deny'); }, { once: true }));
+      },
+    });
+    try {
+      await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'teardown', {});
+      await until(api, 'the teardown view initialized', () => !!viewOf('fx', 'teardown')?.initialized, 60000);
+      const view = viewOf('fx', 'teardown')!;
+      await until(api, 'the view closed at its own request', () => view.isDisposed, 30000);
+      assert.ok(view.trace.includes('ui/notifications/request-teardown'), view.trace.join(', '));
+      assert.ok(view.trace.includes('ui/resource-teardown'), view.trace.join(', '));
+      assert.strictEqual(waiting, 1);
+      assert.ok(closedDialog, 'the dialog on screen was told to close');
+      assert.strictEqual(view.dialogsWaiting, 0);
+      assert.strictEqual(viewOf('fx', 'teardown'), undefined);
+      await assert.rejects(view.asView('tools/call', { name: 'good', arguments: {} }), /not loaded/);
+    } finally {
+      api.chat.setUi({ approveTool: async () => 'once' });
+    }
+    const basic = await opened('basic', 'get-time');
+    const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+    assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
   });
 
   it('H135: server-pdf 2.0.4 renders a PDF fixture in its view (its text reaches the model context), with fullscreen offered', async () => {

@@ -31,6 +31,9 @@ const MAX_STYLE_VALUE = 300;
 export const DISPLAY_MODES: readonly McpUiDisplayMode[] = ['inline', 'fullscreen', 'pip'];
 /** The editor's command that maximises (and restores) the active editor group: fullscreen. */
 export const MAXIMIZE_GROUP_COMMAND = 'workbench.action.toggleMaximizeEditorGroup';
+/** pip: the editor's commands that move the active editor into the group to its right (created if none) and focus back. */
+const MOVE_RIGHT_COMMAND = 'workbench.action.moveEditorToRightGroup';
+const FOCUS_LEFT_COMMAND = 'workbench.action.focusLeftGroup';
 
 /** What a view needs of the extension: the confirmation rules, the log, the chat. */
 export interface AppViewServices {
@@ -375,14 +378,17 @@ export class AppView implements vscode.Disposable {
 
   /**
    * `ui/request-display-mode`: inline is the editor panel where it opened, fullscreen its editor group maximised (when
-   * there is more than one group; with one, the panel already fills the editor area), pip the panel in a group beside
-   * (focus kept where it was). At most DISPLAY_MODE_CHANGES_PER_SECOND layout changes a second (bursts twice that) and
+   * there is more than one group; with one, the panel already fills the editor area), pip the panel in the group to
+   * the right of its own (focus back where it was; refused while the view is the only editor). At most DISPLAY_MODE_CHANGES_PER_SECOND layout changes a second (bursts twice that) and
    * one at a time: a request over it changes nothing. Resolves the mode in effect; the view gets the new host context.
    */
   async requestDisplayMode(mode: unknown): Promise<McpUiDisplayMode> {
     this.modeCounts.requests++;
     const want = DISPLAY_MODES.find(m => m === mode);
     if (!want || want === this.displayMode || this.disposed) return this.displayMode;
+    // pip is the view beside another editor: a view alone in the only editor group has nothing to be beside (moving it
+    // leaves the same layout), so the mode in effect stays.
+    if (want === 'pip' && vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0].tabs.length <= 1) return this.displayMode;
     if (this.modeChanging || !this.modeBudget.take(1)) {
       this.modeCounts.refused++;
       if (!this.said.modes) { this.said.modes = true; this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view asked to change its display mode more often than ${DISPLAY_MODE_CHANGES_PER_SECOND} a second; the layout stays as it is`); }
@@ -406,9 +412,17 @@ export class AppView implements vscode.Disposable {
           this.maximized = true;
         }
       } else if (want === 'pip') {
-        // The group to the right of the view's (created when there is none); focus stays where it was.
-        if (from !== 'pip') this.panel.reveal(Math.min((this.column() ?? vscode.ViewColumn.One) + 1, vscode.ViewColumn.Nine), true);
-      } else if (from === 'pip' && this.inlineColumn !== undefined) {
+        // The group to the right of the view's: moved there with focus kept when it exists; else the editor's own
+        // move (which creates the group; reveal cannot move a webview into a group that does not exist), then the
+        // focus goes back to the group it left.
+        const target = Math.min((this.column() ?? vscode.ViewColumn.One) + 1, vscode.ViewColumn.Nine);
+        if (vscode.window.tabGroups.all.some(g => g.viewColumn === target)) this.panel.reveal(target, true);
+        else {
+          this.panel.reveal(undefined, false);
+          await vscode.commands.executeCommand(MOVE_RIGHT_COMMAND);
+          await vscode.commands.executeCommand(FOCUS_LEFT_COMMAND);
+        }
+      } else if (this.inlineColumn !== undefined && this.column() !== this.inlineColumn && vscode.window.tabGroups.all.some(g => g.viewColumn === this.inlineColumn)) {
         this.panel.reveal(this.inlineColumn, true);
       }
       this.displayMode = want;
