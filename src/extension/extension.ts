@@ -215,6 +215,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const apps = push(new AppViews({
     host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
     ui: { approveTool: (server, tool, args, closed) => chat.chat.approveCall(server, tool, args, closed) },
+    // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
+    identity: name => identity.of?.(name),
+    mementos: { user: context.globalState, workspace: context.workspaceState },
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
       const msg = host.get(server)?.redactor.text(raw) ?? raw;

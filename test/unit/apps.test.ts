@@ -65,7 +65,7 @@ describe('MCP Apps: tool metadata, view resources and their CSP', function () {
     assert.equal(res.prefersBorder, true);
     const policy = buildAppCsp(res.csp);
     assert.ok(policy.includes('connect-src https://api.example.com;'), policy);
-    assert.ok(policy.includes("script-src 'unsafe-inline' https://*.cdn.example.com;"), policy);
+    assert.ok(policy.includes("script-src 'unsafe-inline' data: blob: https://*.cdn.example.com;"), policy);
     assert.doesNotMatch(policy, /evil|plain\.example/);
   });
 

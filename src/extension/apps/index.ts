@@ -8,11 +8,20 @@
  * - its dialogs (confirmations, links) come one at a time, its pending requests and message rate are capped
  *   (transport.ts), and closing the view denies what still waits (src/mcp/apps/bounds.ts);
  * - `ui/message` lands in the @mcp chat input, for the user to send; `ui/update-model-context` is added to the
- *   next @mcp request, which says so.
+ *   next @mcp request, which says so;
+ * - `ui/download-file`: a modal naming the server, the tool and the file (its name made safe, its type and size),
+ *   then a Save dialog (in the first workspace folder), then `workspace.fs`; one download at a time;
+ * - permissions (camera, microphone, geolocation, clipboard write) the resource declares are asked once per server
+ *   definition and resource (a modal), remembered like tool grants (src/extension/grants.ts, keyed by the
+ *   definition key); the frame's `allow` holds only what was agreed;
+ * - a call the model proposes opens the view before the user confirms it (`tool-input-partial`, view.ts).
  */
 import * as vscode from 'vscode';
+import * as os from 'os';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { toolUi, visibleToApp, type HostApi, type OneAtATime } from '../../mcp';
+import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime } from '../../mcp';
+import { ScopedGrants, type GrantMemento } from '../grants';
+import { grantKey, type ServerIdentity } from '../identity';
 import { quoted } from '../../mcp/logging/display';
 import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
@@ -29,7 +38,22 @@ export interface AppViewsUi {
    * closes (the answer is then ignored; a dialog that can close should).
    */
   approveTool(server: string, tool: Tool, args: Record<string, unknown>, closed: AbortSignal): Promise<boolean>;
+  /** Whether to save a file the view hands over (default: a modal naming server, tool, file, type and size). */
+  confirmDownload?(ask: DownloadAsk, closed: AbortSignal): Promise<boolean>;
+  /** Where to save it (default: the Save dialog); undefined when the user cancelled. */
+  saveAs?(ask: DownloadAsk & { defaultUri: vscode.Uri }, closed: AbortSignal): Promise<vscode.Uri | undefined>;
+  /** Whether the view's frame may have the permissions its resource declares (default: a modal). */
+  approvePermissions?(ask: PermissionsAsk, closed: AbortSignal): Promise<boolean>;
 }
+
+/** A file a view asks to save: who asks, the safe name, the type the view gave, the size in bytes. */
+export interface DownloadAsk { server: string; tool: string; name: string; mimeType?: string; size: number }
+/** Permissions a view's resource declares (names as in the spec: camera, microphone, geolocation, clipboardWrite). */
+export interface PermissionsAsk { server: string; tool: string; uri: string; permissions: (keyof AppPermissions)[] }
+
+/** Where app permission grants are stored (per scope, like tool grants). */
+export const APP_PERMISSIONS_KEY = 'mcpHost.appPermissionGrants';
+const PERMISSION_NAMES: Record<keyof AppPermissions, string> = { camera: 'camera', microphone: 'microphone', geolocation: 'location', clipboardWrite: 'writing to the clipboard' };
 
 export interface AppViewsOptions {
   host: HostApi;
@@ -37,6 +61,10 @@ export interface AppViewsOptions {
   version: string;
   ui: AppViewsUi;
   log(server: string, level: 'info' | 'warning' | 'error', message: string): void;
+  /** Who a server is (scope and definition key): app permission grants are keyed by it. Without it nothing is granted. */
+  identity?: (server: string) => ServerIdentity | undefined;
+  /** Where "always" grants are kept, per scope. */
+  mementos?: { user?: GrantMemento; workspace?: GrantMemento };
 }
 
 export class AppViews implements vscode.Disposable {
@@ -46,13 +74,19 @@ export class AppViews implements vscode.Disposable {
   readonly onDidChange = this._onDidChange.event;
   private readonly services: AppViewServices;
   private readonly commands: vscode.Disposable[];
+  private readonly permissionGrants: ScopedGrants;
+  /** Permission asks the user declined this session (not asked again until a reload of the window). */
+  private readonly permissionsDeclined = new Set<string>();
 
   /** The dialogs (replaceable for tests). */
   get ui(): AppViewsUi { return this.o.ui; }
   set ui(ui: AppViewsUi) { this.o.ui = ui; }
 
   constructor(private readonly o: AppViewsOptions) {
+    this.permissionGrants = new ScopedGrants(o.mementos ?? {}, APP_PERMISSIONS_KEY);
     this.services = {
+      download: (server, tool, item, dialogs) => this.download(server, tool, item, dialogs),
+      permissions: (server, tool, uri, declared, dialogs) => this.permissions(server, tool, uri, declared, dialogs),
       host: o.host,
       extensionUri: o.extensionUri,
       hostInfo: { name: 'MCP Host', version: o.version },
@@ -90,6 +124,12 @@ export class AppViews implements vscode.Disposable {
    * delivers the result. Undefined when the tool has no UI.
    */
   open(server: string, tool: Tool, args: Record<string, unknown>, opts: { preserveFocus?: boolean } = {}): AppView | undefined {
+    const view = this.viewFor(server, tool);
+    view?.input(args, opts.preserveFocus);
+    return view;
+  }
+
+  private viewFor(server: string, tool: Tool): AppView | undefined {
     const uri = toolUi(tool);
     if (!uri) return undefined;
     let view = this.views.get(key(server, tool.name));
@@ -98,7 +138,16 @@ export class AppViews implements vscode.Disposable {
       view = new AppView(this.services, server, tool, uri);
       this.views.set(key(server, tool.name), view);
     }
-    view.input(args, opts.preserveFocus);
+    return view;
+  }
+
+  /**
+   * A call the model proposed, before the user confirmed it: opens (or reuses) the view, which gets the arguments as
+   * `tool-input-partial`. The caller follows with `open` (confirmed) or the view's `cancelled` (declined).
+   */
+  propose(server: string, tool: Tool, args: Record<string, unknown>, opts: { preserveFocus?: boolean } = {}): AppView | undefined {
+    const view = this.viewFor(server, tool);
+    view?.proposed(args, opts.preserveFocus);
     return view;
   }
 
@@ -135,12 +184,78 @@ export class AppViews implements vscode.Disposable {
     return r.outcome === 'opened';
   }
 
+  /** A file from a view: the modal (in turn), then the Save dialog (in turn), then the write. */
+  private async download(server: string, tool: string, item: DownloadItem & { bytes: Uint8Array }, dialogs: OneAtATime): Promise<boolean> {
+    const ask: DownloadAsk = { server, tool, name: item.name, mimeType: item.mimeType, size: item.bytes.byteLength };
+    const ui = this.o.ui;
+    if (!await dialogs.run(closed => (ui.confirmDownload ?? confirmDownload)(ask, closed), false)) {
+      this.o.log(server, 'info', `MCP App of ${tool}: the user did not save ${quoted(item.name)} (${byteSize(ask.size)})`);
+      return false;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    const target = await dialogs.run(closed => (ui.saveAs ?? saveAs)({ ...ask, defaultUri: vscode.Uri.joinPath(folder, item.name) }, closed), undefined);
+    if (!target || dialogs.signal.aborted) return false;
+    await vscode.workspace.fs.writeFile(target, item.bytes);
+    this.o.log(server, 'info', `MCP App of ${tool}: saved ${quoted(item.name)} (${byteSize(ask.size)}) to ${target.scheme === 'file' ? target.fsPath : target.toString()}`);
+    return true;
+  }
+
+  /** Of the declared permissions, those the user agreed to: asked once per server definition, resource and set. */
+  private async permissions(server: string, tool: string, uri: string, declared: AppPermissions, dialogs: OneAtATime): Promise<AppPermissions> {
+    const none: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
+    const names = (Object.keys(none) as (keyof AppPermissions)[]).filter(k => declared[k] === true);
+    if (!names.length) return none;
+    const id = this.o.identity?.(server);
+    if (!id) {
+      this.o.log(server, 'warning', `MCP App of ${tool}: the view's permissions (${names.join(', ')}) were not granted: the server's definition is unknown`);
+      return none;
+    }
+    const k = grantKey(id, `app-permissions ${uri} ${names.join(',')}`);
+    const all = { ...none, ...Object.fromEntries(names.map(n => [n, true])) } as AppPermissions;
+    if (this.permissionGrants.standing(id.scope, k)) return all;
+    if (this.permissionsDeclined.has(k)) return none;
+    const ui = this.o.ui;
+    if (!await dialogs.run(closed => (ui.approvePermissions ?? approvePermissions)({ server, tool, uri, permissions: names }, closed), false)) {
+      this.permissionsDeclined.add(k);
+      this.o.log(server, 'info', `MCP App of ${tool}: the user did not allow ${names.join(', ')} for ${uri}`);
+      return none;
+    }
+    await this.permissionGrants.record(id.scope, k, 'always');
+    this.o.log(server, 'info', `MCP App of ${tool}: the user allowed ${names.join(', ')} for ${uri}`);
+    return all;
+  }
+
+  /** Forgets the permissions given to views (with "Reset Tool Approvals"). */
+  async resetPermissions(): Promise<void> {
+    this.permissionsDeclined.clear();
+    await this.permissionGrants.clear();
+  }
+
   dispose(): void {
     for (const v of this.views.values()) v.dispose();
     this.views.clear();
     this.commands.forEach(c => c.dispose());
     this._onDidChange.dispose();
   }
+}
+
+async function confirmDownload(a: DownloadAsk): Promise<boolean> {
+  const save = 'Save As…';
+  const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
+    { modal: true, detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.` }, save);
+  return r === save;
+}
+
+async function saveAs(a: DownloadAsk & { defaultUri: vscode.Uri }): Promise<vscode.Uri | undefined> {
+  return vscode.window.showSaveDialog({ defaultUri: a.defaultUri, saveLabel: 'Save', title: `Save ${a.name} from MCP server ${a.server}` });
+}
+
+async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
+  const allow = 'Allow';
+  const what = a.permissions.map(p => PERMISSION_NAMES[p]).join(', ');
+  const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) asks for: ${what}`,
+    { modal: true, detail: `Its resource ${a.uri} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes. The editor may still ask before the camera, microphone or location is used.` }, allow);
+  return r === allow;
 }
 
 function key(server: string, tool: string): string {

@@ -2,15 +2,21 @@
  * One MCP App view: an editor panel (a webview) framing the `ui://` resource of one tool of one server, and the
  * host side of the MCP Apps protocol (`AppBridge` from `@modelcontextprotocol/ext-apps`) over the webview's
  * message channel. The webview page (media/apps/host.js) runs the view in a sandboxed frame whose Content
- * Security Policy comes from the resource's `_meta.ui.csp` and nothing more. What the view asks of the host
- * (tool calls, links, chat messages, model context) goes through `AppViewServices`, where the rules live.
+ * Security Policy comes from the resource's `_meta.ui.csp` and nothing more, and whose `allow` (Permissions Policy)
+ * holds only what the resource declares and the user agreed to. What the view asks of the host (tool calls, links,
+ * chat messages, model context, downloads, permissions) goes through `AppViewServices`, where the rules live; display
+ * modes (inline, fullscreen, pip) map to the editor's layout here, at a bounded rate; resource reads go to the view's
+ * own server only (src/mcp/apps/files.ts).
  */
 import * as vscode from 'vscode';
 import * as path from 'path';
-import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { allowAttribute, buildAppCsp, injectCsp, loadAppResource, OneAtATime, VIEW_LIMITS, type AppResource, type HostApi } from '../../mcp';
+import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
+import {
+  allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, MAX_VIEW_FILE_CHARS, OneAtATime,
+  RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
+} from '../../mcp';
 import { ViewTransport } from './transport';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
@@ -21,6 +27,13 @@ export const MAX_MODEL_CONTEXT_CHARS = 16 * 1024;
 /** Theme variables taken from the page (count, value length). */
 const MAX_STYLE_VARIABLES = 80;
 const MAX_STYLE_VALUE = 300;
+/** The display modes the host offers, and what each maps to (README, MCP Apps). */
+export const DISPLAY_MODES: readonly McpUiDisplayMode[] = ['inline', 'fullscreen', 'pip'];
+/** The editor's command that maximises (and restores) the active editor group: fullscreen. */
+export const MAXIMIZE_GROUP_COMMAND = 'workbench.action.toggleMaximizeEditorGroup';
+/** pip: the editor's commands that move the active editor into the group to its right (created if none) and focus back. */
+const MOVE_RIGHT_COMMAND = 'workbench.action.moveEditorToRightGroup';
+const FOCUS_LEFT_COMMAND = 'workbench.action.focusLeftGroup';
 
 /** What a view needs of the extension: the confirmation rules, the log, the chat. */
 export interface AppViewServices {
@@ -34,6 +47,16 @@ export interface AppViewServices {
   callTool(server: string, tool: Tool, args: Record<string, unknown>, dialogs: OneAtATime): Promise<CallToolResult>;
   /** Asks the user (in turn, through `dialogs`), then opens the link through the editor; resolves whether it was opened. */
   openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean>;
+  /**
+   * Asks the user (in turn, through `dialogs`) to save one file the view hands over, then where; writes it. Resolves
+   * whether it was saved.
+   */
+  download(server: string, tool: string, item: DownloadItem & { bytes: Uint8Array }, dialogs: OneAtATime): Promise<boolean>;
+  /**
+   * The permissions the view's frame gets: of those the resource declares, the ones the user agreed to (asked once
+   * per server definition and resource, in turn through `dialogs`); none declared, none asked.
+   */
+  permissions(server: string, tool: string, uri: string, declared: AppPermissions, dialogs: OneAtATime): Promise<AppPermissions>;
   /** Puts a message from the view into the @mcp chat input, visibly. */
   sendToChat(server: string, tool: string, text: string): Promise<void>;
   log(server: string, level: 'info' | 'warning' | 'error', message: string): void;
@@ -45,7 +68,7 @@ export interface AppViewServices {
 export interface PageState { banner: string; allow: string; sandbox: string; srcdocChars: number; csp: string[] }
 
 /** What the panel last delivered, to deliver again after a reload. */
-interface Delivery { args?: Record<string, unknown>; result?: CallToolResult; cancelled?: string }
+interface Delivery { args?: Record<string, unknown>; partial?: Record<string, unknown>; result?: CallToolResult; cancelled?: string }
 
 export class AppView implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
@@ -75,6 +98,20 @@ export class AppView implements vscode.Disposable {
   pageSender?: string;
   /** Messages the host sent and got (method names, for tests and the log). */
   readonly trace: string[] = [];
+  /** The display mode in effect (`ui/request-display-mode`). */
+  displayMode: McpUiDisplayMode = 'inline';
+  /** Counts for tests and the log: display mode requests, layout changes made for them, downloads refused while one ran. */
+  readonly modeCounts = { requests: 0, changes: 0, refused: 0, downloadsRefused: 0 };
+  /** The permissions the frame got at the last load (declared and agreed). */
+  granted: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
+  private readonly modeBudget = new RateBudget(DISPLAY_MODE_CHANGES_PER_SECOND);
+  private modeChanging = false;
+  /** This view maximised its editor group (fullscreen) and restores it when leaving fullscreen. */
+  private maximized = false;
+  /** The column the view was in before pip. */
+  private inlineColumn?: vscode.ViewColumn;
+  private downloading = false;
+  private said = { modes: false, downloads: false };
 
   constructor(private readonly s: AppViewServices, readonly server: string, readonly tool: Tool, readonly uri: string) {
     this.panel = vscode.window.createWebviewPanel(APP_VIEW_TYPE, `${tool.title ?? tool.name} — ${server}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
@@ -90,6 +127,17 @@ export class AppView implements vscode.Disposable {
       this.s.host.onDidChangeState(e => { if (e.server === this.server) this.onServerState(e.state.kind); }),
     );
     this.panel.webview.html = this.page();
+  }
+
+  /**
+   * Shows the panel with a call the model proposed, before the user confirmed it: the view gets the arguments as
+   * `ui/notifications/tool-input-partial`; `input()` follows once confirmed, `cancelled()` when declined.
+   */
+  proposed(args: Record<string, unknown>, preserveFocus = false): void {
+    this.delivery = { partial: args };
+    this.panel.reveal(undefined, preserveFocus);
+    if (this.initialized && this.bridge) void this.bridge.sendToolInputPartial({ arguments: args }).catch(err => this.warn('tool input (partial)', err));
+    else void this.load();
   }
 
   /** Shows the panel and delivers a call's input (before the call) — the result follows with `result()`. */
@@ -116,6 +164,9 @@ export class AppView implements vscode.Disposable {
   /** Counts of the view's messages (received, dropped over the rate, refused over the pending cap); tests and the log. */
   get counts(): { received: number; receivedChars: number; dropped: number; refused: number } | undefined { return this.transport?.counts; }
 
+  /** This view maximised its editor group (fullscreen) and will restore it (tests). */
+  get groupMaximized(): boolean { return this.maximized; }
+
   /** The view's dialogs waiting or on screen. */
   get dialogsWaiting(): number { return this.dialogs.waiting; }
 
@@ -132,9 +183,14 @@ export class AppView implements vscode.Disposable {
 
   reveal(preserveFocus = false): void { this.panel.reveal(undefined, preserveFocus); }
 
-  /** Asks the view to tear down (bounded), then closes the panel. */
+  /** Asks the view to tear down (bounded), then closes the panel (its editor group restored if the view maximised it). */
   async close(reason = 'closed by the user'): Promise<void> {
     await this.teardown(reason);
+    if (this.maximized && !this.disposed) {
+      this.maximized = false;
+      this.panel.reveal(undefined, false);
+      await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND).then(undefined, () => undefined);
+    }
     this.panel.dispose();
   }
 
@@ -150,6 +206,8 @@ export class AppView implements vscode.Disposable {
     const h = this.s.host.get(this.server);
     if (!h || h.state.kind !== 'running') return this.banner(`Server "${this.server}" is not running: this view is stale. It reloads when the server runs again.`);
     this.closeBridge();
+    this.dialogs = new OneAtATime();
+    const dialogs = this.dialogs;
     let res: AppResource;
     try {
       res = await loadAppResource(h, this.tool.name, this.uri);
@@ -158,15 +216,27 @@ export class AppView implements vscode.Disposable {
       this.s.log(this.server, 'error', `MCP App: ${message}`);
       return this.banner(`The view could not be loaded: ${message}`);
     }
-    if (this.disposed) return;
+    if (this.disposed || dialogs.signal.aborted) return;
+    // Camera, microphone, geolocation, clipboard write: only what the resource declares and the user agreed to.
+    let granted: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
+    try {
+      granted = await this.s.permissions(this.server, this.tool.name, this.uri, res.permissions, dialogs);
+    } catch (err) {
+      this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view's permissions were not granted: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.granted = granted;
+    res = { ...res, permissions: granted };
+    if (this.disposed || dialogs.signal.aborted) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
     const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`), `the view of tool "${this.tool.name}"`);
-    this.dialogs = new OneAtATime();
     const { AppBridge } = loadBridge();
     const bridge = this.bridge = new AppBridge(null, this.s.hostInfo, {
-      openLinks: {}, serverTools: {}, logging: {},
+      openLinks: {}, serverTools: {}, serverResources: {}, downloadFile: {}, logging: {},
       message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} },
-      sandbox: { csp: { connectDomains: res.csp.connect, resourceDomains: res.csp.resource, frameDomains: res.csp.frame, baseUriDomains: res.csp.baseUri } },
+      sandbox: {
+        csp: { connectDomains: res.csp.connect, resourceDomains: res.csp.resource, frameDomains: res.csp.frame, baseUriDomains: res.csp.baseUri },
+        permissions: Object.fromEntries(Object.entries(granted).filter(([, on]) => on).map(([k]) => [k, {}])),
+      },
     }, { hostContext: this.hostContext() });
     this.wire(bridge);
     await bridge.connect(transport);
@@ -187,6 +257,7 @@ export class AppView implements vscode.Disposable {
       this.trace.push('ui/notifications/initialized');
       const d = this.delivery;
       if (d.args) void b.sendToolInput({ arguments: d.args }).catch(err => this.warn('tool input', err));
+      else if (d.partial) void b.sendToolInputPartial({ arguments: d.partial }).catch(err => this.warn('tool input (partial)', err));
       if (d.result) void b.sendToolResult(d.result).catch(err => this.warn('tool result', err));
       else if (d.cancelled) void b.sendToolCancelled({ reason: d.cancelled }).catch(err => this.warn('tool cancelled', err));
       this.s.changed(this);
@@ -220,6 +291,31 @@ export class AppView implements vscode.Disposable {
     };
     b.onsizechange = ({ height }) => { if (typeof height === 'number') void this.panel.webview.postMessage({ type: 'size', height }); };
     b.onrequestteardown = () => { this.trace.push('ui/notifications/request-teardown'); void this.close('the view asked to close'); };
+    b.onrequestdisplaymode = async ({ mode }) => ({ mode: await this.requestDisplayMode(mode) });
+    b.ondownloadfile = async ({ contents }) => {
+      this.trace.push('ui/download-file');
+      // One download at a time (its dialogs on screen); what comes meanwhile is refused at once.
+      if (this.downloading) {
+        this.modeCounts.downloadsRefused++;
+        if (!this.said.downloads) { this.said.downloads = true; this.s.log(server, 'warning', `MCP App ${this.uri}: the view asked for a download while one was in progress; refused (and so are more, until it is done)`); }
+        return { isError: true };
+      }
+      this.downloading = true;
+      this.said.downloads = false;
+      const dialogs = this.dialogs;
+      try {
+        for (const item of downloadItems(contents)) {
+          const bytes = item.bytes ?? await this.linkBytes(item.link!);
+          if (dialogs.signal.aborted || !await this.s.download(server, tool, { ...item, bytes, size: bytes.byteLength }, dialogs)) return { isError: true };
+        }
+        return {};
+      } finally {
+        this.downloading = false;
+      }
+    };
+    b.onreadresource = async ({ uri }) => { this.trace.push('resources/read'); return this.readForView(uri); };
+    b.onlistresources = async () => ({ resources: [...this.ownServer().catalogue.resources] });
+    b.onlistresourcetemplates = async () => ({ resourceTemplates: [...this.ownServer().catalogue.resourceTemplates] });
     b.onloggingmessage = p => this.s.log(server, p.level === 'error' || p.level === 'critical' || p.level === 'alert' || p.level === 'emergency' ? 'error' : p.level === 'warning' ? 'warning' : 'info',
       `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`.slice(0, 4096));
   }
@@ -230,8 +326,8 @@ export class AppView implements vscode.Disposable {
       toolInfo: { tool: this.tool },
       theme: p?.theme ?? (vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Light || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrastLight ? 'light' : 'dark'),
       ...(p ? { styles: { variables: p.variables as never } } : {}),
-      displayMode: 'inline',
-      availableDisplayModes: ['inline'],
+      displayMode: this.displayMode,
+      availableDisplayModes: [...DISPLAY_MODES],
       ...(p ? { containerDimensions: { width: p.width, maxHeight: p.height } } : {}),
       locale: vscode.env.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -252,7 +348,7 @@ export class AppView implements vscode.Disposable {
         this.pageSender = typeof msg.sender === 'string' ? msg.sender.slice(0, 20) : undefined;
         // The first page (no view yet) asks for the view; a page with the view only brings the theme and size.
         if (msg.hasView === true) this.contextChanged();
-        else if (this.delivery.args || this.delivery.result) void this.load();
+        else if (this.delivery.args || this.delivery.partial || this.delivery.result) void this.load();
         break;
       case 'dropped':
         // The page dropped the view's messages over the rate (VIEW_LIMITS); one line per burst.
@@ -278,6 +374,108 @@ export class AppView implements vscode.Disposable {
         break;
       case 'action': void this.load(); break;
     }
+  }
+
+  /**
+   * `ui/request-display-mode`: inline is the editor panel where it opened, fullscreen its editor group maximised (when
+   * there is more than one group; with one, the panel already fills the editor area), pip the panel in the group to
+   * the right of its own (focus back where it was; refused while the view is the only editor). At most DISPLAY_MODE_CHANGES_PER_SECOND layout changes a second (bursts twice that) and
+   * one at a time: a request over it changes nothing. Resolves the mode in effect; the view gets the new host context.
+   */
+  async requestDisplayMode(mode: unknown): Promise<McpUiDisplayMode> {
+    this.modeCounts.requests++;
+    const want = DISPLAY_MODES.find(m => m === mode);
+    if (!want || want === this.displayMode || this.disposed) return this.displayMode;
+    // pip is the view beside another editor: a view alone in the only editor group has nothing to be beside (moving it
+    // leaves the same layout), so the mode in effect stays.
+    if (want === 'pip' && vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0].tabs.length <= 1) return this.displayMode;
+    if (this.modeChanging || !this.modeBudget.take(1)) {
+      this.modeCounts.refused++;
+      if (!this.said.modes) { this.said.modes = true; this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view asked to change its display mode more often than ${DISPLAY_MODE_CHANGES_PER_SECOND} a second; the layout stays as it is`); }
+      return this.displayMode;
+    }
+    this.said.modes = false;
+    this.modeChanging = true;
+    const from = this.displayMode;
+    try {
+      this.modeCounts.changes++;
+      if (this.maximized) {
+        this.maximized = false;
+        this.panel.reveal(undefined, false);
+        await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND);
+      }
+      if (from === 'inline') this.inlineColumn = this.column();
+      if (want === 'fullscreen') {
+        this.panel.reveal(undefined, false);
+        if (vscode.window.tabGroups.all.length > 1) {
+          await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND);
+          this.maximized = true;
+        }
+      } else if (want === 'pip') {
+        // The group to the right of the view's: moved there with focus kept when it exists; else the editor's own
+        // move (which creates the group; reveal cannot move a webview into a group that does not exist), then the
+        // focus goes back to the group it left.
+        const target = Math.min((this.column() ?? vscode.ViewColumn.One) + 1, vscode.ViewColumn.Nine);
+        if (vscode.window.tabGroups.all.some(g => g.viewColumn === target)) this.panel.reveal(target, true);
+        else {
+          this.panel.reveal(undefined, false);
+          await vscode.commands.executeCommand(MOVE_RIGHT_COMMAND);
+          await vscode.commands.executeCommand(FOCUS_LEFT_COMMAND);
+        }
+      } else if (this.inlineColumn !== undefined && this.column() !== this.inlineColumn && vscode.window.tabGroups.all.some(g => g.viewColumn === this.inlineColumn)) {
+        this.panel.reveal(this.inlineColumn, true);
+      }
+      this.displayMode = want;
+    } catch (err) {
+      this.s.log(this.server, 'warning', `MCP App ${this.uri}: display mode ${want} could not be set: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.modeChanging = false;
+    }
+    this.trace.push(`display mode ${this.displayMode}`);
+    if (this.displayMode !== from) this.contextChanged();
+    return this.displayMode;
+  }
+
+  /** The editor group the panel is in now (its tab), else what the panel last said. */
+  column(): vscode.ViewColumn | undefined {
+    const title = this.panel.title;
+    const group = vscode.window.tabGroups.all.find(g => g.tabs.some(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(APP_VIEW_TYPE) && t.label === title));
+    return group?.viewColumn ?? this.panel.viewColumn;
+  }
+
+  private ownServer() {
+    const h = this.s.host.get(this.server);
+    if (!h || h.state.kind !== 'running') throw new Error(`MCP server "${this.server}" is not running`);
+    return h;
+  }
+
+  /**
+   * `resources/read` from the view: to its own server only, and only what it lists or a scheme it lists
+   * (src/mcp/apps/files.ts); the result is capped. Refusals are JSON-RPC errors to the view, and a log line.
+   */
+  private async readForView(uri: unknown): Promise<ReadResourceResult> {
+    const h = this.ownServer();
+    const why = viewReadRefusal(uri, h.catalogue, this.s.host.servers.filter(x => x.name !== this.server).map(x => x.catalogue));
+    if (why) {
+      this.s.log(this.server, 'warning', `MCP App ${this.uri}: refused a resource read: ${why}`);
+      throw new Error(`Refused: ${why}`);
+    }
+    const r = await h.readResource(uri as string, { by: 'view' });
+    const chars = contentsChars(r.contents);
+    if (chars > MAX_VIEW_FILE_CHARS) {
+      this.s.log(this.server, 'warning', `MCP App ${this.uri}: a resource read of ${chars} characters is over ${MAX_VIEW_FILE_CHARS} for a view; refused`);
+      throw new Error(`Refused: the resource is larger than ${MAX_VIEW_FILE_CHARS / 1024 / 1024} MiB`);
+    }
+    return r;
+  }
+
+  /** The bytes of a download given as a resource link: read through `readForView` (its rules and cap). */
+  private async linkBytes(uri: string): Promise<Uint8Array> {
+    const r = await this.readForView(uri);
+    const c = (Array.isArray(r.contents) ? r.contents : [])[0] as { text?: unknown; blob?: unknown } | undefined;
+    if (typeof c?.text === 'string') return new TextEncoder().encode(c.text);
+    if (typeof c?.blob === 'string') return new Uint8Array(Buffer.from(c.blob, 'base64'));
+    throw new Error(`ui/download-file: ${uri.slice(0, 200)} has no contents`);
   }
 
   private contextChanged(): void {

@@ -29,7 +29,7 @@ export interface LmToolsOptions {
   host: HostApi;
   /** The @mcp participant's confirmation (grants for the session / always included). */
   approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
-  apps?: Pick<AppViews, 'open'>;
+  apps?: Pick<AppViews, 'open' | 'propose'>;
   /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
   beforeUse?: () => Promise<void>;
   /** Why a server the user denied is not started, and how the user allows it (undefined: not denied). Never asks. */
@@ -80,7 +80,12 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
       const tool = h.catalogue.tools.find(t => t.name === name);
       if (!tool || !modelMaySee(h, tool, o.gate ?? {})) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
-      if (!await o.approve(h.name, tool, args)) return text('The user declined to run this tool.');
+      // The view (if the tool has one) shows the proposed call while the user confirms (tool-input-partial).
+      const proposed = o.apps?.propose(h.name, tool, args, { preserveFocus: true });
+      if (!await o.approve(h.name, tool, args)) {
+        proposed?.cancelled('The user declined to run the tool');
+        return text('The user declined to run this tool.');
+      }
       const view = o.apps?.open(h.name, tool, args, { preserveFocus: true });
       try {
         const result = await h.callTool(tool.name, args, { signal: abortSignalOf(token), by: 'model' });

@@ -53,7 +53,7 @@ export function isRunning(h: ServerHandle): boolean {
 export class ChatModelLoop {
   ui: ChatUi = defaultChatUi;
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
-  apps?: Pick<AppViews, 'open' | 'modelContexts'>;
+  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts'>;
   private readonly grants: ScopedGrants;
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
@@ -218,11 +218,17 @@ export class ChatModelLoop {
     const h = entry && this.host.get(entry.server);
     if (!entry || !h || !isRunning(h) || !modelMaySee(h, entry.def, this.gate)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);
     if (!offered.active.has(`${entry.server}\u0000${entry.tool}`)) return reply(`The tool "${call.name}" is not active: call ${DISCOVERY_TOOL_NAMES.activate} with its name first.`);
+    // A tool with an MCP App view: the view opens beside the chat with the proposed arguments (tool-input-partial)
+    // while the user confirms; it gets the input once confirmed, or is told the call was declined.
+    const proposed = this.apps?.propose(entry.server, entry.def, args, { preserveFocus: true });
     if (!await this.approveCall(entry.server, entry.def, args)) {
+      proposed?.cancelled('The user declined to run the tool');
       stream.markdown(toolCallNote('declined', entry.tool, entry.server));
       return reply('The user declined to run this tool.');
     }
     stream.progress(progressText`Calling ${entry.tool} of ${entry.server}…`);
+    // The answer offers a button to focus the view.
+    const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
     try {
       // A tool that runs as an MCP task is waited for; its status shows as chat progress, and Stop cancels it.
       let said = '';
@@ -235,14 +241,13 @@ export class ChatModelLoop {
         },
       });
       stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', entry.tool, entry.server));
-      // A tool with an MCP App view: the view opens beside the chat, and the answer offers a button to focus it.
-      const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
       if (view) {
         view.result(result);
         stream.button({ command: CommandIds.openAppView, title: buttonTitle(`Open the view of ${entry.tool}`), arguments: [entry.server, entry.tool] });
       }
       return reply(toolResultText(result));
     } catch (err) {
+      view?.cancelled(errorText(err));
       stream.markdown(toolCallNote('failed', entry.tool, entry.server, errorText(err)));
       return reply(`The tool call failed: ${errorText(err)}`);
     }

@@ -6,6 +6,12 @@
  *   every waiting and showing ask as denied at once and tells the dialog on screen to close (its AbortSignal).
  */
 
+/**
+ * Display mode changes (`ui/request-display-mode`) one view may make per second (bursts up to twice that); a request
+ * over the budget is answered with the mode in effect and changes nothing.
+ */
+export const DISPLAY_MODE_CHANGES_PER_SECOND = 1;
+
 /** A token bucket: `rate` tokens a second, at most `2 × rate` saved up. */
 export class RateBudget {
   private tokens: number;

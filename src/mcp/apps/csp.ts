@@ -2,7 +2,9 @@
  * The Content Security Policy of an MCP App view, built from the resource's declared `_meta.ui.csp` and nothing
  * more: no network unless declared (connect-src), no remote scripts, styles, images or fonts unless declared
  * (resourceDomains), no nested frames unless declared (frameDomains). Inline script and style are allowed, as the
- * spec's default policy does (a view is one self-contained HTML document). Editor-free.
+ * spec's default policy does (a view is one self-contained HTML document), and so are scripts and workers from
+ * `data:` and `blob:` URLs the view makes itself (pdf.js in server-pdf starts its worker that way): with inline
+ * script allowed they give a view nothing it could not do already, and reach no origin. Editor-free.
  */
 
 export interface AppCspDeclaration {
@@ -61,7 +63,7 @@ export function buildAppCsp(s: AppCspSources, extra: { script?: string[] } = {})
   const res = s.resource;
   return [
     "default-src 'none'",
-    `script-src ${list(extra.script, "'unsafe-inline'", res)}`,
+    `script-src ${list(extra.script, "'unsafe-inline'", 'data:', 'blob:', res)}`,
     `style-src ${list(extra.script, "'unsafe-inline'", res)}`,
     `img-src ${list('data:', 'blob:', res)}`,
     `font-src ${list('data:', res)}`,
@@ -71,7 +73,7 @@ export function buildAppCsp(s: AppCspSources, extra: { script?: string[] } = {})
     `base-uri ${s.baseUri.length ? list(s.baseUri) : "'none'"}`,
     "form-action 'none'",
     "object-src 'none'",
-    'worker-src blob:',
+    'worker-src data: blob:',
   ].join('; ');
 }
 

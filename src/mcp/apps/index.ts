@@ -2,3 +2,4 @@ export * from './meta';
 export * from './csp';
 export * from './resource';
 export * from './bounds';
+export * from './files';
