@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  parseServers, referencedInputs, resolveServer, resolveServers,
+  parseServers, referencedInputs, resolveServer, resolveServerNow, resolveServers,
   type RawServer, type ResolveContext, type ResolveResult,
 } from '../../src/mcp/config';
 import type { InputDefinition, ServerDefinition, StdioServerDefinition, HttpServerDefinition } from '../../src/mcp/types';
@@ -234,5 +234,38 @@ describe('config: workloadIdentity (H109/H110)', () => {
     assert.match(r.errors.map(x => x.message).join('\n'), /clientId/);
     const stdioMisplaced = parseServers({ s: { command: 'node', workloadIdentity: { clientId: 'ci', tokenEnv: 'T' } } });
     assert.match(stdioMisplaced.warnings?.map(x => x.message).join('\n') ?? stdioMisplaced.errors.map(x => x.message).join('\n'), /workloadIdentity is ignored because the server's type is `stdio`/);
+  });
+});
+
+describe('config variables: resolveServerNow (what the first settings sync decides with, before anything launches)', () => {
+  it('without ${input:} the result is there at once: no promise, nothing read or looked up (envFile, command on PATH)', () => {
+    const r = resolveServerNow(raw({ command: 'no-such-program-on-path', args: ['${env:TOKEN}'], envFile: '/no/such/dir/.env', cwd: '${workspaceFolder}' }), ctx());
+    assert.ok(!(r instanceof Promise), 'a definition without inputs resolves in the same turn');
+    const d = stdio(r);
+    assert.equal(d.command, 'no-such-program-on-path', 'the command is looked up on PATH at launch, not here');
+    assert.equal(d.envFile, '/no/such/dir/.env', 'the envFile is read at launch (where a missing one is the error), not here');
+    assert.deepEqual(d.args, ['t0k']);
+  });
+
+  it('errors still name the server, the setting and the fix, at once', () => {
+    const r = resolveServerNow(raw({ command: 'x', args: ['${workspaceFolder:nope}'] }), ctx());
+    assert.ok(!(r instanceof Promise));
+    assert.equal(r.error?.path, 'mcpHost.servers.srv.args[0]');
+    assert.match(r.error!.message, /Server "srv".*no open workspace folder is named "nope".*"web"/);
+  });
+
+  it('with ${input:} it is a promise (the value is asked for), and gives what resolveServer gives; a bystander without inputs stays immediate', async () => {
+    const inputs: InputDefinition[] = [{ id: 'pw', type: 'promptString', password: true }];
+    let asked = 0;
+    const c = ctx({ inputs, resolveInput: async () => { asked++; return 'secret-pw'; } });
+    const pending = resolveServerNow(raw({ command: 'x', args: ['--pw=${input:pw}'] }), c);
+    assert.ok(pending instanceof Promise);
+    const d = stdio(await pending);
+    assert.deepEqual(d.args, ['--pw=secret-pw']);
+    assert.equal(asked, 1);
+    assert.deepEqual(stdio(await resolveServer(raw({ command: 'x', args: ['--pw=${input:pw}'] }), ctx({ inputs, resolveInput: async () => 'secret-pw' }))), d);
+    const bystander = resolveServerNow(raw({ command: 'y' }, 'other'), c);
+    assert.ok(!(bystander instanceof Promise));
+    assert.equal(stdio(bystander).command, 'y');
   });
 });

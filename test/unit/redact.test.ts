@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { Redactor, cutBytes, environmentSecrets, redactorFor } from '../../src/mcp/logging/redact';
 import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
 import { describeValue } from '../../src/mcp/config/paths';
-import type { ServerDefinition } from '../../src/mcp/types';
+import type { ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
+import { prepareStdio } from '../../src/mcp/launch/stdio';
+import { DEFAULT_LIMITS } from '../../src/mcp/limits';
 
 const SECRET = 'sk-"live"\\Zq8mW3 rT9/vXy';
 
@@ -142,13 +144,27 @@ describe('variable resolution records every secret-bearing value', () => {
     return r.definition;
   }
 
-  it('stdio: ${input:}, ${env:} in args (not short plain values), envFile values with secret names (not others, not the home folder)', async () => {
+  it('stdio: ${input:}, ${env:} in args (not short plain values, not the home folder)', async () => {
+    const def = await resolve({
+      s: { command: 'node', args: ['--pw=${input:pw}', '--gh=${env:GH}', '${env:HOME}/x', '--v=${env:VERBOSE}', '--k=${env:MY_KEY}'] },
+    }, { GH: 'env-arg-secret-1', HOME: '/home/someone', VERBOSE: 'true', MY_KEY: 'k3y9' });
+    assert.deepEqual(new Set(def.secrets), new Set(['input-secret-1', 'env-arg-secret-1', 'k3y9']));
+  });
+
+  it('the envFile is read at launch, not when resolving: its secret-named values (not others) are the launch\'s secrets', async () => {
     const envFile = path.join(dir, '.env');
     fs.writeFileSync(envFile, 'API_TOKEN=envfile-secret-1\nPLAIN=not-a-secret-value\n');
-    const def = await resolve({
-      s: { command: 'node', args: ['--pw=${input:pw}', '--gh=${env:GH}', '${env:HOME}/x', '--v=${env:VERBOSE}', '--k=${env:MY_KEY}'], envFile },
-    }, { GH: 'env-arg-secret-1', HOME: '/home/someone', VERBOSE: 'true', MY_KEY: 'k3y9' });
-    assert.deepEqual(new Set(def.secrets), new Set(['input-secret-1', 'env-arg-secret-1', 'k3y9', 'envfile-secret-1']));
+    const def = await resolve({ s: { command: process.execPath, args: ['--gh=${env:GH}'], envFile } }, { GH: 'env-arg-secret-1' });
+    assert.deepEqual(def.secrets, ['env-arg-secret-1'], 'resolving does not read the envFile');
+    // Resolving the same definition with the file gone gives the same definition: nothing there depends on the file.
+    fs.rmSync(envFile);
+    assert.deepEqual(await resolve({ s: { command: process.execPath, args: ['--gh=${env:GH}'], envFile } }, { GH: 'env-arg-secret-1' }), def);
+    fs.writeFileSync(envFile, 'API_TOKEN=envfile-secret-1\nPLAIN=not-a-secret-value\n');
+    const launch = await prepareStdio(def as StdioServerDefinition, { name: 's', baseEnv: {}, limits: DEFAULT_LIMITS, warn: () => undefined, aborted: () => false }, {
+      stderr: () => undefined, spawn: () => undefined, exit: () => undefined, stdoutEnd: () => undefined, dropped: () => undefined,
+    });
+    assert.deepEqual([...launch.secrets], ['envfile-secret-1']);
+    assert.equal(redactorFor(def).with(launch.secrets).text('token envfile-secret-1, plain not-a-secret-value'), 'token ***, plain not-a-secret-value');
   });
 
   it('http: header values, URL query values, ${env:} in the URL', async () => {

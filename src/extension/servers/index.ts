@@ -15,7 +15,7 @@ import { ContextKeys } from '../../views/commandIds';
 import { failureKey, type SeenFailures } from '../failureNotice';
 import { definitionKey, type ConfigError, type InputDefinition, type ServerDefinition } from '../../mcp';
 import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
-import { resolveServer, type ResolveContext } from '../../mcp/config/variables';
+import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
 import { currentWorkspaceScope, type InputScope } from '../inputs';
 import { countOf } from '../../mcp/logging/display';
 import { DENIED, WAITING } from './reasons';
@@ -93,7 +93,10 @@ export class ServerController extends ServerGates {
       const scoped = origin === 'workspace'
         ? { inputs: wsInputs.inputs, scope: currentWorkspaceScope() }
         : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
-      const r = await resolveServer(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      // No await unless an input is asked: the first sync reaches reconcile in one turn, never yielding it to
+      // other extensions' activation between two definitions.
+      const pending = resolveServerNow(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      const r = pending instanceof Promise ? await pending : pending;
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
@@ -130,13 +133,14 @@ export class ServerController extends ServerGates {
       .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
     this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
-    await Promise.all([...blocked.keys()].map(async name => {
-      const h = this.host.get(name);
-      if (h && h.state.kind !== 'stopped') {
+    // (Awaited only when one does run: nothing to stop is no reason to yield the turn before reconcile.)
+    const toStop = [...blocked.keys()].filter(name => { const h = this.host.get(name); return h && h.state.kind !== 'stopped'; });
+    if (toStop.length) {
+      await Promise.all(toStop.map(async name => {
         this.log.info(`${name}: stopped (${blocked.get(name)})`);
-        await h.stop();
-      }
-    }));
+        await this.host.get(name)?.stop();
+      }));
+    }
     if (marks) marks.reconcile = performance.now();
     const reconciled = this.host.reconcile(defs, errors);
     this.decided(performance.now());

@@ -66,9 +66,25 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
 
   /** Re-reads the settings and reconciles (serialised: concurrent calls run one after another). */
   sync(): Promise<void> {
-    this.queue = this.queue.then(() => this.doSync(), err => this.log.error(`sync failed: ${String(err)}`));
-    return this.queue;
+    // One sync at a time. With none running, this one begins now (not a turn later): the first sync at activation
+    // reaches reconcile without yielding to other extensions.
+    const now = this.syncIdle;
+    this.syncIdle = false;
+    let adopt!: (done: Promise<void>) => void;
+    const next: Promise<void> = now
+      ? new Promise<void>(resolve => { adopt = resolve; })
+      : this.queue.then(() => this.doSync(), err => this.log.error(`sync failed: ${String(err)}`));
+    // Set before doSync runs: a sync asked for while it runs (an event it fires) waits for it.
+    this.queue = next;
+    if (now) adopt(this.doSync());
+    next.then(() => { if (this.queue === next) this.syncIdle = true; }, err => {
+      if (this.queue !== next) return; // the next sync reports it
+      this.syncIdle = true;
+      this.log.error(`sync failed: ${String(err)}`);
+    });
+    return next;
   }
+  private syncIdle = true;
 
   protected abstract doSync(): Promise<void>;
 

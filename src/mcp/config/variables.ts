@@ -4,13 +4,11 @@
  * (through an injected resolver), in command, args, env, envFile, cwd, url and headers. Produces the
  * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
  */
-import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
-import { parseDotenv } from './envFile';
 import { definitionSecrets, looksSecretName } from '../logging/redact';
 import { getOwn, setOwn } from '../schema/own';
 
@@ -138,20 +136,33 @@ export async function resolveServers(raws: RawServer[], ctx: ResolveContext): Pr
 
 /** Resolves the variables of one validated server definition. Never throws. */
 export async function resolveServer(raw: RawServer, ctx: ResolveContext): Promise<ResolveResult> {
+  return resolveServerNow(raw, ctx);
+}
+
+/**
+ * resolveServer, with its result at once (not a promise) when the definition uses no `${input:}`: nothing else
+ * waits (no file is read, no command looked up on PATH: the launch does both), so the editor's first settings
+ * sync reaches `reconcile` without yielding its turn to other extensions. A promise only when an input is asked.
+ */
+export function resolveServerNow(raw: RawServer, ctx: ResolveContext): ResolveResult | Promise<ResolveResult> {
   const errors: ConfigError[] = [];
   const warnings: ConfigError[] = [];
-  try {
-    return await resolveInner(raw, ctx, errors, warnings);
-  } catch (e) {
+  const failed = (e: unknown): ResolveResult => {
     const err: ConfigError = {
       server: raw?.name, path: raw?.path ?? '',
       message: `Server "${raw?.name}": resolving its settings failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`,
     };
     return { error: err, errors: [...errors, err], warnings };
+  };
+  try {
+    const r = resolveInner(raw, ctx, errors, warnings);
+    return r instanceof Promise ? r.catch(failed) : r;
+  } catch (e) {
+    return failed(e);
   }
 }
 
-async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[], warnings: ConfigError[]): Promise<ResolveResult> {
+function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[], warnings: ConfigError[]): ResolveResult | Promise<ResolveResult> {
   const platform = ctx.platform ?? process.platform;
   const pathApi = platform === 'win32' ? nodePath.win32 : nodePath.posix;
   const folders = ctx.workspaceFolders ?? [];
@@ -234,174 +245,168 @@ async function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigE
   }
   if (errors.length) return { error: errors[0], errors, warnings };
 
-  // Pass 2: ask for inputs (once per id per context).
-  const inputValues = new Map<string, string>();
-  for (const input of neededInputs) {
-    let value: string | undefined;
-    try {
-      value = await askInput(ctx, input);
-    } catch (e) {
-      const rel = firstUse(raw, input.id);
-      fail(rel, `asking for input "${input.id}" (used in ${where(rel)}) failed: ${e instanceof Error ? e.message : String(e)}; try again or check mcpHost.inputs.`);
-      continue;
-    }
-    if (value === undefined) {
-      const rel = firstUse(raw, input.id);
-      fail(rel, ctx.resolveInput
-        ? `no value was given for input "${input.id}" (used in ${where(rel)}); the server cannot start until you enter it.`
-        : `input "${input.id}" (used in ${where(rel)}) has no value and there is no way to ask for it here; give it a "default" or provide the value.`);
-    } else {
-      inputValues.set(input.id, value);
-    }
-  }
-  if (errors.length) return { error: errors[0], errors, warnings };
+  // Pass 3 (below): substitute. Without inputs to ask for, nothing here waits: the result is there at once.
+  const pass3 = (inputValues: ReadonlyMap<string, string>): ResolveResult => {
+    // Pass 3: substitute.
+    const sep = platform === 'win32' ? '\\' : '/';
+    // Every secret-bearing value this definition carries (see recordSecrets); becomes `definition.secrets`.
+    const secrets = new Set<string>();
+    const notSecret = new Set([ctx.userHome, ...folders.map(f => f.path)]);
+    const substitute = (s: string, rel = ''): string => s.replace(VARIABLE, (whole, body: string) => {
+      const [name, arg] = splitVariable(body);
+      switch (name) {
+        case 'workspaceFolder':
+        case 'workspaceFolderBasename': {
+          const f = arg !== undefined ? folders.find(x => x.name === arg) : defining;
+          if (!f) return whole;
+          return name === 'workspaceFolder' ? f.path : pathApi.basename(f.path);
+        }
+        case 'userHome': return ctx.userHome;
+        case 'pathSeparator':
+        case '/': return sep;
+        case 'env': {
+          const v = envValue(arg ?? '') ?? '';
+          // `${env:}` placed into args, headers or the URL. Short values of plain names (`true`, `3000`) are
+          // not hidden everywhere; a secret-looking name (`GH_TOKEN`) always is.
+          if (/^(args|headers|url)($|\.|\[)/.test(rel) && !notSecret.has(v) && (v.length >= 8 || looksSecretName(arg ?? ''))) secrets.add(v);
+          return v;
+        }
+        case 'input': {
+          const v = inputValues.get(arg ?? '') ?? '';
+          secrets.add(v);
+          return v;
+        }
+        default: return whole;
+      }
+    });
 
-  // Pass 3: substitute.
-  const sep = platform === 'win32' ? '\\' : '/';
-  // Every secret-bearing value this definition carries (see recordSecrets); becomes `definition.secrets`.
-  const secrets = new Set<string>();
-  const notSecret = new Set([ctx.userHome, ...folders.map(f => f.path)]);
-  const substitute = (s: string, rel = ''): string => s.replace(VARIABLE, (whole, body: string) => {
-    const [name, arg] = splitVariable(body);
-    switch (name) {
-      case 'workspaceFolder':
-      case 'workspaceFolderBasename': {
-        const f = arg !== undefined ? folders.find(x => x.name === arg) : defining;
-        if (!f) return whole;
-        return name === 'workspaceFolder' ? f.path : pathApi.basename(f.path);
-      }
-      case 'userHome': return ctx.userHome;
-      case 'pathSeparator':
-      case '/': return sep;
-      case 'env': {
-        const v = envValue(arg ?? '') ?? '';
-        // `${env:}` placed into args, headers or the URL. Short values of plain names (`true`, `3000`) are
-        // not hidden everywhere; a secret-looking name (`GH_TOKEN`) always is.
-        if (/^(args|headers|url)($|\.|\[)/.test(rel) && !notSecret.has(v) && (v.length >= 8 || looksSecretName(arg ?? ''))) secrets.add(v);
-        return v;
-      }
-      case 'input': {
-        const v = inputValues.get(arg ?? '') ?? '';
-        secrets.add(v);
-        return v;
-      }
-      default: return whole;
-    }
-  });
-
-  const base = {
-    name: raw.name,
-    ...(raw.disabled !== undefined && { disabled: raw.disabled }),
-    ...(raw.autoStart !== undefined && { autoStart: raw.autoStart }),
-    ...(raw.timeout && { timeout: { ...raw.timeout } }),
-    ...(raw.roots && { roots: [...raw.roots] }),
-    ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
-  };
-  const withSecrets = <T extends ServerDefinition>(d: T): T => {
-    for (const v of definitionSecrets(d)) secrets.add(v);
-    const list = [...secrets].filter(v => v.length > 0);
-    return list.length ? { ...d, secrets: list } : d;
-  };
-
-  if (raw.type === 'stdio') {
-    const command = substitute(raw.command ?? '').trim();
-    if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
-    const args = (raw.args ?? []).map((a, i) => substitute(a, joinPath('args', i)));
-    const env: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(raw.env ?? {})) setOwn(env, k, v === null ? null : substitute(v, joinPath('env', k)));
-    const toAbsolute = (rel: 'cwd' | 'envFile', p: string): string | undefined => {
-      if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
-      if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
-      if (!defining) {
-        fail(rel, `${where(rel)} is ${describeValue(rel, p)}, a relative path, but no workspace folder is open to resolve it against; write an absolute path.`);
-        return undefined;
-      }
-      return pathApi.resolve(defining.path, p);
+    const base = {
+      name: raw.name,
+      ...(raw.disabled !== undefined && { disabled: raw.disabled }),
+      ...(raw.autoStart !== undefined && { autoStart: raw.autoStart }),
+      ...(raw.timeout && { timeout: { ...raw.timeout } }),
+      ...(raw.roots && { roots: [...raw.roots] }),
+      ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
     };
-    let cwd: string | undefined = defining?.path;
-    if (raw.cwd !== undefined) {
-      const c = substitute(raw.cwd).trim();
-      cwd = c ? toAbsolute('cwd', c) : defining?.path;
+    const withSecrets = <T extends ServerDefinition>(d: T): T => {
+      for (const v of definitionSecrets(d)) secrets.add(v);
+      const list = [...secrets].filter(v => v.length > 0);
+      return list.length ? { ...d, secrets: list } : d;
+    };
+
+    if (raw.type === 'stdio') {
+      const command = substitute(raw.command ?? '').trim();
+      if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
+      const args = (raw.args ?? []).map((a, i) => substitute(a, joinPath('args', i)));
+      const env: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(raw.env ?? {})) setOwn(env, k, v === null ? null : substitute(v, joinPath('env', k)));
+      const toAbsolute = (rel: 'cwd' | 'envFile', p: string): string | undefined => {
+        if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
+        if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
+        if (!defining) {
+          fail(rel, `${where(rel)} is ${describeValue(rel, p)}, a relative path, but no workspace folder is open to resolve it against; write an absolute path.`);
+          return undefined;
+        }
+        return pathApi.resolve(defining.path, p);
+      };
+      let cwd: string | undefined = defining?.path;
+      if (raw.cwd !== undefined) {
+        const c = substitute(raw.cwd).trim();
+        cwd = c ? toAbsolute('cwd', c) : defining?.path;
+      }
+      let envFile: string | undefined;
+      if (raw.envFile !== undefined) {
+        const f = substitute(raw.envFile).trim();
+        if (!f) fail('envFile', `${where('envFile')} is empty after resolving its variables; write the path of a .env file or remove the setting.`);
+        else envFile = toAbsolute('envFile', f);
+      }
+      if (errors.length) return { error: errors[0], errors, warnings };
+      // The envFile is not read here (no I/O before the first reconcile): its path is all a definition holds. The
+      // launch reads it (launch/stdio.ts), and its secret-looking values are hidden from every output from then on.
+      // Sandbox paths: variables resolved, `~` and relative paths made absolute (against cwd), so the policy is exact.
+      let sandbox: SandboxSettings | undefined;
+      if (raw.sandbox) {
+        const paths = (list: string[] | undefined) => list?.map(p => {
+          const v = substitute(p).trim();
+          if (v === '~' || v.startsWith('~/') || v.startsWith('~\\')) return pathApi.join(ctx.userHome, v.slice(1));
+          return pathApi.isAbsolute(v) ? pathApi.normalize(v) : pathApi.resolve(cwd ?? ctx.userHome, v);
+        });
+        const fsIn = raw.sandbox.filesystem;
+        const netIn = raw.sandbox.network;
+        sandbox = {
+          ...(fsIn && { filesystem: {
+            ...(fsIn.allowWrite && { allowWrite: paths(fsIn.allowWrite) }),
+            ...(fsIn.denyRead && { denyRead: paths(fsIn.denyRead) }),
+            ...(fsIn.denyWrite && { denyWrite: paths(fsIn.denyWrite) }),
+          } }),
+          ...(netIn && { network: {
+            ...(netIn.allowedDomains && { allowedDomains: [...netIn.allowedDomains] }),
+            ...(netIn.deniedDomains && { deniedDomains: [...netIn.deniedDomains] }),
+          } }),
+        };
+      }
+      const definition: ServerDefinition = withSecrets({
+        ...base, type: 'stdio', command, args, env,
+        ...(envFile !== undefined && { envFile }),
+        ...(cwd !== undefined && { cwd }),
+        ...(raw.sandboxEnabled !== undefined && { sandboxEnabled: raw.sandboxEnabled }),
+        ...(sandbox && { sandbox }),
+      });
+      return { definition, warnings };
     }
-    let envFile: string | undefined;
-    if (raw.envFile !== undefined) {
-      const f = substitute(raw.envFile).trim();
-      if (!f) fail('envFile', `${where('envFile')} is empty after resolving its variables; write the path of a .env file or remove the setting.`);
-      else envFile = toAbsolute('envFile', f);
+
+    const url = substitute(raw.url ?? '', 'url').trim();
+    const problem = url ? checkUrl(url) : `is empty after resolving its variables; write the server's address, e.g. "https://example.com/mcp".`;
+    if (problem) fail('url', `${where('url')} ${problem}`);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(raw.headers ?? {})) {
+      const value = substitute(v, joinPath('headers', k));
+      setOwn(headers, k, value);
+      if (/[\r\n]/.test(value)) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
+    }
+    let workloadIdentity: WorkloadIdentityConfig | undefined;
+    const wi = raw.workloadIdentity;
+    if (wi) {
+      const clientId = substitute(wi.clientId, 'workloadIdentity.clientId').trim();
+      if (!clientId) fail('workloadIdentity.clientId', `${where('workloadIdentity.clientId')} is empty after resolving its variables; write the client id the authorization server registered for this workload.`);
+      if ((wi.tokenFile === undefined) === (wi.tokenEnv === undefined)) {
+        fail('workloadIdentity', `${where('workloadIdentity')} needs exactly one of \`tokenFile\` (the file holding the workload's identity token) and \`tokenEnv\` (the environment variable holding it); ${wi.tokenFile === undefined ? 'add one' : 'remove one'}.`);
+      }
+      const tokenFile = wi.tokenFile === undefined ? undefined : substitute(wi.tokenFile, 'workloadIdentity.tokenFile').trim();
+      if (tokenFile !== undefined && !nodePath.isAbsolute(tokenFile)) {
+        fail('workloadIdentity.tokenFile', `${where('workloadIdentity.tokenFile')} is ${JSON.stringify(tokenFile.slice(0, 200))}, not an absolute path after resolving its variables; write a full path (\`\${userHome}\` and \`\${workspaceFolder}\` help).`);
+      }
+      workloadIdentity = { clientId, ...(tokenFile !== undefined && { tokenFile }), ...(wi.tokenEnv !== undefined && { tokenEnv: wi.tokenEnv }) };
     }
     if (errors.length) return { error: errors[0], errors, warnings };
-    if (envFile !== undefined) for (const v of await envFileSecrets(envFile)) secrets.add(v);
-    // Sandbox paths: variables resolved, `~` and relative paths made absolute (against cwd), so the policy is exact.
-    let sandbox: SandboxSettings | undefined;
-    if (raw.sandbox) {
-      const paths = (list: string[] | undefined) => list?.map(p => {
-        const v = substitute(p).trim();
-        if (v === '~' || v.startsWith('~/') || v.startsWith('~\\')) return pathApi.join(ctx.userHome, v.slice(1));
-        return pathApi.isAbsolute(v) ? pathApi.normalize(v) : pathApi.resolve(cwd ?? ctx.userHome, v);
-      });
-      const fsIn = raw.sandbox.filesystem;
-      const netIn = raw.sandbox.network;
-      sandbox = {
-        ...(fsIn && { filesystem: {
-          ...(fsIn.allowWrite && { allowWrite: paths(fsIn.allowWrite) }),
-          ...(fsIn.denyRead && { denyRead: paths(fsIn.denyRead) }),
-          ...(fsIn.denyWrite && { denyWrite: paths(fsIn.denyWrite) }),
-        } }),
-        ...(netIn && { network: {
-          ...(netIn.allowedDomains && { allowedDomains: [...netIn.allowedDomains] }),
-          ...(netIn.deniedDomains && { deniedDomains: [...netIn.deniedDomains] }),
-        } }),
-      };
+    return { definition: withSecrets({ ...base, type: raw.type, url, headers, ...(workloadIdentity && { workloadIdentity }) }), warnings };
+  };
+  if (!neededInputs.length) return pass3(new Map());
+  return (async () => {
+    // Pass 2: ask for inputs (once per id per context).
+    const inputValues = new Map<string, string>();
+    for (const input of neededInputs) {
+      let value: string | undefined;
+      try {
+        value = await askInput(ctx, input);
+      } catch (e) {
+        const rel = firstUse(raw, input.id);
+        fail(rel, `asking for input "${input.id}" (used in ${where(rel)}) failed: ${e instanceof Error ? e.message : String(e)}; try again or check mcpHost.inputs.`);
+        continue;
+      }
+      if (value === undefined) {
+        const rel = firstUse(raw, input.id);
+        fail(rel, ctx.resolveInput
+          ? `no value was given for input "${input.id}" (used in ${where(rel)}); the server cannot start until you enter it.`
+          : `input "${input.id}" (used in ${where(rel)}) has no value and there is no way to ask for it here; give it a "default" or provide the value.`);
+      } else {
+        inputValues.set(input.id, value);
+      }
     }
-    const definition: ServerDefinition = withSecrets({
-      ...base, type: 'stdio', command, args, env,
-      ...(envFile !== undefined && { envFile }),
-      ...(cwd !== undefined && { cwd }),
-      ...(raw.sandboxEnabled !== undefined && { sandboxEnabled: raw.sandboxEnabled }),
-      ...(sandbox && { sandbox }),
-    });
-    return { definition, warnings };
-  }
+    if (errors.length) return { error: errors[0], errors, warnings };
+    return pass3(inputValues);
 
-  const url = substitute(raw.url ?? '', 'url').trim();
-  const problem = url ? checkUrl(url) : `is empty after resolving its variables; write the server's address, e.g. "https://example.com/mcp".`;
-  if (problem) fail('url', `${where('url')} ${problem}`);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw.headers ?? {})) {
-    const value = substitute(v, joinPath('headers', k));
-    setOwn(headers, k, value);
-    if (/[\r\n]/.test(value)) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
-  }
-  let workloadIdentity: WorkloadIdentityConfig | undefined;
-  const wi = raw.workloadIdentity;
-  if (wi) {
-    const clientId = substitute(wi.clientId, 'workloadIdentity.clientId').trim();
-    if (!clientId) fail('workloadIdentity.clientId', `${where('workloadIdentity.clientId')} is empty after resolving its variables; write the client id the authorization server registered for this workload.`);
-    if ((wi.tokenFile === undefined) === (wi.tokenEnv === undefined)) {
-      fail('workloadIdentity', `${where('workloadIdentity')} needs exactly one of \`tokenFile\` (the file holding the workload's identity token) and \`tokenEnv\` (the environment variable holding it); ${wi.tokenFile === undefined ? 'add one' : 'remove one'}.`);
-    }
-    const tokenFile = wi.tokenFile === undefined ? undefined : substitute(wi.tokenFile, 'workloadIdentity.tokenFile').trim();
-    if (tokenFile !== undefined && !nodePath.isAbsolute(tokenFile)) {
-      fail('workloadIdentity.tokenFile', `${where('workloadIdentity.tokenFile')} is ${JSON.stringify(tokenFile.slice(0, 200))}, not an absolute path after resolving its variables; write a full path (\`\${userHome}\` and \`\${workspaceFolder}\` help).`);
-    }
-    workloadIdentity = { clientId, ...(tokenFile !== undefined && { tokenFile }), ...(wi.tokenEnv !== undefined && { tokenEnv: wi.tokenEnv }) };
-  }
-  if (errors.length) return { error: errors[0], errors, warnings };
-  return { definition: withSecrets({ ...base, type: raw.type, url, headers, ...(workloadIdentity && { workloadIdentity }) }), warnings };
-}
-
-/**
- * The values of an envFile's secret-looking variables (`API_TOKEN=…`), read now so every output of this
- * server hides them from the start; the file is read again at launch (and what it then holds is added).
- * A file that cannot be read yet gives none (the launch reports it).
- */
-async function envFileSecrets(file: string): Promise<string[]> {
-  try {
-    const { vars } = parseDotenv(await fs.readFile(file, 'utf8'));
-    return Object.entries(vars).filter(([k, v]) => v && looksSecretName(k)).map(([, v]) => v);
-  } catch {
-    return [];
-  }
+  })();
 }
 
 function slotValue(raw: RawServer, rel: string): string | undefined {
