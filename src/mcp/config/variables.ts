@@ -4,11 +4,13 @@
  * (through an injected resolver), in command, args, env, envFile, cwd, url and headers. Produces the
  * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
  */
+import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
+import { parseDotenv } from './envFile';
 import { definitionSecrets, looksSecretName } from '../logging/redact';
 import { getOwn, setOwn } from '../schema/own';
 
@@ -321,8 +323,10 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
         else envFile = toAbsolute('envFile', f);
       }
       if (errors.length) return { error: errors[0], errors, warnings };
-      // The envFile is not read here (no I/O before the first reconcile): its path is all a definition holds. The
-      // launch reads it (launch/stdio.ts), and its secret-looking values are hidden from every output from then on.
+      // The envFile's secret-looking values are read now (one small synchronous read, so the first settings sync
+      // still reaches reconcile in one turn): every output of this server, doctor and inspect included, hides them
+      // from the start, and they are part of the definition's key. The launch reads the file again (launch/stdio.ts).
+      if (envFile !== undefined) for (const v of envFileSecrets(envFile)) secrets.add(v);
       // Sandbox paths: variables resolved, `~` and relative paths made absolute (against cwd), so the policy is exact.
       let sandbox: SandboxSettings | undefined;
       if (raw.sandbox) {
@@ -407,6 +411,20 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
     return pass3(inputValues);
 
   })();
+}
+
+/**
+ * The values of an envFile's secret-looking variables (`API_TOKEN=…`), read at resolve time so every output of the
+ * server hides them from the start; the file is read again at launch (and what it then holds is added). A file that
+ * cannot be read yet gives none (the launch reports it).
+ */
+function envFileSecrets(file: string): string[] {
+  try {
+    const { vars } = parseDotenv(readFileSync(file, 'utf8'));
+    return Object.entries(vars).filter(([k, v]) => v && looksSecretName(k)).map(([, v]) => v);
+  } catch {
+    return [];
+  }
 }
 
 function slotValue(raw: RawServer, rel: string): string | undefined {
