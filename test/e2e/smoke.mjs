@@ -97,10 +97,14 @@ try {
   }
   /** Expands "everything" to show what it offers (tools, prompts, resources), and takes the view's screenshot. */
   async function expandEverything() {
-    await row('everything').click();
-    await page.keyboard.press('ArrowRight');
-    const children = await page.locator('.part.sidebar .monaco-list-row[aria-level="2"]').first()
-      .waitFor({ timeout: 10000 }).then(() => true, () => false);
+    // A tree refresh (the servers' lists arriving) may re-render the row under the click: try again, up to 3 times.
+    let children = false;
+    for (let attempt = 0; attempt < 3 && !children; attempt++) {
+      await row('everything').click();
+      await page.keyboard.press('ArrowRight');
+      children = await page.locator('.part.sidebar .monaco-list-row[aria-level="2"]').first()
+        .waitFor({ timeout: 5000 }).then(() => true, () => false);
+    }
     log(children ? '"everything" expanded' : '"everything" shows no children');
     const text = await state('everything');
     if (!/running · MCP \d{4}-\d{2}-\d{2}(?! \()/.test(text) || /legacy|modern/.test(text)) throw new Error(`"everything" reads: ${text}`);
@@ -191,9 +195,9 @@ try {
   // 4. A resource opened from the Servers view: expand everything › Resources and click the first one.
   // (a click on the active container's icon would hide the side bar)
   if (!(await header.isVisible().catch(() => false))) await mcpTab.click();
-  if (MODE === 'lazy') await expandEverything();
   const resourcesGroup = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]')
     .filter({ hasText: 'Resources' }).filter({ hasNotText: 'Templates' }).first();
+  if (MODE === 'lazy' || !(await resourcesGroup.isVisible().catch(() => false))) await expandEverything();
   await resourcesGroup.click();
   if ((await resourcesGroup.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
   const firstResource = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]').first();
