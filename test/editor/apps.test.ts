@@ -164,7 +164,8 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     asked.length = 0;
     const r = await view.asView('tools/call', { name: poll.name, arguments: {} }) as Response;
     assert.ok(r.result && !r.error, JSON.stringify(r).slice(0, 300));
-    assert.deepStrictEqual(asked, ['sysmon/poll-system-stats']);
+    // The system monitor's view polls poll-system-stats by itself too: every confirmation asked is for that tool.
+    assert.ok(asked.length >= 1 && asked.every(a => a === 'sysmon/poll-system-stats'), asked.join(', '));
   });
 
   it('@mcp chat: the model calling get-time opens the view beside the chat and the answer offers a button to focus it; view context is said', async () => {
