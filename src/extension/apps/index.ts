@@ -254,7 +254,7 @@ async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
   const allow = 'Allow';
   const what = a.permissions.map(p => PERMISSION_NAMES[p]).join(', ');
   const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) asks for: ${what}`,
-    { modal: true, detail: `Its resource ${a.uri} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes. The editor may still ask before the camera, microphone or location is used.` }, allow);
+    { modal: true, detail: `Its resource ${quoted(a.uri, 200)} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes. The editor may still ask before the camera, microphone or location is used.` }, allow);
   return r === allow;
 }
 
