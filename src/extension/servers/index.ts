@@ -21,10 +21,17 @@ import { countOf } from '../../mcp/logging/display';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
+import { cpuMs } from '../cpuClock';
 
 export { ConsentDeniedError } from './reasons';
 export { inputUses } from './workspaceSettings';
 export type { Origin } from './state';
+
+/** Records a step of the first sync: wall-clock time, and the thread's CPU time under `cpu <step>`. */
+function mark(marks: Record<string, number>, step: string): void {
+  marks[step] = performance.now();
+  marks[`cpu ${step}`] = cpuMs();
+}
 
 /** The pseudo-server name settings problems are remembered under (SeenFailures). */
 const SETTINGS_PROBLEMS = '(settings)';
@@ -34,9 +41,10 @@ export class ServerController extends ServerGates {
   protected async doSync(): Promise<void> {
     const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
     this.synced = true;
-    if (marks) marks.began = performance.now();
-    const servers = settings.serversSetting();
-    const inputs = settings.inputsSetting();
+    if (marks) mark(marks, 'began');
+    const config = settings.snapshot();
+    const servers = settings.serversSetting(config);
+    const inputs = settings.inputsSetting(config);
     const trusted = vscode.workspace.isTrusted;
     const userServers = asObject(servers.user);
     const wsServers = asObject(servers.workspace);
@@ -61,7 +69,7 @@ export class ServerController extends ServerGates {
 
     for (const n of this.used) if (!(n in merged)) this.used.delete(n);
     const parsed = parseServers(merged);
-    if (marks) marks.parsed = performance.now();
+    if (marks) mark(marks, 'parsed');
     this.raws.clear();
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
@@ -70,12 +78,12 @@ export class ServerController extends ServerGates {
     const wsInputs = trusted ? parseInputs(inputs.workspace ?? []) : { inputs: [], errors: [] };
     const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
     const warnings = [...parsed.warnings];
-    const autoStartAll = settings.autoStart();
+    const autoStartAll = settings.autoStart(config);
     // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
-    const lazy = settings.startupMode() === 'lazy';
+    const lazy = settings.startupMode(config) === 'lazy';
     this.lazy.clear();
-    const timeouts = settings.timeouts();
-    const sandboxDefault = settings.sandboxDefault();
+    const timeouts = settings.timeouts(config);
+    const sandboxDefault = settings.sandboxDefault(config);
 
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
@@ -119,7 +127,7 @@ export class ServerController extends ServerGates {
       }
       defs.push(def);
     }
-    if (marks) marks.resolved = performance.now();
+    if (marks) mark(marks, 'resolved');
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
     this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
@@ -128,10 +136,6 @@ export class ServerController extends ServerGates {
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
     this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
-    // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
-    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
-      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
-    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     // (Awaited only when one does run: nothing to stop is no reason to yield the turn before reconcile.)
     const toStop = [...blocked.keys()].filter(name => { const h = this.host.get(name); return h && h.state.kind !== 'stopped'; });
@@ -141,9 +145,14 @@ export class ServerController extends ServerGates {
         await this.host.get(name)?.stop();
       }));
     }
-    if (marks) marks.reconcile = performance.now();
+    if (marks) mark(marks, 'reconcile');
     const reconciled = this.host.reconcile(defs, errors);
+    if (marks) mark(marks, 'decided');
     this.decided(performance.now());
+    // A round trip to the workbench and a log line, once what starts is decided (neither is awaited).
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
+      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     if (ask.length) void this.askConsent(ask);
     await reconciled;
   }
