@@ -123,7 +123,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
-  const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
+  // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
+  // first reconcile, whichever comes first; a stdio server never signs in.
+  let oauthRef: OAuthBridge | undefined;
+  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
   // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
   const identity: ServerIdentityLookup = {};
   const sampling = push(createClientFeatures({
@@ -136,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }));
   const host: McpHost = hostRef = new McpHost({
     features: sampling,
-    authProvider: def => oauth.providerFor(def),
+    authProvider: def => (def.type === 'stdio' ? undefined : oauthBridge().providerFor(def)),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
     fingerprint: definitionKey,
@@ -156,7 +159,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   step('host');
-  oauth.startServer = name => controller.start(name);
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
@@ -170,6 +172,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const firstSync = controller.sync();
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');
+  const oauth = oauthBridge();
+  oauth.startServer = name => controller.start(name);
   // What a server needs once it starts, not to decide whether it does. Still before any start: `reconcile` issues each
   // in a turn of its own after this, and a first sync that waits (an `${input:}` box) reconciles after this.
   // Caps on what servers send: user settings only (a workspace must not raise them).

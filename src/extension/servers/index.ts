@@ -85,6 +85,8 @@ export class ServerController extends ServerGates {
     const timeouts = settings.timeouts(config);
     const sandboxDefault = settings.sandboxDefault(config);
 
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+    const userHome = os.homedir();
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
     const blocked = new Map<string, string>();
@@ -103,7 +105,7 @@ export class ServerController extends ServerGates {
         : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
       // No await unless an input is asked: the first sync reaches reconcile in one turn, never yielding it to
       // other extensions' activation between two definitions.
-      const pending = resolveServerNow(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      const pending = resolveServerNow(raw, this.context(folders, userHome, scoped.inputs, scoped.scope, raw, mayPrompt, missing));
       const r = pending instanceof Promise ? await pending : pending;
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
@@ -176,12 +178,14 @@ export class ServerController extends ServerGates {
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 
-  private context(inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[]): ResolveContext {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+  /** What resolving one server's variables needs (`folders`, `userHome`: read once per sync). */
+  private context(
+    folders: { name: string; path: string }[], userHome: string, inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[],
+  ): ResolveContext {
     return {
       workspaceFolders: folders,
       definingFolder: this.folders.get(raw.name) ?? (this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined),
-      userHome: os.homedir(),
+      userHome,
       env: process.env,
       inputs,
       resolveInput: async input => {
