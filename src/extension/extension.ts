@@ -102,7 +102,7 @@ export interface McpHostExtensionApi {
    * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
    * reached reconcile), decided (reconcile returned); then reconciled, views, chat, gateway, commands, activated (what
    * the first sync does not need). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
-   * of `activate()` (src/extension/cpuClock.ts), which the load of the machine does not inflate.
+   * of `activate()` (src/extension/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
    */
   activationSteps(): Record<string, number>;
 }
