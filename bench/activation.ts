@@ -122,7 +122,13 @@ export const activation: Bench = {
       value: round(r.firstReconcileMs, 1), unit: 'ms',
       ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.firstReconcileMs <= 20 && r.servers === 10,
       note: `firstReconcileMs; activate() alone took ${round(r.activationMs, 1)} ms${r.steps ? `; steps ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${where}`,
-    }, {
+    }, ...(r.steps?.['cpu decided'] !== undefined ? [{
+      // The same span in CPU time of the extension host's thread (src/extension/cpuClock.ts): what the load of a shared
+      // machine does not inflate (the wall-clock figure above also counts the time other processes had the core).
+      name: `activation: CPU of the extension host's thread until reconcile decided, ${r.servers} servers configured (real editor)`,
+      value: round(r.steps['cpu decided'], 1), unit: 'ms', ratio: null, target: 'report (≤ 20 ms wall needs it well under 20)', met: null,
+      note: `cpu decided of activationSteps; ${where}`,
+    }] : []), {
       name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
       ratio: null, target: 'report (part of the row above)', met: null,
       note: `activationMs; ${where}`,

@@ -35,6 +35,7 @@ import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway';
 import { ToolEnablement } from './toolBudget';
+import { cpuMs } from './cpuClock';
 import type { ModelToolGate } from '../mcp/catalogue/modelTools';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
@@ -99,33 +100,35 @@ export interface McpHostExtensionApi {
   /**
    * Ms from the start of `activate()` to each step of activation and of the first settings sync (read by the activation
    * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
-   * reached reconcile); then reconciled, views, chat, gateway, commands, activated (what the first sync does not need).
+   * reached reconcile), decided (reconcile returned); then reconciled, views, chat, gateway, commands, activated (what
+   * the first sync does not need). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
+   * of `activate()` (src/extension/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
    */
   activationSteps(): Record<string, number>;
 }
 
 /**
  * Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. What the
- * first settings sync needs (the host, its logs, consent, inputs, roots, the catalogue cache) is built first and the
- * sync runs to `reconcile` before anything else; the views, chat, App views, forms, the gateway, the commands and the
- * status item follow, still before activation ends (no server starts before them: `reconcile` issues each start in a
- * turn of its own).
+ * first settings sync needs to decide what starts (the host, its logs, consent, inputs) is built first and the sync
+ * runs to `reconcile` before anything else; what a start needs (limits, sandbox options, trace, the catalogue cache)
+ * follows at once, then the views, chat, App views, forms, the gateway, the commands and the status item, still before
+ * activation ends (no server starts before them: `reconcile` issues each start in a turn of its own).
  */
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostExtensionApi> {
   const activationStart = performance.now();
+  const cpuStart = cpuMs();
   const steps: Record<string, number> = {};
-  const step = (name: string) => { steps[name] = performance.now(); };
+  const step = (name: string) => { steps[name] = performance.now(); steps[`cpu ${name}`] = cpuMs(); };
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
-  const oauth = push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
+  // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
+  // first reconcile, whichever comes first; a stdio server never signs in.
+  let oauthRef: OAuthBridge | undefined;
+  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
   // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
-  // Grants once keyed by a bare server name are never honoured: drop them.
   const identity: ServerIdentityLookup = {};
-  for (const legacy of [LEGACY_TOOL_ALWAYS_KEY, LEGACY_SAMPLING_ALWAYS_KEY]) {
-    if (context.globalState.get(legacy) !== undefined) void context.globalState.update(legacy, undefined);
-  }
   const sampling = push(createClientFeatures({
     context,
     identity,
@@ -136,13 +139,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }));
   const host: McpHost = hostRef = new McpHost({
     features: sampling,
-    authProvider: def => oauth.providerFor(def),
+    authProvider: def => (def.type === 'stdio' ? undefined : oauthBridge().providerFor(def)),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
     fingerprint: definitionKey,
-    limits: settings.userLimits(),
-    // The OS sandbox (issue 24): the editor's own storage and the user's extra denials are never readable from it.
-    sandbox: sandboxOptions(context),
+    // The caps (`limits`) and the OS sandbox's denials are given right after the first reconcile (below): no server
+    // starts before (each start has a turn of its own), and deciding what starts needs neither.
     // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
     eraVerdicts: mementoEraVerdicts(context.workspaceState),
   });
@@ -157,29 +159,43 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const inputs = new InputStore(context.secrets, context.globalState);
   const controller = push(new ServerController(host, consent, inputs, log));
   step('host');
-  oauth.startServer = name => controller.start(name);
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
   controller.seenProblems = seenFailures;
-  push(syncRoots(host));
   push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
-  const applyTrace = () => logs.setTraceAll(settings.traceAll());
-  applyTrace();
-  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
-  push(toVs(host.onDidChangeServers(applyTrace)));
-  // The last known lists of every server, shown at once (marked cached) until it answers.
-  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
-    const d = host.get(name)?.definition;
-    return d && definitionKey(d);
-  }));
-  push(toVs(host.onDidChangeServers(() => cache.seed())));
+  // Before the first reconcile: a root set later would tell the servers reconcile made that their roots changed.
+  push(syncRoots(host));
   // The first settings sync, to `reconcile` deciding what starts (or its end, if it fails before), before the rest.
   // Without I/O it gets there within this turn; one that waits (an `${input:}` box, reading workspace settings
   // in Restricted Mode) never holds activation: the rest goes on in the next turn.
   const firstSync = controller.sync();
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');
+  const oauth = oauthBridge();
+  oauth.startServer = name => controller.start(name);
+  // What a server needs once it starts, not to decide whether it does. Still before any start: `reconcile` issues each
+  // in a turn of its own after this, and a first sync that waits (an `${input:}` box) reconciles after this.
+  // Caps on what servers send: user settings only (a workspace must not raise them).
+  host.setLimits(settings.userLimits());
+  // The OS sandbox (issue 24): the editor's own storage and the user's extra denials are never readable from it.
+  host.setSandboxOptions(sandboxOptions(context));
+  const applyTrace = () => logs.setTraceAll(settings.traceAll());
+  applyTrace();
+  push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
+  push(toVs(host.onDidChangeServers(applyTrace)));
+  // The last known lists of every server, shown at once (marked cached) until it answers: seeded now for the servers
+  // the first sync put in the host, then on every change.
+  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
+    const d = host.get(name)?.definition;
+    return d && definitionKey(d);
+  }));
+  cache.seed();
+  push(toVs(host.onDidChangeServers(() => cache.seed())));
+  // Grants once keyed by a bare server name are never honoured: drop them.
+  for (const legacy of [LEGACY_TOOL_ALWAYS_KEY, LEGACY_SAMPLING_ALWAYS_KEY]) {
+    if (context.globalState.get(legacy) !== undefined) void context.globalState.update(legacy, undefined);
+  }
   // Where else a server is configured (.vscode/mcp.json, …): the views' annotation, not needed to decide what starts.
   controller.watchCoexistence(push(new McpJsonWatcher()));
   const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
@@ -278,7 +294,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const activationMs = performance.now() - activationStart;
   log.info(`MCP Host activated in ${activationMs.toFixed(1)} ms`);
   const firstReconcileMs = controller.firstReconcile.then(at => at - activationStart);
-  const activationSteps = () => Object.fromEntries(Object.entries({ ...steps, ...controller.firstSyncMarks }).map(([k, t]) => [k, Math.round((t - activationStart) * 10) / 10]));
+  const activationSteps = () => Object.fromEntries(Object.entries({ ...steps, ...controller.firstSyncMarks })
+    .map(([k, t]) => [k, Math.round((t - (k.startsWith('cpu ') ? cpuStart : activationStart)) * 10) / 10]));
   void firstReconcileMs.then(ms => log.info(`MCP Host: first settings sync reconciled ${ms.toFixed(1)} ms after activation began (ms from its start: ${Object.entries(activationSteps()).map(([k, v]) => `${k} ${v}`).join(', ')})`));
   return {
     host,

@@ -10,12 +10,19 @@ import { DEFAULT_LIMITS, type Limits } from '../mcp';
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
 
+/**
+ * `mcpHost.*` as it is now, for several reads in one go (a settings sync): each reader below takes it, so the editor
+ * builds the section once instead of once per key.
+ */
+export type Snapshot = vscode.WorkspaceConfiguration;
+export const snapshot = (): Snapshot => cfg();
+
 /** What each scope sets for `mcpHost.servers` / `mcpHost.inputs` (raw JSON, validated by the core). */
 export interface ScopedValues<T> { user?: T; workspace?: T }
 
 /** `mcpHost.servers` in user and workspace settings. */
-export function serversSetting(): ScopedValues<unknown> {
-  const v = cfg().inspect<unknown>('servers');
+export function serversSetting(c: Snapshot = cfg()): ScopedValues<unknown> {
+  const v = c.inspect<unknown>('servers');
   return { user: v?.globalValue, workspace: v?.workspaceValue };
 }
 
@@ -25,8 +32,8 @@ export function folderServersSetting(folder: vscode.WorkspaceFolder): unknown {
 }
 
 /** `mcpHost.inputs` in user and workspace settings. */
-export function inputsSetting(): ScopedValues<unknown[]> {
-  const v = cfg().inspect<unknown[]>('inputs');
+export function inputsSetting(c: Snapshot = cfg()): ScopedValues<unknown[]> {
+  const v = c.inspect<unknown[]>('inputs');
   return { user: v?.globalValue, workspace: v?.workspaceValue };
 }
 
@@ -56,15 +63,15 @@ export async function writeDisabledTools(value: unknown, target: SettingsTarget)
 }
 
 /** `mcpHost.autoStart` (default true). */
-export const autoStart = (): boolean => cfg().get<boolean>('autoStart', true);
+export const autoStart = (c: Snapshot = cfg()): boolean => c.get<boolean>('autoStart', true);
 
 /** `mcpHost.startup`: `eager` starts servers on activation, `lazy` on first use. */
-export const startupMode = (): 'eager' | 'lazy' => (cfg().get<string>('startup', 'eager') === 'lazy' ? 'lazy' : 'eager');
+export const startupMode = (c: Snapshot = cfg()): 'eager' | 'lazy' => (c.get<string>('startup', 'eager') === 'lazy' ? 'lazy' : 'eager');
 
 /** `mcpHost.timeout.startup` and `mcpHost.timeout.request`, in milliseconds. */
-export const timeouts = (): { startup: number; request: number } => ({
-  startup: cfg().get<number>('timeout.startup', 30_000),
-  request: cfg().get<number>('timeout.request', 60_000),
+export const timeouts = (c: Snapshot = cfg()): { startup: number; request: number } => ({
+  startup: c.get<number>('timeout.startup', 30_000),
+  request: c.get<number>('timeout.request', 60_000),
 });
 
 /** `mcpHost.trace`: the protocol trace in every server's log. */
@@ -91,7 +98,7 @@ export function userLimits(): Partial<Limits> {
 export const affects = (e: vscode.ConfigurationChangeEvent, key?: string): boolean => e.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
 
 /** `mcpHost.sandbox.default`, from user settings only: workspace stdio servers run sandboxed unless they opt out. */
-export const sandboxDefault = (): boolean => cfg().inspect<boolean>('sandbox.default')?.globalValue === true;
+export const sandboxDefault = (c: Snapshot = cfg()): boolean => c.inspect<boolean>('sandbox.default')?.globalValue === true;
 
 /** `mcpHost.sandbox.denyRead`, from user settings only: paths no sandboxed server may read, beyond the defaults. */
 export function sandboxDenyRead(): string[] | undefined {

@@ -59,9 +59,14 @@ function brokenPlaceholder(name: string): ServerDefinition {
 
 interface Entry {
   connection: Connection;
-  fingerprint: string;
-  /** The whole definition, to notice changes that need no restart. */
-  full: string;
+  /** The definition it was made or last updated with. */
+  def: ServerDefinition;
+  /**
+   * Its "same process" key and its whole serialisation (to notice changes that need no restart), computed when a later
+   * reconcile first compares them: a first reconcile (activation) hashes nothing.
+   */
+  fingerprint?: string;
+  full?: string;
   /** The configuration problem that keeps this server from starting, if any. */
   problem?: string;
   store: DisposableStore;
@@ -126,6 +131,14 @@ export class McpHost implements HostApi {
     return (this.options.fingerprint ?? sameProcessKey)(def);
   }
 
+  private fingerprintOf(e: Entry): string {
+    return e.fingerprint ??= this.fingerprint(e.def);
+  }
+
+  private fullOf(e: Entry): string {
+    return e.full ??= stableStringify(e.def);
+  }
+
   /** The roots one server may see: only its `roots` folder names when given (H17); `"roots": []` = none at all. */
   rootsFor(def: ServerDefinition): Root[] {
     const names = def.roots;
@@ -155,7 +168,7 @@ export class McpHost implements HostApi {
     store.add(connection.onDidChangeHistory(e => this._onDidChangeHistory.fire(e)));
     store.add(connection.onLog(e => this._onLog.fire(e)));
     store.add(connection.onDidDenyInSandbox(denial => this._onDidDenyInSandbox.fire({ server: def.name, denial })));
-    return { connection, fingerprint: this.fingerprint(def), full: stableStringify(def), store };
+    return { connection, def, store };
   }
 
   private async startQuietly(c: Connection): Promise<void> {
@@ -202,11 +215,10 @@ export class McpHost implements HostApi {
     }
     for (const def of definitions) {
       const existing = this.entries.get(def.name);
-      const fp = this.fingerprint(def);
       const problem = broken.get(def.name);
       if (problem) {
         const message = problem.join(' ');
-        if (existing && existing.connection.state.kind === 'error' && existing.full === stableStringify(def) && existing.problem === message) continue;
+        if (existing && existing.connection.state.kind === 'error' && existing.problem === message && this.fullOf(existing) === stableStringify(def)) continue;
         changed = true;
         const entry = this.create(def);
         entry.problem = message;
@@ -215,9 +227,9 @@ export class McpHost implements HostApi {
         if (existing) work.push(this.remove(existing));
         continue;
       }
-      if (existing && existing.fingerprint === fp && existing.problem === undefined) {
+      if (existing && existing.problem === undefined && this.fingerprintOf(existing) === this.fingerprint(def)) {
         const full = stableStringify(def);
-        if (full !== existing.full) work.push(this.update(existing, def, full));
+        if (full !== this.fullOf(existing)) work.push(this.update(existing, def, full));
         continue;
       }
       changed = true;
@@ -240,6 +252,7 @@ export class McpHost implements HostApi {
   /** Same process, other settings: adopt them; start or stop when disabled/autoStart changed. */
   private async update(entry: Entry, def: ServerDefinition, full: string): Promise<void> {
     const before = entry.connection.definition;
+    entry.def = def;
     entry.full = full;
     entry.connection.updateDefinition(def);
     const kind = entry.connection.state.kind;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseInputs, parseServers, type ParseServersResult } from '../../src/mcp/config';
+import { getServerValidator, plainStdio } from '../../src/mcp/config/validate';
 
 /** The single error of a one-server config, asserting it names the server and path. */
 function oneError(def: unknown, name = 'github'): { path: string; message: string } {
@@ -202,5 +203,47 @@ describe('config validation (parseServers, parseInputs)', () => {
     const t = parseServers({ github: { type: 5, command: 'x' } });
     assert.equal(t.errors.length, 1, 'one error per bad value');
     assert.match(t.errors[0].message, /write "stdio", "http" or "sse"/);
+  });
+
+  it('the plain-stdio fast path (no validator run) accepts only what the validator accepts', () => {
+    // Well formed and common: decided without the validator.
+    for (const def of [
+      { command: 'npx', args: ['-y', 'pkg'] },
+      { type: 'stdio', command: 'node', args: [], env: { A: '1', B: null }, envFile: '.env', cwd: 'sub', disabled: false, autoStart: true },
+    ]) {
+      assert.equal(plainStdio(def), true, JSON.stringify(def));
+      assert.equal(getServerValidator()(def), true);
+    }
+    // Near misses go to the validator (its errors name server, setting and fix, as before).
+    const hostile: Record<string, unknown>[] = [
+      { command: '' }, { command: 1 }, { args: ['a'] }, { type: 'http', command: 'x' }, { type: 'sse', command: 'x', url: 'http://127.0.0.1/' },
+      { command: 'x', args: 'a b' }, { command: 'x', args: ['a', 1] }, { command: 'x', args: [null] }, { command: 'x', env: { A: 1 } },
+      { command: 'x', env: ['A=1'] }, { command: 'x', env: null }, { command: 'x', envFile: '' }, { command: 'x', cwd: '' },
+      { command: 'x', autoStart: 'true' }, { command: 'x', comand: 'y' }, { command: 'x', url: 'https://example.com/' },
+      { command: 'x', dev: {} }, { command: 'x', timeout: { startup: 1 } }, JSON.parse('{"command":"x","__proto__":{"a":1}}'),
+      JSON.parse('{"command":"x","constructor":"y"}'), { command: 'x', toString: 'y' }, { command: 'x', args: new Array(2) },
+    ];
+    for (const def of hostile) assert.equal(plainStdio(def), false, JSON.stringify(def));
+    const r = parseServers({ bad: { command: 'x', args: ['a', 1] }, good: { command: 'x', args: ['a'] } });
+    assert.deepEqual(r.servers.map(s => s.name), ['good'], 'the bystander still parses');
+    assert.match(r.errors[0].message, /"bad".*args\[1\]/s);
+    // Random definitions from well-formed and hostile pieces: whatever the fast path accepts, the validator accepts.
+    const keys = ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'disabled', 'autoStart', 'url', 'comand', 'headers', 'roots', '__proto__', 'constructor'];
+    const values: unknown[] = ['', 'x', 'stdio', 'http', 1, 0, null, true, false, [], ['a'], ['a', 1], [null], {}, { A: '1' }, { A: 1 }, { A: null }, { A: ['1'] }, [{}]];
+    let seed = 27;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    let accepted = 0;
+    const good: [string, unknown][] = [['type', 'stdio'], ['args', ['a']], ['env', { A: null }], ['envFile', 'f'], ['cwd', 'c'], ['disabled', true], ['autoStart', false]];
+    for (let i = 0; i < 5000; i++) {
+      // A well-formed definition, then up to two properties set to any piece (own properties, whatever the key).
+      const def: Record<string, unknown> = { command: 'x' };
+      for (const [k, v] of good) if (rnd(2)) def[k] = v;
+      for (let k = rnd(3); k > 0; k--) Object.defineProperty(def, keys[rnd(keys.length)], { value: values[rnd(values.length)], enumerable: true, writable: true, configurable: true });
+      if (plainStdio(def)) {
+        accepted++;
+        assert.equal(getServerValidator()(def), true, `the fast path accepted what the validator rejects: ${JSON.stringify(def)}`);
+      }
+    }
+    assert.ok(accepted > 50, `the random definitions reach the fast path (${accepted})`);
   });
 });

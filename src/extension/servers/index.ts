@@ -21,10 +21,17 @@ import { countOf } from '../../mcp/logging/display';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
+import { cpuMs } from '../cpuClock';
 
 export { ConsentDeniedError } from './reasons';
 export { inputUses } from './workspaceSettings';
 export type { Origin } from './state';
+
+/** Records a step of the first sync: wall-clock time, and the thread's CPU time under `cpu <step>`. */
+function mark(marks: Record<string, number>, step: string): void {
+  marks[step] = performance.now();
+  marks[`cpu ${step}`] = cpuMs();
+}
 
 /** The pseudo-server name settings problems are remembered under (SeenFailures). */
 const SETTINGS_PROBLEMS = '(settings)';
@@ -34,9 +41,10 @@ export class ServerController extends ServerGates {
   protected async doSync(): Promise<void> {
     const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
     this.synced = true;
-    if (marks) marks.began = performance.now();
-    const servers = settings.serversSetting();
-    const inputs = settings.inputsSetting();
+    if (marks) mark(marks, 'began');
+    const config = settings.snapshot();
+    const servers = settings.serversSetting(config);
+    const inputs = settings.inputsSetting(config);
     const trusted = vscode.workspace.isTrusted;
     const userServers = asObject(servers.user);
     const wsServers = asObject(servers.workspace);
@@ -61,7 +69,7 @@ export class ServerController extends ServerGates {
 
     for (const n of this.used) if (!(n in merged)) this.used.delete(n);
     const parsed = parseServers(merged);
-    if (marks) marks.parsed = performance.now();
+    if (marks) mark(marks, 'parsed');
     this.raws.clear();
     for (const raw of parsed.servers) this.raws.set(raw.name, raw);
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
@@ -70,13 +78,15 @@ export class ServerController extends ServerGates {
     const wsInputs = trusted ? parseInputs(inputs.workspace ?? []) : { inputs: [], errors: [] };
     const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
     const warnings = [...parsed.warnings];
-    const autoStartAll = settings.autoStart();
+    const autoStartAll = settings.autoStart(config);
     // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
-    const lazy = settings.startupMode() === 'lazy';
+    const lazy = settings.startupMode(config) === 'lazy';
     this.lazy.clear();
-    const timeouts = settings.timeouts();
-    const sandboxDefault = settings.sandboxDefault();
+    const timeouts = settings.timeouts(config);
+    const sandboxDefault = settings.sandboxDefault(config);
 
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+    const userHome = os.homedir();
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
     const blocked = new Map<string, string>();
@@ -95,7 +105,7 @@ export class ServerController extends ServerGates {
         : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
       // No await unless an input is asked: the first sync reaches reconcile in one turn, never yielding it to
       // other extensions' activation between two definitions.
-      const pending = resolveServerNow(raw, this.context(scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      const pending = resolveServerNow(raw, this.context(folders, userHome, scoped.inputs, scoped.scope, raw, mayPrompt, missing));
       const r = pending instanceof Promise ? await pending : pending;
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
@@ -119,7 +129,7 @@ export class ServerController extends ServerGates {
       }
       defs.push(def);
     }
-    if (marks) marks.resolved = performance.now();
+    if (marks) mark(marks, 'resolved');
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
     this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
@@ -128,10 +138,6 @@ export class ServerController extends ServerGates {
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
     this.notifyProblems(errors);
     for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
-    // A round trip to the workbench: not awaited, so deciding what starts never waits on it.
-    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
-      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
-    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
     // (Awaited only when one does run: nothing to stop is no reason to yield the turn before reconcile.)
     const toStop = [...blocked.keys()].filter(name => { const h = this.host.get(name); return h && h.state.kind !== 'stopped'; });
@@ -141,9 +147,14 @@ export class ServerController extends ServerGates {
         await this.host.get(name)?.stop();
       }));
     }
-    if (marks) marks.reconcile = performance.now();
+    if (marks) mark(marks, 'reconcile');
     const reconciled = this.host.reconcile(defs, errors);
+    if (marks) mark(marks, 'decided');
     this.decided(performance.now());
+    // A round trip to the workbench and a log line, once what starts is decided (neither is awaited).
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
+      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     if (ask.length) void this.askConsent(ask);
     await reconciled;
   }
@@ -167,12 +178,14 @@ export class ServerController extends ServerGates {
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 
-  private context(inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[]): ResolveContext {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+  /** What resolving one server's variables needs (`folders`, `userHome`: read once per sync). */
+  private context(
+    folders: { name: string; path: string }[], userHome: string, inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[],
+  ): ResolveContext {
     return {
       workspaceFolders: folders,
       definingFolder: this.folders.get(raw.name) ?? (this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined),
-      userHome: os.homedir(),
+      userHome,
       env: process.env,
       inputs,
       resolveInput: async input => {

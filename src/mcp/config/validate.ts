@@ -86,6 +86,47 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'http' | 'sse'> = {
   local: 'stdio', process: 'stdio', command: 'stdio',
 };
 
+const nonEmptyString = (v: unknown) => typeof v === 'string' && v.length > 0;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The properties of a plain stdio definition, each with what the schema asks of its value (minLength 1 counts code
+ * points, so any non-empty string passes). A Map: a key such as `constructor` or `__proto__` is never found in it.
+ */
+const PLAIN_STDIO = new Map<string, (v: unknown) => boolean>([
+  ['type', v => v === 'stdio'],
+  ['command', nonEmptyString],
+  ['args', v => {
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+    return true;
+  }],
+  ['env', v => {
+    if (!isObject(v)) return false;
+    for (const k in v) if (typeof v[k] !== 'string' && v[k] !== null) return false;
+    return true;
+  }],
+  ['envFile', nonEmptyString],
+  ['cwd', nonEmptyString],
+  ['disabled', v => typeof v === 'boolean'],
+  ['autoStart', v => typeof v === 'boolean'],
+]);
+
+/**
+ * True only for a definition the server schema certainly accepts: an object with a non-empty `command` and nothing
+ * but the properties above, each well formed (properties are walked with `for…in`, as the validator walks them).
+ * False says nothing: the validator decides, and its errors name the server, the setting and the fix.
+ * test/unit/config.validate.test.ts checks it never accepts what the validator rejects.
+ */
+export function plainStdio(def: Record<string, unknown>): boolean {
+  if (!isObject(def) || !nonEmptyString(def.command)) return false;
+  for (const k in def) {
+    const check = PLAIN_STDIO.get(k);
+    if (!check || !check(def[k])) return false;
+  }
+  return true;
+}
+
 /** Validates `mcpHost.servers` server by server. Never throws. */
 export function parseServers(raw: unknown, opts: ParseOptions = {}): ParseServersResult {
   const prefix = opts.settingPrefix ?? 'mcpHost.servers';
@@ -126,6 +167,9 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
         (def === null || def === false ? '. To turn a server off, keep its definition and add "disabled": true.' : '.'),
     }];
   }
+  // Most definitions are a plain stdio command: they are valid without running the validator, whose first call is
+  // most of a cold settings sync (~10 ms of the first reconcile on a loaded machine). Anything else runs it.
+  if (plainStdio(def as Record<string, unknown>)) return [];
   const validate = getServerValidator();
   const errors: ConfigError[] = [];
   if (!validate(def)) {
