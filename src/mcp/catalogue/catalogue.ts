@@ -314,7 +314,7 @@ async function usableSliced(kind: CatalogueKind, items: unknown[], validators: M
 }
 
 /** Compiling yields to the event loop after this much work, so a long tools list never stalls the host. */
-const COMPILE_SLICE_MS = 10;
+const COMPILE_SLICE_MS = 5;
 
 /**
  * As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS; only the tools

@@ -18,6 +18,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
 
+/** Every element a string (holes of a sparse array are not: `every` would skip them). */
+function strings(a: unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] !== 'string') return false;
+  return true;
+}
+
 /** Every value under `v` is a JSON value (string, finite number, boolean, null, array, plain object); iterative. */
 function jsonValues(v: unknown): boolean {
   const stack: unknown[] = [v];
@@ -53,7 +59,7 @@ export function plainToolShape(tool: unknown): boolean {
   const input = tool.inputSchema;
   if (!isPlainObject(input) || input.type !== 'object') return false;
   if (input.properties !== undefined && !(isPlainObject(input.properties) && jsonValues(input.properties))) return false;
-  if (input.required !== undefined && !(Array.isArray(input.required) && input.required.every(r => typeof r === 'string'))) return false;
+  if (input.required !== undefined && !(Array.isArray(input.required) && strings(input.required))) return false;
   const output = tool.outputSchema;
   if (output !== undefined && !(isPlainObject(output) && optString(output.$schema))) return false;
   const a = tool.annotations;
