@@ -23,7 +23,7 @@ export interface CliRuntime {
   loadConfig(args: ParsedArgs): Promise<LoadedConfig>;
   /**
    * A host; `features` are the client features this command can serve (elicitation for `call --elicit`);
-   * `compileTool` names the tools whose schemas the command needs compiled (default every tool).
+   * `compileTool` names the tools whose schemas the command needs compiled when listed (default: each tool's on its first call).
    */
   createHost(features?: ClientFeatures, compileTool?: CompileTool): HostApi;
   /** Where a stdio command resolves to, for the doctor. */
@@ -59,6 +59,8 @@ export interface LoadedConfig {
 export type CompileTool = (server: string, tool: string) => boolean;
 
 const COMPILE_NONE: CompileTool = () => false;
+/** `doctor` checks every tool's schemas when the list arrives (the core otherwise compiles a tool's on its first call). */
+const COMPILE_ALL: CompileTool = () => true;
 
 /** How the doctor marks a server that runs in the OS sandbox (H93). */
 export const SHIELD = '🛡 sandboxed';
@@ -258,7 +260,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
       if (!r.ok) failures++;
       for (const l of r.lines) rt.out(ownText(l));
     }
-  }, args.verbose);
+  }, args.verbose, undefined, COMPILE_ALL);
   const total = defs.length;
   rt.out(`${total - failures} of ${total} server${total === 1 ? '' : 's'} OK${cfg.errors.length ? `, ${cfg.errors.length} configuration error${cfg.errors.length === 1 ? '' : 's'}` : ''}`);
   if (cfg.errors.length) return 2;

@@ -1,8 +1,10 @@
 /**
  * The catalogue of one server session: tools, prompts, resources and resource templates, every page
- * (H20) up to the catalogue limits, refreshed on `notifications/<kind>/list_changed` (H21) with
- * coalescing, plus the validators for each tool's inputSchema and outputSchema (H25) — for all tools,
- * not just the SDK's "last page" cache — compiled by one SchemaCompiler per tools list (schema/compiler.ts).
+ * (H20) up to the catalogue limits, refreshed on `notifications/<kind>/list_changed` (H21), a burst gathered into
+ * one refresh and a flood paced (ListChangedPacing, H147), plus the validators for each tool's inputSchema and
+ * outputSchema (H25) — for all tools, not just the SDK's "last page" cache — by one SchemaCompiler per tools list
+ * (schema/compiler.ts): a list is checked as it arrives without compiling anything, in slices that yield, and a
+ * tool's schemas are compiled on its first call (H146), so a 10,000-tool list never holds the thread (issue 27).
  */
 import { createHash } from 'node:crypto';
 import type { ValidateFunction, ErrorObject } from 'ajv';
@@ -12,6 +14,7 @@ import { LOOSE_RESULT, specParse, specSchema } from '../spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { SchemaCompiler, SchemaRefusedError } from '../schema/compiler';
 import { excludeInvalidHeaderTools } from './toolHeaders';
+import { plainToolShape } from './toolShape';
 
 export type CatalogueKind = keyof Catalogue;
 export const CATALOGUE_KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -199,15 +202,21 @@ export interface ToolValidators {
   unusable?: string;
   /** The tool's definition does not have the shape MCP requires: it is left out of the catalogue. */
   malformed?: boolean;
+  /** Checked without compiling (`compile` 'check'): the validators are compiled on first use (compileToolValidators). */
+  pending?: boolean;
+  /** The outputSchema was found invalid by the check (already said): results are not validated, nothing to compile. */
+  outputInvalid?: boolean;
 }
 
 /**
  * Builds the validators of one tool; never throws. `warn` gets one line per problem. `compile` false: the shape check
- * only (a tool nobody will call here: no validators, its schemas unread).
+ * only (a tool nobody will call here: no validators, its schemas unread). `compile` 'check': the shape check and the
+ * checks that need no compile (SchemaCompiler.precheck), and `pending` set: compileToolValidators compiles them on
+ * the tool's first call (a tools list of 10,000 large schemas is not compiled when it arrives, issue 27).
  */
-export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, compile = true): ToolValidators {
+export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, compile: boolean | 'check' = true): ToolValidators {
   const v: ToolValidators = {};
-  const shape = specParse('Tool', tool);
+  const shape = plainToolShape(tool) ? { success: true as const } : specParse('Tool', tool);
   if (!shape.success) {
     const issues = shape.error.issues;
     const what = issues.every(i => i.path[0] === 'inputSchema') ? 'inputSchema' : 'definition';
@@ -217,6 +226,44 @@ export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (
     return v;
   }
   if (!compile) return v;
+  if (compile === 'check') {
+    const input = compiler.precheck(tool.inputSchema, `tool \`${tool.name}\` inputSchema`);
+    if (input) return schemaProblem(tool, v, input, 'input', warn);
+    if (tool.outputSchema !== undefined) {
+      const output = compiler.precheck(tool.outputSchema, `tool \`${tool.name}\` outputSchema`);
+      if (output instanceof SchemaRefusedError) return schemaProblem(tool, v, output, 'output', warn);
+      if (output) {
+        schemaProblem(tool, v, output, 'output', warn);
+        v.outputInvalid = true;
+      }
+    }
+    v.pending = true;
+    return v;
+  }
+  return compileToolValidators(tool, compiler, warn, v);
+}
+
+/** Records (and says, once) a problem with one of a tool's schemas; returns `v`. */
+function schemaProblem(tool: Tool, v: ToolValidators, err: Error, which: 'input' | 'output', warn: (msg: string) => void): ToolValidators {
+  if (err instanceof SchemaRefusedError) {
+    delete v.input;
+    v.invalid = v.unusable = `${err.message}; tool \`${tool.name}\` is unusable`;
+    warn(v.unusable);
+  } else if (which === 'input') {
+    v.invalid = `tool \`${tool.name}\` has an invalid inputSchema: ${err.message}`;
+    warn(v.invalid);
+  } else {
+    warn(`tool \`${tool.name}\` has an invalid outputSchema (results are not validated): ${err.message}`);
+  }
+  return v;
+}
+
+/**
+ * Compiles a tool's validators into `v` (a tool shape-checked already); never throws. `warn` gets one line per
+ * problem, naming server, tool and schema (and the setting, for a refusal). Clears `pending`.
+ */
+export function compileToolValidators(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, v: ToolValidators = {}): ToolValidators {
+  delete v.pending;
   const refuse = (err: SchemaRefusedError) => {
     v.invalid = v.unusable = `${err.message}; tool \`${tool.name}\` is unusable`;
     warn(v.unusable);
@@ -230,7 +277,7 @@ export function buildToolValidator(tool: Tool, compiler: SchemaCompiler, warn: (
   } else {
     v.input = input;
   }
-  if (tool.outputSchema !== undefined) {
+  if (tool.outputSchema !== undefined && !v.outputInvalid) {
     const output = compiler.compile(tool.outputSchema, `tool \`${tool.name}\` outputSchema`);
     if (output instanceof SchemaRefusedError) {
       delete v.input;
@@ -251,8 +298,23 @@ export function buildToolValidators(
   return out;
 }
 
+/** A list without its malformed tools, in slices (a 10,000-tool list). */
+async function usableSliced(kind: CatalogueKind, items: unknown[], validators: Map<string, ToolValidators>): Promise<unknown[]> {
+  if (kind !== 'tools') return items;
+  const out: unknown[] = [];
+  let slice = performance.now();
+  for (const t of items as Tool[]) {
+    if (performance.now() - slice > COMPILE_SLICE_MS) {
+      await new Promise<void>(r => setImmediate(r));
+      slice = performance.now();
+    }
+    if (!validators.get(t.name)?.malformed) out.push(t);
+  }
+  return out;
+}
+
 /** Compiling yields to the event loop after this much work, so a long tools list never stalls the host. */
-const COMPILE_SLICE_MS = 10;
+const COMPILE_SLICE_MS = 5;
 
 /**
  * As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS; only the tools
@@ -272,6 +334,51 @@ export async function buildToolValidatorsSliced(
     if (!compile(tool.name)) out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
     else out.set(tool.name, reuse ? reusedOrBuilt(tool, compiler, warn, reuse) : buildToolValidator(tool, compiler, warn));
   }
+}
+
+/**
+ * A tools list as it arrives, into `out`, yielding to the event loop every COMPILE_SLICE_MS. Per tool, as `how` says:
+ * 'check' (the default): shape-checked and its schemas checked without compiling (buildToolValidator 'check'), left
+ * `pending` (into `pending`) to be compiled on first use; true: compiled now; false: shape-checked only. A tool the
+ * previous list had, compiled, with the same definition keeps its validators.
+ */
+export async function checkToolsSliced(
+  tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
+  pending: Map<string, Tool>, cancelled: () => boolean, reuse: ToolReuse, how: (tool: string) => boolean | 'check' = () => 'check',
+): Promise<void> {
+  let slice = performance.now();
+  for (const tool of tools) {
+    if (performance.now() - slice > COMPILE_SLICE_MS) {
+      await new Promise<void>(r => setImmediate(r));
+      slice = performance.now();
+    }
+    if (cancelled()) return;
+    const mode = how(tool.name);
+    if (!mode) {
+      out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
+      continue;
+    }
+    // Only tools compiled in the previous list are compared (their definitions' text): the rest cost no serialising.
+    const before = reuse.previous.get(tool.name);
+    let text: string | undefined;
+    if (before || mode === true) {
+      try { text = JSON.stringify(tool); } catch { text = undefined; }
+    }
+    if (before && text !== undefined && before.text === text) {
+      reuse.next.set(tool.name, before);
+      out.set(tool.name, before.v);
+      continue;
+    }
+    const v = buildToolValidator(tool, compiler, warn, mode);
+    out.set(tool.name, v);
+    if (v.pending) pending.set(tool.name, tool);
+    else if (text !== undefined && compiledClean(tool, v)) reuse.next.set(tool.name, { text, v });
+  }
+}
+
+/** A tool whose validators compiled without a problem (they may carry over to the next list). */
+export function compiledClean(tool: Tool, v: ToolValidators): boolean {
+  return !!v.input && !v.invalid && !v.malformed && !v.pending && (tool.outputSchema === undefined || !!v.output);
 }
 
 /** A valid tool of a list, by name: its definition's JSON text and its validators. */
@@ -320,9 +427,29 @@ export interface CatalogueSessionOptions {
   limits?: Limits;
   /** SEP-2243 (2026-07-28 over Streamable HTTP): tools with invalid x-mcp-header annotations are left out. */
   headerAnnotations?: boolean;
-  /** Which tools get their schemas compiled (default every tool; the others are shape-checked only, no validators). */
+  /** Which tools get their schemas compiled, on first use (default every tool; the others are shape-checked only, no validators). */
   compileTool?: (tool: string) => boolean;
+  /** How list_changed notifications are gathered into refreshes (default LIST_CHANGED). */
+  listChanged?: Partial<ListChangedPacing>;
 }
+
+/**
+ * How `notifications/<kind>/list_changed` become refreshes (changed()): a burst is gathered until the server has been
+ * quiet for `quietMs` (as the SDK's own `listChanged` debounce) but never longer than `maxWaitMs` after its first
+ * notification, so a server that never stops still has its list refreshed; at most one refresh of a list is in flight,
+ * and the next starts no sooner than `minGapMs` (or the last refresh's own duration, if longer) after the last ended:
+ * a server flooding list_changed gets at most about half of the thread for its refreshes, never all of it.
+ */
+export interface ListChangedPacing {
+  quietMs: number;
+  maxWaitMs: number;
+  minGapMs: number;
+}
+
+export const LIST_CHANGED: ListChangedPacing = { quietMs: 50, maxWaitMs: 1000, minGapMs: 100 };
+
+/** Lines of tool problems said per tools list; the rest are counted in one line (each is said again on its tool's call). */
+export const MAX_TOOL_PROBLEM_LINES = 20;
 
 const DONE: Promise<void> = Promise.resolve();
 
@@ -338,6 +465,10 @@ export class CatalogueSession {
   private readonly dirty = new Set<CatalogueKind>();
   /** When each list goes stale by its `ttlMs` (lists without one stay until a change notification). */
   private readonly expires = new Map<CatalogueKind, number>();
+  /** The current tools list's tools whose validators are compiled on first use (toolValidators). */
+  private pending = new Map<string, Tool>();
+  /** list_changed pacing per list: the pending timer, when the burst began, when the last refresh ended and took how long. */
+  private readonly paced = new Map<CatalogueKind, { timer?: ReturnType<typeof setTimeout>; since?: number; endedAt: number; tookMs: number }>();
   private disposed = false;
 
   constructor(private readonly opts: CatalogueSessionOptions) {}
@@ -357,8 +488,60 @@ export class CatalogueSession {
     return Promise.all(stale.map(k => this.refresh(k))).then(() => undefined);
   }
 
+  /** A tool's validators, compiled now if this is their first use (the list only checked them). */
   toolValidators(name: string): ToolValidators | undefined {
-    return this.validators.get(name);
+    const v = this.validators.get(name);
+    if (v?.pending) {
+      const tool = this.pending.get(name);
+      this.pending.delete(name);
+      if (!tool || !this.compiler) {
+        delete v.pending;
+        return v;
+      }
+      compileToolValidators(tool, this.compiler, this.opts.warn, v);
+      if (compiledClean(tool, v)) {
+        try { this.toolTexts.set(name, { text: JSON.stringify(tool), v }); } catch { /* not kept for the next list */ }
+      }
+    }
+    return v;
+  }
+
+  /** Why a tool cannot be called, as far as known without compiling anything (the list's checks, compiles so far). */
+  toolProblem(name: string): string | undefined {
+    return this.validators.get(name)?.invalid;
+  }
+
+  /**
+   * A `notifications/<kind>/list_changed`: the list is refreshed once the burst is over (ListChangedPacing). After a
+   * burst exactly one refresh reads the newest list; notifications during a refresh make one more after it.
+   */
+  changed(kind: CatalogueKind): void {
+    if (this.disposed || !declares(this.opts.capabilities, kind)) return;
+    const pace = { ...LIST_CHANGED, ...this.opts.listChanged };
+    let p = this.paced.get(kind);
+    if (!p) this.paced.set(kind, p = { endedAt: 0, tookMs: 0 });
+    const now = performance.now();
+    p.since ??= now;
+    if (p.timer) clearTimeout(p.timer);
+    const at = Math.max(
+      Math.min(now + pace.quietMs, p.since + pace.maxWaitMs),
+      p.endedAt + Math.max(pace.minGapMs, p.tookMs),
+    );
+    const state = p;
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      state.since = undefined;
+      if (this.running.has(kind)) {
+        // One refresh in flight: it reads the list again when it ends (refresh's coalescing).
+        this.dirty.add(kind);
+        return;
+      }
+      const t0 = performance.now();
+      void this.refresh(kind).finally(() => {
+        state.endedAt = performance.now();
+        state.tookMs = state.endedAt - t0;
+      });
+    }, Math.max(0, at - now));
   }
 
   /** Fetches every declared list (concurrently). Rejects if any list fails. */
@@ -401,18 +584,25 @@ export class CatalogueSession {
     // old list's validators of unchanged schemas (schema/compiler.ts), so a refresh compiles only what changed.
     const compiler = kind === 'tools' ? new SchemaCompiler(server, limits, this.compiler, warn) : undefined;
     const validators = new Map<string, ToolValidators>();
+    const pending = new Map<string, Tool>();
+    // One list's tool problems: the first MAX_TOOL_PROBLEM_LINES are said, the rest counted (10,000 invalid schemas
+    // are not 10,000 lines); each is said in full when its tool is called.
+    let problems = 0;
+    const toolWarn = (msg: string) => { if (++problems <= MAX_TOOL_PROBLEM_LINES) warn(msg); };
     const reuse: ToolReuse = { previous: this.toolTexts, next: new Map() };
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
     let firstPage: unknown[] | undefined;
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
       if (this.disposed) return false;
-      if (compiler) await buildToolValidatorsSliced(items as Tool[], warn, compiler, validators, () => this.disposed, reuse, this.opts.compileTool);
-      if (compiler && this.opts.headerAnnotations) excludeInvalidHeaderTools(items as Tool[], validators, warn);
+      // The CLI names the tools its command compiles (now: doctor checks them all); the extension compiles on first call.
+      const how = this.opts.compileTool ?? (() => 'check' as const);
+      if (compiler) await checkToolsSliced(items as Tool[], toolWarn, compiler, validators, pending, () => this.disposed, reuse, how);
+      if (compiler && this.opts.headerAnnotations) excludeInvalidHeaderTools(items as Tool[], validators, toolWarn);
       if (this.disposed) return false;
       if (firstPage === undefined) {
         firstPage = items;
         // The first page reaches the UI before the rest of a long list is read.
-        if (more) this.publish(kind, usable(items), compiler, validators, true);
+        if (more) this.publish(kind, usable(items), compiler, validators, pending, true);
       }
       return true;
     };
@@ -425,16 +615,25 @@ export class CatalogueSession {
       compiler?.dispose();
       return;
     }
+    if (problems > MAX_TOOL_PROBLEM_LINES) {
+      warn(`server \`${server}\`: ${(problems - MAX_TOOL_PROBLEM_LINES).toLocaleString('en-US')} more problems with tools of this list are not logged here (each is said when its tool is called)`);
+    }
+    const listed = await usableSliced(kind, items, validators);
+    if (this.disposed) {
+      compiler?.dispose();
+      return;
+    }
     compiler?.forgetPrevious();
     if (compiler) this.toolTexts = reuse.next;
-    this.publish(kind, usable(items), compiler, validators, notify);
+    this.publish(kind, listed, compiler, validators, pending, notify);
   }
 
-  private publish(kind: CatalogueKind, items: unknown[], compiler: SchemaCompiler | undefined, validators: Map<string, ToolValidators>, notify: boolean): void {
+  private publish(kind: CatalogueKind, items: unknown[], compiler: SchemaCompiler | undefined, validators: Map<string, ToolValidators>, pending: Map<string, Tool>, notify: boolean): void {
     if (compiler && compiler !== this.compiler) {
       this.compiler?.dispose();
       this.compiler = compiler;
       this.validators = validators;
+      this.pending = pending;
     }
     this.current = { ...this.current, [kind]: items };
     if (notify) this.opts.onChange(this.current);
@@ -443,9 +642,12 @@ export class CatalogueSession {
   /** Ends the session's catalogue: refreshes stop, and the compiled validators are freed. */
   dispose(): void {
     this.disposed = true;
+    for (const p of this.paced.values()) if (p.timer) clearTimeout(p.timer);
+    this.paced.clear();
     this.compiler?.dispose();
     this.compiler = undefined;
     this.validators = new Map();
+    this.pending = new Map();
     this.toolTexts = new Map();
   }
 }

@@ -208,6 +208,16 @@ function makeAjv(A: AjvClass, logger: AjvLogger): Ajv {
   return ajv;
 }
 
+/** A copy of a schema without its `$schema` (the meta-schema check runs on the dialect's own instance). */
+function withoutDialect(s: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...s };
+  delete out.$schema;
+  return out;
+}
+
+/** Pattern verdicts a compiler takes over from the previous list's (more: it starts afresh). */
+const MAX_PATTERN_VERDICTS = 10_000;
+
 /** Longest ajv warning passed on, in characters (a format name or a path is the server's text). */
 const MAX_AJV_WARNING_CHARS = 1000;
 
@@ -230,6 +240,8 @@ export class SchemaCompiler {
   private compiled = new Map<string, ValidateFunction>();
   /** The previous list's, taken over when the same schema comes again. */
   private reuse: Map<string, ValidateFunction> | undefined;
+  /** Each distinct pattern checked so far: '' when RE2 runs it, else the problem (taken over from the previous list's compiler). */
+  private readonly patterns: Map<string, string>;
   /** The schema being compiled (`tool \`x\` inputSchema`), named in ajv's warnings. */
   private compiling = 'schema';
   /** ajv's warnings passed on so far (each once). */
@@ -249,6 +261,7 @@ export class SchemaCompiler {
     const same = previous && previous.budget.maxSchemaNodes === this.budget.maxSchemaNodes
       && previous.budget.maxSchemaPatternChars === this.budget.maxSchemaPatternChars;
     this.reuse = same ? previous.compiled : undefined;
+    this.patterns = previous && previous.patterns.size <= MAX_PATTERN_VERDICTS ? new Map(previous.patterns) : new Map();
   }
 
   /** The schema's text (or its digest, when long); undefined when it cannot be serialised. */
@@ -281,24 +294,58 @@ export class SchemaCompiler {
     return out;
   }
 
-  private compileNew(schema: object, label: string): ValidateFunction | Error {
+  /**
+   * The checks that need no compile, for a tools list as it arrives (the validators are compiled on a tool's first
+   * call): the schema is an object, within the compile budget, its patterns run on RE2 (each distinct pattern
+   * checked once per compiler), its dialect is known and it passes its dialect's meta-schema. Returns the problem
+   * (a SchemaRefusedError or an Error, as `compile` would) or undefined; what only a compile finds (a `$ref` that
+   * resolves nowhere) is left to `compile`.
+   */
+  precheck(schema: unknown, label: string): Error | undefined {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new Error('the schema is not an object');
     try {
-      const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
-      const c = census(schema, maxSchemaNodes);
-      if (c.nodes > maxSchemaNodes) {
-        return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaNodes', maxSchemaNodes, `${label} is too large to compile`));
-      }
-      if (c.patternChars > maxSchemaPatternChars) {
-        return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaPatternChars', maxSchemaPatternChars, `${label} has patterns too long to compile`));
-      }
-      for (const p of c.patterns) {
+      const c = this.checked(schema as object, label);
+      if (c instanceof Error) return c;
+      const s = (c.protoProperty ? withProtoAsPattern(schema) : schema) as Record<string, unknown>;
+      const A = AJV_OF[dialectOf(s)];
+      checkAgainstMetaSchema(A, s.$schema === undefined ? s : withoutDialect(s));
+      return undefined;
+    } catch (err) {
+      return this.problemOf(err, label);
+    }
+  }
+
+  /** The budget and pattern checks of `precheck` and `compileNew`: the census, or the refusal. */
+  private checked(schema: object, label: string): SchemaCensus | SchemaRefusedError {
+    const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
+    const c = census(schema, maxSchemaNodes);
+    if (c.nodes > maxSchemaNodes) {
+      return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaNodes', maxSchemaNodes, `${label} is too large to compile`));
+    }
+    if (c.patternChars > maxSchemaPatternChars) {
+      return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaPatternChars', maxSchemaPatternChars, `${label} has patterns too long to compile`));
+    }
+    for (const p of c.patterns) {
+      let problem = this.patterns.get(p);
+      if (problem === undefined) {
         try {
           LinearRegExp.compile(p);
+          problem = '';
         } catch (err) {
-          if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
-          throw err;
+          if (!(err instanceof UnsupportedPatternError)) throw err;
+          problem = err.message;
         }
+        this.patterns.set(p, problem);
       }
+      if (problem) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${problem}`);
+    }
+    return c;
+  }
+
+  private compileNew(schema: object, label: string): ValidateFunction | Error {
+    try {
+      const c = this.checked(schema, label);
+      if (c instanceof Error) return c;
       const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
       const dialect = dialectOf(s);
       delete s.$schema;
@@ -316,14 +363,19 @@ export class SchemaCompiler {
         ajv.removeSchema(s);
       }
     } catch (err) {
-      if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
-      // ajv follows `$ref`s recursively: references that only point at each other (#/$defs/a → b → a) never
-      // reach a schema and overflow the stack. Said as what it is, never as the engine's raw text.
-      if (err instanceof RangeError) {
-        return new SchemaRefusedError(`server \`${this.server}\` ${label}: its \`$ref\`s refer to each other in a loop that never reaches a schema (or it nests deeper than the host compiles)`);
-      }
-      return err instanceof Error ? err : new Error(String(err));
+      return this.problemOf(err, label);
     }
+  }
+
+  /** What a compile that threw says: a refusal naming the server, or the error. */
+  private problemOf(err: unknown, label: string): Error {
+    if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
+    // ajv follows `$ref`s recursively: references that only point at each other (#/$defs/a → b → a) never
+    // reach a schema and overflow the stack. Said as what it is, never as the engine's raw text.
+    if (err instanceof RangeError) {
+      return new SchemaRefusedError(`server \`${this.server}\` ${label}: its \`$ref\`s refer to each other in a loop that never reaches a schema (or it nests deeper than the host compiles)`);
+    }
+    return err instanceof Error ? err : new Error(String(err));
   }
 
   /** One ajv warning (its text names the keyword and the path in the schema), escaped and cut, to `warn`. */

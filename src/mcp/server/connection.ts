@@ -88,8 +88,9 @@ export interface ConnectionOptions {
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
   /**
-   * Which tools get their schemas compiled when a list arrives (default: every tool). A one-shot command that
-   * calls one tool, or none, compiles only that one (the CLI); the others are shape-checked only (catalogue.ts).
+   * Which tools get their schemas compiled when a list arrives (default: none, each tool's on its first call, H146).
+   * A one-shot command that calls one tool compiles only that one (the CLI; doctor all); with this option the others
+   * are shape-checked only (catalogue.ts).
    */
   compileToolSchemas?: (server: string, tool: string) => boolean;
 }
@@ -114,8 +115,20 @@ export class Connection implements ServerHandle {
   readonly onDidChangeSkills: Event<readonly SkillInfo[]>;
   /** Which transport won the last connect. */
   transportKind: TransportKind | undefined;
-  /** Tools whose inputSchema could not be compiled, with the reason. */
-  readonly invalidTools = new Map<string, string>();
+  /**
+   * Tools that cannot be called, with the reason, as far as known without compiling (the list's checks, and the tools
+   * compiled so far: a schema is compiled on its tool's first call).
+   */
+  get invalidTools(): ReadonlyMap<string, string> {
+    const out = new Map<string, string>();
+    const c = this.supervisor.session?.catalogue;
+    if (!c) return out;
+    for (const t of c.catalogue.tools) {
+      const why = c.toolProblem(t.name);
+      if (why) out.set(t.name, why);
+    }
+    return out;
+  }
 
   private readonly _onDidChangeCatalogue = new Emitter<Catalogue>();
   private readonly _onDidUpdateResource = new Emitter<string>();
@@ -313,11 +326,7 @@ export class Connection implements ServerHandle {
   }
 
   private catalogueChanged(c: Catalogue): void {
-    this.invalidTools.clear();
-    for (const t of c.tools) {
-      const v = this.supervisor.session?.catalogue?.toolValidators(t.name);
-      if (v?.invalid) this.invalidTools.set(t.name, v.invalid);
-    }
+    // Nothing here compiles a tool's schemas (they are compiled on the tool's first call).
     this._onDidChangeCatalogue.fire(c);
   }
 

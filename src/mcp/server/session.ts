@@ -58,7 +58,7 @@ export interface SessionHost {
   /** 'legacy' pins the initialize handshake; default 'auto'. */
   negotiation?: 'auto' | 'legacy';
   probeTimeoutMs?: number;
-  /** Which tools get their schemas compiled (ConnectionOptions.compileToolSchemas; default every tool). */
+  /** Which tools get their schemas compiled when listed (ConnectionOptions.compileToolSchemas; default each on first call). */
   compileToolSchemas?: (server: string, tool: string) => boolean;
   onCatalogue(session: McpSession, c: Catalogue): void;
   onResourceUpdated(uri: string): void;
@@ -151,11 +151,11 @@ export class McpSession {
       h.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: h.redactor().cap(logger, 256).text } : {}) });
       h.onNotification(n);
     });
-    client.setNotificationHandler('notifications/tools/list_changed', n => { void this.catalogue?.refresh('tools'); h.onNotification(n); });
-    client.setNotificationHandler('notifications/prompts/list_changed', n => { void this.catalogue?.refresh('prompts'); h.onNotification(n); });
+    client.setNotificationHandler('notifications/tools/list_changed', n => { this.catalogue?.changed('tools'); h.onNotification(n); });
+    client.setNotificationHandler('notifications/prompts/list_changed', n => { this.catalogue?.changed('prompts'); h.onNotification(n); });
     client.setNotificationHandler('notifications/resources/list_changed', n => {
-      void this.catalogue?.refresh('resources');
-      void this.catalogue?.refresh('resourceTemplates');
+      this.catalogue?.changed('resources');
+      this.catalogue?.changed('resourceTemplates');
       h.onNotification(n);
     });
     client.setNotificationHandler('notifications/resources/updated', n => { h.onResourceUpdated(n.params.uri); h.onNotification(n); });
