@@ -102,7 +102,38 @@ export class ViewTransport implements Transport {
     if (!a.dropped) a.parts.push(text);
     if (a.next < a.count) return;
     this.assembling = undefined;
-    if (!a.dropped) this.accept(a.parts.join(''));
+    if (a.dropped) return;
+    if (a.count === 1) {
+      const text = a.parts[0];
+      if (this.draining) this.later(() => this.accept(text)); else this.accept(text);
+      return;
+    }
+    // A message of several parts: put together, parsed and handled each in a turn of its own (at up to 4 MiB each
+    // step costs a few ms, and several times that on a loaded machine), so no single turn of the extension host does
+    // it all; the view's later messages wait behind it, in order.
+    const pieces = a.parts;
+    this.later(() => {
+      const text = pieces.join('');
+      this.later(() => this.accept(text, true), true);
+    });
+  }
+
+  /** Work of this view's messages waiting for their turn, in order (`receive` and whole messages too wait behind it). */
+  private backlog: (() => void)[] = [];
+  private draining = false;
+
+  /** Runs `step` in a later turn, after every step queued before it (`first`: before them, the rest of the step running). */
+  private later(step: () => void, first = false): void {
+    if (first) this.backlog.unshift(step); else this.backlog.push(step);
+    if (this.draining) return;
+    this.draining = true;
+    const next = () => setImmediate(() => {
+      const s = this.backlog.shift();
+      if (s && !this.closed) s();
+      if (this.backlog.length && !this.closed) next();
+      else { this.draining = false; this.backlog = []; }
+    });
+    next();
   }
 
   /** Tells the page how many characters were handled (one message a turn, however many parts came in it). */
@@ -125,11 +156,16 @@ export class ViewTransport implements Transport {
     if (text.length > MAX_VIEW_MESSAGE_CHARS) return this.log(`${this.who} sent a message of ${text.length} characters (over ${MAX_VIEW_MESSAGE_CHARS}); dropped`);
     if (!this.messages.take(1)) return this.drop('maxViewMessagesPerSecond');
     if (!this.chars.take(text.length)) return this.drop('maxViewCharsPerSecond');
-    this.accept(text);
+    // Behind a message of several parts still on its way: in order.
+    if (this.draining) this.later(() => this.accept(text));
+    else this.accept(text);
   }
 
-  /** A message within the caps and budgets: parsed, its request counted as pending (or refused), handed to the bridge. */
-  private accept(text: string): void {
+  /**
+   * A message within the caps and budgets: parsed, its request counted as pending (or refused), handed to the bridge.
+   * `split`: the handling waits for another turn after the parse (a large message).
+   */
+  private accept(text: string, split = false): void {
     this.droppingSaid = false;
     this.counts.received++;
     this.counts.receivedChars += text.length;
@@ -148,7 +184,8 @@ export class ViewTransport implements Transport {
       this.refusingSaid = false;
       this.pending.add(key);
     }
-    this.onmessage?.(message);
+    if (split) this.later(() => this.onmessage?.(message), true);
+    else this.onmessage?.(message);
   }
 
   private drop(limit: 'maxViewMessagesPerSecond' | 'maxViewCharsPerSecond'): void {

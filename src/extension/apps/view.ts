@@ -321,7 +321,7 @@ export class AppView implements vscode.Disposable {
     b.onlistresources = async () => ({ resources: [...this.ownServer().catalogue.resources] });
     b.onlistresourcetemplates = async () => ({ resourceTemplates: [...this.ownServer().catalogue.resourceTemplates] });
     b.onloggingmessage = p => this.s.log(server, p.level === 'error' || p.level === 'critical' || p.level === 'alert' || p.level === 'emergency' ? 'error' : p.level === 'warning' ? 'warning' : 'info',
-      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`.slice(0, 4096));
+      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data.slice(0, 4096) : JSON.stringify(p.data)}`.slice(0, 4096));
   }
 
   private hostContext(): McpUiHostContext {
