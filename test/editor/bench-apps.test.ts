@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 
 describe('Apps flood benchmark (real extension host)', () => {
-  it('records the event-loop delay while an App view sends its largest allowed messages at full rate', async function () {
+  it('H139: records the event-loop delay while an App view sends its largest allowed messages at full rate', async function () {
     const out = process.env.MCP_HOST_BENCH_APPS_OUT;
     if (!out) this.skip();
     this.timeout(240_000);
