@@ -2,8 +2,8 @@
 // In the real extension host (this test runs there, as the extension's host code does), the fixture App `stream`
 // (test/fixtures/servers/apps-hostile.mjs) sends its largest allowed messages (just under 4 MiB of JSON text) as
 // fast as it can for a few seconds, while server-basic-vanillajs's view (the bystander) calls its tool every
-// 250 ms. `perf_hooks.monitorEventLoopDelay` measures this thread's event-loop delay during the flood (and for
-// 2 s before it, idle, for comparison); the figures, the view's counts and the bystander's calls go to that file.
+// 250 ms. `perf_hooks.monitorEventLoopDelay` measures this thread's event-loop delay during the flood (from the
+// view's initialization; also from the call that opens it, and for 2 s before it, idle, for comparison); the figures, the view's counts and the bystander's calls go to that file.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -70,14 +70,18 @@ describe('Apps flood benchmark (real extension host)', () => {
       phase = 'view loading';
       await until(api, 'the stream view initialized', () => !!view()?.initialized, 60000);
       phase = 'flooding';
+      // The flood alone (the view's first messages follow its initialization at once), apart from opening the view.
+      const hf = monitorEventLoopDelay({ resolution: 5 });
+      hf.enable();
       await until(api, 'the stream view said it is done', () => /^streamed/.test(view()?.modelContext ?? ''), streamMs + 60000);
       h.disable();
+      hf.disable();
       clearInterval(ticker);
       flooding = false;
       await calls;
       const counts = view()!.counts;
       record({
-        maxMs: ms(h.max), p99Ms: ms(h.percentile(99)), meanMs: ms(h.mean), idleMaxMs: ms(idle.max), idleP99Ms: ms(idle.percentile(99)),
+        maxMs: ms(hf.max), p99Ms: ms(hf.percentile(99)), meanMs: ms(hf.mean), withOpeningMaxMs: ms(h.max), withOpeningP99Ms: ms(h.percentile(99)), idleMaxMs: ms(idle.max), idleP99Ms: ms(idle.percentile(99)),
         said: view()!.modelContext, counts, bystander, gaps: gaps.sort((a, b) => b.ms - a.ms).slice(0, 12),
       });
       assert.ok(bystander.ok > 0, `the bystander view kept working: ${JSON.stringify(bystander)}`);
