@@ -262,6 +262,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   });
 
   it('H136: a view sending messages of nearly 4 MiB as fast as it can for 5 s gets no more than its budget (4 MiB/s, bursts of 8) to the extension host, in parts; the bystander view calls its tool all along', async () => {
+    if (!viewOf('basic', 'get-time')) await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
     const basic = await initialized('basic', 'get-time');
     const t0 = Date.now();
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'stream', {});
