@@ -45,7 +45,7 @@ export const bundle: Bench = {
 };
 
 /** Runs `cmd args` in its own process group; kills that group (only it) after `ms`. */
-function runBounded(cmd: string, args: string[], env: NodeJS.ProcessEnv, ms: number, log: (l: string) => void): Promise<number> {
+export function runBounded(cmd: string, args: string[], env: NodeJS.ProcessEnv, ms: number, log: (l: string) => void): Promise<number> {
   return new Promise(resolve => {
     const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let tail = '';

@@ -9,7 +9,10 @@
   const banner = document.getElementById('banner');
   const bannerText = document.getElementById('banner-text');
   const bannerButton = document.getElementById('banner-button');
-  const MAX_CHARS = 4 * 1024 * 1024;
+  // The caps, from the extension (src/mcp/limits.ts VIEW_LIMITS, in this page's markup); these defaults are the same.
+  const limits = (() => { try { return JSON.parse(document.body.dataset.limits || '{}'); } catch { return {}; } })();
+  const cap = (k, d) => (typeof limits[k] === 'number' && limits[k] > 0 ? limits[k] : d);
+  const MAX_CHARS = cap('maxChars', 4 * 1024 * 1024);
   let minHeight = 0;
 
   const css = name => getComputedStyle(document.body).getPropertyValue(name).trim();
@@ -72,27 +75,70 @@
   const fromExtension = event => extension.w !== null && event.source === extension.w && event.origin === window.location.origin;
 
   // A view is bounded like a server: messages and characters per second (bursts up to twice that); over the budget
-  // its messages are dropped here, before they cost the extension host anything, and the extension is told once per burst.
+  // its messages are refused here, before they cost the extension host anything (a request gets a JSON-RPC error, a
+  // notification is dropped), and the extension is told once per burst.
   const budget = (rate) => { let tokens = 2 * rate, at = performance.now(); return n => { const t = performance.now(); tokens = Math.min(2 * rate, tokens + (t - at) / 1000 * rate); at = t; if (tokens < n) return false; tokens -= n; return true; }; };
-  const messages = budget(100);
-  const chars = budget(8 * 1024 * 1024);
+  const messages = budget(cap('messagesPerSecond', 100));
+  const chars = budget(cap('charsPerSecond', 4 * 1024 * 1024));
   let dropped = 0;
+  // What goes to the extension host is relayed in parts of at most PART characters, with at most IN_FLIGHT
+  // characters not yet acknowledged by the extension (it acknowledges what it took in): the extension host never
+  // has more than that of this view's text to take in at once. What waits here is bounded too (QUEUED).
+  const PART = cap('part', 256 * 1024);
+  const IN_FLIGHT = cap('inFlight', 512 * 1024);
+  const QUEUED = cap('queued', 8 * 1024 * 1024);
+  const queue = [];
+  let queuedChars = 0;
+  let inFlight = 0;
+  let nextId = 0;
+  const pump = () => {
+    while (queue.length && (inFlight === 0 || inFlight + queue[0].text.length <= IN_FLIGHT)) {
+      const p = queue.shift();
+      queuedChars -= p.text.length;
+      inFlight += p.text.length;
+      vscode.postMessage(p);
+    }
+  };
+  const relay = text => {
+    const id = ++nextId;
+    const parts = Math.max(1, Math.ceil(text.length / PART));
+    for (let i = 0; i < parts; i++) queue.push({ type: 'app', id, part: i, parts, text: text.slice(i * PART, (i + 1) * PART) });
+    queuedChars += text.length;
+    pump();
+  };
+  // A refusal the view can read: its request answered with a JSON-RPC error (a notification has nobody to tell).
+  const refuse = (data, why) => {
+    if (!data || typeof data !== 'object' || typeof data.method !== 'string' || !('id' in data) || !frame.contentWindow) return;
+    const id = data.id;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    try { frame.contentWindow.postMessage({ jsonrpc: '2.0', id, error: { code: -32000, message: why } }, '*'); } catch { /* gone */ }
+  };
 
   window.addEventListener('message', event => {
     if (event.source === frame.contentWindow) {
-      // From the view: relayed as JSON text, bounded; the extension host checks it is JSON-RPC.
+      // From the view: relayed as JSON text, bounded; the extension host checks it is JSON-RPC (and the bounds again).
+      const data = event.data;
+      if (!messages(1)) { refuse(data, 'Refused: the view sent messages faster than the host takes them (messages per second)'); if (dropped++ === 0) vscode.postMessage({ type: 'dropped' }); return; }
       let text;
-      try { text = JSON.stringify(event.data); } catch { return; }
-      if (typeof text !== 'string' || text.length > MAX_CHARS) return;
-      if (!messages(1) || !chars(text.length)) { if (dropped++ === 0) vscode.postMessage({ type: 'dropped' }); return; }
+      try { text = JSON.stringify(data); } catch { return; }
+      if (typeof text !== 'string') return;
+      if (text.length > MAX_CHARS) { refuse(data, `Refused: the message is larger than ${MAX_CHARS} characters`); return; }
+      if (queuedChars + text.length > QUEUED || !chars(text.length)) {
+        refuse(data, 'Refused: the view sent more than the host takes in a second (characters per second)');
+        if (dropped++ === 0) vscode.postMessage({ type: 'dropped' });
+        return;
+      }
       if (dropped) { vscode.postMessage({ type: 'dropped', count: dropped }); dropped = 0; }
-      vscode.postMessage({ type: 'app', text });
+      relay(text);
       return;
     }
     if (!fromExtension(event)) return;
     const m = event.data;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
+      case 'ack':
+        if (typeof m.chars === 'number' && m.chars >= 0) { inFlight = Math.max(0, inFlight - m.chars); pump(); }
+        break;
       case 'app':
         if (frame.contentWindow) { try { frame.contentWindow.postMessage(JSON.parse(m.text), '*'); } catch { /* not JSON: dropped */ } }
         break;

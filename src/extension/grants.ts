@@ -82,6 +82,16 @@ export class Grants {
     await this.memento?.update(this.storageKey, undefined);
   }
 
+  /** Forgets the grants whose key `match`es (session and always); resolves how many were forgotten. */
+  async forget(match: (key: string) => boolean): Promise<number> {
+    let n = 0;
+    for (const k of [...this.session]) if (match(k)) { this.session.delete(k); n++; }
+    const always = this.always();
+    const kept = always.filter(k => !match(k));
+    if (kept.length !== always.length) await this.memento?.update(this.storageKey, kept.length ? kept : undefined);
+    return n + always.length - kept.length;
+  }
+
   private always(): string[] {
     const v = this.memento?.get<unknown>(this.storageKey);
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
@@ -116,5 +126,10 @@ export class ScopedGrants {
   async clear(): Promise<void> {
     await this.scopes.user.clear();
     await this.scopes.workspace.clear();
+  }
+
+  /** Forgets the grants whose key `match`es, in both scopes; resolves how many were forgotten. */
+  async forget(match: (key: string) => boolean): Promise<number> {
+    return await this.scopes.user.forget(match) + await this.scopes.workspace.forget(match);
   }
 }

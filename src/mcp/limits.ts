@@ -74,15 +74,26 @@ export const VIEW_LIMITS = Object.freeze({
   maxPendingViewRequests: 16,
   /** Messages per second from one view (bursts up to twice that); more are dropped. */
   maxViewMessagesPerSecond: 100,
-  /** Characters per second from one view (bursts up to twice that, so a few messages of the 4 MiB maximum pass); more are dropped. */
-  maxViewCharsPerSecond: 8 * 1024 * 1024,
+  /** Characters per second from one view (bursts up to twice that: two messages of the 4 MiB maximum); more are dropped. */
+  maxViewCharsPerSecond: 4 * 1024 * 1024,
+  /**
+   * Characters of one view's messages on their way to the extension host and not yet handled there: the page relays a
+   * message in parts of at most `viewPartChars` and sends more only as the extension acknowledges what it handled, so
+   * the extension host never has more than this of one view's text to take in at once (README, Performance).
+   */
+  maxViewCharsInFlight: 512 * 1024,
+  /** Characters of one part of a view's message on its way to the extension host. */
+  viewPartChars: 256 * 1024,
+  /** Characters the page holds for the extension while earlier parts are in flight; a message that does not fit is refused. */
+  maxViewCharsQueued: 8 * 1024 * 1024,
 });
 
 /** The message for a view limit that was hit: names the view, the limit and that it is fixed. */
 export function viewLimitMessage(view: string, limit: keyof typeof VIEW_LIMITS, what: string): string {
   const v = VIEW_LIMITS[limit];
   const shown = limit === 'maxViewCharsPerSecond' ? `${v / (1024 * 1024)} MiB per second`
-    : limit === 'maxViewMessagesPerSecond' ? `${v} messages per second` : `${v} pending requests`;
+    : limit === 'maxViewMessagesPerSecond' ? `${v} messages per second`
+      : limit === 'maxPendingViewRequests' ? `${v} pending requests` : `${v / 1024} KiB`;
   return `${view} ${what}: over the limit of ${shown} for an MCP App view (${limit})`;
 }
 

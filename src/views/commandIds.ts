@@ -51,6 +51,8 @@ export const CommandIds = {
   openAppView: 'mcpHost.openAppView',
   /** Asks the active App view to tear down, then closes it. */
   closeAppView: 'mcpHost.closeAppView',
+  /** Forgets the permissions (camera, microphone, …) granted to App views; args: a server name or node, or { all: true } (else picked). */
+  resetAppPermissions: 'mcpHost.resetAppPermissions',
   /** Internal: the "Load more…" item of the resources view. */
   loadMoreResources: 'mcpHost.loadMoreResources',
 } as const;

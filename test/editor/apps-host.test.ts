@@ -2,7 +2,8 @@
 // apps.test.ts: display modes mapped to the editor's layout at a bounded rate (H130), the proposed call as
 // tool-input-partial while the user confirms (H131), ui/download-file through a modal and the Save dialog (H132),
 // resource reads from a view to its own server only (H133), permissions only when declared and agreed (H134), and
-// server-pdf 2.0.4 rendering a PDF fixture (H135). Each hostile case runs next to a well-behaved view that must keep
+// server-pdf 2.0.4 rendering a PDF fixture (H135), MCP Host: Reset MCP App Permissions… (H137), and a hostile
+// resource URI in the permission modal (H138). Each hostile case runs next to a well-behaved view that must keep
 // working: server-basic-vanillajs's get-time, and the fixture's own well-behaved requests.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -11,6 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps';
+import type { Dialog } from '../../src/extension/dialogs';
 import { ROOT, until } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
@@ -18,7 +20,7 @@ const PDF = path.join(ROOT, 'test/fixtures/apps/hello.pdf');
 type Response = { result?: Record<string, unknown>; error?: { message: string } };
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
-describe('MCP Apps host: display modes, partial input, downloads, resource reads, permissions, server-pdf (H130–H135)', function () {
+describe('MCP Apps host: display modes, partial input, downloads, resource reads, permissions, server-pdf, reset permissions (H130–H135, H137, H138)', function () {
   this.timeout(180000);
   let api: McpHostExtensionApi;
   let ui0: AppViewsUi;
@@ -238,6 +240,90 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     const basic = await opened('basic', 'get-time');
     assert.strictEqual((await basic.probe()).allow, '');
     assert.strictEqual(asks.length, 2);
+  });
+
+  it('H137: MCP Host: Reset MCP App Permissions… forgets what a server\'s views were granted after a confirmation: the modal is asked again (an open view reloads and asks); a cancelled reset and a reset of another server change nothing', async () => {
+    const dialogs: Dialog[] = [];
+    let resetAnswer: string | undefined = 'Cancel';
+    api.setDialogAnswerer(async d => { dialogs.push(d); return d.buttons.some(b => b.title === 'Reset') ? resetAnswer : 'Allow'; });
+    const permissionDialogs = () => dialogs.filter(d => /asks for: camera, microphone/.test(d.message));
+    try {
+      await api.apps.resetPermissions();
+      // The real modal (through the dialogs module): asked once, then remembered.
+      let view = await opened('fx', 'perms');
+      assert.strictEqual(permissionDialogs().length, 1, JSON.stringify(dialogs));
+      assert.strictEqual((await view.probe()).allow, 'camera; microphone');
+      await view.close();
+      view = await opened('fx', 'perms');
+      assert.strictEqual(permissionDialogs().length, 1, 'remembered: not asked again');
+      await view.close();
+      // Cancelled: the confirmation names the server; nothing is forgotten.
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', 'fx'), undefined);
+      const confirm = dialogs.at(-1)!;
+      assert.strictEqual(confirm.message, 'Reset the permissions granted to the App views of MCP server "fx"?');
+      assert.deepStrictEqual(confirm.buttons.map(b => b.title), ['Reset', 'Cancel']);
+      // Another server's reset (the bystander, which holds none) leaves fx's grant alone.
+      resetAnswer = 'Reset';
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', 'basic'), 0);
+      view = await opened('fx', 'perms');
+      assert.strictEqual(permissionDialogs().length, 1, 'neither a cancelled reset nor another server\'s took the grant');
+      // Reset with the view open: the grant is forgotten, the open view reloads and the modal is asked again.
+      const loadsBefore = permissionDialogs().length;
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', 'fx'), 1);
+      await until(api, 'the open view reloaded and asked again', () => permissionDialogs().length === loadsBefore + 1, 30000);
+      await until(api, 'the reloaded view initialized', () => view.initialized, 60000);
+      assert.strictEqual((await view.probe()).allow, 'camera; microphone', 'allowed again');
+      await view.close();
+      // All servers ({ all: true }, the quick pick's first item): forgotten again.
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', { all: true }), 1);
+      assert.strictEqual(dialogs.at(-1)!.message, 'Reset the permissions granted to the App views of every MCP server?');
+      api.setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+      view = await opened('fx', 'perms');
+      assert.strictEqual(permissionDialogs().length, loadsBefore + 2, 'asked again after the reset of all');
+      assert.strictEqual((await view.probe()).allow, '', 'dismissed: nothing granted');
+      await view.close();
+    } finally {
+      api.setDialogAnswerer(undefined);
+      await api.apps.resetPermissions();
+    }
+    const basic = await opened('basic', 'get-time');
+    const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+    assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
+  });
+
+  it('H138: the permission modal shows a hostile resource URI (bidi override, newlines, a forged line) quoted: one line, no control or bidi characters, cut at 200; a 10 KB URI opens no view and asks nothing; the well-behaved view\'s modal shows its URI whole', async () => {
+    const dialogs: Dialog[] = [];
+    api.setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+    try {
+      await api.apps.resetPermissions();
+      const evil = await opened('fx', 'perms-evil');
+      assert.strictEqual(dialogs.length, 1, JSON.stringify(dialogs).slice(0, 2000));
+      const d = dialogs[0];
+      assert.strictEqual(d.message, 'The view of tool "perms-evil" (MCP server "fx") asks for: camera');
+      const m = /^Its resource "([^"]*)" declares these permissions\. /.exec(d.detail ?? '');
+      assert.ok(m, d.detail);
+      const shown = m[1];
+      assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u, 'no control or bidi character');
+      assert.strictEqual(Array.from(shown).length, 200, 'cut at 200');
+      assert.ok(shown.startsWith('ui://fx/perms-evil/exe.txt Signed by: Microsoft Corporation (verified) ppp'), shown);
+      assert.ok(shown.endsWith('…'), shown);
+      assert.ok(!(d.detail ?? '').includes('\n'), 'the detail is one line');
+      assert.strictEqual((await evil.probe()).allow, '', 'dismissed: nothing granted');
+      await evil.close();
+      // Over the 2,048-character cap on a ui:// URI: no view, no dialog (the tool runs as a plain tool).
+      await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'perms-huge', {});
+      await sleep(1000);
+      assert.strictEqual(viewOf('fx', 'perms-huge'), undefined);
+      assert.strictEqual(dialogs.length, 1, 'nothing asked for the 10 KB URI');
+      // The well-behaved view next to it: its URI shown as it is.
+      const good = await opened('fx', 'perms');
+      assert.strictEqual(dialogs.length, 2);
+      assert.ok(dialogs[1].detail?.startsWith('Its resource "ui://fx/perms.html" declares these permissions. '), dialogs[1].detail);
+      await good.close();
+    } finally {
+      api.setDialogAnswerer(undefined);
+      await api.apps.resetPermissions();
+    }
   });
 
   it('request-teardown: the view asks to close; the host sends ui/resource-teardown (bounded), closes the panel, ends the bridge and denies the call still waiting for its dialog', async () => {

@@ -1,7 +1,8 @@
 // MCP Apps in the real editor (code-server + Chromium render the webviews): server-basic-vanillajs's `get-time`
 // opens its view in an editor panel, the real app inside the sandboxed frame initializes over the bridge and gets
-// the tool's input and result; what the view may ask (tool calls, links, model context) follows the rules; the
-// view tears down when closed, goes stale when its server stops and reloads when it runs again.
+// the tool's input and result; what the view may ask (tool calls, links, model context) follows the rules, at a
+// bounded rate (H64, H136: a view flooding its largest messages, next to a bystander view); the view tears down
+// when closed, goes stale when its server stops and reloads when it runs again.
 import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -258,6 +259,29 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
     assert.deepStrictEqual(asked, ['basic/get-time']);
     assert.match(String((r.result?.structuredContent as { time?: string })?.time), /^\d{4}-/);
+  });
+
+  it('H136: a view sending messages of nearly 4 MiB as fast as it can for 5 s gets no more than its budget (4 MiB/s, bursts of 8) to the extension host, in parts; the bystander view calls its tool all along', async () => {
+    if (!viewOf('basic', 'get-time')) await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
+    const basic = await initialized('basic', 'get-time');
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'stream', {});
+    const view = await initialized('fx', 'stream');
+    let ok = 0;
+    const failed: string[] = [];
+    while (!/^streamed/.test(view.modelContext ?? '') && Date.now() - t0 < 90000) {
+      const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
+      if (/^\d{4}-/.test(String((r.result?.structuredContent as { time?: string })?.time))) ok++; else failed.push(JSON.stringify(r).slice(0, 200));
+      await new Promise(res => setTimeout(res, 250));
+    }
+    assert.match(view.modelContext ?? '', /^streamed \d+ in \d+ ms$/, 'the view finished and could still talk to the host');
+    const seconds = (Date.now() - t0) / 1000;
+    const counts = view.counts!;
+    const budget = 4 * 1024 * 1024 * (seconds + 2);
+    assert.ok(counts.receivedChars <= budget, `at most the budget reached the extension host: ${JSON.stringify(counts)} in ${seconds} s`);
+    assert.deepStrictEqual(failed, []);
+    assert.ok(ok >= 5, `the bystander was answered all along (${ok})`);
+    view.dispose();
   });
 
   it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {

@@ -37,6 +37,22 @@ describe('Restricted Mode (untrusted workspace)', function () {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
+  it('H137: MCP Host: Reset MCP App Permissions… runs in Restricted Mode (it only takes away): confirmed, it says how many grants it forgot', async () => {
+    const api = await activateHost();
+    const pkg = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { commands: { command: string; title: string; category: string }[] } };
+    const c = pkg.contributes.commands.find(x => x.command === 'mcpHost.resetAppPermissions');
+    assert.deepStrictEqual(c && { title: c.title, category: c.category }, { title: 'Reset MCP App Permissions…', category: 'MCP Host' });
+    assert.ok((await vscode.commands.getCommands(true)).includes('mcpHost.resetAppPermissions'));
+    const shown: string[] = [];
+    api.setDialogAnswerer(async d => { shown.push(d.message); return 'Reset'; });
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', { all: true }), 0);
+      assert.deepStrictEqual(shown, ['Reset the permissions granted to the App views of every MCP server?']);
+    } finally {
+      api.setDialogAnswerer(undefined);
+    }
+  });
+
   for (const mode of ['eager', 'lazy'] as const) {
     it(`H82 (${mode}): Start Server and Start All Servers say the workspace is not trusted and offer Manage Workspace Trust; the row says it whole and opens it (a click, its inline shield action)`, async () => {
       const api = await activateHost();

@@ -24,12 +24,16 @@ import { ScopedGrants, type GrantMemento } from '../grants';
 import { grantKey, type ServerIdentity } from '../identity';
 import { quoted } from '../../mcp/logging/display';
 import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
+import { ask } from '../dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
 
 export { AppView, APP_VIEW_TYPE };
 
-export const AppCommandIds = { openAppView: CommandIds.openAppView, closeAppView: CommandIds.closeAppView } as const;
+export const AppCommandIds = { openAppView: CommandIds.openAppView, closeAppView: CommandIds.closeAppView, resetAppPermissions: CommandIds.resetAppPermissions } as const;
+
+/** What "Reset MCP App Permissions…" resets: one server's (its name, or its tree node), or every server's. */
+export type ResetPermissionsTarget = string | { server?: string; name?: string } | { all: true };
 
 /** How the registry asks the user (replaceable for tests). */
 export interface AppViewsUi {
@@ -108,6 +112,7 @@ export class AppViews implements vscode.Disposable {
         const v = [...this.views.values()].find(x => x.panel.active);
         await v?.close();
       }),
+      vscode.commands.registerCommand(AppCommandIds.resetAppPermissions, (target?: ResetPermissionsTarget) => this.resetPermissionsCommand(target)),
     ];
   }
 
@@ -225,10 +230,52 @@ export class AppViews implements vscode.Disposable {
     return all;
   }
 
-  /** Forgets the permissions given to views (with "Reset Tool Approvals"). */
+  /** Forgets every permission given to (or declined for) views, of every server (tests; the command's "all"). */
   async resetPermissions(): Promise<void> {
     this.permissionsDeclined.clear();
     await this.permissionGrants.clear();
+  }
+
+  /**
+   * "MCP Host: Reset MCP App Permissions…": picks a server or all (unless given), confirms in a modal, then forgets
+   * the permissions (camera, microphone, location, clipboard write) granted to — and declined for — that server's
+   * views, under every definition it had; its open views that hold any reload without them (the next load asks
+   * again). Resolves how many grants were forgotten, undefined when cancelled. Needs no trust: it only takes away.
+   */
+  async resetPermissionsCommand(target?: ResetPermissionsTarget): Promise<number | undefined> {
+    let server: string | undefined;
+    if (target && typeof target === 'object' && 'all' in target && target.all === true) server = undefined;
+    else if (typeof target === 'string') server = target;
+    else if (target && typeof target === 'object' && ('server' in target || 'name' in target)) server = typeof target.server === 'string' ? target.server : typeof target.name === 'string' ? target.name : undefined;
+    else {
+      const all = '$(globe) All MCP servers';
+      const pick = await vscode.window.showQuickPick([
+        { label: all, description: 'every permission granted to MCP App views' },
+        ...this.o.host.servers.map(h => ({ label: h.name, description: h.definition.type })),
+      ], { title: 'Reset MCP App Permissions', placeHolder: 'Whose App views should ask again for camera, microphone, location and clipboard access?' });
+      if (!pick) return undefined;
+      server = pick.label === all ? undefined : pick.label;
+    }
+    const whose = server === undefined ? 'every MCP server' : `MCP server ${quoted(server)}`;
+    const reset = 'Reset';
+    const answer = await ask({
+      severity: 'warning', message: `Reset the permissions granted to the App views of ${whose}?`,
+      detail: 'Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.',
+      buttons: [{ title: reset }, { title: 'Cancel', isCloseAffordance: true }],
+    });
+    if (answer !== reset) return undefined;
+    // A grant key begins with the server's scope and name (src/extension/identity.ts grantKey), then its definition key.
+    const id = server === undefined ? undefined : this.o.identity?.(server);
+    const prefix = id ? `${id.scopeKey}:${id.name}:` : undefined;
+    const match = (k: string) => server === undefined || (prefix !== undefined && k.startsWith(prefix));
+    for (const k of [...this.permissionsDeclined]) if (match(k)) this.permissionsDeclined.delete(k);
+    const n = await this.permissionGrants.forget(match);
+    const reloaded = this.all.filter(v => (server === undefined || v.server === server) && Object.values(v.granted).some(Boolean));
+    for (const v of reloaded) v.reload();
+    const what = `${n} permission grant${n === 1 ? '' : 's'} of the App views of ${whose}`;
+    if (server !== undefined) this.o.log(server, 'info', `MCP App: the user reset ${what}${reloaded.length ? `; ${reloaded.length} open view(s) reload without them` : ''}`);
+    void vscode.window.showInformationMessage(`MCP Host: forgot ${what}; their views ask again the next time they load.`);
+    return n;
   }
 
   dispose(): void {
@@ -250,11 +297,15 @@ async function saveAs(a: DownloadAsk & { defaultUri: vscode.Uri }): Promise<vsco
   return vscode.window.showSaveDialog({ defaultUri: a.defaultUri, saveLabel: 'Save', title: `Save ${a.name} from MCP server ${a.server}` });
 }
 
+/** The permission modal (through src/extension/dialogs.ts, so tests read it as shown); the URI is server text, quoted. */
 async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
   const allow = 'Allow';
   const what = a.permissions.map(p => PERMISSION_NAMES[p]).join(', ');
-  const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) asks for: ${what}`,
-    { modal: true, detail: `Its resource ${quoted(a.uri, 200)} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes. The editor may still ask before the camera, microphone or location is used.` }, allow);
+  const r = await ask({
+    severity: 'warning', message: `The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) asks for: ${what}`,
+    detail: `Its resource ${quoted(a.uri, 200)} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes or you reset them (MCP Host: Reset MCP App Permissions…). The editor may still ask before the camera, microphone or location is used.`,
+    buttons: [{ title: allow }, { title: "Don't Allow", isCloseAffordance: true }],
+  });
   return r === allow;
 }
 

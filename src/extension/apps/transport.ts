@@ -6,6 +6,10 @@
  * log line; messages and characters per second are budgeted (over the budget they are dropped, with one log line
  * per burst); at most `maxPendingViewRequests` requests of the view wait for an answer, and more (or a request
  * reusing a pending id) are refused at once with a JSON-RPC error; closing settles what waits.
+ * The page relays a message in parts (`viewPartChars` each) and keeps at most `maxViewCharsInFlight` characters
+ * unacknowledged: each part is charged to the budget here when it arrives, then acknowledged (one `ack` a turn), so
+ * the extension host takes in a bounded amount of a view's text at a time however fast the view sends. Parts are
+ * put together one message at a time, in order, never beyond the message cap; a part out of order ends that message.
  */
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
@@ -40,6 +44,11 @@ export class ViewTransport implements Transport {
   private refusingSaid = false;
   /** Counts for tests and the log. */
   readonly counts = { received: 0, receivedChars: 0, dropped: 0, refused: 0 };
+  /** The message being put together from its parts: its id, the parts so far, and whether it is already dropped. */
+  private assembling?: { id: number; parts: string[]; next: number; count: number; chars: number; dropped: boolean };
+  /** Characters handled since the last acknowledgement, and whether one is scheduled. */
+  private unacked = 0;
+  private ackScheduled = false;
 
   /** `now` (milliseconds) is the rate budgets' clock: replaceable for tests. */
   constructor(private readonly channel: ViewChannel, private readonly log: (message: string) => void, private readonly who = 'the view', now?: () => number) {
@@ -58,13 +67,105 @@ export class ViewTransport implements Transport {
     await this.channel.postMessage({ type: 'app', text: serializeMessage(message).trimEnd() });
   }
 
-  /** A message from the view (the `text` the webview page relayed). */
+  /**
+   * One part of a message from the view, as the page relays it (`{ type: 'app', text, id, part, parts }`; a message
+   * without `parts` is whole). Charged to the budgets and acknowledged to the page whatever becomes of it.
+   */
+  receivePart(m: Record<string, unknown>): void {
+    if (this.closed) return;
+    const text = m.text;
+    const chars = typeof text === 'string' ? text.length : 0;
+    this.acknowledge(Math.min(chars, VIEW_LIMITS.viewPartChars));
+    if (m.parts === undefined) return this.receive(text);
+    const { id, part, parts } = m;
+    const maxParts = Math.ceil(MAX_VIEW_MESSAGE_CHARS / VIEW_LIMITS.viewPartChars);
+    if (typeof text !== 'string' || chars > VIEW_LIMITS.viewPartChars || typeof id !== 'number' || typeof part !== 'number' || typeof parts !== 'number'
+      || !Number.isInteger(part) || !Number.isInteger(parts) || parts < 1 || parts > maxParts || part < 0 || part >= parts) {
+      this.assembling = undefined;
+      return this.log(`${this.who}: its page relayed a part of a message that is not well formed; dropped`);
+    }
+    let a = this.assembling;
+    if (part === 0) {
+      if (a && !a.dropped) this.log(`${this.who}: a message it sent in parts was not complete when the next began; dropped`);
+      // The message is charged once, when it begins; its characters as they arrive.
+      a = this.assembling = { id, parts: [], next: 0, count: parts, chars: 0, dropped: false };
+      if (!this.messages.take(1)) { a.dropped = true; this.drop('maxViewMessagesPerSecond'); }
+    }
+    if (!a || a.id !== id || a.next !== part || a.count !== parts) {
+      this.assembling = undefined;
+      return this.log(`${this.who}: its page relayed the parts of a message out of order; dropped`);
+    }
+    a.next++;
+    a.chars += chars;
+    if (!a.dropped && !this.chars.take(chars)) { a.dropped = true; this.drop('maxViewCharsPerSecond'); }
+    if (!a.dropped && a.chars > MAX_VIEW_MESSAGE_CHARS) { a.dropped = true; this.log(`${this.who} sent a message of more than ${MAX_VIEW_MESSAGE_CHARS} characters; dropped`); }
+    if (!a.dropped) a.parts.push(text);
+    if (a.next < a.count) return;
+    this.assembling = undefined;
+    if (a.dropped) return;
+    if (a.count === 1) {
+      const text = a.parts[0];
+      if (this.draining) this.later(() => this.accept(text)); else this.accept(text);
+      return;
+    }
+    // A message of several parts: put together, parsed and handled each in a turn of its own (at up to 4 MiB each
+    // step costs a few ms, and several times that on a loaded machine), so no single turn of the extension host does
+    // it all; the view's later messages wait behind it, in order.
+    const pieces = a.parts;
+    this.later(() => {
+      const text = pieces.join('');
+      this.later(() => this.accept(text, true), true);
+    });
+  }
+
+  /** Work of this view's messages waiting for their turn, in order (`receive` and whole messages too wait behind it). */
+  private backlog: (() => void)[] = [];
+  private draining = false;
+
+  /** Runs `step` in a later turn, after every step queued before it (`first`: before them, the rest of the step running). */
+  private later(step: () => void, first = false): void {
+    if (first) this.backlog.unshift(step); else this.backlog.push(step);
+    if (this.draining) return;
+    this.draining = true;
+    const next = () => setImmediate(() => {
+      const s = this.backlog.shift();
+      if (s && !this.closed) s();
+      if (this.backlog.length && !this.closed) next();
+      else { this.draining = false; this.backlog = []; }
+    });
+    next();
+  }
+
+  /** Tells the page how many characters were handled (one message a turn, however many parts came in it). */
+  private acknowledge(chars: number): void {
+    this.unacked += chars;
+    if (this.ackScheduled) return;
+    this.ackScheduled = true;
+    setImmediate(() => {
+      this.ackScheduled = false;
+      const n = this.unacked;
+      this.unacked = 0;
+      if (!this.closed) void Promise.resolve(this.channel.postMessage({ type: 'ack', chars: n })).catch(() => undefined);
+    });
+  }
+
+  /** A whole message from the view (the `text` the webview page relayed, or the test's `asView`). */
   receive(text: unknown): void {
     if (this.closed) return;
     if (typeof text !== 'string') return this.log(`${this.who} sent a message that is not text; dropped`);
     if (text.length > MAX_VIEW_MESSAGE_CHARS) return this.log(`${this.who} sent a message of ${text.length} characters (over ${MAX_VIEW_MESSAGE_CHARS}); dropped`);
     if (!this.messages.take(1)) return this.drop('maxViewMessagesPerSecond');
     if (!this.chars.take(text.length)) return this.drop('maxViewCharsPerSecond');
+    // Behind a message of several parts still on its way: in order.
+    if (this.draining) this.later(() => this.accept(text));
+    else this.accept(text);
+  }
+
+  /**
+   * A message within the caps and budgets: parsed, its request counted as pending (or refused), handed to the bridge.
+   * `split`: the handling waits for another turn after the parse (a large message).
+   */
+  private accept(text: string, split = false): void {
     this.droppingSaid = false;
     this.counts.received++;
     this.counts.receivedChars += text.length;
@@ -83,7 +184,8 @@ export class ViewTransport implements Transport {
       this.refusingSaid = false;
       this.pending.add(key);
     }
-    this.onmessage?.(message);
+    if (split) this.later(() => this.onmessage?.(message), true);
+    else this.onmessage?.(message);
   }
 
   private drop(limit: 'maxViewMessagesPerSecond' | 'maxViewCharsPerSecond'): void {
@@ -128,6 +230,7 @@ export class ViewTransport implements Transport {
     for (const [id, w] of this.waiting) w({ jsonrpc: '2.0', id, error: { code: VIEW_BUSY_CODE, message: 'the view was closed' } } as JSONRPCMessage);
     this.waiting.clear();
     this.pending.clear();
+    this.assembling = undefined;
     this.onclose?.();
   }
 }

@@ -17,7 +17,8 @@ import {
   allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, MAX_VIEW_FILE_CHARS, OneAtATime,
   RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
 } from '../../mcp';
-import { ViewTransport } from './transport';
+import { quoted } from '../../mcp/logging/display';
+import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from './transport';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
 /** How long a teardown request may take before the view is closed anyway. */
@@ -183,6 +184,9 @@ export class AppView implements vscode.Disposable {
 
   reveal(preserveFocus = false): void { this.panel.reveal(undefined, preserveFocus); }
 
+  /** Loads the view again (a new page and frame, its permissions asked for again unless still granted). */
+  reload(): void { void this.load(); }
+
   /** Asks the view to tear down (bounded), then closes the panel (its editor group restored if the view maximised it). */
   async close(reason = 'closed by the user'): Promise<void> {
     await this.teardown(reason);
@@ -228,7 +232,7 @@ export class AppView implements vscode.Disposable {
     res = { ...res, permissions: granted };
     if (this.disposed || dialogs.signal.aborted) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
-    const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`), `the view of tool "${this.tool.name}"`);
+    const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`), this.who());
     const { AppBridge } = loadBridge();
     const bridge = this.bridge = new AppBridge(null, this.s.hostInfo, {
       openLinks: {}, serverTools: {}, serverResources: {}, downloadFile: {}, logging: {},
@@ -317,7 +321,7 @@ export class AppView implements vscode.Disposable {
     b.onlistresources = async () => ({ resources: [...this.ownServer().catalogue.resources] });
     b.onlistresourcetemplates = async () => ({ resourceTemplates: [...this.ownServer().catalogue.resourceTemplates] });
     b.onloggingmessage = p => this.s.log(server, p.level === 'error' || p.level === 'critical' || p.level === 'alert' || p.level === 'emergency' ? 'error' : p.level === 'warning' ? 'warning' : 'info',
-      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`.slice(0, 4096));
+      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data.slice(0, 4096) : JSON.stringify(p.data)}`.slice(0, 4096));
   }
 
   private hostContext(): McpUiHostContext {
@@ -342,7 +346,11 @@ export class AppView implements vscode.Disposable {
     if (!m || typeof m !== 'object') return;
     const msg = m as Record<string, unknown>;
     switch (msg.type) {
-      case 'app': this.transport?.receive(msg.text); break;
+      case 'app':
+        // Parts are acknowledged as they are taken in (the page sends more only then); between loads, at once.
+        if (this.transport) this.transport.receivePart(msg);
+        else void this.panel.webview.postMessage({ type: 'ack', chars: typeof msg.text === 'string' ? Math.min(msg.text.length, VIEW_LIMITS.viewPartChars) : 0 });
+        break;
       case 'ready':
         this.pageReady = { theme: msg.theme === 'light' ? 'light' : 'dark', variables: styleVariables(msg.variables), width: num(msg.width), height: num(msg.height) };
         this.pageSender = typeof msg.sender === 'string' ? msg.sender.slice(0, 20) : undefined;
@@ -352,7 +360,7 @@ export class AppView implements vscode.Disposable {
         break;
       case 'dropped':
         // The page dropped the view's messages over the rate (VIEW_LIMITS); one line per burst.
-        if (typeof msg.count !== 'number') this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view of tool "${this.tool.name}" sent messages faster than ${VIEW_LIMITS.maxViewMessagesPerSecond} messages or ${VIEW_LIMITS.maxViewCharsPerSecond / 1024 / 1024} MiB per second; dropping them until it slows down`);
+        if (typeof msg.count !== 'number') this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${this.who()} sent messages faster than ${VIEW_LIMITS.maxViewMessagesPerSecond} messages or ${VIEW_LIMITS.maxViewCharsPerSecond / 1024 / 1024} MiB per second (maxViewMessagesPerSecond, maxViewCharsPerSecond; or more than ${VIEW_LIMITS.maxViewCharsQueued / 1024 / 1024} MiB waiting for the extension host, maxViewCharsQueued); its page refuses them (requests with an error) until it slows down`);
         else this.s.log(this.server, 'info', `MCP App ${this.uri}: ${num(msg.count)} messages of the view were dropped`);
         break;
       case 'probe': {
@@ -526,6 +534,9 @@ export class AppView implements vscode.Disposable {
     if (b) void b.close().catch(() => undefined);
   }
 
+  /** The view and its server, as log lines and limit messages name them. */
+  private who(): string { return `the view of tool ${quoted(this.tool.name)} (MCP server ${quoted(this.server)})`; }
+
   private banner(text: string, action?: string): void {
     void this.panel.webview.postMessage({ type: 'banner', text, action });
   }
@@ -551,7 +562,7 @@ export class AppView implements vscode.Disposable {
     return `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
 <link rel="stylesheet" href="${media('host.css')}"></head>
-<body data-load="${++this.loads}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
+<body data-load="${++this.loads}" data-limits="${esc(JSON.stringify(pageLimits()))}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
 <iframe id="app" title="${esc(this.tool.title ?? this.tool.name)} (MCP App of ${esc(this.server)})" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
 ${view}<script src="${media('host.js')}"></script></body></html>`;
   }
@@ -578,6 +589,14 @@ function loadBridge(): typeof BridgeModule {
   // A computed path: esbuild leaves this require to run time (an import() would be bundled into extension.js).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return bridgeModule ??= require(path.join(__dirname, 'app-bridge.js')) as typeof BridgeModule;
+}
+
+/** The caps the page enforces before the extension's own checks (README, Threat model: "Every requester is bounded"). */
+function pageLimits(): Record<string, number> {
+  return {
+    maxChars: MAX_VIEW_MESSAGE_CHARS, messagesPerSecond: VIEW_LIMITS.maxViewMessagesPerSecond, charsPerSecond: VIEW_LIMITS.maxViewCharsPerSecond,
+    inFlight: VIEW_LIMITS.maxViewCharsInFlight, part: VIEW_LIMITS.viewPartChars, queued: VIEW_LIMITS.maxViewCharsQueued,
+  };
 }
 
 function esc(s: string): string {

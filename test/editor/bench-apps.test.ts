@@ -1,0 +1,94 @@
+// For the App view flood benchmark (bench/apps.ts) only: loaded only when MCP_HOST_BENCH_APPS_OUT names a file.
+// In the real extension host (this test runs there, as the extension's host code does), the fixture App `stream`
+// (test/fixtures/servers/apps-hostile.mjs) sends its largest allowed messages (just under 4 MiB of JSON text) as
+// fast as it can for a few seconds, while server-basic-vanillajs's view (the bystander) calls its tool every
+// 250 ms. `perf_hooks.monitorEventLoopDelay` measures this thread's event-loop delay during the flood (from the
+// view's initialization; also from the call that opens it, and for 2 s before it, idle, for comparison); the figures, the view's counts and the bystander's calls go to that file.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { monitorEventLoopDelay } from 'perf_hooks';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { ROOT, until } from './helpers';
+
+const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+
+describe('Apps flood benchmark (real extension host)', () => {
+  it('H139: records the event-loop delay while an App view sends its largest allowed messages at full rate', async function () {
+    const out = process.env.MCP_HOST_BENCH_APPS_OUT;
+    if (!out) this.skip();
+    this.timeout(240_000);
+    const streamMs = Number(process.env.MCP_HOST_BENCH_APPS_MS) || 5000;
+    const api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+    api.chat.setUi({ approveTool: async () => 'once' });
+    const record = (r: Record<string, unknown>) => fs.writeFileSync(out!, JSON.stringify({ ...r, streamMs, vscode: vscode.version, time: new Date().toISOString() }));
+    try {
+      await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+        fx: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/apps-hostile.mjs')], env: { APPS_FX_STREAM_MS: String(streamMs) } },
+        basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'], timeout: { startup: 110000 } },
+      }, vscode.ConfigurationTarget.Workspace);
+      await until(api, 'the app servers running with their tools', () => ['basic', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
+      await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
+      await until(api, 'the bystander view initialized', () => !!api.apps.get('basic', 'get-time')?.initialized, 60000);
+      const basic = api.apps.get('basic', 'get-time')!;
+
+      // Idle, for comparison.
+      await sleep(1000);
+      const idle = monitorEventLoopDelay({ resolution: 5 });
+      idle.enable();
+      await sleep(2000);
+      idle.disable();
+
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      h.enable();
+      // Where the longest blocks fell (ms after the flood's start, and what was going on), for the log.
+      let phase = 'opening the view';
+      const t0 = performance.now();
+      const gaps: { at: number; ms: number; phase: string }[] = [];
+      let last = performance.now();
+      const ticker = setInterval(() => {
+        const t = performance.now();
+        if (t - last > 40) gaps.push({ at: Math.round(last - t0), ms: Math.round(t - last - 5), phase });
+        last = t;
+      }, 5);
+      const bystander = { ok: 0, failed: 0, errors: [] as string[] };
+      let flooding = true;
+      const calls = (async () => {
+        while (flooding) {
+          const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as { result?: { structuredContent?: { time?: string } }; error?: { message: string } };
+          if (/^\d{4}-/.test(String(r.result?.structuredContent?.time))) bystander.ok++;
+          else { bystander.failed++; if (bystander.errors.length < 5) bystander.errors.push(JSON.stringify(r).slice(0, 300)); }
+          await sleep(250);
+        }
+      })();
+      await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'stream', {});
+      const view = () => api.apps.get('fx', 'stream');
+      phase = 'view loading';
+      await until(api, 'the stream view initialized', () => !!view()?.initialized, 60000);
+      phase = 'flooding';
+      // The flood alone (the view's first messages follow its initialization at once), apart from opening the view.
+      const hf = monitorEventLoopDelay({ resolution: 5 });
+      hf.enable();
+      await until(api, 'the stream view said it is done', () => /^streamed/.test(view()?.modelContext ?? ''), streamMs + 60000);
+      h.disable();
+      hf.disable();
+      clearInterval(ticker);
+      flooding = false;
+      await calls;
+      const counts = view()!.counts;
+      record({
+        maxMs: ms(hf.max), p99Ms: ms(hf.percentile(99)), meanMs: ms(hf.mean), withOpeningMaxMs: ms(h.max), withOpeningP99Ms: ms(h.percentile(99)), idleMaxMs: ms(idle.max), idleP99Ms: ms(idle.percentile(99)),
+        said: view()!.modelContext, counts, bystander, gaps: gaps.sort((a, b) => b.ms - a.ms).slice(0, 12),
+      });
+      assert.ok(bystander.ok > 0, `the bystander view kept working: ${JSON.stringify(bystander)}`);
+    } finally {
+      for (const v of api.apps.all) v.dispose();
+      api.chat.setUi(undefined);
+      await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});
