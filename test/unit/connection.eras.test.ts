@@ -137,6 +137,13 @@ describe('Connection (modern era, SDK v2 server over Streamable HTTP)', function
     assert.equal(text(await c.callTool('ask', { question: 'http?' })), 'answer: forty-two');
   });
 
+  it('a call that times out ends only its own HTTP request: a call in flight next to it still gets its answer', async () => {
+    const bystander = c.callTool('sleep', { ms: 1200 });
+    await assert.rejects(c.callTool('sleep', { ms: 5000 }, { timeout: 300 }), /did not answer tools\/call within 300 ms/);
+    assert.equal(text(await bystander), 'slept 1200');
+    assert.equal(text(await c.callTool('echo', { text: 'after' })), 'after');
+  });
+
   it('health checks use server/discover (the revision has no ping): the periodic check keeps it running', async () => {
     await c.ping();
     await new Promise(r => setTimeout(r, 1000));

@@ -73,6 +73,31 @@ describe('guarded fetch', () => {
     }
   });
 
+  it('a request\'s own signal aborts that request only (SDK v2 gives each its own); a signal shared by several aborts each of them', async () => {
+    // Each answer comes after `ms`; two requests are in flight when one is aborted.
+    const s = await server((req, res) => {
+      const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms'));
+      const t = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ms })), ms);
+      res.on('close', () => clearTimeout(t));
+    });
+    try {
+      const f = createGuardedFetch(() => ({ server: 'signals', url: s.base, maxMessageBytes: 1024 }));
+      const own = new AbortController();
+      const bystander = f(`${s.base}/?ms=400`, { signal: new AbortController().signal }).then(r => r.json());
+      const aborted = f(`${s.base}/?ms=5000`, { signal: own.signal });
+      setTimeout(() => own.abort(new Error('this request only')), 100);
+      await assert.rejects(aborted, /this request only/);
+      assert.deepEqual(await bystander, { ms: 400 });
+      // One signal for both (a session's): aborting it ends both.
+      const session = new AbortController();
+      const both = [f(`${s.base}/?ms=5000`, { signal: session.signal }), f(`${s.base}/?ms=5000`, { signal: session.signal })];
+      setTimeout(() => session.abort(new Error('session closed')), 100);
+      for (const r of await Promise.allSettled(both)) assert.match(String(r.status === 'rejected' && r.reason), /session closed/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('SseScanner splits events on blank lines (LF, CRLF, CR), across chunk borders, and counts the open event', () => {
     const enc = new TextEncoder();
     const dec = (parts: Uint8Array[]) => parts.map(p => Buffer.from(p).toString()).join('');

@@ -3,8 +3,10 @@
  * and the OAuth flow's discovery, registration and token requests). SDK-agnostic: it sees only URLs,
  * RequestInit, Responses and the JSON-RPC messages in the bodies it carries.
  *
- * - Isolated: every request gets its own AbortSignal (as createIsolatedFetch did); the caller's signal,
- *   usually one per session, gets one listener that aborts what is still in flight. *
+ * - Isolated: every request gets its own AbortSignal (as createIsolatedFetch did); the caller's signal
+ *   (SDK v2: one per request, from the session's and the request's) aborts that request only, through
+ *   a listener removed once the request's body is read, so a cancelled or timed-out call never takes
+ *   the other calls in flight with it.
  * - Origins: the headers configured for the server (`headers` in its definition) go only to the
  *   origin of the server's `url`. A request anywhere else (a `resource_metadata` URL or an authorization
  *   server named by a 401, a legacy SSE `endpoint`, a redirect target) is sent without them, and without
@@ -59,9 +61,6 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
   const inFlight = new Map<string, AbortController>();
   /** Requests POSTed and answered 202: their responses come on the GET stream (legacy SSE). */
   const accepted: Watch = { ids: new Map() };
-  /** Requests still in flight (until their body is read), and the callers' signals already listened to. */
-  const live = new Set<AbortController>();
-  const watched = new WeakSet<AbortSignal>();
   /** The origin of the last `ctx.url` seen (parsed again only when the definition's URL changes). */
   let originFor = { url: '', origin: 'null' };
 
@@ -73,8 +72,9 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const serverOrigin = originFor.origin;
     const method = (init?.method ?? 'GET').toUpperCase();
     const messages = method === 'POST' ? jsonRpcMessages(init?.body) : [];
-    const requestIds = messages.filter(m => m.method !== undefined && m.id !== undefined && m.id !== null).map(m => m.id as JsonRpcId);
+    const requestIds: JsonRpcId[] = [];
     for (const m of messages) {
+      if (m.method !== undefined && m.id !== undefined && m.id !== null) requestIds.push(m.id as JsonRpcId);
       if (m.method === 'notifications/cancelled') {
         const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;
         if (id === undefined) continue;
@@ -83,35 +83,30 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
       }
     }
 
-    // Each request gets its own controller. The caller's signal is usually one per session (the SDK's):
-    // it gets exactly one listener, which aborts whatever is still in flight (no listener per request).
-    const shared = init?.signal ?? undefined;
-    if (shared?.aborted) throw shared.reason ?? new DOMException('aborted', 'AbortError');
-    if (shared && !watched.has(shared)) {
-      watched.add(shared);
-      shared.addEventListener('abort', () => {
-        for (const c of live) c.abort(shared.reason);
-        live.clear();
-      }, { once: true });
-    }
+    // Each request gets its own controller. The caller's signal (SDK v2: one per request, the session's
+    // and the request's combined) aborts this request only; its listener goes once the body is read.
+    const caller = init?.signal ?? undefined;
+    if (caller?.aborted) throw caller.reason ?? new DOMException('aborted', 'AbortError');
     const own = new AbortController();
     const signal = own.signal;
-    live.add(own);
-    for (const id of requestIds) inFlight.set(keyOf(id), own);
+    const onAbort = caller && (() => own.abort(caller.reason));
+    if (onAbort) caller.addEventListener('abort', onAbort, { once: true });
+    const keys = requestIds.map(keyOf);
+    for (const k of keys) inFlight.set(k, own);
     const forget = () => {
-      live.delete(own);
-      for (const id of requestIds) if (inFlight.get(keyOf(id)) === own) inFlight.delete(keyOf(id));
+      if (onAbort) caller.removeEventListener('abort', onAbort);
+      for (const k of keys) if (inFlight.get(k) === own) inFlight.delete(k);
     };
 
     let response: Response;
     try {
-      response = await fetchWithinOrigin(base, url, { ...init, signal }, ctx, serverOrigin);
+      response = await fetchWithinOrigin(base, url, init ?? {}, signal, ctx, serverOrigin);
     } catch (err) {
       forget();
       throw err;
     }
     // Accepted, answer to come on the GET stream (legacy SSE): watched there.
-    if (response.status === 202 && method === 'POST') for (const id of requestIds) accepted.ids.set(keyOf(id), id);
+    if (response.status === 202 && method === 'POST') requestIds.forEach((id, i) => accepted.ids.set(keys[i], id));
     if (!response.body || response.status === 204 || response.status === 304) {
       forget();
       return response;
@@ -120,7 +115,7 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const isSse = contentType.includes('text/event-stream');
     const isJson = contentType.includes('application/json');
     const watch: Watch | undefined = isSse
-      ? (method === 'POST' ? { ids: new Map(requestIds.map(id => [keyOf(id), id])) } : method === 'GET' ? accepted : undefined)
+      ? (method === 'POST' ? { ids: new Map(requestIds.map((id, i) => [keys[i], id])) } : method === 'GET' ? accepted : undefined)
       : undefined;
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
@@ -129,8 +124,8 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
   };
 }
 
-/** Sends `init` to `url`, following redirects only while they stay within the request's origin. */
-async function fetchWithinOrigin(base: FetchLike, url: URL, init: RequestInit, ctx: GuardContext, serverOrigin: string): Promise<Response> {
+/** Sends `init` to `url` on `signal` (not init's), following redirects only while they stay within the request's origin. */
+async function fetchWithinOrigin(base: FetchLike, url: URL, init: RequestInit, signal: AbortSignal, ctx: GuardContext, serverOrigin: string): Promise<Response> {
   const follow = init.redirect === undefined || init.redirect === 'follow';
   const start = url.origin;
   let target = url;
@@ -138,7 +133,7 @@ async function fetchWithinOrigin(base: FetchLike, url: URL, init: RequestInit, c
   for (let hop = 0; ; hop++) {
     // Same origin: the caller's headers as they are (nothing to take out, no copy).
     const headers = target.origin === serverOrigin ? current.headers : headersFor(target, current.headers, ctx, serverOrigin);
-    const response = await base(target, { ...current, headers, redirect: follow ? 'manual' : init.redirect });
+    const response = await base(target, { ...current, headers, signal, redirect: follow ? 'manual' : init.redirect });
     if (!follow || !REDIRECT_STATUSES.has(response.status)) return response;
     const location = response.headers.get('location');
     let next: URL | undefined;

@@ -8,7 +8,7 @@
 import {
   ProtocolErrorCode,
   type CallToolResult, type CompleteResult, type GetPromptResult, type ListResourcesResult, type LoggingLevel,
-  type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1,
+  type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1, type Tool,
 } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '../api';
 import { nestingMessage, nestsDeeperThan } from '../limits';
@@ -43,6 +43,33 @@ export interface RequestHost {
   toolTasks: ConnectionTasks;
   /** A URLElicitationRequiredError (-32042) offers its URLs and retries once they completed (urlElicitation.ts). */
   elicitUrlRequired?: ClientFeatures['elicitUrlRequired'];
+}
+
+/** Each published tools list (a new array on every change) by tool name, the first of a name as `find` gives it. */
+const toolsByName = new WeakMap<readonly Tool[], { length: number; byName: Map<string, Tool> }>();
+
+function listedTool(tools: readonly Tool[], name: string): Tool | undefined {
+  let index = toolsByName.get(tools);
+  if (!index || index.length !== tools.length) {
+    const byName = new Map<string, Tool>();
+    for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
+    index = { length: tools.length, byName };
+    toolsByName.set(tools, index);
+  }
+  return index.byName.get(name);
+}
+
+/** Whether a listed tool's inputSchema has x-mcp-header parameters, decided once per tool definition. */
+const mirrorsHeaders = new WeakMap<Tool, boolean>();
+
+function mirroredTool(tool: Tool, session: McpSession): Tool | undefined {
+  if (session.era !== 'modern' || session.kind !== 'streamableHttp') return undefined;
+  let mirrors = mirrorsHeaders.get(tool);
+  if (mirrors === undefined) {
+    mirrors = headerMirroredTool([tool], tool.name, session) !== undefined;
+    mirrorsHeaders.set(tool, mirrors);
+  }
+  return mirrors ? tool : undefined;
 }
 
 export class ServerCalls {
@@ -104,13 +131,12 @@ export class ServerCalls {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.h.name()}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     const tasks = this.h.toolTasks;
-    // The list read once per call (each read checks its freshness).
-    const tools = session.catalogue?.catalogue.tools ?? [];
-    const listed = tools.find(t => t.name === tool);
+    // The list read once per call (each read checks its freshness); the tool looked up by name, not searched for.
+    const listed = session.catalogue ? listedTool(session.catalogue.catalogue.tools, tool) : undefined;
     const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
     this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
-    const mirrored = headerMirroredTool(tools, tool, session);
+    const mirrored = listed && mirroredTool(listed, session);
     const urlFlow = this.h.elicitUrlRequired;
     const name = this.h.name();
     const raw = asTask
