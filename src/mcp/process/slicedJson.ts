@@ -34,7 +34,7 @@ export interface SlicedJsonOptions {
 }
 
 export const SLICED_JSON_DEFAULTS: Required<SlicedJsonOptions> = {
-  chunkBytes: 256 * 1024, batchBytes: 256 * 1024, pieceBytes: 1024 * 1024, maxDepth: 10_000,
+  chunkBytes: 128 * 1024, batchBytes: 64 * 1024, pieceBytes: 256 * 1024, maxDepth: 10_000,
 };
 
 /** A value nested deeper than `maxDepth` (a SyntaxError, so it is reported as "not JSON"). */
