@@ -16,11 +16,11 @@ import { deserializeMessage, parseJSONRPCMessage, serializeMessage } from '@mode
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
-import { limitMessage, type Limits } from '../limits';
+import { limitMessage, MAX_NESTING_DEPTH, type Limits } from '../limits';
 import { formatBytes } from '../logging/display';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
-import { SlicedJsonParser } from './slicedJson';
+import { JsonDepthError, SlicedJsonParser } from './slicedJson';
 import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
 import { spawnCommand } from './windowsCommand';
 
@@ -373,14 +373,28 @@ export class StdioTransport implements Transport {
   /** Parse the big line at the head of the queue until `deadline`; true once it is delivered (or refused). */
   private stepBig(bytes: Buffer, deadline: number): boolean {
     const body = bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, bytes.length - 1) : bytes;
-    this.parser ??= new SlicedJsonParser(body);
+    // The message object is one level above its result (which the host bounds to MAX_NESTING_DEPTH levels).
+    this.parser ??= new SlicedJsonParser(body, { maxDepth: MAX_NESTING_DEPTH + 1 });
     let value: unknown;
     try {
       if (!this.parser.step(deadline)) return false;
       value = this.parser.value;
     } catch (err) {
       this.parser = undefined;
-      this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(err), 120)}): ${preview(utf8Start(body), body.length)}`);
+      const start = utf8Start(body);
+      if (err instanceof JsonDepthError) {
+        // Nested too deep for anything downstream to walk: the request it answers fails now, naming the server.
+        const head = readHead(start);
+        const why = `a message nested deeper than ${MAX_NESTING_DEPTH.toLocaleString('en-US')} levels; the host does not take it`;
+        if (head.id !== undefined && !head.method
+          && this.failRequest(head.id, `server \`${this.options.server}\` answered request ${JSON.stringify(head.id)} with ${why}`)) {
+          this.report(`a message that is not valid JSON-RPC failed request ${JSON.stringify(head.id)}: ${why}: ${preview(start, body.length)}`);
+          return true;
+        }
+        this.report(`ignored ${why}: ${preview(start, body.length)}`);
+        return true;
+      }
+      this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(err), 120)}): ${preview(start, body.length)}`);
       return true;
     }
     this.parser = undefined;
