@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { JsonDepthError, SlicedJsonParser, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { approxJsonSize } from '../../src/mcp/catalogue/catalogue';
+import { nestsDeeperThan } from '../../src/mcp/limits';
+import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
 
 /** Tiny thresholds so that small inputs take every path (descend, batch, pieces). */
 const TINY: SlicedJsonOptions = { chunkBytes: 16, batchBytes: 24, pieceBytes: 7, maxDepth: 10_000 };
@@ -187,5 +190,23 @@ describe('process: SlicedJsonParser (time-sliced parsing of a big line, H142)', 
     assert.ok(steps > 5, `${steps} steps`);
     // Not a timing assertion (benchmarks measure that): the steps exist and each is bounded by the units of work.
     void longest;
+  });
+});
+
+describe('sliced walks over a whole answer (H144)', () => {
+  it('H144: nestsDeeperThanSliced and approxJsonSizeSliced answer what nestsDeeperThan and approxJsonSize answer, also past a yield', async () => {
+    const r = rng(5);
+    const values: unknown[] = Array.from({ length: 300 }, () => randValue(r, 0));
+    values.push({ items: Array.from({ length: 60_000 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', { b: [i] }] })) });
+    let deep: unknown = 1;
+    for (let i = 0; i < 1500; i++) deep = [deep];
+    values.push(deep, { a: deep }, null, 'x', 7);
+    const shared = { s: 1 };
+    values.push([shared, shared, [shared]]);
+    for (const v of values) {
+      assert.equal(await nestsDeeperThanSliced(v), nestsDeeperThan(v));
+      assert.equal(await nestsDeeperThanSliced(v, 3), nestsDeeperThan(v, 3));
+      assert.equal(await approxJsonSizeSliced(v), approxJsonSize(v));
+    }
   });
 });
