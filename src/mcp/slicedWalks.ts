@@ -28,8 +28,16 @@ export async function nestsDeeperThanSliced(v: unknown, max = MAX_NESTING_DEPTH)
     if (depth > max) return true;
     if (seen.has(value)) continue;
     seen.add(value);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    const children = Array.isArray(value) ? value as unknown[] : Object.values(value);
+    // Pushed in the order nestsDeeperThan pushes them; a long list (500,000 items) counts towards the clock as it
+    // is pushed, and the walk may yield in the middle of it (nothing else touches the stack meanwhile).
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       if (child && typeof child === 'object') { values.push(child as object); depths.push(depth + 1); }
+      if (++count % STRIDE === 0 && performance.now() >= deadline) {
+        await yieldTurn();
+        deadline = performance.now() + WALK_SLICE_MS;
+      }
     }
     if (++count % STRIDE === 0 && performance.now() >= deadline) {
       await yieldTurn();
@@ -57,10 +65,14 @@ export async function approxJsonSizeSliced(v: unknown): Promise<number> {
         if (seen.has(x)) break;
         seen.add(x);
         n += 2;
-        if (Array.isArray(x)) {
-          for (const item of x) { stack.push(item); n += 1; }
-        } else {
-          for (const k of Object.keys(x)) { n += k.length + 4; stack.push((x as Record<string, unknown>)[k]); }
+        const keys = Array.isArray(x) ? undefined : Object.keys(x);
+        const len = keys ? keys.length : (x as unknown[]).length;
+        for (let i = 0; i < len; i++) {
+          if (keys) { n += keys[i].length + 4; stack.push((x as Record<string, unknown>)[keys[i]]); } else { stack.push((x as unknown[])[i]); n += 1; }
+          if (++count % STRIDE === 0 && performance.now() >= deadline) {
+            await yieldTurn();
+            deadline = performance.now() + WALK_SLICE_MS;
+          }
         }
         break;
       }
