@@ -39,6 +39,21 @@ describe('process: LineFramer (bounded stdio framing)', () => {
     }
   });
 
+  it('H143: a line of at least bigLineBytes goes to bigLine as its pieces (not joined), in order with the lines around it', () => {
+    const got: string[] = [];
+    const f = new LineFramer({ maxLineBytes: 1000, headBytes: 10, bigLineBytes: 20 }, {
+      line: b => got.push(`line:${b.toString()}`),
+      bigLine: (parts, size) => {
+        assert.ok(parts.length > 1);
+        assert.equal(parts.reduce((n, p) => n + p.length, 0), size);
+        got.push(`big:${Buffer.concat(parts).toString()}`);
+      },
+    });
+    const text = `small\n${'b'.repeat(30)}\n${'c'.repeat(19)}\nend\n`;
+    for (let i = 0; i < text.length; i += 4) f.push(Buffer.from(text.slice(i, i + 4)));
+    assert.deepEqual(got, ['line:small', `big:${'b'.repeat(30)}`, `line:${'c'.repeat(19)}`, 'line:end']);
+  });
+
   it('a line of exactly the cap is delivered; one byte more is cut: overflow once with the head, then its total and tail; the next line is whole', () => {
     const cap = 100;
     const exact = 'a'.repeat(cap);

@@ -24,12 +24,19 @@ export interface LineFramerOptions {
   maxLineBytes: number;
   /** Bytes of an oversized line kept and handed to `overflow` (at most `maxLineBytes`). */
   headBytes: number;
+  /**
+   * Lines of at least this many bytes go to `bigLine` as their pieces, not concatenated here (the sink joins them
+   * in slices: one copy of a 50 MB line holds the thread for as long as it takes).
+   */
+  bigLineBytes?: number;
 }
 
 /** What the framer reports. */
 export interface LineFramerSink {
   /** A complete line within the cap, without its `\n`. */
   line(bytes: Buffer): void;
+  /** A complete line of at least `bigLineBytes` (and within the cap), as its pieces in order (`size` bytes in all). */
+  bigLine?(parts: Buffer[], size: number): void;
   /** The current line just grew past the cap; `head` is its first `headBytes` bytes. Called once per line. */
   overflow?(head: Buffer): void;
   /** The oversized line ended: its full length in bytes, its head and its last {@link OVERFLOW_TAIL_BYTES} bytes. */
@@ -108,10 +115,14 @@ export class LineFramer {
       this.sink.overflowEnd?.(over.total, over.head, over.tail);
       return;
     }
-    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
+    const { parts, size } = this;
     this.parts = [];
     this.size = 0;
-    this.sink.line(bytes);
+    if (this.sink.bigLine && this.options.bigLineBytes !== undefined && size >= this.options.bigLineBytes && parts.length > 1) {
+      this.sink.bigLine(parts, size);
+      return;
+    }
+    this.sink.line(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
   }
 }
 

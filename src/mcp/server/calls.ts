@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '../api';
 import { nestingMessage, nestsDeeperThan } from '../limits';
+import { nestsDeeperThanSliced } from '../slicedWalks';
 import { describeAjvErrors } from '../catalogue/catalogue';
 import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,
@@ -146,7 +147,7 @@ export class ServerCalls {
           ? s.client.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
           : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts)),
         urlFlow && (e => urlFlow(name, e, opts?.signal)));
-    this.bounded(raw, `tool \`${tool}\``);
+    await this.boundedSliced(raw, `tool \`${tool}\``);
     return this.checkToolResult(session, tool, raw);
   }
 
@@ -154,7 +155,7 @@ export class ServerCalls {
   async taskResult(taskId: string): Promise<CallToolResult> {
     const tool = this.h.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
     const raw = await this.h.toolTasks.result(taskId);
-    this.bounded(raw, `tool \`${tool}\``);
+    await this.boundedSliced(raw, `tool \`${tool}\``);
     const session = this.h.current();
     return session ? this.checkToolResult(session, tool, raw) : parseToolResult(this.h.name(), tool, raw).result;
   }
@@ -163,6 +164,11 @@ export class ServerCalls {
   private bounded<T>(result: T, what: string): T {
     if (nestsDeeperThan(result)) throw new McpHostError(nestingMessage(this.h.name(), what));
     return result;
+  }
+
+  /** {@link bounded} for a tool result, which may be big: the walk yields to the event loop every few ms. */
+  private async boundedSliced(result: unknown, what: string): Promise<void> {
+    if (await nestsDeeperThanSliced(result)) throw new McpHostError(nestingMessage(this.h.name(), what));
   }
 
   /** A tool result as the host passes it on: malformed blocks replaced, structuredContent checked (H25). */

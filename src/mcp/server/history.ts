@@ -6,6 +6,7 @@
  */
 import { Emitter, type Event } from '../events';
 import { approxJsonSize } from '../catalogue/catalogue';
+import { approxJsonSizeSliced } from '../slicedWalks';
 import type { Redactor } from '../logging/redact';
 
 export type HistoryMethod = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -106,9 +107,10 @@ export class RequestHistory {
     if (old?.raw) old.raw = null;
     this._onDidChange.fire(e);
     const t0 = performance.now();
-    return run().then(r => {
+    return run().then(async r => {
       e.durationMs = Math.round(performance.now() - t0);
-      e.size = approxJsonSize(r);
+      // Sized in slices: the walk of a big result (500,000 objects) would hold the thread as long as its parse.
+      e.size = await approxJsonSizeSliced(r);
       // A large result is never held (nor serialised) for the timeline: only its size.
       e.raw = e.size <= MAX_RESULT_CHARS * 2 ? r : null;
       const isError = (r as { isError?: unknown } | undefined)?.isError === true;
