@@ -358,10 +358,12 @@ export async function checkToolsSliced(
       out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
       continue;
     }
-    // Only tools compiled in the previous list are compared (their definitions' text): the rest cost no serialising.
+    // Only tools the previous list had, compiled or checked clean, are compared (their definitions' text): a first list
+    // costs no serialising.
     const before = reuse.previous.get(tool.name);
+    const checked = mode === 'check' ? reuse.previousChecked?.get(tool.name) : undefined;
     let text: string | undefined;
-    if (before || mode === true) {
+    if (before || checked || mode === true) {
       try { text = JSON.stringify(tool); } catch { text = undefined; }
     }
     if (before && text !== undefined && before.text === text) {
@@ -369,11 +371,28 @@ export async function checkToolsSliced(
       out.set(tool.name, before.v);
       continue;
     }
+    if (checked && text !== undefined && checkedText(checked) === text) {
+      // Checked clean in the previous list with the same definition: the same checks would pass again.
+      reuse.nextChecked?.set(tool.name, { tool, text });
+      out.set(tool.name, { pending: true });
+      pending.set(tool.name, tool);
+      continue;
+    }
     const v = buildToolValidator(tool, compiler, warn, mode);
     out.set(tool.name, v);
-    if (v.pending) pending.set(tool.name, tool);
-    else if (text !== undefined && compiledClean(tool, v)) reuse.next.set(tool.name, { text, v });
+    if (v.pending) {
+      pending.set(tool.name, tool);
+      if (!v.invalid && !v.outputInvalid) reuse.nextChecked?.set(tool.name, { tool, text });
+    } else if (text !== undefined && compiledClean(tool, v)) reuse.next.set(tool.name, { text, v });
   }
+}
+
+/** The definition text of a tool checked clean (serialised when first compared, so a first list costs nothing). */
+function checkedText(c: { tool: Tool; text?: string }): string | undefined {
+  if (c.text === undefined) {
+    try { c.text = JSON.stringify(c.tool); } catch { return undefined; }
+  }
+  return c.text;
 }
 
 /** A tool whose validators compiled without a problem (they may carry over to the next list). */
@@ -384,10 +403,18 @@ export function compiledClean(tool: Tool, v: ToolValidators): boolean {
 /** A valid tool of a list, by name: its definition's JSON text and its validators. */
 export type ToolTexts = Map<string, { text: string; v: ToolValidators }>;
 
-/** The previous list's valid tools, and this list's, being collected for the next refresh. */
+/** A tool of a list checked clean and not compiled: its definition, and its text once serialised. */
+export type ToolsChecked = Map<string, { tool: Tool; text?: string }>;
+
+/**
+ * The previous list's valid tools, and this list's, being collected for the next refresh; the same for tools only
+ * checked (compiled on first call): an unchanged one is not checked again.
+ */
 export interface ToolReuse {
   previous: ToolTexts;
   next: ToolTexts;
+  previousChecked?: ToolsChecked;
+  nextChecked?: ToolsChecked;
 }
 
 /**
@@ -461,6 +488,8 @@ export class CatalogueSession {
   private compiler: SchemaCompiler | undefined;
   /** The current tools list's valid tools by name, with their definitions' text: a refresh keeps those unchanged. */
   private toolTexts: ToolTexts = new Map();
+  /** The current list's tools checked clean and not yet compiled (see ToolReuse). */
+  private toolsChecked: ToolsChecked = new Map();
   private readonly running = new Map<CatalogueKind, Promise<void>>();
   private readonly dirty = new Set<CatalogueKind>();
   /** When each list goes stale by its `ttlMs` (lists without one stay until a change notification). */
@@ -589,7 +618,7 @@ export class CatalogueSession {
     // are not 10,000 lines); each is said in full when its tool is called.
     let problems = 0;
     const toolWarn = (msg: string) => { if (++problems <= MAX_TOOL_PROBLEM_LINES) warn(msg); };
-    const reuse: ToolReuse = { previous: this.toolTexts, next: new Map() };
+    const reuse: ToolReuse = { previous: this.toolTexts, next: new Map(), previousChecked: this.toolsChecked, nextChecked: new Map() };
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
     let firstPage: unknown[] | undefined;
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
@@ -624,7 +653,10 @@ export class CatalogueSession {
       return;
     }
     compiler?.forgetPrevious();
-    if (compiler) this.toolTexts = reuse.next;
+    if (compiler) {
+      this.toolTexts = reuse.next;
+      this.toolsChecked = reuse.nextChecked ?? new Map();
+    }
     this.publish(kind, listed, compiler, validators, pending, notify);
   }
 
@@ -649,5 +681,6 @@ export class CatalogueSession {
     this.validators = new Map();
     this.pending = new Map();
     this.toolTexts = new Map();
+    this.toolsChecked = new Map();
   }
 }
