@@ -134,10 +134,16 @@ describe('process: SlicedJsonParser (time-sliced parsing of a big line, H142)', 
       '{"":{"":[""]}}',
       ' \t\r\n"only a string"\r\n',
       'true', 'null', '-0', '17',
+      // Raw control characters (refused by JSON.parse) inside long pieces with no backslash, and next to escapes.
+      '"' + 'x'.repeat(60) + '\u0000' + 'x'.repeat(60) + '"',
+      '["' + 'y'.repeat(90) + '\n' + 'y'.repeat(9) + '"]',
+      '{"a":"' + 'z'.repeat(70) + '\u001f' + '"}',
+      '"' + 'w'.repeat(50) + '\\n' + 'w'.repeat(50) + '\u007f\u2028' + 'w'.repeat(40) + '"',
     ];
     for (const c of cases) {
       differential(c);
       differential(c, { chunkBytes: 1, batchBytes: 1, pieceBytes: 1, maxDepth: 10_000 });
+      differential(c, { chunkBytes: 8, batchBytes: 8, pieceBytes: 32, maxDepth: 10_000 });
     }
     const polluted = sliced(Buffer.from('{"__proto__":{"polluted":1}}')) as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(polluted), Object.prototype);
