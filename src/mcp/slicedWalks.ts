@@ -4,11 +4,18 @@
  * the History shows, history.ts). These give the same answers as their one-go versions (`nestsDeeperThan` in
  * limits.ts, `approxJsonSize` in catalogue/catalogue.ts, the same traversal), working until a time budget is
  * spent and then awaiting a `setImmediate`. A small answer is walked at once, with no macrotask in between.
+ * Unlike the one-go versions they keep no set of the objects seen: an answer is parsed JSON, a tree, and a set of
+ * 500,000 objects grew by rehashes that each held the thread (and fed the collector) longer than a slice. A value
+ * that is not a tree still ends: a cycle is deeper than any bound, and no walk visits more than MAX_NODES nodes
+ * (more than a message within the size cap can hold). Shared objects are counted each time they occur, as
+ * serialising them would.
  */
 import { MAX_NESTING_DEPTH } from './limits';
 
 /** The longest a walk holds the thread before it yields (ms). */
 export const WALK_SLICE_MS = 8;
+/** More nodes than a message of the largest allowed size (64 MiB and over) can hold: a walk stops there. */
+export const MAX_NODES = 256 * 1024 * 1024;
 /** Nodes visited between two looks at the clock. */
 const STRIDE = 2048;
 
@@ -19,15 +26,12 @@ export async function nestsDeeperThanSliced(v: unknown, max = MAX_NESTING_DEPTH)
   if (!v || typeof v !== 'object') return false;
   const values: object[] = [v];
   const depths: number[] = [1];
-  const seen = new Set<object>();
   let deadline = performance.now() + WALK_SLICE_MS;
   let count = 0;
   while (values.length) {
     const value = values.pop() as object;
     const depth = depths.pop() as number;
-    if (depth > max) return true;
-    if (seen.has(value)) continue;
-    seen.add(value);
+    if (depth > max || count > MAX_NODES) return true;
     const children = Array.isArray(value) ? value as unknown[] : Object.values(value);
     // Pushed in the order nestsDeeperThan pushes them; a long list (500,000 items) counts towards the clock as it
     // is pushed, and the walk may yield in the middle of it (nothing else touches the stack meanwhile).
@@ -51,10 +55,9 @@ export async function nestsDeeperThanSliced(v: unknown, max = MAX_NESTING_DEPTH)
 export async function approxJsonSizeSliced(v: unknown): Promise<number> {
   let n = 0;
   const stack: unknown[] = [v];
-  const seen = new Set<object>();
   let deadline = performance.now() + WALK_SLICE_MS;
   let count = 0;
-  while (stack.length) {
+  while (stack.length && count <= MAX_NODES) {
     const x = stack.pop();
     switch (typeof x) {
       case 'string': n += x.length + 2; break;
@@ -62,8 +65,6 @@ export async function approxJsonSizeSliced(v: unknown): Promise<number> {
       case 'boolean': n += 5; break;
       case 'object': {
         if (x === null) { n += 4; break; }
-        if (seen.has(x)) break;
-        seen.add(x);
         n += 2;
         const keys = Array.isArray(x) ? undefined : Object.keys(x);
         const len = keys ? keys.length : (x as unknown[]).length;

@@ -207,12 +207,18 @@ describe('sliced walks over a whole answer (H144)', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 1500; i++) deep = [deep];
     values.push(deep, { a: deep }, null, 'x', 7);
-    const shared = { s: 1 };
-    values.push([shared, shared, [shared]]);
     for (const v of values) {
       assert.equal(await nestsDeeperThanSliced(v), nestsDeeperThan(v));
       assert.equal(await nestsDeeperThanSliced(v, 3), nestsDeeperThan(v, 3));
       assert.equal(await approxJsonSizeSliced(v), approxJsonSize(v));
     }
+    // Not trees (never what a parse gives): shared objects count each time, as serialising them would; a cycle ends.
+    const shared = { s: 1 };
+    const dag = [shared, shared, [shared]];
+    assert.equal(await nestsDeeperThanSliced(dag), false);
+    assert.equal(await approxJsonSizeSliced(dag), approxJsonSize([{ s: 1 }, { s: 1 }, [{ s: 1 }]]));
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    assert.equal(await nestsDeeperThanSliced(cycle), true);
   });
 });
