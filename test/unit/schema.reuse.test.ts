@@ -1,14 +1,14 @@
 import * as assert from 'node:assert/strict';
 import type { ValidateFunction } from 'ajv';
 import { SchemaCompiler, SchemaRefusedError } from '../../src/mcp/schema/compiler';
-import { buildToolValidatorsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue/catalogue';
+import { checkToolsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue/catalogue';
 
 function validator(v: ValidateFunction | Error): ValidateFunction {
   if (v instanceof Error) assert.fail(v.message);
   return v;
 }
 
-type Tool = Parameters<typeof buildToolValidatorsSliced>[0][number];
+type Tool = Parameters<typeof checkToolsSliced>[0][number];
 
 const schema = (max: number) => ({ type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer', maximum: max } }, required: ['q'] });
 
@@ -55,11 +55,12 @@ describe('catalogue: a refreshed tools list rebuilds only the tools that changed
     const warnings: string[] = [];
     const first = new Map<string, ToolValidators>();
     const one: ToolReuse = { previous: new Map(), next: new Map() };
-    await buildToolValidatorsSliced(JSON.parse(JSON.stringify(tools(1))), w => warnings.push(w), new SchemaCompiler('s'), first, undefined, one);
+    // Compiled when listed (as the CLI's doctor does): the previous list's validators of unchanged tools carry over.
+    await checkToolsSliced(JSON.parse(JSON.stringify(tools(1))), w => warnings.push(w), new SchemaCompiler('s'), first, new Map(), () => false, one, () => true);
     assert.deepEqual([...one.next.keys()], ['same', 'changes'], 'only tools without a problem carry over');
     const second = new Map<string, ToolValidators>();
     const two: ToolReuse = { previous: one.next, next: new Map() };
-    await buildToolValidatorsSliced(JSON.parse(JSON.stringify(tools(2))), w => warnings.push(w), new SchemaCompiler('s'), second, undefined, two);
+    await checkToolsSliced(JSON.parse(JSON.stringify(tools(2))), w => warnings.push(w), new SchemaCompiler('s'), second, new Map(), () => false, two, () => true);
     assert.equal(second.get('same'), first.get('same'));
     assert.notEqual(second.get('changes'), first.get('changes'));
     assert.equal(second.get('changes')?.input?.({ q: 'x', n: 2 }), true);

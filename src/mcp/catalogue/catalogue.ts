@@ -317,26 +317,6 @@ async function usableSliced(kind: CatalogueKind, items: unknown[], validators: M
 const COMPILE_SLICE_MS = 5;
 
 /**
- * As buildToolValidators, into `out`, yielding to the event loop between tools every COMPILE_SLICE_MS; only the tools
- * `compile` names get their schemas compiled (default all), the others are shape-checked.
- */
-export async function buildToolValidatorsSliced(
-  tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
-  cancelled: () => boolean = () => false, reuse?: ToolReuse, compile: (tool: string) => boolean = () => true,
-): Promise<void> {
-  let slice = performance.now();
-  for (const tool of tools) {
-    if (performance.now() - slice > COMPILE_SLICE_MS) {
-      await new Promise<void>(r => setImmediate(r));
-      slice = performance.now();
-    }
-    if (cancelled()) return;
-    if (!compile(tool.name)) out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
-    else out.set(tool.name, reuse ? reusedOrBuilt(tool, compiler, warn, reuse) : buildToolValidator(tool, compiler, warn));
-  }
-}
-
-/**
  * A tools list as it arrives, into `out`, yielding to the event loop every COMPILE_SLICE_MS. Per tool, as `how` says:
  * 'check' (the default): shape-checked and its schemas checked without compiling (buildToolValidator 'check'), left
  * `pending` (into `pending`) to be compiled on first use; true: compiled now; false: shape-checked only. A tool the
@@ -415,25 +395,6 @@ export interface ToolReuse {
   next: ToolTexts;
   previousChecked?: ToolsChecked;
   nextChecked?: ToolsChecked;
-}
-
-/**
- * A tool whose definition is byte-for-byte the previous list's keeps that list's validators: building them
- * again (shape check, schema compile) would give the same result. Only tools that built without a problem
- * carry over, so a problem is still reported on every refresh that lists it.
- */
-function reusedOrBuilt(tool: Tool, compiler: SchemaCompiler, warn: (msg: string) => void, reuse: ToolReuse): ToolValidators {
-  let text: string | undefined;
-  try { text = JSON.stringify(tool); } catch { text = undefined; }
-  const before = text === undefined ? undefined : reuse.previous.get(tool.name);
-  if (before && before.text === text) {
-    reuse.next.set(tool.name, before);
-    return before.v;
-  }
-  const v = buildToolValidator(tool, compiler, warn);
-  const clean = v.input && !v.invalid && !v.malformed && (tool.outputSchema === undefined || v.output);
-  if (clean && text !== undefined) reuse.next.set(tool.name, { text, v });
-  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
