@@ -256,6 +256,25 @@ export class SlicedJsonParser {
     }
   }
 
+  /**
+   * Where the container's next member starts: after a delivered value (a big one, or the last of a batch) a
+   * separator comes first, `,` or `end` (then the container is closed and -1 returned).
+   */
+  private separator(frame: Frame, end: number): number {
+    const buf = this.buf;
+    const p = skipWs(buf, this.pos);
+    if (!this.afterValue) return p;
+    this.afterValue = false;
+    const c = buf[p];
+    if (c === end) {
+      this.pos = p;
+      this.close(frame);
+      return -1;
+    }
+    if (c !== COMMA) throw unexpected(buf, p);
+    return skipWs(buf, p + 1);
+  }
+
   private close(frame: Frame): void {
     this.frames.pop();
     this.pos++;
@@ -268,15 +287,8 @@ export class SlicedJsonParser {
    */
   private arrayStep(frame: ArrayFrame): void {
     const buf = this.buf;
-    let p = skipWs(buf, this.pos);
-    // After a delivered element (a big one, or the last of a batch), a separator comes first.
-    if (this.afterValue) {
-      this.afterValue = false;
-      const c = buf[p];
-      if (c === RBRACKET) { this.pos = p; this.close(frame); return; }
-      if (c !== COMMA) throw unexpected(buf, p);
-      p = skipWs(buf, p + 1);
-    }
+    let p = this.separator(frame, RBRACKET);
+    if (p < 0) return;
     this.pos = p;
     const batchStart = p;
     let last = -1;
@@ -305,14 +317,8 @@ export class SlicedJsonParser {
   /** Like arrayStep, for the members of an object. */
   private objectStep(frame: ObjectFrame): void {
     const buf = this.buf;
-    let p = skipWs(buf, this.pos);
-    if (this.afterValue) {
-      this.afterValue = false;
-      const c = buf[p];
-      if (c === RBRACE) { this.pos = p; this.close(frame); return; }
-      if (c !== COMMA) throw unexpected(buf, p);
-      p = skipWs(buf, p + 1);
-    }
+    let p = this.separator(frame, RBRACE);
+    if (p < 0) return;
     if (frame.key !== undefined) {
       // A big key was decoded: its `:` and value follow.
       p = this.colon(p);
