@@ -85,6 +85,24 @@ function mochaCounts(out) {
   return { summary: passing !== undefined, passed: passing ?? 0, failed: last(/^\s*(\d+) failing\b/gm) ?? 0, skipped: last(/^\s*(\d+) pending\b/gm) ?? 0 };
 }
 
+/**
+ * The failures mocha listed after its last "N failing": each one's title lines and the first line of its error, so
+ * the summary at the end of a long log (all that a CI page may keep) names what failed, not only how many.
+ */
+function mochaFailures(out) {
+  const t = plain(out);
+  const at = [...t.matchAll(/^\s*\d+ failing\b.*$/gm)].at(-1);
+  if (!at) return [];
+  const blocks = t.slice(at.index + at[0].length).split(/\n(?=\s{2}\d+\) )/).map(b => b.trim()).filter(b => /^\d+\) /.test(b));
+  return blocks.slice(0, 10).map(b => {
+    const lines = b.split('\n').map(l => l.trim()).filter(Boolean);
+    const title = [];
+    for (const l of lines) { title.push(l); if (l.endsWith(':')) break; }
+    const error = lines[title.length] ?? '';
+    return `${title.join(' ')} ${error}`.slice(0, 400);
+  });
+}
+
 /** An argument as a person reads it: `node` for this Node, paths inside the project relative to it. */
 const shown = a => (a === node ? 'node' : a.startsWith(ROOT + path.sep) ? path.relative(ROOT, a) : a);
 
@@ -100,6 +118,7 @@ for (const step of selected) {
   if (step.kind === 'mocha') {
     const m = mochaCounts(out);
     Object.assign(row, m);
+    row.failures = mochaFailures(out);
     // A mocha run that exited non-zero with no failing test counted (a crash, a harness error) is one failure.
     if (code !== 0 && m.failed === 0) { row.failed = 1; row.note = m.summary ? 'exit code' : 'no mocha summary'; }
   } else if (step.kind === 'ui') {
@@ -120,6 +139,7 @@ for (const r of rows) {
   if (r.kind === 'conformance') continue;
   const counts = r.kind === 'check' ? (r.code === 0 ? 'ok' : 'FAILED') : `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`;
   console.log(`  ${r.id.padEnd(20)} ${counts}${r.note && r.kind !== 'check' ? ` (${r.note})` : ''}  [${r.seconds}s]`);
+  for (const f of r.failures ?? []) console.log(`      ✗ ${f}`);
 }
 const conformanceFailed = conformance ? conformance.code !== 0 : false;
 if (conformance) for (const line of conformance.lines) console.log(`${line}${conformanceFailed ? ' — FAILED' : ''}`);

@@ -37,6 +37,10 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     c.onLog((e: LogEntry) => {
       const m = /^(\d+) y/.exec(typeof e.message === 'string' ? e.message : '');
       if (m) seen.push(Number(m[1]));
+      // This test checks the lines itself: the test host's record keeps the other servers' entries only, so what is
+      // measured is the host's memory, not 1,000 retained log entries of 64 KiB.
+      const others = t!.logs.filter(l => l.server !== 'lines');
+      if (others.length !== t!.logs.length) t!.logs.splice(0, t!.logs.length, ...others);
     });
     collectGarbage();
     let peak = 0;
@@ -52,13 +56,12 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     }
     await until(() => seen.length >= 1000, 30_000, 'all 1,000 lines logged');
     assert.deepEqual(seen.slice(0, 1000), Array.from({ length: 1000 }, (_, i) => i), 'in order, none lost');
-    // Bounded: what is held at any time stays well under what went through (1 GB; seen: 400-450 MiB, garbage not yet
-    // collected included), and after a full collection only this test's own record of the 1,000 log entries (up to
-    // 64 KiB each, kept by the test host) remains: about 128 MiB.
-    assert.ok(peak < 512 * MiB, `heap + external grew by ${Math.round(peak / MiB)} MiB for 1 GB of lines`);
+    // Bounded: what is held at any time stays far under what went through (1 GB; seen: 122-137 MiB, garbage not yet
+    // collected included), and after a full collection next to nothing of it remains (seen: 9-13 MiB).
+    assert.ok(peak < 320 * MiB, `heap + external grew by ${Math.round(peak / MiB)} MiB for 1 GB of lines`);
     collectGarbage();
     const kept = inUse() - base;
-    assert.ok(kept < 160 * MiB, `${Math.round(kept / MiB)} MiB still held after the 1 GB of lines and a full collection`);
+    assert.ok(kept < 48 * MiB, `${Math.round(kept / MiB)} MiB still held after the 1 GB of lines and a full collection`);
     assert.equal(textOf(await c.callTool('ping', {})), 'pong');
     await t.assertBystanderUndisturbed();
   });
