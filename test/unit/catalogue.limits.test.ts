@@ -171,4 +171,21 @@ describe('catalogue bytes estimate', () => {
     if (approxJsonSize(deep) < 200 * 5) throw new Error('deep value under-counted');
     if (approxJsonSize(undefined) !== 0 || approxJsonSize(null) !== 4) throw new Error('odd values');
   });
+
+  it('stops once over the caller\'s bound (a cycle ends), and counts a shared object each time it occurs, as JSON would', () => {
+    const big = { items: Array.from({ length: 10_000 }, (_, i) => ({ uri: `file:///r/${i}`, name: `r${i}` })) };
+    const whole = approxJsonSize(big);
+    assert.equal(approxJsonSize(big, whole), whole, 'a bound the size does not pass changes nothing');
+    const cut = approxJsonSize(big, 1000);
+    assert.ok(cut > 1000 && cut < whole / 10, `stopped soon after the bound: ${cut} of ${whole}`);
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = cycle;
+    assert.ok(approxJsonSize(cycle, 10_000) > 10_000);
+    const shared = { s: 'x' };
+    assert.equal(approxJsonSize([shared, shared]), approxJsonSize([{ s: 'x' }, { s: 'x' }]));
+    // Own properties only: an enumerable property on the prototype chain is not the value's.
+    const child = Object.create({ inherited: 'x'.repeat(100) }) as Record<string, unknown>;
+    child.own = 1;
+    assert.equal(approxJsonSize(child), approxJsonSize({ own: 1 }));
+  });
 });

@@ -66,7 +66,8 @@ export interface FetchBounds {
 /**
  * Fetches every page of one list, at most `maxCataloguePages` pages, `maxCatalogueItems` items and
  * `maxCatalogueBytes` of items (then a warning and the partial list). Cursors are opaque and live only inside this call (H20); a repeated
- * cursor ends the loop (only a digest of each cursor is kept, so long cursors cost no memory).
+ * cursor ends the loop (a cursor of up to 64 characters is kept as it is, a longer one as a digest, so long cursors cost
+ * no memory).
  */
 export async function fetchAll<K extends CatalogueKind>(
   client: Client, kind: K, options?: SdkRequestOptions, bounds?: FetchBounds,
@@ -97,15 +98,16 @@ export async function fetchAll<K extends CatalogueKind>(
     let full: 'maxCatalogueItems' | 'maxCatalogueBytes' | undefined;
     if (Array.isArray(items)) {
       let slice = performance.now();
-      for (const i of items) {
-        // A 10,000-item page is measured in slices: the event loop runs between them.
-        if (performance.now() - slice > COMPILE_SLICE_MS) {
+      for (let at = 0; at < items.length; at++) {
+        const i: unknown = items[at];
+        // A 10,000-item page is measured in slices: the event loop runs between them (the clock read every 64 items).
+        if ((at & 63) === 63 && performance.now() - slice > COMPILE_SLICE_MS) {
           await new Promise<void>(r => setImmediate(r));
           slice = performance.now();
         }
         if (kind === 'tools' && typeof (i as { name?: unknown } | null)?.name !== 'string') continue;
         if (out.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
-        bytes += approxJsonSize(i);
+        bytes += approxJsonSize(i, maxCatalogueBytes - bytes);
         if (bytes > maxCatalogueBytes) { full = 'maxCatalogueBytes'; break; }
         out.push(i);
         pageItems.push(i);
@@ -113,7 +115,7 @@ export async function fetchAll<K extends CatalogueKind>(
     }
     const next = result.nextCursor;
     let more = typeof next === 'string' && next !== '' && !full;
-    const digest = more ? createHash('sha256').update(next as string).digest('base64') : '';
+    const digest = more ? cursorKey(next as string) : '';
     if (more && seen.has(digest)) {
       warn(`server \`${server}\` repeated a ${spec.method} cursor; the list is kept as far as it was read`);
       more = false;
@@ -128,17 +130,24 @@ export async function fetchAll<K extends CatalogueKind>(
   return out as Catalogue[K];
 }
 
+/** What `fetchAll` keeps of a cursor to see it repeated within the call: a short one itself, a long one its digest. */
+function cursorKey(cursor: string): string {
+  return cursor.length <= 64 ? `=${cursor}` : `#${createHash('sha256').update(cursor).digest('base64')}`;
+}
+
 /**
  * About the length of `v` as JSON (strings' lengths plus quotes, keys, separators), for the catalogue's bytes
- * cap and the history's sizes: a walk, where JSON.stringify of every item cost a quarter of a 10,000-item
- * refresh. Iterative (an explicit stack), so a value nested 100,000 levels deep cannot overflow the call stack;
- * an object met again (not possible in parsed JSON) counts once.
+ * cap, the history's sizes and the skills' cap: a walk, where JSON.stringify of every item cost a quarter of a
+ * 10,000-item refresh. Iterative (an explicit stack), so a value nested 100,000 levels deep cannot overflow the
+ * call stack. It keeps no set of the objects seen (a set per item fed the collector for a third of a 10,000-item
+ * refresh): what it walks is parsed JSON, a tree, and a shared object counts each time it occurs, as serialising
+ * it would. The walk ends as soon as the size is over `stopAbove` (the caller's bound; the answer is then some
+ * size over it), so even a value that is not a tree (a cycle) ends.
  */
-export function approxJsonSize(v: unknown): number {
+export function approxJsonSize(v: unknown, stopAbove = Number.MAX_SAFE_INTEGER): number {
   let n = 0;
   const stack: unknown[] = [v];
-  const seen = new Set<object>();
-  while (stack.length) {
+  while (stack.length && n <= stopAbove) {
     const x = stack.pop();
     switch (typeof x) {
       case 'string': n += x.length + 2; break;
@@ -146,13 +155,16 @@ export function approxJsonSize(v: unknown): number {
       case 'boolean': n += 5; break;
       case 'object': {
         if (x === null) { n += 4; break; }
-        if (seen.has(x)) break;
-        seen.add(x);
         n += 2;
         if (Array.isArray(x)) {
-          for (const item of x) { stack.push(item); n += 1; }
+          for (let i = 0; i < x.length; i++) stack.push(x[i]);
+          n += x.length;
         } else {
-          for (const k of Object.keys(x)) { n += k.length + 4; stack.push((x as Record<string, unknown>)[k]); }
+          for (const k in x) {
+            if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
+            n += k.length + 4;
+            stack.push((x as Record<string, unknown>)[k]);
+          }
         }
         break;
       }

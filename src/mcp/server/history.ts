@@ -99,7 +99,7 @@ export class RequestHistory {
 
   /** Records a request around `run`; the entry updates when it ends. */
   track<T>(method: HistoryMethod, target: string, args: Record<string, unknown> | undefined, by: HistoryOrigin, run: () => Promise<T>): Promise<T> {
-    const kept = args === undefined || approxJsonSize(args) <= MAX_ARGS_CHARS ? args : { note: `arguments larger than ${MAX_ARGS_CHARS} characters are not kept` };
+    const kept = args === undefined || approxJsonSize(args, MAX_ARGS_CHARS) <= MAX_ARGS_CHARS ? args : { note: `arguments larger than ${MAX_ARGS_CHARS} characters are not kept` };
     const e = new Entry(this.server(), method, target, kept, by);
     this.list.push(e);
     if (this.list.length > MAX_HISTORY) this.list.splice(0, this.list.length - MAX_HISTORY);

@@ -120,7 +120,7 @@ export class ServerSkills {
           this.host.warn(limitMessage(server, 'maxCatalogueItems', maxCatalogueItems, 'listed more skills; the list is partial'));
           break;
         }
-        bytes += approxJsonSize(s);
+        bytes += approxJsonSize(s, maxCatalogueBytes - bytes);
         if (bytes > maxCatalogueBytes) {
           this.host.warn(limitMessage(server, 'maxCatalogueBytes', maxCatalogueBytes, 'sent more skill entries than fit; the list is partial'));
           break;
