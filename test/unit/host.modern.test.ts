@@ -222,9 +222,11 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
     this.timeout(60_000);
     let h: ReturnType<typeof modernHost> | undefined;
     let fixture: HttpFixture | undefined;
-    after(async () => {
+    afterEach(async () => {
       await h?.host.shutdown();
       await fixture?.stop();
+      h = undefined;
+      fixture = undefined;
     });
 
     it('H40: a list whose ttlMs ran out is fetched again: a change the server never announced shows up', async () => {
@@ -239,6 +241,24 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 20_000, 'the refetch after ttlMs');
       const listsAfter = ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
       assert.ok(listsAfter > listsBefore, `tools/list fetched again (${listsBefore} → ${listsAfter})`);
+    });
+
+    it('H40: tool calls alone do not fetch a list whose ttlMs ran out (a call is not a read of the list); the next read of the list does', async () => {
+      h = modernHost();
+      const started = await startModern(kind, ['--ttl-ms', '1000']);
+      fixture = started.fixture;
+      await h.host.reconcile([started.def]);
+      const server = h.host.get('modern')!;
+      const toolLists = async () => ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
+      const before = await toolLists();
+      // Calls for well past the list's ttlMs (1 s): the host used to refetch the whole list about once a second.
+      let calls = 0;
+      for (const end = Date.now() + 2500; Date.now() < end; calls++) await server.callTool('stats', {});
+      const during = await toolLists();
+      assert.equal(during, before, `${calls} calls over 2.5 s fetched the tools list ${during - before} times`);
+      // Reading the list (what the views, the model's tool set and the CLI do) fetches it again, once.
+      assert.ok(server.catalogue.tools.length > 0);
+      await until(async () => (await toolLists()) > during, 20_000, 'the refetch on the first read after ttlMs');
     });
   });
 }

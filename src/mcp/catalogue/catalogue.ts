@@ -481,6 +481,16 @@ export class CatalogueSession {
     return this.current;
   }
 
+  /**
+   * The lists as last read, with no freshness check: what a tool call looks its tool up in. A call is not a read of the
+   * list (H40's reuse is of the list, read by the views, the model's tool set, the CLI, through `catalogue`): a
+   * server whose lists say `ttlMs: 0` (the SDK server's default) is not sent a whole tools/list every second while
+   * tools are being called.
+   */
+  get held(): Catalogue {
+    return this.current;
+  }
+
   /** Starts a refresh of every list whose `ttlMs` ran out; resolves when they are read again. */
   refreshStale(now = Date.now()): Promise<void> {
     // Read on every use of the catalogue (each tool call): nothing to look at is the common case.

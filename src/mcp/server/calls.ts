@@ -132,8 +132,8 @@ export class ServerCalls {
       throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.h.name()}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
     }
     const tasks = this.h.toolTasks;
-    // The list read once per call (each read checks its freshness); the tool looked up by name, not searched for.
-    const listed = session.catalogue ? listedTool(session.catalogue.catalogue.tools, tool) : undefined;
+    // The tool looked up by name in the list as held (a call does not refetch a list whose ttlMs ran out: catalogue.ts `held`).
+    const listed = session.catalogue ? listedTool(session.catalogue.held.tools, tool) : undefined;
     const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
     this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
