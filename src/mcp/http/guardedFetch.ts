@@ -117,10 +117,14 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const watch: Watch | undefined = isSse
       ? (method === 'POST' ? { ids: new Map(requestIds.map((id, i) => [keys[i], id])) } : method === 'GET' ? accepted : undefined)
       : undefined;
+    const init2 = { status: response.status, statusText: response.statusText, headers: response.headers };
+    // A JSON answer to requests is read whole here (the SDK parses it whole anyway), then handed on as bytes: no
+    // stream of ours between the socket and the SDK on the path every call takes.
+    if (!isSse && isJson && requestIds.length > 0) return new Response(await heldJsonBody(response.body, ctx, own, forget) as Uint8Array<ArrayBuffer>, init2);
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
-      : cappedBody(response.body, ctx, own, forget, isJson && requestIds.length > 0);
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      : cappedBody(response.body, ctx, own, forget);
+    return new Response(body, init2);
   };
 }
 
@@ -175,48 +179,66 @@ function jsonRpcMessages(body: unknown): JsonRpcLike[] {
 }
 
 /**
- * A non-SSE body, failing (and aborting the read) once it is over the cap. With `strict` (a JSON answer to
- * requests) the body is held until complete (the SDK parses it whole anyway) and passed through
- * strictResponses, so an answer that breaks JSON-RPC fails its request at once instead of at the timeout.
+ * A JSON answer to requests, read to its end and counted while read: over the cap, the read is aborted and the
+ * request fails with the limit message. The whole body passes through strictResponses, so an answer that breaks
+ * JSON-RPC fails its request at once instead of at the timeout.
  */
-function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void, strict = false): ReadableStream<Uint8Array> {
+async function heldJsonBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): Promise<Buffer> {
+  const reader = source.getReader();
+  const held: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      total += r.value.byteLength;
+      if (total > ctx.maxMessageBytes) {
+        const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
+        held.length = 0;
+        own.abort(err);
+        reader.cancel(err).catch(() => undefined);
+        throw err;
+      }
+      held.push(r.value);
+    }
+  } finally {
+    done();
+  }
+  const first = held[0];
+  const bytes = held.length === 1 ? Buffer.from(first.buffer, first.byteOffset, first.byteLength) : Buffer.concat(held);
+  held.length = 0;
+  // Parse again only when both words occur: the common answer passes untouched.
+  if (bytes.includes('"result"') && bytes.includes('"error"')) {
+    let rewrite: string | undefined;
+    try { rewrite = strictResponses(JSON.parse(bytes.toString('utf8')), ctx.server); } catch { /* the SDK reports it */ }
+    if (rewrite !== undefined) return Buffer.from(rewrite, 'utf8');
+  }
+  return bytes;
+}
+
+/** Any other non-SSE body, failing (and aborting the read) once it is over the cap. */
+function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let total = 0;
-  const held: Uint8Array[] = [];
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      // Held (strict) bodies are read to the end within one pull: a pull that enqueues nothing is not called again.
       try {
-        for (;;) {
-          const r = await reader.read();
-          if (r.done) {
-            done();
-            if (strict) {
-              const bytes = Buffer.concat(held);
-              held.length = 0;
-              let rewrite: string | undefined;
-              // Parse again only when both words occur: the common answer passes untouched.
-              if (bytes.includes('"result"') && bytes.includes('"error"')) {
-                try { rewrite = strictResponses(JSON.parse(bytes.toString('utf8')), ctx.server); } catch { /* the SDK reports it */ }
-              }
-              controller.enqueue(rewrite === undefined ? bytes : new TextEncoder().encode(rewrite));
-            }
-            controller.close();
-            return;
-          }
-          total += r.value.byteLength;
-          if (total > ctx.maxMessageBytes) {
-            const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
-            own.abort(err);
-            reader.cancel(err).catch(() => undefined);
-            held.length = 0;
-            done();
-            controller.error(err);
-            return;
-          }
-          if (!strict) { controller.enqueue(r.value); return; }
-          held.push(r.value);
+        const r = await reader.read();
+        if (r.done) {
+          done();
+          controller.close();
+          return;
         }
+        total += r.value.byteLength;
+        if (total > ctx.maxMessageBytes) {
+          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
+          own.abort(err);
+          reader.cancel(err).catch(() => undefined);
+          done();
+          controller.error(err);
+          return;
+        }
+        controller.enqueue(r.value);
       } catch (err) {
         done();
         controller.error(err);
