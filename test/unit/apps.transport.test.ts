@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from '../../src/extension/apps/transport';
-import { VIEW_LIMITS } from '../../src/mcp';
+import { logPreview, VIEW_LIMITS } from '../../src/mcp';
 
 const PART = VIEW_LIMITS.viewPartChars;
 const turn = () => new Promise(r => setImmediate(r));
@@ -175,5 +175,21 @@ describe('MCP Apps transport: a big view message is put together and parsed in s
     assert.equal(v.logs.length, 2, v.logs.join('\n'));
     for (const l of v.logs) assert.match(l, /^the view of tool "stream" \(MCP server "fx"\) sent a message that is not JSON-RPC \(.+\); dropped$/s);
     assert.equal(v.tr.counts.received, 3);
+  });
+
+  it('H150: a view\'s log data is shown as the start of its JSON without serialising it whole: equal to JSON.stringify up to the cut, for small and for 4 MiB data', () => {
+    const small = JSON.parse(hostileText(0.01)) as unknown;
+    const json = JSON.stringify(small);
+    assert.equal(logPreview(small, json.length), json);
+    assert.equal(logPreview(small, 4096), json.slice(0, 4096));
+    for (const v of ['é😀\u2028', 1e308, -0, null, true, [], {}, [1, 'a', { b: [null] }]]) assert.equal(logPreview(v, 4096), JSON.stringify(v));
+    const huge = { items: Array.from({ length: 200_000 }, (_, i) => ({ i, s: 'x'.repeat(10) })), text: 'y'.repeat(4 * 1024 * 1024) };
+    // Only the elements the cut shows are read (JSON.stringify would read all 200,000).
+    let reads = 0;
+    const counted = { items: new Proxy(huge.items, { get: (t, k, r) => { if (typeof k === 'string' && /^\d+$/.test(k)) reads++; return Reflect.get(t, k, r); } }), text: huge.text };
+    assert.equal(logPreview(counted, 4096), JSON.stringify(huge).slice(0, 4096));
+    assert.ok(reads < 1000, `${reads} elements read`);
+    const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
+    assert.equal(logPreview(deep, 4096), '['.repeat(64) + '…' + ']'.repeat(64));
   });
 });
