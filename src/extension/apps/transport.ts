@@ -10,6 +10,8 @@
  * unacknowledged: each part is charged to the budget here when it arrives, then acknowledged (one `ack` a turn), so
  * the extension host takes in a bounded amount of a view's text at a time however fast the view sends. Parts are
  * put together one message at a time, in order, never beyond the message cap; a part out of order ends that message.
+ * A message of several parts is encoded, parsed (the stdio transport's sliced parser) and handed on in steps of a few
+ * milliseconds, each in a turn of its own (H150): no turn holds the thread for a whole message.
  */
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
