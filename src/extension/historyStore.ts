@@ -42,7 +42,7 @@ export class HistoryStore implements vscode.Disposable {
         const h = host.get(e.server);
         if (!h || !this.dir) return;
         this.dirty.set(e.server, h);
-        this.timer ??= setTimeout(() => { this.timer = undefined; this.flush(); }, WRITE_DELAY_MS);
+        this.timer ??= setTimeout(() => { this.timer = undefined; this.writing = this.writing.then(() => this.flushAsync()); }, WRITE_DELAY_MS);
       }),
     ];
     this.restoreNew();
@@ -68,26 +68,70 @@ export class HistoryStore implements vscode.Disposable {
     }
   }
 
-  /** Writes every changed History now (synchronously: it also runs as the window closes). */
-  flush(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
-    if (!this.dir || !this.dirty.size) return;
+  /** The timer's writes, one after another (the file system's calls off the extension host's thread). */
+  private writing: Promise<void> = Promise.resolve();
+  /** Each file's latest write: an earlier one still in flight does not replace the file after it. */
+  private readonly generation = new Map<string, number>();
+
+  /** What every changed History becomes on disk: file and text (redacted; taken from the dirty set). */
+  private collect(): { file: string; text: string; gen: number }[] {
     const handles = [...this.dirty.values()];
     this.dirty.clear();
     // Nothing secret at rest: what is written goes through every server's redaction and, beyond the values that look
     // secret, every value of every resolved definition (env, headers, URL): a server's output may echo any of them
     // (its inherited environment included), and History on disk must hold none.
     const atRest = Redactor.merge([...this.host.servers.map(s => s.redactor), new Redactor(definitionValues(this.host.servers))]);
+    const out: { file: string; text: string; gen: number }[] = [];
+    for (const h of handles) {
+      const stored = h.storedHistory(atRest);
+      if (!stored.entries.length) continue;
+      const file = this.fileOf(h)!;
+      const gen = (this.generation.get(file) ?? 0) + 1;
+      this.generation.set(file, gen);
+      out.push({ file, text: JSON.stringify(stored), gen });
+    }
+    return out;
+  }
+
+  /** Writes every changed History now (synchronously: it also runs as the window closes). */
+  flush(): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (!this.dir || !this.dirty.size) return;
     try {
+      const jobs = this.collect();
       fs.mkdirSync(this.dir, { recursive: true });
-      for (const h of handles) {
-        const stored = h.storedHistory(atRest);
-        const file = this.fileOf(h)!;
-        if (!stored.entries.length) continue;
-        fs.writeFileSync(`${file}.tmp`, JSON.stringify(stored));
-        fs.renameSync(`${file}.tmp`, file);
+      for (const j of jobs) {
+        fs.writeFileSync(`${j.file}.tmp`, j.text);
+        fs.renameSync(`${j.file}.tmp`, j.file);
       }
       this.prune();
+    } catch (err) {
+      this.log(`History could not be kept: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * The timer's write: the same files, with the file system's calls asynchronous (under load one synchronous rename
+   * held the extension host's thread ~60 ms while a view flooded it and a bystander's calls changed History twice a
+   * second). A write that a later one (this path's or `flush`'s) overtook leaves the file alone.
+   */
+  private async flushAsync(): Promise<void> {
+    if (!this.dir || !this.dirty.size) return;
+    const dir = this.dir;
+    try {
+      const jobs = this.collect();
+      await fs.promises.mkdir(dir, { recursive: true });
+      for (const j of jobs) {
+        const tmp = `${j.file}.${j.gen}.tmp`;
+        await fs.promises.writeFile(tmp, j.text);
+        if (this.generation.get(j.file) !== j.gen) { await fs.promises.rm(tmp, { force: true }); continue; }
+        await fs.promises.rename(tmp, j.file);
+      }
+      const files = (await fs.promises.readdir(dir)).filter(f => f.endsWith('.json'));
+      if (files.length <= MAX_HISTORY_FILES) return;
+      const byAge = await Promise.all(files.map(async f => ({ f, t: (await fs.promises.stat(path.join(dir, f)).catch(() => undefined))?.mtimeMs ?? 0 })));
+      byAge.sort((a, b) => a.t - b.t);
+      for (const { f } of byAge.slice(0, files.length - MAX_HISTORY_FILES)) await fs.promises.rm(path.join(dir, f), { force: true });
     } catch (err) {
       this.log(`History could not be kept: ${err instanceof Error ? err.message : String(err)}`);
     }

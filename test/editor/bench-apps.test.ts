@@ -7,6 +7,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Session } from 'inspector';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -43,6 +44,12 @@ describe('Apps flood benchmark (real extension host)', () => {
       await sleep(2000);
       idle.disable();
 
+      // MCP_HOST_BENCH_APPS_PROFILE names a file: a CPU profile of this thread from the flood's start to its end
+      // (.cpuprofile, for finding where the longest blocks come from; the profiler's own cost is in the figures).
+      const profileTo = process.env.MCP_HOST_BENCH_APPS_PROFILE;
+      const session = profileTo ? new Session() : undefined;
+      const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session!.post(method, params ?? {}, (err, r) => err ? reject(err) : resolve(r)));
+      if (session) { session.connect(); await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); await post('Profiler.start'); }
       const h = monitorEventLoopDelay({ resolution: 5 });
       h.enable();
       // Where the longest blocks fell (ms after the flood's start, and what was going on), for the log.
@@ -78,6 +85,11 @@ describe('Apps flood benchmark (real extension host)', () => {
       hf.disable();
       clearInterval(ticker);
       flooding = false;
+      if (session) {
+        const { profile } = await post('Profiler.stop') as { profile: unknown };
+        fs.writeFileSync(profileTo!, JSON.stringify({ ...profile as object, t0: performance.timeOrigin + t0 }));
+        session.disconnect();
+      }
       await calls;
       const counts = view()!.counts;
       record({

@@ -5,6 +5,7 @@
 // definition and is kept across reloads (redacted); labels show the protocol revision and agree with their counts.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
@@ -149,8 +150,12 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         await vscode.commands.executeCommand('mcpHost.callTool', 'keep', 'echo', { message: `kept ${SECRET}` });
         const h = api.host.get('keep')!;
         assert.strictEqual(h.history.length, 1);
-        api.historyStore.flush();
         const file = api.historyStore.fileOf(h)!;
+        // Written by its timer (asynchronous file calls, off the extension host's thread), redacted the same way.
+        await until(api, 'History written by its timer', () => fs.existsSync(file) && /kept \*\*\*/.test(fs.readFileSync(file, 'utf8')), 10000);
+        assert.ok(!fs.readFileSync(file, 'utf8').includes(SECRET), 'the timer\'s write went through the redaction path');
+        assert.ok(!fs.readdirSync(path.dirname(file)).some(f => f.endsWith('.tmp')), 'no temporary file left');
+        api.historyStore.flush();
         const text = fs.readFileSync(file, 'utf8');
         assert.match(text, /tools\/call/);
         assert.match(text, /kept \*\*\*/);

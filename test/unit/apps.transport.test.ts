@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from '../../src/extension/apps/transport';
-import { VIEW_LIMITS } from '../../src/mcp';
+import { logPreview, VIEW_LIMITS } from '../../src/mcp';
 
 const PART = VIEW_LIMITS.viewPartChars;
 const turn = () => new Promise(r => setImmediate(r));
@@ -112,5 +112,84 @@ describe('MCP Apps transport: a view\'s messages in parts, acknowledged, within 
     for (let i = 0; i < parts; i++) part(6, i);
     await settle();
     assert.equal(v.got.length, 1);
+  });
+});
+
+describe('MCP Apps transport: a big view message is put together and parsed in slices (H150)', () => {
+  /** A JSON text of about `mib` MiB that `JSON.stringify` could not write: duplicate keys, `__proto__`, numbers, escapes, characters of 2 to 4 bytes. */
+  function hostileText(mib: number): string {
+    const unit = '"k":1,"k":{"__proto__":{"polluted":true},"n":[1e308,-0,0.1,123456789012345678901234567890,-1.5e-7]},'
+      + '"s":"é€😀 \\\\ \\" \\ud800 \\udfff \\u0000 \\n 😀😀😀",';
+    const items: string[] = [];
+    let n = 0;
+    for (let i = 0; n < mib * 1024 * 1024; i++) { const item = `{"i":${i},${unit}"tail":"${'😀é'.repeat(i % 7)}"}`; items.push(item); n += item.length; }
+    // A long string of emoji: a surrogate pair falls across part boundaries.
+    const head = `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"echo","arguments":{"items":[${items.join(',')}],"long":"`;
+    // The page's parts begin at multiples of PART (even): the pairs begin at an odd offset, so a boundary cuts one.
+    const pad = head.length % 2 === 0 ? 'a' : '';
+    return `${head}${pad}${'😀'.repeat(300_000)}x"}}}`;
+  }
+  const parts = (text: string) => Array.from({ length: Math.ceil(text.length / PART) }, (_, i) => text.slice(i * PART, (i + 1) * PART));
+  const until = async (cond: () => boolean) => { for (let i = 0; i < 5000 && !cond(); i++) await turn(); };
+
+  it('H150: a message of over 2.5 million characters (its parts cutting surrogate pairs) is delivered whole, equal to JSON.parse of its text, before the small one sent after it; no single JSON.parse takes 1 MiB of it; a bystander view keeps working', async () => {
+    const v = view();
+    const bystander = view('the view of tool "get-time" (MCP server "basic")');
+    const text = hostileText(2);
+    assert.ok(text.length >= 1024 * 1024 && text.length <= MAX_VIEW_MESSAGE_CHARS, `${text.length}`);
+    const slices = parts(text);
+    assert.ok(slices.some(s => { const c = s.charCodeAt(s.length - 1); return c >= 0xd800 && c <= 0xdbff; }), 'a part ends inside a surrogate pair');
+    const expected = JSON.parse(text) as JSONRPCMessage;
+    const parse = JSON.parse;
+    let largest = 0;
+    JSON.parse = ((t: string, r?: never) => { largest = Math.max(largest, String(t).length); return parse(t, r); }) as typeof JSON.parse;
+    try {
+      slices.forEach((t, i) => v.tr.receivePart({ type: 'app', id: 1, part: i, parts: slices.length, text: t }));
+      v.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'after' } });
+      bystander.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get-time', arguments: {} } });
+      await until(() => v.got.length === 2 && bystander.got.length === 1);
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.ok(largest < 1024 * 1024, `one JSON.parse took ${largest} characters`);
+    assert.equal(v.got.length, 2);
+    assert.deepStrictEqual(v.got[0], expected);
+    assert.equal(Object.getPrototypeOf((v.got[0] as unknown as { params: { arguments: { items: { k: object }[] } } }).params.arguments.items[0].k), Object.prototype);
+    assert.equal((v.got[1] as unknown as { params: { data: string } }).params.data, 'after');
+    assert.deepEqual(v.logs, []);
+    assert.equal(v.tr.counts.receivedChars, text.length + JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'after' } }).length);
+    assert.equal(v.acked(), v.tr.counts.receivedChars);
+    assert.equal(bystander.got.length, 1);
+    assert.deepEqual(bystander.logs, []);
+  });
+
+  it('H150: a big message that is not JSON, or not JSON-RPC, is dropped with one log line; the message after it passes', async () => {
+    const v = view();
+    const bad = hostileText(1).replace('"tail"', '"tail":');
+    const notRpc = JSON.stringify({ hello: 'x'.repeat(2 * PART) });
+    for (const [id, text] of [[1, bad], [2, notRpc]] as const) parts(text).forEach((t, i, all) => v.tr.receivePart({ type: 'app', id, part: i, parts: all.length, text: t }));
+    v.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'after' } });
+    await until(() => v.got.length === 1);
+    assert.equal(v.got.length, 1);
+    assert.equal((v.got[0] as unknown as { params: { data: string } }).params.data, 'after');
+    assert.equal(v.logs.length, 2, v.logs.join('\n'));
+    for (const l of v.logs) assert.match(l, /^the view of tool "stream" \(MCP server "fx"\) sent a message that is not JSON-RPC \(.+\); dropped$/s);
+    assert.equal(v.tr.counts.received, 3);
+  });
+
+  it('H150: a view\'s log data is shown as the start of its JSON without serialising it whole: equal to JSON.stringify up to the cut, for small and for 4 MiB data', () => {
+    const small = JSON.parse(hostileText(0.01)) as unknown;
+    const json = JSON.stringify(small);
+    assert.equal(logPreview(small, json.length), json);
+    assert.equal(logPreview(small, 4096), json.slice(0, 4096));
+    for (const v of ['é😀\u2028', 1e308, -0, null, true, [], {}, [1, 'a', { b: [null] }]]) assert.equal(logPreview(v, 4096), JSON.stringify(v));
+    const huge = { items: Array.from({ length: 200_000 }, (_, i) => ({ i, s: 'x'.repeat(10) })), text: 'y'.repeat(4 * 1024 * 1024) };
+    // Only the elements the cut shows are read (JSON.stringify would read all 200,000).
+    let reads = 0;
+    const counted = { items: new Proxy(huge.items, { get: (t, k, r) => { if (typeof k === 'string' && /^\d+$/.test(k)) reads++; return Reflect.get(t, k, r); } }), text: huge.text };
+    assert.equal(logPreview(counted, 4096), JSON.stringify(huge).slice(0, 4096));
+    assert.ok(reads < 1000, `${reads} elements read`);
+    const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
+    assert.equal(logPreview(deep, 4096), '['.repeat(64) + '…' + ']'.repeat(64));
   });
 });

@@ -10,14 +10,19 @@
  * unacknowledged: each part is charged to the budget here when it arrives, then acknowledged (one `ack` a turn), so
  * the extension host takes in a bounded amount of a view's text at a time however fast the view sends. Parts are
  * put together one message at a time, in order, never beyond the message cap; a part out of order ends that message.
+ * A message of several parts is encoded, parsed (the stdio transport's sliced parser) and handed on in steps of a few
+ * milliseconds, each in a turn of its own (H150): no turn holds the thread for a whole message.
  */
-import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
+import { SlicedJsonParser } from '../../mcp/process/slicedJson';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
 /** The JSON-RPC error code of a request refused because the view has too many pending. */
 export const VIEW_BUSY_CODE = -32000;
+/** The longest step (ms) of putting together and parsing a message of several parts (H150). */
+const STEP_MS = 8;
 
 /** What the transport needs of the webview (a WebviewPanel's `webview`, or a test double). */
 export interface ViewChannel {
@@ -108,14 +113,70 @@ export class ViewTransport implements Transport {
       if (this.draining) this.later(() => this.accept(text)); else this.accept(text);
       return;
     }
-    // A message of several parts: put together, parsed and handled each in a turn of its own (at up to 4 MiB each
-    // step costs a few ms, and several times that on a loaded machine), so no single turn of the extension host does
-    // it all; the view's later messages wait behind it, in order.
+    // A message of several parts: put together, parsed and handled in steps, each in a turn of its own and each
+    // bounded in time whatever the message's size (H150), so no turn of the extension host holds the thread for
+    // the whole message; the view's later messages wait behind it, in order.
     const pieces = a.parts;
-    this.later(() => {
-      const text = pieces.join('');
-      this.later(() => this.accept(text, true), true);
-    });
+    this.later(() => this.assemble(pieces));
+  }
+
+  /**
+   * A message of several parts, in steps of at most {@link STEP_MS} each (H150): its parts measured, then written as
+   * UTF-8 into one buffer a few at a time (a surrogate pair split between two parts is kept whole; the buffer is
+   * touched part by part, never copied whole in one turn), the bytes parsed by the sliced parser, then checked as
+   * JSON-RPC and handed on in turns of their own. The value is exactly what `JSON.parse` gives for the joined text;
+   * text that is not well-formed UTF-16 (no page sends it: `JSON.stringify` escapes lone surrogates) takes the
+   * one-turn path, which keeps it exact.
+   */
+  private assemble(pieces: string[]): void {
+    let chars = 0;
+    let total = 0;
+    let i = 0;
+    // Each part's text, a surrogate pair cut by the page's slicing moved whole into the part that began it.
+    const fix = (k: number): string => {
+      let piece = pieces[k];
+      if (k < pieces.length - 1) {
+        const last = piece.charCodeAt(piece.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) { pieces[k] = piece = piece + pieces[k + 1].slice(0, 1); pieces[k + 1] = pieces[k + 1].slice(1); }
+      }
+      return piece;
+    };
+    const measure = () => {
+      const deadline = performance.now() + STEP_MS;
+      for (; i < pieces.length && performance.now() < deadline; i++) {
+        const piece = fix(i);
+        if (!(piece as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+          const text = pieces.join('');
+          return this.later(() => this.accept(text, true), true);
+        }
+        chars += piece.length;
+        total += Buffer.byteLength(piece, 'utf8');
+      }
+      if (i < pieces.length) return this.later(measure, true);
+      const buf = Buffer.allocUnsafe(total);
+      let at = 0;
+      i = 0;
+      const write = () => {
+        const deadline = performance.now() + STEP_MS;
+        for (; i < pieces.length && performance.now() < deadline; i++) at += buf.write(pieces[i], at, 'utf8');
+        if (i < pieces.length) return this.later(write, true);
+        pieces.length = 0;
+        const parser = new SlicedJsonParser(buf);
+        const parse = () => {
+          let done: boolean;
+          try {
+            done = parser.step(performance.now() + STEP_MS);
+          } catch (err) {
+            return this.notJson(chars, err);
+          }
+          if (!done) return this.later(parse, true);
+          this.later(() => this.acceptValue(chars, parser.value, true), true);
+        };
+        this.later(parse, true);
+      };
+      this.later(write, true);
+    };
+    measure();
   }
 
   /** Work of this view's messages waiting for their turn, in order (`receive` and whole messages too wait behind it). */
@@ -166,12 +227,31 @@ export class ViewTransport implements Transport {
    * `split`: the handling waits for another turn after the parse (a large message).
    */
   private accept(text: string, split = false): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      return this.notJson(text.length, err);
+    }
+    this.acceptValue(text.length, value, split);
+  }
+
+  /** A message the view sent that is not JSON: counted as received, dropped with a log line. */
+  private notJson(chars: number, err: unknown): void {
     this.droppingSaid = false;
     this.counts.received++;
-    this.counts.receivedChars += text.length;
+    this.counts.receivedChars += chars;
+    this.log(`${this.who} sent a message that is not JSON-RPC (${err instanceof Error ? err.message.slice(0, 200) : 'unreadable'}); dropped`);
+  }
+
+  /** A parsed message of `chars` characters: checked as JSON-RPC, its request counted as pending (or refused), handed on. */
+  private acceptValue(chars: number, value: unknown, split: boolean): void {
+    this.droppingSaid = false;
+    this.counts.received++;
+    this.counts.receivedChars += chars;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      message = parseJSONRPCMessage(value);
     } catch (err) {
       this.log(`${this.who} sent a message that is not JSON-RPC (${err instanceof Error ? err.message.slice(0, 200) : 'unreadable'}); dropped`);
       return;

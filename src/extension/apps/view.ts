@@ -14,7 +14,7 @@ import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontex
 import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import {
-  allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, MAX_VIEW_FILE_CHARS, OneAtATime,
+  allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime,
   RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
 } from '../../mcp';
 import { quoted } from '../../mcp/logging/display';
@@ -321,7 +321,7 @@ export class AppView implements vscode.Disposable {
     b.onlistresources = async () => ({ resources: [...this.ownServer().catalogue.resources] });
     b.onlistresourcetemplates = async () => ({ resourceTemplates: [...this.ownServer().catalogue.resourceTemplates] });
     b.onloggingmessage = p => this.s.log(server, p.level === 'error' || p.level === 'critical' || p.level === 'alert' || p.level === 'emergency' ? 'error' : p.level === 'warning' ? 'warning' : 'info',
-      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data.slice(0, 4096) : JSON.stringify(p.data)}`.slice(0, 4096));
+      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data.slice(0, 4096) : logPreview(p.data, 4096)}`.slice(0, 4096));
   }
 
   private hostContext(): McpUiHostContext {

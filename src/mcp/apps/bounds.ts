@@ -2,6 +2,7 @@
  * Bounds on one MCP App view as a requester (README, Threat model: "Every requester is bounded"), editor-free:
  * - `RateBudget`: a token bucket (messages or characters per second, bursts up to twice the rate) that the view's
  *   transport spends before a message is handled; an empty bucket means the message is dropped;
+ * - `logPreview`: the start of a view's log data as JSON, built only as far as the log line shows (never the whole);
  * - `OneAtATime`: the view's dialogs (tool confirmations, links) one at a time, in order; closing the view settles
  *   every waiting and showing ask as denied at once and tells the dialog on screen to close (its AbortSignal).
  */
@@ -63,4 +64,38 @@ export class OneAtATime {
 
   /** The view closed: every ask resolves denied. */
   close(): void { this.closed.abort(); }
+}
+
+/**
+ * The first `max` characters of `JSON.stringify(data)` for a parsed JSON value (a view's `notifications/message`
+ * data), built only that far: a 4 MiB object is never serialised whole to show 4,096 characters of it (H150).
+ * Equal to `JSON.stringify(data)` when that is at most `max` long; deeper than 64 levels shows as `…`.
+ */
+export function logPreview(data: unknown, max: number): string {
+  let out = '';
+  const walk = (x: unknown, depth: number): void => {
+    if (out.length >= max) return;
+    if (typeof x === 'string') { out += JSON.stringify(x.length > max ? x.slice(0, max) : x); return; }
+    if (x === null || typeof x !== 'object') { out += JSON.stringify(x) ?? 'null'; return; }
+    if (depth >= 64) { out += '…'; return; }
+    if (Array.isArray(x)) {
+      out += '[';
+      for (let i = 0; i < x.length && out.length < max; i++) { if (i) out += ','; walk(x[i] === undefined ? null : x[i], depth + 1); }
+      out += ']';
+      return;
+    }
+    out += '{';
+    let first = true;
+    for (const k of Object.keys(x)) {
+      if (out.length >= max) break;
+      const v = (x as Record<string, unknown>)[k];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out += `${first ? '' : ','}${JSON.stringify(k)}:`;
+      first = false;
+      walk(v, depth + 1);
+    }
+    out += '}';
+  };
+  walk(data, 0);
+  return out.length > max ? out.slice(0, max) : out;
 }
