@@ -73,6 +73,40 @@ describe('guarded fetch', () => {
     }
   });
 
+  it('a JSON answer to a request is read whole before it is handed on: with a declared length or chunked, under the cap whole, over it refused with the limit message, one with both result and error rewritten', async () => {
+    const answer = (id: number, pad: number, both = false) => JSON.stringify({ jsonrpc: '2.0', id, result: { pad: 'x'.repeat(pad) }, ...(both ? { error: { code: 1, message: 'm' } } : {}) });
+    const s = await server((req, res) => {
+      let body = '';
+      req.on('data', d => { body += d; });
+      req.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        const [, how, size] = /^\/(length|chunked)\/(small|big|both)$/.exec(req.url ?? '') ?? [];
+        const text = answer(id, size === 'big' ? 5000 : 100, size === 'both');
+        if (how === 'length') { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text); return; }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(text.slice(0, 10));
+        res.end(text.slice(10));
+      });
+    });
+    try {
+      const f = createGuardedFetch(() => ({ server: 'held', url: s.base, maxMessageBytes: 1024 }));
+      const post = (path: string, id: number) => f(`${s.base}${path}`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: {} }), headers: { 'content-type': 'application/json' } });
+      let id = 0;
+      for (const how of ['length', 'chunked']) {
+        const small = await (await post(`/${how}/small`, ++id)).json() as { id: number; result: { pad: string } };
+        assert.equal(small.id, id);
+        assert.equal(small.result.pad.length, 100, how);
+        await assert.rejects(post(`/${how}/big`, ++id), /server `held` sent an HTTP body: over the limit of 1 KiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)/, how);
+        const both = await (await post(`/${how}/both`, ++id)).json() as { id: number; result?: unknown; error?: { message: string } };
+        assert.equal(both.id, id);
+        assert.equal(both.result, undefined, how);
+        assert.match(both.error?.message ?? '', /server `held`/, how);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a request\'s own signal aborts that request only (SDK v2 gives each its own); a signal shared by several aborts each of them', async () => {
     // Each answer comes after `ms`; two requests are in flight when one is aborted.
     const s = await server((req, res) => {

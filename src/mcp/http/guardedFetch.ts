@@ -120,7 +120,7 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const init2 = { status: response.status, statusText: response.statusText, headers: response.headers };
     // A JSON answer to requests is read whole here (the SDK parses it whole anyway), then handed on as bytes: no
     // stream of ours between the socket and the SDK on the path every call takes.
-    if (!isSse && isJson && requestIds.length > 0) return new Response(await heldJsonBody(response.body, ctx, own, forget) as Uint8Array<ArrayBuffer>, init2);
+    if (!isSse && isJson && requestIds.length > 0) return new Response(await heldJsonBody(response, ctx, own, forget) as Uint8Array<ArrayBuffer>, init2);
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
       : cappedBody(response.body, ctx, own, forget);
@@ -183,8 +183,15 @@ function jsonRpcMessages(body: unknown): JsonRpcLike[] {
  * request fails with the limit message. The whole body passes through strictResponses, so an answer that breaks
  * JSON-RPC fails its request at once instead of at the timeout.
  */
-async function heldJsonBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): Promise<Buffer> {
-  const reader = source.getReader();
+async function heldJsonBody(response: Response, ctx: GuardContext, own: AbortController, done: () => void): Promise<Buffer> {
+  // A body whose length is declared within the cap is read in one go (the HTTP parser holds it to that length).
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= ctx.maxMessageBytes) {
+    let whole: ArrayBuffer;
+    try { whole = await response.arrayBuffer(); } finally { done(); }
+    return strictBody(Buffer.from(whole), ctx);
+  }
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const held: Uint8Array[] = [];
   let total = 0;
   try {
@@ -207,6 +214,11 @@ async function heldJsonBody(source: ReadableStream<Uint8Array>, ctx: GuardContex
   const first = held[0];
   const bytes = held.length === 1 ? Buffer.from(first.buffer, first.byteOffset, first.byteLength) : Buffer.concat(held);
   held.length = 0;
+  return strictBody(bytes, ctx);
+}
+
+/** The body as strictResponses leaves it: an answer that breaks JSON-RPC rewritten so its request fails at once. */
+function strictBody(bytes: Buffer, ctx: GuardContext): Buffer {
   // Parse again only when both words occur: the common answer passes untouched.
   if (bytes.includes('"result"') && bytes.includes('"error"')) {
     let rewrite: string | undefined;
