@@ -72,6 +72,8 @@ export class HistoryStore implements vscode.Disposable {
   private writing: Promise<void> = Promise.resolve();
   /** Each file's latest write: an earlier one still in flight does not replace the file after it. */
   private readonly generation = new Map<string, number>();
+  /** What `flush` last wrote to each file, should an earlier timer write's rename land after it. */
+  private readonly flushed = new Map<string, { gen: number; text: string }>();
 
   /** What every changed History becomes on disk: file and text (redacted; taken from the dirty set). */
   private collect(): { file: string; text: string; gen: number }[] {
@@ -103,6 +105,7 @@ export class HistoryStore implements vscode.Disposable {
       for (const j of jobs) {
         fs.writeFileSync(`${j.file}.tmp`, j.text);
         fs.renameSync(`${j.file}.tmp`, j.file);
+        this.flushed.set(j.file, j);
       }
       this.prune();
     } catch (err) {
@@ -126,6 +129,15 @@ export class HistoryStore implements vscode.Disposable {
         await fs.promises.writeFile(tmp, j.text);
         if (this.generation.get(j.file) !== j.gen) { await fs.promises.rm(tmp, { force: true }); continue; }
         await fs.promises.rename(tmp, j.file);
+        // A `flush` (the window closing) that wrote this file while the rename was under way came first on disk and
+        // was just replaced by this older text: its text goes back, at once.
+        const newer = this.flushed.get(j.file);
+        if (newer && newer.gen > j.gen) {
+          fs.writeFileSync(`${j.file}.tmp`, newer.text);
+          fs.renameSync(`${j.file}.tmp`, j.file);
+        } else if (newer) {
+          this.flushed.delete(j.file);
+        }
       }
       const files = (await fs.promises.readdir(dir)).filter(f => f.endsWith('.json'));
       if (files.length <= MAX_HISTORY_FILES) return;

@@ -142,7 +142,7 @@ function cursorKey(cursor: string): string {
  * call stack. It keeps no set of the objects seen (a set per item fed the collector for a third of a 10,000-item
  * refresh): what it walks is parsed JSON, a tree, and a shared object counts each time it occurs, as serialising
  * it would. The walk ends as soon as the size is over `stopAbove` (the caller's bound; the answer is then some
- * size over it), so even a value that is not a tree (a cycle) ends.
+ * size over it), so with a bound even a value that is not a tree (a cycle) ends; every caller in the host passes one.
  */
 export function approxJsonSize(v: unknown, stopAbove = Number.MAX_SAFE_INTEGER): number {
   let n = 0;
