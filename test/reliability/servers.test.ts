@@ -45,6 +45,17 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     assert.deepEqual(othersThanBystander(), []);
   });
 
+  it('exits at start and its reason reaches stderr 1.5 s later (a process of its launch writes it): the error state still names it', async () => {
+    // The exit is seen long before the reason: the start fails first, and the session is torn down only once stderr has
+    // ended (at most 2 s), not 50 ms after the failure, when tearing down stopped listening to stderr.
+    t = await startHost([marked('late', 'crash-at-start', ['--late-ms', '1500', '--message', 'fatal: the late reason'], { timeout: { startup: 20_000 } })]);
+    const s = errorState(t.get('late').state);
+    assert.match(s.message, /^server `late` exited during startup \(exit code 1\): fatal: the late reason$/, s.message);
+    assert.equal(s.stderrTail.at(-1), 'fatal: the late reason');
+    await t.assertBystanderUndisturbed();
+    await until(() => othersThanBystander().length === 0, 10_000, 'the launch\'s writer gone');
+  });
+
   it('crash loop: restarts with growing backoff, then stops restarting and says so', async () => {
     const countFile = path.join(dir, 'starts');
     t = await startHost([], { restart: { initialDelayMs: 50, maxDelayMs: 400, maxCrashes: 4, windowMs: 120_000 } });

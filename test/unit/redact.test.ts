@@ -157,7 +157,7 @@ describe('variable resolution records every secret-bearing value', () => {
     const def = await resolve({ s: { command: process.execPath, args: ['--gh=${env:GH}'], envFile } }, { GH: 'env-arg-secret-1' });
     assert.deepEqual([...def.secrets ?? []].sort(), ['env-arg-secret-1', 'envfile-secret-1']);
     const launch = await prepareStdio(def as StdioServerDefinition, { name: 's', baseEnv: {}, limits: DEFAULT_LIMITS, warn: () => undefined, aborted: () => false }, {
-      stderr: () => undefined, spawn: () => undefined, exit: () => undefined, stdoutEnd: () => undefined, dropped: () => undefined,
+      stderr: () => undefined, spawn: () => undefined, exit: () => undefined, stdoutEnd: () => undefined, stderrEnd: () => undefined, dropped: () => undefined,
     });
     assert.deepEqual([...launch.secrets], ['envfile-secret-1']);
     assert.equal(redactorFor(def).text('token envfile-secret-1, plain not-a-secret-value'), 'token ***, plain not-a-secret-value');

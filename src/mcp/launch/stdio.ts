@@ -52,6 +52,8 @@ export interface StdioLaunchEvents {
   spawn: (pid: number) => void;
   exit: (code: number | null, signal: NodeJS.Signals | null) => void;
   stdoutEnd: () => void;
+  /** stderr ended: every line the process tree wrote there has been handed to `stderr`. */
+  stderrEnd: () => void;
   dropped: (err: StdioMessageError) => void;
 }
 
@@ -105,6 +107,7 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
   transport.onspawn = on.spawn;
   transport.onexit = on.exit;
   transport.onstdoutend = on.stdoutEnd;
+  transport.onstderrend = on.stderrEnd;
   transport.ondropped = on.dropped;
   return { transport, secrets, ...(sandbox && { sandbox }) };
 }

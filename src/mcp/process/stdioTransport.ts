@@ -85,6 +85,8 @@ export class StdioTransport implements Transport {
   onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   /** stdout ended (EOF); the process may still be running. */
   onstdoutend?: () => void;
+  /** stderr ended (EOF), every line of it handed to `onstderr` first. */
+  onstderrend?: () => void;
   /**
    * Something the server wrote was dropped (not JSON-RPC, over a limit, an unknown response id). When set, these
    * come here instead of `onerror`: they reach the host even while the SDK owns `onerror` for its connect-time probe.
@@ -186,7 +188,10 @@ export class StdioTransport implements Transport {
       });
       child.stderr?.on('data', (chunk: Buffer) => this.stderrFramer.push(chunk));
       child.stderr?.on('error', () => undefined);
-      child.stderr?.once('end', () => this.stderrFramer.end(true));
+      child.stderr?.once('end', () => {
+        this.stderrFramer.end(true);
+        this.onstderrend?.();
+      });
     });
   }
 

@@ -121,6 +121,8 @@ export class ServerLauncher {
     // The launch's events arrive once the session exists (the Client's connect spawns the process).
     const ref: { session?: McpSession } = {};
     let stderrOpen = true;
+    let stderrEnded!: () => void;
+    const stderrDone = new Promise<void>(resolve => { stderrEnded = resolve; });
     const log = this.host.serverLog;
     const sandboxed = isSandboxed(def, this.host.options.sandbox);
     const sandbox = sandboxed ? {
@@ -139,6 +141,7 @@ export class ServerLauncher {
       spawn: pid => { if (ref.session) ref.session.pid = pid; },
       exit: (code, signal) => { if (ref.session) ref.session.exit = { code, signal }; },
       stdoutEnd: () => { if (ref.session) this.host.onStdoutClosed(ref.session); },
+      stderrEnd: () => stderrEnded(),
       dropped: err => { if (!ref.session?.closing) log.log('warning', 'lifecycle', err.message); },
     }).catch(err => {
       if ((err as { secrets?: readonly string[] }).secrets) log.setLaunchSecrets((err as { secrets: readonly string[] }).secrets);
@@ -146,6 +149,7 @@ export class ServerLauncher {
     });
     log.setLaunchSecrets(launch.secrets);
     const session = ref.session = new McpSession(launch.transport, 'stdio', this.host.sessionHost, legacyOnly);
+    session.stderrDone = stderrDone;
     session.store.add({ dispose: () => { stderrOpen = false; } });
     if (launch.sandbox) {
       const p = launch.sandbox.policy;

@@ -72,6 +72,8 @@ export class McpSession {
   readonly store = new DisposableStore();
   pid?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null };
+  /** A stdio launch: resolves when its stderr has ended and every line of it was logged. */
+  stderrDone?: Promise<void>;
   protocolVersion?: string;
   /** The negotiated era: 'modern' (2026-07-28 and later, stateless) or 'legacy' (initialize). */
   era?: ProtocolEra;

@@ -27,6 +27,9 @@ export interface RestartPolicy {
   windowMs?: number;
 }
 
+/** The longest a failed start waits for the server's stderr to end before the session is torn down (ms). */
+const STDERR_DRAIN_MS = 2000;
+
 /** One start attempt: sessions it opened (to tear down if it fails) and whether it was abandoned. */
 export interface LaunchScope {
   aborted: boolean;
@@ -258,8 +261,14 @@ export class Supervisor {
     } catch (err) {
       scope.aborted = true;
       attempt.catch(() => undefined);
+      // A launch that failed on its own (not a timeout or a stop of ours: the server most likely exited) is torn down
+      // only once its stderr has ended, so its last lines are logged and named in the message however late a loaded
+      // machine delivers them after the exit (tearing down stops listening to stderr); at most STDERR_DRAIN_MS.
+      if (!(err instanceof McpHostError)) {
+        await Promise.all(scope.sessions.map(s => s.stderrDone && Promise.race([s.stderrDone, new Promise(r => setTimeout(r, STDERR_DRAIN_MS))])));
+      }
       await Promise.all(scope.sessions.map(s => s.closing ? undefined : this.teardown(s, false)));
-      // Let the exit status and last stderr lines arrive before composing the message.
+      // Let the exit status arrive before composing the message.
       await new Promise(r => setTimeout(r, 50));
       if (err instanceof McpHostError || epoch !== this.epoch) throw err;
       const crashed = scope.sessions.find(s => s.exit !== undefined || (s.kind === 'stdio' && s.closing));
