@@ -120,7 +120,7 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
     const init2 = { status: response.status, statusText: response.statusText, headers: response.headers };
     // A JSON answer to requests is read whole here (the SDK parses it whole anyway), then handed on as bytes: no
     // stream of ours between the socket and the SDK on the path every call takes.
-    if (!isSse && isJson && requestIds.length > 0) return new Response(await heldJsonBody(response, ctx, own, forget) as Uint8Array<ArrayBuffer>, init2);
+    if (!isSse && isJson && requestIds.length > 0) return new Response(await heldJsonBody(response.body, ctx, own, forget) as Uint8Array<ArrayBuffer>, init2);
     const body = isSse
       ? sseBody(response.body, ctx, own, signal, watch, method === 'POST', forget)
       : cappedBody(response.body, ctx, own, forget);
@@ -183,15 +183,8 @@ function jsonRpcMessages(body: unknown): JsonRpcLike[] {
  * request fails with the limit message. The whole body passes through strictResponses, so an answer that breaks
  * JSON-RPC fails its request at once instead of at the timeout.
  */
-async function heldJsonBody(response: Response, ctx: GuardContext, own: AbortController, done: () => void): Promise<Buffer> {
-  // A body whose length is declared within the cap is read in one go (the HTTP parser holds it to that length).
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= ctx.maxMessageBytes) {
-    let whole: ArrayBuffer;
-    try { whole = await response.arrayBuffer(); } finally { done(); }
-    return strictBody(Buffer.from(whole), ctx);
-  }
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+async function heldJsonBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: AbortController, done: () => void): Promise<Buffer> {
+  const reader = source.getReader();
   const held: Uint8Array[] = [];
   let total = 0;
   try {
@@ -200,11 +193,8 @@ async function heldJsonBody(response: Response, ctx: GuardContext, own: AbortCon
       if (r.done) break;
       total += r.value.byteLength;
       if (total > ctx.maxMessageBytes) {
-        const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
         held.length = 0;
-        own.abort(err);
-        reader.cancel(err).catch(() => undefined);
-        throw err;
+        throw cutOff(ctx, own, reader, 'sent an HTTP body');
       }
       held.push(r.value);
     }
@@ -215,6 +205,14 @@ async function heldJsonBody(response: Response, ctx: GuardContext, own: AbortCon
   const bytes = held.length === 1 ? Buffer.from(first.buffer, first.byteOffset, first.byteLength) : Buffer.concat(held);
   held.length = 0;
   return strictBody(bytes, ctx);
+}
+
+/** A body read past `maxMessageBytes`: the request and the read are aborted; the limit message to fail with. */
+function cutOff(ctx: GuardContext, own: AbortController, reader: ReadableStreamDefaultReader<Uint8Array>, what: string): McpHostError {
+  const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, what));
+  own.abort(err);
+  reader.cancel(err).catch(() => undefined);
+  return err;
 }
 
 /** The body as strictResponses leaves it: an answer that breaks JSON-RPC rewritten so its request fails at once. */
@@ -243,9 +241,7 @@ function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext, own: 
         }
         total += r.value.byteLength;
         if (total > ctx.maxMessageBytes) {
-          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an HTTP body'));
-          own.abort(err);
-          reader.cancel(err).catch(() => undefined);
+          const err = cutOff(ctx, own, reader, 'sent an HTTP body');
           done();
           controller.error(err);
           return;
@@ -313,9 +309,7 @@ function sseBody(
         }
         const events = scan.push(r.value);
         if (scan.pendingBytes > ctx.maxMessageBytes) {
-          const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, 'sent an SSE event'));
-          own.abort(err);
-          reader.cancel(err).catch(() => undefined);
+          const err = cutOff(ctx, own, reader, 'sent an SSE event');
           scan.reset();
           fail(controller, err.message, err, false);
           return;
