@@ -16,13 +16,12 @@
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
 import { SlicedJsonParser } from '../../mcp/process/slicedJson';
+import { PARSE_SLICE_MS } from '../../mcp/process/stdioTransport';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
 /** The JSON-RPC error code of a request refused because the view has too many pending. */
 export const VIEW_BUSY_CODE = -32000;
-/** The longest step (ms) of putting together and parsing a message of several parts (H150). */
-const STEP_MS = 8;
 
 /** What the transport needs of the webview (a WebviewPanel's `webview`, or a test double). */
 export interface ViewChannel {
@@ -121,12 +120,12 @@ export class ViewTransport implements Transport {
   }
 
   /**
-   * A message of several parts, in steps of at most {@link STEP_MS} each (H150): its parts measured, then written as
-   * UTF-8 into one buffer a few at a time (a surrogate pair split between two parts is kept whole; the buffer is
-   * touched part by part, never copied whole in one turn), the bytes parsed by the sliced parser, then checked as
-   * JSON-RPC and handed on in turns of their own. The value is exactly what `JSON.parse` gives for the joined text;
-   * text that is not well-formed UTF-16 (no page sends it: `JSON.stringify` escapes lone surrogates) takes the
-   * one-turn path, which keeps it exact.
+   * A message of several parts, in steps of at most PARSE_SLICE_MS each (the stdio transport's slice; H150): its parts
+   * measured, then written as UTF-8 into one buffer a few at a time (a surrogate pair split between two parts is kept
+   * whole; the buffer is touched part by part, never copied whole in one turn), the bytes parsed by the sliced parser,
+   * then checked as JSON-RPC and handed on in turns of their own. The value is exactly what `JSON.parse` gives for the
+   * joined text; text that is not well-formed UTF-16 (no page sends it: `JSON.stringify` escapes lone surrogates)
+   * takes the one-turn path, which keeps it exact.
    */
   private assemble(pieces: string[]): void {
     let chars = 0;
@@ -142,7 +141,7 @@ export class ViewTransport implements Transport {
       return piece;
     };
     const measure = () => {
-      const deadline = performance.now() + STEP_MS;
+      const deadline = performance.now() + PARSE_SLICE_MS;
       for (; i < pieces.length && performance.now() < deadline; i++) {
         const piece = fix(i);
         if (!(piece as unknown as { isWellFormed(): boolean }).isWellFormed()) {
@@ -157,7 +156,7 @@ export class ViewTransport implements Transport {
       let at = 0;
       i = 0;
       const write = () => {
-        const deadline = performance.now() + STEP_MS;
+        const deadline = performance.now() + PARSE_SLICE_MS;
         for (; i < pieces.length && performance.now() < deadline; i++) at += buf.write(pieces[i], at, 'utf8');
         if (i < pieces.length) return this.later(write, true);
         pieces.length = 0;
@@ -165,7 +164,7 @@ export class ViewTransport implements Transport {
         const parse = () => {
           let done: boolean;
           try {
-            done = parser.step(performance.now() + STEP_MS);
+            done = parser.step(performance.now() + PARSE_SLICE_MS);
           } catch (err) {
             return this.notJson(chars, err);
           }
