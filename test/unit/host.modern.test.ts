@@ -229,27 +229,29 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       fixture = undefined;
     });
 
-    it('H40: a list whose ttlMs ran out is fetched again: a change the server never announced shows up', async () => {
-      h = modernHost();
-      const started = await startModern(kind, ['--ttl-ms', '1000']);
-      fixture = started.fixture;
-      await h.host.reconcile([started.def]);
-      const server = h.host.get('modern')!;
-      assert.equal((server.state as Running).era, 'modern');
-      const listsBefore = ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
-      await server.callTool('add_tool', { name: 'quiet', silent: true });
-      await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 20_000, 'the refetch after ttlMs');
-      const listsAfter = ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
-      assert.ok(listsAfter > listsBefore, `tools/list fetched again (${listsBefore} → ${listsAfter})`);
-    });
-
-    it('H40: tool calls alone do not fetch a list whose ttlMs ran out (a call is not a read of the list); the next read of the list does', async () => {
+    /** The fixture with lists of `ttlMs` 1000, running in a new host; `toolLists` is how many tools/list it answered. */
+    async function startShortLived() {
       h = modernHost();
       const started = await startModern(kind, ['--ttl-ms', '1000']);
       fixture = started.fixture;
       await h.host.reconcile([started.def]);
       const server = h.host.get('modern')!;
       const toolLists = async () => ((await server.callTool('stats', {})).structuredContent as unknown as Stats).requests['tools/list'];
+      return { server, toolLists };
+    }
+
+    it('H40: a list whose ttlMs ran out is fetched again: a change the server never announced shows up', async () => {
+      const { server, toolLists } = await startShortLived();
+      assert.equal((server.state as Running).era, 'modern');
+      const listsBefore = await toolLists();
+      await server.callTool('add_tool', { name: 'quiet', silent: true });
+      await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 20_000, 'the refetch after ttlMs');
+      const listsAfter = await toolLists();
+      assert.ok(listsAfter > listsBefore, `tools/list fetched again (${listsBefore} → ${listsAfter})`);
+    });
+
+    it('H40: tool calls alone do not fetch a list whose ttlMs ran out (a call is not a read of the list); the next read of the list does', async () => {
+      const { server, toolLists } = await startShortLived();
       const before = await toolLists();
       // Calls for well past the list's ttlMs (1 s): the host used to refetch the whole list about once a second.
       let calls = 0;
