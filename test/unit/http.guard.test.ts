@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SseScanner, createGuardedFetch, headersFor, strictResponses } from '../../src/mcp/http/guardedFetch';
+import { HeldResponse, SseScanner, createGuardedFetch, headersFor, strictResponses } from '../../src/mcp/http/guardedFetch';
 import { checkAuthorizationUrl, isLoopbackHost, windowsOpenCommand } from '../../src/mcp/oauth/urls';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { browserCommand } from '../../src/cli/oauth';
@@ -105,6 +105,42 @@ describe('guarded fetch', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it('the held answer is a Response like any other: read once by json(), text(), arrayBuffer(), bytes(), blob() or body; clone() before; headers and status kept', async () => {
+    const text = '{"jsonrpc":"2.0","id":1,"result":{"é":"ü"}}';
+    const init = { status: 200, statusText: 'OK', headers: new Headers({ 'content-type': 'application/json', 'mcp-session-id': 's1' }) };
+    const held = () => new HeldResponse(Buffer.from(text, 'utf8'), init);
+    const r = held();
+    assert.ok(r instanceof Response);
+    assert.equal(r.status, 200);
+    assert.equal(r.ok, true);
+    assert.equal(r.headers.get('mcp-session-id'), 's1');
+    assert.equal(r.bodyUsed, false);
+    const copy = r.clone();
+    assert.deepEqual(await r.json(), JSON.parse(text));
+    assert.equal(r.bodyUsed, true);
+    await assert.rejects(r.text(), TypeError);
+    assert.throws(() => r.clone(), TypeError);
+    assert.equal(await copy.text(), text);
+    assert.equal(new TextDecoder().decode(await held().arrayBuffer()), text);
+    assert.equal(new TextDecoder().decode(await held().bytes()), text);
+    assert.equal(await (await held().blob()).text(), text);
+    // A leading byte-order mark is dropped, as Response.text() drops it.
+    assert.deepEqual(await new HeldResponse(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), init).json(), JSON.parse(text));
+    // The body as a stream, for a reader that wants one: the same bytes; read through it, the body is used.
+    const streamed = held();
+    const body = streamed.body!;
+    assert.equal(streamed.bodyUsed, false);
+    assert.equal(streamed.body, body);
+    assert.equal(await new Response(body).text(), text);
+    assert.equal(streamed.bodyUsed, true);
+    await assert.rejects(streamed.json(), TypeError);
+    // Asked for its body first, then read whole: still the same bytes.
+    const both = held();
+    void both.body;
+    assert.equal(await both.text(), text);
+    assert.equal(both.bodyUsed, true);
   });
 
   it('a request\'s own signal aborts that request only (SDK v2 gives each its own); a signal shared by several aborts each of them', async () => {
