@@ -6,7 +6,9 @@
 //   node bench/servers/modern-http.mjs [--tools N] [--page P]
 // Prints `LISTENING <port>` on stdout once listening (any free port). Tools: `echo { text }` → the same text,
 // then N-1 filler tools (`tool_1` …, each with a small input schema of its own) so tools/list is a catalogue; tools/list
-// answers P tools per page (0 = one page). Exits on SIGTERM/SIGINT or when stdin closes.
+// answers P tools per page (0 = one page). `GET /capabilities` answers the client capabilities each client (by its
+// clientInfo name) declared in its last tools/list, so a bench can give a bare client the same declaration.
+// Exits on SIGTERM/SIGINT or when stdin closes.
 import http from 'node:http';
 import { Server, createMcpHandler } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
@@ -36,9 +38,14 @@ for (let i = 1; i < toolCount; i++) {
   });
 }
 
+/** clientInfo name → the capabilities it declared in its last tools/list. */
+const declared = {};
+
 function makeServer() {
   const server = new Server({ name: 'bench-modern-http', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/list', req => {
+    const who = server.getClientVersion()?.name;
+    if (who) declared[who] = server.getClientCapabilities() ?? {};
     if (!page) return { tools };
     const start = Number(req.params?.cursor ?? 0) || 0;
     const end = start + page;
@@ -57,6 +64,10 @@ const validateHost = localhostHostValidation();
 const validateOrigin = localhostOriginValidation();
 const httpServer = http.createServer((req, res) => {
   if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+  if (req.method === 'GET' && req.url === '/capabilities') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(declared));
+    return;
+  }
   void node(req, res);
 });
 httpServer.listen(0, '127.0.0.1', () => {
