@@ -9,7 +9,8 @@
  * nobody gives) and only test/editor/bench-activation.test.ts selected; that test writes the two figures the
  * extension measured from the start of its `activate()` (both also logged in the "MCP Host" channel):
  * `firstReconcileMs`, until the first settings sync had `reconcile` decide what starts (the judged figure:
- * activation is not over before that), and `activationMs`, `activate()` alone. Takes 1–2 minutes;
+ * activation is not over before that), and `activationMs`, `activate()` alone. Three runs, the median judged (one
+ * run on a shared machine measures its load as much as the extension). Takes 2–4 minutes;
  * `--skip activation` leaves it out. Needs dist/extension.js (built here with --production, what ships, if it
  * is missing or predates firstReconcileMs) and out/test/editor (built by `npm run bench`).
  */
@@ -21,6 +22,8 @@ import { fixture } from '../test/support/connection';
 import { ROOT, round, type Bench } from './lib';
 
 const MB = 1024 * 1024;
+/** Editor runs of the activation row (the median is judged). */
+const RUNS = 3;
 
 export const bundle: Bench = {
   id: 'bundle',
@@ -110,28 +113,41 @@ export const activation: Bench = {
     }
     const build = /\/\/# sourceMappingURL=/.test(fs.readFileSync(dist, 'utf8').slice(-512)) ? 'development build' : 'production build';
     const t0 = Date.now();
-    // The machine's load beside the figure: on a shared machine a wall-clock ms figure follows the load.
-    const load = os.loadavg()[0].toFixed(1);
-    const r = await editorActivation(10, 'eager', log);
-    if (r.firstReconcileMs < 0) throw new Error(`not measured: ${r.why}`);
-    if (r.steps) log(`steps (ms from the start of activate()): ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    log(`activate() took ${r.activationMs.toFixed(1)} ms, the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor run ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); one run at load ${load}`;
+    // Three editor runs, judged by the median: one run on a shared machine measures its load as much as the extension
+    // (on 26 Nov: 9.6, 34.1 and 49.8 ms in three runs within two minutes, at loads 1.3 to 3.9). Each is logged with
+    // the load it ran at.
+    const runs: Array<ActivationRecord & { load: string }> = [];
+    for (let i = 0; i < RUNS; i++) {
+      const load = os.loadavg()[0].toFixed(1);
+      const one = await editorActivation(10, 'eager', log);
+      if (one.firstReconcileMs < 0) throw new Error(`not measured: ${one.why}`);
+      log(`run ${i + 1}: first reconcile ${one.firstReconcileMs.toFixed(1)} ms (CPU ${one.steps?.['cpu decided']?.toFixed(1) ?? '?'} ms), activate() ${one.activationMs.toFixed(1)} ms, at load ${load}`);
+      runs.push({ ...one, load });
+    }
+    const byWall = [...runs].sort((a, b) => a.firstReconcileMs - b.firstReconcileMs);
+    const r = byWall[Math.floor(byWall.length / 2)];
+    const cpu = runs.map(x => x.steps?.['cpu decided']).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    const cpuMedian = cpu.length === runs.length ? cpu[Math.floor(cpu.length / 2)] : undefined;
+    const activationMedian = runs.map(x => x.activationMs).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    if (r.steps) log(`steps of the median run (ms from the start of activate()): ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    log(`median of ${RUNS} runs: the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor runs ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    const each = runs.map(x => `${round(x.firstReconcileMs, 1)} ms at load ${x.load}`).join(', ');
+    const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); median of ${RUNS} editor runs (${each})`;
     return [{
       name: `activation: activate() + first settings sync until reconcile decided what starts, ${r.servers} servers configured (real editor)`,
       value: round(r.firstReconcileMs, 1), unit: 'ms',
       ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.firstReconcileMs <= 20 && r.servers === 10,
-      note: `firstReconcileMs; activate() alone took ${round(r.activationMs, 1)} ms${r.steps ? `; steps ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${where}`,
-    }, ...(r.steps?.['cpu decided'] !== undefined ? [{
+      note: `firstReconcileMs; in that run activate() alone took ${round(r.activationMs, 1)} ms${r.steps ? `; its steps ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${where}`,
+    }, ...(cpuMedian !== undefined ? [{
       // The same span in CPU time of the extension host's thread (src/extension/cpuClock.ts): what the load of a shared
       // machine does not inflate (the wall-clock figure above also counts the time other processes had the core).
       name: `activation: CPU of the extension host's thread until reconcile decided, ${r.servers} servers configured (real editor)`,
-      value: round(r.steps['cpu decided'], 1), unit: 'ms', ratio: null, target: 'report (≤ 20 ms wall needs it well under 20)', met: null,
-      note: `cpu decided of activationSteps; ${where}`,
+      value: round(cpuMedian, 1), unit: 'ms', ratio: null, target: 'report (≤ 20 ms wall needs it well under 20)', met: null,
+      note: `cpu decided of activationSteps, median of ${RUNS} runs (${cpu.map(x => round(x, 1)).join(', ')} ms); ${where}`,
     }] : []), {
-      name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(r.activationMs, 1), unit: 'ms',
+      name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(activationMedian, 1), unit: 'ms',
       ratio: null, target: 'report (part of the row above)', met: null,
-      note: `activationMs; ${where}`,
+      note: `activationMs, median of ${RUNS} runs; ${where}`,
     }];
   },
 };
