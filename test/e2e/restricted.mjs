@@ -119,13 +119,23 @@ try {
   await shot('view');
   // The row's actions: a click, and its inline shield (Manage Workspace Trust), each open the Workspace Trust editor.
   const trustEditor = page.locator('.part.editor .workspace-trust-editor').first();
-  /** Closes the Workspace Trust editor (VS Code opens it as a modal editor: Escape, else its close button). */
+  /**
+   * Closes the Workspace Trust editor (VS Code opens it as a modal editor) with its close button. Not with Escape: in
+   * eager mode the launch-consent dialog comes up as the workspace becomes trusted, and an Escape that reaches it
+   * dismisses it (the servers stay "launch not allowed"; seen once in a full run). A click that lands while the
+   * dialog is up changes nothing; the caller answers the dialog and calls again.
+   */
   async function closeTrustEditor() {
     const gone = async () => !(await trustEditor.isVisible().catch(() => false));
-    await page.keyboard.press('Escape');
+    if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) return;
+    // The close button of the editor part that holds the Workspace Trust editor (not the Chat panel's, nor a toast's).
+    const part = page.locator('.part.editor', { has: page.locator('.workspace-trust-editor') }).last();
+    const close = part.locator('.codicon-close, .codicon-chrome-close').filter({ visible: true }).first();
+    await close.click({ timeout: 5000 }).catch(() => undefined);
     if (await waitFor('the Workspace Trust editor to close', gone, 3000).then(() => true, () => false)) return;
-    log('the Workspace Trust editor did not close on Escape (focus elsewhere): its close button');
-    await page.locator('.codicon-close, .codicon-chrome-close').filter({ visible: true }).first().click();
+    if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) return;
+    log('the Workspace Trust editor did not close on its close button: Escape');
+    await page.keyboard.press('Escape');
     await waitFor('the Workspace Trust editor to close', gone, 10000);
   }
   // (the view may be re-rendering as the extension settles: a click lost to that is repeated)
