@@ -141,6 +141,12 @@ describe('guarded fetch', () => {
     void both.body;
     assert.equal(await both.text(), text);
     assert.equal(both.bodyUsed, true);
+    // Asked for its body, then cloned: the original and the clone each read the whole body.
+    const split = held();
+    void split.body;
+    const twin = split.clone();
+    assert.equal(await twin.text(), text);
+    assert.equal(await split.text(), text);
   });
 
   it('a request\'s own signal aborts that request only (SDK v2 gives each its own); a signal shared by several aborts each of them', async () => {

@@ -246,8 +246,14 @@ export class HeldResponse extends Response {
 
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError('Response.clone: the body has already been used');
-    if (this.#stream) return super.clone();
-    return new HeldResponse(Buffer.from(this.#bytes ?? Buffer.alloc(0)), { status: this.status, statusText: this.statusText, headers: this.headers });
+    const init = { status: this.status, statusText: this.statusText, headers: this.headers };
+    // Its body asked for already: the stream is split, one branch for each.
+    if (this.#stream) {
+      const [mine, theirs] = this.#stream.tee();
+      this.#stream = mine;
+      return new Response(theirs, init);
+    }
+    return new HeldResponse(Buffer.from(this.#bytes ?? Buffer.alloc(0)), init);
   }
 
   async #take(): Promise<Buffer> {
