@@ -15,8 +15,7 @@
  */
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
-import { SlicedJsonParser } from '../../mcp/process/slicedJson';
-import { PARSE_SLICE_MS } from '../../mcp/process/stdioTransport';
+import { PARSE_SLICE_MS, SlicedJsonParser } from '../../mcp/process/slicedJson';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
@@ -120,7 +119,7 @@ export class ViewTransport implements Transport {
   }
 
   /**
-   * A message of several parts, in steps of at most PARSE_SLICE_MS each (the stdio transport's slice; H150): its parts
+   * A message of several parts, in steps of at most PARSE_SLICE_MS each (the parser's slice, as for stdio lines; H150): its parts
    * measured, then written as UTF-8 into one buffer a few at a time (a surrogate pair split between two parts is kept
    * whole; the buffer is touched part by part, never copied whole in one turn), the bytes parsed by the sliced parser,
    * then checked as JSON-RPC and handed on in turns of their own. The value is exactly what `JSON.parse` gives for the

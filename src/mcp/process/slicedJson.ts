@@ -22,6 +22,12 @@
  */
 
 /** Options of {@link SlicedJsonParser}; the defaults suit the stdio transport. */
+/**
+ * The longest one step of the parser should hold the thread before its caller yields (ms): the deadline both of its
+ * callers pass (stdio lines, App view messages).
+ */
+export const PARSE_SLICE_MS = 8;
+
 export interface SlicedJsonOptions {
   /** Containers at least this big are descended into; smaller values go to `JSON.parse` whole. */
   chunkBytes?: number;

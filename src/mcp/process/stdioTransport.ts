@@ -20,7 +20,7 @@ import { limitMessage, MAX_NESTING_DEPTH, type Limits } from '../limits';
 import { formatBytes } from '../logging/display';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
-import { JsonDepthError, SlicedJsonParser } from './slicedJson';
+import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser } from './slicedJson';
 import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
 import { spawnCommand } from './windowsCommand';
 
@@ -37,8 +37,6 @@ const INTERNAL_ERROR = -32603;
  * ones synchronously, as they arrive. Lines after a big one wait for it, so messages keep their order.
  */
 export const SLICED_PARSE_MIN_BYTES = 1024 * 1024;
-/** The longest a slice of parsing holds the thread before it yields (ms). */
-export const PARSE_SLICE_MS = 8;
 /** Lines waiting behind a big one: past this many bytes, stdout is paused until the queue drains. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
