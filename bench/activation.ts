@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixture } from '../test/support/connection';
-import { ROOT, round, type Bench } from './lib';
+import { ROOT, median, round, type Bench } from './lib';
 
 const MB = 1024 * 1024;
 /** Editor runs of the activation row (the median is judged). */
@@ -126,9 +126,9 @@ export const activation: Bench = {
     }
     const byWall = [...runs].sort((a, b) => a.firstReconcileMs - b.firstReconcileMs);
     const r = byWall[Math.floor(byWall.length / 2)];
-    const cpu = runs.map(x => x.steps?.['cpu decided']).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
-    const cpuMedian = cpu.length === runs.length ? cpu[Math.floor(cpu.length / 2)] : undefined;
-    const activationMedian = runs.map(x => x.activationMs).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const cpu = runs.map(x => x.steps?.['cpu decided']).filter((x): x is number => x !== undefined);
+    const cpuMedian = cpu.length === runs.length ? median(cpu) : undefined;
+    const activationMedian = median(runs.map(x => x.activationMs));
     if (r.steps) log(`steps of the median run (ms from the start of activate()): ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     log(`median of ${RUNS} runs: the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor runs ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const each = runs.map(x => `${round(x.firstReconcileMs, 1)} ms at load ${x.load}`).join(', ');
