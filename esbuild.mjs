@@ -1,5 +1,5 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
-//   node esbuild.mjs               dist/extension.js + dist/app-bridge.js + dist/cli.js + dist/gateway.js +
+//   node esbuild.mjs               dist/extension.js + dist/cli.js + dist/gateway.js +
 //                                  dist/sandbox-runtime.js (with its helpers under dist/vendor/) + the bundles
 //                                  loaded on first use (LAZY below), with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
@@ -32,47 +32,69 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTasks.ts)
  *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
  *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
- * A bundle with `sdk: true` imports `@modelcontextprotocol/client` itself: its imports of it read the main bundle's
- * SDK, handed over by the code that loads it (src/mcp/server/sdkHandover.ts), never a second copy (sdkHandoverPlugin).
+ *   app-bridge      the MCP Apps host bridge (@modelcontextprotocol/ext-apps' app-bridge): the first App view
+ *                   (src/extension/apps/view.ts, through src/extension/apps/bridgeModule.ts)
+ * A bundle with a `handover` imports packages the main bundle holds already (the SDK; for the bridge also the core
+ * schemas and zod): its imports of them read the main bundle's own exports, handed over by the code that loads it
+ * (its `module`: src/mcp/server/sdkHandover.ts, src/extension/apps/bridgeHandover.ts), never a second copy
+ * (handoverPlugin).
  */
+const SDK_HANDOVER = {
+  module: /\/sdkHandover$/, provide: 'provideSdk',
+  imports: { '@modelcontextprotocol/client': ['Client', 'ProtocolError'], '@modelcontextprotocol/core': [] },
+  refuse: /^@modelcontextprotocol\/(client|core)\/./,
+};
+const BRIDGE_HANDOVER = {
+  module: /\/bridgeHandover$/, provide: 'provideBridgeSdk',
+  imports: {
+    '@modelcontextprotocol/client': ['Protocol'],
+    '@modelcontextprotocol/core': [
+      'CallToolResultSchema', 'ContentBlockSchema', 'EmbeddedResourceSchema', 'EmptyResultSchema', 'ImplementationSchema',
+      'JSONRPCMessageSchema', 'LoggingMessageNotificationSchema', 'RequestIdSchema', 'ResourceLinkSchema', 'ToolSchema',
+    ],
+    'zod/v4': ['z'],
+  },
+  refuse: /^(@modelcontextprotocol\/(client|core)\/.|zod(\/|$))/,
+};
 const LAZY = [
   { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
-  { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, sdk: true },
+  { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, handover: SDK_HANDOVER },
   { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },
+  { name: 'app-bridge', entry: 'src/extension/apps/bridgeModule.ts', request: /^\.\/bridgeModule$/, handover: BRIDGE_HANDOVER },
 ];
 
-/** The SDK exports a lazy bundle may import from the host (src/mcp/server/sdkHandover.ts, SDK_HANDOVER). */
-const SDK_HANDOVER = ['Client', 'ProtocolError'];
-
 /**
- * In a LAZY bundle with `sdk: true`: `@modelcontextprotocol/client` and sdkHandover.ts are one stand-in module whose
- * exports are the host's SDK exports, assigned by `provideSdk` before the code importing them runs (the lazy
- * entry imports the rest with `import()`, which esbuild evaluates on that call). A name outside SDK_HANDOVER
- * fails the build ("No matching export"), so nothing silently reads undefined.
+ * In a LAZY bundle with a `handover`: each package of `imports` and the handover module are one stand-in module
+ * whose exports are the host's, assigned by the handover module's `provide` function before the code importing them
+ * runs (the lazy entry imports the rest with `import()`, which esbuild evaluates on that call). A name outside the
+ * lists fails the build ("No matching export"), and so does an import matching `refuse` (another entry of a handed-over
+ * package, which would bring a second copy), so nothing silently reads undefined or loads twice.
  */
-const sdkHandoverPlugin = {
-  name: 'sdk-handover',
-  setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/(client|core)(\/|$)|\/sdkHandover$/ }, args => {
-      if (/^@modelcontextprotocol\/(client|core)\/./.test(args.path)) {
-        return { errors: [{ text: `${args.path}: a lazy bundle on the host's SDK may import only @modelcontextprotocol/client` }] };
-      }
-      return { path: 'sdk', namespace: 'sdk-handover' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'sdk-handover' }, () => ({
-      loader: 'js',
-      contents: [
-        `export let ${SDK_HANDOVER.join(', ')};`,
-        'export function provideSdk(sdk) {',
-        `  for (const name of ${JSON.stringify(SDK_HANDOVER)}) if (typeof sdk[name] !== 'function') throw new TypeError('the SDK handed to a lazy bundle has no ' + name);`,
-        `  ({ ${SDK_HANDOVER.join(', ')} } = sdk);`,
-        '}',
-      ].join('\n'),
-    }));
-  },
-};
+function handoverPlugin(handover) {
+  const names = Object.values(handover.imports).flat();
+  return {
+    name: 'handover',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, args => {
+        if (Object.hasOwn(handover.imports, args.path) || handover.module.test(args.path)) return { path: 'handover', namespace: 'handover' };
+        if (handover.refuse.test(args.path)) return { errors: [{ text: `${args.path}: a lazy bundle on the host's packages may import only ${Object.keys(handover.imports).join(', ')}` }] };
+        return undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'handover' }, () => ({
+        loader: 'js',
+        contents: [
+          `export let ${names.join(', ')};`,
+          `export function ${handover.provide}(sdk) {`,
+          `  for (const name of ${JSON.stringify(names)}) if (sdk[name] === undefined || sdk[name] === null) throw new TypeError('the host handed to a lazy bundle has no ' + name);`,
+          `  ({ ${names.join(', ')} } = sdk);`,
+          '}',
+        ].join('\n'),
+      }));
+    },
+  };
+}
 
 /**
  * Turns the `require()` (with `kind: 'dynamic-import'`, the `import()`) of a LAZY module into a run-time load of its own bundle (see LAZY); the SDK client's
@@ -136,14 +158,8 @@ const configs = tests
       ...LAZY.map(lazy => ({
         ...bundled,
         entryPoints: { [lazy.name]: lazy.entry },
-        ...(lazy.sdk ? { plugins: [sdkHandoverPlugin], metafile: true } : {}),
+        ...(lazy.handover ? { plugins: [handoverPlugin(lazy.handover)], metafile: true } : {}),
       })),
-      {
-        // The MCP Apps host bridge (ext-apps, with the protocol schemas it brings): loaded by the first app view
-        // (src/extension/apps/view.ts), so activation never parses it.
-        ...bundled,
-        entryPoints: { 'app-bridge': 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js' },
-      },
       {
         ...bundled,
         entryPoints: { cli: 'src/cli/main.ts' },
@@ -189,17 +205,19 @@ if (watch) {
 } else {
   const results = await Promise.all(configs.map(c => esbuild.build(c)));
   if (!tests) {
-    // A LAZY bundle on the host's SDK must not carry a copy of it (sdkHandoverPlugin): fail the build if it does.
+    // A LAZY bundle on the host's packages must not carry a copy of them (handoverPlugin): fail the build if it does.
     for (const [i, c] of configs.entries()) {
       const name = Object.keys(c.entryPoints)[0];
-      if (!LAZY.some(lazy => lazy.sdk && lazy.name === name)) continue;
-      const copied = Object.keys(results[i].metafile.inputs).filter(f => /node_modules\/@modelcontextprotocol\/(client|core)\//.test(f));
+      const lazy = LAZY.find(l => l.handover && l.name === name);
+      if (!lazy) continue;
+      const copied = Object.keys(results[i].metafile.inputs).filter(f => /node_modules\/@modelcontextprotocol\/(client|core)\//.test(f)
+        || (Object.hasOwn(lazy.handover.imports, 'zod/v4') && /node_modules\/zod\//.test(f)));
       if (copied.length) throw new Error(`dist/${name}.js carries its own SDK: ${copied.join(', ')}`);
     }
     copySandboxHelpers();
     for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
-    console.log(`[esbuild] ${['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] ${['extension.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
     console.log(`[esbuild] loaded on first use: ${LAZY.map(lazy => kib(`${lazy.name}.js`)).join(', ')}`);
     if (analyze) {
       for (const r of results) {

@@ -9,10 +9,14 @@
  * own server only (src/mcp/apps/files.ts).
  */
 import * as vscode from 'vscode';
-import * as path from 'path';
 import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
+import { Protocol, type CallToolResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
+import {
+  CallToolResultSchema, ContentBlockSchema, EmbeddedResourceSchema, EmptyResultSchema, ImplementationSchema, JSONRPCMessageSchema,
+  LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
+} from '@modelcontextprotocol/core';
+import * as zod from 'zod/v4';
 import {
   allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime,
   RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
@@ -232,8 +236,9 @@ export class AppView implements vscode.Disposable {
     res = { ...res, permissions: granted };
     if (this.disposed || dialogs.signal.aborted) return;
     if (res.csp.dropped.length) this.s.log(this.server, 'warning', `MCP App ${this.uri}: ignored CSP domains that are not plain https (or loopback) origins: ${res.csp.dropped.join(', ')}`);
+    const { AppBridge } = await loadBridge();
+    if (this.disposed || dialogs.signal.aborted) return;
     const transport = this.transport = new ViewTransport(this.panel.webview, m => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${m}`), this.who());
-    const { AppBridge } = loadBridge();
     const bridge = this.bridge = new AppBridge(null, this.s.hostInfo, {
       openLinks: {}, serverTools: {}, serverResources: {}, downloadFile: {}, logging: {},
       message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} },
@@ -581,14 +586,24 @@ ${view}<script src="${media('host.js')}"></script></body></html>`;
 }
 
 /**
- * The bridge's bundle (dist/app-bridge.js, built apart by esbuild.mjs) loads with the first view, not at activation:
- * it carries the protocol schemas ext-apps validates with.
+ * The bridge's bundle (dist/app-bridge.js: bridgeModule.ts, esbuild.mjs LAZY) loads with the first view, not at
+ * activation. It carries only ext-apps' bridge and its own schemas: its SDK, core schemas and zod are the host's,
+ * handed over (bridgeHandover.ts), so loading it compiles about 40 KB instead of 0.8 MB and builds no protocol schema
+ * a second time.
  */
-let bridgeModule: typeof BridgeModule | undefined;
-function loadBridge(): typeof BridgeModule {
-  // A computed path: esbuild leaves this require to run time (an import() would be bundled into extension.js).
+let bridgeModule: Promise<typeof BridgeModule> | undefined;
+function loadBridge(): Promise<typeof BridgeModule> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return bridgeModule ??= require(path.join(__dirname, 'app-bridge.js')) as typeof BridgeModule;
+  const { loadAppBridge } = require('./bridgeModule') as typeof import('./bridgeModule');
+  // zod's functions by name (BRIDGE_ZOD), so the main bundle keeps only those it has anyway.
+  const z = {
+    any: zod.any, array: zod.array, boolean: zod.boolean, literal: zod.literal, never: zod.never, number: zod.number, object: zod.object,
+    record: zod.record, string: zod.string, undefined: zod.undefined, union: zod.union, unknown: zod.unknown,
+  };
+  return bridgeModule ??= loadAppBridge({
+    Protocol, z, CallToolResultSchema, ContentBlockSchema, EmbeddedResourceSchema, EmptyResultSchema, ImplementationSchema,
+    JSONRPCMessageSchema, LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
+  }).catch((err: unknown) => { bridgeModule = undefined; throw err; });
 }
 
 /** The caps the page enforces before the extension's own checks (README, Threat model: "Every requester is bounded"). */
