@@ -28,7 +28,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
- *   ext-tasks       @modelcontextprotocol/ext-tasks' client and the whole zod it brings (every locale): the first
+ *   ext-tasks       @modelcontextprotocol/ext-tasks' client (its SDK and zod the host's, handed over): the first
  *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTasks.ts)
  *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
  *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
@@ -41,8 +41,10 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  */
 const SDK_HANDOVER = {
   module: /\/sdkHandover$/, provide: 'provideSdk',
-  imports: { '@modelcontextprotocol/client': ['Client', 'ProtocolError'], '@modelcontextprotocol/core': [] },
-  refuse: /^@modelcontextprotocol\/(client|core)\/./,
+  imports: { '@modelcontextprotocol/client': ['Client', 'ProtocolError'], '@modelcontextprotocol/core': [], 'zod/v4': ['z'] },
+  // ext-tasks imports zod both ways (`import * as z`, `import { z }`): z's functions are exports of their own too.
+  members: { z: ['NEVER', 'array', 'boolean', 'custom', 'discriminatedUnion', 'enum', 'int', 'intersection', 'literal', 'number', 'object', 'record', 'strictObject', 'string', 'union', 'unknown'] },
+  refuse: /^(@modelcontextprotocol\/(client|core)\/.|zod(\/|$))/,
 };
 const BRIDGE_HANDOVER = {
   module: /\/bridgeHandover$/, provide: 'provideBridgeSdk',
@@ -54,6 +56,7 @@ const BRIDGE_HANDOVER = {
     ],
     'zod/v4': ['z'],
   },
+  members: { z: ['any', 'array', 'boolean', 'literal', 'never', 'number', 'object', 'record', 'string', 'undefined', 'union', 'unknown'] },
   refuse: /^(@modelcontextprotocol\/(client|core)\/.|zod(\/|$))/,
 };
 const LAZY = [
@@ -68,12 +71,16 @@ const LAZY = [
 /**
  * In a LAZY bundle with a `handover`: each package of `imports` and the handover module are one stand-in module
  * whose exports are the host's, assigned by the handover module's `provide` function before the code importing them
- * runs (the lazy entry imports the rest with `import()`, which esbuild evaluates on that call). A name outside the
- * lists fails the build ("No matching export"), and so does an import matching `refuse` (another entry of a handed-over
- * package, which would bring a second copy), so nothing silently reads undefined or loads twice.
+ * runs (the lazy entry imports the rest with `import()`, which esbuild evaluates on that call). `members` are an
+ * object's members that are exports too (zod's functions, for `import * as z from 'zod/v4'`): the host hands over
+ * an object of exactly those, never zod's whole namespace. A name outside the lists fails the build ("No matching
+ * export"), and so does an import matching `refuse` (another entry of a handed-over package, which would bring a
+ * second copy); a handover missing any of them is refused before anything reads it.
  */
 function handoverPlugin(handover) {
-  const names = Object.values(handover.imports).flat();
+  const top = Object.values(handover.imports).flat();
+  const members = Object.entries(handover.members ?? {});
+  const exported = [...top, ...members.flatMap(([, ms]) => ms)];
   return {
     name: 'handover',
     setup(build) {
@@ -82,13 +89,18 @@ function handoverPlugin(handover) {
         if (handover.refuse.test(args.path)) return { errors: [{ text: `${args.path}: a lazy bundle on the host's packages may import only ${Object.keys(handover.imports).join(', ')}` }] };
         return undefined;
       });
+      // Local names h0, h1, … (an export may be named `enum`, which no binding can be).
       build.onLoad({ filter: /.*/, namespace: 'handover' }, () => ({
         loader: 'js',
         contents: [
-          `export let ${names.join(', ')};`,
+          `let ${exported.map((_, i) => `h${i}`).join(', ')};`,
+          `export { ${exported.map((n, i) => `h${i} as ${n}`).join(', ')} };`,
           `export function ${handover.provide}(sdk) {`,
-          `  for (const name of ${JSON.stringify(names)}) if (sdk[name] === undefined || sdk[name] === null) throw new TypeError('the host handed to a lazy bundle has no ' + name);`,
-          `  ({ ${names.join(', ')} } = sdk);`,
+          `  const top = ${JSON.stringify(top)};`,
+          `  const members = ${JSON.stringify(members)};`,
+          '  for (const name of top) if (sdk[name] === undefined || sdk[name] === null) throw new TypeError(\'the host handed to a lazy bundle has no \' + name);',
+          '  for (const [obj, ms] of members) for (const m of ms) if (sdk[obj][m] === undefined) throw new TypeError(\'the host handed to a lazy bundle has no \' + obj + \'.\' + m);',
+          `  [${exported.map((_, i) => `h${i}`).join(', ')}] = [...top.map(n => sdk[n]), ...members.flatMap(([obj, ms]) => ms.map(m => sdk[obj][m]))];`,
           '}',
         ].join('\n'),
       }));

@@ -14,8 +14,7 @@ import * as path from 'node:path';
 import * as client from '@modelcontextprotocol/client';
 import * as core from '@modelcontextprotocol/core';
 import * as zod from 'zod/v4';
-import { BRIDGE_HANDOVER, type BridgeSdk } from '../../src/extension/apps/bridgeHandover';
-import { BRIDGE_ZOD } from '../../src/extension/apps/bridgeModule';
+import { BRIDGE_HANDOVER, BRIDGE_ZOD, type BridgeSdk } from '../../src/extension/apps/bridgeHandover';
 import { ROOT, shippedCliPath } from '../support/shipped';
 
 const EXT_APPS_BRIDGE = path.join(ROOT, 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js');
@@ -78,7 +77,7 @@ describe('the App bridge bundle on the host\'s SDK (H151)', () => {
     it('refuses a handover missing a name or a zod function, before the bridge runs', async () => {
       const sdk = handover();
       await assert.rejects(bundle.loadAppBridge({ ...sdk, ToolSchema: undefined } as unknown as BridgeSdk), /no ToolSchema/);
-      await assert.rejects(bundle.loadAppBridge({ ...sdk, z: { ...sdk.z, union: undefined } } as unknown as BridgeSdk), /no union/);
+      await assert.rejects(bundle.loadAppBridge({ ...sdk, z: { ...sdk.z, union: undefined } } as unknown as BridgeSdk), /no z\.union/);
     });
 
     it('answers a view\'s ui/initialize on the host\'s Protocol, refuses a malformed one and keeps answering', async () => {

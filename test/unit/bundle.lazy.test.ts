@@ -1,10 +1,10 @@
 /**
  * The bundles loaded on first use (esbuild.mjs, LAZY: the gateway's MCP server, the RE2 engine, the SDK's default
- * JSON Schema validator, ext-tasks with its zod, jose), on the shipped artefact: each one dist/extension.js or
+ * JSON Schema validator, ext-tasks, jose, the MCP Apps bridge), on the shipped artefact: each one dist/extension.js or
  * dist/cli.js loads is inside the VSIX; the CLI runs a server whose schemas need none of them without them, and
  * loads RE2 from next to itself for the first pattern (a pattern RE2 refuses is still refused, a well-behaved tool
- * on the same server still works). dist/ext-tasks.js runs on the SDK handed to it (src/mcp/server/sdkHandover.ts):
- * no second copy of the SDK inside it, and its errors are the host's `ProtocolError`.
+ * on the same server still works). dist/ext-tasks.js runs on the SDK and zod handed to it (src/mcp/server/sdkHandover.ts):
+ * no second copy of either inside it, and its errors are the host's `ProtocolError`. (The bridge: apps.bridge.test.ts.)
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,7 +14,7 @@ import { CLI_LAZY_BUNDLES, copyShippedCli, shippedCliPath } from '../support/shi
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 import { fixtureServer } from '../fixtures/servers/harness';
 import * as sdk from '@modelcontextprotocol/client';
-import { SDK_HANDOVER } from '../../src/mcp/server/sdkHandover';
+import { EXT_TASKS_ZOD, SDK_HANDOVER, extTasksZod } from '../../src/mcp/server/sdkHandover';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -49,7 +49,7 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const unpacked = path.join(process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test'), 'shipped/extension/dist');
     const ext = lazyRequires(path.join(unpacked, 'extension.js'));
     const cliLazy = lazyRequires(path.join(unpacked, 'cli.js'));
-    assert.deepEqual(ext, ['ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
+    assert.deepEqual(ext, ['app-bridge.js', 'ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
     assert.deepEqual(cliLazy, [...CLI_LAZY_BUNDLES].sort());
     for (const f of [...ext, ...cliLazy]) {
       assert.ok(fs.existsSync(path.join(unpacked, f)), `dist/${f} is not in the VSIX`);
@@ -85,7 +85,7 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
   });
 });
 
-describe('dist/ext-tasks.js runs on the host\'s SDK (production build)', function () {
+describe('dist/ext-tasks.js runs on the host\'s SDK and zod (production build)', function () {
   this.timeout(120_000);
   let dist: string;
   type ExtTasksModule = typeof import('../../src/mcp/server/extTasksModule');
@@ -102,16 +102,36 @@ describe('dist/ext-tasks.js runs on the host\'s SDK (production build)', functio
       assert.ok(main.includes(sdkText), `extension.js should hold the SDK's "${sdkText}"`);
       assert.ok(!lazy.includes(sdkText), `ext-tasks.js holds the SDK's "${sdkText}": a second copy of the SDK`);
     }
-    // ext-tasks and its zod are out of extension.js.
+    // Nor of zod (its error messages live in zod's core, which only extension.js holds).
+    for (const zodText of ['Invalid input: expected', 'Too big: expected']) {
+      assert.ok(main.includes(zodText), `extension.js should hold zod's "${zodText}"`);
+      assert.ok(!lazy.includes(zodText), `ext-tasks.js holds zod's "${zodText}": a second copy of zod`);
+    }
+    // ext-tasks is out of extension.js.
     assert.ok(lazy.includes('An ext-tasks adapter is already active for this Client'));
     assert.ok(!main.includes('An ext-tasks adapter is already active for this Client'));
     // esbuild.mjs builds the same names into the bundle's stand-in as sdkHandover.ts checks.
     const esbuildText = fs.readFileSync(path.join(ROOT, 'esbuild.mjs'), 'utf8');
-    assert.match(esbuildText, new RegExp(`const SDK_HANDOVER = \\[${SDK_HANDOVER.map(n => `'${n}'`).join(', ')}\\];`));
+    const handover = esbuildText.slice(esbuildText.indexOf('const SDK_HANDOVER = {'), esbuildText.indexOf('const BRIDGE_HANDOVER = {'));
+    assert.ok(handover.includes(`'@modelcontextprotocol/client': [${SDK_HANDOVER.map(n => `'${n}'`).join(', ')}]`), handover);
+    assert.ok(handover.includes(`members: { z: [${EXT_TASKS_ZOD.map(n => `'${n}'`).join(', ')}] }`), handover);
+  });
+
+  it('ext-tasks calls only the zod functions the host hands over', () => {
+    const dir = path.join(ROOT, 'node_modules/@modelcontextprotocol/ext-tasks/dist');
+    const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter(f => f.endsWith('.js')).map(f => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const zodFiles = files.filter(t => /from\s*["']zod\/v4["']/.test(t));
+    assert.ok(zodFiles.length > 0);
+    for (const text of zodFiles) {
+      const local = /import\s*\*\s*as\s+([\w$]+)\s+from\s*["']zod\/v4["']/.exec(text)?.[1] ?? /import\s*\{\s*z(?:\s+as\s+([\w$]+))?\s*\}\s*from\s*["']zod\/v4["']/.exec(text)?.[1] ?? 'z';
+      const used = new Set([...text.matchAll(new RegExp(`(?<![\\w$.])${local.replace(/\$/g, '\\$')}\\.([\\w$]+)`, 'g'))].map(m => m[1]));
+      assert.ok(used.size > 0);
+      for (const n of used) assert.ok((EXT_TASKS_ZOD as readonly string[]).includes(n), `ext-tasks calls z.${n}, not in EXT_TASKS_ZOD`);
+    }
   });
 
   it('an error thrown inside it is the host\'s ProtocolError; a Client the host made is the one it adapts', async () => {
-    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError });
+    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError, z: extTasksZod() });
     const client = new sdk.Client({ name: 'lazy-test', version: '1.0.0' });
     const port = tasks.createSessionPortFromClient(client as never, 'lazy-test');
     try {
@@ -127,9 +147,11 @@ describe('dist/ext-tasks.js runs on the host\'s SDK (production build)', functio
   });
 
   it('refuses an SDK handover without the names it needs (nothing runs on undefined)', async () => {
-    await assert.rejects(load().loadExtTasks({ Client: sdk.Client } as never), /the SDK handed to a lazy bundle has no ProtocolError/);
+    await assert.rejects(load().loadExtTasks({ Client: sdk.Client, z: extTasksZod() } as never), /the host handed to a lazy bundle has no ProtocolError/);
+    await assert.rejects(load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError, z: { ...extTasksZod(), strictObject: undefined } } as never),
+      /the host handed to a lazy bundle has no z\.strictObject/);
     // Bystander: a proper handover after a refused one still loads.
-    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError });
+    const tasks = await load().loadExtTasks({ Client: sdk.Client, ProtocolError: sdk.ProtocolError, z: extTasksZod() });
     assert.equal(typeof tasks.createTaskSessionFromClient, 'function');
   });
 });

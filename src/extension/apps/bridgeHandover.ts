@@ -11,7 +11,6 @@
 import type * as Client from '@modelcontextprotocol/client';
 import type * as Core from '@modelcontextprotocol/core';
 import type * as Zod from 'zod/v4';
-import type { BRIDGE_ZOD } from './bridgeModule';
 
 /** What the bridge may import, by module (esbuild.mjs builds the same lists into the bundle's stand-in). */
 export const BRIDGE_HANDOVER = {
@@ -23,6 +22,13 @@ export const BRIDGE_HANDOVER = {
   'zod/v4': ['z'],
 } as const;
 
+/**
+ * The zod functions the bridge calls on its `z` (ext-apps builds its schemas with these): the host hands over an
+ * object of exactly these, taken from its own zod by name, not zod's whole `z` namespace, which would bring every
+ * zod export (and locale) into the main bundle. test/unit/apps.bridge.test.ts checks the list against ext-apps.
+ */
+export const BRIDGE_ZOD = ['any', 'array', 'boolean', 'literal', 'never', 'number', 'object', 'record', 'string', 'undefined', 'union', 'unknown'] as const;
+
 type Names<M extends keyof typeof BRIDGE_HANDOVER> = (typeof BRIDGE_HANDOVER)[M][number];
 /** The host's exports the bridge's bundle reads. */
 export type BridgeSdk = Pick<typeof Client, Names<'@modelcontextprotocol/client'>>
@@ -33,6 +39,9 @@ export type BridgeSdk = Pick<typeof Client, Names<'@modelcontextprotocol/client'
 export function provideBridgeSdk(sdk: BridgeSdk): void {
   for (const name of Object.values(BRIDGE_HANDOVER).flat()) {
     const v = (sdk as unknown as Record<string, unknown>)[name];
-    if (v === undefined || v === null) throw new TypeError(`the SDK handed to the App bridge has no ${name}`);
+    if (v === undefined || v === null) throw new TypeError(`the host handed to a lazy bundle has no ${name}`);
+  }
+  for (const name of BRIDGE_ZOD) {
+    if (sdk.z[name] === undefined) throw new TypeError(`the host handed to a lazy bundle has no z.${name}`);
   }
 }

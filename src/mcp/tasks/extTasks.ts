@@ -21,6 +21,7 @@
  */
 import type { ApplicationInputRequest, TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { extTasksZod } from '../server/sdkHandover';
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
@@ -47,7 +48,7 @@ export async function createTaskSession(client: unknown, o: TaskSessionOptions):
   // Its own bundle dist/ext-tasks.js, loaded with the first task-capable server, on this SDK (extTasksModule.ts).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loadExtTasks } = require('../server/extTasksModule') as typeof import('../server/extTasksModule');
-  const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError });
+  const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError, z: extTasksZod() });
   return createTaskSessionFromClient(client as never, {
     endpointId: o.endpointId,
     ...(o.raw && {
