@@ -85,7 +85,7 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
   });
 });
 
-describe('dist/ext-tasks.js runs on the host\'s SDK and zod (production build)', function () {
+describe('dist/ext-tasks.js runs on the host\'s SDK and zod (production build, H151)', function () {
   this.timeout(120_000);
   let dist: string;
   type ExtTasksModule = typeof import('../../src/mcp/server/extTasksModule');
