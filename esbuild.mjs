@@ -224,7 +224,7 @@ if (watch) {
       if (!lazy) continue;
       const copied = Object.keys(results[i].metafile.inputs).filter(f => /node_modules\/@modelcontextprotocol\/(client|core)\//.test(f)
         || (Object.hasOwn(lazy.handover.imports, 'zod/v4') && /node_modules\/zod\//.test(f)));
-      if (copied.length) throw new Error(`dist/${name}.js carries its own SDK: ${copied.join(', ')}`);
+      if (copied.length) throw new Error(`dist/${name}.js carries its own copy of a package the host hands over: ${copied.join(', ')}`);
     }
     copySandboxHelpers();
     for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);

@@ -1,10 +1,10 @@
 /**
- * The host's SDK, handed to a bundle loaded on first use that imports `@modelcontextprotocol/client` itself
- * (esbuild.mjs, LAZY `sdk`): built, such a bundle's imports of the SDK read this module, which holds the main
- * bundle's own exports once `provideSdk` has run, so there is one SDK (one `Client`, `instanceof ProtocolError`
- * holds across the two bundles) and no second copy of it in the lazy bundle. Unbundled (out/, tests) the lazy
- * module imports the SDK from node_modules and this is a no-op. Nothing here is global: only the code that loads
- * the bundle reaches it.
+ * The host's SDK and zod, handed to ext-tasks' bundle, loaded on first use, which imports `@modelcontextprotocol/client`
+ * and `zod/v4` itself (esbuild.mjs, LAZY `handover`): built, that bundle's imports of them read this module, which
+ * holds the main bundle's own exports once `provideSdk` has run, so there is one SDK (one `Client`, `instanceof
+ * ProtocolError` holds across the two bundles) and one zod, and no second copy of either in the lazy bundle.
+ * Unbundled (out/, tests) the lazy module imports them from node_modules and this only checks. Nothing here is
+ * global: only the code that loads the bundle reaches it.
  */
 import type * as Sdk from '@modelcontextprotocol/client';
 import * as zod from 'zod/v4';
