@@ -50,6 +50,11 @@ describe('Apps flood benchmark (real extension host)', () => {
       const session = profileTo ? new Session() : undefined;
       const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session!.post(method, params ?? {}, (err, r) => err ? reject(err) : resolve(r)));
       if (session) { session.connect(); await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); await post('Profiler.start'); }
+      // MCP_HOST_BENCH_APPS_TRACE_GC=1: V8 traces every collection from here on (--trace-gc-nvp: its pause, what it
+      // copied and promoted) to the extension host's stdout, which code-server writes to its log (the run folder:
+      // EXTTEST_KEEP_RUN=1). Process-wide and not undone: for finding what a long collection was, not for figures.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      if (process.env.MCP_HOST_BENCH_APPS_TRACE_GC) (require('v8') as typeof import('v8')).setFlagsFromString('--trace-gc-nvp');
       const h = monitorEventLoopDelay({ resolution: 5 });
       h.enable();
       // The garbage collector's pauses of this thread (the whole extension host's heap, every extension's), so a longest
