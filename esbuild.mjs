@@ -44,7 +44,6 @@ const SDK_HANDOVER = {
   imports: { '@modelcontextprotocol/client': ['Client', 'ProtocolError'], '@modelcontextprotocol/core': [], 'zod/v4': ['z'] },
   // ext-tasks imports zod both ways (`import * as z`, `import { z }`): z's functions are exports of their own too.
   members: { z: ['NEVER', 'array', 'boolean', 'custom', 'discriminatedUnion', 'enum', 'int', 'intersection', 'literal', 'number', 'object', 'record', 'strictObject', 'string', 'union', 'unknown'] },
-  refuse: /^(@modelcontextprotocol\/(client|core)\/.|zod(\/|$))/,
 };
 const BRIDGE_HANDOVER = {
   module: /\/bridgeHandover$/, provide: 'provideBridgeSdk',
@@ -57,7 +56,6 @@ const BRIDGE_HANDOVER = {
     'zod/v4': ['z'],
   },
   members: { z: ['any', 'array', 'boolean', 'literal', 'never', 'number', 'object', 'record', 'string', 'undefined', 'union', 'unknown'] },
-  refuse: /^(@modelcontextprotocol\/(client|core)\/.|zod(\/|$))/,
 };
 const LAZY = [
   { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
@@ -74,10 +72,11 @@ const LAZY = [
  * runs (the lazy entry imports the rest with `import()`, which esbuild evaluates on that call). `members` are an
  * object's members that are exports too (zod's functions, for `import * as z from 'zod/v4'`): the host hands over
  * an object of exactly those, never zod's whole namespace. A name outside the lists fails the build ("No matching
- * export"), and so does an import matching `refuse` (another entry of a handed-over package, which would bring a
- * second copy); a handover missing any of them is refused before anything reads it.
+ * export"), and so does an import of another entry of a handed-over package (which would bring a second copy); a
+ * handover missing any of them is refused before anything reads it.
  */
 function handoverPlugin(handover) {
+  const packages = handoverPackages(handover);
   const top = Object.values(handover.imports).flat();
   const members = Object.entries(handover.members ?? {});
   const exported = [...top, ...members.flatMap(([, ms]) => ms)];
@@ -86,7 +85,7 @@ function handoverPlugin(handover) {
     setup(build) {
       build.onResolve({ filter: /.*/ }, args => {
         if (Object.hasOwn(handover.imports, args.path) || handover.module.test(args.path)) return { path: 'handover', namespace: 'handover' };
-        if (handover.refuse.test(args.path)) return { errors: [{ text: `${args.path}: a lazy bundle on the host's packages may import only ${Object.keys(handover.imports).join(', ')}` }] };
+        if (packages.some(p => args.path === p || args.path.startsWith(`${p}/`))) return { errors: [{ text: `${args.path}: a lazy bundle on the host's packages may import only ${Object.keys(handover.imports).join(', ')}` }] };
         return undefined;
       });
       // Local names h0, h1, … (an export may be named `enum`, which no binding can be).
@@ -106,6 +105,11 @@ function handoverPlugin(handover) {
       }));
     },
   };
+}
+
+/** The packages a handover's imports come from (`zod/v4` → `zod`): no other entry of them may be bundled. */
+function handoverPackages(handover) {
+  return [...new Set(Object.keys(handover.imports).map(i => i.split('/').slice(0, i.startsWith('@') ? 2 : 1).join('/')))];
 }
 
 /**
@@ -222,8 +226,8 @@ if (watch) {
       const name = Object.keys(c.entryPoints)[0];
       const lazy = LAZY.find(l => l.handover && l.name === name);
       if (!lazy) continue;
-      const copied = Object.keys(results[i].metafile.inputs).filter(f => /node_modules\/@modelcontextprotocol\/(client|core)\//.test(f)
-        || (Object.hasOwn(lazy.handover.imports, 'zod/v4') && /node_modules\/zod\//.test(f)));
+      const packages = handoverPackages(lazy.handover);
+      const copied = Object.keys(results[i].metafile.inputs).filter(f => packages.some(p => f.includes(`node_modules/${p}/`)));
       if (copied.length) throw new Error(`dist/${name}.js carries its own copy of a package the host hands over: ${copied.join(', ')}`);
     }
     copySandboxHelpers();
