@@ -593,6 +593,7 @@ ${view}<script src="${media('host.js')}"></script></body></html>`;
  */
 let bridgeModule: Promise<typeof BridgeModule> | undefined;
 function loadBridge(): Promise<typeof BridgeModule> {
+  if (bridgeModule) return bridgeModule;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loadAppBridge } = require('./bridgeModule') as typeof import('./bridgeModule');
   // zod's functions by name (BRIDGE_ZOD), so the main bundle keeps only those it has anyway.
@@ -600,7 +601,7 @@ function loadBridge(): Promise<typeof BridgeModule> {
     any: zod.any, array: zod.array, boolean: zod.boolean, literal: zod.literal, never: zod.never, number: zod.number, object: zod.object,
     record: zod.record, string: zod.string, undefined: zod.undefined, union: zod.union, unknown: zod.unknown,
   };
-  return bridgeModule ??= loadAppBridge({
+  return bridgeModule = loadAppBridge({
     Protocol, z, CallToolResultSchema, ContentBlockSchema, EmbeddedResourceSchema, EmptyResultSchema, ImplementationSchema,
     JSONRPCMessageSchema, LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
   }).catch((err: unknown) => { bridgeModule = undefined; throw err; });
