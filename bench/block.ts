@@ -4,7 +4,8 @@
  * host bundles into dist/extension.js), exactly as the extension host runs it: in-process, on the one thread.
  * Measured with perf_hooks.monitorEventLoopDelay (resolution 2 ms, so a figure includes up to 2 ms of sampling
  * interval) over each case, from the request to its answer (and, for the catalogue cases, to the catalogue
- * settling) and one timer turn after it (so the turn that delivered the answer counts), reporting the **max** delay. A bare SDK v2 `Client` on the same fixture is measured the same way in
+ * settling) and one timer turn after it (so the turn that delivered the answer counts), reporting the **max**
+ * delay. A bare SDK v2 `Client` on the same fixture is measured the same way in
  * the same run where it can do the same work (the peer). Fixture: test/fixtures/servers/block.mjs.
  *   (a) a 50 MB text tool result, and a result of 500,000 small objects (~31 MB of JSON)
  *   (b) a message just over the 64 MiB cap (refused, with bounded memory)

@@ -6,14 +6,12 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { nodeFixture } from '../test/support/connection';
-import { LogBatcher, type LogEntry } from '../src/mcp';
+import { LOG_BATCH_CHARS, LogBatcher, type LogEntry } from '../src/mcp';
 import { gc, memorySampler, round, startHost, type Bench } from './lib';
 
 const MB = 50;
 const SECONDS = 5;
 const FLUSH_MS = 50; // LOG_FLUSH_MS in src/extension/logs.ts
-/** LogBatcher's default maxBatchChars: a flood is also handed on every 64 KiB of messages. */
-const BATCH_CHARS = 64 * 1024;
 
 /** The extension's batching (the core's LogBatcher, as src/extension/logs.ts uses it) with appends counted and dropped. */
 class BatchedSink {
@@ -64,7 +62,7 @@ export const flood: Bench = {
       log(`event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms, mean ${mean.toFixed(1)} ms; rss peak +${m.rssPeakMb.toFixed(1)} MB, heap peak +${m.heapPeakMb.toFixed(1)} MB`);
       log(`${sink.lines} lines in ${sink.appends} appends (${appendsPerS.toFixed(1)}/s, ${(sink.lines / Math.max(1, sink.appends)).toFixed(0)} lines each)`);
       // Batched: at most two appends per flush interval (a run of another level may split one), plus one per 64 KiB.
-      const batched = sink.appends <= Math.ceil(elapsed / FLUSH_MS) * 2 + Math.ceil(sink.chars / BATCH_CHARS) + 10;
+      const batched = sink.appends <= Math.ceil(elapsed / FLUSH_MS) * 2 + Math.ceil(sink.chars / LOG_BATCH_CHARS) + 10;
       return [
         {
           name: `log flood: event-loop delay p99 (${MB} MB stderr in ${SECONDS} s)`, value: round(p99, 2), unit: 'ms',
@@ -78,7 +76,7 @@ export const flood: Bench = {
         {
           name: 'log flood: output appends', value: sink.appends, unit: 'appends',
           ratio: null, target: 'output appends batched', met: batched && sink.lines + 1 >= server.lines,
-          note: `${sink.lines} lines, ${round(appendsPerS, 1)} appends/s (flush every ${FLUSH_MS} ms or ${BATCH_CHARS / 1024} KiB of messages)`,
+          note: `${sink.lines} lines, ${round(appendsPerS, 1)} appends/s (flush every ${FLUSH_MS} ms or ${LOG_BATCH_CHARS / 1024} KiB of messages)`,
         },
       ];
     } finally {

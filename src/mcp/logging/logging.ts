@@ -28,6 +28,9 @@ export function mapMcpLevel(level: LoggingLevel): LogLevel {
  * 50 MB grew a fresh process's heap by ~70 MB of garbage awaiting a full collection; ~15 MB with the bound), and it
  * caps what one append carries. Entries without a server (host-wide lines) are not queued.
  */
+/** How many characters of messages a batch holds before it is handed on, whatever its age (LogBatcher). */
+export const LOG_BATCH_CHARS = 64 * 1024;
+
 export class LogBatcher {
   private queue: LogEntry[] = [];
   private queuedChars = 0;
@@ -36,7 +39,7 @@ export class LogBatcher {
   constructor(
     private readonly write: (server: string, level: LogLevel, entries: LogEntry[]) => void,
     private readonly flushMs = 50,
-    private readonly maxBatchChars = 64 * 1024,
+    private readonly maxBatchChars = LOG_BATCH_CHARS,
   ) {}
 
   enqueue(e: LogEntry): void {
