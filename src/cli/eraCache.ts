@@ -1,7 +1,8 @@
 /**
  * The CLI's protocol-era verdict cache (H123; src/mcp/server/eraVerdicts.ts): a small JSON file in the user's cache
  * directory, `$MCP_HOST_ERA_CACHE`, else `$XDG_CACHE_HOME/mcp-host/era-verdicts.json` (~/.cache by default);
- * `MCP_HOST_ERA_CACHE=off` turns it off. It holds definition keys (hashes) and a date each, nothing of a definition.
+ * `MCP_HOST_ERA_CACHE=off` turns it off. It holds definition keys (HMACs under the installation key in the 0600 file
+ * `installation-key` beside it) and a date each, nothing of a definition.
  * Read once per run, written (mode 0600, through a temporary file) when a verdict changes; a file that cannot be
  * read or written only costs the probe.
  */
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EraVerdicts } from '../mcp/server/eraVerdicts';
+import { definitionKeyer, isInstallationKey, newInstallationKey, type DefinitionKey } from '../mcp/config/definitionKey';
 
 /** Where the cache lives, or undefined when it is turned off. */
 export function eraCachePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -43,4 +45,29 @@ export function fileEraVerdicts(file: string): EraVerdicts {
       // Only a cache: the next run probes again.
     }
   });
+}
+
+/** The CLI's installation key (config/definitionKey.ts): a 0600 file next to the era cache, what its keys are HMACs under. */
+export function installationKeyPath(eraFile: string): string {
+  return path.join(path.dirname(eraFile), 'installation-key');
+}
+
+/**
+ * The definition key under the installation key in `file`; a missing or malformed file gets a new key (written 0600,
+ * in a 0700 folder). `created` says so: what the era cache holds then is under the old unsalted keys, re-keyed once.
+ * A key that cannot be written is this run's own (the era cache is then only as good as one run).
+ */
+export function fileInstallationKey(file: string): { key: DefinitionKey; created: boolean } {
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    if (isInstallationKey(text)) return { key: definitionKeyer(text), created: false };
+  } catch { /* none yet */ }
+  const fresh = newInstallationKey();
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${fresh}\n`, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch { /* this run's key only */ }
+  return { key: definitionKeyer(fresh), created: true };
 }

@@ -10,7 +10,9 @@ import { terminalElicit } from './elicit';
 import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
-import { eraCachePath, fileEraVerdicts } from './eraCache';
+import { eraCachePath, fileEraVerdicts, fileInstallationKey, installationKeyPath } from './eraCache';
+import { keyMigration, type DefinitionKey } from '../mcp/config/definitionKey';
+import type { ServerDefinition } from '../mcp/types';
 import type { EraVerdicts } from '../mcp/server/eraVerdicts';
 
 /** `raw`: stdout gets the servers' bytes as sent (`--raw`); else control characters are escaped (output.ts). */
@@ -42,6 +44,16 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
   // H123: servers found to speak only the `initialize` era are not probed again (a file in the user's cache directory).
   const eraFile = eraCachePath(env);
   let eraVerdicts: EraVerdicts | undefined;
+  // The definition key the era cache is kept under: an HMAC under the installation key (a 0600 file beside the cache).
+  let installation: { key: DefinitionKey; created: boolean } | undefined;
+  let definitions: readonly ServerDefinition[] = [];
+  /** The era cache, re-keyed once (unsalted → keyed) when the installation key is new. */
+  const eraCache = (file: string): EraVerdicts => {
+    installation ??= fileInstallationKey(installationKeyPath(file));
+    const verdicts = fileEraVerdicts(file);
+    if (installation.created) verdicts.rekey(keyMigration(definitions, installation.key));
+    return verdicts;
+  };
   return {
     signIn: {
       isPending: server => signIn.isPending(server),
@@ -59,6 +71,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
       forceSandbox = args.sandbox;
       // Every line from here on hides the secrets of every server the file defines.
       hideSecretsOf(cfg.definitions);
+      definitions = cfg.definitions;
       return cfg;
     },
     createHost: (features, compileTool) => {
@@ -77,7 +90,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         ...(features && { features }),
         // Only the schemas the command uses are compiled (commands.ts: `call` its tool's; `inspect` none).
         ...(compileTool && { compileToolSchemas: compileTool }),
-        ...(eraFile ? { eraVerdicts: eraVerdicts ??= fileEraVerdicts(eraFile) } : {}),
+        ...(eraFile ? { eraVerdicts: eraVerdicts ??= eraCache(eraFile), definitionKey: installation?.key } : {}),
       });
       // The configuration's workspace folder (or --root), as the loaded configuration says; none before loading.
       host.setRoots(roots);

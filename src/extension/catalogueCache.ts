@@ -1,6 +1,6 @@
 /**
  * The last known catalogue of every server, kept in the workspace state and shown at once on the next activation
- * (marked "cached lists" until the server answers). Keyed by server name and the definition key (a sha256 hash,
+ * (marked "cached lists" until the server answers). Keyed by server name and the definition key (a keyed hash,
  * `src/mcp/config/definitionKey.ts`): a changed definition shows nothing stale, and nothing of the resolved definition
  * (`${input:}` values, env, headers) is stored. Entries from before (keyed by the definition's text) are dropped when
  * the cache is built. A catalogue that carries one of the server's secrets (a server echoing its token into a tool
@@ -49,6 +49,15 @@ export class CatalogueCache implements vscode.Disposable {
         else if (state.kind === 'stopped' || state.kind === 'error') this.seed();
       }),
     );
+  }
+
+  /** Once, when the definition key changed (definitionKeys.ts): entries re-keyed by `map`, the rest dropped. */
+  rekey(map: ReadonlyMap<string, string>): void {
+    for (const [name, e] of Object.entries(this.entries)) {
+      const next = map.get(e.fp);
+      if (next === undefined) delete this.entries[name]; else e.fp = next;
+    }
+    void this.memento.update(CATALOGUE_CACHE_KEY, Object.keys(this.entries).length ? { ...this.entries } : undefined);
   }
 
   /** Seeds every configured server that is not running with its cached lists (same definition only). */

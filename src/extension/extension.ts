@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as settings from './settings';
-import { McpHost, definitionKey, type HostApi, type SandboxHostOptions } from '../mcp';
+import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -10,7 +10,7 @@ import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
 import { setStartOnUse } from './commands/args';
-import { LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
+import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
 import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
@@ -22,13 +22,14 @@ import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures } from './status';
 import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
-import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
-import { LEGACY_TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
-import { AppViews } from './apps';
+import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
+import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
+import { APP_PERMISSIONS_KEY, AppViews } from './apps';
 import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { mementoEraVerdicts } from './eraCache';
+import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
@@ -88,6 +89,8 @@ export interface McpHostExtensionApi {
    * folders it may write files to (storage, global storage, logs).
    */
   storage: { workspace: vscode.Memento; global: vscode.Memento; folders: string[] };
+  /** The definition key (definitionKeys.ts: this installation's HMAC of the identity fields) everything is kept under. */
+  definitionKey: DefinitionKey;
   /** `performance.now()` when `activate()` began (the activation benchmark measures from it). */
   activationStart: number;
   /** How long `activate()` itself took (ms); also in the "MCP Host" log. Read by the activation benchmark. */
@@ -137,16 +140,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
     },
   }));
+  // The definition key: an HMAC of the identity fields under this installation's key (SecretStorage), one function for
+  // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts).
+  const definitionKey = await installationKeyer(context.secrets);
+  const eraVerdicts = mementoEraVerdicts(context.workspaceState);
   const host: McpHost = hostRef = new McpHost({
     features: sampling,
     authProvider: def => (def.type === 'stdio' ? undefined : oauthBridge().providerFor(def)),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-    // The one definition key (without autoStart: flipping it, e.g. after consent, must not restart).
-    fingerprint: definitionKey,
+    // The one definition key: equal keys are the same server, whose tuning (timeouts, autoStart, disabled) is adopted in place.
+    definitionKey,
     // The caps (`limits`) and the OS sandbox's denials are given right after the first reconcile (below): no server
     // starts before (each start has a turn of its own), and deciding what starts needs neither.
     // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
-    eraVerdicts: mementoEraVerdicts(context.workspaceState),
+    eraVerdicts,
   });
   // The sandbox's extra denials apply from each server's next start.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
@@ -157,7 +164,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const logs = logsRef = push(new ServerLogs(host));
   const consent = new LaunchConsent(context.workspaceState, definitionKey);
   const inputs = new InputStore(context.secrets, context.globalState);
-  const controller = push(new ServerController(host, consent, inputs, log));
+  // The last known lists of every server (seeded below, once the first sync put the servers in the host).
+  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
+    const d = host.get(name)?.definition;
+    return d && definitionKey(d);
+  }));
+  const historyDir = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined;
+  const controller = push(new ServerController(host, consent, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
+    workspace: context.workspaceState, global: context.globalState,
+    keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
+    grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
+    stores: [eraVerdicts, cache],
+    historyDir,
+  })));
   step('host');
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);
@@ -186,10 +205,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   push(toVs(host.onDidChangeServers(applyTrace)));
   // The last known lists of every server, shown at once (marked cached) until it answers: seeded now for the servers
   // the first sync put in the host, then on every change.
-  const cache = push(new CatalogueCache(context.workspaceState, host, name => {
-    const d = host.get(name)?.definition;
-    return d && definitionKey(d);
-  }));
   cache.seed();
   push(toVs(host.onDidChangeServers(() => cache.seed())));
   // Grants once keyed by a bare server name are never honoured: drop them.
@@ -223,7 +238,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }));
   push(vscode.window.createTreeView(ViewIds.resources, { treeDataProvider: resourcesTree, showCollapseAll: true }));
   // History is kept across reloads in the workspace's storage folder (historyStore.ts); restored before the view reads it.
-  const historyStore = push(new HistoryStore(host, context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined, m => log.warn(m)));
+  const historyStore = push(new HistoryStore(host, historyDir, m => log.warn(m), definitionKey));
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   step('views');
@@ -325,6 +340,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       global: context.globalState,
       folders: [context.storageUri, context.globalStorageUri, context.logUri].filter((u): u is vscode.Uri => !!u).map(u => u.fsPath),
     },
+    definitionKey,
     activationStart,
     activationMs,
     firstReconcileMs,

@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostApi, ServerDefinition, ServerHandle } from '../mcp';
-import { definitionKey } from '../mcp/config/definitionKey';
+import type { DefinitionKey, HostApi, ServerDefinition, ServerHandle } from '../mcp';
 import { Redactor } from '../mcp/logging/redact';
 
 /** Files kept (one per server and definition); the least recently written go first. */
@@ -23,8 +22,8 @@ const WRITE_DELAY_MS = 500;
  * The key a server's History is kept under: its name and the definition key (a hash), so an edited definition (or
  * another workspace's server of the same name) starts its own History.
  */
-export function historyKey(name: string, def: ServerDefinition): string {
-  return createHash('sha256').update(`${name}\n${definitionKey(def)}`).digest('hex');
+export function historyKey(name: string, def: ServerDefinition, key: DefinitionKey): string {
+  return createHash('sha256').update(`${name}\n${key(def)}`).digest('hex');
 }
 
 export class HistoryStore implements vscode.Disposable {
@@ -35,7 +34,8 @@ export class HistoryStore implements vscode.Disposable {
   private readonly subs: { dispose(): void }[];
 
   /** `dir` is the folder of the files (undefined: History is not kept, e.g. a window without a folder). */
-  constructor(private readonly host: HostApi, private readonly dir: string | undefined, private readonly log: (m: string) => void) {
+  /** `key` is the definition key (definitionKeys.ts) the files are named by. */
+  constructor(private readonly host: HostApi, private readonly dir: string | undefined, private readonly log: (m: string) => void, private readonly key: DefinitionKey) {
     this.subs = [
       host.onDidChangeServers(() => this.restoreNew()),
       host.onDidChangeHistory(e => {
@@ -50,7 +50,7 @@ export class HistoryStore implements vscode.Disposable {
 
   /** The file a server's History is kept in. */
   fileOf(h: ServerHandle): string | undefined {
-    return this.dir && path.join(this.dir, `${historyKey(h.name, h.definition)}.json`);
+    return this.dir && path.join(this.dir, `${historyKey(h.name, h.definition, this.key)}.json`);
   }
 
   private restoreNew(): void {

@@ -10,7 +10,7 @@ import { Connection, type ConnectionOptions } from './server/connection';
 import type { Limits } from './limits';
 import { SamplingService } from './features/sampling';
 import { messageOf } from './errors';
-import { definitionKey, stableStringify } from './config/definitionKey';
+import { ephemeralKeyer, stableStringify, type DefinitionKey } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 import type { HistoryEntry } from './server/history';
 import type { SandboxDenial, SandboxHostOptions } from './launch/sandbox';
@@ -18,8 +18,6 @@ import type { SkillInfo } from './skills/skills';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
   features?: ClientFeatures;
-  /** What makes a server "the same process" (default: the definition key (config/definitionKey.ts) without `timeout` and `disabled`). */
-  fingerprint?: (def: ServerDefinition) => string;
   /** OAuth provider per HTTP server (the extension and CLI inject storage and the browser step). */
   authProvider?: ConnectionOptions['authProvider'] | ((def: ServerDefinition) => ConnectionOptions['authProvider']);
   /** Debounce for roots/list_changed (default 50 ms). */
@@ -27,14 +25,6 @@ export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampl
 }
 
 export { stableStringify };
-
-/**
- * The host's default "same process" key: the definition key without the settings a running server adopts in place
- * (`timeout`, `disabled`), so changing those never restarts it.
- */
-function sameProcessKey(def: ServerDefinition): string {
-  return definitionKey({ ...def, timeout: undefined, disabled: undefined });
-}
 
 /** True when `uri` is an acceptable root: a file: URI without `..` segments (H17). */
 export function isValidRoot(uri: string): boolean {
@@ -109,7 +99,15 @@ export class McpHost implements HostApi {
   /** The sandbox options every connection reads at each launch (one object, updated in place by setSandboxOptions). */
   private readonly sandboxOptions: SandboxHostOptions;
 
+  /**
+   * The restart rule: the definition key (config/definitionKey.ts, the identity fields of schema.ts's table) — the same
+   * function the owner keys consent, grants, History and caches by (HostOptions.definitionKey; without one, a random
+   * key of this host's own). Equal keys: the same server, its tuning adopted in place (update).
+   */
+  private readonly key: DefinitionKey;
+
   constructor(private readonly options: HostOptions = {}) {
+    this.key = options.definitionKey ?? ephemeralKeyer();
     this.limits = options.limits;
     this.sandboxOptions = { ...options.sandbox };
     this.sampling = new SamplingService(options.features ?? {});
@@ -128,7 +126,7 @@ export class McpHost implements HostApi {
   }
 
   private fingerprint(def: ServerDefinition): string {
-    return (this.options.fingerprint ?? sameProcessKey)(def);
+    return this.key(def);
   }
 
   private fingerprintOf(e: Entry): string {
@@ -149,9 +147,10 @@ export class McpHost implements HostApi {
   }
 
   private create(def: ServerDefinition): Entry {
-    const { features, fingerprint: _f, authProvider, rootsDebounceMs: _r, ...rest } = this.options;
+    const { features, authProvider, rootsDebounceMs: _r, ...rest } = this.options;
     const connection: Connection = new Connection(def, {
       ...rest,
+      definitionKey: this.key,
       limits: this.limits,
       features,
       sampling: this.sampling,

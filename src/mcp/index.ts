@@ -8,7 +8,7 @@ export * from './catalogue/catalogue';
 export * from './features/sampling';
 export * from './server/connection';
 export * from './host';
-export { definitionKey, isDefinitionKey } from './config/definitionKey';
+export { definitionKeyer, ephemeralKeyer, isDefinitionKey, isInstallationKey, keyMigration, legacyDefinitionKey, newInstallationKey, type DefinitionKey } from './config/definitionKey';
 export * from './http/fetch';
 export * from './oauth/provider';
 export * from './oauth/workloadIdentity';

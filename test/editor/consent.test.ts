@@ -11,7 +11,6 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat';
 import { LaunchConsent } from '../../src/extension/consent';
-import { definitionKey } from '../../src/mcp/config/definitionKey';
 import type { McpNode } from '../../src/views/nodes';
 import { EVERYTHING, activateHost, until } from './helpers';
 
@@ -104,9 +103,9 @@ for (const mode of ['lazy', 'eager'] as const) {
       // A reload: the denial is in the workspace state as a definition key, and a consent store built from it knows it.
       const denied = api.storage.workspace.get<string[]>('mcpHost.launchDenied') ?? [];
       const def = api.host.get(shy)!.definition;
-      assert.ok(denied.includes(definitionKey(def)), JSON.stringify(denied));
+      assert.ok(denied.includes(api.definitionKey(def)), JSON.stringify(denied));
       assert.ok(denied.every(k => /^[0-9a-f]{64}$/.test(k)));
-      const reloaded = new LaunchConsent(api.storage.workspace, definitionKey);
+      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey);
       assert.strictEqual(reloaded.wasDenied(def), true, 'the denial does not survive a reload');
       assert.strictEqual(reloaded.wasDenied(api.host.get(by)!.definition), false);
       assert.strictEqual(reloaded.isAllowed(api.host.get(by)!.definition), true);

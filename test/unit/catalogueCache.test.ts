@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { CATALOGUE_CACHE_KEY, CatalogueCache } from '../../src/extension/catalogueCache';
 import { SEEN_FAILURES_KEY, SeenFailures, failureKey } from '../../src/extension/failureNotice';
-import { definitionKey, stableStringify } from '../../src/mcp/config/definitionKey';
+import { definitionKeyer, keyMigration, legacyDefinitionKey, stableStringify } from '../../src/mcp/config/definitionKey';
+
+/** An installation's definition key (HMAC). */
+const definitionKey = definitionKeyer('cd'.repeat(32));
 import { Emitter } from '../../src/mcp/events';
 import { Redactor } from '../../src/mcp/logging/redact';
 import type { Catalogue, HostApi, ServerDefinition, ServerState } from '../../src/mcp';
@@ -155,4 +158,22 @@ describe('failures already shown: kept as hashes (H48)', () => {
     await seen.forget('vault');
     assert.ok(!seen.has(key));
   });
+
+  it('H235: re-keys once from the unsalted keys: a current definition\'s lists move to its keyed key, the rest are dropped', async () => {
+    const memento = new FakeMemento();
+    await memento.update(CATALOGUE_CACHE_KEY, {
+      bystander: { fp: legacyDefinitionKey(bystander), at: 1, catalogue: catalogue('bystander tools') },
+      secretive: { fp: legacyDefinitionKey({ ...secretive, args: ['gone.js'] }), at: 2, catalogue: catalogue('old') },
+    });
+    const { host, servers } = fakeHost([secretive, bystander]);
+    const cache = new CatalogueCache(memento, host, n => { const d = host.get(n)?.definition; return d && definitionKey(d); });
+    cache.rekey(keyMigration([secretive, bystander], definitionKey));
+    assert.deepEqual(Object.keys(memento.get<Record<string, unknown>>(CATALOGUE_CACHE_KEY)!), ['bystander']);
+    assert.equal(memento.get<Record<string, { fp: string }>>(CATALOGUE_CACHE_KEY)!.bystander.fp, definitionKey(bystander));
+    cache.seed();
+    assert.equal(servers.find(s => s.name === 'bystander')!.seeded?.tools[0].description, 'bystander tools');
+    assert.equal(servers.find(s => s.name === 'secretive')!.seeded, undefined);
+    cache.dispose();
+  });
 });
+

@@ -1,25 +1,80 @@
-/** The one definition key (src/mcp/config/definitionKey.ts): stable, a hash, sensitive to every field but autoStart (H48). */
+/**
+ * One identity (issue 35): the table of server-definition fields (src/mcp/config/schema.ts SERVER_FIELDS), the key
+ * derived from it (src/mcp/config/definitionKey.ts: an HMAC of the identity fields under the installation's key), the
+ * host's restart rule (the same key), and the one-time re-keying of state stored under the old unsalted keys.
+ */
 import assert from 'node:assert/strict';
-import { definitionKey, isDefinitionKey } from '../../src/mcp/config/definitionKey';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  definitionKeyer, ephemeralKeyer, identityOf, isDefinitionKey, isInstallationKey, keyMigration, legacyDefinitionKey, newInstallationKey,
+} from '../../src/mcp/config/definitionKey';
+import { DEFINITION_FIELDS, IDENTITY_FIELDS, SERVER_FIELDS, serverSchema } from '../../src/mcp/config/schema';
+import { parseServers } from '../../src/mcp/config/validate';
+import { McpHost } from '../../src/mcp/host';
+import { fileInstallationKey } from '../../src/cli/eraCache';
+import { rekeyGrant, rekeyList } from '../../src/extension/definitionKeys';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
+import { FAST_STOP, nodeFixture } from '../support/connection';
 
-describe('definition key (H48)', () => {
-  const SECRET = 'sk-live-DefinitionKey0042';
-  const base: StdioServerDefinition = { name: 'a', type: 'stdio', command: 'node', args: ['s.js'], env: { A: '1', B: SECRET }, cwd: '/w', secrets: [SECRET] };
+const root = path.resolve(__dirname, '../../..');
 
-  it('is a sha256 hash, stable whatever the key order, and ignores autoStart', () => {
-    assert.match(definitionKey(base), /^[0-9a-f]{64}$/);
-    assert.ok(isDefinitionKey(definitionKey(base)));
-    assert.equal(definitionKey(base), definitionKey({ ...base }));
-    assert.equal(definitionKey(base), definitionKey({ ...base, env: { B: SECRET, A: '1' } }));
-    assert.equal(definitionKey(base), definitionKey({ ...base, autoStart: false }));
-    assert.equal(definitionKey(base), definitionKey({ ...base, autoStart: true }));
-    const h: HttpServerDefinition = { name: 'h', type: 'http', url: 'https://x', headers: { A: '1', B: '2' } };
-    assert.equal(definitionKey(h), definitionKey({ ...h, headers: { B: '2', A: '1' } }));
-    assert.ok(!definitionKey(base).includes(SECRET));
+describe('server-definition fields: one table (H234)', () => {
+  it('classifies every property of the server schema, and nothing else', () => {
+    assert.deepEqual(Object.keys(SERVER_FIELDS).sort(), Object.keys(serverSchema.properties).sort());
+    for (const [field, cls] of Object.entries(DEFINITION_FIELDS)) assert.ok(cls === 'identity' || cls === 'tuning', field);
   });
 
-  it('changes with everything else in the resolved definition (launch, name, options, secrets)', () => {
+  it('fails for a schema property without a class (what a new field would be)', () => {
+    const withNew = { ...serverSchema.properties, label: { type: 'string' } };
+    const unclassified = Object.keys(withNew).filter(k => !Object.prototype.hasOwnProperty.call(SERVER_FIELDS, k));
+    assert.deepEqual(unclassified, ['label']);
+  });
+
+  it('package.json\'s mcpHost.servers declares exactly the table\'s fields', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { configuration: unknown } };
+    const sections = ([] as { properties: Record<string, { additionalProperties?: { properties?: Record<string, unknown> } }> }[]).concat(pkg.contributes.configuration as never);
+    const servers = sections.map(s => s.properties['mcpHost.servers']).find(Boolean);
+    assert.ok(servers?.additionalProperties?.properties, 'package.json declares mcpHost.servers');
+    assert.deepEqual(Object.keys(servers.additionalProperties.properties).sort(), Object.keys(SERVER_FIELDS).sort());
+  });
+
+  it('is what validation copies: every field of the table that a valid definition has reaches the parsed server', () => {
+    const stdio = parseServers({ s: { type: 'stdio', command: 'node', args: ['a'], env: {}, envFile: '/e', cwd: '/w', sandboxEnabled: true, sandbox: {}, disabled: false, autoStart: false, timeout: { request: 5000 }, roots: [], sampling: {} } });
+    assert.deepEqual(stdio.errors, []);
+    for (const k of ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox', 'disabled', 'autoStart', 'timeout', 'roots', 'sampling']) {
+      assert.ok(k in stdio.servers[0], k);
+    }
+    const http = parseServers({ h: { url: 'https://example.com/mcp', headers: {}, workloadIdentity: { clientId: 'c', tokenEnv: 'T' }, timeout: {} } });
+    for (const k of ['url', 'headers', 'workloadIdentity', 'timeout']) assert.ok(k in http.servers[0], k);
+  });
+});
+
+describe('definition key = HMAC(identity fields) (H48, H234, H235)', () => {
+  const SECRET = 'sk-live-DefinitionKey0042';
+  const key = definitionKeyer('01'.repeat(32));
+  const base: StdioServerDefinition = { name: 'a', type: 'stdio', command: 'node', args: ['s.js'], env: { A: '1', B: SECRET }, cwd: '/w', secrets: [SECRET] };
+
+  it('is stable whatever the key order, hides what it hashes, and has the stored shape', () => {
+    assert.ok(isDefinitionKey(key(base)));
+    assert.equal(key(base), key({ ...base }));
+    assert.equal(key(base), key({ ...base, env: { B: SECRET, A: '1' } }));
+    const h: HttpServerDefinition = { name: 'h', type: 'http', url: 'https://x', headers: { A: '1', B: '2' } };
+    assert.equal(key(h), key({ ...h, headers: { B: '2', A: '1' } }));
+    assert.ok(!key(base).includes(SECRET));
+    for (const bad of ['', 'x'.repeat(64), JSON.stringify(base), 42, undefined, key(base).toUpperCase()]) assert.ok(!isDefinitionKey(bad), String(bad));
+  });
+
+  it('a tuning edit is the same server: timeouts, disabled, autoStart', () => {
+    for (const tuned of [
+      { ...base, timeout: { request: 5000 } }, { ...base, timeout: { startup: 2000, request: 120_000 } },
+      { ...base, disabled: true }, { ...base, autoStart: false }, { ...base, autoStart: true },
+    ]) assert.equal(key(tuned), key(base), JSON.stringify(tuned));
+    assert.deepEqual(Object.keys(identityOf({ ...base, timeout: { request: 1 }, disabled: true, autoStart: false })).sort(), Object.keys(base).sort());
+  });
+
+  it('an identity edit is another server: launch, name, where values go, roots, sampling, sandbox, secrets', () => {
     const variants: ServerDefinition[] = [
       { ...base, command: 'nodejs' },
       { ...base, args: ['s.js', '--x'] },
@@ -32,20 +87,109 @@ describe('definition key (H48)', () => {
       { ...base, env: { A: '1', B: null } },
       { ...base, envFile: '/w/.env' },
       { ...base, name: 'renamed' },
-      { ...base, timeout: { request: 5000 } },
       { ...base, roots: [] },
-      { ...base, disabled: true },
       { ...base, sampling: { maxTokens: 5 } },
+      { ...base, sandboxEnabled: true },
+      { ...base, secrets: [SECRET, 'an-envFile-value-changed'] },
       { name: 'a', type: 'http', url: 'https://x', headers: {} },
       { name: 'a', type: 'sse', url: 'https://x', headers: {} },
       { name: 'a', type: 'http', url: 'https://y', headers: {} },
       { name: 'a', type: 'http', url: 'https://x', headers: { A: '1' } },
+      { name: 'a', type: 'http', url: 'https://x', headers: {}, workloadIdentity: { clientId: 'c', tokenEnv: 'T' } },
     ];
-    const keys = new Set([definitionKey(base), ...variants.map(definitionKey)]);
+    const keys = new Set([key(base), ...variants.map(key)]);
     assert.equal(keys.size, variants.length + 1);
+    // Every identity field of the table is one of those edits.
+    const edited = new Set(variants.flatMap(v => Object.keys(v).filter(k => JSON.stringify((v as never)[k]) !== JSON.stringify((base as never)[k]))));
+    for (const f of IDENTITY_FIELDS) if (!['sandbox'].includes(f)) assert.ok(edited.has(f), `no test edits the identity field ${f}`);
   });
 
-  it('tells stored keys from anything else', () => {
-    for (const bad of ['', 'x'.repeat(64), JSON.stringify(base), 42, undefined, definitionKey(base).toUpperCase()]) assert.ok(!isDefinitionKey(bad), String(bad));
+  it('is keyed: another installation key gives other keys; the same key the same ones; nothing is the unsalted hash', () => {
+    const other = definitionKeyer('02'.repeat(32));
+    assert.notEqual(other(base), key(base));
+    assert.equal(definitionKeyer('01'.repeat(32))(base), key(base));
+    assert.notEqual(key(base), legacyDefinitionKey(base));
+    assert.notEqual(ephemeralKeyer()(base), ephemeralKeyer()(base));
+    const fresh = newInstallationKey();
+    assert.ok(isInstallationKey(fresh) && fresh !== newInstallationKey());
+  });
+
+  it('hostile: stored keys are no oracle for a weak ${input:} (a PIN guessed offline never reproduces the stored key)', () => {
+    const withPin = (pin: string): HttpServerDefinition => ({ name: 'bank', type: 'http', url: 'https://bank.example/mcp', headers: { 'X-Pin': pin }, secrets: [pin] });
+    const stored = key(withPin('4711'));
+    let hits = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const guess = withPin(String(i).padStart(4, '0'));
+      if (legacyDefinitionKey(guess) === stored || definitionKeyer('00'.repeat(32))(guess) === stored) hits++;
+    }
+    assert.equal(hits, 0);
+    // The bystander: the owner, who has the key, still finds its own state.
+    assert.equal(key(withPin('4711')), stored);
+  });
+
+  it('the CLI keeps its installation key in a 0600 file: made once, the same afterwards', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-key-'));
+    try {
+      const file = path.join(dir, 'state', 'installation-key');
+      const first = fileInstallationKey(file);
+      assert.equal(first.created, true);
+      if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      const second = fileInstallationKey(file);
+      assert.equal(second.created, false);
+      assert.equal(second.key(base), first.key(base));
+      // A malformed file (not ours) is replaced, and says so.
+      fs.writeFileSync(file, 'short');
+      assert.equal(fileInstallationKey(file).created, true);
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  });
+});
+
+describe('re-keying stored state once (H235)', () => {
+  const key = definitionKeyer('03'.repeat(32));
+  const mine: StdioServerDefinition = { name: 'mine', type: 'stdio', command: 'node', args: ['m.js'], env: {}, timeout: { request: 60_000 } };
+  const bystander: StdioServerDefinition = { name: 'by', type: 'stdio', command: 'node', args: ['b.js'], env: {} };
+  const gone: StdioServerDefinition = { name: 'gone', type: 'stdio', command: 'node', args: ['g.js'], env: {} };
+  const map = keyMigration([mine, bystander], key);
+
+  it('maps the unsalted key of each current definition (as the old version computed it) to its keyed one', () => {
+    assert.equal(map.get(legacyDefinitionKey(mine)), key(mine));
+    assert.equal(map.get(legacyDefinitionKey({ ...mine, autoStart: false })), key(mine), 'autoStart never counted');
+    assert.equal(map.get(legacyDefinitionKey(gone)), undefined);
+  });
+
+  it('key lists (launch consent, denials): current ones re-keyed, foreign and malformed ones dropped', () => {
+    assert.deepEqual(rekeyList([legacyDefinitionKey(mine), legacyDefinitionKey(gone), 'x', 7, legacyDefinitionKey(bystander)], map), [key(mine), key(bystander)]);
+    assert.deepEqual(rekeyList(undefined, map), []);
+  });
+
+  it('grant keys (scope:name:key/tool): the key part re-keyed, the rest kept; foreign grants dropped', () => {
+    assert.equal(rekeyGrant(`ws:abc:mine:${legacyDefinitionKey(mine)}/echo`, map), `ws:abc:mine:${key(mine)}/echo`);
+    assert.equal(rekeyGrant(`user:by:${legacyDefinitionKey(bystander)}`, map), `user:by:${key(bystander)}`);
+    assert.equal(rekeyGrant(`user:gone:${legacyDefinitionKey(gone)}/t`, map), undefined);
+    assert.equal(rekeyGrant('mine/echo', map), undefined);
+  });
+});
+
+describe('the restart rule is the definition key (H234)', function () {
+  this.timeout(30_000);
+
+  it('a timeout edit keeps the process and takes effect; an args edit restarts; a bystander is untouched', async () => {
+    const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP, restart: { enabled: false } });
+    try {
+      const def = nodeFixture('tuned', 'echo', []);
+      const by = nodeFixture('bystander', 'echo', []);
+      await host.reconcile([def, by]);
+      const conn = host.get('tuned')!;
+      const pid = conn.pid;
+      const byPid = host.get('bystander')!.pid;
+      assert.ok(pid && byPid);
+      await host.reconcile([{ ...def, timeout: { request: 4321 } }, by]);
+      assert.equal(host.get('tuned'), conn, 'a timeout edit made a new connection');
+      assert.equal(host.get('tuned')!.pid, pid, 'a timeout edit restarted the process');
+      assert.equal(host.get('tuned')!.definition.timeout?.request, 4321, 'the new timeout is not the one in use');
+      await host.reconcile([{ ...def, timeout: { request: 4321 }, args: [...def.args, '--edited'] }, by]);
+      assert.notEqual(host.get('tuned'), conn, 'an args edit kept the old server');
+      assert.equal(host.get('bystander')!.pid, byPid);
+    } finally { await host.shutdown(); }
   });
 });

@@ -11,7 +11,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Connection, type ConnectionOptions } from '../../src/mcp/server/connection';
 import { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, type EraVerdict } from '../../src/mcp/server/eraVerdicts';
-import { definitionKey } from '../../src/mcp/config/definitionKey';
+import { definitionKeyer, keyMigration, legacyDefinitionKey } from '../../src/mcp/config/definitionKey';
+
+/** The owner's key (an installation's HMAC): what verdicts are kept under. */
+const definitionKey = definitionKeyer('ab'.repeat(32));
 import type { LogEntry, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../support/connection';
 
@@ -23,7 +26,7 @@ function probes(file: string): number {
 }
 
 async function startOnce(def: StdioServerDefinition, opts: ConnectionOptions, logs: LogEntry[] = []): Promise<{ era?: string }> {
-  const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, probeTimeoutMs: 400, ...opts });
+  const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, probeTimeoutMs: 400, definitionKey, ...opts });
   c.onLog(e => logs.push(e));
   try {
     await c.start();
@@ -96,5 +99,17 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     const key = 'a'.repeat(64);
     const v = new EraVerdicts({ [key]: { era: 'legacy', at: Date.now() }, 'not-a-key': { era: 'legacy', at: 1 }, ['b'.repeat(64)]: { era: 'modern', at: 1 } });
     assert.deepEqual(Object.keys(v.toJSON()), [key]);
+  });
+
+  it('H235: re-keys once: a verdict under the unsalted key of a current definition moves to its keyed one; the rest is dropped', () => {
+    const def = nodeFixture('kept', 'skills', []);
+    const gone = nodeFixture('gone', 'skills', ['--other']);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const at = Date.now();
+    const v = new EraVerdicts({ [legacyDefinitionKey(def)]: { era: 'legacy', at }, [legacyDefinitionKey(gone)]: { era: 'legacy', at } }, d => saved.push(d));
+    v.rekey(keyMigration([def], definitionKey));
+    assert.deepEqual(saved.at(-1), { [definitionKey(def)]: { era: 'legacy', at } });
+    assert.equal(v.get(legacyDefinitionKey(def)), undefined);
+    assert.equal(v.get(definitionKey(def))?.era, 'legacy');
   });
 });

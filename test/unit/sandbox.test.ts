@@ -10,7 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseServers } from '../../src/mcp/config/validate';
 import { resolveServer } from '../../src/mcp/config/variables';
-import { definitionKey as fingerprint } from '../../src/mcp/config/definitionKey';
+import { definitionKeyer } from '../../src/mcp/config/definitionKey';
+
+const fingerprint = definitionKeyer('ef'.repeat(32));
 import { DEFAULT_DENY_READ, envFilesOutside, isSandboxed, registryOf, sandboxPolicy } from '../../src/mcp/launch/sandbox';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { tmpDir } from '../support/connection';

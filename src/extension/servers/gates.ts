@@ -4,7 +4,7 @@
  * that waits for it (`mcpHost.startup: lazy`), which never asks again about a server the user denied.
  */
 import * as vscode from 'vscode';
-import { definitionKey, type ServerDefinition } from '../../mcp';
+import type { ServerDefinition } from '../../mcp';
 import type { InputUse } from '../consent';
 import { ServerControllerState } from './state';
 import { ConsentDeniedError, DENIED, WAITING } from './reasons';
@@ -188,7 +188,7 @@ export abstract class ServerGates extends ServerControllerState {
     const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
     await Promise.all(defs.map(async (def, i) => {
       const current = this.host.get(def.name);
-      if (!current || definitionKey(current.definition) !== definitionKey(def)) return;
+      if (!current || this.definitionKey(current.definition) !== this.definitionKey(def)) return;
       if (!answers[i]) {
         this.block(def.name, DENIED);
         if (current.state.kind !== 'stopped') await current.stop();

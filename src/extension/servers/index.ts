@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import * as settings from '../settings';
 import { ContextKeys } from '../../views/commandIds';
 import { failureKey, type SeenFailures } from '../failureNotice';
-import { definitionKey, type ConfigError, type InputDefinition, type ServerDefinition } from '../../mcp';
+import type { ConfigError, InputDefinition, ServerDefinition } from '../../mcp';
 import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
 import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
 import { currentWorkspaceScope, type InputScope } from '../inputs';
@@ -90,6 +90,9 @@ export class ServerController extends ServerGates {
     const defs: ServerDefinition[] = [];
     const ask: ServerDefinition[] = [];
     const blocked = new Map<string, string>();
+    // Resolve every definition first, then gate them: the one-time re-keying of stored state needs them all before the
+    // first consent or grant is looked up.
+    const resolved: { def: ServerDefinition; origin: 'user' | 'workspace'; missing: string[]; wantsStart: boolean }[] = [];
     for (const raw of parsed.servers) {
       const origin = this.origins.get(raw.name) ?? 'user';
       // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
@@ -109,13 +112,24 @@ export class ServerController extends ServerGates {
       const r = pending instanceof Promise ? await pending : pending;
       warnings.push(...r.warnings);
       if (!r.definition) { errors.push(...r.errors); continue; }
+      // The user-level timeouts are tuning (config/schema.ts SERVER_FIELDS): merged in, they change no definition key,
+      // so consent, grants, History and caches stay, and the running server adopts them in place (updateDefinition).
       let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
       // A server that ran in this window and is stopped now (the user stopped it) is not started by a settings sync
       // while its definition is the same one.
       const existing = this.host.get(raw.name);
-      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && definitionKey(existing.definition) === definitionKey(def)) def = { ...def, autoStart: false };
+      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && this.definitionKey(existing.definition) === this.definitionKey(def)) def = { ...def, autoStart: false };
       // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
       if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
+      resolved.push({ def, origin, missing, wantsStart });
+    }
+    if (this.migrateKeys) {
+      const migrate = this.migrateKeys;
+      this.migrateKeys = undefined;
+      try { migrate(resolved.map(r => r.def)); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
+    }
+    for (const { origin, missing, wantsStart, ...r } of resolved) {
+      let def = r.def;
       let reason: string | undefined;
       if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
       else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;

@@ -4,7 +4,7 @@
  * it (ServerAnnotations). The syncing itself is in `index.ts`, the start gates in `gates.ts`.
  */
 import * as vscode from 'vscode';
-import { definitionKey, type ConfigError, type HostApi } from '../../mcp';
+import type { ConfigError, DefinitionKey, HostApi, ServerDefinition } from '../../mcp';
 import type { RawServer } from '../../mcp/config/validate';
 import type { ServerAnnotations } from '../../views/nodes';
 import type { McpJsonWatcher } from '../coexistence';
@@ -50,6 +50,13 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     protected readonly consent: LaunchConsent,
     protected readonly inputs: InputStore,
     protected readonly log: vscode.LogOutputChannel,
+    /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
+    protected readonly definitionKey: DefinitionKey,
+    /**
+     * Once, with the first sync's resolved definitions, before any consent or grant is looked up: re-keys what an
+     * older version stored under unsalted keys (definitionKeys.ts). Undefined once done.
+     */
+    protected migrateKeys?: (defs: readonly ServerDefinition[]) => void,
   ) {
     // One log line per denial, wherever the dialog was asked from.
     consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
@@ -93,7 +100,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     const def = this.host.get(name)?.definition;
     const scope = this.origins.get(name);
     if (!def || !scope) return undefined;
-    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: definitionKey(def) };
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: this.definitionKey(def) };
   }
 
   configProblems(): string[] {

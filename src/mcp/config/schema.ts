@@ -292,6 +292,65 @@ export const serverSchema = {
   ],
 } as const;
 
+/**
+ * What each field of a server definition is (issue 35: one identity). *identity*: what runs and where values go — a
+ * change is another server (another definition key, so launch consent is asked again, and "always" grants, History,
+ * the catalogue cache and era verdicts belong to the old one), and a running server restarts. *tuning*: how the same
+ * server is run — a change is adopted in place (`Connection.updateDefinition`), never asks consent, never restarts.
+ *
+ * The one table: `definitionKey` (definitionKey.ts) hashes the identity fields only, and the host's restart rule is
+ * that key; `toRawServer` (validate.ts) copies the fields it lists. `satisfies` makes a schema property without a class
+ * a type error, and test/unit/definitionKey.test.ts checks the schema, package.json and this table agree.
+ */
+export type FieldClass = 'identity' | 'tuning';
+
+export const SERVER_FIELDS = {
+  type: 'identity',
+  command: 'identity',
+  args: 'identity',
+  env: 'identity',
+  /** The path; its secret-looking values are read at resolve time into `secrets` (below), so its content counts too. */
+  envFile: 'identity',
+  cwd: 'identity',
+  url: 'identity',
+  headers: 'identity',
+  /** Who the host signs in as (SEP-1933): where a token goes. */
+  workloadIdentity: 'identity',
+  /** Which folders the server sees (and, sandboxed, may write). */
+  roots: 'identity',
+  /** Which of the user's models the server may reach, and how much. */
+  sampling: 'identity',
+  sandboxEnabled: 'identity',
+  sandbox: 'identity',
+  /** Whether it runs at all: stopping and starting the same server. */
+  disabled: 'tuning',
+  autoStart: 'tuning',
+  timeout: 'tuning',
+  /** VS Code's development options: accepted and ignored. */
+  dev: 'tuning',
+} as const satisfies Record<keyof typeof serverSchema.properties, FieldClass>;
+
+/**
+ * Fields of a resolved definition (types.ts `ServerDefinition`) that are not written in settings: `name` (the key under
+ * `servers`) and `secrets` (the resolved `${input:}`, header, URL and envFile secret values: resolveServer).
+ */
+export const RESOLVED_FIELDS = {
+  name: 'identity',
+  secrets: 'identity',
+} as const satisfies Record<string, FieldClass>;
+
+/** Every field of a resolved definition, classified. */
+export const DEFINITION_FIELDS = { ...SERVER_FIELDS, ...RESOLVED_FIELDS } as const;
+
+/** The identity fields, in table order. */
+export const IDENTITY_FIELDS = (Object.keys(DEFINITION_FIELDS) as (keyof typeof DEFINITION_FIELDS)[])
+  .filter(k => DEFINITION_FIELDS[k] === 'identity');
+
+/** Properties both transport types may have (besides `type`): the table's fields that are not stdio- or http-only. */
+export const COMMON_PROPERTIES = (Object.keys(SERVER_FIELDS) as (keyof typeof SERVER_FIELDS)[])
+  .filter(k => k !== 'type' && k !== 'dev' && !(STDIO_PROPERTIES as readonly string[]).includes(k) && !(HTTP_PROPERTIES as readonly string[]).includes(k)) as
+  readonly ('disabled' | 'autoStart' | 'timeout' | 'roots' | 'sampling')[];
+
 /** `mcpHost.servers`. */
 export const serversSchema = {
   type: 'object',

@@ -5,7 +5,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
-import { HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
 import { compiledInputValidator, compiledServerValidator } from './validators.generated';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
@@ -371,12 +371,9 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   }
   const server: RawServer = { name, path, type, typeInferred };
   const copy = <K extends keyof RawServer>(k: K) => { if (def[k] !== undefined) server[k] = structuredClone(def[k]) as RawServer[K]; };
-  if (type === 'stdio') {
-    (['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const).forEach(copy);
-  } else {
-    (['url', 'headers', 'workloadIdentity'] as const).forEach(copy);
-  }
-  (['disabled', 'autoStart', 'timeout', 'roots', 'sampling'] as const).forEach(copy);
+  // The fields of the table (schema.ts SERVER_FIELDS): the type's own, then the common ones (`dev` is ignored).
+  (type === 'stdio' ? STDIO_PROPERTIES : HTTP_PROPERTIES).forEach(copy);
+  COMMON_PROPERTIES.forEach(copy);
   return { server, warnings };
 }
 

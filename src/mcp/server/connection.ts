@@ -45,6 +45,7 @@ import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../lau
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { EraVerdictStore } from './eraVerdicts';
+import type { DefinitionKey } from '../config/definitionKey';
 import { ServerSkills, type LoadedSkillFile, type SkillInfo } from '../skills/skills';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
@@ -87,6 +88,11 @@ export interface ConnectionOptions {
   sandbox?: SandboxHostOptions;
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
+  /**
+   * The definition key (config/definitionKey.ts: the owner's keyed hash of the identity fields) that era verdicts are
+   * kept under; without one no verdict is read or kept.
+   */
+  definitionKey?: DefinitionKey;
   /**
    * Which tools get their schemas compiled when a list arrives (default: none, each tool's on its first call, H146).
    * A one-shot command that calls one tool compiles only that one (the CLI; doctor all); with this option the others
@@ -268,12 +274,12 @@ export class Connection implements ServerHandle {
   }
 
   /**
-   * Takes a definition that differs only in what does not need a new process (timeouts, roots,
-   * sampling policy, autoStart, disabled): the next request uses it; roots changes are announced.
+   * Takes a definition of the same server: one whose identity (the table in config/schema.ts, the definition key) is
+   * unchanged, so only its tuning differs (timeouts, `disabled`, `autoStart`). The next request and the next start use
+   * it; nothing restarts.
    */
   updateDefinition(def: ServerDefinition): void {
     this._definition = def;
-    void this.notifyRootsChanged();
   }
 
   /** New caps (the settings changed): the log, stderr and HTTP body caps apply at once, the rest from the next start. */

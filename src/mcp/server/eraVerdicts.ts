@@ -64,6 +64,17 @@ export class EraVerdicts implements EraVerdictStore {
     this.save(this.entries.size ? this.toJSON() : undefined);
   }
 
+  /**
+   * Once, when the definition key changed (unsalted → keyed, config/definitionKey.ts keyMigration): verdicts under a
+   * key of `map` move to its new key; every other one is dropped.
+   */
+  rekey(map: ReadonlyMap<string, string>): void {
+    const old = [...this.entries];
+    this.entries.clear();
+    for (const [k, v] of old) { const next = map.get(k); if (next !== undefined && KEY_SHAPE.test(next)) this.entries.set(next, v); }
+    this.save(this.entries.size ? this.toJSON() : undefined);
+  }
+
   toJSON(): Record<string, EraVerdict> {
     return Object.fromEntries(this.entries);
   }

@@ -22,14 +22,13 @@ import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
 import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
 import type { ConnectionOptions } from './connection';
-import { definitionKey } from '../config/definitionKey';
 import { messageOf } from '../errors';
 
 /** What a launch needs of its connection. */
 export interface LaunchHost {
   name(): string;
   definition(): ServerDefinition;
-  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection' | 'eraVerdicts' | 'negotiation'>;
+  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection' | 'eraVerdicts' | 'definitionKey' | 'negotiation'>;
   limits(): Limits;
   serverLog: ServerLog;
   /** The guarded fetch (every HTTP request of the server). */
@@ -55,7 +54,8 @@ export class ServerLauncher {
     const def = this.host.definition();
     const verdicts = this.host.options.eraVerdicts;
     // H123: the era verdict of this definition (stdio and Streamable HTTP negotiate; SSE is legacy anyway).
-    const key = verdicts && def.type !== 'sse' && this.host.options.negotiation !== 'legacy' ? definitionKey(def) : undefined;
+    const keyOf = this.host.options.definitionKey;
+    const key = verdicts && keyOf && def.type !== 'sse' && this.host.options.negotiation !== 'legacy' ? keyOf(def) : undefined;
     const cached = key !== undefined ? verdicts?.get(key) : undefined;
     let session: McpSession;
     if (key !== undefined && cached) {
