@@ -112,8 +112,20 @@ export const gatewayEnabled = (): boolean => cfg().get<boolean>('gateway.enabled
 /** `mcpHost.registry.url`, from user settings only (a workspace does not choose where servers are installed from). */
 export const registryUrl = (): string | undefined => cfg().inspect<string>('registry.url')?.globalValue;
 
-/** `mcpHost.toolBudget` (raw `{ tools?, tokens? }`; parsed by the core, src/mcp/catalogue/modelTools.ts). */
-export const toolBudget = (): unknown => cfg().get<unknown>('toolBudget');
+/**
+ * `mcpHost.toolBudget` (raw `{ tools?, tokens? }`) per scope: the core merges them (modelTools.ts mergeToolBudgets: a
+ * workspace may only lower it), not VS Code's object merge.
+ */
+export function toolBudget(): ScopedValues<unknown> {
+  const v = cfg().inspect<unknown>('toolBudget');
+  return { user: v?.globalValue, workspace: v?.workspaceValue };
+}
 
-/** `mcpHost.disabledTools` (raw; parsed by the core's tool budget). */
-export const disabledTools = (): unknown => cfg().get<unknown>('disabledTools');
+/**
+ * `mcpHost.disabledTools` (raw) per scope: the core merges them (toolBudget.ts mergeToolPolicies: a workspace may only
+ * turn tools off), not VS Code's object merge, which would let a workspace's entry replace the user's.
+ */
+export function disabledTools(): ScopedValues<unknown> {
+  const v = cfg().inspect<unknown>('disabledTools');
+  return { user: v?.globalValue, workspace: v?.workspaceValue };
+}

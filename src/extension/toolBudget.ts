@@ -5,10 +5,10 @@
  * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
  */
 import * as vscode from 'vscode';
-import { disabledTools, disabledToolsWhereSet, toolBudget, writeDisabledTools } from './settings';
-import { parseToolBudget, type ToolBudget } from '../mcp/catalogue/modelTools';
+import { disabledTools, disabledToolsWhereSet, toolBudget, writeDisabledTools, type SettingsTarget } from './settings';
+import { mergeToolBudgets, parseToolBudget, type ToolBudget } from '../mcp/catalogue/modelTools';
 import type { HostApi } from '../mcp';
-import { parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
+import { mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
 
 export const DISABLED_TOOLS_SETTING = { section: 'mcpHost', key: 'disabledTools' } as const;
 
@@ -43,21 +43,29 @@ export class ToolEnablement implements vscode.Disposable {
   }
 
   /**
-   * Turns a server's tools (`tool` undefined) or one tool on or off for models. Written where the setting is set
-   * (workspace if it has a value there, else user settings).
+   * Turns a server's tools (`tool` undefined) or one tool on or off for models (the user's own act, a checkbox). Off:
+   * written where the setting is set (workspace if it has a value there, else user settings). On: taken out of every
+   * scope that turns it off, since either scope's "off" wins (mergeToolPolicies).
    */
   async set(server: string, tool: string | undefined, on: boolean): Promise<void> {
-    const { value, target } = disabledToolsWhereSet();
-    const base = parseToolPolicy(value);
     const all = this.host.get(server)?.catalogue.tools.map(t => t.name) ?? [];
-    const next = withToolEnabled(base, server, tool, on, all);
-    await writeDisabledTools(Object.keys(next).length ? next : undefined, target);
+    const write = async (value: unknown, target: SettingsTarget) => {
+      const base = parseToolPolicy(value);
+      const next = withToolEnabled(base, server, tool, on, all);
+      if (JSON.stringify(next) !== JSON.stringify(base)) await writeDisabledTools(Object.keys(next).length ? next : undefined, target);
+    };
+    if (!on) { const { value, target } = disabledToolsWhereSet(); await write(value, target); return; }
+    const scoped = disabledTools();
+    if (scoped.workspace !== undefined) await write(scoped.workspace, 'workspace');
+    await write(scoped.user, 'user');
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); }
 
   private read(): void {
-    this.policy = parseToolPolicy(disabledTools());
-    this.limits = parseToolBudget(toolBudget());
+    const off = disabledTools();
+    this.policy = mergeToolPolicies(parseToolPolicy(off.user), parseToolPolicy(off.workspace));
+    const budget = toolBudget();
+    this.limits = mergeToolBudgets(parseToolBudget(budget.user), parseToolBudget(budget.workspace));
   }
 }

@@ -1,6 +1,7 @@
 /** The tool budget's plain parts: the policy of `mcpHost.disabledTools`, flipping switches, the token estimate. */
 import * as assert from 'node:assert/strict';
-import { estimateToolTokens, formatTokens, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled } from '../../src/mcp/catalogue/toolBudget';
+import { estimateToolTokens, formatTokens, mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled } from '../../src/mcp/catalogue/toolBudget';
+import { mergeToolBudgets, parseToolBudget } from '../../src/mcp/catalogue/modelTools';
 
 describe('Tool budget: which tools go to models', () => {
   it('reads "*" and lists of names per server, ignoring anything else; a server named like a prototype key is data', () => {
@@ -36,5 +37,29 @@ describe('Tool budget: which tools go to models', () => {
     assert.equal(estimateToolTokens([]), 0);
     assert.equal(formatTokens(950), '~950 tokens');
     assert.equal(formatTokens(12_340), '~12.3k tokens');
+  });
+});
+
+describe('a workspace can only turn tools off, and only lower the budget (H236)', () => {
+  it('hostile: a workspace entry for a server never turns back on what the user turned off; its own offs add', () => {
+    const user = parseToolPolicy({ files: ['delete_file'], noisy: '*' });
+    const workspace = parseToolPolicy({ files: [], noisy: ['one'], other: ['x'] });
+    const merged = mergeToolPolicies(user, workspace);
+    assert.equal(toolEnabled(merged, 'files', 'delete_file'), false);
+    assert.equal(serverToolsEnabled(merged, 'noisy'), false);
+    assert.equal(toolEnabled(merged, 'noisy', 'two'), false);
+    assert.equal(toolEnabled(merged, 'other', 'x'), false, 'the workspace may turn a tool off');
+    // The bystander: what neither scope turns off stays on.
+    assert.equal(toolEnabled(merged, 'files', 'read_file'), true);
+    assert.equal(toolEnabled(merged, 'bystander', 'echo'), true);
+    assert.deepEqual(mergeToolPolicies(parseToolPolicy({ a: ['x'] }), parseToolPolicy({ a: ['y', 'x'] })), { a: ['x', 'y'] });
+    assert.deepEqual(mergeToolPolicies({}, parseToolPolicy({ a: '*' })), { a: '*' });
+  });
+
+  it('hostile: a workspace budget never raises the user\'s; it may lower it or set one the user did not', () => {
+    assert.deepEqual(mergeToolBudgets(parseToolBudget({ tools: 10, tokens: 4000 }), parseToolBudget({ tools: 1000, tokens: 100 })), { tools: 10, tokens: 100 });
+    assert.deepEqual(mergeToolBudgets(parseToolBudget({ tools: 10 }), parseToolBudget({})), { tools: 10 });
+    assert.deepEqual(mergeToolBudgets(parseToolBudget({}), parseToolBudget({ tokens: 500 })), { tokens: 500 });
+    assert.deepEqual(mergeToolBudgets({}, {}), {});
   });
 });

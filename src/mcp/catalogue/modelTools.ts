@@ -75,6 +75,19 @@ export function parseToolBudget(raw: unknown): ToolBudget {
   return out;
 }
 
+/**
+ * The budget of user and workspace settings together (issue 35): a workspace may lower the user's budget, never raise
+ * it — each bound is the smaller of the two (a bound only one scope sets counts).
+ */
+export function mergeToolBudgets(user: ToolBudget, workspace: ToolBudget): ToolBudget {
+  const out: ToolBudget = {};
+  for (const k of ['tools', 'tokens'] as const) {
+    const vs = [user[k], workspace[k]].filter((v): v is number => v !== undefined);
+    if (vs.length) out[k] = Math.min(...vs);
+  }
+  return out;
+}
+
 /** True when sending every one of `tools` would go over the budget. */
 export function overBudget(tools: readonly ModelTool[], budget: ToolBudget): boolean {
   if (budget.tools !== undefined && tools.length > budget.tools) return true;

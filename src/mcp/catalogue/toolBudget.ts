@@ -24,6 +24,23 @@ export function parseToolPolicy(raw: unknown): ToolPolicy {
   return out;
 }
 
+/**
+ * The policy of user and workspace settings together (issue 35): a workspace may only turn tools *off* — what either
+ * scope turns off is off (`"*"` in either wins; lists are joined), so a workspace never turns back on what the user
+ * turned off. (VS Code's own merge of object settings would let the workspace's entry for a server replace the user's.)
+ */
+export function mergeToolPolicies(user: ToolPolicy, workspace: ToolPolicy): ToolPolicy {
+  const out: Record<string, '*' | string[]> = {};
+  for (const p of [user, workspace]) {
+    for (const [server, off] of Object.entries(p)) {
+      const had = Object.prototype.hasOwnProperty.call(out, server) ? out[server] : undefined;
+      if (had === '*' || off === '*') out[server] = '*';
+      else out[server] = [...new Set([...(had ?? []), ...off])];
+    }
+  }
+  return out;
+}
+
 /** Whether `tool` of `server` may go to a model. */
 export function toolEnabled(policy: ToolPolicy, server: string, tool: string): boolean {
   const off = Object.prototype.hasOwnProperty.call(policy, server) ? policy[server] : undefined;
