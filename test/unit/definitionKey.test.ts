@@ -14,7 +14,8 @@ import { DEFINITION_FIELDS, IDENTITY_FIELDS, SERVER_FIELDS, serverSchema } from 
 import { parseServers } from '../../src/mcp/config/validate';
 import { McpHost } from '../../src/mcp/host';
 import { fileInstallationKey } from '../../src/cli/eraCache';
-import { rekeyGrant, rekeyList } from '../../src/extension/definitionKeys';
+import { KEYS_VERSION_STATE, migrateStoredKeys, rekeyGrant, rekeyList } from '../../src/extension/definitionKeys';
+import { historyKey } from '../../src/extension/historyStore';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../support/connection';
 
@@ -167,6 +168,48 @@ describe('re-keying stored state once (H235)', () => {
     assert.equal(rekeyGrant(`user:by:${legacyDefinitionKey(bystander)}`, map), `user:by:${key(bystander)}`);
     assert.equal(rekeyGrant(`user:gone:${legacyDefinitionKey(gone)}/t`, map), undefined);
     assert.equal(rekeyGrant('mine/echo', map), undefined);
+  });
+});
+
+describe('re-keying the extension\'s stored state once (H235)', () => {
+  class Memento {
+    readonly data = new Map<string, unknown>();
+    get<T>(k: string): T | undefined { return this.data.get(k) as T | undefined; }
+    update(k: string, v: unknown): Promise<void> { if (v === undefined) this.data.delete(k); else this.data.set(k, v); return Promise.resolve(); }
+  }
+  const key = definitionKeyer('04'.repeat(32));
+  const mine: StdioServerDefinition = { name: 'mine', type: 'stdio', command: 'node', args: ['m.js'], env: {} };
+  const gone: StdioServerDefinition = { name: 'gone', type: 'stdio', command: 'node', args: ['g.js'], env: {} };
+
+  it('consent, denials, grants in both scopes, History files and in-memory stores: current ones re-keyed, foreign ones dropped, once', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-rekey-'));
+    try {
+      const ws = new Memento();
+      const global = new Memento();
+      const L = legacyDefinitionKey;
+      ws.data.set('consent', [L(mine), L(gone)]);
+      ws.data.set('denied', [L(gone)]);
+      ws.data.set('grants', [`ws:1:mine:${L(mine)}/echo`, `ws:1:gone:${L(gone)}/x`]);
+      global.data.set('grants', [`user:mine:${L(mine)}`]);
+      fs.writeFileSync(path.join(dir, `${historyKey('mine', mine, L)}.json`), '{"mine":1}');
+      fs.writeFileSync(path.join(dir, `${historyKey('gone', gone, L)}.json`), '{"gone":1}');
+      const rekeyed: ReadonlyMap<string, string>[] = [];
+      const state = { workspace: ws, global, keyLists: ['consent', 'denied'], grantLists: ['grants'], stores: [{ rekey: (m: ReadonlyMap<string, string>) => { rekeyed.push(m); } }], historyDir: dir };
+      migrateStoredKeys([mine], key, state);
+      assert.deepEqual(ws.get('consent'), [key(mine)]);
+      assert.equal(ws.get('denied'), undefined);
+      assert.deepEqual(ws.get('grants'), [`ws:1:mine:${key(mine)}/echo`]);
+      assert.deepEqual(global.get('grants'), [`user:mine:${key(mine)}`]);
+      assert.deepEqual(fs.readdirSync(dir), [`${historyKey('mine', mine, key)}.json`]);
+      assert.equal(fs.readFileSync(path.join(dir, `${historyKey('mine', mine, key)}.json`), 'utf8'), '{"mine":1}');
+      assert.equal(rekeyed.length, 1);
+      assert.equal(ws.get(KEYS_VERSION_STATE), 2);
+      // Once: a second run (the next window) leaves what is stored under the new keys alone.
+      migrateStoredKeys([], key, state);
+      assert.deepEqual(ws.get('consent'), [key(mine)]);
+      assert.deepEqual(global.get('grants'), [`user:mine:${key(mine)}`]);
+      assert.equal(rekeyed.length, 1);
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
 });
 
