@@ -288,8 +288,10 @@ export class AppViews implements vscode.Disposable {
 
 async function confirmDownload(a: DownloadAsk): Promise<boolean> {
   const save = 'Save As…';
-  const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
-    { modal: true, detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.` }, save);
+  const r = await ask({
+    severity: 'warning', message: `The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
+    detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.`, buttons: [{ title: save }],
+  });
   return r === save;
 }
 

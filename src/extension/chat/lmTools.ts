@@ -28,7 +28,7 @@ interface CallInput { server?: string; tool?: string; arguments?: Record<string,
 export interface LmToolsOptions {
   host: HostApi;
   /** The @mcp participant's confirmation (grants for the session / always included). */
-  approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
+  approve(server: string, tool: Tool, args: Record<string, unknown>, cancelled: AbortSignal): Promise<boolean>;
   apps?: Pick<AppViews, 'open' | 'propose'>;
   /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
   beforeUse?: () => Promise<void>;
@@ -82,7 +82,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       if (!tool || !modelMaySee(h, tool, o.gate ?? {})) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       // The view (if the tool has one) shows the proposed call while the user confirms (tool-input-partial).
       const proposed = o.apps?.propose(h.name, tool, args, { preserveFocus: true });
-      if (!await o.approve(h.name, tool, args)) {
+      if (!await o.approve(h.name, tool, args, abortSignalOf(token))) {
         proposed?.cancelled('The user declined to run the tool');
         return text('The user declined to run this tool.');
       }
