@@ -7,7 +7,8 @@
  * confirmation and grants as the `@mcp` participant's. Which tools they list and call is the core's one predicate
  * (src/mcp/catalogue/modelTools.ts), as for `@mcp` and the gateway.
  * A third, `mcpHost_loadSkill` (server, skill), loads a skill's
- * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog.
+ * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog, behind
+ * the same gate as the tools (a server whose tools are all turned off for models, or denied, is not reachable).
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -104,13 +105,13 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       await o.beforeUse?.();
       // Without a skill: what the running servers list (the model picks one and calls again).
       if (typeof opts.input?.skill !== 'string') {
-        const all = runningSkills(o.host).filter(s => !opts.input?.server || s.server === opts.input.server);
+        const all = runningSkills(o.host, o.gate ?? {}).filter(s => !opts.input?.server || s.server === opts.input.server);
         return text(all.length ? `MCP skills (call again with server and skill):\n${skillLines(all)}` : 'No running MCP server lists skills.');
       }
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());
       try {
-        return text((await loadSkillForModel(o.host, opts.input, ac.signal)).text);
+        return text((await loadSkillForModel(o.host, opts.input, ac.signal, o.gate ?? {})).text);
       } finally {
         sub.dispose();
       }

@@ -129,7 +129,7 @@ export class ChatModelLoop {
     let offered = this.collectTools(discovery);
     // Skills: one tool of the participant's own (unless a server's tool took the name).
     const withSkills = (o: ChatTools): ChatTools => {
-      const skill = o.names.has(SKILL_TOOL) ? undefined : skillTool(this.host);
+      const skill = o.names.has(SKILL_TOOL) ? undefined : skillTool(this.host, this.gate);
       return skill ? { ...o, tools: [...o.tools, skill] } : o;
     };
     offered = withSkills(offered);
@@ -264,7 +264,7 @@ export class ChatModelLoop {
   private async loadSkill(call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResultPart> {
     const input = call.input as { server?: unknown; skill?: unknown } | undefined;
     stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
-    const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token));
+    const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token), this.gate);
     stream.markdown(loaded
       ? `\n\n_Loaded skill ${markdownCode(loaded.skill)} of ${markdownCode(loaded.server)}${loaded.verified ? ' (verified)' : ''}._\n\n`
       : `\n\n_Skill not loaded: ${markdownCode(text)}_\n\n`);
