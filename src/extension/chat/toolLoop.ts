@@ -79,7 +79,7 @@ export function isRunning(h: ServerHandle): boolean {
 export class ChatModelLoop {
   ui: ChatUi = defaultChatUi;
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
-  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts'>;
+  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts' | 'userActed'>;
   private readonly grants: ScopedGrants;
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
