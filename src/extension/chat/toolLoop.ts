@@ -166,15 +166,17 @@ export class ChatModelLoop {
       }
       all += text;
       if (!calls.length || token.isCancellationRequested || turn.ended) return all;
+      // Calls past the bound are dropped from the conversation too (not answered one by one, not sent back).
+      const asked = calls.length;
+      calls.splice(MAX_CALLS_PER_RESPONSE);
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
       const results: vscode.LanguageModelToolResultPart[] = [];
       const notRun = (call: vscode.LanguageModelToolCallPart, why: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(why)]);
-      for (const [i, call] of calls.entries()) {
+      for (const call of calls) {
         if (turn.ended) results.push(notRun(call, 'Not run: the request ended (the user declined a tool call or stopped the request).'));
-        else if (i >= MAX_CALLS_PER_RESPONSE) results.push(notRun(call, `Not run: at most ${MAX_CALLS_PER_RESPONSE} tool calls of one response are considered.`));
         else results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token, turn));
       }
-      if (calls.length > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(`\n\n_The model asked for ${calls.length} tool calls in one response: only the first ${MAX_CALLS_PER_RESPONSE} were considered._\n\n`);
+      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(`\n\n_The model asked for ${asked} tool calls in one response: only the first ${MAX_CALLS_PER_RESPONSE} were considered._\n\n`);
       if (turn.ended === 'denied') {
         stream.markdown('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n');
         return all;
