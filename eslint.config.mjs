@@ -24,6 +24,12 @@ const noVscode = {
   }, ...noClassNames],
 };
 
+// Every modal question goes through the consent governor (src/extension/governor.ts) by src/extension/dialogs.ts,
+// the one file that shows a modal: a `modal: true` anywhere else would be a dialog no governor can bound.
+const noModal = [
+  { selector: "Property[key.name='modal'][value.value=true]", message: 'Modal dialogs go through src/extension/dialogs.ts (ask/govern): the consent governor decides whether one may open.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/fake-lm/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -34,7 +40,8 @@ export default tseslint.config(
       'eqeqeq': ['error', 'smart'],
     },
   },
-  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
-  { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
+  { files: ['src/extension/dialogs.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames] } },
+  { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: { ...noVscode, 'no-restricted-syntax': [...noVscode['no-restricted-syntax'], ...noModal] } },
   { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1] }] } },
 );

@@ -11,7 +11,7 @@ import { ask as askDialog } from './dialogs';
 
 /** Definition keys the user allowed (workspace state). */
 export const CONSENT_ALLOWED_KEY = 'mcpHost.launchConsent';
-/** Definition keys the user denied, or whose dialog was dismissed (workspace state): asked again only on an explicit Start. */
+/** Definition keys the user denied ("Don't Allow", workspace state): asked again only on an explicit Start. A dismissed dialog is "not now": nothing is kept. */
 export const CONSENT_DENIED_KEY = 'mcpHost.launchDenied';
 /** Denials remembered per workspace (oldest forgotten first). */
 const MAX_DENIED = 200;
@@ -40,12 +40,17 @@ export interface ConsentRequest { def: ServerDefinition; uses?: InputUse[] }
  * Launch consent for servers defined in workspace settings (stdio servers, and http/sse servers that
  * send `${input:}` values or headers): the dialog shows exactly what runs or where values go, with
  * secrets masked, and the answer is remembered against the definition key (a hash), so an edited
- * definition asks again. Several servers waiting at once are asked in one dialog. A denial (or a
- * dismissed dialog) is remembered too, across reloads: only the user's own explicit start asks again
- * (`ensureAll(…, { askDenied: true })`); lazy starts, chat and model tool calls get `false` without a dialog.
+ * definition asks again. Several servers waiting at once are asked in one dialog. "Don't Allow" ("Allow None")
+ * is remembered too, across reloads: only the user's own explicit start asks again (`ensureAll(…, { askDenied:
+ * true })`); lazy starts, chat and model tool calls get `false` without a dialog. A dismissed dialog (Escape, the
+ * close box, its Cancel) means "not now": this start does not happen, nothing is stored, and in this window only the
+ * user's next explicit Start asks again (a lazy start or a model's request does not reopen it); after a reload, the
+ * first start asks again.
  */
 export class LaunchConsent {
   private readonly asking = new Map<string, Promise<boolean>>();
+  /** Definition keys whose dialog was dismissed in this window ("not now"): no dialog until the user's own Start. */
+  private readonly notNow = new Set<string>();
   /** The one-server dialog; tests replace it through the extension's test API. */
   prompt: ConsentPrompt = modalPrompt;
   /**
@@ -53,7 +58,7 @@ export class LaunchConsent {
    * `prompt` is replaced: each server is then reviewed through `prompt`.
    */
   batchPrompt: ConsentBatchPrompt | undefined;
-  /** Called once for every "Don't Allow" (or dismissed dialog): the controller logs it. */
+  /** Called once for every "Don't Allow" (a dismissed dialog is "not now" and not reported): the controller logs it. */
   onDenied: ((def: ServerDefinition) => void) | undefined;
 
   /** `state` is the workspace state; `key` the definition key (a hash). */
@@ -93,7 +98,7 @@ export class LaunchConsent {
       const fp = this.key(r.def);
       const pending = this.asking.get(fp);
       if (pending) return pending;
-      if (!opts.askDenied && this.wasDenied(r.def)) return Promise.resolve(false);
+      if (!opts.askDenied && (this.wasDenied(r.def) || this.notNow.has(fp))) return Promise.resolve(false);
       if (fresh.some(f => f.fp === fp)) return undefined;
       fresh.push({ ...r, fp });
       return undefined;
@@ -110,6 +115,7 @@ export class LaunchConsent {
 
   /** Forgets every answer (allowed and denied). */
   async reset(): Promise<void> {
+    this.notNow.clear();
     await this.state.update(CONSENT_DENIED_KEY, undefined);
     await this.state.update(CONSENT_ALLOWED_KEY, []);
   }
@@ -130,17 +136,19 @@ export class LaunchConsent {
       for (const r of requests) out.push(await this.askOne(r));
       return out;
     }
-    return Promise.all(requests.map(r => this.record(r, answer === 'allowAll')));
+    return Promise.all(requests.map(r => this.record(r, answer === 'allowAll' ? 'allow' : answer === 'denyAll' ? 'deny' : undefined)));
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
-    const answer = await this.prompt(r.def, await describeRequest(r));
-    return this.record(r, answer === 'allow');
+    return this.record(r, await this.prompt(r.def, await describeRequest(r)));
   }
 
-  private async record({ fp, def }: ConsentRequest & { fp: string }, allowed: boolean): Promise<boolean> {
+  /** Keeps an answer: "allow" and "Don't Allow" are remembered; a dismissed dialog (undefined) is "not now", kept nowhere. */
+  private async record({ fp, def }: ConsentRequest & { fp: string }, answer: ConsentAnswer): Promise<boolean> {
+    if (answer === undefined) { this.notNow.add(fp); return false; }
+    this.notNow.delete(fp);
     const denied = this.list(CONSENT_DENIED_KEY);
-    if (!allowed) {
+    if (answer !== 'allow') {
       this.onDenied?.(def);
       if (!denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, [...denied, fp].slice(-MAX_DENIED));
       return false;

@@ -1,27 +1,20 @@
 /**
  * The one way MCP Host asks a question in a modal dialog: message, detail and buttons in, the chosen button's
- * title out. The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/display.ts),
+ * title out, always through the consent governor (src/extension/governor.ts): one dialog per key open at a time,
+ * none for a requester's turn that ended (denied, cancelled), none twice per key in one turn. This file is the only
+ * place that shows a modal (eslint.config.mjs refuses `modal: true` elsewhere).
+ *
+ * The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/display.ts),
  * the detail carries the server's own text (`dialogText`), and a dialog shows only the decisions: the button that
  * says no is the dialog's close affordance (Escape, the close box), so VS Code adds no separate "Cancel" next to
  * it. Tests replace the answerer to read exactly what would be shown and answer it. `notify` is the same for a
  * notification (not modal) that offers actions.
  */
 import * as vscode from 'vscode';
+import { Governor, type Dialog, type Outcome, type Question } from './governor';
 
-export interface DialogButton {
-  title: string;
-  /** The button that Escape and the close box stand for (VS Code then adds no "Cancel" of its own). */
-  isCloseAffordance?: boolean;
-}
-
-/** A modal question, as shown. */
-export interface Dialog {
-  severity: 'info' | 'warning';
-  /** The first line: what is asked, naming the server (and tool). */
-  message: string;
-  detail?: string;
-  buttons: readonly DialogButton[];
-}
+export type { Dialog, DialogButton } from './governor';
+export { Turn, type Outcome } from './governor';
 
 /** Answers a dialog: the title of the chosen button, or undefined when it was dismissed. */
 export type DialogAnswerer = (dialog: Dialog) => Promise<string | undefined>;
@@ -34,9 +27,24 @@ const shown: DialogAnswerer = async d => {
 
 let answerer: DialogAnswerer = shown;
 
-/** Shows `dialog` (or hands it to the test answerer); resolves to the chosen button's title. */
-export function ask(dialog: Dialog): Promise<string | undefined> {
-  return answerer(dialog);
+/** The one governor of the window: every modal question passes it. */
+export const governor = new Governor(() => d => answerer(d));
+
+/**
+ * Asks `q` through the governor: what it came to (a dialog's answer, a joined or remembered answer, or refused
+ * because the requester's turn ended).
+ */
+export function govern(q: Question): Promise<Outcome> {
+  return governor.ask(q);
+}
+
+/**
+ * Shows `dialog` through the governor (or hands it to the test answerer); resolves to the chosen button's title,
+ * undefined when dismissed or refused. Without a key, the same message is the same question (concurrent asks join).
+ */
+export async function ask(dialog: Dialog, q: Omit<Question, 'dialog' | 'key'> & { key?: string } = {}): Promise<string | undefined> {
+  const o = await governor.ask({ ...q, key: q.key ?? `message:${dialog.message}`, dialog });
+  return o.kind === 'refused' ? undefined : o.answer;
 }
 
 /** Replaces how dialogs are answered (tests); undefined restores the real modal dialogs. */

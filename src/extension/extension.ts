@@ -32,7 +32,7 @@ import { mementoEraVerdicts } from './eraCache';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
-import { setDialogAnswerer, type DialogAnswerer } from './dialogs';
+import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway';
 import { ToolEnablement } from './toolBudget';
@@ -270,9 +270,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     allowed: s => !controller.isDenied(s),
     enabled: (s, t) => toolEnablement.enabled(s, t),
   };
-  push(registerLmTools({ host, approve: (server, tool, args) => chat.chat.approveCall(server, tool, args), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
+  // Each language-model tool invocation is one turn of the consent governor, cancelled with the invocation's token.
+  push(registerLmTools({ host, approve: (server, tool, args, cancelled) => chat.chat.approveCall(server, tool, args, undefined, new Turn('language-model tool call', cancelled)), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
   chat.chat.gate = modelGate;
   chat.chat.budget = () => toolEnablement.budget();
+  chat.chat.maxToolRounds = settings.chatMaxToolRounds;
   chat.chat.beforeRequest = () => controller.startWaiting();
   chat.chat.notAllowed = notAllowed;
   step('chat');

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ask } from './dialogs';
 import type { McpHost, SandboxDenial } from '../mcp';
 import { serversSetting, writeServers } from './settings';
 
@@ -41,11 +42,12 @@ const defaultPrompts: DenialPrompts = {
   },
   async confirm(server, grant, target) {
     const allow = 'Allow';
-    const pick = await vscode.window.showWarningMessage(
-      `Let server "${server}" ${grant.setting === 'network.allowedDomains' ? `connect to ${grant.value}` : `write in ${grant.value}`}?`,
-      { modal: true, detail: `Adds "${grant.value}" to mcpHost.servers.${server}.sandbox.${grant.setting} in your ${target} settings; the server restarts with it.` },
-      allow,
-    );
+    const pick = await ask({
+      severity: 'warning',
+      message: `Let server "${server}" ${grant.setting === 'network.allowedDomains' ? `connect to ${grant.value}` : `write in ${grant.value}`}?`,
+      detail: `Adds "${grant.value}" to mcpHost.servers.${server}.sandbox.${grant.setting} in your ${target} settings; the server restarts with it.`,
+      buttons: [{ title: allow }],
+    }, { key: `sandbox:${server}/${grant.setting}/${grant.value}` });
     return pick === allow;
   },
 };

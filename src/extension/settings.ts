@@ -109,6 +109,21 @@ export function sandboxDenyRead(): string[] | undefined {
 /** `mcpHost.gateway.enabled` (default true): the "MCP Host" definition for VS Code's own chat. */
 export const gatewayEnabled = (): boolean => cfg().get<boolean>('gateway.enabled', true) !== false;
 
+/** `mcpHost.chat.maxToolRounds`'s default: VS Code's agent (`chat.agent.maxRequests`) stops at 25 requests per turn too. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 25;
+
+/**
+ * `mcpHost.chat.maxToolRounds`: model ↔ tool round trips per `@mcp` request. The user's value (or the default) is the
+ * bound; a workspace may only lower it (a workspace never lets a model loop longer than the user allows).
+ */
+export function chatMaxToolRounds(): number {
+  const i = cfg().inspect<unknown>('chat.maxToolRounds');
+  const ok = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+  const user = ok(i?.globalValue) ? i.globalValue : DEFAULT_MAX_TOOL_ROUNDS;
+  const ws = [i?.workspaceValue, i?.workspaceFolderValue].filter(ok);
+  return Math.min(user, ...ws);
+}
+
 /** `mcpHost.registry.url`, from user settings only (a workspace does not choose where servers are installed from). */
 export const registryUrl = (): string | undefined => cfg().inspect<string>('registry.url')?.globalValue;
 

@@ -354,7 +354,8 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('H24: a denied tool call is not made; the model hears that the user declined; a session grant asks once', async () => {
     api.chat.setUi({ approveTool: async () => 'deny' });
     const denied = await api.chat.run('CALL_TOOL:everything_echo {"message":"nope"}', { model: fake });
-    assert.ok(denied.markdown.includes('fake-reply-to:tool-result:The user declined to run this tool.'), denied.markdown);
+    // A Deny ends the model's turn (H353): the loop stops and says so, the model is not asked again.
+    assert.match(denied.markdown, /You declined the call of `echo`[\s\S]*Stopped: you declined a tool call/, denied.markdown);
     assert.ok(!denied.markdown.includes('Echo: nope'));
     let asked = 0;
     api.chat.setUi({ approveTool: async () => { asked++; return 'session'; } });

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { checkAuthorizationUrl, externalUrlPrompt, OneAtATime, parseExternalUrl, RateBudget, RefusedUrl, VIEW_LIMITS, type ExternalUrl } from '../../src/mcp';
+import { checkAuthorizationUrl, externalUrlPrompt, headlineOrigin, OneAtATime, parseExternalUrl, RateBudget, RefusedUrl, VIEW_LIMITS, type ExternalUrl } from '../../src/mcp';
 import { ViewTransport } from '../../src/extension/apps/transport';
 
 function ok(raw: string): ExternalUrl {
@@ -60,7 +60,7 @@ describe('H62: external URLs are parsed once; what is shown is what is opened', 
     refused(`https://good.example/${'a'.repeat(9000)}`, /longer than 8192/);
   });
 
-  it('mixed-script and other IDN domains are shown decoded, with the ASCII form beside them', () => {
+  it('H356: a mixed-script or other IDN domain: the headline shows its ASCII (punycode) form, the detail the decoded one beside it', () => {
     const t = ok('https://xn--pple-43d.com/login');
     assert.equal(t.origin, 'https://аpple.com', 'the Cyrillic а is shown decoded');
     assert.equal(t.asciiOrigin, 'https://xn--pple-43d.com');
@@ -69,8 +69,12 @@ describe('H62: external URLs are parsed once; what is shown is what is opened', 
     assert.equal(raw.url, 'https://xn--pple-43d.com/login', 'typed in Unicode, opened as its punycode');
     assert.equal(raw.asciiOrigin, 'https://xn--pple-43d.com');
     const p = externalUrlPrompt('MCP server "s"', t);
-    assert.equal(p.question, 'MCP server "s" wants to open https://аpple.com');
-    assert.match(p.detail, /^Full address: https:\/\/xn--pple-43d\.com\/login\nThe domain is written https:\/\/xn--pple-43d\.com/);
+    assert.equal(p.question, 'MCP server "s" wants to open https://xn--pple-43d.com', 'the homograph never reads as apple.com in the headline');
+    assert.equal(headlineOrigin(t), 'https://xn--pple-43d.com');
+    assert.match(p.detail, /^Full address: https:\/\/xn--pple-43d\.com\/login\nThe domain has international characters: https:\/\/аpple\.com is written https:\/\/xn--pple-43d\.com/);
+    // The well-behaved bystander: a plain ASCII host reads as itself.
+    assert.equal(externalUrlPrompt('x', ok('https://example.com/')).question, 'x wants to open https://example.com');
+    assert.equal(headlineOrigin(ok('https://xn--r8jz45g.jp/')), 'https://xn--r8jz45g.jp');
     assert.doesNotMatch(externalUrlPrompt('x', ok('https://example.com/')).detail, /international/);
   });
 

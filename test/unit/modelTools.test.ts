@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerHandle } from '../../src/mcp/api';
 import {
-  DISCOVERY_TOOL_NAMES, discoveryTools, MAX_ACTIVATE_PER_CALL, MAX_ACTIVE_TOOLS, MAX_SEARCH_DESCRIPTION, MAX_SEARCH_RESULTS, modelMaySee,
+  DISCOVERY_TOOL_NAMES, discoveryTools, MAX_ACTIVATE_PER_CALL, MAX_ACTIVE_TOOLS, MAX_SEARCH_DESCRIPTION, MAX_SEARCH_RESULTS, modelMayReach, modelMaySee, searchIndexBuilds,
   modelTools, modelToolView, overBudget, parseToolBudget, plainLine, ToolDiscovery, type ModelTool, type ModelToolGate,
 } from '../../src/mcp/catalogue/modelTools';
 
@@ -100,5 +100,32 @@ describe('Tools a model may see: one predicate, the budget, progressive discover
     assert.match(d.activate(['nope'], n => byName.get(n)).text, /No such tool: nope/);
     assert.match(d.activate('not-a-list', n => byName.get(n)).text, /No such tool/);
     assert.match(d.activate(undefined, n => byName.get(n)).text, /No tool names were given/);
+  });
+
+  it('H357: skills pass the same gate as tools: a server whose tools are all off for models, or denied, is out of reach; a bystander is not', () => {
+    const gate: ModelToolGate = { allowed: s => s !== 'denied', enabled: (s, t) => !(s === 'off' || (s === 'files' && t === 'delete_file')) };
+    const off = handle('off', [tool('a'), tool('b')]);
+    const skillsOnly = handle('skillsOnly', []);
+    assert.equal(modelMayReach(off, gate), false, 'every tool turned off: no skills either');
+    assert.equal(modelMayReach(servers[2], gate), false, 'denied');
+    assert.equal(modelMayReach(servers[1], gate), false, 'not running');
+    assert.equal(modelMayReach(servers[0], gate), true, 'the bystander: one tool off, the rest on');
+    assert.equal(modelMayReach(skillsOnly, gate), true, 'no tools, not turned off');
+    assert.equal(modelMayReach(handle('off', []), gate), false, 'no tools, the server turned off ("*")');
+  });
+
+  it('H358: tool search works on an index built once per catalogue: a second search over 10,000 tools builds no entry; a changed catalogue builds its own', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ server: `s${i % 50}`, tool: tool(`tool_${i}`, `Does thing number ${i} with ${'words '.repeat(300)}`) }));
+    const d = new ToolDiscovery();
+    const before = searchIndexBuilds();
+    const first = d.search(many, 'thing 42', t => t.tool.name);
+    assert.equal(searchIndexBuilds() - before, 10_000, 'built once');
+    const again = d.search(many, 'number words', t => t.tool.name);
+    assert.equal(searchIndexBuilds() - before, 10_000, 'reused: nothing rebuilt');
+    assert.ok(first.hits.length > 0 && again.hits.length > 0);
+    assert.equal(first.hits[0].name, 'tool_42', 'the name match ranks first');
+    const changed = [...many.slice(1), { server: 's0', tool: tool('tool_new', 'a new one') }];
+    assert.equal(d.search(changed, 'new', t => t.tool.name).hits[0].name, 'tool_new');
+    assert.equal(searchIndexBuilds() - before, 10_001, 'a changed catalogue: only the new definition is indexed');
   });
 });

@@ -82,6 +82,15 @@ export class AppViews implements vscode.Disposable {
   /** Permission asks the user declined this session (not asked again until a reload of the window). */
   private readonly permissionsDeclined = new Set<string>();
 
+  /** A view's `ui/message` filled the chat input and the user has not sent a chat request since (H355). */
+  private messageWaiting = false;
+  private messageRefusedLogged = false;
+
+  /** The user sent an @mcp request (a user act): a view's next `ui/message` may fill the chat input again. */
+  userActed(): void {
+    this.messageWaiting = false;
+  }
+
   /** The dialogs (replaceable for tests). */
   get ui(): AppViewsUi { return this.o.ui; }
   set ui(ui: AppViewsUi) { this.o.ui = ui; }
@@ -97,8 +106,18 @@ export class AppViews implements vscode.Disposable {
       callTool: (server, tool, args, dialogs) => this.callFromView(server, tool, args, dialogs),
       openLink: (server, tool, url, dialogs) => this.openLink(server, tool, url, dialogs),
       sendToChat: async (server, tool, text) => {
+        // One message per user act (H355): after one fills the chat input (and focuses the chat), the views' next
+        // ones are refused until the user sends a chat request; one log line per refused burst.
+        if (this.messageWaiting) {
+          if (!this.messageRefusedLogged) o.log(server, 'warning', `MCP App of ${tool}: a message for the chat was refused: one is waiting in the @mcp chat input for you to send (views put one message there per request you send)`);
+          this.messageRefusedLogged = true;
+          return false;
+        }
+        this.messageWaiting = true;
+        this.messageRefusedLogged = false;
         await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${text}`, isPartialQuery: true });
         o.log(server, 'info', `MCP App of ${tool}: a message for the chat was put into the @mcp chat input`);
+        return true;
       },
       log: o.log,
       changed: view => {
@@ -288,8 +307,10 @@ export class AppViews implements vscode.Disposable {
 
 async function confirmDownload(a: DownloadAsk): Promise<boolean> {
   const save = 'Save As…';
-  const r = await vscode.window.showWarningMessage(`The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
-    { modal: true, detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.` }, save);
+  const r = await ask({
+    severity: 'warning', message: `The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
+    detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.`, buttons: [{ title: save }],
+  });
   return r === save;
 }
 

@@ -62,8 +62,8 @@ export interface AppViewServices {
    * per server definition and resource, in turn through `dialogs`); none declared, none asked.
    */
   permissions(server: string, tool: string, uri: string, declared: AppPermissions, dialogs: OneAtATime): Promise<AppPermissions>;
-  /** Puts a message from the view into the @mcp chat input, visibly. */
-  sendToChat(server: string, tool: string, text: string): Promise<void>;
+  /** Puts a message from the view into the @mcp chat input, visibly; false when refused (one per user act, H355). */
+  sendToChat(server: string, tool: string, text: string): Promise<boolean>;
   log(server: string, level: 'info' | 'warning' | 'error', message: string): void;
   /** Fired for tests and the views' registry. */
   changed(view: AppView): void;
@@ -286,8 +286,7 @@ export class AppView implements vscode.Disposable {
       this.trace.push('ui/message');
       const text = contentText(params.content);
       if (!text) return { isError: true };
-      await this.s.sendToChat(server, tool, text);
-      return {};
+      return await this.s.sendToChat(server, tool, text) ? {} : { isError: true };
     };
     b.onupdatemodelcontext = async params => {
       this.trace.push('ui/update-model-context');

@@ -44,6 +44,8 @@ export class McpChat extends SlashCommands {
   async handle(req: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     // A sticky participant plus a typed "@mcp" leaves "@mcp" in the prompt text: drop it.
     const request = /^\s*@mcp\s/.test(req.prompt) ? { ...req, prompt: req.prompt.replace(/^\s*@mcp\s+/, '') } as vscode.ChatRequest : req;
+    // A request is the user's act: an App view may put one message into the chat input again (H355).
+    this.apps?.userActed();
     try {
       await this.beforeRequest?.();
       // Servers the user denied stay stopped; the answer says so, and how the user allows one.

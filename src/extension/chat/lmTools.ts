@@ -7,7 +7,8 @@
  * confirmation and grants as the `@mcp` participant's. Which tools they list and call is the core's one predicate
  * (src/mcp/catalogue/modelTools.ts), as for `@mcp` and the gateway.
  * A third, `mcpHost_loadSkill` (server, skill), loads a skill's
- * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog.
+ * SKILL.md (SEP-2640, verified by the core; skills.ts) for the agent: a read, like a resource, with no dialog, behind
+ * the same gate as the tools (a server whose tools are all turned off for models, or denied, is not reachable).
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -28,7 +29,7 @@ interface CallInput { server?: string; tool?: string; arguments?: Record<string,
 export interface LmToolsOptions {
   host: HostApi;
   /** The @mcp participant's confirmation (grants for the session / always included). */
-  approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<boolean>;
+  approve(server: string, tool: Tool, args: Record<string, unknown>, cancelled: AbortSignal): Promise<boolean>;
   apps?: Pick<AppViews, 'open' | 'propose'>;
   /** Before a use: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
   beforeUse?: () => Promise<void>;
@@ -82,7 +83,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       if (!tool || !modelMaySee(h, tool, o.gate ?? {})) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       // The view (if the tool has one) shows the proposed call while the user confirms (tool-input-partial).
       const proposed = o.apps?.propose(h.name, tool, args, { preserveFocus: true });
-      if (!await o.approve(h.name, tool, args)) {
+      if (!await o.approve(h.name, tool, args, abortSignalOf(token))) {
         proposed?.cancelled('The user declined to run the tool');
         return text('The user declined to run this tool.');
       }
@@ -104,13 +105,13 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       await o.beforeUse?.();
       // Without a skill: what the running servers list (the model picks one and calls again).
       if (typeof opts.input?.skill !== 'string') {
-        const all = runningSkills(o.host).filter(s => !opts.input?.server || s.server === opts.input.server);
+        const all = runningSkills(o.host, o.gate ?? {}).filter(s => !opts.input?.server || s.server === opts.input.server);
         return text(all.length ? `MCP skills (call again with server and skill):\n${skillLines(all)}` : 'No running MCP server lists skills.');
       }
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());
       try {
-        return text((await loadSkillForModel(o.host, opts.input, ac.signal)).text);
+        return text((await loadSkillForModel(o.host, opts.input, ac.signal, o.gate ?? {})).text);
       } finally {
         sub.dispose();
       }

@@ -7,15 +7,19 @@
 import * as vscode from 'vscode';
 import type { HostApi, LoadedSkillFile, ServerHandle, SkillInfo } from '../../mcp';
 import { shownName } from '../../mcp/logging/display';
+import { modelMayReach, type ModelToolGate } from '../../mcp/catalogue/modelTools';
 
 /** The name of the `@mcp` participant's own skill tool (offered to the model when a running server lists skills). */
 export const SKILL_TOOL = 'mcp_host_load_skill';
 /** Skills named in a tool description at most (the rest: ask with a server name). */
 export const MAX_SKILLS_DESCRIBED = 100;
 
-/** The running servers' listed skills. */
-export function runningSkills(host: HostApi): { server: string; skill: SkillInfo }[] {
-  return host.servers.filter(h => h.state.kind === 'running').flatMap(h => h.skills.map(skill => ({ server: h.name, skill })));
+/**
+ * The running servers' listed skills; with a model's `gate`, only those of servers a model may reach (the same gate
+ * as tools: a server whose tools are all turned off for models, or that the user denied, lists none).
+ */
+export function runningSkills(host: HostApi, gate?: ModelToolGate): { server: string; skill: SkillInfo }[] {
+  return host.servers.filter(h => h.state.kind === 'running' && (!gate || modelMayReach(h, gate))).flatMap(h => h.skills.map(skill => ({ server: h.name, skill })));
 }
 
 /** `<server>.<skill>` → the server and the skill (a server's name may hold dots: the longest that lists the skill wins). */
@@ -47,8 +51,8 @@ export function skillLines(skills: { server: string; skill: SkillInfo }[]): stri
 }
 
 /** The `@mcp` participant's skill tool, when a running server lists skills. */
-export function skillTool(host: HostApi): vscode.LanguageModelChatTool | undefined {
-  const skills = runningSkills(host);
+export function skillTool(host: HostApi, gate: ModelToolGate = {}): vscode.LanguageModelChatTool | undefined {
+  const skills = runningSkills(host, gate);
   if (!skills.length) return undefined;
   return {
     name: SKILL_TOOL,
@@ -62,10 +66,11 @@ export function skillTool(host: HostApi): vscode.LanguageModelChatTool | undefin
 }
 
 /** Loads `skill` of `server` for a model (the input of a skill tool): the skill's text, or why not, as the tool's answer. */
-export async function loadSkillForModel(host: HostApi, input: unknown, signal?: AbortSignal): Promise<{ text: string; loaded?: LoadedSkillFile }> {
+export async function loadSkillForModel(host: HostApi, input: unknown, signal?: AbortSignal, gate: ModelToolGate = {}): Promise<{ text: string; loaded?: LoadedSkillFile }> {
   const { server, skill } = (input && typeof input === 'object' ? input : {}) as { server?: unknown; skill?: unknown };
   const h = typeof server === 'string' ? host.get(server) : undefined;
-  if (!h || h.state.kind !== 'running') return { text: `MCP server "${String(server)}" is not running (or not configured in MCP Host).` };
+  // The same gate as tools (H357): a server a model may not reach is answered as if it were not there.
+  if (!h || h.state.kind !== 'running' || !modelMayReach(h, gate)) return { text: `MCP server "${String(server)}" is not running (or not configured in MCP Host).` };
   if (typeof skill !== 'string' || !h.skills.some(s => s.name === skill)) {
     return { text: `MCP server "${h.name}" lists no skill "${String(skill)}". Its skills:\n${skillLines(h.skills.map(s => ({ server: h.name, skill: s })))}` };
   }

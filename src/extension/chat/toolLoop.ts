@@ -4,7 +4,13 @@
  * across servers; over the tool budget (`mcpHost.toolBudget`) it carries a search and an activate tool instead, and
  * the tools the model activated from the next round on (kept across turns in the response's metadata). Each tool
  * call is confirmed (a standing grant or the dialog) before it runs, MCP App views open for tools that have one, and
- * the loop stops after MAX_TOOL_ROUNDS. When a running server lists skills, the model may load one through the
+ * the loop stops after `mcpHost.chat.maxToolRounds` rounds (the answer says how to raise it).
+ *
+ * One request is one turn of the consent governor (src/extension/governor.ts): a tool is asked about at most once per
+ * request (an "Allow Once" runs that one call; the model asking for the tool again in the same request is told it is
+ * not run again), a Deny ends the model's turn (the loop stops and says so), Stop (the request's cancellation) closes
+ * the pending question and no dialog opens after it, and at most MAX_CALLS_PER_RESPONSE calls of one response are
+ * considered. When a running server lists skills, the model may load one through the
  * participant's own skill tool (skills.ts): a read, shown in the answer, verified by the core.
  */
 import * as vscode from 'vscode';
@@ -14,6 +20,8 @@ import {
   DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
 } from '../../mcp/catalogue/modelTools';
 import { ScopedGrants, type Grant } from '../grants';
+import { govern, Turn } from '../dialogs';
+import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
 import { abortSignalOf } from '../cancellation';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { toolResultText } from './messages';
@@ -31,8 +39,26 @@ import { markdownCode } from '../../mcp/logging/display';
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
 /** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
 export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
-/** Model ↔ tool round trips per request before the participant stops. */
-export const MAX_TOOL_ROUNDS = 10;
+/** Model ↔ tool round trips per request before the participant stops, unless set (`mcpHost.chat.maxToolRounds`). */
+export const MAX_TOOL_ROUNDS = DEFAULT_MAX_TOOL_ROUNDS;
+/** Tool calls of one model response that are considered; the rest are answered "not run" without a dialog. */
+export const MAX_CALLS_PER_RESPONSE = 32;
+
+/** What the governor and the grants made of one tool call's confirmation. */
+export type Approval =
+  /** Run it (a standing grant, or the user's answer to this call). */
+  | 'allowed'
+  /** The user said no (or closed the dialog): the requester's turn ends. */
+  | 'declined'
+  /** Allowed once earlier in this request (or in a dialog another call opened): not run again. */
+  | 'once-used'
+  /** No dialog: the request was cancelled or its turn had ended. */
+  | 'refused';
+
+/** The governor's key of a tool-call question. */
+export function toolQuestionKey(server: string, tool: string): string {
+  return `tool:${JSON.stringify([server, tool])}`;
+}
 
 /** The tools of one round: what the model is sent, every name it may search or activate, which are active. */
 export interface ChatTools {
@@ -53,7 +79,7 @@ export function isRunning(h: ServerHandle): boolean {
 export class ChatModelLoop {
   ui: ChatUi = defaultChatUi;
   /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
-  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts'>;
+  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts' | 'userActed'>;
   private readonly grants: ScopedGrants;
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
@@ -103,7 +129,7 @@ export class ChatModelLoop {
     let offered = this.collectTools(discovery);
     // Skills: one tool of the participant's own (unless a server's tool took the name).
     const withSkills = (o: ChatTools): ChatTools => {
-      const skill = o.names.has(SKILL_TOOL) ? undefined : skillTool(this.host);
+      const skill = o.names.has(SKILL_TOOL) ? undefined : skillTool(this.host, this.gate);
       return skill ? { ...o, tools: [...o.tools, skill] } : o;
     };
     offered = withSkills(offered);
@@ -113,7 +139,11 @@ export class ChatModelLoop {
       justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
       tools: offered.tools.length ? offered.tools : undefined,
     }, token);
-    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+    // This request is one turn of the governor: cancelled with the request, ended by a Deny or by its end.
+    const turn = new Turn('@mcp request', abortSignalOf(token));
+    const maxRounds = this.maxToolRounds();
+    try {
+    for (let round = 0; round < maxRounds; round++) {
       // Tools activated in the round before are offered from this one on.
       if (round > 0) offered = withSkills(this.collectTools(discovery));
       let response: vscode.LanguageModelChatResponse;
@@ -135,14 +165,30 @@ export class ChatModelLoop {
         else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
       }
       all += text;
-      if (!calls.length || token.isCancellationRequested) return all;
+      if (!calls.length || token.isCancellationRequested || turn.ended) return all;
+      // Calls past the bound are dropped from the conversation too (not answered one by one, not sent back).
+      const asked = calls.length;
+      calls.splice(MAX_CALLS_PER_RESPONSE);
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
       const results: vscode.LanguageModelToolResultPart[] = [];
-      for (const call of calls) results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token));
+      const notRun = (call: vscode.LanguageModelToolCallPart, why: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(why)]);
+      for (const call of calls) {
+        if (turn.ended) results.push(notRun(call, 'Not run: the request ended (the user declined a tool call or stopped the request).'));
+        else results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token, turn));
+      }
+      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(`\n\n_The model asked for ${asked} tool calls in one response: only the first ${MAX_CALLS_PER_RESPONSE} were considered._\n\n`);
+      if (turn.ended === 'denied') {
+        stream.markdown('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n');
+        return all;
+      }
+      if (turn.ended || token.isCancellationRequested) return all;
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
-    stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._\n`);
+    stream.markdown(`\n\n_Stopped after ${maxRounds} rounds of tool calls: the limit is the setting \`mcpHost.chat.maxToolRounds\` (default ${DEFAULT_MAX_TOOL_ROUNDS}); raise it in your user settings to let a model work longer._\n`);
     return all;
+    } finally {
+      turn.end('done');
+    }
   }
 
   /** The search or activate tool of progressive discovery, answered here (server text as data: JSON, one plain line each). */
@@ -166,23 +212,43 @@ export class ChatModelLoop {
 
   /**
    * The confirmation of one tool call (the model's, or an MCP App view's): a standing grant for the tool (session
-   * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed.
+   * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed (run it).
    */
-  async approveCall(server: string, tool: Tool, args: Record<string, unknown>, closed?: AbortSignal): Promise<boolean> {
-    // An unknown server is asked every time.
+  async approveCall(server: string, tool: Tool, args: Record<string, unknown>, closed?: AbortSignal, turn?: Turn): Promise<boolean> {
+    return await this.approval(server, tool, args, { closed, turn }) === 'allowed';
+  }
+
+  /**
+   * The confirmation through the governor: a standing grant, or the one dialog of this tool (joined when it is open,
+   * remembered for the rest of `turn`). Only the call whose own dialog said "Allow Once" runs on it; session and
+   * always grants are recorded (then stand for every later call).
+   */
+  async approval(server: string, tool: Tool, args: Record<string, unknown>, o: { closed?: AbortSignal; turn?: Turn } = {}): Promise<Approval> {
+    // An unknown server has no standing grant: its calls are asked (once per turn).
     const id = this.identity.of?.(server);
     const key = id && grantKey(id, tool.name);
-    let grant: Grant | undefined = id && key ? this.grants.standing(id.scope, key) : undefined;
-    if (!grant) {
-      grant = await this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed });
-      if (closed?.aborted) return false;
+    if (id && key && this.grants.standing(id.scope, key)) return 'allowed';
+    const out = await govern({
+      key: toolQuestionKey(server, tool.name), turn: o.turn, closed: o.closed,
+      show: closed => this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed }),
+      denies: a => a === undefined || a === 'deny',
+    });
+    if (out.kind === 'refused') return 'refused';
+    const grant = (out.answer ?? 'deny') as Grant;
+    if (grant === 'deny') return 'declined';
+    if (out.kind === 'answered') {
       if (id && key) {
         await this.grants.record(id.scope, key, grant);
         if (grant === 'always') this.grantsChanged.fire();
       }
+      return 'allowed';
     }
-    return grant !== 'deny';
+    // Joined or remembered: an "Allow Once" was acted on by the call that asked; a session or always grant stands.
+    return grant === 'once' ? 'once-used' : 'allowed';
   }
+
+  /** Round trips per request (`mcpHost.chat.maxToolRounds`); set by the extension. */
+  maxToolRounds: () => number = () => MAX_TOOL_ROUNDS;
 
   /** What decides the tools a model sees (state, trust/consent, enablement); set by the extension. Default: running servers, every tool. */
   gate: ModelToolGate = {};
@@ -200,7 +266,7 @@ export class ChatModelLoop {
   private async loadSkill(call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResultPart> {
     const input = call.input as { server?: unknown; skill?: unknown } | undefined;
     stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
-    const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token));
+    const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token), this.gate);
     stream.markdown(loaded
       ? `\n\n_Loaded skill ${markdownCode(loaded.skill)} of ${markdownCode(loaded.server)}${loaded.verified ? ' (verified)' : ''}._\n\n`
       : `\n\n_Skill not loaded: ${markdownCode(text)}_\n\n`);
@@ -209,7 +275,7 @@ export class ChatModelLoop {
 
   private async callTool(
     call: vscode.LanguageModelToolCallPart, offered: ChatTools,
-    stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
+    stream: vscode.ChatResponseStream, token: vscode.CancellationToken, turn?: Turn,
   ): Promise<vscode.LanguageModelToolResultPart> {
     const reply = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
@@ -221,10 +287,13 @@ export class ChatModelLoop {
     // A tool with an MCP App view: the view opens beside the chat with the proposed arguments (tool-input-partial)
     // while the user confirms; it gets the input once confirmed, or is told the call was declined.
     const proposed = this.apps?.propose(entry.server, entry.def, args, { preserveFocus: true });
-    if (!await this.approveCall(entry.server, entry.def, args)) {
-      proposed?.cancelled('The user declined to run the tool');
-      stream.markdown(toolCallNote('declined', entry.tool, entry.server));
-      return reply('The user declined to run this tool.');
+    const approval = await this.approval(entry.server, entry.def, args, { turn });
+    if (approval !== 'allowed') {
+      proposed?.cancelled(approval === 'declined' ? 'The user declined to run the tool' : 'The tool was not run');
+      if (approval === 'declined') stream.markdown(toolCallNote('declined', entry.tool, entry.server));
+      return reply(approval === 'declined' ? 'The user declined to run this tool.'
+        : approval === 'once-used' ? 'Not run: the user allowed this tool once in this request, and that call ran. It is not run again in this request.'
+          : 'Not run: the request ended.');
     }
     stream.progress(progressText`Calling ${entry.tool} of ${entry.server}…`);
     // The answer offers a button to focus the view.

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
+import { ask } from '../dialogs';
 import { afterMcpJsonImport } from '../coexistence';
 import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
@@ -14,7 +15,7 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
-    const ok = await vscode.window.showWarningMessage(`Replace the existing servers ${clash.join(', ')}?`, { modal: true }, 'Replace');
+    const ok = await ask({ severity: 'warning', message: `Replace the existing servers ${clash.join(', ')}?`, buttons: [{ title: 'Replace' }] });
     if (ok !== 'Replace') for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;

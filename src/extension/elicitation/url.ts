@@ -12,6 +12,7 @@ import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type Eli
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
 import { dialogText, quoted } from '../../mcp/logging/display';
 import { askExternalUrl, openExternalUrl } from '../externalUrl';
+import { headlineOrigin } from '../../mcp/features/externalUrl';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {
@@ -30,14 +31,14 @@ const DECLINE = 'Decline';
 export const realUrlElicitUi: UrlElicitUi = {
   async consent(server, message, target) {
     const open = openLabel(target);
-    const pick = await askExternalUrl(`MCP server ${quoted(server)} asks you to open a page on ${target.origin}`,
+    const pick = await askExternalUrl(`MCP server ${quoted(server)} asks you to open a page on ${headlineOrigin(target)}`,
       consentDetail(dialogText(message), target), [open, DECLINE]);
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },
   open: openExternalUrl,
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
-    qp.title = `MCP Host: ${quoted(server)} is waiting for you to finish on ${target.origin}`;
+    qp.title = `MCP Host: ${quoted(server)} is waiting for you to finish on ${headlineOrigin(target)}`;
     qp.placeholder = 'This closes by itself when the server reports the step done';
     qp.ignoreFocusOut = true;
     qp.items = [

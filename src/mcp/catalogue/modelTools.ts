@@ -41,6 +41,42 @@ export function serverOffered(h: ServerHandle, gate: ModelToolGate): boolean {
   return (gate.offers ?? running)(h) && gate.allowed?.(h.name) !== false;
 }
 
+/**
+ * Whether a model may reach `h` at all beyond its tools (its skills, H357): offered, and not turned off for models —
+ * some tool still on, or, for a server without tools, the server itself not turned off (`"*"`). A server whose tools
+ * are all turned off for models is out of a model's reach, skills included.
+ */
+export function modelMayReach(h: ServerHandle, gate: ModelToolGate): boolean {
+  if (!serverOffered(h, gate)) return false;
+  const tools = h.catalogue.tools.filter(visibleToModel);
+  return tools.length ? tools.some(t => gate.enabled?.(h.name, t.name) !== false) : gate.enabled?.(h.name, '*') !== false;
+}
+
+/**
+ * The search index (H358): one entry per tool definition, built when the definition is first searched and kept
+ * while the catalogue holds that definition (a catalogue change brings new definitions, so new entries; the old ones
+ * go with their definitions). A search then only compares words: no re-lowercasing of 10,000 descriptions per query.
+ */
+const searchIndex = new WeakMap<Tool, Map<string, { name: string[]; text: string }>>();
+let indexBuilt = 0;
+
+/** Index entries built so far (tests: a second search over the same catalogue builds none). */
+export function searchIndexBuilds(): number {
+  return indexBuilt;
+}
+
+function indexEntry(t: ModelTool): { name: string[]; text: string } {
+  let byServer = searchIndex.get(t.tool);
+  if (!byServer) searchIndex.set(t.tool, byServer = new Map());
+  let e = byServer.get(t.server);
+  if (!e) {
+    indexBuilt++;
+    e = { name: words(`${t.tool.name} ${t.tool.title ?? ''}`), text: `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${(t.tool.description ?? '').slice(0, 2000)}`.toLowerCase() };
+    byServer.set(t.server, e);
+  }
+  return e;
+}
+
 /** THE predicate: whether a model may see (and call) `tool` of `h`. */
 export function modelMaySee(h: ServerHandle, tool: Tool, gate: ModelToolGate): boolean {
   return serverOffered(h, gate) && visibleToModel(tool) && gate.enabled?.(h.name, tool.name) !== false;
@@ -184,8 +220,7 @@ export class ToolDiscovery {
     const q = words(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '').slice(0, 20);
     const scored: { t: ModelTool; score: number; i: number }[] = [];
     tools.forEach((t, i) => {
-      const name = words(`${t.tool.name} ${t.tool.title ?? ''}`);
-      const text = `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${(t.tool.description ?? '').slice(0, 2000)}`.toLowerCase();
+      const { name, text } = indexEntry(t);
       let score = q.length ? 0 : 1;
       for (const w of q) {
         if (name.includes(w)) score += 3;

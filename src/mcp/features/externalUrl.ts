@@ -8,8 +8,9 @@
  * - a user name or password (`https://good.example@evil.example` reads as good.example and goes to evil.example);
  * - backslashes (parsers disagree about whether `\` ends the host), white space, control and invisible formatting
  *   characters anywhere in the raw text (the WHATWG parser drops some of them silently), over-long text.
- * The host is shown decoded from punycode, with the ASCII form beside it when the two differ, so a look-alike
- * (mixed-script) domain shows as what it is.
+ * A headline (a dialog's first line, a title) shows the host in ASCII (punycode) when it has international
+ * characters (`headlineOrigin`), so a look-alike (mixed-script) domain such as `аррӏе.com` reads `xn--…` where the eye
+ * decides; the detail shows the decoded form beside it.
  */
 import { domainToUnicode } from 'node:url';
 
@@ -66,6 +67,11 @@ export function parseExternalUrl(raw: unknown): ExternalUrl | RefusedUrl {
   return { url: u.href, origin, asciiOrigin: origin !== u.origin ? u.origin : undefined };
 }
 
+/** The origin as a headline shows it: the ASCII (punycode) form when the host has international characters (H356). */
+export function headlineOrigin(target: ExternalUrl): string {
+  return target.asciiOrigin ?? target.origin;
+}
+
 /**
  * The dialog's text for opening `target`: the question names who asks (server, and the view or purpose) and the
  * origin; the detail holds what the asker said (optional), the full URL that will be opened, and the ASCII form
@@ -75,6 +81,6 @@ export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { ve
   const lines: string[] = [];
   if (opts.message) lines.push(opts.message, '');
   lines.push(`Full address: ${target.url}`);
-  if (target.asciiOrigin) lines.push(`The domain is written ${target.asciiOrigin} (international characters): make sure it is the site you expect.`);
-  return { question: `${asker} ${opts.verb ?? 'wants to open'} ${target.origin}`, detail: lines.join('\n') };
+  if (target.asciiOrigin) lines.push(`The domain has international characters: ${target.origin} is written ${target.asciiOrigin}, which is what opens: make sure it is the site you expect.`);
+  return { question: `${asker} ${opts.verb ?? 'wants to open'} ${headlineOrigin(target)}`, detail: lines.join('\n') };
 }
