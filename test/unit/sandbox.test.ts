@@ -11,7 +11,9 @@ import * as path from 'node:path';
 import { parseServers } from '../../src/mcp/config/validate';
 import { resolveServer } from '../../src/mcp/config/variables';
 import { definitionKey as fingerprint } from '../../src/mcp/config/definitionKey';
-import { DEFAULT_DENY_READ, envFilesOutside, isSandboxed, registryOf, sandboxPolicy } from '../../src/mcp/launch/sandbox';
+import {
+  DEFAULT_DENY_READ, envFilesOutside, isSandboxed, registryOf, sandboxPolicy, sandboxProtectedNames, type ProtectedNames,
+} from '../../src/mcp/launch/sandbox';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { tmpDir } from '../support/connection';
 
@@ -19,7 +21,9 @@ describe('sandbox settings and policy (issue 24)', () => {
   let base: string;
   let home: string;
   let root: string;
-  before(() => {
+  let names: ProtectedNames;
+  before(async () => {
+    names = await sandboxProtectedNames();
     base = tmpDir('mcp-sandbox-unit-');
     home = path.join(base, 'home');
     root = path.join(home, 'work', 'app');
@@ -76,14 +80,14 @@ describe('sandbox settings and policy (issue 24)', () => {
   });
 
   it('H90 H91: the write boundary is the roots, the temporary folder, allowWrite (and the npm cache for npx); nothing else', () => {
-    const p = sandboxPolicy({ command: 'npx', cwd: root, sandbox: { filesystem: { allowWrite: ['/opt/extra'] } } }, [root], { home }, '/tmp/t1');
+    const p = sandboxPolicy({ command: 'npx', cwd: root, sandbox: { filesystem: { allowWrite: ['/opt/extra'] } } }, [root], { home }, '/tmp/t1', names);
     assert.deepEqual(p.allowWrite, [root, '/tmp/t1', '/opt/extra', path.join(home, '.npm')]);
     assert.deepEqual(p.roots, [root]);
-    assert.deepEqual(sandboxPolicy({ command: '/usr/bin/node' }, [], { home }, '/tmp/t2').allowWrite, ['/tmp/t2']);
+    assert.deepEqual(sandboxPolicy({ command: '/usr/bin/node' }, [], { home }, '/tmp/t2', names).allowWrite, ['/tmp/t2']);
   });
 
   it('H92: secrets, settings additions, the editor storage and .env files outside the roots are denied for reading; a .env inside a root is not', () => {
-    const p = sandboxPolicy({ command: 'node', cwd: root }, [root], { home, denyRead: ['~/.config/mine'], privatePaths: ['/data/editor/User'] }, '/tmp/t');
+    const p = sandboxPolicy({ command: 'node', cwd: root }, [root], { home, denyRead: ['~/.config/mine'], privatePaths: ['/data/editor/User'] }, '/tmp/t', names);
     for (const d of DEFAULT_DENY_READ) assert.ok(p.denyRead.includes(path.join(home, d.slice(2))), d);
     assert.ok(p.denyRead.includes(path.join(home, '.ssh')) && p.denyRead.includes(path.join(home, '.docker/config.json')));
     assert.ok(p.denyRead.includes(path.join(home, '.config/mine')));
@@ -94,10 +98,10 @@ describe('sandbox settings and policy (issue 24)', () => {
   });
 
   it('H92: the network is nothing but allowedDomains, plus the registry of an npx/uvx launch', () => {
-    assert.deepEqual(sandboxPolicy({ command: 'node' }, [], { home }, '/t').allowedDomains, []);
-    assert.deepEqual(sandboxPolicy({ command: 'node', sandbox: { network: { allowedDomains: ['127.0.0.1:8080'] } } }, [], { home }, '/t').allowedDomains, ['127.0.0.1:8080']);
-    assert.deepEqual(sandboxPolicy({ command: '/usr/local/bin/npx' }, [], { home }, '/t').allowedDomains, ['registry.npmjs.org']);
-    assert.deepEqual(sandboxPolicy({ command: 'uvx' }, [], { home }, '/t').allowedDomains, ['pypi.org', 'files.pythonhosted.org']);
+    assert.deepEqual(sandboxPolicy({ command: 'node' }, [], { home }, '/t', names).allowedDomains, []);
+    assert.deepEqual(sandboxPolicy({ command: 'node', sandbox: { network: { allowedDomains: ['127.0.0.1:8080'] } } }, [], { home }, '/t', names).allowedDomains, ['127.0.0.1:8080']);
+    assert.deepEqual(sandboxPolicy({ command: '/usr/local/bin/npx' }, [], { home }, '/t', names).allowedDomains, ['registry.npmjs.org']);
+    assert.deepEqual(sandboxPolicy({ command: 'uvx' }, [], { home }, '/t', names).allowedDomains, ['pypi.org', 'files.pythonhosted.org']);
     assert.equal(registryOf('C:\\tools\\npx.cmd'), 'npm');
     assert.equal(registryOf('python3'), undefined);
   });
