@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { redactorFor, sandboxPolicy, sandboxProtectedNames, type SandboxPolicy, type ServerDefinition } from '../mcp';
+import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type SandboxPolicy, type ServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
 import { dialogText, quoted } from '../mcp/logging/display';
 import { ask as askDialog } from './dialogs';
@@ -185,26 +185,6 @@ async function launchWall(def: ServerDefinition & { type: 'stdio' }): Promise<Sa
 }
 
 /**
- * The sandbox's wall, from the policy the launch gets ({@link sandboxPolicy}): every folder it may write (those
- * outside its roots named apart, as its definition's widening), the protected paths inside them, every domain it
- * may reach.
- */
-export function describeWall(wall: SandboxPolicy): string[] {
-  const home = os.homedir();
-  const show = (p: string) => p === wall.tempDir ? 'its own temporary folder' : p === home ? `${p} (your whole home folder)` : p;
-  const inRoots = (p: string) => p === wall.tempDir || wall.roots.some(r => p === r || p.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
-  const extra = wall.allowWrite.filter(p => !inRoots(p));
-  const protectedNames = [...new Set(wall.protected.map(p => path.basename(p) === 'hooks' || path.basename(p) === 'config' ? `.git/${path.basename(p)}` : path.basename(p)))];
-  return [
-    `Sandbox: on: it may write only in: ${wall.allowWrite.filter(inRoots).map(show).join(', ') || '(nothing)'}`,
-    ...(extra.length ? [`Sandbox: its definition ALSO lets it write OUTSIDE its roots, in: ${extra.map(show).join(', ')}`] : []),
-    `Sandbox: read-only inside those: ${wall.protected.length} protected paths (${protectedNames.slice(0, 12).join(', ')}${protectedNames.length > 12 ? ', …' : ''})`,
-    `Sandbox: it cannot read ${wall.denyRead.length} paths of your keys, tokens, histories and the editor's storage`,
-    `Sandbox: network: ${wall.allowedDomains.length ? `only ${wall.allowedDomains.join(', ')}` : 'none'}`,
-  ];
-}
-
-/**
  * The exact command line (with `${input:}` values hidden), working directory, environment variable names (never
  * values) and, sandboxed, the wall computed by {@link sandboxPolicy} (`wall`).
  */
@@ -215,7 +195,7 @@ export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKe
     `Command: ${redactorFor(def).text(commandLine, MASK)}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
     ...(!def.sandboxEnabled ? ['Sandbox: off: it runs with all your permissions']
-      : wall ? describeWall(wall)
+      : wall ? describeWall(wall, os.homedir())
       : ['Sandbox: on, but its wall could not be computed here: it will not start unless the sandbox can run']),
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),

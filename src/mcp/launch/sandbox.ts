@@ -302,6 +302,25 @@ export function sandboxPolicy(
   };
 }
 
+/**
+ * The sandbox's wall, from the policy the launch gets ({@link sandboxPolicy}), for the consent dialog (extension/consent.ts): every folder it may write (those
+ * outside its roots named apart, as its definition's widening), the protected paths inside them, every domain it
+ * may reach.
+ */
+export function describeWall(wall: SandboxPolicy, home: string): string[] {
+  const show = (p: string) => p === wall.tempDir ? 'its own temporary folder' : p === home ? `${p} (your whole home folder)` : p;
+  const inRoots = (p: string) => p === wall.tempDir || wall.roots.some(r => p === r || p.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  const extra = wall.allowWrite.filter(p => !inRoots(p));
+  const protectedNames = [...new Set(wall.protected.map(p => path.basename(p) === 'hooks' || path.basename(p) === 'config' ? `.git/${path.basename(p)}` : path.basename(p)))];
+  return [
+    `Sandbox: on: it may write only in: ${wall.allowWrite.filter(inRoots).map(show).join(', ') || '(nothing)'}`,
+    ...(extra.length ? [`Sandbox: its definition ALSO lets it write OUTSIDE its roots, in: ${extra.map(show).join(', ')}`] : []),
+    `Sandbox: read-only inside those: ${wall.protected.length} protected paths (${protectedNames.slice(0, 12).join(', ')}${protectedNames.length > 12 ? ', …' : ''})`,
+    `Sandbox: it cannot read ${wall.denyRead.length} paths of your keys, tokens, histories and the editor's storage`,
+    `Sandbox: network: ${wall.allowedDomains.length ? `only ${wall.allowedDomains.join(', ')}` : 'none'}`,
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The runtime (loaded on first use)
 
