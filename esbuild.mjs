@@ -194,7 +194,15 @@ const configs = tests
         // JVM proxy agent) next to `import.meta.url`; here that is dist/sandbox-runtime.js, and the helpers are
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
         ...bundled,
-        entryPoints: { 'sandbox-runtime': 'node_modules/@anthropic-ai/sandbox-runtime/dist/index.js' },
+        // Its index, and the names it protects from writes in a working directory (DANGEROUS_FILES,
+        // getDangerousDirectories), which the host applies to every root itself (sandbox.ts, protectedPaths).
+        outdir: undefined,
+        outfile: path.join(DIST, 'sandbox-runtime.js'),
+        stdin: {
+          contents: "export * from '@anthropic-ai/sandbox-runtime';\n" +
+            "export { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';\n",
+          resolveDir: '.', sourcefile: 'sandbox-runtime-entry.js', loader: 'js',
+        },
         define: { 'import.meta.url': 'importMetaUrl' },
         banner: { js: 'var importMetaUrl = require("url").pathToFileURL(__filename).href;' },
         external: ['@microsoft/mxc-sdk'],
@@ -223,7 +231,7 @@ if (watch) {
   if (!tests) {
     // A LAZY bundle on the host's packages must not carry a copy of them (handoverPlugin): fail the build if it does.
     for (const [i, c] of configs.entries()) {
-      const name = Object.keys(c.entryPoints)[0];
+      const name = c.entryPoints && Object.keys(c.entryPoints)[0];
       const lazy = LAZY.find(l => l.handover && l.name === name);
       if (!lazy) continue;
       const packages = handoverPackages(lazy.handover);

@@ -86,6 +86,9 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         // Remote servers may ask the user to sign in (OAuth): tokens in a 0600 file, loopback redirect.
         authProvider: def => signIn.providerFor(def),
         sandbox: { force: forceSandbox, ...(denyRead && { denyRead }) },
+        // Each server gets the `${input:}` values its own definition uses (resolved into it), never the
+        // MCP_HOST_INPUT_* variables the run was given for every server (issue 34).
+        baseEnv: withoutInputValues(process.env),
         // Elicitation is declared only when the command can answer it (`call --elicit`).
         ...(features && { features }),
         // Only the schemas the command uses are compiled (commands.ts: `call` its tool's; `inspect` none).
@@ -108,4 +111,11 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
     out: text => { write('stdout', dataText(text, opts.raw)); },
     err: text => { write('stderr', ownText(text, 16 * 1024)); },
   };
+}
+
+/** `env` without the MCP_HOST_INPUT_* variables (inputs.ts, inputEnvName): what a server's process starts from. */
+export function withoutInputValues(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!k.toUpperCase().startsWith('MCP_HOST_INPUT_')) out[k] = v;
+  return out;
 }

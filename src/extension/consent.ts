@@ -3,8 +3,10 @@
  * kept in the workspace state as definition keys (hashes, `src/mcp/config/definitionKey.ts`), never definitions.
  */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
-import { redactorFor, type ServerDefinition } from '../mcp';
+import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type SandboxPolicy, type ServerDefinition } from '../mcp';
 import { parseDotenv } from '../mcp/config/envFile';
 import { dialogText, quoted } from '../mcp/logging/display';
 import { ask as askDialog } from './dialogs';
@@ -166,22 +168,43 @@ function isKey(v: unknown): v is string {
 
 async function describeRequest(r: ConsentRequest): Promise<string> {
   const d = r.def;
-  const text = d.type === 'stdio' ? describeLaunch(d, await envFileKeys(d)) : describeRemote(d);
+  const text = d.type === 'stdio' ? describeLaunch(d, await envFileKeys(d), await launchWall(d)) : describeRemote(d);
   const uses = (r.uses ?? []).filter(u => u.inputs.length);
   if (!uses.length) return text;
   return `${text}\nInputs (values hidden): ${uses.map(u => `${u.inputs.map(i => `\${input:${i}}`).join(', ')} → ${u.where}`).join('; ')}`;
 }
 
-/** The exact command line (with `${input:}` values hidden), working directory and environment variable names (never values). */
-export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKeys?: string[]): string {
+/** What the dialog calls the launch's own temporary folder (made only when it starts). */
+const TEMP_FOLDER = path.join(os.tmpdir(), 'mcp-host-sandbox-(its own)');
+
+/**
+ * The wall a sandboxed workspace server would get: the same `sandboxPolicy` its launch computes, for the
+ * workspace folders (its roots) and the user's home folder; undefined when it is not sandboxed or the runtime
+ * cannot be loaded (the dialog says so, and the launch then fails closed).
+ */
+async function launchWall(def: ServerDefinition & { type: 'stdio' }): Promise<SandboxPolicy | undefined> {
+  if (!def.sandboxEnabled) return undefined;
+  try {
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+    return sandboxPolicy(def, roots, {}, TEMP_FOLDER, await sandboxProtectedNames());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The exact command line (with `${input:}` values hidden), working directory, environment variable names (never
+ * values) and, sandboxed, the wall computed by {@link sandboxPolicy} (`wall`).
+ */
+export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKeys?: string[], wall?: SandboxPolicy): string {
   const envKeys = Object.keys(def.env ?? {});
   const commandLine = [def.command, ...def.args].map(quote).join(' ');
   return [
     `Command: ${redactorFor(def).text(commandLine, MASK)}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
-    def.sandboxEnabled
-      ? `Sandbox: on: writes only in its roots and temporary folder, cannot read your secrets, network: ${def.sandbox?.network?.allowedDomains?.join(', ') || 'none'}`
-      : 'Sandbox: off: it runs with all your permissions',
+    ...(!def.sandboxEnabled ? ['Sandbox: off: it runs with all your permissions']
+      : wall ? describeWall(wall, os.homedir())
+      : ['Sandbox: on, but its wall could not be computed here: it will not start unless the sandbox can run']),
     `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
     ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),
   ].join('\n');

@@ -25,6 +25,6 @@ export * from './server/history';
 export { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, MAX_ERA_VERDICTS, type EraVerdict, type EraVerdictStore } from './server/eraVerdicts';
 export { ServerSkills, SkillError, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
 export {
-  DEFAULT_DENY_READ, isSandboxed, resetSandbox, sandboxPolicy, sandboxUnavailable,
-  type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
+  DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, resetSandbox, sandboxPolicy, sandboxProtectedNames,
+  sandboxUnavailable, type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
 } from './launch/sandbox';

@@ -44,8 +44,8 @@ describe('Sandboxed servers (issue 24)', function () {
     if (outside) fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  it('H96: the consent dialog says the server will run sandboxed', () => {
-    assert.ok(consentDetails.some(d => /Sandbox: on: writes only in its roots/.test(d)), consentDetails.join('\n---\n'));
+  it('H96 H174: the consent dialog says the server will run sandboxed, with the wall its launch gets', () => {
+    assert.ok(consentDetails.some(d => /Sandbox: on: it may write only in: .*its own temporary folder/.test(d) && /Sandbox: network: none/.test(d) && !/OUTSIDE its roots/.test(d)), consentDetails.join('\n---\n'));
   });
 
   it('H93: the Servers view shows the shield on the sandboxed server', () => {

@@ -192,4 +192,17 @@ describe('sandboxed servers (issue 24)', function () {
     assert.equal(fs.existsSync(marker), false);
     await t.assertBystanderUndisturbed();
   });
+
+  it('H94 H171: fail closed: with the seccomp helper missing (the runtime\'s dependency WARNING) a sandboxEnabled server does not start, naming it', async () => {
+    // The check is injected (a machine of another architecture, or a package without vendor/seccomp): nothing in
+    // node_modules is touched. The runtime's own words for it are in checkLinuxDependencies.
+    const checkDependencies = () => ({ errors: [], warnings: ['seccomp not available - unix socket access not restricted'] });
+    t = await startHost([probe('noseccomp', { sandboxEnabled: true }), probe('open')], { sandbox: { home, checkDependencies } });
+    await assert.rejects(t.get('noseccomp').start(), /set to run sandboxed and was not started: the sandbox cannot start: the seccomp helper \(apply-seccomp\) for \w+ is missing .*reinstall/);
+    await waitForState(t.get('noseccomp'), s => s.kind === 'error');
+    assert.equal(t.get('noseccomp').pid, undefined, 'no process was spawned');
+    await t.get('open').start();
+    assert.equal((await call('open', 'env', { name: 'PATH' })).ok, true, 'an unsandboxed server next to it starts');
+    await t.assertBystanderUndisturbed();
+  });
 });

@@ -39,6 +39,11 @@ export interface SandboxHostOptions {
   tempDir?: string;
   /** Absolute path of `bwrap` (default: looked up on PATH). */
   bwrapPath?: string;
+  /**
+   * The runtime's dependency check (default `SandboxManager.checkDependencies`): replaceable so a test can stand for
+   * a machine without the seccomp helper without touching the installed files.
+   */
+  checkDependencies?: () => { errors: string[]; warnings: string[] };
 }
 
 /**
@@ -48,7 +53,51 @@ export interface SandboxHostOptions {
 export const DEFAULT_DENY_READ: readonly string[] = [
   '~/.ssh', '~/.aws', '~/.config/gcloud', '~/.kube', '~/.docker/config.json', '~/.azure', '~/.gnupg',
   '~/.netrc', '~/.git-credentials', '~/.config/gh', '~/.npmrc', '~/.pypirc',
+  // Shell and REPL histories (tokens typed on a command line end up there).
+  '~/.bash_history', '~/.zsh_history', '~/.zhistory', '~/.history', '~/.sh_history', '~/.local/share/fish/fish_history',
+  '~/.python_history', '~/.node_repl_history', '~/.psql_history', '~/.mysql_history', '~/.sqlite_history', '~/.lesshst',
+  '~/.rediscli_history',
+  // Token stores under ~/.config and elsewhere.
+  '~/.config/hub', '~/.config/glab-cli', '~/.config/op', '~/.config/doctl', '~/.config/netlify', '~/.config/heroku',
+  '~/.config/gh-copilot', '~/.config/github-copilot', '~/.config/configstore', '~/.config/rclone', '~/.config/hcloud',
+  '~/.config/vercel', '~/.config/stripe', '~/.config/fly', '~/.config/gitlab', '~/.config/git/credentials',
+  '~/.config/containers/auth.json', '~/.local/share/keyrings', '~/.password-store', '~/.terraform.d/credentials.tfrc.json',
+  '~/.cargo/credentials', '~/.cargo/credentials.toml', '~/.gem/credentials', '~/.m2/settings.xml', '~/.gradle/gradle.properties',
+  '~/.vault-token', '~/.pgpass', '~/.my.cnf', '~/.s3cfg', '~/.boto',
+  // The editor's Backups (unsaved buffers, on Linux and macOS, of VS Code and its builds).
+  ...['Code', 'Code - Insiders', 'Code - OSS', 'VSCodium', 'Cursor', 'Windsurf'].flatMap(e => [
+    `~/.config/${e}/Backups`, `~/Library/Application Support/${e}/Backups`,
+  ]),
 ];
+
+/**
+ * Paths in the home folder that run code at login or on the next command, read-only even where `allowWrite`
+ * reaches them (README, "Sandbox"). With the runtime's own names ({@link ProtectedNames}: `.bashrc`,
+ * `.profile`, `.gitconfig`, …), which {@link protectedPaths} applies to the home folder too.
+ */
+export const HOME_PROTECTED: readonly string[] = [
+  '~/.config/autostart', '~/.local/bin', '~/bin', '~/.config/systemd', '~/.config/environment.d', '~/.config/fish',
+  '~/.config/git', '~/.config/Code', '~/.config/Code - Insiders', '~/.config/VSCodium', '~/.vscode', '~/.vscode-server',
+  '~/.bash_login', '~/.bash_logout', '~/.zshenv', '~/.zlogin', '~/.zlogout', '~/.xprofile', '~/.xsessionrc',
+  '~/.pam_environment', '~/.config/pip', '~/.config/uv', '~/.docker',
+];
+
+/**
+ * The names the runtime protects from writes in its working directory, which the host applies to every root, the
+ * server's cwd and every writable folder (the runtime looks only at the host process's own cwd). From the
+ * runtime itself ({@link sandboxProtectedNames}), never a copy.
+ */
+export interface ProtectedNames {
+  /** Files (`.bashrc`, `.profile`, `.gitconfig`, `.mcp.json`, …). */
+  files: readonly string[];
+  /** Folders, some of two segments (`.vscode`, `.idea`, `.claude/commands`, …); `.git` is handled apart. */
+  dirs: readonly string[];
+}
+
+/** How deep below each folder protected names are looked for: the runtime's own default (`mandatoryDenySearchDepth`). */
+export const PROTECTED_SEARCH_DEPTH = 3;
+/** Folders visited per scan at most (a home folder can be large). */
+const PROTECTED_SCAN_LIMIT = 20_000;
 
 /** Package registries a `npx`/`uvx`-style launch needs to fetch the server (as VS Code allows `registry.npmjs.org`). */
 const REGISTRY_DOMAINS: Readonly<Record<string, readonly string[]>> = {
@@ -73,8 +122,16 @@ export function registryOf(command: string): 'npm' | 'python' | undefined {
 export interface SandboxPolicy {
   /** Where the server may write: its roots, its temporary folder, `allowWrite` (and registry caches for npx/uvx). */
   allowWrite: string[];
-  /** Inside allowWrite but still read-only (`sandbox.filesystem.denyWrite`). */
+  /**
+   * Inside allowWrite but still read-only: `sandbox.filesystem.denyWrite` and {@link SandboxPolicy.protected}.
+   * This is what the runtime gets.
+   */
   denyWrite: string[];
+  /**
+   * The always-protected paths inside allowWrite (`.git/config`, `.git/hooks`, `.vscode`, `.mcp.json`, shell
+   * startup files… in every root, the cwd and every writable folder, to the runtime's depth; HOME_PROTECTED).
+   */
+  protected: string[];
   /** Never readable: the defaults, `.env` files outside the roots, the editor's storage, settings. */
   denyRead: string[];
   /** Hosts (`host`, `*.host`, `host:port`) the server may reach through the runtime's proxy; nothing else. */
@@ -139,6 +196,67 @@ export function envFilesOutside(roots: readonly string[], home: string, cwd: str
   return unique(found.filter(f => !roots.some(r => inside(f, r))));
 }
 
+/**
+ * The always-protected paths of these folders: in each folder and in every folder below it to
+ * PROTECTED_SEARCH_DEPTH (not in node_modules, not through links), the runtime's protected files and folders,
+ * and of each `.git` folder its `hooks` and `config` (a `.git` file whole), as the runtime does for its own cwd;
+ * plus HOME_PROTECTED. Paths that do not exist yet are included (the runtime keeps them from being created, as
+ * it does in its own cwd). Sorted, absolute.
+ */
+export function protectedPaths(folders: readonly string[], home: string, names: ProtectedNames): string[] {
+  const out = new Set<string>(HOME_PROTECTED.map(p => expandHome(p, home)));
+  const files = new Set(names.files.map(f => f.toLowerCase()));
+  const dirs = names.dirs.map(d => d.toLowerCase());
+  const gitOf = (dir: string) => {
+    const g = path.join(dir, '.git');
+    let st: fs.Stats | undefined;
+    try { st = fs.lstatSync(g); } catch { st = undefined; }
+    if (st?.isDirectory()) { out.add(path.join(g, 'hooks')); out.add(path.join(g, 'config')); } else if (st) out.add(g);
+  };
+  for (const folder of unique(folders.map(f => path.normalize(f)))) {
+    for (const f of names.files) out.add(path.join(folder, f));
+    for (const d of names.dirs) out.add(path.join(folder, d));
+    gitOf(folder);
+    let visited = 0;
+    const walk = (dir: string, depth: number) => {
+      if (depth > PROTECTED_SEARCH_DEPTH || ++visited > PROTECTED_SCAN_LIMIT) return;
+      let entries: fs.Dirent[];
+      try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        const lower = e.name.toLowerCase();
+        if (files.has(lower)) out.add(p);
+        if (!e.isDirectory()) continue;
+        const rel = path.relative(folder, p).toLowerCase().split(path.sep).join('/');
+        if (dirs.some(d => rel === d || rel.endsWith(`/${d}`))) { out.add(p); continue; }
+        if (lower === '.git') { gitOf(dir); continue; }
+        if (lower === 'node_modules') continue;
+        walk(p, depth + 1);
+      }
+    };
+    walk(folder, 1);
+  }
+  return [...out].sort();
+}
+
+/**
+ * The variables of the host's environment a sandboxed server gets (README, "Sandbox"); what its definition's
+ * `envFile` and `env` set comes on top. `LC_*` are the locale's; HOME is the home folder the policy is computed
+ * for. Nothing else: no tokens (GITHUB_TOKEN, cloud keys), no SSH_AUTH_SOCK, no editor IPC variables.
+ */
+export const SANDBOX_ENV: readonly string[] = ['PATH', 'HOME', 'LANG', 'LANGUAGE', 'LC_*', 'TERM', 'TZ', 'USER', 'LOGNAME'];
+
+/** The allow-listed part of `baseEnv` ({@link SANDBOX_ENV}) a sandboxed launch starts from. */
+export function sandboxBaseEnv(baseEnv: NodeJS.ProcessEnv, options: SandboxHostOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(baseEnv)) {
+    if (typeof v !== 'string') continue;
+    if (SANDBOX_ENV.some(a => a.endsWith('*') ? k.startsWith(a.slice(0, -1)) : k === a)) out[k] = v;
+  }
+  out.HOME = options.home ?? out.HOME ?? os.homedir();
+  return out;
+}
+
 /** Whether a stdio definition runs sandboxed under these host options. */
 export function isSandboxed(def: { type: string; sandboxEnabled?: boolean }, options: SandboxHostOptions | undefined): boolean {
   return def.type === 'stdio' && (def.sandboxEnabled === true || options?.force === true);
@@ -148,7 +266,10 @@ export function isSandboxed(def: { type: string; sandboxEnabled?: boolean }, opt
  * The policy of one launch (pure apart from listing `.env` files). `roots` are the folders the server is given
  * (absolute paths); `tempDir` is the launch's own temporary folder.
  */
-export function sandboxPolicy(def: Pick<StdioServerDefinition, 'command' | 'cwd' | 'sandbox'>, roots: readonly string[], options: SandboxHostOptions, tempDir: string): SandboxPolicy {
+export function sandboxPolicy(
+  def: Pick<StdioServerDefinition, 'command' | 'cwd' | 'sandbox'>, roots: readonly string[], options: SandboxHostOptions, tempDir: string,
+  names: ProtectedNames,
+): SandboxPolicy {
   const home = options.home ?? os.homedir();
   const s: SandboxSettings = def.sandbox ?? {};
   const abs = (p: string) => absolute(p, home, def.cwd);
@@ -166,9 +287,13 @@ export function sandboxPolicy(def: Pick<StdioServerDefinition, 'command' | 'cwd'
     ...(options.privatePaths ?? []).map(abs),
     ...envFilesOutside(rootList, home, def.cwd),
   ]);
+  const cwd = def.cwd ? abs(def.cwd) : undefined;
+  const prot = protectedPaths([...allowWrite, ...(cwd ? [cwd] : [])], home, names)
+    .filter(p => allowWrite.some(a => inside(p, a)));
   return {
     allowWrite,
-    denyWrite: unique((s.filesystem?.denyWrite ?? []).map(abs)),
+    denyWrite: unique([...(s.filesystem?.denyWrite ?? []).map(abs), ...prot]),
+    protected: prot,
     denyRead,
     allowedDomains: unique([...(s.network?.allowedDomains ?? []), ...(registry ? REGISTRY_DOMAINS[registry] : [])]),
     deniedDomains: unique(s.network?.deniedDomains ?? []),
@@ -177,10 +302,32 @@ export function sandboxPolicy(def: Pick<StdioServerDefinition, 'command' | 'cwd'
   };
 }
 
+/**
+ * The sandbox's wall, from the policy the launch gets ({@link sandboxPolicy}), for the consent dialog (extension/consent.ts): every folder it may write (those
+ * outside its roots named apart, as its definition's widening), the protected paths inside them, every domain it
+ * may reach.
+ */
+export function describeWall(wall: SandboxPolicy, home: string): string[] {
+  const show = (p: string) => p === wall.tempDir ? 'its own temporary folder' : p === home ? `${p} (your whole home folder)` : p;
+  const inRoots = (p: string) => p === wall.tempDir || wall.roots.some(r => p === r || p.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  const extra = wall.allowWrite.filter(p => !inRoots(p));
+  const protectedNames = [...new Set(wall.protected.map(p => path.basename(p) === 'hooks' || path.basename(p) === 'config' ? `.git/${path.basename(p)}` : path.basename(p)))];
+  return [
+    `Sandbox: on: it may write only in: ${wall.allowWrite.filter(inRoots).map(show).join(', ') || '(nothing)'}`,
+    ...(extra.length ? [`Sandbox: its definition ALSO lets it write OUTSIDE its roots, in: ${extra.map(show).join(', ')}`] : []),
+    `Sandbox: read-only inside those: ${wall.protected.length} protected paths (${protectedNames.slice(0, 12).join(', ')}${protectedNames.length > 12 ? ', …' : ''})`,
+    `Sandbox: it cannot read ${wall.denyRead.length} paths of your keys, tokens, histories and the editor's storage`,
+    `Sandbox: network: ${wall.allowedDomains.length ? `only ${wall.allowedDomains.join(', ')}` : 'none'}`,
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The runtime (loaded on first use)
 
-type Runtime = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
+type RuntimeUtils = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js', { with: { 'resolution-mode': 'import' } });
+/** The runtime's index and the names it protects (esbuild.mjs bundles both into dist/sandbox-runtime.js). */
+type Runtime = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } })
+  & Pick<RuntimeUtils, 'DANGEROUS_FILES' | 'getDangerousDirectories'>;
 type Manager = Runtime['SandboxManager'];
 
 let runtimePromise: Promise<Runtime> | undefined;
@@ -196,9 +343,22 @@ function loadRuntime(): Promise<Runtime> {
       ensureHelpersExecutable(__dirname);
       return (module.require as (id: string) => Runtime)(shipped);
     }
-    return import('@anthropic-ai/sandbox-runtime');
+    const [index, utils] = await Promise.all([
+      import('@anthropic-ai/sandbox-runtime'),
+      import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js'),
+    ]);
+    return { ...index, DANGEROUS_FILES: utils.DANGEROUS_FILES, getDangerousDirectories: utils.getDangerousDirectories };
   })();
   return runtimePromise;
+}
+
+/** The names the runtime protects in its own cwd, for {@link sandboxPolicy} to protect in every root. */
+export async function sandboxProtectedNames(): Promise<ProtectedNames> {
+  const rt = await loadRuntime();
+  if (!Array.isArray(rt.DANGEROUS_FILES) || typeof rt.getDangerousDirectories !== 'function') {
+    throw new Error('this sandbox runtime does not name the paths it protects (DANGEROUS_FILES); the host cannot protect the roots');
+  }
+  return { files: [...rt.DANGEROUS_FILES], dirs: rt.getDangerousDirectories() };
 }
 
 /** A VSIX unpacked without file modes leaves the shipped helper (apply-seccomp) not executable: fix that. */
@@ -248,7 +408,7 @@ const unavailableCache = new Map<string, Promise<string | undefined>>();
  */
 export function sandboxUnavailable(options: SandboxHostOptions = {}): Promise<string | undefined> {
   const key = `${process.platform}:${options.bwrapPath ?? ''}:${process.env.PATH ?? ''}`;
-  let p = unavailableCache.get(key);
+  let p = options.checkDependencies ? undefined : unavailableCache.get(key);
   if (!p) {
     p = (async () => {
       if (process.platform === 'win32') {
@@ -268,12 +428,20 @@ export function sandboxUnavailable(options: SandboxHostOptions = {}): Promise<st
         }
       }
       const rt = await loadRuntime();
-      const deps = rt.SandboxManager.checkDependencies();
+      const deps = (options.checkDependencies ?? (() => rt.SandboxManager.checkDependencies()))();
       if (deps.errors.length) {
         const install = process.platform === 'linux'
           ? 'install them (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`; Fedora: `sudo dnf install bubblewrap socat ripgrep`)'
           : 'check that `sandbox-exec` and ripgrep (`brew install ripgrep`) are available';
         return `the sandbox cannot start: ${deps.errors.join('; ')}; ${install}`;
+      }
+      // Fail closed (issue 34): a warning is a part of the wall that would be missing. Without the seccomp helper
+      // the server could connect to any Unix socket (docker.sock, the ssh-agent); an old bubblewrap leaves masks open.
+      if (deps.warnings.length) {
+        const fixes = deps.warnings.map(w => /seccomp/i.test(w)
+          ? `the seccomp helper (apply-seccomp) for ${process.arch} is missing (${w}); it ships for x64 and arm64 Linux in the sandbox runtime's vendor/seccomp: reinstall the extension or CLI, or run the server unsandboxed`
+          : /bwrap|bubblewrap/i.test(w) ? `${w}; update bubblewrap (Debian/Ubuntu: \`sudo apt-get install --only-upgrade bubblewrap\`)` : w);
+        return `the sandbox cannot start: ${fixes.join('; ')}`;
       }
       if (process.platform === 'linux') {
         const bwrap = options.bwrapPath ?? 'bwrap';
@@ -281,7 +449,7 @@ export function sandboxUnavailable(options: SandboxHostOptions = {}): Promise<st
       }
       return undefined;
     })().catch(err => `the sandbox runtime could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
-    unavailableCache.set(key, p);
+    if (!options.checkDependencies) unavailableCache.set(key, p);
   }
   return p;
 }

@@ -15,7 +15,7 @@ import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
 import { setOwn } from '../schema/own';
 import {
-  makeLaunchTempDir, sandboxPolicy, sandboxUnavailable, wrapLaunch,
+  makeLaunchTempDir, sandboxBaseEnv, sandboxPolicy, sandboxProtectedNames, sandboxUnavailable, wrapLaunch,
   type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
 } from './sandbox';
 
@@ -67,7 +67,8 @@ export interface StdioLaunch {
 
 /** Prepares one launch: the transport is created, not started (the SDK Client's connect starts it). */
 export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOptions, on: StdioLaunchEvents): Promise<StdioLaunch> {
-  const baseEnv = o.baseEnv ?? process.env;
+  // A sandboxed server starts from an allow-listed environment (sandbox.ts, SANDBOX_ENV), then its envFile and env.
+  const baseEnv = o.sandbox ? sandboxBaseEnv(o.baseEnv ?? process.env, o.sandbox.options) : o.baseEnv ?? process.env;
   const env = await (o.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, o.warn);
   const secrets = environmentSecrets(env, baseEnv);
   const problem = await launchProblem(def, env, baseEnv);
@@ -89,8 +90,8 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
     const why = await sandboxUnavailable(o.sandbox.options);
     if (why) throw Object.assign(new McpHostError(`server \`${o.name}\` is set to run sandboxed and was not started: ${why}`), { secrets });
     const tempDir = makeLaunchTempDir(o.name, o.sandbox.options);
-    const policy = sandboxPolicy(def, o.sandbox.roots, o.sandbox.options, tempDir);
     try {
+      const policy = sandboxPolicy(def, o.sandbox.roots, o.sandbox.options, tempDir, await sandboxProtectedNames());
       const wrapped = await wrapLaunch(command, spawnArgs, cleanEnv, policy, o.sandbox.options, o.sandbox.onDenial);
       spawnCommand = wrapped.command;
       spawnArgs = wrapped.args;
