@@ -3,7 +3,7 @@
  * Windsurf and GitHub Copilot CLI (`~/.copilot/mcp-config.json`) configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
  * `parseServers` / `parseInputs` validate. JSONC (comments, trailing commas) throughout. Never throws.
  */
-import { promises as fs } from 'node:fs';
+import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
 import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
@@ -266,12 +266,14 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   };
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const r = e instanceof BoundedReadError ? e : undefined;
     base.errors.push({
       path: file,
-      message: code === 'ENOENT' ? `The config file ${file} does not exist; check the path.` : `The config file ${file} cannot be read (${code ?? String(e)}).`,
+      message: r?.kind === 'missing' ? `The config file ${file} does not exist; check the path.`
+        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? `The config file ${file} cannot be used: it is ${r.why.replace(/^which is /, '')}; pass a JSON or JSONC file (settings.json, mcp.json).`
+        : `The config file ${file} cannot be read (${r?.code ?? String(e)}).`,
     });
     return base;
   }
