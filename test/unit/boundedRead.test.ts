@@ -1,5 +1,5 @@
 /**
- * H151 (issue 34): every read of a file the host does not own is bounded (src/mcp/boundedRead.ts). A path that
+ * H152 (issue 34): every read of a file the host does not own is bounded (src/mcp/boundedRead.ts). A path that
  * is not a regular file (a FIFO, a character device such as /dev/zero, a directory, a symbolic link to one) is
  * refused without blocking; a file over the cap is refused before it is read, and one without a size (/proc) stops
  * at the cap. The errors say what the path is and the cap, never the file's content. Next to each hostile path a
@@ -19,7 +19,7 @@ import { parseServers } from '../../src/mcp/config/validate';
 
 const unix = process.platform !== 'win32';
 
-describe('bounded reads of files the host does not own (H151)', function () {
+describe('bounded reads of files the host does not own (H152)', function () {
   this.timeout(30_000);
   let dir: string;
   let bystander: string;

@@ -1,5 +1,5 @@
 /**
- * H151 and H152 (issue 34) through the shipped CLI (a private copy of the production dist/cli.js): an envFile that is
+ * H152 and H153 (issue 34) through the shipped CLI (a private copy of the production dist/cli.js): an envFile that is
  * /dev/zero, a FIFO or a 1 GiB sparse file ends `doctor` and a launch (`call`) with a clear error naming the server
  * and the setting `mcpHost.servers.<name>.envFile`, while a well-behaved bystander server with its own envFile runs;
  * and `doctor` reports an envFile's bad lines (line number, what is wrong) in its report, never the values.
@@ -20,7 +20,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 const SECRET = 'Sup3rS3cretValue';
 
-(process.platform === 'win32' ? describe.skip : describe)('mcp-host CLI: bounded envFile reads (production build, H151, H152)', function () {
+(process.platform === 'win32' ? describe.skip : describe)('mcp-host CLI: bounded envFile reads (production build, H152, H153)', function () {
   this.timeout(120_000);
   let work: string;
   let cli: string;

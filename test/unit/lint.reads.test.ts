@@ -1,5 +1,5 @@
 /**
- * H151 (issue 34): the lint rule that keeps raw reads of files the host does not own out of src/ is itself under
+ * H152 (issue 34): the lint rule that keeps raw reads of files the host does not own out of src/ is itself under
  * test, so it cannot quietly go away: readFile/readFileSync/createReadStream (called or imported) are errors in every
  * room, and allowed only in the bounded reader and the host-owned files eslint.config.mjs lists.
  */
@@ -18,7 +18,7 @@ export const d = readFileSync('y');
 export const e = fs.statSync('x');
 `;
 
-describe('lint: no raw reads in src/ (H151)', function () {
+describe('lint: no raw reads in src/ (H152)', function () {
   this.timeout(60_000);
   for (const dir of ['src/mcp/config', 'src/extension', 'src/cli', 'src/views']) {
     it(`${dir}: raw readFile/readFileSync/createReadStream are errors; stat is not`, async () => {
