@@ -13,6 +13,25 @@ const noClassNames = [
 // The product speaks MCP through SDK v2 (`@modelcontextprotocol/client`); SDK 1.x stays only for test servers.
 const noSdkV1 = { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/**'], message: 'src/ uses SDK v2: import from @modelcontextprotocol/client.' };
 
+// Every read of a file the host does not own goes through the one bounded reader (src/mcp/boundedRead.ts): a raw
+// readFile/readFileSync/createReadStream of an envFile, a configuration, a key file or a workspace file reads
+// /dev/zero or a FIFO until the process dies. The reader itself and the host-owned reads (READ_ALLOWED) may.
+const noRawReads = [
+  { selector: "CallExpression[callee.property.name=/^(readFile|readFileSync|createReadStream)$/]", message: 'A raw read of a file the host does not own is unbounded: use readBounded/readBoundedSync (src/mcp/boundedRead.ts).' },
+  { selector: "CallExpression[callee.name=/^(readFile|readFileSync|createReadStream)$/]", message: 'A raw read of a file the host does not own is unbounded: use readBounded/readBoundedSync (src/mcp/boundedRead.ts).' },
+  { selector: "ImportSpecifier[imported.name=/^(readFile|readFileSync|createReadStream)$/]", message: 'A raw read of a file the host does not own is unbounded: use readBounded/readBoundedSync (src/mcp/boundedRead.ts).' },
+];
+
+// The files that may read raw: the bounded reader, and the host's own files, each with why it is the host's.
+const READ_ALLOWED = [
+  'src/mcp/boundedRead.ts', // the one bounded reader
+  'src/extension/historyStore.ts', // the extension's own history files in its global storage
+  'src/cli/eraCache.ts', // the CLI's own era cache (0600, in its own cache folder)
+  'src/cli/oauth.ts', // the CLI's own token and client store (0600, in its own config folder)
+  'src/mcp/process/processTree.ts', // /proc/<pid>/stat and environ of the host's own children, written by the kernel
+  'src/mcp/launch/sandbox.ts', // the kernel's /proc/sys knobs (unprivileged user namespaces)
+];
+
 const noVscode = {
   'no-restricted-imports': ['error', {
     paths: [{ name: 'vscode', message: 'src/mcp and src/cli are editor-free: pass what you need in from src/extension.' }],
@@ -21,7 +40,7 @@ const noVscode = {
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
     message: 'src/mcp and src/cli are editor-free.',
-  }, ...noClassNames],
+  }, ...noClassNames, ...noRawReads],
 };
 
 // Every modal question goes through the consent governor (src/extension/governor.ts) by src/extension/dialogs.ts,
@@ -40,8 +59,11 @@ export default tseslint.config(
       'eqeqeq': ['error', 'smart'],
     },
   },
-  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
-  { files: ['src/extension/dialogs.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames] } },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal, ...noRawReads], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
+  { files: ['src/extension/dialogs.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noRawReads] } },
   { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: { ...noVscode, 'no-restricted-syntax': [...noVscode['no-restricted-syntax'], ...noModal] } },
+  // Host-owned reads (READ_ALLOWED): the same rules without noRawReads.
+  { files: READ_ALLOWED.filter(f => f.startsWith('src/extension/')), rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal] } },
+  { files: READ_ALLOWED.filter(f => !f.startsWith('src/extension/')), rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: 'src/mcp and src/cli are editor-free.' }, ...noClassNames, ...noModal] } },
   { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1] }] } },
 );

@@ -5,6 +5,7 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp/api';
 import { McpHostError } from '../mcp/errors';
+import { loadEnvironment } from '../mcp/config/envFile';
 import type { Catalogue, ClientFeatures, ConfigError, ServerDefinition } from '../mcp/types';
 import { ElicitFromFlag, parseElicitContent } from './elicit';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
@@ -213,6 +214,17 @@ function failed(server: string, what: string, err: unknown): Error {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The doctor's lines for a stdio server's envFile problems: each bad line by number and what is wrong (an unclosed
+ * quote, a bad variable name, no `=`), from `loadEnvironment`, the one parser the launch uses; never a value. An
+ * envFile that cannot be read at all is the launch's error, reported with the server.
+ */
+async function envFileProblems(def: ServerDefinition): Promise<string[]> {
+  if (def.type !== 'stdio' || !def.envFile) return [];
+  const r = await loadEnvironment(def, {});
+  return r.error ? [] : r.warnings.map(w => `    ! ${w.message}`);
+}
+
 export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const cfg = await rt.loadConfig(args);
   rt.out(`config: ${cfg.file}`);
@@ -229,12 +241,14 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
       const lines: string[] = [];
       let ok = true;
       let where = def.type === 'stdio' ? '' : ` ${redactorFor(def).url(def.url)}`;
+      // The envFile's bad lines (line number and what is wrong, never a value), by the parser the launch uses.
+      const envProblems = await envFileProblems(def);
       if (def.type === 'stdio') {
         try {
           const r = await rt.resolveCommand(def);
           where = ` ${r.path} (via ${r.via})`;
         } catch (err) {
-          return { ok: false, lines: [`✗ ${def.name} (stdio): ${ownText(err instanceof Error ? err.message : String(err))}`] };
+          return { ok: false, lines: [`✗ ${def.name} (stdio): ${ownText(err instanceof Error ? err.message : String(err))}`, ...envProblems] };
         }
       }
       const handle = host.get(def.name);
@@ -254,6 +268,7 @@ export async function doctor(rt: CliRuntime, args: ParsedArgs): Promise<number> 
         lines.push(`✗ ${def.name} (${def.type})${where}${handle?.sandboxed ? ` ${SHIELD}` : ''}`);
         lines.push(...msg.split('\n').map(l => `    ${l.trimStart() === l ? l : l.slice(2)}`));
       }
+      lines.push(...envProblems);
       return { ok, lines };
     }));
     for (const r of results) {

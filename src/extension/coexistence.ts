@@ -8,6 +8,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { readWorkspaceText } from './workspaceFiles';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { countOf } from '../mcp/logging/display';
 
@@ -72,9 +73,7 @@ export class McpJsonWatcher implements vscode.Disposable {
 /** The server names of a config file (`servers` of an mcp.json, `mcpServers` of the others), or none when it is missing, too large or unreadable. */
 export async function serverNames(uri: vscode.Uri): Promise<string[]> {
   try {
-    const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.size > 1024 * 1024) return [];
-    const json = parseJsonc(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { servers?: unknown; mcpServers?: unknown } | undefined;
+    const json = parseJsonc(await readWorkspaceText(uri, 1024 * 1024)) as { servers?: unknown; mcpServers?: unknown } | undefined;
     const names = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : []);
     return [...names(json?.servers), ...names(json?.mcpServers)];
   } catch {

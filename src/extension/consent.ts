@@ -2,11 +2,11 @@
  * Launch consent for workspace servers: the dialog (what runs, where values go, secrets masked) and the answers,
  * kept in the workspace state as definition keys (hashes, `src/mcp/config/definitionKey.ts`), never definitions.
  */
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type SandboxPolicy, type ServerDefinition } from '../mcp';
+import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 import { parseDotenv } from '../mcp/config/envFile';
 import { dialogText, quoted } from '../mcp/logging/display';
 import { ask as askDialog } from './dialogs';
@@ -238,7 +238,7 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
 async function envFileKeys(def: ServerDefinition): Promise<string[] | undefined> {
   if (def.type !== 'stdio' || !def.envFile) return undefined;
   try {
-    return Object.keys(parseDotenv(await fs.readFile(def.envFile, 'utf8')).vars);
+    return Object.keys(parseDotenv(await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'an envFile' })).vars);
   } catch {
     return undefined;
   }

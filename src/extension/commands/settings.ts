@@ -6,6 +6,7 @@ import { ask } from '../dialogs';
 import { afterMcpJsonImport } from '../coexistence';
 import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
+import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
 import { shownError } from './args';
 import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
 
@@ -64,8 +65,10 @@ export async function importServersCommand(file?: string, answer?: string): Prom
     if (!chosen) return 0;
   }
   let text: string;
-  try { text = await fs.readFile(chosen, 'utf8'); } catch (err) {
-    void vscode.window.showErrorMessage(`Could not read ${chosen}: ${shownError(err)}`);
+  try { text = await readBoundedText(chosen, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }); } catch (err) {
+    void vscode.window.showErrorMessage(err instanceof BoundedReadError
+      ? `Could not import ${chosen}, ${err.why}; choose an MCP configuration file (JSON).`
+      : `Could not read ${chosen}: ${shownError(err)}`);
     return 0;
   }
   const r = importConfig(text, 'auto', path.basename(chosen));

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { RawServer } from '../../mcp/config/validate';
+import { READ_CAPS } from '../../mcp/boundedRead';
+import { readWorkspaceText } from '../workspaceFiles';
 import type { InputUse } from '../consent';
 
 /**
@@ -18,7 +20,7 @@ export async function workspaceServerNames(): Promise<string[]> {
   const names = new Set<string>();
   for (const f of files) {
     try {
-      const doc = asObject(parseJsonc(Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')));
+      const doc = asObject(parseJsonc(await readWorkspaceText(f, READ_CAPS.configFile)));
       const settings = f === vscode.workspace.workspaceFile ? asObject(doc.settings) : doc;
       for (const n of Object.keys(asObject(settings['mcpHost.servers']))) names.add(n);
     } catch {

@@ -3,7 +3,7 @@
  * `envFile`, then `env` (where `null` removes a variable). No variable expansion inside the file.
  * Values never appear in messages.
  */
-import { promises as fs } from 'node:fs';
+import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
 import type { ConfigError, ServerDefinition } from '../types';
 import { joinPath } from './paths';
 import { getOwn, setOwn } from '../schema/own';
@@ -147,17 +147,9 @@ export async function loadEnvironment(
     const settingPath = joinPath(serverPath, 'envFile');
     let text: string;
     try {
-      text = await fs.readFile(def.envFile, 'utf8');
+      text = await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'an envFile' });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'which does not exist; create it or fix the path (a relative path is relative to the workspace folder)'
-        : code === 'EISDIR' ? 'which is a directory; point it at a dotenv file such as .env'
-        : code === 'EACCES' ? 'which cannot be read (permission denied); fix its permissions'
-        : `which cannot be read (${code ?? (e instanceof Error ? e.message : String(e))})`;
-      return {
-        error: { server: def.name, path: settingPath, message: `Server "${def.name}": ${settingPath} is "${def.envFile}", ${why}.` },
-        warnings,
-      };
+      return { error: { server: def.name, path: settingPath, message: envFileError(def.name, settingPath, def.envFile, e) }, warnings };
     }
     const parsed = parseDotenv(text);
     for (const p of parsed.problems) {
@@ -167,4 +159,20 @@ export async function loadEnvironment(
   }
   for (const [k, v] of Object.entries(def.env ?? {})) set(k, v);
   return { env, warnings };
+}
+
+/**
+ * The message for an envFile that cannot be read (missing, a directory, a FIFO or device, over the cap): the server,
+ * the setting, what the path is and the fix; never any of its content.
+ */
+export function envFileError(server: string, settingPath: string, file: string, e: unknown): string {
+  const r = e instanceof BoundedReadError ? e : undefined;
+  const why = !r ? `which cannot be read (${e instanceof Error ? e.message : String(e)})`
+    : r.kind === 'missing' ? `${r.why}; create it or fix the path (a relative path is relative to the workspace folder)`
+    : r.kind === 'directory' ? `${r.why}; point it at a dotenv file such as .env`
+    : r.kind === 'denied' ? `${r.why}; fix its permissions`
+    : r.kind === 'not-file' ? `${r.why}; point it at a dotenv file (KEY=value lines) such as .env`
+    : r.kind === 'too-large' ? `${r.why}; point it at a dotenv file of KEY=value lines, or split it`
+    : r.why;
+  return `Server "${server}": ${settingPath} is "${file}", ${why}.`;
 }

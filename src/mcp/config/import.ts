@@ -3,7 +3,7 @@
  * Windsurf and GitHub Copilot CLI (`~/.copilot/mcp-config.json`) configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
  * `parseServers` / `parseInputs` validate. JSONC (comments, trailing commas) throughout. Never throws.
  */
-import { promises as fs } from 'node:fs';
+import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
 import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
@@ -53,15 +53,17 @@ function valueOf(node: Node, path: string, text: string, label: string, warnings
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      const firstLine = new Map<string, number>();
+      // Offsets, not lines: a line is counted from the start of the text, so it is counted only for a key written
+      // twice (counting one for every key made a 10,000-server file quadratic: minutes before doctor began).
+      const firstOffset = new Map<string, number>();
       for (const prop of node.children ?? []) {
         const [k, v] = prop.children ?? [];
         if (!k || typeof k.value !== 'string') continue;
         const key = k.value;
-        const line = lineColumn(text, k.offset).line;
         const at = path ? `${path}.${key}` : key;
-        if (firstLine.has(key)) warnings.push(`${label}:${line}: "${at}" is written twice (also on line ${firstLine.get(key)}); the last one is used, remove the other.`);
-        else firstLine.set(key, line);
+        const first = firstOffset.get(key);
+        if (first !== undefined) warnings.push(`${label}:${lineColumn(text, k.offset).line}: "${at}" is written twice (also on line ${lineColumn(text, first).line}); the last one is used, remove the other.`);
+        else firstOffset.set(key, k.offset);
         setOwn(out, key, v ? valueOf(v, at, text, label, warnings) : undefined);
       }
       return out;
@@ -266,12 +268,14 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   };
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const r = e instanceof BoundedReadError ? e : undefined;
     base.errors.push({
       path: file,
-      message: code === 'ENOENT' ? `The config file ${file} does not exist; check the path.` : `The config file ${file} cannot be read (${code ?? String(e)}).`,
+      message: r?.kind === 'missing' ? `The config file ${file} does not exist; check the path.`
+        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? `The config file ${file} cannot be used: it is ${r.why.replace(/^which is /, '')}; pass a JSON or JSONC file (settings.json, mcp.json).`
+        : `The config file ${file} cannot be read (${r?.code ?? String(e)}).`,
     });
     return base;
   }

@@ -4,7 +4,7 @@
  * (through an injected resolver), in command, args, env, envFile, cwd, url and headers. Produces the
  * resolved ServerDefinition of types.ts. Never throws: problems become ConfigErrors.
  */
-import { readFileSync } from 'node:fs';
+import { READ_CAPS, readBoundedTextSync } from '../boundedRead';
 import * as nodePath from 'node:path';
 import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
@@ -416,11 +416,12 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
 /**
  * The values of an envFile's secret-looking variables (`API_TOKEN=…`), read at resolve time so every output of the
  * server hides them from the start; the file is read again at launch (and what it then holds is added). A file that
- * cannot be read yet gives none (the launch reports it).
+ * cannot be read yet, or is not a regular file or over the cap, gives none (the launch reports it). The bounded reader
+ * never blocks: /dev/zero or a FIFO here is refused at once.
  */
 function envFileSecrets(file: string): string[] {
   try {
-    const { vars } = parseDotenv(readFileSync(file, 'utf8'));
+    const { vars } = parseDotenv(readBoundedTextSync(file, { maxBytes: READ_CAPS.envFile, what: 'an envFile' }));
     return Object.entries(vars).filter(([k, v]) => v && looksSecretName(k)).map(([, v]) => v);
   } catch {
     return [];

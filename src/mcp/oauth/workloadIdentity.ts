@@ -5,12 +5,12 @@
  * other file to an authorization server. Errors name the server, the setting and the fix; they never
  * quote the token.
  */
-import { promises as fs } from 'node:fs';
+import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
 import type { HttpServerDefinition } from '../types';
 import type { WorkloadIdentity } from './provider';
 
 /** The most a token file may hold (platform tokens are a few KiB). */
-export const MAX_WORKLOAD_TOKEN_BYTES = 64 * 1024;
+export const MAX_WORKLOAD_TOKEN_BYTES = READ_CAPS.keyFile;
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -39,23 +39,16 @@ export function workloadIdentityFor(def: HttpServerDefinition, env: NodeJS.Proce
       }
       const file = wi.tokenFile ?? '';
       const fix = `point tokenFile at the token file your platform writes (e.g. a projected service-account token), or use \`tokenEnv\``;
-      let handle: fs.FileHandle;
+      let text: string;
       try {
-        handle = await fs.open(file, 'r');
+        text = await readBoundedText(file, { maxBytes: MAX_WORKLOAD_TOKEN_BYTES, what: 'a token file' });
       } catch (err) {
+        if (err instanceof BoundedReadError) {
+          throw new Error(`${where}: tokenFile ${file} ${err.kind === 'too-large' ? 'holds more than a token' : 'cannot be used'}, ${err.why}; ${fix}`);
+        }
         throw new Error(`${where}: cannot read tokenFile ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); ${fix}`);
       }
-      try {
-        const st = await handle.stat();
-        if (!st.isFile()) throw new Error(`${where}: tokenFile ${file} is not a file; ${fix}`);
-        if (st.size > MAX_WORKLOAD_TOKEN_BYTES) throw new Error(`${where}: tokenFile ${file} is ${st.size} bytes, more than a token (${MAX_WORKLOAD_TOKEN_BYTES} at most); ${fix}`);
-        const buf = Buffer.alloc(MAX_WORKLOAD_TOKEN_BYTES + 1);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        if (bytesRead > MAX_WORKLOAD_TOKEN_BYTES) throw new Error(`${where}: tokenFile ${file} holds more than a token (${MAX_WORKLOAD_TOKEN_BYTES} bytes at most); ${fix}`);
-        return check(buf.subarray(0, bytesRead).toString('utf8'), `tokenFile ${file}`, fix);
-      } finally {
-        await handle.close();
-      }
+      return check(text, `tokenFile ${file}`, fix);
     },
   };
 }
