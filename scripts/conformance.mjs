@@ -9,7 +9,10 @@
 //                requires, at its wire (what `--requirements 2025-11-25` scores)
 //   2026-07-28   the same for revision 2026-07-28
 //   all          0.2.0-alpha.12, every client scenario at its default version (what `--suite all` runs)
-//                (baseline for the last three: test/conformance/expected-failures-next.json, each entry with its why)
+//   unscored     0.2.0-alpha.12's unscored client scenarios (tagged `extension`: sep-2640-client-*, the DPoP
+//                ones whose checks are sep-1932-client-*; tasks-* where a version has client ones), the same
+//                runs as in `all`, reported on their own line; a failure there fails the step like any other
+//                (baseline for the last four: test/conformance/expected-failures-next.json, each entry with its why)
 //
 //   npm run conformance                          every set; scenarios 4 at a time, timing-graded ones alone at the end
 //   npm run conformance -- --only 2026-07-28,all
@@ -44,7 +47,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleKind, classifyScenario, CLIENT_ERROR_ALLOWED, CLIENT_ERROR_ALLOWED_NEXT, isTallyLike, parseBaseline,
-  parseRequiredClientScenarios, parseScenarioList, planJobs, scenarioLine, summaryLine, tally,
+  parseRequiredClientScenarios, parseScenarioList, planJobs, scenarioLine, summaryLine, tally, unscoredClientScenarios,
 } from './conformance-lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,7 +67,7 @@ const SUITES = {
     clientErrorAllowed: CLIENT_ERROR_ALLOWED_NEXT,
   },
 };
-const SET_IDS = ['0.1.16', '2025-11-25', '2026-07-28', 'all'];
+const SET_IDS = ['0.1.16', '2025-11-25', '2026-07-28', 'all', 'unscored'];
 
 const argv = process.argv.slice(2);
 const opt = name => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -176,6 +179,10 @@ for (const id of only) {
     const list = parseScenarioList(listOf(suite, ['--client']));
     if (suite === 'next') for (const s of list) tags.set(s.name, s.tags);
     scenarios = list.map(s => ({ name: s.name }));
+  } else if (id === 'unscored') {
+    const list = parseScenarioList(listOf(suite, ['--client']));
+    for (const s of list) tags.set(s.name, s.tags);
+    scenarios = unscoredClientScenarios(list).map(name => ({ name }));
   } else {
     scenarios = parseRequiredClientScenarios(listOf('next', ['--requirements', id])).map(name => ({ name, version: id }));
   }
@@ -256,8 +263,9 @@ const baselines = Object.fromEntries([...suites].map(s => [s, readBaseline(s)]))
 for (const set of sets) {
   const suite = SUITES[set.suite];
   const baselineFile = path.relative(ROOT, suite.baseline);
-  const baseline = set.id === '0.1.16' || set.id === 'all' ? baselines[set.suite].client : (baselines.next.requirements[set.id] ?? new Map());
-  const label = `${suite.version}, ${set.id === '0.1.16' || set.id === 'all' ? 'all client scenarios' : `requirements ${set.id}`}`;
+  const whole = set.id === '0.1.16' || set.id === 'all' || set.id === 'unscored';
+  const baseline = whole ? baselines[set.suite].client : (baselines.next.requirements[set.id] ?? new Map());
+  const label = `${suite.version}, ${set.id === 'unscored' ? 'unscored client checks (extension scenarios: tasks-*, sep-2640-client-*, sep-1932-client-*)' : whole ? 'all client scenarios' : `requirements ${set.id}`}`;
   console.log(`\n${c.d}--- ${label}${c.x}`);
   const jobsByKey = new Map(jobs.map(j => [j.key, j]));
   const graded = [];
@@ -278,7 +286,7 @@ for (const set of sets) {
       if (g.unexpected.length && stderr.trim()) console.log(`    ${c.d}${result ? 'client stderr' : 'suite output'}:${c.x}\n${excerpt(stderr)}`);
     }
   }
-  if (!scenarioFilter) for (const name of baseline.keys()) if (!set.scenarios.some(s => s.name === name)) stale.push({ name, id: '(scenario not run)' });
+  if (!scenarioFilter && set.id !== 'unscored') for (const name of baseline.keys()) if (!set.scenarios.some(s => s.name === name)) stale.push({ name, id: '(scenario not run)' });
   if (expected.length) console.log(`${c.y}Expected failures (in ${baselineFile}):${c.x}\n${[...new Set(expected.map(e => e.name))].map(n => `  ~ ${n} [${expected.filter(e => e.name === n).map(e => e.id).join(', ')}]${expected.find(e => e.name === n).why ? `: ${expected.find(e => e.name === n).why}` : ''}`).join('\n')}`);
   if (stale.length) console.log(`${c.r}Baseline entries that now pass (remove them from ${baselineFile}):${c.x}\n${stale.map(s => `  ✓ ${s.name} [${s.id}]`).join('\n')}`);
   if (unexpected.length) console.log(`${c.r}Unexpected failures:${c.x}\n${unexpected.map(u => `  ✗ ${u.name} [${u.id}] ${u.message}`).join('\n')}`);
