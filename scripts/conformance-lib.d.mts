@@ -99,6 +99,7 @@ export function tally(graded: Graded[]): Tally;
 export function summaryLine(t: Tally, label?: string): string;
 export function parseScenarioList(text: string): ScenarioTags[];
 export function parseRequiredClientScenarios(text: string): string[];
+export function unscoredClientScenarios(list: { name: string; tags: string[] }[]): string[];
 export function defaultVersion(tags: string[]): string;
 export function parseBaseline(section?: Record<string, unknown>, opts?: { requireWhy?: boolean }): Map<string, BaselineEntry>;
 export function planJobs(sets: PlannedSet[], tagsOf?: (name: string) => string[]): { jobs: Job[]; bySet: Map<string, Map<string, string>> };

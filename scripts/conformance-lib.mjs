@@ -158,6 +158,15 @@ export function parseRequiredClientScenarios(text) {
 }
 
 /**
+ * The client scenarios a suite runs and reports but never scores: those `conformance list --client` tags
+ * `extension` (0.2.0-alpha.12: the sep-2640-client-* skills scenarios, the DPoP ones whose checks are
+ * sep-1932-client-*, the other auth extensions; tasks-* where a version has client ones).
+ */
+export function unscoredClientScenarios(list) {
+  return list.filter(s => s.tags.includes('extension')).map(s => s.name);
+}
+
+/**
  * The spec version the suite runs a scenario at when none is asked for: 2026-07-28 for a scenario
  * introduced in that revision (listed with that version only), 2025-11-25 otherwise (as the runner does).
  */

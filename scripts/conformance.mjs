@@ -9,9 +9,14 @@
 //                requires, at its wire (what `--requirements 2025-11-25` scores)
 //   2026-07-28   the same for revision 2026-07-28
 //   all          0.2.0-alpha.12, every client scenario at its default version (what `--suite all` runs)
-//                (baseline for the last three: test/conformance/expected-failures-next.json, each entry with its why)
+//   unscored     0.2.0-alpha.12's unscored client scenarios (tagged `extension`: sep-2640-client-*, the DPoP
+//                ones whose checks are sep-1932-client-*; tasks-* where a version has client ones), the same
+//                runs as in `all`, reported on their own line; a failure there fails the step like any other
+//                (baseline for the last four: test/conformance/expected-failures-next.json, each entry with its why)
 //
-//   npm run conformance                          every set; scenarios 4 at a time, timing-graded ones alone at the end
+//   npm run conformance                          every set; scenarios 2 per core at once (fewer under load: see
+//                                                `workers`), timing-graded ones alone at the end
+//   npm run conformance -- --workers 1           one scenario at a time
 //   npm run conformance -- --only 2026-07-28,all
 //   npm run conformance -- --scenario auth/scope-step-up      that scenario in every set that has it
 //   npm run conformance -- --scenario 'auth/*' --only all     a prefix
@@ -44,7 +49,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleKind, classifyScenario, CLIENT_ERROR_ALLOWED, CLIENT_ERROR_ALLOWED_NEXT, isTallyLike, parseBaseline,
-  parseRequiredClientScenarios, parseScenarioList, planJobs, scenarioLine, summaryLine, tally,
+  parseRequiredClientScenarios, parseScenarioList, planJobs, scenarioLine, summaryLine, tally, unscoredClientScenarios,
 } from './conformance-lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,7 +69,7 @@ const SUITES = {
     clientErrorAllowed: CLIENT_ERROR_ALLOWED_NEXT,
   },
 };
-const SET_IDS = ['0.1.16', '2025-11-25', '2026-07-28', 'all'];
+const SET_IDS = ['0.1.16', '2025-11-25', '2026-07-28', 'all', 'unscored'];
 
 const argv = process.argv.slice(2);
 const opt = name => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -176,6 +181,10 @@ for (const id of only) {
     const list = parseScenarioList(listOf(suite, ['--client']));
     if (suite === 'next') for (const s of list) tags.set(s.name, s.tags);
     scenarios = list.map(s => ({ name: s.name }));
+  } else if (id === 'unscored') {
+    const list = parseScenarioList(listOf(suite, ['--client']));
+    for (const s of list) tags.set(s.name, s.tags);
+    scenarios = unscoredClientScenarios(list).map(name => ({ name }));
   } else {
     scenarios = parseRequiredClientScenarios(listOf('next', ['--requirements', id])).map(name => ({ name, version: id }));
   }
@@ -199,6 +208,8 @@ console.log(`conformance: @modelcontextprotocol/conformance ${versions}, sets ${
 
 const t0 = Date.now();
 const runnerOut = new Map();
+/** Wall time of each job (ms): the suite's start, the client's (the CLI's cold start and era probe), the scenario. */
+const durations = new Map();
 const children = new Set();
 // Each runner leads its own process group (runner, client wrapper, client): stopping the script stops them all.
 const stop = () => { for (const ch of children) { try { process.kill(-ch.pid, 'SIGTERM'); } catch { /* gone */ } } process.exit(130); };
@@ -212,6 +223,7 @@ function runJob(job) {
   fs.mkdirSync(dir, { recursive: true });
   const args = [path.join(SUITES[job.suite].dir, 'dist/index.js'), 'client', '--command', command, '--timeout', timeout, '-o', path.join(dir, 'results'), '--scenario', job.scenario];
   if (job.forced) args.push('--spec-version', job.version, '--force');
+  const started = Date.now();
   return new Promise(resolve => {
     const child = spawn(node24, args,
       { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1', MCP_HOST_CONFORMANCE_EXITS: path.join(dir, 'exits') } });
@@ -219,7 +231,7 @@ function runJob(job) {
     let out = '';
     child.stdout.on('data', d => { out += d; });
     child.stderr.on('data', d => { out += d; });
-    child.on('close', () => { children.delete(child); runnerOut.set(job.key, out); resolve(out); });
+    child.on('close', () => { children.delete(child); runnerOut.set(job.key, out); durations.set(job.key, Date.now() - started); resolve(out); });
   });
 }
 
@@ -233,7 +245,13 @@ function jobResult(job) {
 // on 2 cores a parallel batch delays them past the window.
 const TIMING_SENSITIVE = new Set(['sse-retry']);
 const queue = jobs.filter(j => !TIMING_SENSITIVE.has(j.scenario));
-const workers = Math.max(2, os.availableParallelism?.() ?? os.cpus().length) * 2;
+// Scenarios at once: two per core on an idle machine, fewer as the load rises (load 4 on 2 cores: 2; load 8: 1),
+// so that a busy machine slows the run down instead of pushing a client past the suite's 30 s timeout. The
+// checking is the same at any parallelism; --workers N overrides.
+const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+const loadAtStart = os.loadavg()[0];
+const workers = Number(opt('--workers')) || Math.max(1, Math.min(cores * 2, Math.floor((cores * cores * 2) / Math.max(cores, loadAtStart))));
+console.log(`conformance: ${workers} scenario(s) at once (${cores} cores, load ${loadAtStart.toFixed(1)})`);
 await Promise.all(Array.from({ length: workers }, async () => {
   for (let j = queue.shift(); j; j = queue.shift()) await runJob(j);
 }));
@@ -256,8 +274,9 @@ const baselines = Object.fromEntries([...suites].map(s => [s, readBaseline(s)]))
 for (const set of sets) {
   const suite = SUITES[set.suite];
   const baselineFile = path.relative(ROOT, suite.baseline);
-  const baseline = set.id === '0.1.16' || set.id === 'all' ? baselines[set.suite].client : (baselines.next.requirements[set.id] ?? new Map());
-  const label = `${suite.version}, ${set.id === '0.1.16' || set.id === 'all' ? 'all client scenarios' : `requirements ${set.id}`}`;
+  const whole = set.id === '0.1.16' || set.id === 'all' || set.id === 'unscored';
+  const baseline = whole ? baselines[set.suite].client : (baselines.next.requirements[set.id] ?? new Map());
+  const label = `${suite.version}, ${set.id === 'unscored' ? 'unscored client checks (extension scenarios: tasks-*, sep-2640-client-*, sep-1932-client-*)' : whole ? 'all client scenarios' : `requirements ${set.id}`}`;
   console.log(`\n${c.d}--- ${label}${c.x}`);
   const jobsByKey = new Map(jobs.map(j => [j.key, j]));
   const graded = [];
@@ -278,7 +297,7 @@ for (const set of sets) {
       if (g.unexpected.length && stderr.trim()) console.log(`    ${c.d}${result ? 'client stderr' : 'suite output'}:${c.x}\n${excerpt(stderr)}`);
     }
   }
-  if (!scenarioFilter) for (const name of baseline.keys()) if (!set.scenarios.some(s => s.name === name)) stale.push({ name, id: '(scenario not run)' });
+  if (!scenarioFilter && set.id !== 'unscored') for (const name of baseline.keys()) if (!set.scenarios.some(s => s.name === name)) stale.push({ name, id: '(scenario not run)' });
   if (expected.length) console.log(`${c.y}Expected failures (in ${baselineFile}):${c.x}\n${[...new Set(expected.map(e => e.name))].map(n => `  ~ ${n} [${expected.filter(e => e.name === n).map(e => e.id).join(', ')}]${expected.find(e => e.name === n).why ? `: ${expected.find(e => e.name === n).why}` : ''}`).join('\n')}`);
   if (stale.length) console.log(`${c.r}Baseline entries that now pass (remove them from ${baselineFile}):${c.x}\n${stale.map(s => `  ✓ ${s.name} [${s.id}]`).join('\n')}`);
   if (unexpected.length) console.log(`${c.r}Unexpected failures:${c.x}\n${unexpected.map(u => `  ✗ ${u.name} [${u.id}] ${u.message}`).join('\n')}`);
@@ -287,6 +306,9 @@ for (const set of sets) {
   summaries.push(summaryLine(tally(graded), label));
 }
 
+// Where the time went: the slowest runs (each is the suite's start, the CLI's cold start and era probe, the scenario).
+const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 5);
+if (slowest.length) console.log(`\nconformance time: slowest runs ${slowest.map(([k, ms]) => `${k.split('|').slice(1).join(' ')} ${(ms / 1000).toFixed(1)}s`).join(', ')}; load ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end`);
 if (keep) console.log(`results kept in ${outDir}`);
 else fs.rmSync(outDir, { recursive: true, force: true });
 const code = unexpectedTotal || staleTotal ? 1 : 0;

@@ -307,6 +307,22 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
   return 0;
 }
 
+/** What `taskBound`'s `expired` rejects with. */
+const TASK_TIMED_OUT = new Error('task timed out');
+
+/** A timer started with the call's task (once): `expired` rejects with TASK_TIMED_OUT `ms` later. */
+function taskBound(ms: number): { start(): void; expired: Promise<never>; dispose(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let fire!: () => void;
+  const expired = new Promise<never>((_, reject) => { fire = () => reject(TASK_TIMED_OUT); });
+  expired.catch(() => undefined);
+  return {
+    start: () => { timer ??= setTimeout(fire, ms); },
+    expired,
+    dispose: () => clearTimeout(timer),
+  };
+}
+
 export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const [name, tool] = args.positionals;
   if (!name || !tool) throw new UsageError(`call needs a server and a tool: mcp-host call <server> <tool> --args '{"key":"value"}'`, { help: true });
@@ -319,17 +335,25 @@ export async function call(rt: CliRuntime, args: ParsedArgs): Promise<number> {
     if (!handle.catalogue.tools.some(t => t.name === tool) && handle.catalogue.tools.length) {
       throw new UsageError(`server "${name}" has no tool "${tool}"; tools: ${handle.catalogue.tools.map(t => t.name).join(', ')}`);
     }
-    const running = handle.callTool(tool, toolArgs, { userStarted: true, onTask: taskReporter(rt.err), ...(args.task ? { task: args.task } : {}) });
+    // --timeout bounds a task's wait too: from the task's creation, at most that long (then tasks/cancel).
+    const bound = args.timeout === undefined ? undefined : taskBound(args.timeout);
+    const report = taskReporter(rt.err);
+    const running = handle.callTool(tool, toolArgs, { userStarted: true, onTask: t => { bound?.start(); report(t); }, ...(args.task ? { task: args.task } : {}) });
     try {
       // Content that does not fit a form ends the call at once (the servers then stop), task or not.
-      return await (answers ? Promise.race([running, answers.failed]) : running);
+      return await Promise.race([running, ...(answers ? [answers.failed] : []), ...(bound ? [bound.expired] : [])]);
     } catch (err) {
-      if (answers && err instanceof UsageError) {
+      if ((answers && err instanceof UsageError) || err === TASK_TIMED_OUT) {
         running.catch(() => undefined);
         await cancelRunningTasks([{ servers: [handle] }], rt.err);
+        if (err === TASK_TIMED_OUT) {
+          throw new FailureError(`server "${name}": the task of tool "${tool}" did not end within --timeout ${args.timeout} ms, so it was cancelled (tasks/cancel); give a larger --timeout, or none to wait until the task ends (Ctrl+C cancels it)`);
+        }
         throw err;
       }
       throw failed(name, `tools/call ${tool}`, err);
+    } finally {
+      bound?.dispose();
     }
   }, answers ? { elicit: (server, params) => answers.elicit(server, params) } : rt.askElicitation && { elicit: rt.askElicitation },
   (server, t) => server === name && t === tool);

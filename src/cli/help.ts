@@ -73,9 +73,12 @@ ${EXIT}`,
 
 Calls a tool and prints its result. Arguments are a JSON object, checked against the tool's input
 schema before sending: --args '{"message":"hello"}'. A result with isError: true exits 1.
-A tool whose execution.taskSupport is "required" runs as an MCP task: its status lines go to stderr,
-its result to stdout when it ends, and Ctrl+C cancels it (tasks/cancel). An "optional" tool runs as
-a task with --task, or when a plain call of it took 10 s or more earlier in the same run.
+A call may run as an MCP task: its status lines go to stderr, its result to stdout when it ends,
+and Ctrl+C cancels it (tasks/cancel); with --timeout, a task not ended that long after it started is
+cancelled too. On protocol 2026-07-28, a server that declares the Tasks extension decides per call
+whether it answers with a task: no flag is needed. On 2025-11-25, a tool whose execution.taskSupport
+is "required" runs as a task; an "optional" one with --task, or when a plain call of it took 10 s or
+more earlier in the same run.
 
   --args JSON     the tool's arguments (default {})
   --elicit JSON   the answer to the server's form elicitation(s) while the call (or task) runs, e.g.
@@ -84,8 +87,8 @@ a task with --task, or when a plain call of it took 10 s or more earlier in the 
                   (exit 2). Without it, on a terminal each form is asked field by field
                   (Enter keeps a default, !decline declines); without a terminal no
                   elicitation is offered
-  --task          run an "optional" tool as a task
-  --no-task       run an "optional" tool as a plain call
+  --task          2025-11-25 servers: run an "optional" tool as a task
+  --no-task       2025-11-25 servers: run an "optional" tool as a plain call
   --json          print the CallToolResult (JSON; control characters as \\u escapes)
   --raw           print the server's text as sent; without it, control characters (C0 but newline
                   and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the

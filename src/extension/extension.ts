@@ -19,7 +19,7 @@ import { ServerController } from './servers';
 import { SandboxDenials } from './sandboxDenials';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';
-import { createStatusItem, watchFailures } from './status';
+import { createStatusItem, watchFailures, watchTaskEnds } from './status';
 import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
@@ -299,6 +299,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   step('commands');
   push(createStatusItem(host));
+  push(watchTaskEnds(host));
   push(watchFailures(host, {
     showLogs: s => logs.show(s),
     restart: s => vscode.commands.executeCommand(CommandIds.restartServer, s),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showFailureNotifications } from './settings';
-import type { HostApi, ServerState } from '../mcp';
+import { runningTasksLine, TaskEndNotices, type HostApi, type ServerState } from '../mcp';
 import { CommandIds, ContextKeys } from '../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
 import { countOf } from '../mcp/logging/display';
@@ -10,6 +10,17 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'MCP Servers';
   item.command = CommandIds.listServers;
+  // The running tasks have an item of their own (the newest one's tool and status message); a click lists them.
+  const tasksItem = vscode.window.createStatusBarItem('mcpHost.tasks', vscode.StatusBarAlignment.Left, 49);
+  tasksItem.name = 'MCP Tasks';
+  tasksItem.command = CommandIds.showTaskResult;
+  const updateTaskLine = () => {
+    const line = runningTasksLine(host.servers.flatMap(h => h.tasks));
+    if (!line) { tasksItem.hide(); return; }
+    tasksItem.text = line.text;
+    tasksItem.tooltip = `MCP tasks running:\n${line.tooltip}\nClick to wait for one's result.`;
+    tasksItem.show();
+  };
   const update = () => {
     const all = host.servers;
     const runningCount = all.filter(h => h.state.kind === 'running').length;
@@ -27,10 +38,32 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     const now = host.servers.some(h => h.tasks.length > 0);
     if (now !== anyTask) void vscode.commands.executeCommand('setContext', ContextKeys.anyTask, anyTask = now);
   };
-  const subs = [host.onDidChangeServers(update), host.onDidChangeState(update), host.onDidChangeTasks(updateTasks), host.onDidChangeServers(updateTasks)];
+  const subs = [
+    host.onDidChangeServers(update), host.onDidChangeState(update), host.onDidChangeTasks(updateTasks), host.onDidChangeServers(updateTasks),
+    host.onDidChangeTasks(updateTaskLine), host.onDidChangeServers(updateTaskLine),
+  ];
   update();
   updateTasks();
-  return new vscode.Disposable(() => { subs.forEach(s => s.dispose()); item.dispose(); });
+  updateTaskLine();
+  return new vscode.Disposable(() => { subs.forEach(s => s.dispose()); item.dispose(); tasksItem.dispose(); });
+}
+
+/**
+ * ONE notification when a task a model started (chat, the language-model tools, the gateway) ends, with "Show
+ * Result" when there is one (TaskEndNotices decides; a task the user started shows its end in its own progress).
+ */
+export function watchTaskEnds(host: HostApi, shown?: string[]): vscode.Disposable {
+  const notices = new TaskEndNotices();
+  return host.onDidChangeTasks(t => {
+    const n = notices.changed(t);
+    if (!n) return;
+    shown?.push(n.text);
+    const show = n.showResult ? ['Show Result'] : [];
+    const say = t.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void say(n.text, ...show).then(pick => {
+      if (pick === 'Show Result') void vscode.commands.executeCommand(CommandIds.showTaskResult, { kind: 'task', server: t.server, taskId: t.taskId });
+    });
+  });
 }
 
 /**

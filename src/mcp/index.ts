@@ -17,6 +17,7 @@ export * from './limits';
 export * from './oauth/urls';
 export * from './tasks/tasks';
 export * from './tasks/toolTasks';
+export * from './tasks/taskNotices';
 export * from './features/externalUrl';
 export * from './apps';
 export * from './logging/protocolLabel';

@@ -161,6 +161,8 @@ describe('conformance script: grading of scenarios', () => {
     const req = 'Required for 2026-07-28 (3 scenarios):\n\nServer scenarios (test against a server):\n  - server-stateless\n\n'
       + 'Client scenarios (test against a client):\n  - tools_call\n  - request-metadata\n\nRun and reported, but never scored:\n  extension (1):\n    - auth/dpop [client]\n';
     assert.deepEqual(lib.parseRequiredClientScenarios(req), ['tools_call', 'request-metadata']);
+    // The unscored client scenarios (their own line): those the list tags `extension`.
+    assert.deepEqual(lib.unscoredClientScenarios([...lib.parseScenarioList(list), { name: 'sep-2640-client-verify-digest', tags: ['extension'] }]), ['auth/dpop', 'sep-2640-client-verify-digest']);
     assert.equal(lib.defaultVersion(['2026-07-28']), '2026-07-28');
     assert.equal(lib.defaultVersion(['2025-06-18', '2025-11-25', '2026-07-28']), '2025-11-25');
     assert.equal(lib.defaultVersion(['extension']), '2025-11-25');

@@ -27,11 +27,11 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     return c;
   }
 
-  async function stats(conn: Connection): Promise<{ requests: Record<string, number>; lastCallMeta: Record<string, unknown>; cancels: number; updates: number }> {
+  async function stats(conn: Connection): Promise<{ requests: Record<string, number>; lastCallMeta: Record<string, unknown>; undeclaredCalls: number; cancels: number; updates: number }> {
     return JSON.parse(text(await conn.callTool('stats', {})));
   }
 
-  it('H125: a required tool runs as a task of the extension and completes; the session is 2026-07-28, the call declares the extension', async () => {
+  it('H125/H176: a tool (no taskSupport) the server answers with a task is followed to its end; every call declares the extension, and one the server answers at once is a plain result', async () => {
     const conn = await start();
     const s = conn.state;
     assert.equal(s.kind === 'running' && s.protocolVersion, '2026-07-28');
@@ -45,12 +45,16 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     assert.ok(conn.tasks[0].pollMs >= 250, `polling at ${conn.tasks[0].pollMs} ms`);
     assert.ok(updates.some(t => t.status === 'working'));
     assert.equal(text(await conn.taskResult(conn.tasks[0].taskId)), 'slow done');
-    // The bystander: a plain tool of the same server, a plain call (no task, no extension needed).
+    assert.equal(conn.catalogue.tools.find(t => t.name === 'slow')?.execution, undefined, 'the fixture lists no taskSupport (SEP-2663)');
+    // The bystander: a tool the server answers at once; the same tool, when the server decides to answer at once.
     assert.equal(text(await conn.callTool('echo', { text: 'still here' })), 'still here');
+    assert.equal(text(await conn.callTool('slow', { ms: 10 })), 'slow done');
+    assert.equal(conn.tasks.length, 1, 'an answer at once is no task');
     const st = await stats(conn);
     assert.ok(st.requests['tasks/get'] >= 1);
+    assert.equal(st.undeclaredCalls, 0, 'every tools/call declared the extension');
     const caps = st.lastCallMeta['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
-    assert.equal(caps?.extensions?.[EXT], undefined, 'a plain call does not declare the extension');
+    assert.deepEqual(caps?.extensions?.[EXT], {}, 'the call declares the extension (ext-tasks withTaskCapabilityV2)');
   });
 
   it('H126: input_required is answered through the elicitation callback and sent back with tasks/update', async () => {

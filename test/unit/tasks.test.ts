@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redactor } from '../../src/mcp/logging/redact';
-import { TASK_BOUNDS, pollDelay, runAsTask, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
+import { TASK_BOUNDS, offeredAsTask, pollDelay, runAsTask, serverDeclaresTasksExtension, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
 import { McpHostError } from '../../src/mcp/errors';
 import type { ExtTaskTracker } from '../../src/mcp/tasks/extTasks';
 import { ROOT, fixture } from '../support/connection';
@@ -201,13 +201,33 @@ describe('tasks: when a tool runs as a task', () => {
     assert.throws(() => runAsTask(d({ capabilities: { tasks: {} }, taskSupport: 'required' })), /does not declare task tool calls \(`capabilities.tasks.requests.tools.call`\)/);
   });
 
-  it('on a 2026-07-28 session only when it drives the Tasks extension (H125); otherwise a message naming it', () => {
+  it('H125/H176: on a 2026-07-28 session every call goes through the task session when the server declares the extension, whatever taskSupport says; the errors say what to do', () => {
+    // Without the extension: plain, and --task is refused with the one thing to do.
     assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', longRunning: true })), false);
-    assert.throws(() => runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required' })), /extension `io.modelcontextprotocol\/tasks`, which the server does not declare/);
-    // The v1 capability does not count on 2026-07-28; the extension does.
-    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required', extension: true })), true);
-    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', longRunning: true, extension: true })), true);
+    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', taskSupport: 'required' })), false, 'taskSupport is the 2025-11-25 field: not read on 2026-07-28');
+    assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', mode: 'plain' })), false);
+    assert.throws(() => runAsTask(d({ protocolVersion: '2026-07-28', mode: 'task' })), /extension `io.modelcontextprotocol\/tasks`, which the server does not declare .*; call it without --task$/);
+    // With it: every call (server-directed, SEP-2663), no taskSupport needed, --task changes nothing.
+    for (const taskSupport of [undefined, 'forbidden', 'optional', 'required']) {
+      assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', taskSupport, extension: true })), true);
+      assert.equal(runAsTask(d({ protocolVersion: '2026-07-28', taskSupport, extension: true, mode: 'task' })), true);
+    }
+    const noTask = (() => { try { runAsTask(d({ protocolVersion: '2026-07-28', extension: true, mode: 'plain' })); } catch (e) { return (e as Error).message; } return ''; })();
+    assert.match(noTask, /--no-task applies to protocol 2025-11-25 servers only; .*the server decides per call.*call it without --no-task$/);
+    assert.doesNotMatch(noTask, /--task[^-]|Call Tool as Task/, 'no circular advice');
+    // The 2025-11-25 capability does not count on 2026-07-28, and the extension does not on 2025-11-25.
     assert.throws(() => runAsTask(d({ capabilities: {}, taskSupport: 'required', extension: true })), /does not declare task tool calls/);
+  });
+
+  it('H176: which tools Call Tool as Task offers: every tool of a 2026-07-28 server declaring the extension; taskSupport on 2025-11-25', () => {
+    const ext = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    assert.equal(serverDeclaresTasksExtension('2026-07-28', ext), true);
+    assert.equal(serverDeclaresTasksExtension('2025-11-25', ext), false);
+    assert.equal(serverDeclaresTasksExtension('2026-07-28', { extensions: { 'io.modelcontextprotocol/tasks': true } }), false);
+    assert.equal(offeredAsTask(undefined, '2026-07-28', ext), true);
+    assert.equal(offeredAsTask('required', '2026-07-28', {}), false);
+    assert.equal(offeredAsTask('optional', '2025-11-25', {}), true);
+    assert.equal(offeredAsTask(undefined, '2025-11-25', ext), false);
   });
 
   it('a plain call that took at least LONG_RUNNING_MS makes the tool long-running (bounded memory)', () => {

@@ -27,7 +27,7 @@ describe('URL-mode elicitation: the target shown before consent', () => {
     assert.equal(openLabel(t), 'Open https://аpple.com');
     const detail = consentDetail('Sign in please', t);
     assert.match(detail, /^Sign in please\n\nFull address: https:\/\/xn--pple-43d\.com\/login\n/);
-    assert.match(detail, /written https:\/\/xn--pple-43d\.com \(international characters\)/);
+    assert.match(detail, /international characters: https:\/\/аpple\.com is written https:\/\/xn--pple-43d\.com, which is what opens/);
     assert.doesNotMatch(consentDetail('m', target('https://example.com/')), /international/);
   });
 

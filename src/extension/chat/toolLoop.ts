@@ -34,6 +34,7 @@ import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
 import { markdownCode } from '../../mcp/logging/display';
+import { callInTurn } from './taskTurn';
 
 /** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
@@ -299,16 +300,19 @@ export class ChatModelLoop {
     // The answer offers a button to focus the view.
     const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
     try {
-      // A tool that runs as an MCP task is waited for; its status shows as chat progress, and Stop cancels it.
+      // A tool that runs as an MCP task: its status shows as chat progress and Stop cancels it while the turn waits;
+      // a task still running after a short grace returns at once, and its end is notified (taskTurn.ts).
       let said = '';
-      const result = await h.callTool(entry.tool, args, {
-        signal: abortSignalOf(token),
-        by: 'model',
-        onTask: t => {
-          const line = progressText`${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ' — ' : ''}${t.statusMessage ?? ''}`;
-          if (line !== said) stream.progress(said = line);
-        },
+      const outcome = await callInTurn(o => h.callTool(entry.tool, args, { ...o, by: 'model' }), token, t => {
+        const line = progressText`${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ' — ' : ''}${t.statusMessage ?? ''}`;
+        if (line !== said) stream.progress(said = line);
       });
+      if (outcome.kind === 'detached') {
+        outcome.later.then(r => view?.result(r), (e: unknown) => view?.cancelled(errorText(e)));
+        stream.markdown(toolCallNote('called', entry.tool, entry.server));
+        return reply(`The tool is running as an MCP task (task ${outcome.task.taskId} on server ${entry.server}); the user will be notified when it ends and can see its result then (MCP Host: Show Task Result). Do not wait for it: tell the user it is running.`);
+      }
+      const result = outcome.result;
       stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', entry.tool, entry.server));
       if (view) {
         view.result(result);

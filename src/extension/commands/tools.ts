@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { taskSupportOf, type HostApi, type TaskMode } from '../../mcp';
+import { offeredAsTask, type HostApi, type TaskMode } from '../../mcp';
 import { errorText, pickServer, requireRunning, running, shownError } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
@@ -20,7 +20,10 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
   if (!h || !await requireRunning(h)) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
-  const offered = mode === 'task' ? h.catalogue.tools.filter(t => taskSupportOf(t.execution?.taskSupport) !== 'forbidden') : h.catalogue.tools;
+  const st = h.state;
+  const offered = mode === 'task' && st.kind === 'running'
+    ? h.catalogue.tools.filter(t => offeredAsTask(t.execution?.taskSupport, st.protocolVersion, st.capabilities as Record<string, unknown>))
+    : h.catalogue.tools;
   const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
     offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
     { placeHolder: `Tool of ${h.name}`, matchOnDetail: true },

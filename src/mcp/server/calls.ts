@@ -134,19 +134,23 @@ export class ServerCalls {
     const tasks = this.h.toolTasks;
     // The tool looked up by name in the list as held (a call does not refetch a list whose ttlMs ran out: catalogue.ts `held`).
     const listed = session.catalogue ? listedTool(session.catalogue.held.tools, tool) : undefined;
-    const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task });
-    this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
-    // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into headers.
+    // SEP-2243: a tool with x-mcp-header parameters goes through the SDK's callTool, which mirrors them into
+    // headers (the task session's requests carry no headers of their own, so such a call stays plain).
     const mirrored = listed && mirroredTool(listed, session);
+    // On 2026-07-28 with the Tasks extension every other call goes through the task session (the server decides
+    // per call whether a task comes back, SEP-2663); on 2025-11-25 the tool's taskSupport and the mode decide.
+    const asTask = tasks.decide({ tool: listed ?? { name: tool }, capabilities: session.client.getServerCapabilities(), protocolVersion: session.protocolVersion, mode: opts?.task })
+      && !(mirrored && session.era === 'modern');
+    this.h.log('info', 'lifecycle', `calling tool ${tool}${asTask ? ' as a task' : ''}`);
     const urlFlow = this.h.elicitUrlRequired;
     const name = this.h.name();
-    const raw = asTask
-      ? await tasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
-      : await callWithUrlElicitation(
-        () => tasks.timed(tool, () => this.run('tools/call', (s, o) => (mirrored
+    const raw = await callWithUrlElicitation(
+      () => (asTask
+        ? tasks.runTask(tool, args ?? {}, { ...opts, onUpdate: opts?.onTask })
+        : tasks.timed(tool, () => this.run('tools/call', (s, o) => (mirrored
           ? s.client.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
-          : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts)),
-        urlFlow && (e => urlFlow(name, e, opts?.signal)));
+          : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts))),
+      urlFlow && (e => urlFlow(name, e, opts?.signal)));
     await this.boundedSliced(raw, `tool \`${tool}\``);
     return this.checkToolResult(session, tool, raw);
   }

@@ -22,7 +22,7 @@ import { specSchema } from '../spec';
 import { StdioMessageError, StdioTransport } from '../process/stdioTransport';
 import { endHttpSession } from '../launch/http';
 import { RawRequests } from './rawRequests';
-import { TASKS_EXTENSION, serverTakesToolTasks } from '../tasks/taskPolicy';
+import { serverDeclaresTasksExtension, serverTakesToolTasks } from '../tasks/taskPolicy';
 import { createTaskSession, type TaskEnabledSession, type TaskInputRequest } from '../tasks/extTasks';
 import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from '../types';
 
@@ -261,9 +261,7 @@ export class McpSession {
 
   /** The server speaks 2026-07-28 and declares the Tasks extension. */
   get declaresTasksExtension(): boolean {
-    if (this.era !== 'modern') return false;
-    const ext = (this.client.getServerCapabilities()?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION];
-    return ext !== null && typeof ext === 'object' && !Array.isArray(ext);
+    return this.era === 'modern' && serverDeclaresTasksExtension(this.protocolVersion, this.client.getServerCapabilities() as Record<string, unknown> | undefined);
   }
 
   /** A 2025-11-25 session whose server declares task tool calls (`capabilities.tasks.requests.tools.call`). */

@@ -40,6 +40,9 @@ export interface TaskSessionOptions {
   onError: (err: Error) => void;
 }
 
+/** ext-tasks' client module once a session loaded it (its error classes, for `instanceof`). */
+let loadedExtTasks: Awaited<ReturnType<typeof import('../server/extTasksModule').loadExtTasks>> | undefined;
+
 /**
  * One ext-tasks task session on a session's SDK Client (the only place the host loads ext-tasks; an ES
  * module, loaded with the first task-capable server).
@@ -48,7 +51,8 @@ export async function createTaskSession(client: unknown, o: TaskSessionOptions):
   // Its own bundle dist/ext-tasks.js, loaded with the first task-capable server, on this SDK (extTasksModule.ts).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loadExtTasks } = require('../server/extTasksModule') as typeof import('../server/extTasksModule');
-  const { createTaskSessionFromClient } = await loadExtTasks({ Client, ProtocolError, z: extTasksZod() });
+  const mod = loadedExtTasks = await loadExtTasks({ Client, ProtocolError, z: extTasksZod() });
+  const { createTaskSessionFromClient } = mod;
   return createTaskSessionFromClient(client as never, {
     endpointId: o.endpointId,
     ...(o.raw && {
@@ -374,7 +378,12 @@ export class ExtTaskTracker implements TaskRunner {
   private readable(err: unknown, what: string): Error {
     if (err instanceof McpHostError) return err;
     const code = (err as { code?: unknown }).code;
-    return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause: err });
+    // A server's JSON-RPC error (ext-tasks' JsonRpcResponseError) as the SDK's own error class for its code (a URL
+    // elicitation required, -32042, becomes the SDK's UrlElicitationRequiredError), so the host's URL flow and
+    // codeOf/errorDataOf see it as on a plain call.
+    const rpc = err instanceof ProtocolError || (loadedExtTasks && err instanceof loadedExtTasks.JsonRpcResponseError) ? err as { code: number; message: string; data?: unknown } : undefined;
+    const cause = rpc ? ProtocolError.fromError(rpc.code, rpc.message, rpc.data) : err;
+    return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause });
   }
 
   /** Why a task failed, in words (a malformed answer of the server says what is wrong with it). */

@@ -84,24 +84,38 @@ export function serverTakesToolTasks(caps: Record<string, unknown> | undefined):
 }
 
 /**
- * True to call the tool as a task. Throws a readable error when the tool requires a task the session
- * cannot run (the server did not declare task tool calls, or the session speaks 2026-07-28) or the
- * caller forces a mode the tool forbids.
+ * True to call the tool through the task session. On 2026-07-28 (SEP-2663): every call when the server
+ * declares the extension (the server decides per call whether a task comes back), none otherwise; --no-task
+ * is refused there (it means something only on 2025-11-25). On 2025-11-25 (SEP-1686): the tool's
+ * `execution.taskSupport` and the caller's mode decide. Throws a readable error when the call cannot go as
+ * asked, saying what the user can do.
  */
 export function runAsTask(d: TaskDecisionInput): boolean {
-  const support = taskSupportOf(d.taskSupport);
   const where = `tool \`${d.tool}\` on server \`${d.server}\``;
   const modern = isModernEra(d.protocolVersion);
-  const declared = modern ? d.extension === true : serverTakesToolTasks(d.capabilities);
+  if (modern) {
+    // SEP-2663: task creation is server-directed. Every call of a session whose server declares the extension
+    // declares the client's capability (ext-tasks does, on every v2 tools/call) and takes whichever answer
+    // comes; there is no per-tool `execution.taskSupport` in this era, so it is not read, and --task asks for
+    // nothing more than every call already allows.
+    if (d.extension !== true) {
+      if (d.mode === 'task') throw new McpHostError(`${where} cannot run as a task: on protocol ${d.protocolVersion} tasks are the extension \`${TASKS_EXTENSION}\`, which the server does not declare (\`capabilities.extensions\` of server/discover); call it without --task`);
+      return false;
+    }
+    if (d.mode === 'plain') {
+      throw new McpHostError(`${where}: --no-task applies to protocol 2025-11-25 servers only; on protocol ${d.protocolVersion} the server decides per call whether it answers with a task (the \`${TASKS_EXTENSION}\` extension), so call it without --no-task`);
+    }
+    return true;
+  }
+  const support = taskSupportOf(d.taskSupport);
+  const declared = serverTakesToolTasks(d.capabilities);
   if (support === 'forbidden') {
     if (d.mode === 'task') throw new McpHostError(`${where} cannot run as a task: the server does not offer it as one (its \`execution.taskSupport\` is ${d.taskSupport === undefined ? 'absent' : JSON.stringify(d.taskSupport)}); call it without --task`);
     return false;
   }
   if (!declared) {
     if (support === 'optional' && d.mode !== 'task') return false;
-    throw new McpHostError(modern
-      ? `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, and on protocol ${d.protocolVersion} tasks are the extension \`${TASKS_EXTENSION}\`, which the server does not declare (\`capabilities.extensions\`), so it cannot be called; this is a server bug`
-      : `${where} ${support === 'required' ? 'must' : 'can only'} run as a task, but the server does not declare task tool calls (\`capabilities.tasks.requests.tools.call\`), so it cannot be called; this is a server bug`);
+    throw new McpHostError(`${where} ${support === 'required' ? 'must' : 'can only'} run as a task, but the server does not declare task tool calls (\`capabilities.tasks.requests.tools.call\`), so it cannot be called; this is a server bug: tell its author`);
   }
   if (support === 'required') {
     if (d.mode === 'plain') throw new McpHostError(`${where} must run as a task (its \`execution.taskSupport\` is "required"); call it without --no-task`);
@@ -110,6 +124,24 @@ export function runAsTask(d: TaskDecisionInput): boolean {
   if (d.mode === 'task') return true;
   if (d.mode === 'plain') return false;
   return d.longRunning;
+}
+
+/**
+ * The server declared the 2026-07-28 Tasks extension (`capabilities.extensions["io.modelcontextprotocol/tasks"]`
+ * of server/discover) on a 2026-07-28 session.
+ */
+export function serverDeclaresTasksExtension(protocolVersion: string | undefined, caps: Record<string, unknown> | undefined): boolean {
+  return isModernEra(protocolVersion) && obj(obj(caps?.extensions)?.[TASKS_EXTENSION]) !== undefined;
+}
+
+/**
+ * A tool the user may call "as a task" (Call Tool as Task…, `--task`): on 2026-07-28 every tool of a server that
+ * declares the extension (the server decides per call, SEP-2663); on 2025-11-25 a tool whose
+ * `execution.taskSupport` is `optional` or `required`.
+ */
+export function offeredAsTask(taskSupport: unknown, protocolVersion: string | undefined, caps: Record<string, unknown> | undefined): boolean {
+  if (isModernEra(protocolVersion)) return serverDeclaresTasksExtension(protocolVersion, caps);
+  return taskSupportOf(taskSupport) !== 'forbidden';
 }
 
 /** Remembers which tools ran long as plain calls (bounded; per server, per session). */

@@ -81,7 +81,9 @@ export class ConnectionTasks implements Disposable {
       if (code === -32001) this.longRunning.record(tool, Infinity);
       // A 2026-07-28 server that will only answer with a task: "Missing required client capability" naming the extension.
       if (code === -32021 && JSON.stringify(errorDataOf(err) ?? messageOf(err)).includes(TASKS_EXTENSION)) {
-        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), which the server ${this.tracker?.extension ? 'did not offer for this tool (its `execution.taskSupport` does not say so); call it as a task (--task, or Call Tool as Task…)' : 'does not declare (`capabilities.extensions`)'}`, code, { cause: err });
+        // Every call of a server that declares the extension declares it too (taskPolicy.ts), so this server asks
+        // for an extension it did not declare in server/discover: only its author can fix that.
+        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), but the server does not declare that extension (\`capabilities.extensions\` of server/discover), so the host cannot call it; this is a server bug: tell its author`, code, { cause: err });
       }
       throw err;
     }

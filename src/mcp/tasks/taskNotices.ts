@@ -1,0 +1,53 @@
+/**
+ * What the editor says about tasks outside the Servers view (editor-free, so the rules are tested in plain Node):
+ * the status bar's line for the running tasks (their count, and the newest one's tool and status message), and
+ * the ONE notice a task started by a model (chat, the language-model tools, the gateway) raises when it ends, with
+ * "Show Result" when there is a result. Texts are the core's snapshots: already redacted and cut.
+ */
+import { firstLine } from '../logging/display';
+import { isTerminal } from './taskPolicy';
+import type { TaskInfo } from './tasks';
+
+/** "$(sync~spin) report_tool: report 2 of 3 (+1)" and a tooltip listing each running task; undefined when none runs. */
+export function runningTasksLine(tasks: readonly TaskInfo[]): { text: string; tooltip: string } | undefined {
+  const running = tasks.filter(t => !isTerminal(t.status)).sort((a, b) => b.updatedAt - a.updatedAt);
+  if (!running.length) return undefined;
+  const say = (t: TaskInfo) => `${t.tool}: ${t.status === 'input_required' ? 'needs your input' : firstLine(t.statusMessage ?? t.progress?.message ?? t.status, 40)}`;
+  const more = running.length > 1 ? ` (+${running.length - 1})` : '';
+  return {
+    text: `$(sync~spin) ${say(running[0])}${more}`,
+    tooltip: running.slice(0, 10).map(t => `${t.server} › ${say(t)}`).join('\n') + (running.length > 10 ? `\n… and ${running.length - 10} more` : ''),
+  };
+}
+
+/** At most this many tasks remembered as seen running or already noticed (oldest forgotten first). */
+export const MAX_NOTICED_TASKS = 256;
+
+/**
+ * Decides the one notice per task: a task seen running that ends (completed, failed, cancelled by the server)
+ * gives one notice, never two, and a task never seen running (restored, or already over) gives none. A task
+ * the user started (Call Tool, the CLI) gives none: its own progress notification already shows the end.
+ */
+export class TaskEndNotices {
+  private readonly running = new Set<string>();
+  private readonly noticed = new Set<string>();
+
+  /** Feed every task change; returns the notice to show, once, when a watched task ends. */
+  changed(t: TaskInfo): { text: string; showResult: boolean } | undefined {
+    const key = `${t.server}\n${t.taskId}`;
+    if (!isTerminal(t.status)) {
+      if (!t.userStarted && !this.noticed.has(key)) remember(this.running, key);
+      return undefined;
+    }
+    if (!this.running.delete(key) || this.noticed.has(key)) return undefined;
+    remember(this.noticed, key);
+    const what = `The task of ${t.tool} on ${t.server}`;
+    if (t.status === 'completed') return { text: `${what} has completed.`, showResult: t.hasResult };
+    return { text: `${what} ${t.status === 'cancelled' ? 'was cancelled' : 'failed'}${t.error ? `: ${firstLine(t.error, 200)}` : '.'}`, showResult: false };
+  }
+}
+
+function remember(set: Set<string>, key: string): void {
+  set.add(key);
+  if (set.size > MAX_NOTICED_TASKS) set.delete(set.values().next().value as string);
+}
