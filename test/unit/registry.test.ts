@@ -9,23 +9,27 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fromServerJson, serverNameOf } from '../../src/mcp/registry/serverJson';
-import { MAX_REGISTRY_BODY_BYTES, searchRegistry } from '../../src/mcp/registry/client';
+import { MAX_REGISTRY_BODY_BYTES, MAX_REGISTRY_ENTRIES, searchRegistry } from '../../src/mcp/registry/client';
 import { parseServers } from '../../src/mcp/config';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/registry/servers.json');
+const HOSTILE = path.resolve(__dirname, '../../../test/fixtures/registry/hostile.json');
 
 describe('MCP Registry: server.json and the v0.1 API', function () {
   this.timeout(20_000);
   let server: http.Server;
   let base: string;
   const seen: string[] = [];
-  let mode: 'ok' | 'huge' | 'redirect' | 'garbage' = 'ok';
+  let mode: 'ok' | 'huge' | 'redirect' | 'garbage' | 'hostile' | 'flood' = 'ok';
 
   before(async () => {
     server = http.createServer((req, res) => {
       seen.push(req.url ?? '');
       if (mode === 'redirect') { res.writeHead(302, { location: 'https://elsewhere.example/v0.1/servers' }); res.end(); return; }
       if (mode === 'garbage') { res.end('<html>'); return; }
+      if (mode === 'hostile') { res.end(fs.readFileSync(HOSTILE)); return; }
+      // A page of 53,091 entries when 50 were asked for (about 1 MB: under the body cap, over the entry cap).
+      if (mode === 'flood') { res.end(JSON.stringify({ servers: Array.from({ length: 53_091 }, (_, i) => ({ server: { name: `a/s${i}` } })) })); return; }
       if (mode === 'huge') { res.write('{"servers":["'); res.end('x'.repeat(MAX_REGISTRY_BODY_BYTES + 10)); return; }
       res.setHeader('content-type', 'application/json');
       res.end(fs.readFileSync(FIXTURE));
@@ -67,7 +71,7 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
     assert.match(sneaky.errors[1], /remote 1: the URL "http:\/\/example.com\/mcp" is not an https URL/);
     assert.match(fromServerJson({ name: 'a/b', packages: [{ registryType: 'npm', identifier: 'x', version: 'latest' }] }).errors[0], /not a pinned version/);
     assert.match(fromServerJson({ name: 'a/b', packages: [{ registryType: 'cargo', identifier: 'x', version: '1.0.0' }] }).errors[0], /registry type "cargo" is not supported/);
-    assert.match(fromServerJson({ name: 'a/b', packages: [{ registryType: 'npm', identifier: 'x', version: '1', environmentVariables: [{ name: 'A=B' }] }] }).errors[0], /environment variable name is not valid/);
+    assert.match(fromServerJson({ name: 'a/b', packages: [{ registryType: 'npm', identifier: 'x', version: '1', environmentVariables: [{ name: 'A=B' }] }] }).errors[0], /environmentVariables name "A=B" is not a valid environment variable name/);
     assert.match(fromServerJson({ name: 'no-namespace' }).errors[0], /not of the form "namespace\/name"/);
     assert.match(fromServerJson({ name: 'a/b' }).errors[0], /no package and no remote/);
     assert.match(fromServerJson([]).errors[0], /not a JSON object/);
@@ -83,4 +87,67 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
     await assert.rejects(searchRegistry(base), /more than 4194304 bytes/);
     await assert.rejects(searchRegistry('http://registry.example'), /not an https URL/);
   });
+
+  it('H-REG1: every injection of a hostile registry is refused with the server, the field, the value and the rule; the bystander builds exactly what it says', async () => {
+    mode = 'hostile';
+    const docs = (await searchRegistry(base)).servers.map(fromServerJson);
+    const byName = new Map(docs.map((d, i) => [(JSON.parse(fs.readFileSync(HOSTILE, 'utf8')).servers[i].server.name as string), d]));
+    const refused: [string, RegExp][] = [
+      ['example.evil/docker-host', /^example\.evil\/docker-host: package 1: runtimeArguments "--privileged" is not an option a registry entry may give docker run \(allowed: --init/],
+      ['example.evil/docker-mount', /runtimeArguments "--network" value "host" is not one docker run allows here/],
+      ['example.evil/npx-registry', /runtimeArguments "--registry" is not an option a registry entry may give npx/],
+      ['example.evil/npx-positional', /runtimeArguments "--registry=https:\/\/evil.invalid" is positional/],
+      ['example.evil/uvx-from', /runtimeArguments "--from" is not an option a registry entry may give uvx/],
+      ['example.evil/uvx-index', /runtimeArguments "--extra-index-url" is not an option/],
+      ['example.evil/node-options', /environmentVariables NODE_OPTIONS is refused: it controls the runtime or a loader/],
+      ['example.evil/ld-preload', /environmentVariables LD_PRELOAD is refused/],
+      ['example.evil/npm-config', /environmentVariables npm_config_registry is refused/],
+      ['example.evil/env-variable', /packageArguments value "\$\{env:GITHUB_TOKEN\}" carries a control character or a \$\{…\} variable/],
+      ['example.evil/github-spec', /the identifier "github:evil\/server" is not a npm package name|the identifier "github:evil\/server" is not a package name/],
+    ];
+    for (const [name, why] of refused) {
+      const d = byName.get(name)!;
+      assert.deepEqual(d.options, [], `${name} installs nothing`);
+      assert.equal(d.errors.length, 1, name);
+      assert.match(d.errors[0], why);
+    }
+    // Docker's other privileged options, one at a time.
+    for (const [flag, value] of [['-v', '/:/host'], ['--volume', '/home:/h'], ['--mount', 'type=bind,src=/,dst=/h'], ['--pid', 'host'], ['--cap-add', 'SYS_ADMIN'],
+      ['--device', '/dev/sda'], ['--security-opt', 'seccomp=unconfined'], ['--ipc', 'host'], ['--userns', 'host'], ['--network', 'host']] as const) {
+      const r = fromServerJson({ name: 'a/b', packages: [{ registryType: 'oci', identifier: 'img', version: '1', runtimeArguments: [{ type: 'named', name: flag, value }] }] });
+      assert.deepEqual(r.options, [], flag);
+      assert.match(r.errors[0], new RegExp(`runtimeArguments "${flag}"`));
+    }
+    for (const env of ['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PYTHONPATH', 'PYTHONSTARTUP', 'NODE_PATH', 'BASH_ENV', 'ENV', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'UV_INDEX_URL', 'PIP_INDEX_URL', 'DOCKER_HOST', 'HTTPS_PROXY', 'PATH']) {
+      for (const how of [{ default: 'x' }, { isRequired: true }]) {
+        const r = fromServerJson({ name: 'a/b', packages: [{ registryType: 'npm', identifier: 'x', version: '1', environmentVariables: [{ name: env, ...how }] }] });
+        assert.deepEqual(r.options, [], env);
+        assert.match(r.errors[0], new RegExp(`environmentVariables ${env} is refused`));
+      }
+    }
+    // The bystander: its allowed runtime option before the package, its own options after it, its env default shown as is.
+    const weather = byName.get('io.github.example/weather')!;
+    assert.deepEqual(weather.errors, []);
+    assert.deepEqual(weather.options[0].server, {
+      type: 'stdio', command: 'npx', args: ['--quiet', '-y', '@example/weather-mcp@1.2.3', '--units', 'metric'],
+      env: { WEATHER_API_KEY: '${input:weather-WEATHER_API_KEY}', WEATHER_REGION: 'eu-west' },
+    });
+    assert.deepEqual(parseServers({ weather: weather.options[0].server }, { settingPrefix: 'servers' }).errors, []);
+    // Allowed options with their values, per runtime.
+    assert.deepEqual(fromServerJson({ name: 'a/b', packages: [{ registryType: 'oci', identifier: 'ghcr.io/a/b', version: '1', runtimeArguments: [{ type: 'named', name: '--network', value: 'none' }, { type: 'named', name: '--init' }] }] }).options[0].server.args,
+      ['run', '-i', '--rm', '--network', 'none', '--init', 'ghcr.io/a/b:1']);
+    assert.deepEqual(fromServerJson({ name: 'a/b', packages: [{ registryType: 'pypi', identifier: 'b', version: '1', runtimeArguments: [{ type: 'named', name: '--python', value: '3.12' }] }] }).options[0].server.args,
+      ['--python', '3.12', 'b==1']);
+  });
+
+  it('H-REG2: a page of 53,091 entries is cut to MAX_REGISTRY_ENTRIES with a note saying so', async () => {
+    mode = 'flood';
+    const page = await searchRegistry(base);
+    assert.equal(page.servers.length, MAX_REGISTRY_ENTRIES);
+    assert.equal(page.cut, 53_091 - MAX_REGISTRY_ENTRIES);
+    assert.match(page.note ?? '', /answered 53,091 entries for a page of 50; only the first 100 were read/);
+    mode = 'ok';
+    assert.equal((await searchRegistry(base)).note, undefined);
+  });
 });
+

@@ -1,8 +1,9 @@
 /**
  * A client of the MCP Registry's v0.1 API (`GET <base>/v0.1/servers?search=&cursor=&limit=`): one page of servers,
  * each a `server.json` (read with serverJson.ts). Bounded: a timeout, a cap on the body, no redirect followed, only an
- * https base URL (or a loopback http one, for tests and local registries). Nothing here is trusted: an entry that is
- * not a server description is left out and counted.
+ * https base URL (or a loopback http one, for tests and local registries), at most MAX_REGISTRY_ENTRIES entries read
+ * from one answer (the rest cut, with a note). Nothing here is trusted: an entry that is not a server description is
+ * left out and counted.
  *
  *   const page = await searchRegistry('https://registry.modelcontextprotocol.io', 'weather');
  */
@@ -14,6 +15,8 @@ export const MAX_REGISTRY_BODY_BYTES = 4 * 1024 * 1024;
 export const REGISTRY_TIMEOUT_MS = 15_000;
 /** Servers asked for per page. */
 export const REGISTRY_PAGE = 50;
+/** Entries read from one answer, whatever the registry sends (it was asked for REGISTRY_PAGE): the rest are cut, with a note. */
+export const MAX_REGISTRY_ENTRIES = 2 * REGISTRY_PAGE;
 
 /** One page of a search. */
 export interface RegistryPage {
@@ -22,6 +25,10 @@ export interface RegistryPage {
   nextCursor?: string;
   /** Entries that were not objects with a `server`. */
   skipped: number;
+  /** Entries past MAX_REGISTRY_ENTRIES that were not read (the registry answered more than a page). */
+  cut?: number;
+  /** Says what was cut, for the user; absent when nothing was. */
+  note?: string;
 }
 
 /** Searches the registry at `base`; rejects with a readable message. */
@@ -48,13 +55,17 @@ export async function searchRegistry(base: string, search = '', cursor?: string,
   if (!Array.isArray(o.servers)) throw new Error(`The MCP registry at ${url.origin} answered without a "servers" list.`);
   const servers: unknown[] = [];
   let skipped = 0;
-  for (const e of o.servers) {
+  const cut = Math.max(0, o.servers.length - MAX_REGISTRY_ENTRIES);
+  for (const e of o.servers.slice(0, MAX_REGISTRY_ENTRIES)) {
     if (e && typeof e === 'object' && !Array.isArray(e) && (e as Record<string, unknown>).server && typeof (e as Record<string, unknown>).server === 'object') servers.push((e as Record<string, unknown>).server);
     else skipped++;
   }
   const meta = o.metadata && typeof o.metadata === 'object' ? o.metadata as Record<string, unknown> : {};
   const next = typeof meta.nextCursor === 'string' && meta.nextCursor.length <= 1024 ? meta.nextCursor : undefined;
-  return { servers, skipped, ...(next ? { nextCursor: next } : {}) };
+  return {
+    servers, skipped, ...(next ? { nextCursor: next } : {}),
+    ...(cut ? { cut, note: `The MCP registry at ${url.origin} answered ${o.servers.length.toLocaleString('en-US')} entries for a page of ${REGISTRY_PAGE}; only the first ${MAX_REGISTRY_ENTRIES} were read.` } : {}),
+  };
 }
 
 async function readCapped(res: Response, max: number, origin: string): Promise<string> {

@@ -3,7 +3,9 @@
  * runs with `npx`, PyPI with `uvx`, an OCI image with `docker run`, a remote is an `http`/`sse` URL. Required
  * environment variables and headers become `${input:}` prompts (secret ones masked), so no value is ever written to
  * settings. Everything in the document is untrusted data: names, identifiers, versions, arguments and URLs are checked
- * and a document that fails is refused with a readable reason. Plain functions, no I/O.
+ * and a document that fails is refused with a reason naming the server, the field, the value and the rule. What a
+ * document may add to the runtime's own command line and environment is an allow-list per runtime (RUNTIME_OPTIONS,
+ * REFUSED_ENV): the command line installed is exactly the one the install dialog shows. Plain functions, no I/O.
  *
  *   const r = fromServerJson(doc);            // { options: [{ label, server, inputs }], errors }
  */
@@ -28,6 +30,12 @@ export interface ServerJsonResult {
 }
 
 const SAFE_IDENTIFIER = /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.\-/:]*$/;
+/** A package name per registry type: no URL, path or `github:` spec (npx and uvx would fetch those from elsewhere). */
+const IDENTIFIER_OF = {
+  npm: /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/,
+  pypi: /^[A-Za-z0-9][\w.-]*$/,
+  oci: /^[a-z0-9][\w.-]*(:\d{1,5})?(\/[a-z0-9][\w.-]*)*(:[\w][\w.-]{0,127})?(@sha256:[0-9a-f]{64})?$/,
+} as const;
 const SAFE_VERSION = /^[A-Za-z0-9][\w.+-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -66,13 +74,14 @@ export function fromServerJson(doc: unknown): ServerJsonResult {
   out.description = (str(doc.description) ?? '').slice(0, 500);
   const packages = Array.isArray(doc.packages) ? doc.packages : [];
   const remotes = Array.isArray(doc.remotes) ? doc.remotes : [];
+  if (packages.length > MAX_ARGS || remotes.length > MAX_ARGS) { errors.push(`${regName}: more than ${MAX_ARGS} packages or remotes.`); return out; }
   packages.forEach((p, i) => {
     const r = fromPackage(name, p, i);
-    if (typeof r === 'string') errors.push(r); else out.options.push(r);
+    if (typeof r === 'string') errors.push(`${regName}: ${r}`); else out.options.push(r);
   });
   remotes.forEach((p, i) => {
     const r = fromRemote(name, p, i);
-    if (typeof r === 'string') errors.push(r); else out.options.push(r);
+    if (typeof r === 'string') errors.push(`${regName}: ${r}`); else out.options.push(r);
   });
   if (!packages.length && !remotes.length) errors.push(`${regName} lists no package and no remote to install.`);
   return out;
@@ -82,38 +91,109 @@ function inputId(name: string, key: string): string {
   return `${name}-${key}`.replace(/[^A-Za-z0-9_.-]+/g, '-');
 }
 
-/** Arguments of a package (`positional` values, `named` name [value]); undefined when one is not acceptable. */
-function argumentsOf(list: unknown): string[] | undefined {
+/**
+ * What a registry entry may add to its runtime's own command line (`runtimeArguments`), per runtime: only these named
+ * options, each with the values it may take (a pattern), or none (a flag). Everything else a runtime reads — another
+ * package index (`--registry`, `--index-url`, `--extra-index-url`, `--from`, `--with`), a host path or namespace
+ * (`--privileged`, `-v`, `--mount`, `--pid host`, `--network host`, `--cap-add`, `--device`, `--security-opt`) — is
+ * refused, and so is any positional runtime argument (it would land among the runtime's own options). The one source
+ * of this wall: the install dialog shows the command line this module builds from it.
+ */
+export const RUNTIME_OPTIONS: Readonly<Record<'npm' | 'pypi' | 'oci', Readonly<Record<string, RegExp | null>>>> = {
+  npm: { '--yes': null, '-y': null, '--quiet': null, '-q': null },
+  pypi: { '--quiet': null, '-q': null, '--isolated': null, '--no-cache': null, '--python': /^3(\.\d{1,2}){0,2}$/, '-p': /^3(\.\d{1,2}){0,2}$/ },
+  oci: {
+    '--init': null, '--read-only': null, '--network': /^(none|bridge)$/, '--memory': /^\d{1,6}[kmg]?$/i, '--cpus': /^\d{1,3}(\.\d{1,2})?$/,
+    '--pull': /^(always|missing|never)$/, '--platform': /^linux\/(amd64|arm64|arm\/v7)$/, '--tmpfs': /^\/tmp(:[\w,=]{1,64})?$/,
+  },
+};
+
+/**
+ * Environment variables no registry entry may set or ask for, whatever the runtime: loaders and interpreters'
+ * start-up hooks (`NODE_OPTIONS`, `LD_PRELOAD`, `DYLD_*`, `PYTHONPATH`, `BASH_ENV`, `ENV`, `PERL5OPT`, `RUBYOPT`,
+ * `JAVA_TOOL_OPTIONS`…) and the runtimes' own configuration (`npm_config_registry`, `UV_INDEX_URL`, `PIP_*`,
+ * `DOCKER_HOST`, proxies, CA bundles), which would change what npx, uvx or docker fetch and run before the server does.
+ */
+export const REFUSED_ENV = /^(NODE_.*|NPM_CONFIG_.*|NPM_.*|COREPACK_.*|ELECTRON_.*|LD_.*|DYLD_.*|GCONV_PATH|GLIBC_TUNABLES|MALLOC_.*|PYTHON.*|PIP_.*|UV_.*|VIRTUAL_ENV|CONDA_.*|BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|PATH|HOME|SHELL|TMPDIR|PERL5OPT|PERL5LIB|PERLLIB|PERL_.*|RUBYOPT|RUBYLIB|GEM_.*|BUNDLE_.*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|DOTNET_.*|COMPLUS_.*|CORECLR_.*|DOCKER_.*|BUILDKIT_.*|GIT_.*|SSH_.*|(HTTPS?|ALL|NO|FTP)_PROXY|SSL_CERT_.*|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|XDG_.*)$/i;
+
+/** A value from a registry document: bounded, no control character, no `${…}` (settings would resolve it: `${env:TOKEN}`). */
+function plainValue(v: string): boolean {
+  return !/[\x00-\x1f\x7f-\x9f]/.test(v) && !v.includes('${');
+}
+
+const shown = (v: unknown, n = 80) => JSON.stringify(String(v).slice(0, n));
+
+/** The value an argument carries (`value`, else `default`), or undefined. */
+function valueOf(a: Record<string, unknown>): string | undefined {
+  return str(a.value) ?? str(a.default);
+}
+
+/** A package's own arguments (after the package: the server reads them, not the runtime); a string says why not. */
+function packageArgumentsOf(list: unknown): string[] | string {
   if (list === undefined) return [];
-  if (!Array.isArray(list) || list.length > MAX_ARGS) return undefined;
+  if (!Array.isArray(list) || list.length > MAX_ARGS) return `packageArguments is not a list of at most ${MAX_ARGS} arguments`;
   const out: string[] = [];
   for (const a of list) {
-    if (!isObject(a)) return undefined;
-    const value = a.value === undefined ? undefined : str(a.value) ?? (a.default !== undefined ? str(a.default) : undefined);
-    if (a.type === 'positional') { const v = value ?? str(a.default); if (v === undefined) return undefined; out.push(v); }
-    else if (a.type === 'named') {
+    if (!isObject(a)) return 'packageArguments has an entry that is not an object';
+    const value = valueOf(a);
+    if (value !== undefined && !plainValue(value)) return `packageArguments value ${shown(value)} carries a control character or a \${…} variable`;
+    if (a.type === 'positional') {
+      if (value === undefined) return 'packageArguments has a positional argument without a value';
+      out.push(value);
+    } else if (a.type === 'named') {
       const n = str(a.name);
-      if (!n || !/^--?[\w-]+$/.test(n)) return undefined;
+      if (!n || !/^--?[\w-]+$/.test(n)) return `packageArguments name ${shown(a.name)} is not an option name (-x or --name)`;
       out.push(n);
       if (value !== undefined) out.push(value);
-    } else return undefined;
+    } else return `packageArguments type ${shown(a.type)} is not positional or named`;
   }
   return out;
 }
+
+/** The runtime options of a package, each checked against RUNTIME_OPTIONS[runtime]; a string says why not. */
+function runtimeArgumentsOf(runtime: keyof typeof RUNTIME_OPTIONS, list: unknown): string[] | string {
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || list.length > MAX_ARGS) return `runtimeArguments is not a list of at most ${MAX_ARGS} arguments`;
+  const allowed = RUNTIME_OPTIONS[runtime];
+  const allowedList = Object.keys(allowed).join(', ');
+  const out: string[] = [];
+  for (const a of list) {
+    if (!isObject(a)) return 'runtimeArguments has an entry that is not an object';
+    const value = valueOf(a);
+    if (a.type !== 'named') return `runtimeArguments ${shown(value ?? a.type)} is positional: a registry entry may give the runtime only named options it allows (${allowedList})`;
+    const n = str(a.name) ?? '';
+    const rule = Object.hasOwn(allowed, n) ? allowed[n] : undefined;
+    if (rule === undefined) return `runtimeArguments ${shown(n)} is not an option a registry entry may give ${RUNTIME_COMMAND[runtime]} (allowed: ${allowedList})`;
+    if (rule === null) {
+      if (value !== undefined && value !== '') return `runtimeArguments ${shown(n)} takes no value (given ${shown(value)})`;
+      out.push(n);
+    } else {
+      if (value === undefined || !rule.test(value)) return `runtimeArguments ${shown(n)} value ${shown(value ?? '(none)')} is not one ${RUNTIME_COMMAND[runtime]} allows here (${rule.source})`;
+      out.push(n, value);
+    }
+  }
+  return out;
+}
+
+const RUNTIME_COMMAND = { npm: 'npx', pypi: 'uvx', oci: 'docker run' } as const;
 
 function envOf(name: string, list: unknown): { env: Record<string, string>; inputs: InstallOption['inputs'] } | string {
   const env: Record<string, string> = {};
   const inputs: InstallOption['inputs'] = [];
   if (list === undefined) return { env, inputs };
-  if (!Array.isArray(list) || list.length > MAX_ARGS) return 'its environment variables are not a list';
+  if (!Array.isArray(list) || list.length > MAX_ARGS) return 'environmentVariables is not a list';
   for (const v of list) {
-    if (!isObject(v) || !str(v.name) || !ENV_NAME.test(v.name as string)) return `an environment variable name is not valid (${JSON.stringify(isObject(v) ? v.name : v)})`;
+    if (!isObject(v) || !str(v.name) || !ENV_NAME.test(v.name as string)) return `environmentVariables name ${shown(isObject(v) ? v.name : v)} is not a valid environment variable name`;
     const key = v.name as string;
+    if (REFUSED_ENV.test(key)) return `environmentVariables ${key} is refused: it controls the runtime or a loader (what runs before the server), not the server`;
     if (v.isRequired === true || v.isSecret === true) {
       const id = inputId(name, key);
       env[key] = `\${input:${id}}`;
       inputs.push({ id, type: 'promptString', description: (str(v.description) ?? key).slice(0, 200), ...(v.isSecret === true ? { password: true } : {}) });
-    } else if (str(v.default) !== undefined) env[key] = v.default as string;
+    } else if (str(v.default) !== undefined) {
+      if (!plainValue(v.default as string)) return `environmentVariables ${key} default ${shown(v.default)} carries a control character or a \${…} variable`;
+      env[key] = v.default as string;
+    }
   }
   return { env, inputs };
 }
@@ -128,16 +208,19 @@ function fromPackage(name: string, p: unknown, i: number): InstallOption | strin
   if (version !== undefined && (!SAFE_VERSION.test(version) || version === 'latest')) return `${where}: the version ${JSON.stringify(version.slice(0, 40))} is not a pinned version.`;
   const transport = isObject(p.transport) ? str(p.transport.type) : 'stdio';
   if (transport !== 'stdio') return `${where}: only stdio packages are installed (this one is ${JSON.stringify(transport)}; use its remote).`;
-  const args = argumentsOf(p.packageArguments);
-  if (!args) return `${where}: its package arguments are not valid.`;
-  const runtime = argumentsOf(p.runtimeArguments);
-  if (!runtime) return `${where}: its runtime arguments are not valid.`;
+  if (type !== 'npm' && type !== 'pypi' && type !== 'oci') return `${where}: the registry type ${JSON.stringify(type)} is not supported (npm, pypi, oci).`;
+  // npx and uvx also take a git URL, a tarball or `github:user/repo` where a package name goes: only a name here.
+  if (!IDENTIFIER_OF[type].test(id)) return `${where}: the identifier ${JSON.stringify(id.slice(0, 80))} is not a ${type} package name (${IDENTIFIER_OF[type].source}).`;
+  const args = packageArgumentsOf(p.packageArguments);
+  if (typeof args === 'string') return `${where}: ${args}.`;
+  const runtime = runtimeArgumentsOf(type, p.runtimeArguments);
+  if (typeof runtime === 'string') return `${where}: ${runtime}.`;
   const e = envOf(name, p.environmentVariables);
   if (typeof e === 'string') return `${where}: ${e}.`;
   let command: string;
   let all: string[];
   switch (type) {
-    case 'npm': command = 'npx'; all = [...runtime, '-y', version ? `${id}@${version}` : id, ...args]; break;
+    case 'npm': command = 'npx'; all = [...runtime.filter(a => a !== '-y' && a !== '--yes'), '-y', version ? `${id}@${version}` : id, ...args]; break;
     case 'pypi': command = 'uvx'; all = [...runtime, version ? `${id}==${version}` : id, ...args]; break;
     case 'oci': {
       command = 'docker';
@@ -145,7 +228,6 @@ function fromPackage(name: string, p: unknown, i: number): InstallOption | strin
       all = ['run', '-i', '--rm', ...Object.keys(e.env).flatMap(k => ['-e', k]), ...runtime, image, ...args];
       break;
     }
-    default: return `${where}: the registry type ${JSON.stringify(type)} is not supported (npm, pypi, oci).`;
   }
   return {
     label: `${type} ${id}${version ? `@${version}` : ''}`, name,
