@@ -158,7 +158,7 @@ export function describeError(server: string, method: string, err: unknown, time
     if (err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden) {
       return `server \`${server}\` refused access (${serverReason(err)}): the credentials in its \`headers\` setting or its sign-in do not grant access`;
     }
-    return `server \`${server}\` refused ${method} (${serverReason(err)}); check the server's \`url\` setting and what the server allows`;
+    return `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
   }
   if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})`;
   if (isAbortError(err)) {
