@@ -152,8 +152,15 @@ export function describeError(server: string, method: string, err: unknown, time
   }
   const status = httpStatusOf(err);
   if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
-  if (status === 403) return `server \`${server}\` refused access (HTTP 403): the credentials in its \`headers\` setting or its sign-in do not grant access`;
-  if (status !== undefined) return `${method} on server \`${server}\` failed with HTTP ${status}: ${messageOf(err)}`;
+  if (status === 403) {
+    // Credentials are blamed only when the answer says so (the SDK's ClientHttpForbidden: a WWW-Authenticate
+    // insufficient_scope challenge); otherwise the server's own reason is the message (H193).
+    if (err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden) {
+      return `server \`${server}\` refused access (${serverReason(err)}): the credentials in its \`headers\` setting or its sign-in do not grant access`;
+    }
+    return `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
+  }
+  if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})`;
   if (isAbortError(err)) {
     return `${method} to server \`${server}\` was cancelled`;
   }
@@ -163,6 +170,26 @@ export function describeError(server: string, method: string, err: unknown, time
     return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
   }
   return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
+}
+
+/** How much of an HTTP error's body is quoted in a message. */
+export const HTTP_BODY_EXCERPT_CHARS = 300;
+
+/**
+ * The server's own reason for an HTTP error: its status line and a bounded excerpt of its body, escaped (JSON string
+ * form: no control character or line break of the server's reaches the host's message), e.g.
+ * `HTTP 403 Forbidden: "Access is only allowed at localhost:47521"`.
+ */
+export function serverReason(err: unknown): string {
+  const status = httpStatusOf(err);
+  const data = err instanceof SdkHttpError ? err.data : undefined;
+  const statusText = typeof data?.statusText === 'string' ? data.statusText.replace(/[^\x20-\x7e]/g, '').slice(0, 60) : '';
+  const line = `HTTP ${status ?? '?'}${statusText ? ` ${statusText}` : ''}`;
+  const raw = typeof data?.text === 'string' ? data.text : err instanceof Error && !(err instanceof SdkHttpError) ? messageOf(err) : '';
+  const body = raw.trim();
+  if (!body) return line;
+  const cut = body.length > HTTP_BODY_EXCERPT_CHARS;
+  return `${line}: ${JSON.stringify(cut ? body.slice(0, HTTP_BODY_EXCERPT_CHARS) : body)}${cut ? ` … (${body.length - HTTP_BODY_EXCERPT_CHARS} more characters)` : ''}`;
 }
 
 /** A network failure (refused, unresolvable, reset) anywhere in `err`'s cause chain, said readably. */

@@ -39,11 +39,11 @@ async function startOnce(def: StdioServerDefinition, opts: ConnectionOptions, lo
 describe('Protocol era verdict cache (H123, H124)', function () {
   this.timeout(60_000);
 
-  it('remembers that a silent-on-probe server answered initialize: the next start sends no server/discover (H123)', async () => {
-    const rec = path.join(tmp, 'silent.log');
+  it('remembers that a server refused server/discover and answered initialize: the next start sends no server/discover (H123)', async () => {
+    const rec = path.join(tmp, 'refused.log');
     const saved: (Record<string, EraVerdict> | undefined)[] = [];
     const verdicts = new EraVerdicts(undefined, d => saved.push(d));
-    const def = nodeFixture('old', 'skills', ['--silent-probe', '--record', rec]);
+    const def = nodeFixture('old', 'skills', ['--record', rec]);
     assert.equal((await startOnce(def, { eraVerdicts: verdicts })).era, 'legacy');
     assert.equal(probes(rec), 1);
     assert.deepEqual(Object.keys(saved.at(-1) ?? {}), [definitionKey(def)]);
@@ -59,10 +59,23 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     assert.equal(probes(rec), 2);
   });
 
+  it('a probe that ran out of time is no verdict (H194): a silent-on-probe server is probed again on every start', async () => {
+    const rec = path.join(tmp, 'silent.log');
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts(undefined, d => saved.push(d));
+    const def = nodeFixture('slow', 'skills', ['--silent-probe', '--record', rec]);
+    const logs: LogEntry[] = [];
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts }, logs)).era, 'legacy');
+    assert.deepEqual(saved, [], 'a timeout was cached as a verdict');
+    assert.ok(logs.some(e => /no era verdict is remembered/.test(e.message)));
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts })).era, 'legacy');
+    assert.equal(probes(rec), 2, 'the second start did not probe again');
+  });
+
   it('probes an edited definition afresh, and a verdict past its age', async () => {
     const rec = path.join(tmp, 'edited.log');
     const verdicts = new EraVerdicts(undefined);
-    const def = nodeFixture('old', 'skills', ['--silent-probe', '--record', rec]);
+    const def = nodeFixture('old', 'skills', ['--record', rec]);
     await startOnce(def, { eraVerdicts: verdicts });
     await startOnce({ ...def, env: { EDITED: '1' } }, { eraVerdicts: verdicts });
     assert.equal(probes(rec), 2);

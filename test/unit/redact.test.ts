@@ -30,6 +30,10 @@ describe('Redactor', () => {
     assert.equal(Redactor.none.text('Authorization: Bearer abcdefghijklmnopqrstuvwxyz'), 'Authorization: Bearer ***');
     // Prose is not a credential: a server named "Basic MCP App Server" keeps its name.
     assert.equal(Redactor.none.text('Basic MCP App Server; a Bearer token; Basic authentication'), 'Basic MCP App Server; a Bearer token; Basic authentication');
+    // H191 (issue 37): a hyphenated prose word after "basic"/"bearer" is not a credential; a real one beside it still is.
+    for (const prose of ['use the basic built-in router', 'Bearer-like words', 'a basic well-known form', 'bearer short-lived tokens']) assert.equal(Redactor.none.text(prose), prose);
+    assert.equal(Redactor.none.text('use the basic built-in router; Authorization: Bearer abc.def-ghi'), 'use the basic built-in router; Authorization: Bearer ***');
+    assert.equal(Redactor.none.text('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9-x'), 'Authorization: Bearer ***');
     const v = Redactor.none.value({ headers: { Authorization: 'x' }, api_key: 'k', nested: { token: 't' }, ok: 1 });
     assert.equal(v, '{"headers":{"Authorization":"***"},"api_key":"***","nested":{"token":"***"},"ok":1}');
   });

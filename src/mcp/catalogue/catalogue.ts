@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import { MAX_CACHE_TTL_MS, type Client, type RequestOptions as SdkRequestOptions, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import { MAX_CACHE_TTL_MS, ProtocolError, ProtocolErrorCode, type Client, type RequestOptions as SdkRequestOptions, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { Catalogue } from '../types';
 import { LOOSE_RESULT, specParse, specSchema } from '../spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
@@ -556,10 +556,29 @@ export class CatalogueSession {
     }, Math.max(0, at - now));
   }
 
-  /** Fetches every declared list (concurrently). Rejects if any list fails. */
+  /**
+   * Fetches every declared list, each on its own (concurrently), and resolves once every one has settled (H190): a
+   * list the server declares but does not implement (-32601, recognised by the SDK's ProtocolError and its code) is
+   * empty with one log line; a list that fails otherwise is reported for that list alone and the others still
+   * arrive. Never rejects: `inspect`, `call`'s name check and the views see every list that could be read.
+   */
   async loadAll(): Promise<void> {
-    await Promise.all(CATALOGUE_KINDS.filter(k => declares(this.opts.capabilities, k)).map(k => this.fetch(k, false)));
-    if (!this.disposed) this.opts.onChange(this.current);
+    const kinds = CATALOGUE_KINDS.filter(k => declares(this.opts.capabilities, k));
+    const settled = await Promise.allSettled(kinds.map(k => this.fetch(k, false)));
+    if (this.disposed) return;
+    const server = this.opts.server ?? '?';
+    settled.forEach((r, i) => {
+      if (r.status === 'fulfilled') return;
+      const kind = kinds[i];
+      const err: unknown = r.reason;
+      if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) {
+        this.current = { ...this.current, [kind]: [] };
+        this.opts.warn(`server \`${server}\` declares ${LIST[kind].cap} but does not implement ${LIST[kind].method} (-32601): its ${kind} list is empty`);
+      } else {
+        this.opts.warn(`server \`${server}\`: could not load its ${kind} list: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    this.opts.onChange(this.current);
   }
 
   /**

@@ -34,10 +34,11 @@ const BEARER = /\b(Bearer|Basic|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 
 /**
  * True when the word after `Bearer`/`Basic` looks like a credential rather than prose ("Basic MCP App",
- * "Bearer token"): it has a digit or a symbol, mixes cases after its first letter, or is long.
+ * "Bearer token", "the basic built-in router", "a basic well-known form"): it has a digit or a symbol other than a
+ * hyphen (a hyphen joins prose words), mixes cases after its first letter, or is long.
  */
-function looksCredential(word: string): boolean {
-  return /[^A-Za-z]/.test(word) || (/[a-z]/.test(word) && /[A-Z]/.test(word.slice(1))) || word.length >= 20;
+export function looksCredential(word: string): boolean {
+  return /[^A-Za-z-]/.test(word) || (/[a-z]/.test(word) && /[A-Z]/.test(word.slice(1))) || word.length >= 20;
 }
 
 /** True when an environment variable of this name probably holds a secret. */

@@ -79,7 +79,9 @@ export class ServerLauncher {
       session = await this.launchOnce(def, scope, false);
     }
     if (key !== undefined && session.kind !== 'sse') {
-      if (session.era === 'legacy' && !cached) verdicts?.set(key, { era: 'legacy', at: Date.now() });
+      // H194: a verdict only from an answer: a legacy era reached after the whole probe time (a slow start) is not one.
+      if (session.era === 'legacy' && !cached && session.eraAnswered) verdicts?.set(key, { era: 'legacy', at: Date.now() });
+      else if (session.era === 'legacy' && !cached) this.host.serverLog.log('info', 'lifecycle', 'the protocol probe had no answer in time: initialize was used, and no era verdict is remembered (the next start probes again)');
       else if (session.era === 'modern' && verdicts?.get(key)) verdicts.set(key, undefined);
     }
     return session;

@@ -89,6 +89,14 @@ export class McpSession {
   readonly raw: RawRequests;
   private pendingRequests?: PendingServerRequests;
   private readonly resourceSubs = new Map<string, McpSubscription>();
+  /** The era probe's time limit when this session negotiated ('auto'); undefined when it started legacy-only. */
+  private probeMs?: number;
+  /**
+   * H194: true when the era was decided by an answer (the server answered or refused `server/discover` before the
+   * probe's time limit ran out, or the session did not probe). A legacy era reached after the whole probe time may be
+   * a slow start, not a refusal: it is no verdict to remember.
+   */
+  eraAnswered = true;
 
   constructor(readonly transport: Transport, readonly kind: TransportKind, private readonly host: SessionHost, legacyOnly = false) {
     this.client = this.makeClient(legacyOnly);
@@ -106,6 +114,7 @@ export class McpSession {
     // means a legacy server, so it waits only briefly; on HTTP silence is an outage, so the startup timeout applies.
     const mode = this.kind === 'sse' || legacyOnly || h.negotiation === 'legacy' ? 'legacy' : 'auto';
     const probeMs = this.kind === 'stdio' ? Math.min(h.probeTimeoutMs ?? STDIO_PROBE_TIMEOUT, h.startupTimeout()) : h.startupTimeout();
+    if (mode === 'auto') this.probeMs = probeMs;
     const f = h.features;
     const capabilities = {
         roots: { listChanged: true },
@@ -197,9 +206,28 @@ export class McpSession {
   async connect(): Promise<void> {
     const h = this.host;
     // The SDK timeout is a backstop only: the supervisor's startup timer fires first and never cancels initialize.
-    await this.client.connect(this.transport, { timeout: h.startupTimeout() + 60_000 });
+    // The SDK falls back to initialize on a refusal of the probe or when the probe's time runs out; only the first is
+    // an answer. Which one it was shows in when initialize is sent: at once after a refusal, only after the probe's
+    // whole time otherwise (a refusal in the last moment counts as no answer: it costs one probe more, never a pin).
+    let probeSentAt: number | undefined;
+    let probeWaitedMs: number | undefined;
+    const send = this.transport.send.bind(this.transport);
+    if (this.probeMs !== undefined) {
+      this.transport.send = (message, options) => {
+        const method = (message as { method?: unknown }).method;
+        if (method === 'server/discover' && probeSentAt === undefined) probeSentAt = performance.now();
+        else if (method === 'initialize' && probeSentAt !== undefined && probeWaitedMs === undefined) probeWaitedMs = performance.now() - probeSentAt;
+        return send(message, options);
+      };
+    }
+    try {
+      await this.client.connect(this.transport, { timeout: h.startupTimeout() + 60_000 });
+    } finally {
+      if (this.probeMs !== undefined) this.transport.send = send;
+    }
     this.protocolVersion = this.client.getNegotiatedProtocolVersion();
     this.era = this.client.getProtocolEra() ?? 'legacy';
+    if (this.era === 'legacy' && this.probeMs !== undefined && (probeWaitedMs === undefined || probeWaitedMs >= this.probeMs)) this.eraAnswered = false;
     this.raw.install();
     this.catalogue = new CatalogueSession({
       client: this.client,

@@ -11,6 +11,7 @@ import { SdkError, SUPPORTED_PROTOCOL_VERSIONS, UnauthorizedError } from '@model
 import { Emitter, assertNever, type Event } from '../events';
 import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
+import { startFailureReason } from '../process/startReason';
 import type { LogEntry, LogLevel, ServerState } from '../types';
 
 /** Restart policy after crashes. */
@@ -362,7 +363,7 @@ export class Supervisor {
   exitMessage(session: McpSession, what: string): string {
     const exit = session.exit;
     const status = exit ? (exit.signal ? ` (signal ${exit.signal})` : exit.code !== null ? ` (exit code ${exit.code})` : '') : '';
-    const last = this.host.stderrTail().at(-1);
+    const last = startFailureReason(this.host.stderrTail());
     if (session.kind === 'stdio') return `server \`${this.name}\` ${what}${status}${last ? `: ${last}` : ''}`;
     return `server \`${this.name}\` closed the connection`;
   }
