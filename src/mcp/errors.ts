@@ -160,7 +160,8 @@ export function describeError(server: string, method: string, err: unknown, time
     }
     return `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
   }
-  if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})`;
+  // A redirect has no body to quote: the host's own word on it (where it pointed, that it was not followed) is the reason.
+  if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})${status >= 300 && status < 400 ? `: ${messageOf(err)}` : ''}`;
   if (isAbortError(err)) {
     return `${method} to server \`${server}\` was cancelled`;
   }

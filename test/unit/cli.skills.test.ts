@@ -2,8 +2,9 @@
  * `mcp-host skills` and `mcp-host skill` (H119–H121) and the CLI's protocol-era cache file (H123) on the production
  * `dist/cli.js`, against the fixture skills server (test/fixtures/servers/skills.mjs): the list on one line per skill
  * with hostile text escaped, a verified SKILL.md printed, a tampered one refused (exit 1) naming server, skill and
- * file while the good skills of the same server print; a second run against a server that stays silent on the probe
- * sends no `server/discover`, and the cache file holds only hashes.
+ * file while the good skills of the same server print; a second run
+ * sends no `server/discover` to a server that refused the probe (a verdict from an answer; a silent probe is a timeout,
+ * never cached: H194), and the cache file holds only hashes.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -39,7 +40,7 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
       servers: {
         docs: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: serverCwd },
         evil: { type: 'stdio', command: process.execPath, args: [SKILLS, '--hostile'], cwd: serverCwd },
-        old: { type: 'stdio', command: process.execPath, args: [SKILLS, '--silent-probe', '--record', record()], cwd: serverCwd, timeout: { startup: 60_000 } },
+        old: { type: 'stdio', command: process.execPath, args: [SKILLS, '--record', record()], cwd: serverCwd, timeout: { startup: 60_000 } },
       },
     }));
   });
@@ -86,7 +87,7 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
     assert.match(good.stdout, /# Release notes/);
   });
 
-  it('remembers a server that answered initialize after the probe: the next run sends no server/discover (H123)', async () => {
+  it('remembers a server that refused server/discover and answered initialize: the next run sends no server/discover (H123, H194)', async () => {
     const cacheFile = path.join(work, 'cache', 'era-verdicts.json');
     const env = { MCP_HOST_ERA_CACHE: cacheFile };
     const probes = () => fs.readFileSync(record(), 'utf8').split('\n').filter(l => l === 'server/discover').length;
