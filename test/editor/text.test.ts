@@ -148,7 +148,9 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
   it('H54: "Deny" (also Escape) declines the call; the History tooltip of the hostile call is untrusted, escaped markdown', async () => {
     answerDialogs(() => undefined);
     const t = await api.chat.run(`CALL_TOOL:${mangleToolName('hostile', EVIL_TOOL)} {"text":"no"}`, { model: fake });
-    assert.ok(t.markdown.includes('fake-reply-to:tool-result:The user declined to run this tool.'), t.markdown);
+    // A Deny ends the model's turn (the consent governor, issue 35): the chat says so, and the model is not asked again.
+    assert.ok(t.markdown.includes('You declined the call of') && t.markdown.includes('Stopped: you declined a tool call'), t.markdown);
+    assert.ok(!t.markdown.includes('fake-reply-to:'), t.markdown);
     const tree = api.views.history;
     const server = tree.getChildren().find(n => n.server === 'hostile');
     assert.ok(server, 'the hostile server has history');
