@@ -23,6 +23,9 @@ describe('tasks outside the Servers view: the status bar line and one notice at 
     assert.equal(line?.text, '$(sync~spin) ask: needs your input (+1)');
     assert.match(line!.tooltip, /s › slow_report: report: 1 of 3/);
     assert.equal(runningTasksLine([task({ statusMessage: `long ${'x'.repeat(500)}\nsecond line` })])!.text.length < 80, true);
+    // Hostile: a status message dressed up with the editor's icons stays text; the bystander's plain one is unchanged.
+    assert.equal(runningTasksLine([task({ statusMessage: '$(error) sign-in expired $(lock)' })])!.text, '$(sync~spin) slow_report: \\$(error) sign-in expired \\$(lock)');
+    assert.equal(runningTasksLine([task({ statusMessage: 'report: 2 of 3' })])!.text, '$(sync~spin) slow_report: report: 2 of 3');
   });
 
   it('a task a model started that ends gives one notice ("Show Result" with a result); the user\'s own and restored ones none', () => {

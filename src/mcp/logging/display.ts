@@ -84,6 +84,15 @@ export function markdownCode(s: string, max = Infinity): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/**
+ * Server text for a label the editor renders with icons (a status bar item's text, a quick pick's label): `$(name)`
+ * there draws an icon, so a server could dress its text up as the editor's own (a `$(error)` or `$(lock)` badge).
+ * `\$(` is the editor's escape for a literal `$(`.
+ */
+export function iconFreeText(s: string): string {
+  return s.replace(/\$\(/g, '\\$(');
+}
+
 /** Text for a terminal: C0 (but newline and tab), ESC, DEL and C1 controls as visible escapes (`\x1b`, `\r`, `\x9b`). */
 export function escapeControls(s: string): string {
   return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, c => {

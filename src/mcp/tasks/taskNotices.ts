@@ -4,7 +4,7 @@
  * the ONE notice a task started by a model (chat, the language-model tools, the gateway) raises when it ends, with
  * "Show Result" when there is a result. Texts are the core's snapshots: already redacted and cut.
  */
-import { firstLine } from '../logging/display';
+import { firstLine, iconFreeText } from '../logging/display';
 import { isTerminal } from './taskPolicy';
 import type { TaskInfo } from './tasks';
 
@@ -15,7 +15,8 @@ export function runningTasksLine(tasks: readonly TaskInfo[]): { text: string; to
   const say = (t: TaskInfo) => `${t.tool}: ${t.status === 'input_required' ? 'needs your input' : firstLine(t.statusMessage ?? t.progress?.message ?? t.status, 40)}`;
   const more = running.length > 1 ? ` (+${running.length - 1})` : '';
   return {
-    text: `$(sync~spin) ${say(running[0])}${more}`,
+    // The status bar draws `$(name)` as an icon: the server's words go in with it escaped.
+    text: `$(sync~spin) ${iconFreeText(say(running[0]))}${more}`,
     tooltip: running.slice(0, 10).map(t => `${t.server} › ${say(t)}`).join('\n') + (running.length > 10 ? `\n… and ${running.length - 10} more` : ''),
   };
 }
