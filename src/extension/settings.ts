@@ -20,10 +20,15 @@ export const snapshot = (): Snapshot => cfg();
 /** What each scope sets for `mcpHost.servers` / `mcpHost.inputs` (raw JSON, validated by the core). */
 export interface ScopedValues<T> { user?: T; workspace?: T }
 
+/** What user and workspace settings each set for `key` (never VS Code's merge of the two). */
+function scoped<T>(key: string, c: Snapshot = cfg()): ScopedValues<T> {
+  const v = c.inspect<T>(key);
+  return { user: v?.globalValue, workspace: v?.workspaceValue };
+}
+
 /** `mcpHost.servers` in user and workspace settings. */
 export function serversSetting(c: Snapshot = cfg()): ScopedValues<unknown> {
-  const v = c.inspect<unknown>('servers');
-  return { user: v?.globalValue, workspace: v?.workspaceValue };
+  return scoped('servers', c);
 }
 
 /** `mcpHost.servers` in one folder's own settings (multi-root windows). */
@@ -33,8 +38,7 @@ export function folderServersSetting(folder: vscode.WorkspaceFolder): unknown {
 
 /** `mcpHost.inputs` in user and workspace settings. */
 export function inputsSetting(c: Snapshot = cfg()): ScopedValues<unknown[]> {
-  const v = c.inspect<unknown[]>('inputs');
-  return { user: v?.globalValue, workspace: v?.workspaceValue };
+  return scoped('inputs', c);
 }
 
 /** Where a writer puts a value: user settings or the workspace's. */
@@ -132,8 +136,7 @@ export const registryUrl = (): string | undefined => cfg().inspect<string>('regi
  * workspace may only lower it), not VS Code's object merge.
  */
 export function toolBudget(): ScopedValues<unknown> {
-  const v = cfg().inspect<unknown>('toolBudget');
-  return { user: v?.globalValue, workspace: v?.workspaceValue };
+  return scoped('toolBudget');
 }
 
 /**
@@ -141,6 +144,5 @@ export function toolBudget(): ScopedValues<unknown> {
  * turn tools off), not VS Code's object merge, which would let a workspace's entry replace the user's.
  */
 export function disabledTools(): ScopedValues<unknown> {
-  const v = cfg().inspect<unknown>('disabledTools');
-  return { user: v?.globalValue, workspace: v?.workspaceValue };
+  return scoped('disabledTools');
 }
