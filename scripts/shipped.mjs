@@ -19,7 +19,8 @@ export const SHIPPED_DIR = path.join(WORK, 'shipped');
 export const SHIPPED_EXTENSION = path.join(SHIPPED_DIR, 'extension');
 // With the bundles loaded on first use (esbuild.mjs, LAZY): the VSIX must carry each (.vscodeignore).
 const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js', 'gateway-server.js', 're2.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
-/** What goes into the VSIX: a change to any of these makes it stale. */
+/** What goes into the VSIX: a change to any of these makes it stale (not media/screens, the README's pictures, which the
+ * UI tests write after the VSIX is built: they ship with the next build). */
 const INPUTS = ['src', 'media', 'package.json', 'package-lock.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'esbuild.mjs', '.vscodeignore'];
 
 function newestInput() {
@@ -30,7 +31,7 @@ function newestInput() {
     const st = fs.statSync(abs);
     if (!st.isDirectory()) { newest = Math.max(newest, st.mtimeMs); continue; }
     for (const e of fs.readdirSync(abs, { recursive: true, withFileTypes: true })) {
-      if (e.isFile()) newest = Math.max(newest, fs.statSync(path.join(e.parentPath ?? e.path, e.name)).mtimeMs);
+      if (e.isFile() && !path.relative(ROOT, e.parentPath ?? e.path).startsWith(path.join('media', 'screens'))) newest = Math.max(newest, fs.statSync(path.join(e.parentPath ?? e.path, e.name)).mtimeMs);
     }
   }
   return newest;

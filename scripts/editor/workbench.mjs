@@ -16,6 +16,14 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
 export const ENV_SH = path.join(WORK, 'env.sh');
 export const SHOTS = path.join(WORK, 'screenshots');
+/** The README's pictures (media/screens/<name>.jpg), made by the UI tests from the real editor so they stay current. */
+export const PICTURES = path.join(ROOT, 'media', 'screens');
+
+/** Saves the page as the README picture `name` (JPEG, small enough for the marketplace page). */
+export async function readmePicture(page, name) {
+  fs.mkdirSync(PICTURES, { recursive: true });
+  await page.screenshot({ path: path.join(PICTURES, `${name}.jpg`), type: 'jpeg', quality: 70 });
+}
 
 /** Without the background-networking flags Chromium's connections are refused here, many at a time. */
 export function launchBrowser() {

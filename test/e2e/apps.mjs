@@ -5,7 +5,7 @@
 // tool call in the editor's confirmation dialog, and sees the time change. Screenshots in .vscode-test/screenshots/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, clickPastConsent, openWorkbench } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, clickPastConsent, openWorkbench, readmePicture } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -90,6 +90,7 @@ try {
   }
   log(`the view rendered the tool result: #server-time = ${first}`);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-app-view.png') });
+  await readmePicture(page, 'app');
 
   // A click in the view makes it call the tool (tools/call over the bridge): the editor asks first.
   await page.waitForTimeout(20); // a later time than the first one

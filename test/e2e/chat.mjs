@@ -12,7 +12,7 @@
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, readmePicture, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -67,6 +67,7 @@ try {
     || await page.locator('a', { hasText: /^\/everything\./ }).count();
   if (chips < 3) throw new Error(`expected a follow-up chip per prompt under the answer, saw ${chips}`);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-chat-prompts.png') });
+  await readmePicture(page, 'chat-prompts');
   log(`@mcp /prompts lists the prompts unfolded with a Run button and ${chips} follow-up chips; screenshot e2e-chat-prompts.png`);
 
   // 2. A tool call from chat asks first (Allow Once), then the result goes back to the model.

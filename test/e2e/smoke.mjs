@@ -9,7 +9,7 @@
 //   servers read "starts on first use", the palette offers Call Tool… before any runs, the call starts the server.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, clickPastConsent, openWorkbench } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, clickPastConsent, openWorkbench, readmePicture } from '../../scripts/editor/workbench.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -109,6 +109,7 @@ try {
     const text = await state('everything');
     if (!/running · MCP \d{4}-\d{2}-\d{2}(?! \()/.test(text) || /legacy|modern/.test(text)) throw new Error(`"everything" reads: ${text}`);
     await page.screenshot({ path: shot('mcp-view') });
+    if (MODE === 'eager') await readmePicture(page, 'servers');
     log(`"everything" reads "${text.trim()}"; screenshot`, path.relative(ROOT, shot('mcp-view')));
   }
   if (MODE === 'eager') await expandEverything();
@@ -190,6 +191,7 @@ try {
   await page.keyboard.press('Enter');
   await waitForText(editorArea, /Echo: hello from the UI/, 'the tool result document');
   await page.screenshot({ path: shot('call-tool') });
+  if (MODE === 'eager') await readmePicture(page, 'tool-call');
   log('MCP Host: Call Tool… asked server, tool and argument in quick inputs and opened "Echo: hello from the UI"; screenshot e2e-call-tool.png');
 
   // 4. A resource opened from the Servers view: expand everything › Resources and click the first one.
