@@ -34,3 +34,22 @@ export function startFailureReason(tail: readonly string[]): string | undefined 
   }
   return tail[i];
 }
+
+/**
+ * Whether a stderr tail shows that the launcher failed before any server ran (npm's error block, such as the 404 of
+ * a package that does not exist; a command or module that is not there; an image that cannot be pulled). Such an
+ * exit during the `server/discover` probe is no sign of a legacy server, and launching it again for the `initialize`
+ * handshake would only repeat the failure and double the wait (issue 38).
+ */
+export function launcherFailed(tail: readonly string[]): boolean {
+  return tail.some(line => {
+    const t = line.trim();
+    return /^npm (?:ERR!|error) code E[A-Z0-9]+$/.test(t)
+      || /^npm (?:ERR!|error) 404\b/.test(t)
+      || /(?:^|: )(?:command not found|No such file or directory)$/.test(t)
+      || /^Error: Cannot find module '/.test(t)
+      || /^(?:ModuleNotFoundError|ImportError): No module named /.test(t)
+      || /^error: (?:Failed to (?:fetch|resolve|download)|No solution found|Executable .* not found)/i.test(t)
+      || /^(?:Unable to find image|docker: Error response from daemon|Error response from daemon: pull access denied)/.test(t);
+  });
+}

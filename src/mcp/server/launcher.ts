@@ -19,6 +19,7 @@ import { McpSession, type SessionHost } from './session';
 import type { LaunchScope } from './supervisor';
 import type { ServerLog } from './serverLog';
 import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
+import { launcherFailed } from '../process/startReason';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
 import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
 import type { ConnectionOptions } from './connection';
@@ -97,6 +98,8 @@ export class ServerLauncher {
           // A server that closes the pipe on the `server/discover` probe (some SDKs end on any request before
           // initialize) is a legacy server: launch it again for the plain initialize handshake.
           if (legacyOnly || !(err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) || scope.aborted) throw err;
+          // A launcher that failed (npm's 404, a missing command or module) is no legacy server: once is enough.
+          if (launcherFailed(this.host.serverLog.stderrTail)) throw err;
           this.host.serverLog.log('info', 'lifecycle', 'the server ended the connection on the protocol probe; starting it again for the legacy handshake');
           await Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
           // The error state shows the launch that counts: the probe launch's stderr is in the log already.
