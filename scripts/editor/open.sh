@@ -13,9 +13,15 @@ export EDITOR_ENV=$WORK/env.sh
 
 node scripts/ensure-deps.mjs
 mkdir -p "$WORK"
-npm run --silent package > "$WORK/package.log" 2>&1 || { cat "$WORK/package.log"; exit 1; }
+# The editor's set-up (the first time: Debian packages, Node 24 and code-server, a few minutes on 2 cores; then about
+# a second) runs beside the build; its progress lines are shown as they come.
+echo "[start] building the VSIX and setting up the editor (.vscode-test/) side by side…"
+bash scripts/editor/setup.sh > "$WORK/setup.log" 2>&1 &
+SETUP=$!
+tail -n +1 --pid=$SETUP -f "$WORK/setup.log" 2>/dev/null | grep --line-buffered '^\[editor-setup' &
+npm run --silent package > "$WORK/package.log" 2>&1 || { cat "$WORK/package.log"; kill "$SETUP" 2>/dev/null; exit 1; }
 echo "[start] built dist/mcp-host.vsix ($(( $(stat -c %s dist/mcp-host.vsix) / 1024 )) KiB)"
-bash scripts/editor/setup.sh
+wait "$SETUP" || { echo "[start] the editor set-up failed; its log, $WORK/setup.log, ends:"; tail -30 "$WORK/setup.log"; exit 1; }
 . "$EDITOR_ENV"
 
 mkdir -p "$WORK/vsix"
@@ -23,8 +29,10 @@ mkdir -p "$WORK/vsix"
 
 RUN=$WORK/open   # kept between runs: your editor state and layout survive a restart
 mkdir -p "$RUN/ud/User"
-# first start only: no Welcome page over the sample, no offer to open the repository it sits in (your own later changes to these settings are kept)
-[ -f "$RUN/ud/User/settings.json" ] || echo '{ "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never" }' > "$RUN/ud/User/settings.json"
+# first start only: no Welcome page over the sample, no offer to open the repository it sits in (your own later changes
+# to these settings are kept),
+# and no automatic forwarding of the ports the servers open (code-server would announce each one)
+[ -f "$RUN/ud/User/settings.json" ] || echo '{ "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never", "remote.autoForwardPorts": false }' > "$RUN/ud/User/settings.json"
 for v in "$ROOT/dist/mcp-host.vsix" "$WORK/vsix/fake-lm.vsix"; do
   code-server --extensions-dir "$RUN/exts" --user-data-dir "$RUN/ud" --install-extension "$v" --force >/dev/null
 done

@@ -82,7 +82,7 @@ export async function openWorkbench({ name, vsixes, folder, waitForFile, env = {
     // no Welcome page over the editor area, no offer to open the repository the sample sits in
     fs.mkdirSync(path.join(runDir, 'ud/User'), { recursive: true });
     fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'),
-      JSON.stringify({ 'workbench.startupEditor': 'none', 'git.openRepositoryInParentFolders': 'never', ...userSettings }));
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'git.openRepositoryInParentFolders': 'never', 'remote.autoForwardPorts': false, ...userSettings }));
     const port = await freePort();
     const start = sh(`EDITOR_ENV="${ENV_SH}" bash scripts/editor/start-code-server.sh ${port} "${runDir}" "${folder}"`,
       { env: { ...process.env, ...(typeof env === 'function' ? env(runDir) : env) } });
