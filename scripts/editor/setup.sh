@@ -39,7 +39,7 @@ fi
 
 if [ ! -x node24/node_modules/node/bin/node ]; then
   mkdir -p node24
-  (cd node24 && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >/dev/null)
+  (cd node24 && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund --loglevel=error --cache "$WORK/npm-cache" "node@$NODE_MAJOR" >/dev/null)
 fi
 NODE24_BIN=$WORK/node24/node_modules/node/bin
 export PATH=$NODE24_BIN:$PATH
@@ -48,9 +48,13 @@ t "node $(node -v)"
 
 if [ ! -f cs/node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node ]; then
   mkdir -p cs
+  t "installing code-server $CODE_SERVER_VERSION (first time only: its native modules compile, a few minutes on 2 cores)"
+  # A line every 30 s while it works, so a long first start does not look hung; downloads are kept in .vscode-test.
+  (while sleep 30; do t "still installing code-server…"; done) & TICK=$!
   (cd cs && { [ -f package.json ] || npm init -y >/dev/null; } \
-    && npm install --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" > install.log 2>&1) \
-    || { tail -50 cs/install.log; exit 1; }
+    && JOBS=max npm install --no-audit --no-fund --foreground-scripts --cache "$WORK/npm-cache" "code-server@$CODE_SERVER_VERSION" > install.log 2>&1) \
+    || { kill "$TICK" 2>/dev/null; tail -50 cs/install.log; exit 1; }
+  kill "$TICK" 2>/dev/null || true
 fi
 # (the first run of code-server writes a default config file and logs that line before the version: keep only the version)
 t "code-server $(cs/node_modules/.bin/code-server --version 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+')"
