@@ -99,6 +99,10 @@ async function runOnce(name) {
     fs.mkdirSync(path.join(runDir, 'ud', 'User'), { recursive: true });
     fs.writeFileSync(path.join(runDir, 'ud', 'User', 'settings.json'), process.env.MCP_HOST_EDITOR_USER_SETTINGS);
   }
+  // The organisation-policy folder the extension reads instead of the platform's (MCP_HOST_POLICY_ROOT, a variable only
+  // the tests use): empty, so no policy, until test/editor/policy.test.ts writes one.
+  const policyRoot = path.join(runDir, 'policy');
+  fs.mkdirSync(policyRoot, { recursive: true });
   let code;
   try {
     code = await runTests({
@@ -111,6 +115,7 @@ async function runOnce(name) {
         EXTRA_VSIX: fakeLm,
         MCP_HOST_EXPECT_SHIPPED: shipped.extensionDir,
         EXTTEST_RUN_DIR: runDir,
+        MCP_HOST_POLICY_ROOT: policyRoot,
         FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),
         EXTTEST_SCREENSHOT: path.join(screenshots, names.length > 1 ? `editor-tests-end-${name}.png` : 'editor-tests-end.png'),
       },

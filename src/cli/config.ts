@@ -12,6 +12,7 @@ import { loadConfigFile } from '../mcp/config/import';
 import { parseInputs, parseServers } from '../mcp/config/validate';
 import { resolveServers } from '../mcp/config/variables';
 import type { ConfigError } from '../mcp/types';
+import { applyPolicy, loadPolicy, platformPolicyFile } from '../mcp/policy/orgPolicy';
 import { UsageError } from './args';
 import type { LoadedConfig } from './commands';
 import { createInputResolver, type InputResolverOptions } from './inputs';
@@ -84,8 +85,11 @@ export async function loadConfig(configFile: string | undefined, opts: LoadOptio
     inputs: parsedInputs.inputs,
     resolveInput: input => resolveInput(input.id),
   });
-  const errors: ConfigError[] = [...parsedInputs.errors, ...parsed.errors, ...resolved.errors];
+  // The organisation's policy (issue 40): a server it blocks is a configuration problem, never started. No flag turns
+  // it off.
+  const policed = applyPolicy(await loadPolicy(platformPolicyFile(process.platform, opts.env ?? process.env)), resolved.definitions);
+  const errors: ConfigError[] = [...parsedInputs.errors, ...parsed.errors, ...resolved.errors, ...policed.errors];
   const rooted = cliRoots(file, cwd, opts.root);
   const warnings = [...(rooted.warning ? [rooted.warning] : []), ...loaded.warnings, ...parsed.warnings.map(w => `${w.path}: ${w.message}`), ...resolved.warnings.map(w => `${w.path}: ${w.message}`)];
-  return { file, definitions: resolved.definitions, errors, warnings, roots: rooted.roots };
+  return { file, definitions: policed.defs, errors, warnings, roots: rooted.roots };
 }

@@ -38,6 +38,7 @@ import { registerGateway, type GatewayRegistration } from './gateway';
 import { ToolEnablement } from './toolBudget';
 import { cpuMs } from './cpuClock';
 import type { ModelToolGate } from '../mcp/catalogue/modelTools';
+import { OrgPolicyWatcher } from './policy';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -176,7 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
     stores: [eraVerdicts, cache],
     historyDir,
-  })));
+  }), push(new OrgPolicyWatcher(log))));
   step('host');
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);

@@ -22,6 +22,7 @@ import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { cpuMs } from '../cpuClock';
+import { applyPolicy } from '../../mcp/policy/orgPolicy';
 
 export { ConsentDeniedError } from './reasons';
 export { inputUses } from './workspaceSettings';
@@ -122,6 +123,16 @@ export class ServerController extends ServerGates {
       // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
       if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
       resolved.push({ def, origin, missing, wantsStart });
+    }
+    // The organisation's policy (issue 40): a server it blocks is a configuration problem (its row says why), never
+    // started by any path (settings, import, registry, Start, chat, the gateway).
+    if (this.policy) {
+      const policed = applyPolicy(await this.policy.current(), resolved.map(r => r.def));
+      if (policed.errors.length) {
+        const out = new Set(policed.errors.map(e => e.server));
+        errors.push(...policed.errors);
+        resolved.splice(0, resolved.length, ...resolved.filter(r => !out.has(r.def.name)));
+      }
     }
     if (this.migrateKeys) {
       const migrate = this.migrateKeys;

@@ -14,6 +14,7 @@ import type { ServerIdentity } from '../identity';
 import * as settings from '../settings';
 import { toVs } from '../logs';
 import { WAITING } from './reasons';
+import type { OrgPolicyWatcher } from '../policy';
 
 export type Origin = 'user' | 'workspace';
 
@@ -57,6 +58,8 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
      * older version stored under unsalted keys (definitionKeys.ts). Undefined once done.
      */
     protected migrateKeys?: (defs: readonly ServerDefinition[]) => void,
+    /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
+    protected readonly policy?: OrgPolicyWatcher,
   ) {
     // One log line per denial, wherever the dialog was asked from.
     consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
@@ -64,6 +67,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
       vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
+      ...(policy ? [policy.onDidChange(() => void this.sync())] : []),
       toVs(host.onDidChangeState(({ server, state }) => {
         if (state.kind === 'running') this.used.add(server);
         if (state.kind !== 'running' && this.subscribed.delete(server)) this.changed.fire();
