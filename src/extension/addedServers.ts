@@ -21,6 +21,15 @@ export const ADDED_SERVERS_KEY = 'mcpHost.addedServers';
 export const MAX_ADDED = 500;
 const KEY_SHAPE = /^[0-9a-f]{64}$/;
 
+/**
+ * The launch consent rule: every server defined in workspace settings (stdio, http and sse alike: a remote one
+ * receives the roots and its tools reach models and the gateway), and every server the host added itself (import,
+ * registry) until the user allowed it, in either scope. A user-scope server the user wrote is the user's own act.
+ */
+export function needsLaunchConsent(origin: 'user' | 'workspace' | undefined, addedByHost: boolean): boolean {
+  return origin === 'workspace' || addedByHost;
+}
+
 /** The record of servers the host added (see the header). */
 export class AddedServers {
   /** `state` is the host's global state; `key` the definition key. */

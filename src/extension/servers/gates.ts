@@ -9,6 +9,7 @@ import type { ConsentRequest, InputUse } from '../consent';
 import { ServerControllerState } from './state';
 import { ConsentDeniedError, DENIED, WAITING } from './reasons';
 import { inputUses } from './workspaceSettings';
+import { needsLaunchConsent } from '../addedServers';
 
 /** The start gates and lazy starts (ServerController's base). */
 export abstract class ServerGates extends ServerControllerState {
@@ -106,13 +107,9 @@ export abstract class ServerGates extends ServerControllerState {
     return !!def && this.needsConsent(def) && !this.consent.isAllowed(def);
   }
 
-  /**
-   * Every workspace server (stdio, http and sse alike: a remote one receives the roots and reaches models and the
-   * gateway), and every server the host wrote into settings itself (import, registry: addedServers.ts) until the user
-   * allows it, in either scope. A user-scope server the user wrote is the user's own act and needs none.
-   */
+  /** True when `def` starts only with launch consent: the rule is `needsLaunchConsent` (addedServers.ts). */
   protected needsConsent(def: ServerDefinition): boolean {
-    return this.origins.get(def.name) === 'workspace' || this.added.has(this.raws.get(def.name));
+    return needsLaunchConsent(this.origins.get(def.name), this.added.has(this.raws.get(def.name)));
   }
 
   /** The user allowed `name`: a server the host added is no longer asked about by that rule (the usual rules apply). */
