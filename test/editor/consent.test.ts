@@ -182,7 +182,6 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
 
   before(async () => {
     api = await activateHost<Api>();
-    fixture = await startHttpFixture();
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     api.setConsentBatchPrompt(undefined);
     api.setConsentPrompt(async (def, detail, question) => {
@@ -193,18 +192,21 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     });
   });
 
+  // A fresh fixture per test: its request log starts at zero.
+  beforeEach(async () => { fixture = await startHttpFixture(); });
+
   afterEach(async () => {
     await cfg().update('servers', undefined, WS);
     await cfg().update('servers', undefined, USER);
     await until(api, 'no servers left', () => api.host.servers.length === 0);
     asked.length = 0;
     answers.clear();
+    fixture.child.kill();
   });
 
   after(async () => {
     api.setConsentPrompt(async () => 'allow');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    fixture.child.kill();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
