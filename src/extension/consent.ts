@@ -1,11 +1,13 @@
 /**
- * Launch consent for workspace servers: the dialog (what runs, where values go, secrets masked) and the answers,
+ * Launch consent for workspace servers (and servers the host added to user settings): the dialog (what runs, where values go, secrets masked) and the answers,
  * kept in the workspace state as definition keys (hashes, `src/mcp/config/definitionKey.ts`), never definitions.
  */
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
-import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type SandboxPolicy, type ServerDefinition } from '../mcp';
+import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition } from '../mcp';
+import { headlineOrigin, shownOrigin } from '../mcp/features/externalUrl';
 import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 import { parseDotenv } from '../mcp/config/envFile';
 import { dialogText, quoted } from '../mcp/logging/display';
@@ -23,8 +25,11 @@ const MASK = '••••';
 /** What the user answered: allow, deny, or dismissed the dialog. */
 export type ConsentAnswer = 'allow' | 'deny' | undefined;
 
-/** Shows the consent question for one server; replaceable so tests can answer without a dialog. */
-export type ConsentPrompt = (def: ServerDefinition, detail: string) => Thenable<ConsentAnswer>;
+/**
+ * Shows the consent question for one server (`question`: the dialog's first line, naming the server and, for a remote
+ * one, its origin); replaceable so tests can answer without a dialog.
+ */
+export type ConsentPrompt = (def: ServerDefinition, detail: string, question: string) => Thenable<ConsentAnswer>;
 
 /** The answer to the question about several servers at once. */
 export type ConsentBatchAnswer = 'allowAll' | 'review' | 'denyAll' | undefined;
@@ -35,13 +40,20 @@ export type ConsentBatchPrompt = (defs: ServerDefinition[], detail: string) => T
 /** Where `${input:}` values go in one definition: `where` is e.g. `header Authorization`, `URL`, `args`. */
 export interface InputUse { where: string; inputs: string[] }
 
-/** A server waiting for consent, with what the dialog shows about its inputs. */
-export interface ConsentRequest { def: ServerDefinition; uses?: InputUse[] }
+/** A server waiting for consent, with what the dialog shows about its inputs and roots. */
+export interface ConsentRequest {
+  def: ServerDefinition;
+  uses?: InputUse[];
+  /** The roots the host sends it (`HostApi.rootsFor`): the dialog's roots line, and a sandboxed server's wall. */
+  roots?: Root[];
+  /** Where it is defined: workspace settings, or user settings (a server MCP Host added there: addedServers.ts). */
+  scope?: 'user' | 'workspace';
+}
 
 /**
- * Launch consent for servers defined in workspace settings (stdio servers, and http/sse servers that
- * send `${input:}` values or headers): the dialog shows exactly what runs or where values go, with
- * secrets masked, and the answer is remembered against the definition key (a hash), so an edited
+ * Launch consent for servers defined in workspace settings (stdio, http and sse alike), and for servers MCP Host
+ * itself wrote into the user's settings (import, registry: addedServers.ts) until allowed: the dialog shows exactly
+ * what runs or where requests go (the origin), the roots it is sent, with secrets masked, and the answer is remembered against the definition key (a hash), so an edited
  * definition asks again. Several servers waiting at once are asked in one dialog. "Don't Allow" ("Allow None")
  * is remembered too, across reloads: only the user's own explicit start asks again (`ensureAll(…, { askDenied:
  * true })`); lazy starts, chat and model tool calls get `false` without a dialog. A dismissed dialog (Escape, the
@@ -131,7 +143,7 @@ export class LaunchConsent {
     if (requests.length === 1) return [await this.askOne(requests[0])];
     const details = await Promise.all(requests.map(r => describeRequest(r)));
     const batch = this.batchPrompt ?? (this.prompt === modalPrompt ? modalBatchPrompt : async () => 'review' as const);
-    const detail = requests.map((r, i) => `"${r.def.name}"\n${details[i]}`).join('\n\n');
+    const detail = requests.map((r, i) => `${consentQuestion(r)}\n${details[i]}`).join('\n\n');
     const answer = await batch(requests.map(r => r.def), detail);
     if (answer === 'review') {
       const out: boolean[] = [];
@@ -142,7 +154,7 @@ export class LaunchConsent {
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
-    return this.record(r, await this.prompt(r.def, await describeRequest(r)));
+    return this.record(r, await this.prompt(r.def, await describeRequest(r), consentQuestion(r)));
   }
 
   /** Keeps an answer: "allow" and "Don't Allow" are remembered; a dismissed dialog (undefined) is "not now", kept nowhere. */
@@ -166,26 +178,65 @@ function isKey(v: unknown): v is string {
   return typeof v === 'string' && KEY_SHAPE.test(v);
 }
 
+/**
+ * The dialog's first line for one server: who wants what (the workspace's settings, or a server MCP Host added to the
+ * user's settings), the server's name and, for a remote server, the origin its requests go to, in ASCII (punycode)
+ * when the host has international characters, so a look-alike domain reads `xn--…` where the eye decides.
+ */
+export function consentQuestion(r: ConsentRequest): string {
+  const d = r.def;
+  const who = r.scope === 'user'
+    ? `The MCP server ${quoted(d.name)} was added to your user settings by MCP Host (an import, the MCP Registry or Add Server) and has not been allowed yet. It wants to`
+    : `The workspace settings want to`;
+  if (d.type === 'stdio') return `${who} launch the MCP server ${quoted(d.name)}. Do you trust this command?`;
+  return `${who} connect to the MCP server ${quoted(d.name)} at ${remoteOrigin(d.url).headline} and send it the values below. Do you trust this server?`;
+}
+
+/** A remote server's origin as the headline shows it (ASCII) and as the detail shows it (decoded, ASCII beside). */
+function remoteOrigin(url: string): { headline: string; detail: string } {
+  try {
+    const o = shownOrigin(new URL(url));
+    return { headline: headlineOrigin(o), detail: o.asciiOrigin ? `${o.asciiOrigin} (the domain has international characters: ${o.origin})` : o.origin };
+  } catch {
+    // An unparsable URL fails at connect time; the dialog shows it as written (masked by the caller).
+    return { headline: '(an unparsable URL)', detail: '(an unparsable URL)' };
+  }
+}
+
+/** The roots line: exactly the roots the host sends the server (`HostApi.rootsFor`), folder paths and names. */
+export function describeRoots(roots: readonly Root[]): string {
+  if (!roots.length) return 'Roots it is sent: (none)';
+  return `Roots it is sent: ${roots.map(r => { const p = rootPath(r); const shown = p ?? r.uri; return r.name && r.name !== path.basename(shown) ? `${shown} (${r.name})` : shown; }).join(', ')}`;
+}
+
+/** A root's folder path (the sandbox's write boundary is these), or undefined for a URI that is not a file path. */
+function rootPath(r: Root): string | undefined {
+  try { return fileURLToPath(r.uri); } catch { return undefined; }
+}
+
 async function describeRequest(r: ConsentRequest): Promise<string> {
   const d = r.def;
-  const text = d.type === 'stdio' ? describeLaunch(d, await envFileKeys(d), await launchWall(d)) : describeRemote(d);
+  const text = d.type === 'stdio' ? describeLaunch(d, await envFileKeys(d), await launchWall(d, r.roots)) : describeRemote(d);
+  const lines = [text, ...(r.roots ? [describeRoots(r.roots)] : [])];
   const uses = (r.uses ?? []).filter(u => u.inputs.length);
-  if (!uses.length) return text;
-  return `${text}\nInputs (values hidden): ${uses.map(u => `${u.inputs.map(i => `\${input:${i}}`).join(', ')} → ${u.where}`).join('; ')}`;
+  if (uses.length) lines.push(`Inputs (values hidden): ${uses.map(u => `${u.inputs.map(i => `\${input:${i}}`).join(', ')} → ${u.where}`).join('; ')}`);
+  return lines.join('\n');
 }
 
 /** What the dialog calls the launch's own temporary folder (made only when it starts). */
 const TEMP_FOLDER = path.join(os.tmpdir(), 'mcp-host-sandbox-(its own)');
 
 /**
- * The wall a sandboxed workspace server would get: the same `sandboxPolicy` its launch computes, for the
- * workspace folders (its roots) and the user's home folder; undefined when it is not sandboxed or the runtime
- * cannot be loaded (the dialog says so, and the launch then fails closed).
+ * The wall a sandboxed workspace server would get: the same `sandboxPolicy` its launch computes, for the roots the
+ * host sends it (`sent`; without them, the workspace folders) and the user's home folder; undefined when it is not
+ * sandboxed or the runtime cannot be loaded (the dialog says so, and the launch then fails closed).
  */
-async function launchWall(def: ServerDefinition & { type: 'stdio' }): Promise<SandboxPolicy | undefined> {
+async function launchWall(def: ServerDefinition & { type: 'stdio' }, sent?: readonly Root[]): Promise<SandboxPolicy | undefined> {
   if (!def.sandboxEnabled) return undefined;
   try {
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+    const roots = sent
+      ? sent.flatMap(r => rootPath(r) ?? [])
+      : (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
     return sandboxPolicy(def, roots, {}, TEMP_FOLDER, await sandboxProtectedNames());
   } catch {
     return undefined;
@@ -212,11 +263,9 @@ export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKe
 
 /** The origin a remote server's requests go to, its URL (secrets hidden) and the header names (values hidden). */
 export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' }): string {
-  let origin = def.url;
   let shown = def.url;
   try {
     const u = new URL(def.url);
-    origin = u.origin;
     for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, MASK);
     if (u.username || u.password) { u.username = u.username ? MASK : ''; u.password = u.password ? MASK : ''; }
     shown = u.toString().split(encodeURIComponent(MASK)).join(MASK);
@@ -226,7 +275,7 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
   const headers = Object.keys(def.headers ?? {});
   const wi = def.workloadIdentity;
   return [
-    `Sends requests to: ${origin}`,
+    `Sends requests to: ${remoteOrigin(def.url).detail}`,
     `URL: ${redactorFor(def).text(shown, MASK)}`,
     `Headers sent there: ${headers.length ? headers.map(h => `${h}: ${MASK}`).join(', ') : '(none)'}`,
     // A workload token goes to the authorization server the server names: say whose token, from where.
@@ -248,12 +297,9 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
-async function modalPrompt(def: ServerDefinition, detail: string): Promise<ConsentAnswer> {
+async function modalPrompt(_def: ServerDefinition, detail: string, question: string): Promise<ConsentAnswer> {
   const allow = 'Allow';
   const deny = "Don't Allow";
-  const question = def.type === 'stdio'
-    ? `The workspace settings want to launch the MCP server ${quoted(def.name)}. Do you trust this command?`
-    : `The workspace settings want to connect to the MCP server ${quoted(def.name)} and send it the values below. Do you trust this server?`;
   // "Don't Allow" and the dialog's own Cancel differ: a denial is remembered, a cancel asks again next time.
   const pick = await askDialog({ severity: 'warning', message: question, detail: dialogText(detail), buttons: [{ title: allow }, { title: deny }] });
   return pick === allow ? 'allow' : pick === deny ? 'deny' : undefined;
@@ -265,7 +311,7 @@ async function modalBatchPrompt(defs: ServerDefinition[], detail: string): Promi
   const none = 'Allow None';
   const pick = await askDialog({
     severity: 'warning',
-    message: `The workspace settings want to start ${defs.length} MCP servers: ${defs.map(d => quoted(d.name, 40)).join(', ')}. Do you trust them?`,
+    message: `${defs.length} MCP servers (from the workspace settings, or added to your settings by MCP Host) want to start: ${defs.map(d => quoted(d.name, 40)).join(', ')}. Do you trust them?`,
     detail: dialogText(detail), buttons: [{ title: all }, { title: review }, { title: none }],
   });
   return pick === all ? 'allowAll' : pick === review ? 'review' : pick === none ? 'denyAll' : undefined;

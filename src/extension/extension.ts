@@ -30,6 +30,8 @@ import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { mementoEraVerdicts } from './eraCache';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
+import { AddedServers } from './addedServers';
+import { setAddedServers } from './commands/settings';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
@@ -171,7 +173,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     return d && definitionKey(d);
   }));
   const historyDir = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined;
-  const controller = push(new ServerController(host, consent, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
+  // Servers the host writes into settings (import, registry) ask launch consent on their first start in either scope.
+  const added = new AddedServers(context.globalState, definitionKey);
+  setAddedServers(added);
+  const controller = push(new ServerController(host, consent, added, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
     workspace: context.workspaceState, global: context.globalState,
     keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
     grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],

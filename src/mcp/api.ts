@@ -128,6 +128,8 @@ export interface HostApi extends Disposable {
   /** Replace the roots; running servers that declared nothing special get roots/list_changed. */
   setRoots(roots: Root[]): void;
   readonly roots: readonly Root[];
+  /** The roots one server is sent (`roots/list`; a sandboxed server's write boundary): its `roots` names applied. */
+  rootsFor(def: ServerDefinition): Root[];
 
   readonly onDidChangeServers: Event<void>;
   readonly onDidChangeState: Event<{ server: string; state: ServerState }>;

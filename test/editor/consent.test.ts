@@ -4,15 +4,27 @@
 // Start Server". Only an explicit Start asks again. The denial is kept (as a definition key) in the workspace state, so a
 // consent store built again from that state (what a reload does) still knows it; one log line per denial. A bystander
 // server the user allowed keeps answering throughout.
+//
+// Issue 34 (H362–H364): a server MCP Host wrote into settings itself (Import Servers, the MCP Registry) asks launch
+// consent on its first start in either scope, user scope included, and a workspace http server without headers or
+// inputs asks too: nothing is spawned and the http fixture logs no request before the answer; the dialog names the
+// origin (ASCII in its first line for a look-alike domain) and exactly the roots the host sends. Bystanders: a
+// user-scope server the user wrote starts without a dialog; an allowed workspace stdio server runs throughout.
 import * as assert from 'assert';
+import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat';
-import { LaunchConsent } from '../../src/extension/consent';
+import { LaunchConsent, describeRoots } from '../../src/extension/consent';
+import { AddedServers } from '../../src/extension/addedServers';
+import { importReadError } from '../../src/extension/commands/settings';
+import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
+import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, activateHost, until } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -135,3 +147,171 @@ for (const mode of ['lazy', 'eager'] as const) {
     });
   });
 }
+
+const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
+const USER = vscode.ConfigurationTarget.Global;
+
+/** Starts http-fixture.mjs on 127.0.0.1; its GET /stats counts every other request it received (`requests`). */
+function startHttpFixture(): Promise<{ url: string; stats: () => Promise<{ requests: number }>; child: ChildProcess }> {
+  const child = spawn(process.execPath, [HTTP_FIXTURE], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', d => {
+      out += d;
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        const base = `http://127.0.0.1:${m[1]}`;
+        resolve({ url: `${base}/mcp`, child, stats: async () => (await fetch(`${base}/stats`)).json() as Promise<{ requests: number }> });
+      }
+    });
+    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
+  });
+}
+
+/** What one consent dialog showed, and the state of the world when it was shown. */
+interface Asked { name: string; question: string; detail: string; requests: number; kind?: string; pid?: number }
+
+describe('Consent for servers MCP Host adds (any scope) and for every workspace http server (issue 34)', function () {
+  this.timeout(120000);
+  let api: Api;
+  let fixture: Awaited<ReturnType<typeof startHttpFixture>>;
+  const asked: Asked[] = [];
+  const answers = new Map<string, 'allow' | 'deny'>();
+  const pidOf = (name: string) => (api.host.get(name) as unknown as { pid?: number } | undefined)?.pid;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-consent-'));
+
+  before(async () => {
+    api = await activateHost<Api>();
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
+    api.setConsentBatchPrompt(undefined);
+    api.setConsentPrompt(async (def, detail, question) => {
+      // The world as the dialog opens: the fixture's request log, and whether the process exists.
+      const { requests } = await fixture.stats();
+      asked.push({ name: def.name, question, detail, requests, kind: kind(api, def.name), pid: pidOf(def.name) });
+      return answers.get(def.name) ?? 'deny';
+    });
+  });
+
+  // A fresh fixture per test: its request log starts at zero.
+  beforeEach(async () => { fixture = await startHttpFixture(); });
+
+  afterEach(async () => {
+    await cfg().update('servers', undefined, WS);
+    await cfg().update('servers', undefined, USER);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    asked.length = 0;
+    answers.clear();
+    fixture.child.kill();
+  });
+
+  after(async () => {
+    api.setConsentPrompt(async () => 'allow');
+    await vscode.commands.executeCommand('mcpHost.resetTrust');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('H362: Import Servers into user settings: nothing spawns or connects before consent; a denied http server gets no request, an allowed one runs; a hand-written user server needs no consent', async () => {
+    // The bystander: the user's own user-scope server starts without a dialog.
+    await cfg().update('servers', { 'by-user': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: 'by-user' } } }, USER);
+    await until(api, 'the hand-written user server running', () => kind(api, 'by-user') === 'running');
+    const file = path.join(tmp, 'claude_desktop_config.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: {
+      'imp-remote': { url: fixture.url },
+      'imp-stdio': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: 'imp-stdio' } },
+    } }));
+    answers.set('imp-stdio', 'allow');
+    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 2);
+    const written = cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    assert.ok('imp-remote' in written && 'imp-stdio' in written, JSON.stringify(written));
+    await until(api, 'both imported servers asked about', () => asked.length === 2);
+    await until(api, 'imp-stdio running after Allow', () => kind(api, 'imp-stdio') === 'running');
+    await until(api, 'imp-remote denied', () => /not allowed/.test(api.blockedReason('imp-remote') ?? ''));
+    assert.deepStrictEqual(asked.map(a => a.name).sort(), ['imp-remote', 'imp-stdio'], 'the bystander was asked about');
+    for (const a of asked) {
+      assert.strictEqual(a.requests, 0, `${a.name}: the fixture was reached before the dialog`);
+      assert.notStrictEqual(a.kind, 'running', `${a.name} ran before the dialog`);
+      assert.strictEqual(a.pid, undefined, `${a.name} had a process before the dialog`);
+      assert.match(a.question, /added to your user settings by MCP Host/);
+    }
+    const remote = asked.find(a => a.name === 'imp-remote')!;
+    const origin = new URL(fixture.url).origin;
+    assert.ok(remote.question.includes(`connect to the MCP server "imp-remote" at ${origin}`), remote.question);
+    assert.ok(remote.detail.includes(`Sends requests to: ${origin}`), remote.detail);
+    // The roots line is what the host sends this server (every workspace folder: it names none).
+    const rootsLine = describeRoots(api.host.rootsFor(api.host.get('imp-remote')!.definition));
+    assert.ok(remote.detail.split('\n').includes(rootsLine), `${rootsLine}\n---\n${remote.detail}`);
+    assert.ok(rootsLine.includes(vscode.workspace.workspaceFolders![0].uri.fsPath), rootsLine);
+    assert.strictEqual((await fixture.stats()).requests, 0, 'the denied server was connected to');
+
+    // The record: the allowed server is forgotten (the usual rules from now on), the denied one still asks.
+    const record = new AddedServers(api.storage.global, api.definitionKey);
+    const raw = (n: string) => parseServers(cfg().inspect<Record<string, unknown>>('servers')?.globalValue).servers.find(r => r.name === n);
+    assert.strictEqual(record.has(raw('imp-stdio')), false);
+    assert.strictEqual(record.has(raw('imp-remote')), true);
+    assert.strictEqual(record.has(raw('by-user')), false);
+    await api.sync(); // a settings reload asks nothing again
+    assert.strictEqual(asked.length, 2);
+    assert.strictEqual(kind(api, 'imp-stdio'), 'running');
+
+    // The user's own Start, allowed: now it connects.
+    answers.set('imp-remote', 'allow');
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'imp-remote'), true);
+    await until(api, 'imp-remote running after Allow', () => kind(api, 'imp-remote') === 'running');
+    assert.ok((await fixture.stats()).requests > 0);
+    assert.strictEqual(record.has(raw('imp-remote')), false);
+    assert.strictEqual(kind(api, 'by-user'), 'running', 'the bystander kept running');
+    assert.ok(!asked.some(a => a.name === 'by-user'));
+  });
+
+  it('H363: a workspace http server without headers or inputs asks first (no request before Allow, requests after); a look-alike host reads in ASCII in the first line; the roots line is what the host sends', async () => {
+    answers.set('ws-by', 'allow');
+    await cfg().update('servers', {
+      'ws-by': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: 'ws-by' } },
+      'ws-plain': { type: 'http', url: fixture.url },
+      // Never reached: denied (and port 1 on a loopback name).
+      'ws-look': { type: 'http', url: 'http://\u0430pple.localhost:1/mcp', roots: [] },
+    }, WS);
+    await until(api, 'all three asked', () => asked.length === 3);
+    await until(api, 'the bystander running', () => kind(api, 'ws-by') === 'running');
+    await until(api, 'both http servers denied', () => ['ws-plain', 'ws-look'].every(n => /not allowed/.test(api.blockedReason(n) ?? '')));
+    for (const a of asked) assert.strictEqual(a.requests, 0, `${a.name}: the fixture was reached before the dialog`);
+    assert.strictEqual((await fixture.stats()).requests, 0, 'a denied workspace http server was connected to');
+
+    const plain = asked.find(a => a.name === 'ws-plain')!;
+    assert.match(plain.question, /^The workspace settings want to connect to the MCP server "ws-plain" at http:\/\/127\.0\.0\.1:\d+ /);
+    assert.ok(plain.detail.split('\n').includes(describeRoots(api.host.rootsFor(api.host.get('ws-plain')!.definition))), plain.detail);
+    const look = asked.find(a => a.name === 'ws-look')!;
+    assert.ok(look.question.includes('at http://xn--pple-43d.localhost:1 '), look.question);
+    assert.ok(!look.question.includes('\u0430pple'), `the first line shows the look-alike host decoded: ${look.question}`);
+    assert.ok(look.detail.includes('http://xn--pple-43d.localhost:1 (the domain has international characters: http://\u0430pple.localhost:1)'), look.detail);
+    assert.ok(look.detail.split('\n').includes('Roots it is sent: (none)'), look.detail);
+    assert.deepStrictEqual(api.host.rootsFor(api.host.get('ws-look')!.definition), []);
+
+    answers.set('ws-plain', 'allow');
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'ws-plain'), true);
+    await until(api, 'ws-plain running after Allow', () => kind(api, 'ws-plain') === 'running');
+    assert.ok((await fixture.stats()).requests > 0, 'no request after Allow');
+    assert.strictEqual(kind(api, 'ws-by'), 'running');
+  });
+
+  it('H364: importing a FIFO ends within a second with a clear error naming the file; nothing is written; a regular file beside it imports', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = path.join(tmp, 'pipe-config.json');
+    execFileSync('mkfifo', [fifo]);
+    const before = JSON.stringify(cfg().inspect('servers'));
+    const t0 = Date.now();
+    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', fifo, undefined, 'user'), 0);
+    assert.ok(Date.now() - t0 < 1000, `the import of a FIFO took ${Date.now() - t0} ms`);
+    assert.strictEqual(JSON.stringify(cfg().inspect('servers')), before, 'something was written');
+    // The message the command showed (the same function, on the reader's error for this path).
+    const err = await readBoundedText(fifo, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }).then(() => undefined, (e: unknown) => e);
+    const message = importReadError(fifo, err);
+    assert.ok(message.includes(fifo) && /FIFO/.test(message) && /choose an MCP configuration file/.test(message), message);
+    // The bystander: a regular file imports (not started: autoStart off), into user settings.
+    const file = path.join(tmp, 'regular.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { 'imp-file': { command: process.execPath, args: [EVERYTHING, 'stdio'], autoStart: false } } }));
+    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 1);
+    assert.ok('imp-file' in (cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
+    assert.deepStrictEqual(asked, [], 'a server that does not start asks nothing');
+  });
+});

@@ -44,6 +44,8 @@ describe('OAuth sign-in for HTTP servers', function () {
 
   before(async () => {
     api = await activateHost();
+    // A workspace http server asks launch consent first (issue 34): allowed here.
+    api.setConsentPrompt(async () => 'allow');
     child = spawn(process.execPath, ['-e', SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<string>((resolve, reject) => {
       let out = '';

@@ -1,6 +1,6 @@
 // Trust in the editor, in the real extension host: one consent gate for every way a workspace server starts
 // (settings sync, Start, Restart, Start All), "Don't Allow" stops it and nothing relaunches it silently; workspace
-// http servers that send headers or ${input:} values ask too (origin shown, values masked); several servers are asked
+// http servers ask too, with or without headers or ${input:} values (origin shown, values masked); several servers are asked
 // in one dialog; ${input:} values are kept where the input is declared; "always" grants for tools and sampling follow
 // where a server is defined plus its definition, never its name; `"roots": []` gives no root; tooltips are masked.
 import * as assert from 'assert';
@@ -89,7 +89,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     await until(api, 'guarded running after consent', () => kind(api, 'guarded') === 'running');
   });
 
-  it('a workspace http server that sends headers or ${input:} values asks first (origin, where each input goes, values masked); denied, it never connects', async () => {
+  it('a workspace http server asks first, with headers and ${input:} values (origin, where each input goes, values masked) or without; denied, it never connects', async () => {
     const hits: string[] = [];
     const server = http.createServer((req, res) => { hits.push(req.url ?? ''); res.writeHead(404).end(); });
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
@@ -104,10 +104,10 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
         remote: { type: 'http', url: `http://127.0.0.1:${port}/secret?key=\${input:remote-key}`, headers: { Authorization: 'Bearer ${input:remote-token}', 'X-Team': 'acme' } },
         plain: { type: 'http', url: `http://127.0.0.1:${port}/plain` },
       }, WS);
-      await eventually('the consent question and its denial', () => shown.length === 1 && /not allowed/.test(api.blockedReason('remote') ?? ''));
-      await until(api, 'plain tried its URL', () => hits.some(h => h.startsWith('/plain')));
-      const { name, detail } = shown[0];
-      assert.strictEqual(name, 'remote', 'only the server that sends values asks');
+      await eventually('both consent questions and their denials', () => shown.length === 2 && ['remote', 'plain'].every(n => /not allowed/.test(api.blockedReason(n) ?? '')));
+      assert.deepStrictEqual(shown.map(s => s.name).sort(), ['plain', 'remote'], 'a workspace http server without values asks too (issue 34)');
+      assert.ok(shown.find(s => s.name === 'plain')!.detail.includes('Headers sent there: (none)'));
+      const { detail } = shown.find(s => s.name === 'remote')!;
       assert.ok(detail.includes(`Sends requests to: http://127.0.0.1:${port}`), detail);
       assert.match(detail, /Authorization: ••••/);
       assert.match(detail, /X-Team: ••••/);
@@ -115,7 +115,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
       assert.match(detail, /\$\{input:remote-token\} → header Authorization/);
       for (const v of Object.values(values)) assert.ok(!detail.includes(v), `the dialog shows ${v}:\n${detail}`);
       assert.ok(!detail.includes('acme'), detail);
-      assert.deepStrictEqual(hits.filter(h => h.startsWith('/secret')), [], 'a denied server was connected to');
+      assert.deepStrictEqual(hits, [], 'a denied server was connected to');
       assert.strictEqual(kind(api, 'remote'), 'stopped');
     } finally {
       server.closeAllConnections();

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { checkAuthorizationUrl, externalUrlPrompt, headlineOrigin, OneAtATime, parseExternalUrl, RateBudget, RefusedUrl, VIEW_LIMITS, type ExternalUrl } from '../../src/mcp';
 import { ViewTransport } from '../../src/extension/apps/transport';
+import { shownOrigin } from '../../src/mcp/features/externalUrl';
 
 function ok(raw: string): ExternalUrl {
   const t = parseExternalUrl(raw);
@@ -76,6 +77,15 @@ describe('H62: external URLs are parsed once; what is shown is what is opened', 
     assert.equal(externalUrlPrompt('x', ok('https://example.com/')).question, 'x wants to open https://example.com');
     assert.equal(headlineOrigin(ok('https://xn--r8jz45g.jp/')), 'https://xn--r8jz45g.jp');
     assert.doesNotMatch(externalUrlPrompt('x', ok('https://example.com/')).detail, /international/);
+  });
+
+  it('H363: a remote server\'s URL (any http(s), remote http included) gets the same origin and ASCII headline as a link', () => {
+    const o = shownOrigin(new URL('http://аpple.example:8443/mcp?key=x'));
+    assert.deepEqual(o, { origin: 'http://аpple.example:8443', asciiOrigin: 'http://xn--pple-43d.example:8443' });
+    assert.equal(headlineOrigin(o), 'http://xn--pple-43d.example:8443');
+    // The bystander: an ASCII host with the default port reads as its WHATWG origin, and nothing is added.
+    assert.deepEqual(shownOrigin(new URL('https://mcp.example.com/mcp')), { origin: 'https://mcp.example.com', asciiOrigin: undefined });
+    assert.equal(headlineOrigin(shownOrigin(new URL('http://127.0.0.1:3000/mcp'))), 'http://127.0.0.1:3000');
   });
 
   it('OAuth authorization URLs go through the same parser (user info now refused too)', () => {

@@ -80,7 +80,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const target = resourceOf(arg, uri) ?? (arg as McpNode & { template?: { uriTemplate: string } })?.template?.uriTemplate;
       if (target) await vscode.env.clipboard.writeText(target);
     },
-    [CommandIds.importServers]: (file?: string, answer?: string) => importServersCommand(file, answer),
+    [CommandIds.importServers]: (file?: string, answer?: string, target?: 'user' | 'workspace') => importServersCommand(file, answer, target),
     [CommandIds.browseRegistry]: (search?: string, name?: string, option?: number) => browseRegistryCommand(search, name, option),
     [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(kind, target, name),
     [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),

@@ -9,10 +9,24 @@ import { importConfig } from '../../mcp/config/import';
 import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
 import { shownError } from './args';
 import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
+import type { AddedServers } from '../addedServers';
 
-/** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
-export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
-  const target: SettingsTarget = vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user';
+/** The record of servers the host adds (set once at activation, before any command is registered). */
+let added: AddedServers | undefined;
+
+/** Gives addToSettings the record of added servers (extension.ts, at activation). */
+export function setAddedServers(a: AddedServers): void {
+  added = a;
+}
+
+/**
+ * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. `target`: user or
+ * workspace settings (default: the workspace when a folder is open, else the user's). Every server written is recorded
+ * first (addedServers.ts), so its first start asks launch consent in either scope; Import, the MCP Registry and Add
+ * Server all write through here. Resolves the number of servers written.
+ */
+export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
+  const target: SettingsTarget = opts.target ?? (vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user');
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
@@ -20,6 +34,9 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
     if (ok !== 'Replace') for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
+  // Recorded before the write: the settings change starts a sync at once, and it must find the record (fail closed).
+  if (!added) throw new Error('MCP Host is not ready to add servers yet; try again in a moment.');
+  await added.record(servers);
   await writeServers({ ...existing, ...servers }, target);
   if (inputs.length) {
     const cur = inputsSetting()[target] ?? [];
@@ -27,6 +44,16 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
     await writeInputs([...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
   }
   return Object.keys(servers).length;
+}
+
+/**
+ * What Import Servers says when `file` cannot be read (the bounded reader refused it: a FIFO, a device, a directory,
+ * too large, missing): the file, why, and the fix.
+ */
+export function importReadError(file: string, err: unknown): string {
+  return err instanceof BoundedReadError
+    ? `Could not import ${file}, ${err.why}; choose an MCP configuration file (JSON).`
+    : `Could not read ${file}: ${shownError(err)}`;
 }
 
 /** Known config files of other MCP clients on this machine and in the workspace. */
@@ -51,10 +78,11 @@ function candidateFiles(): { label: string; file: string }[] {
 
 /**
  * MCP Host: Import Servers. Reads `.vscode/mcp.json`, `.mcp.json`, Claude Desktop, Cursor, Windsurf or Copilot CLI configuration
- * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into workspace settings.
- * Resolves the number of servers imported.
+ * (argument: a file path; otherwise a pick of the files that exist, or Browse…) into settings (`target`: user or
+ * workspace; default: the workspace when a folder is open, else the user's). Every server imported asks launch
+ * consent on its first start, in either scope (addToSettings). Resolves the number of servers imported.
  */
-export async function importServersCommand(file?: string, answer?: string): Promise<number> {
+export async function importServersCommand(file?: string, answer?: string, target?: SettingsTarget): Promise<number> {
   let chosen = file;
   if (!chosen) {
     const existing = [];
@@ -66,9 +94,7 @@ export async function importServersCommand(file?: string, answer?: string): Prom
   }
   let text: string;
   try { text = await readBoundedText(chosen, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }); } catch (err) {
-    void vscode.window.showErrorMessage(err instanceof BoundedReadError
-      ? `Could not import ${chosen}, ${err.why}; choose an MCP configuration file (JSON).`
-      : `Could not read ${chosen}: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(importReadError(chosen, err));
     return 0;
   }
   const r = importConfig(text, 'auto', path.basename(chosen));
@@ -77,7 +103,7 @@ export async function importServersCommand(file?: string, answer?: string): Prom
     return 0;
   }
   const total = Object.keys(r.servers).length;
-  const n = await addToSettings(r.servers, r.inputs);
+  const n = await addToSettings(r.servers, r.inputs, { target: target === 'user' || target === 'workspace' ? target : undefined });
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
     void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);

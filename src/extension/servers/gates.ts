@@ -5,10 +5,11 @@
  */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../mcp';
-import type { InputUse } from '../consent';
+import type { ConsentRequest, InputUse } from '../consent';
 import { ServerControllerState } from './state';
 import { ConsentDeniedError, DENIED, WAITING } from './reasons';
 import { inputUses } from './workspaceSettings';
+import { needsLaunchConsent } from '../addedServers';
 
 /** The start gates and lazy starts (ServerController's base). */
 export abstract class ServerGates extends ServerControllerState {
@@ -76,10 +77,10 @@ export abstract class ServerGates extends ServerControllerState {
     });
     if (ask.length) {
       const defs = ask.map(n => this.host.get(n)!.definition);
-      const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })), { askDenied: explicit });
+      const answers = await this.consent.ensureAll(defs.map(def => this.requestOf(def)), { askDenied: explicit });
       ask.forEach((name, k) => {
         const i = names.indexOf(name);
-        if (answers[k]) this.unblock(name);
+        if (answers[k]) { this.allowed(name); this.unblock(name); }
         else {
           this.block(name, DENIED);
           errors[i] = new ConsentDeniedError(name, explicit);
@@ -106,11 +107,19 @@ export abstract class ServerGates extends ServerControllerState {
     return !!def && this.needsConsent(def) && !this.consent.isAllowed(def);
   }
 
-  /** Workspace stdio servers, and workspace http/sse servers that send `${input:}` values, headers or a workload token. */
+  /** True when `def` starts only with launch consent: the rule is `needsLaunchConsent` (addedServers.ts). */
   protected needsConsent(def: ServerDefinition): boolean {
-    if (this.origins.get(def.name) !== 'workspace') return false;
-    if (def.type === 'stdio') return true;
-    return Object.keys(def.headers ?? {}).length > 0 || (def.secrets?.length ?? 0) > 0 || this.usesOf(def.name).length > 0 || !!def.workloadIdentity;
+    return needsLaunchConsent(this.origins.get(def.name), this.added.has(this.raws.get(def.name)));
+  }
+
+  /** The user allowed `name`: a server the host added is no longer asked about by that rule (the usual rules apply). */
+  protected allowed(name: string): void {
+    void this.added.forget(this.raws.get(name));
+  }
+
+  /** What the consent dialog is asked about one server: its definition, its `${input:}` uses, the roots it is sent. */
+  protected requestOf(def: ServerDefinition): ConsentRequest {
+    return { def, uses: this.usesOf(def.name), roots: this.host.rootsFor(def), scope: this.origins.get(def.name) ?? 'user' };
   }
 
   /** Which `${input:}` ids go where in a server's settings (for the consent dialog). */
@@ -185,7 +194,7 @@ export abstract class ServerGates extends ServerControllerState {
 
   /** Asks consent for the servers an automatic start waits for (one dialog for several), then starts the allowed ones. */
   protected async askConsent(defs: ServerDefinition[]): Promise<void> {
-    const answers = await this.consent.ensureAll(defs.map(def => ({ def, uses: this.usesOf(def.name) })));
+    const answers = await this.consent.ensureAll(defs.map(def => this.requestOf(def)));
     await Promise.all(defs.map(async (def, i) => {
       const current = this.host.get(def.name);
       if (!current || this.definitionKey(current.definition) !== this.definitionKey(def)) return;
@@ -194,6 +203,7 @@ export abstract class ServerGates extends ServerControllerState {
         if (current.state.kind !== 'stopped') await current.stop();
         return;
       }
+      this.allowed(def.name);
       this.unblock(def.name);
       try {
         await current.start();

@@ -9,6 +9,7 @@ import type { RawServer } from '../../mcp/config/validate';
 import type { ServerAnnotations } from '../../views/nodes';
 import type { McpJsonWatcher } from '../coexistence';
 import type { LaunchConsent } from '../consent';
+import type { AddedServers } from '../addedServers';
 import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
 import type { ServerIdentity } from '../identity';
 import * as settings from '../settings';
@@ -49,6 +50,8 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   constructor(
     protected readonly host: HostApi,
     protected readonly consent: LaunchConsent,
+    /** Servers the host wrote into settings (import, registry): their first start asks consent in either scope. */
+    protected readonly added: AddedServers,
     protected readonly inputs: InputStore,
     protected readonly log: vscode.LogOutputChannel,
     /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */

@@ -62,13 +62,21 @@ export function parseExternalUrl(raw: unknown): ExternalUrl | RefusedUrl {
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     return new RefusedUrl(`an http: URL of another machine (${u.origin}); only https: URLs (and http: on this machine) are opened`);
   }
+  return { url: u.href, ...shownOrigin(u) };
+}
+
+/**
+ * How an origin is shown: `origin` with the domain decoded from punycode, and `asciiOrigin` (the WHATWG origin) when
+ * that differs. Also for a remote server's URL in the launch consent dialog (src/extension/consent.ts).
+ */
+export function shownOrigin(u: URL): Pick<ExternalUrl, 'origin' | 'asciiOrigin'> {
   const host = u.hostname.startsWith('[') ? u.hostname : domainToUnicode(u.hostname) || u.hostname;
   const origin = `${u.protocol}//${host}${u.port ? `:${u.port}` : ''}`;
-  return { url: u.href, origin, asciiOrigin: origin !== u.origin ? u.origin : undefined };
+  return { origin, asciiOrigin: origin !== u.origin ? u.origin : undefined };
 }
 
 /** The origin as a headline shows it: the ASCII (punycode) form when the host has international characters (H356). */
-export function headlineOrigin(target: ExternalUrl): string {
+export function headlineOrigin(target: Pick<ExternalUrl, 'origin' | 'asciiOrigin'>): string {
   return target.asciiOrigin ?? target.origin;
 }
 
