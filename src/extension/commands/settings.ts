@@ -10,9 +10,13 @@ import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedR
 import { shownError } from './args';
 import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
 
-/** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
-export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
-  const target: SettingsTarget = vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user';
+/**
+ * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. The target is
+ * `opts.target` when given (the registry install's dialog: where the user chose), else workspace settings when a
+ * folder is open and user settings when none is.
+ */
+export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
+  const target: SettingsTarget = opts.target ?? (vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user');
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
