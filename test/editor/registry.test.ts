@@ -1,0 +1,103 @@
+// Registry install (issue 34 item 2: a registry entry runs only what the user saw), in the real editor on the
+// production VSIX: the hostile registry fixture (test/fixtures/registry/hostile.json) served on 127.0.0.1. The
+// install dialog (answered through the dialog-answer hook, api.setDialogAnswerer) shows the exact command line of
+// the definition; Cancel writes nothing; "Install in User Settings" writes exactly what was shown; every hostile
+// entry installs nothing and opens no dialog, beside the well-behaved bystander that does.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { Dialog } from '../../src/extension/dialogs';
+import { describeInstall } from '../../src/mcp/registry/install';
+import { fromServerJson } from '../../src/mcp/registry/serverJson';
+import { activateHost, ROOT, until } from './helpers';
+
+const HOSTILE = path.join(ROOT, 'test/fixtures/registry/hostile.json');
+const BYSTANDER = 'io.github.example/weather';
+
+describe('Registry install', function () {
+  this.timeout(120000);
+  let api: McpHostExtensionApi;
+  let server: http.Server;
+  const dialogs: Dialog[] = [];
+  const asked: string[] = [];
+  let answer: string | undefined;
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+  const servers = () => cfg().inspect<Record<string, unknown>>('servers');
+  const inputs = () => cfg().inspect<{ id: string }[]>('inputs');
+
+  before(async () => {
+    const body = fs.readFileSync(HOSTILE);
+    server = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    api = await activateHost();
+    api.setDialogAnswerer(async d => { dialogs.push(d); return answer; });
+    // The installed server asks for its key when it starts: no value is given, so nothing is launched (and a launch
+    // consent, if one is asked, is denied): no package is ever fetched.
+    api.setInputPrompt(async o => { asked.push(String(o.prompt)); return undefined; });
+    api.setConsentPrompt(async () => 'deny');
+    await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    server.close();
+    api.setDialogAnswerer(undefined);
+    await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
+    const user = { ...(servers()?.globalValue ?? {}) };
+    delete user.weather;
+    await cfg().update('servers', Object.keys(user).length ? user : undefined, vscode.ConfigurationTarget.Global);
+    const userInputs = (inputs()?.globalValue ?? []).filter(i => i.id !== 'weather-WEATHER_API_KEY');
+    await cfg().update('inputs', userInputs.length ? userInputs : undefined, vscode.ConfigurationTarget.Global);
+    await until(api, 'the installed server removed', () => !api.host.get('weather'));
+    api.setConsentPrompt(async () => 'allow');
+  });
+
+  it('H374: the install dialog shows the exact command line; Cancel writes nothing; Install in User Settings writes exactly what was shown; a hostile entry cannot be installed', async () => {
+    const doc = JSON.parse(fs.readFileSync(HOSTILE, 'utf8')) as { servers: { server: { name: string } }[] };
+    const option = fromServerJson(doc.servers.find(s => s.server.name === BYSTANDER)!.server).options[0];
+    const before = { user: servers()?.globalValue, workspace: servers()?.workspaceValue, userInputs: inputs()?.globalValue, workspaceInputs: inputs()?.workspaceValue };
+    assert.strictEqual(before.user?.weather, undefined);
+
+    // Cancel: the dialog showed the exact command line and environment; nothing is written.
+    answer = 'Cancel';
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', 'weather', BYSTANDER, 0), undefined);
+    assert.strictEqual(dialogs.length, 1);
+    const d = dialogs[0];
+    assert.strictEqual(d.detail, describeInstall(option));
+    assert.ok(d.detail!.split('\n').includes('Runs: npx --quiet -y @example/weather-mcp@1.2.3 --units metric'), d.detail);
+    assert.ok(d.detail!.split('\n').includes('  WEATHER_REGION=eu-west'), d.detail);
+    assert.match(d.message, /^Install the MCP server "\$\(check\) Verified Weather" \("io\.github\.example\/weather"\) from the MCP Registry at http:\/\/127\.0\.0\.1:\d+\?$/);
+    const workspaceOffered = !!vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted;
+    assert.deepStrictEqual(d.buttons.map(b => b.title), ['Install in User Settings', ...(workspaceOffered ? ['Install in Workspace Settings'] : []), 'Cancel']);
+    assert.deepStrictEqual({ user: servers()?.globalValue, workspace: servers()?.workspaceValue, userInputs: inputs()?.globalValue, workspaceInputs: inputs()?.workspaceValue }, before);
+
+    // Every hostile entry: nothing installed, no dialog, nothing written.
+    answer = 'Install in User Settings';
+    const hostile = doc.servers.map(s => s.server.name).filter(n => n !== BYSTANDER);
+    assert.strictEqual(hostile.length, 13);
+    for (const name of hostile) {
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', 'evil', name, 0), undefined, name);
+    }
+    assert.strictEqual(dialogs.length, 1, 'no install dialog for a refused entry');
+    assert.deepStrictEqual({ user: servers()?.globalValue, workspace: servers()?.workspaceValue, userInputs: inputs()?.globalValue, workspaceInputs: inputs()?.workspaceValue }, before);
+
+    // Install in User Settings: exactly the shown definition, in user settings only.
+    assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', 'weather', BYSTANDER, 0), 'weather');
+    assert.strictEqual(dialogs.length, 2);
+    assert.strictEqual(dialogs[1].detail, d.detail);
+    assert.deepStrictEqual(servers()?.globalValue?.weather, option.server);
+    assert.deepStrictEqual(servers()?.globalValue?.weather, {
+      type: 'stdio', command: 'npx', args: ['--quiet', '-y', '@example/weather-mcp@1.2.3', '--units', 'metric'],
+      env: { WEATHER_API_KEY: '${input:weather-WEATHER_API_KEY}', WEATHER_REGION: 'eu-west' },
+    });
+    assert.strictEqual(servers()?.workspaceValue?.weather, undefined);
+    assert.deepStrictEqual((inputs()?.globalValue ?? []).filter(i => i.id === 'weather-WEATHER_API_KEY'), option.inputs);
+    // Its start stops at its key (no value given): nothing was launched.
+    await until(api, 'weather asked for its key', () => asked.some(p => p.includes('${input:weather-WEATHER_API_KEY}')) && api.host.get('weather')?.state.kind === 'error', 60000);
+    const state = api.host.get('weather')!.state;
+    assert.match(state.kind === 'error' ? state.message : '', /No value given for \$\{input:weather-WEATHER_API_KEY\}/);
+  });
+});
