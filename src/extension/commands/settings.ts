@@ -24,12 +24,14 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
     if (ok !== 'Replace') for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
-  await writeServers({ ...existing, ...servers }, target);
+  // Inputs first: a server written before the inputs it names is, for a moment, a configuration error ("no input
+  // with id …") that the reconcile in between reports and fails the server on.
   if (inputs.length) {
     const cur = inputsSetting()[target] ?? [];
     const ids = new Set(cur.map(i => (i as { id?: string }).id));
     await writeInputs([...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
   }
+  await writeServers({ ...existing, ...servers }, target);
   return Object.keys(servers).length;
 }
 
