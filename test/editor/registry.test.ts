@@ -100,3 +100,32 @@ describe('Registry install', function () {
     assert.strictEqual(api.host.get('weather')?.state.kind ?? 'stopped', 'stopped');
   });
 });
+
+describe('Registry install in Restricted Mode (untrusted workspace)', function () {
+  this.timeout(60000);
+  it('H374: an untrusted workspace is not offered as the place to install; Cancel writes nothing', async () => {
+    // The harness's untrusted pass runs this (KEEP_WORKSPACE_TRUST=1); the trusted pass leaves it out by grep.
+    assert.strictEqual(vscode.workspace.isTrusted, false, 'run in the untrusted pass');
+    const body = fs.readFileSync(HOSTILE);
+    const server = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const api = await activateHost();
+    const dialogs: Dialog[] = [];
+    api.setDialogAnswerer(async d => { dialogs.push(d); return 'Install in Workspace Settings'; });
+    const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+    const before = { servers: cfg().inspect('servers'), inputs: cfg().inspect('inputs') };
+    try {
+      await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
+      // Even an answer naming the workspace (a stale or forged one) writes nothing when the button was not offered.
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', 'weather', BYSTANDER, 0), undefined);
+      assert.strictEqual(dialogs.length, 1);
+      assert.deepStrictEqual(dialogs[0].buttons.map(b => b.title), ['Install in User Settings', 'Cancel']);
+      assert.ok(dialogs[0].detail?.includes('Runs: npx --quiet -y @example/weather-mcp@1.2.3 --units metric'), dialogs[0].detail);
+      assert.deepStrictEqual({ servers: cfg().inspect('servers'), inputs: cfg().inspect('inputs') }, before);
+    } finally {
+      server.close();
+      api.setDialogAnswerer(undefined);
+      await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
