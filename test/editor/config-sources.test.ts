@@ -58,6 +58,8 @@ describe('Config sources: the MCP Registry', function () {
     // The installed server asks for its token: answer nothing (no input box in a headless window), and deny its start.
     api.setInputPrompt(async () => undefined);
     api.setConsentPrompt(async () => 'deny');
+    // The install dialog (issue 34): install where a folder's servers go.
+    api.setDialogAnswerer(async d => d.buttons.some(b => b.title === 'Install in Workspace Settings') ? 'Install in Workspace Settings' : undefined);
     try {
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
       const name = await vscode.commands.executeCommand<string>('mcpHost.browseRegistry', 'github', 'io.github.github/github-mcp-server', 0);
@@ -70,6 +72,7 @@ describe('Config sources: the MCP Registry', function () {
       assert.strictEqual(await vscode.commands.executeCommand<string | undefined>('mcpHost.browseRegistry', 'x', 'example.evil/sneaky', 0), undefined, 'a refused document installs nothing');
     } finally {
       server.close();
+      api.setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);

@@ -11,6 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { fromServerJson, serverNameOf } from '../../src/mcp/registry/serverJson';
 import { MAX_REGISTRY_BODY_BYTES, MAX_REGISTRY_ENTRIES, searchRegistry } from '../../src/mcp/registry/client';
 import { parseServers } from '../../src/mcp/config';
+import { describeInstall, MAX_INSTALL_DESCRIPTION, shellQuote } from '../../src/mcp/registry/install';
+import { pickEntries } from '../../src/mcp/registry/pick';
+import { execFileSync } from 'node:child_process';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/registry/servers.json');
 const HOSTILE = path.resolve(__dirname, '../../../test/fixtures/registry/hostile.json');
@@ -88,7 +91,7 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
     await assert.rejects(searchRegistry('http://registry.example'), /not an https URL/);
   });
 
-  it('H-REG1: every injection of a hostile registry is refused with the server, the field, the value and the rule; the bystander builds exactly what it says', async () => {
+  it('H370: every injection of a hostile registry is refused with the server, the field, the value and the rule; the bystander builds exactly what it says', async () => {
     mode = 'hostile';
     const docs = (await searchRegistry(base)).servers.map(fromServerJson);
     const byName = new Map(docs.map((d, i) => [(JSON.parse(fs.readFileSync(HOSTILE, 'utf8')).servers[i].server.name as string), d]));
@@ -102,7 +105,9 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
       ['example.evil/node-options', /environmentVariables NODE_OPTIONS is refused: it controls the runtime or a loader/],
       ['example.evil/ld-preload', /environmentVariables LD_PRELOAD is refused/],
       ['example.evil/npm-config', /environmentVariables npm_config_registry is refused/],
-      ['example.evil/env-variable', /packageArguments value "\$\{env:GITHUB_TOKEN\}" carries a control character or a \$\{…\} variable/],
+      ['example.evil/env-variable', /packageArguments value "\$\{env:GITHUB_TOKEN\}" carries a control or invisible formatting character, a \$\{…\} variable or a "\]\(" link/],
+      ['example.evil/dialog-link', /packageArguments value "\[Verified by MCP Host\]\(command:.*" carries a control or invisible formatting character, a \$\{…\} variable or a "\]\(" link/],
+      ['example.evil/bidi-arg', /packageArguments value "--safe \u202e; rm -rf ~" carries a control or invisible formatting character/],
       ['example.evil/github-spec', /the identifier "github:evil\/server" is not a npm package name|the identifier "github:evil\/server" is not a package name/],
     ];
     for (const [name, why] of refused) {
@@ -118,7 +123,7 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
       assert.deepEqual(r.options, [], flag);
       assert.match(r.errors[0], new RegExp(`runtimeArguments "${flag}"`));
     }
-    for (const env of ['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PYTHONPATH', 'PYTHONSTARTUP', 'NODE_PATH', 'BASH_ENV', 'ENV', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'UV_INDEX_URL', 'PIP_INDEX_URL', 'DOCKER_HOST', 'HTTPS_PROXY', 'PATH']) {
+    for (const env of ['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PYTHONPATH', 'PYTHONSTARTUP', 'NODE_PATH', 'BASH_ENV', 'ENV', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'UV_INDEX_URL', 'PIP_INDEX_URL', 'DOCKER_HOST', 'HTTPS_PROXY', 'PATH', 'OPENSSL_CONF', 'HOSTALIASES', 'npm_config_userconfig']) {
       for (const how of [{ default: 'x' }, { isRequired: true }]) {
         const r = fromServerJson({ name: 'a/b', packages: [{ registryType: 'npm', identifier: 'x', version: '1', environmentVariables: [{ name: env, ...how }] }] });
         assert.deepEqual(r.options, [], env);
@@ -140,7 +145,7 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
       ['--python', '3.12', 'b==1']);
   });
 
-  it('H-REG2: a page of 53,091 entries is cut to MAX_REGISTRY_ENTRIES with a note saying so', async () => {
+  it('H371: a page of 53,091 entries is cut to MAX_REGISTRY_ENTRIES with a note saying so', async () => {
     mode = 'flood';
     const page = await searchRegistry(base);
     assert.equal(page.servers.length, MAX_REGISTRY_ENTRIES);
@@ -149,5 +154,91 @@ describe('MCP Registry: server.json and the v0.1 API', function () {
     mode = 'ok';
     assert.equal((await searchRegistry(base)).note, undefined);
   });
-});
 
+  /** What a POSIX shell makes of a command line: its words, as the shell reads them. */
+  const shellWords = (line: string): string[] =>
+    execFileSync('sh', ['-c', `set -- ${line}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+  /** The `Runs:` line and the `Environment:` lines of a description, read back as a shell would. */
+  function readBack(detail: string): { argv: string[]; env: Record<string, string> } {
+    const lines = detail.split('\n');
+    const runs = lines.find(l => l.startsWith('Runs: '));
+    assert.ok(runs, detail);
+    const env: Record<string, string> = {};
+    for (const l of lines.slice(lines.indexOf('Environment:') + 1)) {
+      const m = /^ {2}([A-Za-z_]\w*)=(.*?)( \(asked for when it starts(, kept secret)?\))?$/.exec(l);
+      if (!m) break;
+      env[m[1]] = m[2].startsWith('${input:') ? m[2] : shellWords(m[2])[0];
+    }
+    return { argv: shellWords(runs.slice('Runs: '.length)), env };
+  }
+
+  it('H372: describeInstall shows exactly what is written, for npm/npx, PyPI/uvx, OCI/docker and remotes (read back through sh)', async () => {
+    mode = 'hostile';
+    const weather = (await searchRegistry(base)).servers.map(fromServerJson).find(d => d.options[0]?.name === 'weather')!.options[0];
+    mode = 'ok';
+    const [fsDoc, fetchDoc, gh] = (await searchRegistry(base)).servers.map(fromServerJson);
+    // An argument a shell would split, expand or end: quoted so that sh reads back the very word.
+    const quoting = fromServerJson({ name: 'a/quoting', packages: [{ registryType: 'pypi', identifier: 'q', version: '1.0', packageArguments: [
+      { type: 'positional', value: "it's a $HOME `x` *; b" }, { type: 'named', name: '--glob', value: '*.txt' }, { type: 'positional', value: '' }],
+    environmentVariables: [{ name: 'GREETING', default: "hello 'world' $USER" }] }] }).options[0];
+    const stdio = [weather, fsDoc.options[0], fetchDoc.options[0], gh.options[0], quoting];
+    assert.deepEqual(stdio.map(o => o.server.command), ['npx', 'npx', 'uvx', 'docker', 'uvx']);
+    for (const o of stdio) {
+      const shown = readBack(describeInstall(o));
+      assert.deepEqual(shown.argv, [o.server.command, ...(o.server.args as string[])], o.name);
+      assert.deepEqual(shown.env, o.server.env ?? {}, o.name);
+    }
+    assert.equal(describeInstall(weather), [
+      'Name in settings: weather',
+      'Runs: npx --quiet -y @example/weather-mcp@1.2.3 --units metric',
+      'Environment:',
+      '  WEATHER_API_KEY=${input:weather-WEATHER_API_KEY} (asked for when it starts, kept secret)',
+      '  WEATHER_REGION=eu-west',
+    ].join('\n'));
+    assert.match(describeInstall(quoting), /^Runs: uvx q==1\.0 'it'\\''s a \$HOME `x` \*; b' --glob '\*\.txt' ''$/m);
+    assert.match(describeInstall(fsDoc.options[0]), /\nEnvironment: nothing added$/);
+    assert.match(describeInstall(gh.options[0]), /^Runs: docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr\.io\/github\/github-mcp-server:0\.13\.0$/m);
+    // Remotes: the URL and the header names (never a value), the transport.
+    const remote = gh.options[1];
+    assert.equal(describeInstall(remote), [
+      'Name in settings: github-mcp-server',
+      `Connects to: ${String(remote.server.url)} (Streamable HTTP)`,
+      'Headers sent: Authorization (asked for when it connects, kept secret)',
+    ].join('\n'));
+    const sse = fromServerJson({ name: 'a/events', remotes: [{ type: 'sse', url: 'https://events.example/sse' }] }).options[0];
+    assert.deepEqual(sse.server, { type: 'sse', url: 'https://events.example/sse' });
+    assert.equal(describeInstall(sse), 'Name in settings: events\nConnects to: https://events.example/sse (SSE)\nHeaders sent: none');
+    assert.equal(shellQuote('a/b@1.0'), 'a/b@1.0');
+    // An entry whose description would not fit a dialog whole is refused, not cut.
+    const long = fromServerJson({ name: 'a/long', packages: [{ registryType: 'npm', identifier: 'x', version: '1', packageArguments: Array.from({ length: 40 }, () => ({ type: 'positional', value: 'y'.repeat(200) })) }] });
+    assert.deepEqual(long.options, []);
+    assert.match(long.errors[0], new RegExp(`^a/long: npm x@1: its command line and environment are longer than ${MAX_INSTALL_DESCRIPTION} characters`));
+    // A remote URL that would be a dialog link or carries white space is refused.
+    assert.match(fromServerJson({ name: 'a/u', remotes: [{ type: 'streamable-http', url: 'https://x.example/[a](command:y)' }] }).errors[0], /remote 1: the URL .* is not an https URL/);
+  });
+
+  it('H373: the registry pick: no $(icon) from the registry, refused entries with their reason, a note when the page cap cut entries', async () => {
+    mode = 'hostile';
+    const hostile = pickEntries(await searchRegistry(base));
+    assert.deepEqual(hostile.installable.map(e => [e.registryName, e.label, e.description]), [['io.github.example/weather', '\\$(check) Verified Weather', 'io.github.example/weather']]);
+    assert.equal(hostile.refused.length, 13);
+    for (const e of hostile.refused) {
+      assert.deepEqual(e.result.options, [], e.registryName);
+      assert.equal(e.description, 'cannot be installed');
+      assert.ok(e.refused && e.detail.startsWith(`Refused: ${e.registryName}: package 1: `), e.detail);
+      assert.doesNotMatch(`${e.label} ${e.detail}`, /(^|[^\\])\$\(/, 'no icon syntax of the registry');
+    }
+    assert.match(hostile.refused.find(e => e.registryName === 'example.evil/docker-host')!.detail, /runtimeArguments "--privileged" is not an option/);
+    assert.match(hostile.refused.find(e => e.registryName === 'example.evil/bidi-arg')!.detail, /^Refused: .*"--safe ; rm -rf ~"/, 'the bidi override is not in the pick');
+    assert.equal(hostile.note, undefined);
+    mode = 'ok';
+    const ok = pickEntries(await searchRegistry(base));
+    assert.equal(ok.installable.length, 3);
+    assert.equal(ok.refused.length, 1);
+    assert.match(ok.note ?? '', /^2 entries were not a server description and left out\.$/);
+    mode = 'flood';
+    const flood = pickEntries(await searchRegistry(base));
+    assert.equal(flood.installable.length + flood.refused.length, MAX_REGISTRY_ENTRIES);
+    assert.match(flood.note ?? '', /answered 53,091 entries for a page of 50; only the first 100 were read/);
+  });
+});

@@ -1,18 +1,34 @@
 /**
  * MCP Host: Browse MCP Servers… — searches the MCP Registry (`mcpHost.registry.url`, v0.1 API) and installs a server
  * from its `server.json` into settings (src/mcp/registry): an npm package with npx, PyPI with uvx, an OCI image with
- * docker run, a remote as http; required env and headers become `${input:}` prompts. The new server then starts
- * through the usual launch consent. Arguments skip the questions (tests): search text, server name, option index.
+ * docker run, a remote as http; required env and headers become `${input:}` prompts. Issue 34: a registry entry runs
+ * only what the user saw. The pick lists refused entries with serverJson's reason (they cannot be installed) and says
+ * when the page cap cut entries; before anything is written a modal (the consent governor, dialogs.ts) shows
+ * `describeInstall` of the very definition that is then written — the exact command line and environment, or the URL
+ * and header names — and asks where: user settings, workspace settings (a trusted folder only) or Cancel (nothing
+ * written). Arguments skip the pick questions (tests): search text, server name, option index; the dialog is always
+ * asked.
  */
 import * as vscode from 'vscode';
 import { registryUrl } from '../settings';
 import { searchRegistry } from '../../mcp/registry/client';
-import { fromServerJson, type InstallOption } from '../../mcp/registry/serverJson';
-import { shownName as sanitizeForDialog } from '../../mcp/logging/display';
+import { describeInstall } from '../../mcp/registry/install';
+import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
+import type { InstallOption } from '../../mcp/registry/serverJson';
+import { iconFreeText, quoted, shownName } from '../../mcp/logging/display';
+import { ask } from '../dialogs';
 import { addToSettings } from './settings';
 import { errorText } from './args';
+import type { SettingsTarget } from '../settings';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+
+/** The install dialog's buttons. */
+export const INSTALL_USER = 'Install in User Settings';
+export const INSTALL_WORKSPACE = 'Install in Workspace Settings';
+export const INSTALL_CANCEL = 'Cancel';
+
+type Item = vscode.QuickPickItem & { entry?: PickEntry };
 
 /** Resolves the name of the server installed, or undefined. */
 export async function browseRegistryCommand(searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
@@ -26,23 +42,49 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
     void vscode.window.showErrorMessage(errorText(e));
     return undefined;
   }
-  const docs = page.servers.map(s => ({ raw: s, r: fromServerJson(s) })).filter(d => d.r.options.length);
-  let chosen = pickName !== undefined ? docs.find(d => (d.raw as { name?: string }).name === pickName) : undefined;
-  if (!chosen && pickName === undefined) {
-    const pick = await vscode.window.showQuickPick(docs.map(d => ({
-      label: sanitizeForDialog(d.r.title, 80), description: sanitizeForDialog(String((d.raw as { name?: unknown }).name ?? ''), 80),
-      detail: sanitizeForDialog(d.r.description, 200), d,
-    })), { placeHolder: docs.length ? 'Install which MCP server?' : 'No installable server found', matchOnDescription: true, matchOnDetail: true });
-    chosen = pick?.d;
+  const { installable, refused, note } = pickEntries(page);
+  let chosen: PickEntry | undefined;
+  if (pickName !== undefined) chosen = [...installable, ...refused].find(e => e.registryName === pickName);
+  else {
+    const items: Item[] = [
+      ...(note ? [{ label: iconFreeText(shownName(note, 200)), kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...installable.map(e => ({ label: e.label, description: e.description, detail: e.detail, entry: e })),
+      ...(refused.length ? [{ label: 'Refused by MCP Host: cannot be installed', kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...refused.map(e => ({ label: `$(circle-slash) ${e.label}`, description: e.description, detail: e.detail, entry: e })),
+    ];
+    const pick = await vscode.window.showQuickPick(items, {
+      title: note ? iconFreeText(shownName(note, 200)) : undefined,
+      placeHolder: installable.length ? 'Install which MCP server?' : 'No installable server found', matchOnDescription: true, matchOnDetail: true,
+    });
+    chosen = pick?.entry;
   }
   if (!chosen) return undefined;
-  const options = chosen.r.options;
+  if (chosen.refused !== undefined) {
+    void vscode.window.showErrorMessage(`${quoted(chosen.registryName || chosen.label)} cannot be installed: ${shownName(chosen.refused, 600)}`);
+    return undefined;
+  }
+  const options = chosen.result.options;
   let option: InstallOption | undefined = optionIndex !== undefined ? options[optionIndex] : options.length === 1 ? options[0] : undefined;
   if (!option && optionIndex === undefined) {
-    option = (await vscode.window.showQuickPick(options.map(o => ({ label: sanitizeForDialog(o.label, 120), o })), { placeHolder: 'Install how?' }))?.o;
+    option = (await vscode.window.showQuickPick(options.map(o => ({ label: iconFreeText(shownName(o.label, 120)), o })), { placeHolder: 'Install how?' }))?.o;
   }
   if (!option) return undefined;
-  if (chosen.r.errors.length) void vscode.window.showWarningMessage(`Some ways to install ${sanitizeForDialog(chosen.r.title, 80)} were left out: ${sanitizeForDialog(chosen.r.errors.join(' '), 400)}`);
-  const n = await addToSettings({ [option.name]: option.server }, option.inputs);
+  const target = await askWhere(base, chosen, option);
+  if (!target) return undefined;
+  // The same object the dialog described is what is written.
+  const n = await addToSettings({ [option.name]: option.server }, option.inputs, { target });
   return n ? option.name : undefined;
+}
+
+/** The install dialog: where to write `option` (described exactly), or undefined for Cancel. */
+async function askWhere(base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
+  const workspace = !!vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted;
+  const left = entry.result.errors.length ? `\n\n${shownName(`Other ways to install it were refused: ${entry.result.errors.join(' ')}`, 1000)}` : '';
+  const answer = await ask({
+    severity: 'warning',
+    message: `Install the MCP server ${quoted(entry.result.title || entry.registryName)} (${quoted(entry.registryName)}) from the MCP Registry at ${shownName(base, 120)}?`,
+    detail: `${describeInstall(option)}${left}`,
+    buttons: [{ title: INSTALL_USER }, ...(workspace ? [{ title: INSTALL_WORKSPACE }] : []), { title: INSTALL_CANCEL, isCloseAffordance: true }],
+  }, { key: `registry-install:${entry.registryName}` });
+  return answer === INSTALL_USER ? 'user' : answer === INSTALL_WORKSPACE && workspace ? 'workspace' : undefined;
 }

@@ -20,8 +20,9 @@ export function setAddedServers(a: AddedServers): void {
 }
 
 /**
- * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. `target`: user or
- * workspace settings (default: the workspace when a folder is open, else the user's). Every server written is recorded
+ * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. `opts.target`: user or
+ * workspace settings, as the user chose in the registry's or import's dialog (default: the workspace when a folder is
+ * open, else the user's). Every server written is recorded
  * first (addedServers.ts), so its first start asks launch consent in either scope; Import, the MCP Registry and Add
  * Server all write through here. Resolves the number of servers written.
  */
@@ -37,12 +38,14 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
   // Recorded before the write: the settings change starts a sync at once, and it must find the record (fail closed).
   if (!added) throw new Error('MCP Host is not ready to add servers yet; try again in a moment.');
   await added.record(servers);
-  await writeServers({ ...existing, ...servers }, target);
+  // Inputs first: a server written before the inputs it names is, for a moment, a configuration error ("no input
+  // with id …") that the reconcile in between reports and fails the server on.
   if (inputs.length) {
     const cur = inputsSetting()[target] ?? [];
     const ids = new Set(cur.map(i => (i as { id?: string }).id));
     await writeInputs([...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
   }
+  await writeServers({ ...existing, ...servers }, target);
   return Object.keys(servers).length;
 }
 

@@ -9,6 +9,7 @@
  *
  *   const r = fromServerJson(doc);            // { options: [{ label, server, inputs }], errors }
  */
+import { describeInstall, MAX_INSTALL_DESCRIPTION } from './install';
 
 /** One way to install a server: its definition (settings shape) and the inputs it asks for. */
 export interface InstallOption {
@@ -75,14 +76,13 @@ export function fromServerJson(doc: unknown): ServerJsonResult {
   const packages = Array.isArray(doc.packages) ? doc.packages : [];
   const remotes = Array.isArray(doc.remotes) ? doc.remotes : [];
   if (packages.length > MAX_ARGS || remotes.length > MAX_ARGS) { errors.push(`${regName}: more than ${MAX_ARGS} packages or remotes.`); return out; }
-  packages.forEach((p, i) => {
-    const r = fromPackage(name, p, i);
+  const add = (r: InstallOption | string) => {
+    // The install dialog shows the whole description or nothing: one too long to show whole is refused.
+    if (typeof r !== 'string' && describeInstall(r).length > MAX_INSTALL_DESCRIPTION) r = `${r.label.slice(0, 120)}: its command line and environment are longer than ${MAX_INSTALL_DESCRIPTION} characters, too long to show whole before installing.`;
     if (typeof r === 'string') errors.push(`${regName}: ${r}`); else out.options.push(r);
-  });
-  remotes.forEach((p, i) => {
-    const r = fromRemote(name, p, i);
-    if (typeof r === 'string') errors.push(`${regName}: ${r}`); else out.options.push(r);
-  });
+  };
+  packages.forEach((p, i) => add(fromPackage(name, p, i)));
+  remotes.forEach((p, i) => add(fromRemote(name, p, i)));
   if (!packages.length && !remotes.length) errors.push(`${regName} lists no package and no remote to install.`);
   return out;
 }
@@ -112,14 +112,22 @@ export const RUNTIME_OPTIONS: Readonly<Record<'npm' | 'pypi' | 'oci', Readonly<R
  * Environment variables no registry entry may set or ask for, whatever the runtime: loaders and interpreters'
  * start-up hooks (`NODE_OPTIONS`, `LD_PRELOAD`, `DYLD_*`, `PYTHONPATH`, `BASH_ENV`, `ENV`, `PERL5OPT`, `RUBYOPT`,
  * `JAVA_TOOL_OPTIONS`…) and the runtimes' own configuration (`npm_config_registry`, `UV_INDEX_URL`, `PIP_*`,
- * `DOCKER_HOST`, proxies, CA bundles), which would change what npx, uvx or docker fetch and run before the server does.
+ * `DOCKER_HOST`, proxies, CA bundles, `OPENSSL_CONF` (an OpenSSL config loads engines), the resolver's host aliases),
+ * which would change what npx, uvx or docker fetch and run before the server does.
  */
-export const REFUSED_ENV = /^(NODE_.*|NPM_CONFIG_.*|NPM_.*|COREPACK_.*|ELECTRON_.*|LD_.*|DYLD_.*|GCONV_PATH|GLIBC_TUNABLES|MALLOC_.*|PYTHON.*|PIP_.*|UV_.*|VIRTUAL_ENV|CONDA_.*|BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|PATH|HOME|SHELL|TMPDIR|PERL5OPT|PERL5LIB|PERLLIB|PERL_.*|RUBYOPT|RUBYLIB|GEM_.*|BUNDLE_.*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|DOTNET_.*|COMPLUS_.*|CORECLR_.*|DOCKER_.*|BUILDKIT_.*|GIT_.*|SSH_.*|(HTTPS?|ALL|NO|FTP)_PROXY|SSL_CERT_.*|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|XDG_.*)$/i;
+export const REFUSED_ENV = /^(NODE_.*|NPM_CONFIG_.*|NPM_.*|COREPACK_.*|ELECTRON_.*|LD_.*|DYLD_.*|GCONV_PATH|GLIBC_TUNABLES|MALLOC_.*|PYTHON.*|PIP_.*|UV_.*|VIRTUAL_ENV|CONDA_.*|BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|PATH|HOME|SHELL|TMPDIR|PERL5OPT|PERL5LIB|PERLLIB|PERL_.*|RUBYOPT|RUBYLIB|GEM_.*|BUNDLE_.*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|DOTNET_.*|COMPLUS_.*|CORECLR_.*|DOCKER_.*|BUILDKIT_.*|GIT_.*|SSH_.*|(HTTPS?|ALL|NO|FTP)_PROXY|SSL_CERT_.*|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|OPENSSL_.*|SSLKEYLOGFILE|HOSTALIASES|LOCALDOMAIN|RES_OPTIONS|LOCPATH|NLSPATH|XDG_.*)$/i;
 
-/** A value from a registry document: bounded, no control character, no `${…}` (settings would resolve it: `${env:TOKEN}`). */
+/**
+ * A value from a registry document: bounded, no control character, no `${…}` (settings would resolve it: `${env:TOKEN}`),
+ * no invisible formatting character (a bidi override would reorder the command line the install dialog shows) and no
+ * `](` (a `[label](command:…)` link in that dialog).
+ */
 function plainValue(v: string): boolean {
-  return !/[\x00-\x1f\x7f-\x9f]/.test(v) && !v.includes('${');
+  return !/[\x00-\x1f\x7f-\x9f\u2028\u2029]|\p{Cf}/u.test(v) && !v.includes('${') && !v.includes('](');
 }
+
+/** Why plainValue refused a value. */
+const NOT_PLAIN = 'carries a control or invisible formatting character, a ${…} variable or a "](" link';
 
 const shown = (v: unknown, n = 80) => JSON.stringify(String(v).slice(0, n));
 
@@ -136,7 +144,7 @@ function packageArgumentsOf(list: unknown): string[] | string {
   for (const a of list) {
     if (!isObject(a)) return 'packageArguments has an entry that is not an object';
     const value = valueOf(a);
-    if (value !== undefined && !plainValue(value)) return `packageArguments value ${shown(value)} carries a control character or a \${…} variable`;
+    if (value !== undefined && !plainValue(value)) return `packageArguments value ${shown(value)} ${NOT_PLAIN}`;
     if (a.type === 'positional') {
       if (value === undefined) return 'packageArguments has a positional argument without a value';
       out.push(value);
@@ -191,7 +199,7 @@ function envOf(name: string, list: unknown): { env: Record<string, string>; inpu
       env[key] = `\${input:${id}}`;
       inputs.push({ id, type: 'promptString', description: (str(v.description) ?? key).slice(0, 200), ...(v.isSecret === true ? { password: true } : {}) });
     } else if (str(v.default) !== undefined) {
-      if (!plainValue(v.default as string)) return `environmentVariables ${key} default ${shown(v.default)} carries a control character or a \${…} variable`;
+      if (!plainValue(v.default as string)) return `environmentVariables ${key} default ${shown(v.default)} ${NOT_PLAIN}`;
       env[key] = v.default as string;
     }
   }
@@ -242,7 +250,7 @@ function fromRemote(name: string, r: unknown, i: number): InstallOption | string
   const type = r.type === 'streamable-http' ? 'http' : r.type === 'sse' ? 'sse' : undefined;
   if (!type) return `${where}: the transport ${JSON.stringify(r.type)} is not streamable-http or sse.`;
   const url = str(r.url);
-  if (!url || !usableUrl(url) || /\{/.test(url)) return `${where}: the URL ${JSON.stringify(String(r.url).slice(0, 120))} is not an https URL (or a loopback http one).`;
+  if (!url || !usableUrl(url) || /[{\s]/.test(url) || !plainValue(url)) return `${where}: the URL ${JSON.stringify(String(r.url).slice(0, 120))} is not an https URL (or a loopback http one).`;
   const headers: Record<string, string> = {};
   const inputs: InstallOption['inputs'] = [];
   if (r.headers !== undefined) {
