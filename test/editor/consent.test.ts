@@ -24,7 +24,7 @@ import { importReadError } from '../../src/extension/commands/settings';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, ROOT, activateHost, until } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -220,7 +220,10 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
       'imp-stdio': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: 'imp-stdio' } },
     } }));
     answers.set('imp-stdio', 'allow');
-    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 2);
+    answerWhereToWrite(api, 'Import into User Settings');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 2);
+    } finally { api.setDialogAnswerer(undefined); }
     const written = cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
     assert.ok('imp-remote' in written && 'imp-stdio' in written, JSON.stringify(written));
     await until(api, 'both imported servers asked about', () => asked.length === 2);
@@ -310,7 +313,10 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     // The bystander: a regular file imports (not started: autoStart off), into user settings.
     const file = path.join(tmp, 'regular.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { 'imp-file': { command: process.execPath, args: [EVERYTHING, 'stdio'], autoStart: false } } }));
-    assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 1);
+    answerWhereToWrite(api, 'Import into User Settings');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 1);
+    } finally { api.setDialogAnswerer(undefined); }
     assert.ok('imp-file' in (cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
     assert.deepStrictEqual(asked, [], 'a server that does not start asks nothing');
   });

@@ -25,3 +25,16 @@ export function until(api: McpHostExtensionApi, what: string, check: () => boole
     test();
   });
 }
+
+/**
+ * Answers the host's dialogs that ask where to write servers (Import Servers, a registry install) with `title`,
+ * and records them; every other dialog is dismissed. Returns the record; `api.setDialogAnswerer(undefined)` ends it.
+ */
+export function answerWhereToWrite(api: McpHostExtensionApi, title: string): { message: string; detail?: string; buttons: string[] }[] {
+  const seen: { message: string; detail?: string; buttons: string[] }[] = [];
+  api.setDialogAnswerer(async d => {
+    seen.push({ message: d.message, detail: d.detail, buttons: d.buttons.map(b => b.title) });
+    return d.buttons.some(b => b.title === title) ? title : undefined;
+  });
+  return seen;
+}

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, activateHost } from './helpers';
+import { EVERYTHING, activateHost, answerWhereToWrite } from './helpers';
 
 async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -139,11 +139,51 @@ describe('Editor settings surfaces (inputs, import)', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-'));
     const file = path.join(dir, 'claude_desktop_config.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { imported: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoStart: false } } }));
-    const n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file);
+    const dialogs = answerWhereToWrite(api, 'Import into Workspace Settings');
+    let n: number | undefined;
+    try { n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file); } finally { api.setDialogAnswerer(undefined); }
     assert.strictEqual(n, 1);
+    assert.strictEqual(dialogs.length, 1);
+    assert.match(dialogs[0].message, /^Import the MCP server "imported" from .*claude_desktop_config\.json\?$/);
+    assert.match(dialogs[0].detail ?? '', /^Name in settings: imported\nRuns: npx -y @modelcontextprotocol\/server-memory\n/);
     const servers = cfg().inspect<Record<string, { command?: string; args?: string[] }>>('servers')?.workspaceValue ?? {};
     assert.strictEqual(servers.imported?.command, 'npx');
     assert.deepStrictEqual(servers.imported?.args, ['-y', '@modelcontextprotocol/server-memory']);
+  });
+
+  it('H414: Import Servers shows each server as it will be written, a hostile file\'s bidi and control characters as escapes, and asks where; Cancel writes nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-hostile-'));
+    const file = path.join(dir, 'mcp.json');
+    // A hostile server (a right-to-left override and a control character in its arguments) beside a plain one.
+    fs.writeFileSync(file, JSON.stringify({ servers: {
+      sneaky: { type: 'stdio', command: 'node', args: ['safe.js', '\u202e--evil', 'a\u0007b'], autoStart: false },
+      plain: { type: 'stdio', command: 'node', args: ['server.js'], cwd: '/srv', autoStart: false },
+    } }));
+    const before = JSON.stringify(cfg().inspect('servers')?.workspaceValue ?? {});
+    const cancelled = answerWhereToWrite(api, 'Cancel');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 0);
+    } finally { api.setDialogAnswerer(undefined); }
+    assert.strictEqual(JSON.stringify(cfg().inspect('servers')?.workspaceValue ?? {}), before, 'Cancel wrote nothing');
+    assert.strictEqual(cancelled.length, 1);
+    const d = cancelled[0];
+    assert.match(d.message, /^Import 2 MCP servers from .*mcp\.json\?$/);
+    assert.deepStrictEqual(d.buttons, ['Import into User Settings', 'Import into Workspace Settings', 'Cancel']);
+    assert.ok(!/[\u202e\u0007]/.test(d.detail ?? ''), 'no raw bidi or control character reaches the dialog');
+    assert.match(d.detail ?? '', /Name in settings: sneaky\nRuns: node safe\.js '\\u202e--evil' 'a\\x07b'/);
+    assert.match(d.detail ?? '', /Name in settings: plain\nRuns: node server\.js\nWorking directory: \/srv/);
+    const chosen = answerWhereToWrite(api, 'Import into Workspace Settings');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 2);
+    } finally { api.setDialogAnswerer(undefined); }
+    assert.strictEqual(chosen.length, 1);
+    const written = cfg().inspect<Record<string, { args?: string[] }>>('servers')?.workspaceValue ?? {};
+    assert.deepStrictEqual(written.sneaky?.args, ['safe.js', '\u202e--evil', 'a\u0007b'], 'written exactly as the file says');
+    assert.deepStrictEqual(written.plain?.args, ['server.js']);
+    const rest = { ...written };
+    delete rest.sneaky;
+    delete rest.plain;
+    await cfg().update('servers', Object.keys(rest).length ? rest : undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('coexistence: a server also in .vscode/mcp.json is flagged in the Servers view; importing the whole file offers to turn VS Code\'s copy off', async () => {
@@ -158,6 +198,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
       return node && tree.getTreeItem(node as never);
     };
     try {
+      answerWhereToWrite(api, 'Import into Workspace Settings');
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Keep Both'), 1);
       assert.strictEqual(access(), undefined, 'Keep Both leaves VS Code alone');
       await waitRunning(api, 'twin');
@@ -167,11 +208,13 @@ describe('Editor settings surfaces (inputs, import)', function () {
       // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
       await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Disable There'), 1);
+      api.setDialogAnswerer(undefined);
       assert.strictEqual(access(), 'none');
       await waitRunning(api, 'twin');
       for (let i = 0; i < 50 && /also in/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
       assert.doesNotMatch(String(twinItem()?.description), /also in/);
     } finally {
+      api.setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('chat.mcp').update('access', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(file, { force: true });

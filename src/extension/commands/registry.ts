@@ -16,8 +16,7 @@ import { describeInstall } from '../../mcp/registry/install';
 import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
 import type { InstallOption } from '../../mcp/registry/serverJson';
 import { iconFreeText, quoted, shownName } from '../../mcp/logging/display';
-import { ask } from '../dialogs';
-import { addToSettings } from './settings';
+import { addToSettings, askWhereToWrite } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';
 
@@ -77,14 +76,11 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
 }
 
 /** The install dialog: where to write `option` (described exactly), or undefined for Cancel. */
-async function askWhere(base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
-  const workspace = !!vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted;
+function askWhere(base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
   const left = entry.result.errors.length ? `\n\n${shownName(`Other ways to install it were refused: ${entry.result.errors.join(' ')}`, 1000)}` : '';
-  const answer = await ask({
-    severity: 'warning',
+  return askWhereToWrite({
     message: `Install the MCP server ${quoted(entry.result.title || entry.registryName)} (${quoted(entry.registryName)}) from the MCP Registry at ${shownName(base, 120)}?`,
     detail: `${describeInstall(option)}${left}`,
-    buttons: [{ title: INSTALL_USER }, ...(workspace ? [{ title: INSTALL_WORKSPACE }] : []), { title: INSTALL_CANCEL, isCloseAffordance: true }],
-  }, { key: `registry-install:${entry.registryName}` });
-  return answer === INSTALL_USER ? 'user' : answer === INSTALL_WORKSPACE && workspace ? 'workspace' : undefined;
+    key: `registry-install:${entry.registryName}`,
+  }, { user: INSTALL_USER, workspace: INSTALL_WORKSPACE, cancel: INSTALL_CANCEL });
 }

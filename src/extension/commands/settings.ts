@@ -8,6 +8,9 @@ import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
 import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
 import { shownError } from './args';
+import { describeInstall } from '../../mcp/registry/install';
+import type { InstallOption } from '../../mcp/registry/serverJson';
+import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/display';
 import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../addedServers';
 
@@ -48,6 +51,28 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
   await writeServers({ ...existing, ...servers }, target);
   return Object.keys(servers).length;
 }
+
+/** The buttons of a dialog that asks where to write servers. */
+export interface WhereTitles { user: string; workspace: string; cancel: string }
+
+/**
+ * The one question before the host writes servers into settings (a registry install, an import): a modal through the
+ * consent governor whose detail is exactly what will be written, with a button per place the user may choose —
+ * user settings, workspace settings (only with a folder open in a trusted workspace) — and Cancel (nothing written).
+ * `only` offers just that place (a caller that already knows it, such as a test); still asked.
+ */
+export async function askWhereToWrite(dialog: { message: string; detail: string; key: string }, titles: WhereTitles, only?: SettingsTarget): Promise<SettingsTarget | undefined> {
+  const workspace = !!vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted && only !== 'user';
+  const user = only !== 'workspace';
+  const answer = await ask({
+    severity: 'warning', message: dialog.message, detail: dialog.detail,
+    buttons: [...(user ? [{ title: titles.user }] : []), ...(workspace ? [{ title: titles.workspace }] : []), { title: titles.cancel, isCloseAffordance: true }],
+  }, { key: dialog.key });
+  return answer === titles.user && user ? 'user' : answer === titles.workspace && workspace ? 'workspace' : undefined;
+}
+
+/** The import dialog's buttons. */
+export const IMPORT_TITLES: WhereTitles = { user: 'Import into User Settings', workspace: 'Import into Workspace Settings', cancel: 'Cancel' };
 
 /**
  * What Import Servers says when `file` cannot be read (the bounded reader refused it: a FIFO, a device, a directory,
@@ -106,7 +131,34 @@ export async function importServersCommand(file?: string, answer?: string, targe
     return 0;
   }
   const total = Object.keys(r.servers).length;
-  const n = await addToSettings(r.servers, r.inputs, { target: target === 'user' || target === 'workspace' ? target : undefined });
+  if (!total) {
+    void vscode.window.showInformationMessage(`${chosen} defines no MCP servers; nothing to import.`);
+    return 0;
+  }
+  // Which servers (asked when the user picked the file and it holds more than one; a caller naming the file imports
+  // all it holds), then where, in a dialog that shows each exactly as it will be written.
+  let names = Object.keys(r.servers);
+  if (!file && names.length > 1) {
+    const picks = await vscode.window.showQuickPick(names.map(n => ({
+      label: iconFreeText(shownName(n, 120)), name: n, picked: true,
+      detail: iconFreeText(shownName(describeInstall({ name: n, server: r.servers[n] as Record<string, unknown>, inputs: [] }).split('\n')[1] ?? '', 200)),
+    })), { canPickMany: true, placeHolder: `Import which servers from ${path.basename(chosen)}?`, matchOnDetail: true });
+    if (!picks?.length) return 0;
+    names = picks.map(p => p.name);
+  }
+  const servers = Object.fromEntries(names.map(n => [n, r.servers[n]]));
+  const inputs = r.inputs as InstallOption['inputs'];
+  const detail = [
+    // A file from another tool is untrusted text: controls and bidi or invisible characters shown as escapes.
+    ...names.map(n => dialogText(describeInstall({ name: n, server: servers[n] as Record<string, unknown>, inputs }))),
+    ...(r.warnings.length ? [shownName(r.warnings.join(' '), 1000)] : []),
+  ].join('\n\n');
+  const where = await askWhereToWrite({
+    message: `Import ${names.length === 1 ? `the MCP server ${quoted(names[0])}` : `${names.length} MCP servers`} from ${shownName(chosen, 200)}?`,
+    detail, key: `import:${chosen}`,
+  }, IMPORT_TITLES, target === 'user' || target === 'workspace' ? target : undefined);
+  if (!where) return 0;
+  const n = await addToSettings(servers, r.inputs, { target: where });
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
     void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);

@@ -41,18 +41,21 @@ export function describeInstall(r: ResolvedInstall): string {
     return input ? ` (asked for when it ${when}${input.password ? ', kept secret' : ''})` : '';
   };
   const lines = [`Name in settings: ${r.name}`];
-  if (s.type === 'stdio') {
+  // A definition without a type is stdio when it has a command (mcp.json's rule; an import's servers may omit it).
+  if (s.type === 'stdio' || (s.type === undefined && typeof s.command === 'string')) {
     const argv = [String(s.command), ...(Array.isArray(s.args) ? s.args.map(String) : [])];
     lines.push(`Runs: ${argv.map(shellQuote).join(' ')}`);
+    if (typeof s.cwd === 'string') lines.push(`Working directory: ${s.cwd}`);
+    if (typeof s.envFile === 'string') lines.push(`Environment file: ${s.envFile}`);
     const env = Object.entries((s.env ?? {}) as Record<string, string>);
     if (!env.length) lines.push('Environment: nothing added');
     else {
       lines.push('Environment:');
-      for (const [k, v] of env) lines.push(`  ${k}=${INPUT_REF.test(v) ? v : shellQuote(v)}${asked(v, 'starts')}`);
+      for (const [k, raw] of env) { const v = String(raw); lines.push(`  ${k}=${INPUT_REF.test(v) ? v : shellQuote(v)}${asked(v, 'starts')}`); }
     }
   } else {
     lines.push(`Connects to: ${String(s.url)} (${s.type === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-    const headers = Object.entries((s.headers ?? {}) as Record<string, string>);
+    const headers = Object.entries((s.headers ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)] as const);
     lines.push(headers.length
       ? `Headers sent: ${headers.map(([k, v]) => `${k}${asked(v, 'connects')}`).join(', ')}`
       : 'Headers sent: none');
