@@ -6,10 +6,10 @@
  * `initialize` at once; when that fails the verdict is dropped and the server is probed again in the same start.
  * Connection (connection.ts) hands it to its supervisor as the launch.
  */
-import { SdkError, SdkErrorCode, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../types';
-import { McpHostError } from '../errors';
+import { McpHostError, forbiddenMessage } from '../errors';
 import type { Redactor } from '../logging/redact';
 import type { Limits } from '../limits';
 import type { FetchLike } from '../http/fetch';
@@ -224,7 +224,14 @@ export class ServerLauncher {
 
   private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false, legacyOnly = false): Promise<McpSession> {
     // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
-    const fetch = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
+    const guarded = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
+    // H403: whether a 403 of this connection carried a WWW-Authenticate challenge (only then are credentials to blame).
+    let challenged = false;
+    const fetch: FetchLike = async (url, init) => {
+      const r = await guarded(url, init);
+      if (r.status === 403 && r.headers.has('www-authenticate')) challenged = true;
+      return r;
+    };
     const transport = httpTransport(def, kind, {
       name: this.host.name(), fetch, authProvider: this.host.options.authProvider, reconnection: this.host.options.reconnection, skipIssuerMetadataValidation,
     });
@@ -241,6 +248,10 @@ export class ServerLauncher {
       if (why) {
         this.host.serverLog.log('warning', 'lifecycle', `server \`${this.host.name()}\`: ${why}`);
         return this.connectHttp(def, kind, scope, true, legacyOnly);
+      }
+      // A 403 the SDK's era probe calls ClientHttpForbidden whatever the answer said: credentials only with a challenge.
+      if (err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden && !challenged) {
+        throw new McpHostError(forbiddenMessage(this.host.name(), err, false), undefined, { cause: err });
       }
       throw err;
     }
