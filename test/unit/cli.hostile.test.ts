@@ -199,5 +199,14 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     } finally {
       await fx.stop();
     }
+    // The other side: a 403 whose answer challenges the credentials (insufficient_scope) still says so.
+    const challenge = await startHttpFixture(['--forbid', 'scope admin needed', '--forbid-challenge'], 'hostile-http.mjs');
+    try {
+      const r = await run(['inspect', 'scoped', '--config', config('challenged.json', { scoped: { type: 'http', url: challenge.url } })]);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /credentials|sign-in|scope/, r.stderr);
+    } finally {
+      await challenge.stop();
+    }
   });
 });
