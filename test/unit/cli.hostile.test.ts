@@ -85,11 +85,13 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     assertHidden('doctor', doctor, huge);
     assertHidden('doctor', doctor, small);
 
+    // H402: the tool result is the server's data, shown as sent (it chose to send back what it was given); the CLI's
+    // own lines around it show no part of either secret.
     const leak = await run(['call', 'leaky', 'leak', '--config', cfg]);
     assert.equal(leak.code, 0, leak.stderr.slice(0, 2000));
-    assert.match(leak.stdout, /leaked: \*\*\*/);
-    assertHidden('call leak', leak, huge);
-    assertHidden('call leak', leak, small);
+    assert.ok(leak.stdout.startsWith(`leaked: ${small.slice(0, 100)}`), leak.stdout.slice(0, 200));
+    assertHidden('call leak (its own lines)', { ...leak, stdout: '' }, huge);
+    assertHidden('call leak (its own lines)', { ...leak, stdout: '' }, small);
   });
   function edgesConfig(): string {
     return config('edges.json', {
