@@ -17,6 +17,7 @@ import { definitionKeyer, keyMigration, legacyDefinitionKey } from '../../src/mc
 const definitionKey = definitionKeyer('ab'.repeat(32));
 import type { LogEntry, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture, until } from '../support/connection';
+import { processesIn } from '../support/cli';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -150,7 +151,7 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     assert.equal(verdicts.stale(key), false, 'renewed: not stale any more');
   });
 
-  it('H401: a background probe that finds 2026-07-28 drops the day-old verdict (the next start negotiates it); a stop ends the probe\'s process', async () => {
+  it('H401: a background probe that finds 2026-07-28 drops the day-old verdict (the next start negotiates it)', async () => {
     const DAY = ERA_VERDICT_REPROBE_MS;
     const now = 2_000 * DAY;
     const def = nodeFixture('dual', 'modern', ['--stdio']);
@@ -173,6 +174,27 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     } finally {
       await next.dispose();
     }
+  });
+
+  it('H401: a stop during the background probe ends the probe\'s process too, and the verdict stays', async () => {
+    const DAY = ERA_VERDICT_REPROBE_MS;
+    const now = 3_000 * DAY;
+    const cwd = fs.mkdtempSync(path.join(tmp, 'probe-cwd-'));
+    // Silent on server/discover: the background probe waits out its whole probe time, long enough to be stopped in.
+    const def = nodeFixture('quiet', 'skills', ['--silent-probe'], { cwd });
+    const key = definitionKey(def);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts({ [key]: { era: 'legacy', at: now - DAY - 1 } }, d => saved.push(d), () => now);
+    const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 30_000 });
+    try {
+      await c.start();
+      await until(() => processesIn(cwd).length === 2, 20_000, 'the probe\'s process beside the running one');
+    } finally {
+      await c.dispose();
+    }
+    assert.deepEqual(processesIn(cwd), [], 'a process of the launch or of the probe is left');
+    assert.deepEqual(saved, []);
+    assert.equal(verdicts.get(key)?.at, now - DAY - 1);
   });
 
   it('keeps only well-formed entries (hash keys, legacy verdicts) from what was stored', () => {
