@@ -1,11 +1,12 @@
 /**
- * What the CLI writes, and how it behaves as a Unix tool:
- * - every line passes the one redaction path (the redactors of every server the configuration defines);
- * - its own lines (reports, warnings, errors) have control characters escaped (a server cannot move the
- *   cursor, clear the screen or fake a line of ours) and are cut to a few hundred bytes;
- * - data (tool results, resources, prompts, `--json`) has C0 (but newline, tab and CRLF), ESC, DEL and C1 escaped
- *   too, on a terminal or not (a pipe often ends in one: `| less -R`, a CI log), unless `--raw` asks for the
- *   bytes as sent; JSON is written by `jsonText`, so escaping it changes nothing and it stays valid JSON;
+ * What the CLI writes, and how it behaves as a Unix tool (docs/REDACTION.md says what is redacted where, and why):
+ * - its own lines (reports, warnings, errors) pass the one redaction path (the redactors of every server the
+ *   configuration defines), have control characters escaped (a server cannot move the cursor, clear the screen or
+ *   fake a line of ours) and are cut to a few hundred bytes;
+ * - data the user asked to see (tool results, resources, prompts, listings, `--json`) is never redacted (H402): it is
+ *   what the server said, not the host's; it has C0 (but newline, tab and CRLF), ESC, DEL and C1 escaped, on a
+ *   terminal or not (a pipe often ends in one: `| less -R`, a CI log), unless `--raw` asks for the bytes as sent;
+ *   JSON is written by `jsonText`, so escaping it changes nothing and it stays valid JSON;
  * - a closed stdout or stderr (`mcp-host … | head -1`) ends it quietly: servers stopped, no stack trace.
  */
 import { Redactor, cutBytes, redactorFor } from '../mcp/logging/redact';
@@ -39,12 +40,12 @@ export function ownText(text: string, maxLineBytes = REPORT_LINE_BYTES): string 
 }
 
 /**
- * Data the user asked for (a tool result, a resource, a prompt, JSON): redacted; control characters escaped
- * (line ends `\r\n` kept) unless `raw` (`--raw`: the bytes as the server sent them).
+ * Data the user asked for (a tool result, a resource, a prompt, a listing, JSON): never redacted (H402: redaction
+ * keeps the host's secrets out of its own output; it does not rewrite what a server says), control characters escaped
+ * (line ends `\r\n` kept) unless `raw` (`--raw`: the text exactly as the server sent it).
  */
 export function dataText(text: string, raw = false): string {
-  const clean = redactor.text(text);
-  return raw ? clean : clean.split('\r\n').map(escapeControls).join('\r\n');
+  return raw ? text : text.split('\r\n').map(escapeControls).join('\r\n');
 }
 
 let closedHandler: ((stream: 'stdout' | 'stderr') => void) | undefined;

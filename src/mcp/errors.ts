@@ -153,12 +153,11 @@ export function describeError(server: string, method: string, err: unknown, time
   const status = httpStatusOf(err);
   if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
   if (status === 403) {
-    // Credentials are blamed only when the answer says so (the SDK's ClientHttpForbidden: a WWW-Authenticate
-    // insufficient_scope challenge); otherwise the server's own reason is the message (H193).
-    if (err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden) {
-      return `server \`${server}\` refused access (${serverReason(err)}): the credentials in its \`headers\` setting or its sign-in do not grant access`;
-    }
-    return `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
+    // Credentials are blamed only when the answer says so (the SDK's ClientHttpForbidden after a WWW-Authenticate
+    // insufficient_scope challenge); otherwise the server's own reason is the message (H193). The SDK also names a
+    // plain 403 to its era probe ClientHttpForbidden: the launcher, which sees the answer's headers, says that one
+    // through forbiddenMessage (H403).
+    return forbiddenMessage(server, err, err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden);
   }
   // A redirect has no body to quote: the host's own word on it (where it pointed, that it was not followed) is the reason.
   if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})${status >= 300 && status < 400 ? `: ${messageOf(err)}` : ''}`;
@@ -171,6 +170,16 @@ export function describeError(server: string, method: string, err: unknown, time
     return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
   }
   return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
+}
+
+/**
+ * A 403: the server's own reason (serverReason), and the credentials blamed only when `challenged` (the answer carried a
+ * WWW-Authenticate challenge).
+ */
+export function forbiddenMessage(server: string, err: unknown, challenged: boolean): string {
+  return challenged
+    ? `server \`${server}\` refused access (${serverReason(err)}): the credentials in its \`headers\` setting or its sign-in do not grant access`
+    : `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
 }
 
 /** How much of an HTTP error's body is quoted in a message. */

@@ -1,7 +1,8 @@
 /**
  * Hostile inputs at the edges of the shipped CLI (issue 21; a private copy of the production dist/cli.js,
  * test/support/shipped.ts): a 1 MB secret in an envFile, results nested 100,000 levels deep, `$ref` cycles in an
- * inputSchema, Ctrl+C during a task, a resource the server does not have. Each case runs a well-behaved server
+ * inputSchema, Ctrl+C during a task, a resource the server does not have, servers that fail at start (an uncaught
+ * exception, npx of a package that does not exist, a 403 with a body: issue 37). Each case runs a well-behaved server
  * (or call) beside the hostile one that must keep working, and no process may be left with its cwd in the
  * servers' folder.
  */
@@ -11,6 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, processesIn, runCli, startCli, type CliRun } from '../support/cli';
+import { freePort } from '../support/connection';
+import { startHttpFixture } from '../fixtures/servers/harness';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
@@ -82,11 +85,13 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     assertHidden('doctor', doctor, huge);
     assertHidden('doctor', doctor, small);
 
+    // H402: the tool result is the server's data, shown as sent (it chose to send back what it was given); the CLI's
+    // own lines around it show no part of either secret.
     const leak = await run(['call', 'leaky', 'leak', '--config', cfg]);
     assert.equal(leak.code, 0, leak.stderr.slice(0, 2000));
-    assert.match(leak.stdout, /leaked: \*\*\*/);
-    assertHidden('call leak', leak, huge);
-    assertHidden('call leak', leak, small);
+    assert.ok(leak.stdout.startsWith(`leaked: ${small.slice(0, 100)}`), leak.stdout.slice(0, 200));
+    assertHidden('call leak (its own lines)', { ...leak, stdout: '' }, huge);
+    assertHidden('call leak (its own lines)', { ...leak, stdout: '' }, small);
   });
   function edgesConfig(): string {
     return config('edges.json', {
@@ -151,6 +156,59 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
       assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);
       // At once, not after a grace period: the CLI exits only when every server it started is gone.
       assert.deepEqual(processesIn(serverCwd), [], `run ${i + 1}: processes left after exit`);
+    }
+  });
+
+  it('H403: a Node server that throws at start and npx of a package that does not exist: the reason is the line that explains it; the bystander starts', async () => {
+    const closed = await freePort(); // nothing listens there: the registry is unreachable, and nothing leaves the machine
+    const cfg = config('start-failures.json', {
+      throws: { command: process.execPath, args: [path.join(FIXTURES, 'crash-at-start.mjs'), '--throw', '--lines', '2', '--message', 'getaddrinfo ENOTFOUND docs.invalid'], cwd: serverCwd },
+      missing: {
+        command: 'npx', args: ['-y', 'no-such-mcp-server-h403'], cwd: serverCwd,
+        env: { npm_config_registry: `http://127.0.0.1:${closed}/`, npm_config_fetch_retries: '0', npm_config_cache: path.join(work, 'npm-cache'), npm_config_update_notifier: 'false' },
+      },
+      ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd },
+    });
+    const doctor = await run(['doctor', '--config', cfg, '--timeout', '60000']);
+    assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /✓ ok \(stdio\)/);
+    const block = (name: string) => doctor.stdout.slice(doctor.stdout.indexOf(`✗ ${name} `)).split('\n').slice(0, 2).join('\n');
+    assert.match(block('throws'), /Error: getaddrinfo ENOTFOUND docs\.invalid/, doctor.stdout);
+    assert.doesNotMatch(block('throws'), /Node\.js v\d/);
+    assert.match(block('missing'), /ECONNREFUSED 127\.0\.0\.1:\d+/, doctor.stdout);
+    assert.doesNotMatch(block('missing'), /complete log/);
+    // The whole tail is still shown below the reason (Node's own last line included).
+    assert.match(doctor.stdout, /Node\.js v\d+/);
+    // A command that needs the server says the same reason on its one line.
+    const call = await run(['call', 'throws', 'echo', '--config', cfg]);
+    assert.equal(call.code, 1);
+    assert.match(call.stderr, /Error: getaddrinfo ENOTFOUND docs\.invalid/);
+    assert.doesNotMatch(call.stderr, /Node\.js v\d/);
+    const good = await run(['call', 'ok', 'echo', '--args', '{"text":"still here"}', '--config', cfg]);
+    assert.equal(good.code, 0, good.stderr);
+  });
+
+  it('H403: a 403 with a body shows the server\'s own words and blames no credentials; the bystander works', async () => {
+    const fx = await startHttpFixture(['--forbid', 'Access is only allowed at localhost:47521'], 'hostile-http.mjs');
+    try {
+      const cfg = config('forbidden.json', { pw: { type: 'http', url: fx.url }, ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd } });
+      const r = await run(['inspect', 'pw', '--config', cfg, '-v']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /403[^\n]*"Access is only allowed at localhost:47521"/);
+      assert.doesNotMatch(r.stderr, /credentials|sign-in/);
+      const good = await run(['call', 'ok', 'echo', '--args', '{"text":"fine"}', '--config', cfg]);
+      assert.equal(good.code, 0, good.stderr);
+    } finally {
+      await fx.stop();
+    }
+    // The other side: a 403 whose answer challenges the credentials (insufficient_scope) still says so.
+    const challenge = await startHttpFixture(['--forbid', 'scope admin needed', '--forbid-challenge'], 'hostile-http.mjs');
+    try {
+      const r = await run(['inspect', 'scoped', '--config', config('challenged.json', { scoped: { type: 'http', url: challenge.url } })]);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /credentials|sign-in|scope/, r.stderr);
+    } finally {
+      await challenge.stop();
     }
   });
 });

@@ -104,7 +104,8 @@ describe('HTTP error paths on the shipped bundle (production dist/cli.js)', func
     fixture = await startFixture(['--forbid']);
     const r = await cliRun(copy.cli, ['call', 'forbidden', 'echo', '--args', '{"text":"x"}', '--config', config('forbidden', fixture.url)], copy.dir);
     assert.equal(r.code, 1, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
-    assert.match(r.stderr, /server `forbidden` refused access \(HTTP 403 Forbidden: ".*this token may not use this server.*"\): the credentials/);
+    // No WWW-Authenticate challenge: the server's own words are the reason, and no credentials are blamed (H193, H403).
+    assert.match(r.stderr, /server `forbidden` refused access \(HTTP 403 Forbidden: ".*this token may not use this server.*"\); that is the server's own reason/);
     assert.doesNotMatch(r.stderr, /Streamable HTTP error|Error POSTing/);
     // 403 is not a reason to fall back to the legacy transport
     assert.equal((await fixture.stats()).gets ?? 0, 0);

@@ -4,7 +4,7 @@
  * with hostile text escaped, a verified SKILL.md printed, a tampered one refused (exit 1) naming server, skill and
  * file while the good skills of the same server print; a second run
  * sends no `server/discover` to a server that refused the probe (a verdict from an answer; a silent probe is a timeout,
- * never cached: H194), and the cache file holds only hashes.
+ * never cached: H194; nor a 2026-07-28 server's slow start, modern.mjs: H404), and the cache file holds only hashes.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,6 +15,7 @@ import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SKILLS = path.join(ROOT, 'test/fixtures/servers/skills.mjs');
+const MODERN = path.join(ROOT, 'test/fixtures/servers/modern.mjs');
 /** Any C0 control but newline and tab, ESC, DEL, any C1 control, U+2028/9. */
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
 
@@ -101,5 +102,35 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
     assert.equal(second.code, 0, second.stderr);
     assert.equal(second.stdout, 'two\n');
     assert.equal(probes(), 1, 'the second run sent server/discover');
+  });
+
+  it('H404: a 2026-07-28 server that starts slower than the probe is not cached as legacy: the next run probes and negotiates 2026-07-28; the bystander\'s verdict stays', async () => {
+    const cacheFile = path.join(work, 'cache-slow', 'era-verdicts.json');
+    const env = { MCP_HOST_ERA_CACHE: cacheFile };
+    const delay = path.join(work, 'start-delay');
+    const slowConfig = path.join(work, 'slow.json');
+    fs.writeFileSync(slowConfig, JSON.stringify({
+      servers: {
+        slow: { type: 'stdio', command: process.execPath, args: [MODERN, '--start-delay-file', delay], cwd: serverCwd, timeout: { startup: 60_000 } },
+        old: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: serverCwd, timeout: { startup: 60_000 } },
+      },
+    }));
+    const inspect = (server: string) => runCli(CLI, ['inspect', server, '--config', slowConfig, '-v'], { cwd: work, env });
+    // The bystander: a server that refuses server/discover is remembered (one verdict in the file).
+    const old = await inspect('old');
+    assert.equal(old.code, 0, old.stderr);
+    const stored = () => Object.keys(JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as object);
+    assert.equal(stored().length, 1);
+    // Slower than the stdio probe's 3 s: the probe had no answer in time, and that is no verdict.
+    fs.writeFileSync(delay, '4500');
+    const slow = await inspect('slow');
+    assert.match(slow.stderr, /no era verdict is remembered/, slow.stderr);
+    assert.equal(stored().length, 1, 'the slow start was cached as a verdict');
+    // Started at its usual speed, the same definition is probed again and speaks 2026-07-28.
+    fs.writeFileSync(delay, '0');
+    const fast = await inspect('slow');
+    assert.equal(fast.code, 0, fast.stderr);
+    assert.equal((JSON.parse(fast.stdout) as { era: string }).era, 'modern', fast.stderr);
+    assert.equal(stored().length, 1, 'the bystander\'s verdict is kept');
   });
 });

@@ -10,13 +10,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Connection, type ConnectionOptions } from '../../src/mcp/server/connection';
-import { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, type EraVerdict } from '../../src/mcp/server/eraVerdicts';
+import { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, ERA_VERDICT_REPROBE_MS, type EraVerdict } from '../../src/mcp/server/eraVerdicts';
 import { definitionKeyer, keyMigration, legacyDefinitionKey } from '../../src/mcp/config/definitionKey';
 
 /** The owner's key (an installation's HMAC): what verdicts are kept under. */
 const definitionKey = definitionKeyer('ab'.repeat(32));
 import type { LogEntry, StdioServerDefinition } from '../../src/mcp/types';
-import { FAST_STOP, nodeFixture } from '../support/connection';
+import { FAST_STOP, nodeFixture, until } from '../support/connection';
+import { processesIn } from '../support/cli';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -106,6 +107,94 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     assert.equal(verdicts.get(definitionKey(def)), undefined);
     // The same definition (the same key): probed this time, so it runs.
     assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 7000 })).era, 'modern');
+  });
+
+  it('H401: a verdict younger than a day is used with no probe at all; an older one is used for the start and a background probe renews it', async () => {
+    const DAY = ERA_VERDICT_REPROBE_MS;
+    let now = 1_000 * DAY;
+    const clock = () => now;
+    const rec = path.join(tmp, 'reprobe.log');
+    const def = nodeFixture('aging', 'skills', ['--record', rec]);
+    const key = definitionKey(def);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts({ [key]: { era: 'legacy', at: now - DAY + 60_000 } }, d => saved.push(d), clock);
+    // Younger than a day: no probe, in the start or after it.
+    const logs: LogEntry[] = [];
+    const young = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts });
+    young.onLog(e => logs.push(e));
+    try {
+      await young.start();
+      assert.equal(young.era, 'legacy');
+    } finally {
+      await young.dispose();
+    }
+    assert.equal(probes(rec), 0);
+    assert.deepEqual(saved, []);
+    assert.ok(!logs.some(e => /background/.test(e.message)), logs.map(e => e.message).join('\n'));
+
+    // Over a day old (the clock moved on): this start still sends no probe, a background launch probes and renews.
+    now += 2 * 60_000;
+    const old = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 10_000 });
+    old.onLog(e => logs.push(e));
+    try {
+      await old.start();
+      assert.equal(old.era, 'legacy', 'the old verdict served this start');
+      await until(() => saved.length > 0, 20_000, 'the background probe renewed the verdict');
+      assert.deepEqual(saved.at(-1), { [key]: { era: 'legacy', at: now } });
+      assert.equal(probes(rec), 1, 'one server/discover: the background probe');
+      assert.equal(old.state.kind, 'running', 'the running session is untouched');
+      assert.ok(logs.some(e => /probed again in the background/.test(e.message)));
+      assert.ok(logs.some(e => /found the initialize era again: the era verdict is renewed/.test(e.message)));
+    } finally {
+      await old.dispose();
+    }
+    assert.equal(verdicts.stale(key), false, 'renewed: not stale any more');
+  });
+
+  it('H401: a background probe that finds 2026-07-28 drops the day-old verdict (the next start negotiates it)', async () => {
+    const DAY = ERA_VERDICT_REPROBE_MS;
+    const now = 2_000 * DAY;
+    const def = nodeFixture('dual', 'modern', ['--stdio']);
+    const key = definitionKey(def);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts({ [key]: { era: 'legacy', at: now - DAY - 1 } }, d => saved.push(d), () => now);
+    const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 10_000 });
+    try {
+      await c.start();
+      assert.equal(c.era, 'legacy', 'the day-old verdict served this start');
+      await until(() => saved.length > 0, 20_000, 'the background probe dropped the verdict');
+      assert.deepEqual(saved, [undefined]);
+    } finally {
+      await c.dispose();
+    }
+    const next = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 10_000 });
+    try {
+      await next.start();
+      assert.equal(next.era, 'modern');
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it('H401: a stop during the background probe ends the probe\'s process too, and the verdict stays', async () => {
+    const DAY = ERA_VERDICT_REPROBE_MS;
+    const now = 3_000 * DAY;
+    const cwd = fs.mkdtempSync(path.join(tmp, 'probe-cwd-'));
+    // Silent on server/discover: the background probe waits out its whole probe time, long enough to be stopped in.
+    const def = nodeFixture('quiet', 'skills', ['--silent-probe'], { cwd });
+    const key = definitionKey(def);
+    const saved: (Record<string, EraVerdict> | undefined)[] = [];
+    const verdicts = new EraVerdicts({ [key]: { era: 'legacy', at: now - DAY - 1 } }, d => saved.push(d), () => now);
+    const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 30_000 });
+    try {
+      await c.start();
+      await until(() => processesIn(cwd).length === 2, 20_000, 'the probe\'s process beside the running one');
+    } finally {
+      await c.dispose();
+    }
+    assert.deepEqual(processesIn(cwd), [], 'a process of the launch or of the probe is left');
+    assert.deepEqual(saved, []);
+    assert.equal(verdicts.get(key)?.at, now - DAY - 1);
   });
 
   it('keeps only well-formed entries (hash keys, legacy verdicts) from what was stored', () => {

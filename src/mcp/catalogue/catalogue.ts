@@ -472,6 +472,8 @@ export class CatalogueSession {
   /** list_changed pacing per list: the pending timer, when the burst began, when the last refresh ended and took how long. */
   private readonly paced = new Map<CatalogueKind, { timer?: ReturnType<typeof setTimeout>; since?: number; endedAt: number; tookMs: number }>();
   private disposed = false;
+  /** Declared lists the server answered with -32601 (H190): empty for this session, never read again (H400). */
+  private readonly unserved = new Set<CatalogueKind>();
 
   constructor(private readonly opts: CatalogueSessionOptions) {}
 
@@ -528,7 +530,7 @@ export class CatalogueSession {
    * burst exactly one refresh reads the newest list; notifications during a refresh make one more after it.
    */
   changed(kind: CatalogueKind): void {
-    if (this.disposed || !declares(this.opts.capabilities, kind)) return;
+    if (this.disposed || !declares(this.opts.capabilities, kind) || this.unserved.has(kind)) return;
     const pace = { ...LIST_CHANGED, ...this.opts.listChanged };
     let p = this.paced.get(kind);
     if (!p) this.paced.set(kind, p = { endedAt: 0, tookMs: 0 });
@@ -573,6 +575,7 @@ export class CatalogueSession {
       const err: unknown = r.reason;
       if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) {
         this.current = { ...this.current, [kind]: [] };
+        this.unserved.add(kind);
         this.opts.warn(`server \`${server}\` declares ${LIST[kind].cap} but does not implement ${LIST[kind].method} (-32601): its ${kind} list is empty`);
       } else {
         this.opts.warn(`server \`${server}\`: could not load its ${kind} list: ${err instanceof Error ? err.message : String(err)}`);
@@ -586,7 +589,7 @@ export class CatalogueSession {
    * coalesced into a single follow-up fetch. Failures become a warning; the old list stays.
    */
   refresh(kind: CatalogueKind): Promise<void> {
-    if (this.disposed || !declares(this.opts.capabilities, kind)) return Promise.resolve();
+    if (this.disposed || !declares(this.opts.capabilities, kind) || this.unserved.has(kind)) return Promise.resolve();
     const inFlight = this.running.get(kind);
     if (inFlight) {
       this.dirty.add(kind);

@@ -73,7 +73,20 @@ function mirroredTool(tool: Tool, session: McpSession): Tool | undefined {
   return mirrors ? tool : undefined;
 }
 
+/** A declared capability a server may still not serve (H400): its feature is then off for the session. */
+type UnservedFeature = 'completions' | 'logging' | 'subscriptions';
+
+/** The capability that declares each feature and what is off without it, as the log line says them. */
+const FEATURE: Record<UnservedFeature, { cap: string; off: string }> = {
+  completions: { cap: 'completions', off: 'argument completions are off' },
+  logging: { cap: 'logging', off: 'its log level is not set' },
+  subscriptions: { cap: 'resources.subscribe', off: 'resource subscriptions are off' },
+};
+
 export class ServerCalls {
+  /** Per session, the declared features the server answered with -32601 (H400). */
+  private readonly unserved = new WeakMap<McpSession, Set<UnservedFeature>>();
+
   constructor(private readonly h: RequestHost) {}
 
   sdkOptions(opts: RequestOptions | undefined): SdkRequestOptions {
@@ -216,30 +229,56 @@ export class ServerCalls {
   ): Promise<CompleteResult['completion']> {
     const session = await this.h.ready();
     if (!session.client.getServerCapabilities()?.completions) return { values: [] };
-    const r = await this.run('completion/complete', (s, o) => s.client.request({
+    const r = await this.declared(session, 'completions', 'completion/complete', () => this.run('completion/complete', (s, o) => s.client.request({
       method: 'completion/complete', params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) },
-    }, specSchema('CompleteResult'), o), opts);
-    return { ...r.completion, values: r.completion.values.slice(0, COMPLETION_MAX) };
+    }, specSchema('CompleteResult'), o), opts));
+    return r ? { ...r.completion, values: r.completion.values.slice(0, COMPLETION_MAX) } : { values: [] };
   }
 
   /** Subscribes to `notifications/resources/updated` for `uri` (legacy: resources/subscribe; modern: subscriptions/listen). */
   async subscribe(uri: string): Promise<void> {
     const session = await this.h.ready();
-    if (!session.client.getServerCapabilities()?.resources?.subscribe) throw new McpHostError(`server \`${this.h.name()}\` does not support resource subscriptions`);
-    await this.run(session.era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe', (s, o) => s.subscribe(uri, o));
+    const unsupported = `server \`${this.h.name()}\` does not support resource subscriptions`;
+    if (!session.client.getServerCapabilities()?.resources?.subscribe) throw new McpHostError(unsupported);
+    const method = session.era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe';
+    const done = await this.declared(session, 'subscriptions', method, async () => { await this.run(method, (s, o) => s.subscribe(uri, o)); return true; });
+    if (!done) throw new McpHostError(`${unsupported} (it declares resources.subscribe but answered ${method} with -32601)`, ProtocolErrorCode.MethodNotFound);
   }
 
   async unsubscribe(uri: string): Promise<void> {
     const session = await this.h.ready();
-    if (!session.client.getServerCapabilities()?.resources?.subscribe) return;
+    if (!session.client.getServerCapabilities()?.resources?.subscribe || this.unserved.get(session)?.has('subscriptions')) return;
     await this.run('resources/unsubscribe', (s, o) => s.unsubscribe(uri, o));
   }
 
   /** `logging/setLevel` on a legacy session (the 2026-07-28 revision has no such request). */
   async setLogLevel(level: LoggingLevel): Promise<void> {
     const st = this.h.state();
-    if (st.kind !== 'running' || !st.capabilities.logging || st.era === 'modern') return;
-    await this.run('logging/setLevel', (s, o) => s.client.request({ method: 'logging/setLevel', params: { level } }, specSchema('EmptyResult'), o));
+    const session = this.h.current();
+    if (st.kind !== 'running' || !st.capabilities.logging || st.era === 'modern' || !session) return;
+    await this.declared(session, 'logging', 'logging/setLevel', () => this.run('logging/setLevel', (s, o) => s.client.request({ method: 'logging/setLevel', params: { level } }, specSchema('EmptyResult'), o)));
+  }
+
+  /**
+   * H400: a request of a capability the server declared (completions, logging, resources.subscribe). Answered with
+   * -32601 Method not found, the feature is off for this session with one log line, as a declared list the server
+   * does not implement is empty (H190): undefined now and for every later request of it, without asking again; the
+   * rest of the server works. Any other failure is the caller's.
+   */
+  private async declared<T>(session: McpSession, feature: UnservedFeature, method: string, fn: () => Promise<T>): Promise<T | undefined> {
+    if (this.unserved.get(session)?.has(feature)) return undefined;
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof McpHostError && err.code === ProtocolErrorCode.MethodNotFound)) throw err;
+      let off = this.unserved.get(session);
+      if (!off) this.unserved.set(session, off = new Set());
+      if (!off.has(feature)) {
+        off.add(feature);
+        this.h.log('warning', 'lifecycle', `server \`${this.h.name()}\` declares ${FEATURE[feature].cap} but does not implement ${method} (-32601): ${FEATURE[feature].off} for it`);
+      }
+      return undefined;
+    }
   }
 
   /** Proves the server answers: ping (legacy), server/discover (modern, which has no ping). */

@@ -288,7 +288,7 @@ export class Connection implements ServerHandle {
   setConfigError(message: string | undefined): void { this.supervisor.setConfigError(message); }
   setTrace(on: boolean): void { this.trace = on; }
   start(): Promise<void> { return this.supervisor.start(); }
-  stop(): Promise<void> { return this.supervisor.stop(); }
+  async stop(): Promise<void> { await Promise.all([this.supervisor.stop(), this.launcher.stopBackground()]); }
 
   async restart(): Promise<void> {
     await this.stop();

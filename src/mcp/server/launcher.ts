@@ -6,10 +6,10 @@
  * `initialize` at once; when that fails the verdict is dropped and the server is probed again in the same start.
  * Connection (connection.ts) hands it to its supervisor as the launch.
  */
-import { SdkError, SdkErrorCode, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../types';
-import { McpHostError } from '../errors';
+import { McpHostError, forbiddenMessage } from '../errors';
 import type { Redactor } from '../logging/redact';
 import type { Limits } from '../limits';
 import type { FetchLike } from '../http/fetch';
@@ -23,6 +23,7 @@ import { launcherFailed } from '../process/startReason';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
 import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
 import type { ConnectionOptions } from './connection';
+import type { EraVerdictStore } from './eraVerdicts';
 import { messageOf } from '../errors';
 
 /** What a launch needs of its connection. */
@@ -48,6 +49,8 @@ export interface LaunchHost {
 export class ServerLauncher {
   /** The roots (folder paths) the running sandboxed launch may write: when the visible roots differ, it restarts. */
   sandboxRoots: string | undefined;
+  /** The background era probe in flight (H401), if one is. */
+  private background?: { scope: LaunchScope; done: Promise<void> };
 
   constructor(private readonly host: LaunchHost) {}
 
@@ -63,6 +66,8 @@ export class ServerLauncher {
       this.host.serverLog.log('info', 'lifecycle', 'this definition answered initialize before: starting without the server/discover probe');
       try {
         session = await this.launchOnce(def, scope, true);
+        // H401: a verdict over a day old serves this start; a probe in the background renews or drops it.
+        if (verdicts?.stale?.(key)) this.reprobe(def, key, verdicts);
       } catch (err) {
         // H124: the remembered era failed (the server now speaks only 2026-07-28, or something else changed): forget
         // it and start again with the probe, once. A sign-in the server asks for is no era problem (and must not
@@ -81,11 +86,65 @@ export class ServerLauncher {
     }
     if (key !== undefined && session.kind !== 'sse') {
       // H194: a verdict only from an answer: a legacy era reached after the whole probe time (a slow start) is not one.
-      if (session.era === 'legacy' && !cached && session.eraAnswered) verdicts?.set(key, { era: 'legacy', at: Date.now() });
+      if (session.era === 'legacy' && !cached && session.eraAnswered) verdicts?.set(key, { era: 'legacy', at: verdicts.now?.() ?? Date.now() });
       else if (session.era === 'legacy' && !cached) this.host.serverLog.log('info', 'lifecycle', 'the protocol probe had no answer in time: initialize was used, and no era verdict is remembered (the next start probes again)');
       else if (session.era === 'modern' && verdicts?.get(key)) verdicts.set(key, undefined);
     }
     return session;
+  }
+
+  /**
+   * H401: probes the protocol era again apart from the running session (a launch of its own, with the probe), at most
+   * one at a time: an answered `initialize` renews the verdict, 2026-07-28 drops it (the next start negotiates it), a
+   * probe without an answer in time leaves it as it was. The probe's session is closed (process tree included) as soon
+   * as it is known, after the startup timeout at the latest, or by `stopBackground`. Its stderr goes to the server's
+   * log; its catalogue, notifications and closing are nobody's business (the running session's state is untouched).
+   */
+  private reprobe(def: ServerDefinition, key: string, verdicts: EraVerdictStore): void {
+    if (this.background) return;
+    const log = (message: string) => this.host.serverLog.log('info', 'lifecycle', message);
+    log('the era verdict of this definition is over a day old: it served this start, and the protocol era is probed again in the background');
+    const scope: LaunchScope = { aborted: false, sessions: [] };
+    const quiet: SessionHost = {
+      ...this.host.sessionHost, onCatalogue: () => undefined, onResourceUpdated: () => undefined, onNotification: () => undefined, onClosed: () => undefined,
+    };
+    const prober = new ServerLauncher({
+      // No sign-in from a background probe (no browser window the user did not ask for): a server that needs one keeps its verdict.
+      ...this.host, options: { ...this.host.options, eraVerdicts: undefined, authProvider: undefined }, sessionHost: quiet, onStdoutClosed: () => undefined,
+    });
+    const closeAll = () => Promise.all(scope.sessions.map(s => s.closing ? undefined : s.close(false)));
+    const timer = setTimeout(() => { scope.aborted = true; void closeAll(); }, this.host.sessionHost.startupTimeout());
+    const done = (async () => {
+      try {
+        const s = await prober.launchOnce(def, scope, false);
+        if (scope.aborted) return;
+        if (s.era === 'modern') {
+          verdicts.set(key, undefined);
+          log('the background protocol probe found 2026-07-28: the era verdict is dropped, and the next start negotiates it');
+        } else if (s.eraAnswered) {
+          verdicts.set(key, { era: 'legacy', at: verdicts.now?.() ?? Date.now() });
+          log('the background protocol probe found the initialize era again: the era verdict is renewed');
+        } else {
+          log('the background protocol probe had no answer in time: the era verdict stays as it was');
+        }
+      } catch (err) {
+        if (!scope.aborted) log(`the background protocol probe failed (${messageOf(err)}): the era verdict stays as it was`);
+      } finally {
+        clearTimeout(timer);
+        await closeAll();
+        this.background = undefined;
+      }
+    })();
+    this.background = { scope, done };
+  }
+
+  /** Ends a background era probe (the server stops or is disposed) and resolves once its process tree is stopped. */
+  async stopBackground(): Promise<void> {
+    const b = this.background;
+    if (!b) return;
+    b.scope.aborted = true;
+    await Promise.all(b.scope.sessions.map(s => s.closing ? undefined : s.close(false)));
+    await b.done;
   }
 
   /** One launch by the definition's type; `legacyOnly` starts with `initialize` (no probe). */
@@ -168,7 +227,14 @@ export class ServerLauncher {
 
   private async connectHttp(def: HttpServerDefinition, kind: HttpKind, scope: LaunchScope, skipIssuerMetadataValidation = false, legacyOnly = false): Promise<McpSession> {
     // SEP-2352: a rejected bearer token makes the SDK's auth() discover the authorization server again.
-    const fetch = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
+    const guarded = this.host.options.authProvider ? rediscoverOnRejectedToken(def.url, this.host.options.authProvider, this.host.fetch) : this.host.fetch;
+    // H403: whether a 403 of this connection carried a WWW-Authenticate challenge (only then are credentials to blame).
+    let challenged = false;
+    const fetch: FetchLike = async (url, init) => {
+      const r = await guarded(url, init);
+      if (r.status === 403 && r.headers.has('www-authenticate')) challenged = true;
+      return r;
+    };
     const transport = httpTransport(def, kind, {
       name: this.host.name(), fetch, authProvider: this.host.options.authProvider, reconnection: this.host.options.reconnection, skipIssuerMetadataValidation,
     });
@@ -185,6 +251,10 @@ export class ServerLauncher {
       if (why) {
         this.host.serverLog.log('warning', 'lifecycle', `server \`${this.host.name()}\`: ${why}`);
         return this.connectHttp(def, kind, scope, true, legacyOnly);
+      }
+      // A 403 the SDK's era probe calls ClientHttpForbidden whatever the answer said: credentials only with a challenge.
+      if (err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden && !challenged) {
+        throw new McpHostError(forbiddenMessage(this.host.name(), err, false), undefined, { cause: err });
       }
       throw err;
     }
