@@ -27,7 +27,9 @@ function probes(file: string): number {
 }
 
 async function startOnce(def: StdioServerDefinition, opts: ConnectionOptions, logs: LogEntry[] = []): Promise<{ era?: string }> {
-  const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, probeTimeoutMs: 400, definitionKey, ...opts });
+  // A server that answers the probe (refuses it) is never waited on for the whole time, so the time is long: a loaded
+  // machine's slow process start must not turn an answer into a timeout. The silent-probe test sets a short one.
+  const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, probeTimeoutMs: 30_000, definitionKey, ...opts });
   c.onLog(e => logs.push(e));
   try {
     await c.start();
@@ -66,10 +68,10 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     const verdicts = new EraVerdicts(undefined, d => saved.push(d));
     const def = nodeFixture('slow', 'skills', ['--silent-probe', '--record', rec]);
     const logs: LogEntry[] = [];
-    assert.equal((await startOnce(def, { eraVerdicts: verdicts }, logs)).era, 'legacy');
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 400 }, logs)).era, 'legacy');
     assert.deepEqual(saved, [], 'a timeout was cached as a verdict');
     assert.ok(logs.some(e => /no era verdict is remembered/.test(e.message)));
-    assert.equal((await startOnce(def, { eraVerdicts: verdicts })).era, 'legacy');
+    assert.equal((await startOnce(def, { eraVerdicts: verdicts, probeTimeoutMs: 400 })).era, 'legacy');
     assert.equal(probes(rec), 2, 'the second start did not probe again');
   });
 
