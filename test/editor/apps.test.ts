@@ -191,6 +191,28 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     assert.strictEqual(view.panel.title.endsWith('— budget'), true, view.panel.title);
   });
 
+  it('H382: a view posting 1,000 ui/message fills the @mcp chat input (focusing the chat) once; the rest are refused until the user sends a request; then a bystander view\'s message is put there', async () => {
+    const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(fake, 'the fake language model is installed');
+    await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
+    const hostile = await initialized('basic', 'get-time');
+    await vscode.commands.executeCommand('mcpHost.callTool', 'budget', 'get-budget-data', {});
+    const bystander = await initialized('budget', 'get-budget-data');
+    // A user act first: whatever an earlier view put into the chat input no longer holds the one place.
+    await api.chat.run('hello', { model: fake });
+    const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
+    const placed = (r: Response) => !!r.result && r.result.isError !== true && !r.error;
+    const flood = await Promise.all(Array.from({ length: 1000 }, (_, i) => hostile.asView('ui/message', message(`hostile ${i}`)) as Promise<Response>));
+    assert.strictEqual(flood.filter(placed).length, 1, 'one message put into the chat input (one focus of the chat) for 1,000');
+    assert.ok(flood.filter(r => !placed(r)).every(r => r.result?.isError === true || !!r.error), 'the rest refused, as an error to the view');
+    // The bystander before the user acts: refused too (one per user act, whoever sends it).
+    assert.strictEqual(placed(await bystander.asView('ui/message', message('bystander early')) as Response), false);
+    // The user sends a request: the bystander's one message is put there; the hostile view's next one is refused.
+    await api.chat.run('hello again', { model: fake });
+    assert.strictEqual(placed(await bystander.asView('ui/message', message('bystander')) as Response), true, 'the bystander\'s message after the user act');
+    assert.strictEqual(placed(await hostile.asView('ui/message', message('hostile again')) as Response), false);
+  });
+
   it('H63: a frame nested in a view cannot drive the page (banner, reload without CSP, camera…); the bystander keeps working', async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'nested', {});
     const view = await initialized('fx', 'nested');

@@ -197,9 +197,12 @@ describe('Chat and language models (fake model, server-everything)', function ()
     }
   });
 
-  it('elicitation: decline and cancel reach the server as such', async () => {
+  it('elicitation: decline and cancel reach the server as such; H381: after a Decline the server\'s next request is declined without asking', async () => {
     api.sampling.setElicitUi({ start: async () => 'decline', ask: async () => assert.fail('no fields after decline') });
     assert.match(await callText(api, 'trigger-elicitation-request', {}), /declined/);
+    api.sampling.setElicitUi({ start: async () => assert.fail('not asked again after a Decline this session'), ask: async () => assert.fail('no fields') });
+    assert.match(await callText(api, 'trigger-elicitation-request', {}), /declined/);
+    await api.sampling.resetGrants();
     api.sampling.setElicitUi({ start: async () => 'respond', ask: async () => undefined });
     assert.match(await callText(api, 'trigger-elicitation-request', {}), /cancelled/);
   });

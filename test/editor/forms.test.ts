@@ -113,6 +113,10 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
     assert.strictEqual(api.forms.active!.request.decline, true);
     api.forms.active!.receive({ type: 'decline' });
     assert.match(JSON.stringify((await declined).content), /declined/i);
+    // H381: after a Decline the server's next request is declined without a form (this session, until grants are reset).
+    assert.match(JSON.stringify((await h.callTool('trigger-elicitation-request', {})).content), /declined/i);
+    assert.strictEqual(api.forms.active, undefined, 'no form for a server the user declined');
+    await api.sampling.resetGrants();
     const accepted = h.callTool('trigger-elicitation-request', {});
     await formOpen();
     const form = api.forms.active!;

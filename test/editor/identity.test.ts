@@ -1,7 +1,8 @@
 // One identity (issue 35, H234), in the real extension host: with a consented workspace server running and used (a
 // History entry), changing `mcpHost.timeout.request` in user settings and the server's own `timeout` asks no consent
 // again, keeps the process (same pid), the definition key grants are kept under, and History; the new timeout is the one
-// in use. Changing its `args` is another server: consent is asked again. A bystander server keeps its process throughout.
+// in use, and an "always" grant for its tool stands (H383: no tool dialog). Changing its `args` is another server:
+// consent is asked again and the grant does not apply. A bystander server keeps its process throughout.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -32,6 +33,8 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
   });
 
   after(async () => {
+    api.chat.setUi(undefined);
+    await api.chat.chat.resetGrants();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('timeout.request', undefined, USER);
     await cfg().update('servers', undefined, WS);
@@ -39,7 +42,7 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
   });
 
-  it('H234: user-level timeout.request and the server\'s own timeout: no dialog, same pid, same key, History kept; args: asked again', async () => {
+  it('H234, H383: user-level timeout.request and the server\'s own timeout: no dialog, same pid, same key, History and an "always" tool grant kept; args: asked again, the grant gone', async () => {
     await cfg().update('servers', { [server]: def(), [by]: def() }, WS);
     await until(api, 'both running', () => api.host.get(server)?.state.kind === 'running' && api.host.get(by)?.state.kind === 'running');
     assert.strictEqual(asked.filter(n => n === server).length, 1, `consent asks: ${asked.join(', ')}`);
@@ -51,6 +54,12 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
     assert.ok(JSON.stringify(echo.content).includes('before the edit'));
     const history = api.host.get(server)!.history.length;
     assert.ok(history > 0);
+    // The user allows its tool "always" (the tool dialog's answer).
+    const echoTool = api.host.get(server)!.catalogue.tools.find(t => t.name === 'echo')!;
+    api.chat.setUi({ approveTool: async () => 'always' });
+    assert.strictEqual(await api.chat.chat.approveCall(server, echoTool, {}), true);
+    assert.strictEqual(api.chat.chat.alwaysAllowed(server, 'echo'), true);
+    api.chat.setUi({ approveTool: async () => assert.fail('the "always" grant was lost: the tool dialog asked again') });
 
     // A user-level timeout edit.
     await cfg().update('timeout.request', 123_000, USER);
@@ -66,12 +75,15 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
     assert.strictEqual(api.definitionKey(h.definition), key, 'a tuning edit changed the definition key (grants, History, caches)');
     assert.ok(h.history.length >= history, 'History was dropped');
     assert.strictEqual(pidOf(api, by), byPid, 'the bystander restarted');
+    assert.strictEqual(api.chat.chat.alwaysAllowed(server, 'echo'), true, 'a tuning edit dropped the "always" grant');
+    assert.strictEqual(await api.chat.chat.approveCall(server, echoTool, {}), true, 'allowed by the grant, no dialog');
 
     // An identity edit: another server, asked about again.
     await cfg().update('servers', { [server]: def(['--edited'], { request: 45_000 }), [by]: def() }, WS);
     await until(api, 'asked again', () => asked.filter(n => n === server).length === 2);
     await until(api, 'the edited server running', () => api.host.get(server)?.state.kind === 'running' && pidOf(api, server) !== pid);
     assert.notStrictEqual(api.definitionKey(api.host.get(server)!.definition), key);
+    assert.strictEqual(api.chat.chat.alwaysAllowed(server, 'echo'), false, 'another server: the grant does not apply');
     assert.strictEqual(pidOf(api, by), byPid, 'the bystander restarted');
   });
 });

@@ -193,7 +193,7 @@ export class ChatModelLoop {
   }
 
   /** The search or activate tool of progressive discovery, answered here (server text as data: JSON, one plain line each). */
-  private discoveryCall(name: string, args: Record<string, unknown>, offered: ChatTools, stream: vscode.ChatResponseStream): string {
+  private async discoveryCall(name: string, args: Record<string, unknown>, offered: ChatTools, stream: vscode.ChatResponseStream): Promise<string> {
     const d = offered.discovery!;
     const byName = new Map<string, ModelTool>();
     const nameOf = new Map<string, string>();
@@ -203,7 +203,7 @@ export class ChatModelLoop {
     }
     if (name === DISCOVERY_TOOL_NAMES.search) {
       stream.progress('Searching the MCP tools…');
-      const { hits, total } = d.search([...byName.values()], args.query, mt => nameOf.get(`${mt.server}\u0000${mt.tool.name}`)!);
+      const { hits, total } = await d.search([...byName.values()], args.query, mt => nameOf.get(`${mt.server}\u0000${mt.tool.name}`)!);
       return JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: d.size, maxActive: d.maxActive });
     }
     const { activated, text } = d.activate(args.names, n => byName.get(n));
@@ -280,7 +280,7 @@ export class ChatModelLoop {
   ): Promise<vscode.LanguageModelToolResultPart> {
     const reply = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
-    if (offered.discovery && (call.name === DISCOVERY_TOOL_NAMES.search || call.name === DISCOVERY_TOOL_NAMES.activate)) return reply(this.discoveryCall(call.name, args, offered, stream));
+    if (offered.discovery && (call.name === DISCOVERY_TOOL_NAMES.search || call.name === DISCOVERY_TOOL_NAMES.activate)) return reply(await this.discoveryCall(call.name, args, offered, stream));
     const entry = offered.names.get(call.name);
     const h = entry && this.host.get(entry.server);
     if (!entry || !h || !isRunning(h) || !modelMaySee(h, entry.def, this.gate)) return reply(`There is no tool named "${call.name}" (or its MCP server is not running).`);

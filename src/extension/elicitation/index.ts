@@ -11,6 +11,8 @@ import { createUrlElicit } from './url';
 import { forms } from '../forms';
 import { dialogText, quoted, shownName } from '../../mcp/logging/display';
 import { ask as askDialog } from '../dialogs';
+import { KeyedQueue } from '../grants';
+import type { ServerTurns } from '../serverTurns';
 
 export type { ElicitField } from './form';
 export type { UrlElicitUi } from './url';
@@ -89,20 +91,34 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
   });
 }
 
-/** Builds the `elicit` client feature. */
-export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void) {
+/**
+ * Builds the `elicit` client feature. A server's form requests run one after another, and each asks through the
+ * governor in the server's turn (`turns`): a Decline or a dismissed first question refuses the server's later
+ * requests without a dialog for the rest of the session (they are answered "decline").
+ */
+export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns) {
   let ui: ElicitUi = quickInputElicitUi;
   /** Tests replaced the dialogs: they answer field by field, no form. */
   let custom = false;
   const url = createUrlElicit(log);
-  const elicit = async (server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
-    if (request.mode === 'url') return url.elicitUrl(server, request as ElicitRequestURLParams, signal);
-    const params = request as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } };
-    const fields = fieldsOf(params.requestedSchema ?? {});
-    log(server, 'info', `Elicitation: ${params.message} (fields: ${fields.map(f => f.name).join(', ') || 'none'})`);
+  const queue = new KeyedQueue();
+  const refused = (server: string, why: 'denied' | 'shared' | 'cancelled'): ElicitResult => {
+    log(server, 'info', why === 'denied'
+      ? 'Elicitation declined without a dialog: the user declined this server\'s requests earlier in this session'
+      : 'Elicitation not asked: it was cancelled');
+    return { action: why === 'denied' ? 'decline' : 'cancel' };
+  };
+  const form = async (server: string, params: { message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } }, fields: ElicitField[], signal: AbortSignal): Promise<ElicitResult> => {
     // More than one field, and the dialogs are the real ones: one form (forms/), checked against the requested schema.
     if (!custom && forms && fields.length > 1) {
-      const a = await forms.open({ title: `MCP server "${server}" asks`, message: params.message, schema: params.requestedSchema ?? {}, decline: true });
+      const f = forms;
+      const asked = await turns.ask(server, 'elicitation', {
+        show: () => f.open({ title: `MCP server "${server}" asks`, message: params.message, schema: params.requestedSchema ?? {}, decline: true }),
+        says: a => (a.action === 'submit' ? 'yes' : 'no'),
+        signal,
+      });
+      if (asked.kind === 'refused') return refused(server, asked.why);
+      const a = asked.value;
       if (a.action !== 'submit' || signal.aborted) {
         log(server, 'info', `Elicitation ${a.action === 'decline' ? 'declined' : 'cancelled'} by the user`);
         return { action: a.action === 'decline' ? 'decline' : 'cancel' };
@@ -110,7 +126,13 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
       log(server, 'info', `Elicitation answered (${Object.keys(a.value).join(', ') || 'no fields'})`);
       return { action: 'accept', content: a.value as Record<string, string | number | boolean | string[]> };
     }
-    const start = await ui.start(server, params.message, fields);
+    const asked = await turns.ask(server, 'elicitation', {
+      show: () => ui.start(server, params.message, fields),
+      says: a => (a === 'respond' ? 'yes' : 'no'),
+      signal,
+    });
+    if (asked.kind === 'refused') return refused(server, asked.why);
+    const start = asked.value;
     if (start !== 'respond' || signal.aborted) {
       log(server, 'info', `Elicitation ${start === 'decline' ? 'declined' : 'cancelled'} by the user`);
       return { action: start === 'decline' ? 'decline' : 'cancel' };
@@ -132,6 +154,14 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     }
     log(server, 'info', `Elicitation answered (${Object.keys(content).join(', ') || 'no fields'})`);
     return { action: 'accept', content };
+  };
+  const elicit = async (server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
+    if (request.mode === 'url') return url.elicitUrl(server, request as ElicitRequestURLParams, signal);
+    const params = request as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } };
+    const fields = fieldsOf(params.requestedSchema ?? {});
+    log(server, 'info', `Elicitation: ${params.message} (fields: ${fields.map(f => f.name).join(', ') || 'none'})`);
+    // One at a time per server: a request that comes while one is asked waits, then asks in the server's turn.
+    return queue.run(server, () => form(server, params, fields, signal), signal);
   };
   return {
     elicit,

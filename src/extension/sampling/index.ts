@@ -15,7 +15,8 @@ import { applyStopSequences } from './stopSequences';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
 import { dialogText, quoted, shownName } from '../../mcp/logging/display';
-import { ask as askDialog, type Dialog } from '../dialogs';
+import { ask as askDialog, govern, type Dialog } from '../dialogs';
+import { ServerTurns } from '../serverTurns';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
 export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';
@@ -208,7 +209,10 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   };
   const queue = new KeyedQueue();
   let ui: SamplingUi = modalSamplingUi;
-  const elicitation = createElicit(deps.log);
+  // A server's sampling and elicitation questions, once per turn through the governor: after a Deny (or a Decline)
+  // that server's later requests of the kind are refused without a dialog this session.
+  const turns = new ServerTurns(govern);
+  const elicitation = createElicit(deps.log, turns);
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
     const [model] = await chatModels({ id: ctx.model.id });
@@ -253,10 +257,21 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     const where = grantOf(server);
     let grant: Grant | undefined = where && grants.standing(where.scope, where.key);
     if (!grant) {
-      const answer = await ui.approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) });
+      const asked = await turns.ask(server, 'sampling', {
+        show: () => ui.approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) }),
+        says: a => (a.grant === 'deny' ? 'no' : 'yes'),
+        signal: ctx.signal,
+      });
+      if (asked.kind === 'refused') {
+        deps.log(server, 'info', asked.why === 'denied'
+          ? 'Sampling request refused without a dialog: the user denied this server\'s sampling earlier in this session'
+          : 'Sampling request not asked: it was cancelled');
+        throw new Error(asked.why === 'denied' ? REJECTED_MESSAGE : 'The sampling request was cancelled');
+      }
+      const answer = asked.value;
       grant = answer.grant;
       if (grant === 'deny') {
-        deps.log(server, 'info', 'Sampling request rejected by the user');
+        deps.log(server, 'info', 'Sampling request rejected by the user (later requests of this server are refused without a dialog this session)');
         throw new Error(REJECTED_MESSAGE);
       }
       if (where) await grants.record(where.scope, where.key, grant);
@@ -317,7 +332,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     setUi: u => { ui = u ?? modalSamplingUi; },
     setElicitUi: u => elicitation.setUi(u),
     setUrlElicitUi: u => elicitation.setUrlUi(u),
-    resetGrants: () => grants.clear(),
+    resetGrants: () => { turns.reset(); return grants.clear(); },
     dispose: () => { /* nothing held beyond the grants in the mementos */ },
   };
 }

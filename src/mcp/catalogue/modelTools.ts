@@ -138,6 +138,10 @@ export const MAX_SEARCH_RESULTS = 10;
 export const MAX_SEARCH_DESCRIPTION = 160;
 /** Characters of a query that count. */
 export const MAX_QUERY_CHARS = 200;
+/** Longest run of a search's indexing and scoring before it lets the event loop turn (ms; the budget is 50). */
+export const SEARCH_SLICE_MS = 10;
+/** Most tools a search indexes and scores before it lets the event loop turn. */
+export const SEARCH_CHUNK = 1000;
 /** Names one activate call may carry. */
 export const MAX_ACTIVATE_PER_CALL = 8;
 
@@ -215,11 +219,22 @@ export class ToolDiscovery {
     }
   }
 
-  /** The best matches of `query` among `tools` (words in the name, server, title and description), bounded. */
-  search(tools: readonly ModelTool[], query: unknown, nameOf: (t: ModelTool) => string): { hits: SearchHit[]; total: number } {
+  /**
+   * The best matches of `query` among `tools` (words in the name, server, title and description), bounded. Async:
+   * indexing and scoring run in slices of at most {@link SEARCH_CHUNK} tools and about {@link SEARCH_SLICE_MS}, with a
+   * turn of the event loop between them,
+   * so a search over a 20 MB catalogue, however often a model repeats it, never holds the thread over the 50 ms budget.
+   */
+  async search(tools: readonly ModelTool[], query: unknown, nameOf: (t: ModelTool) => string): Promise<{ hits: SearchHit[]; total: number }> {
     const q = words(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '').slice(0, 20);
     const scored: { t: ModelTool; score: number; i: number }[] = [];
-    tools.forEach((t, i) => {
+    let slice = performance.now();
+    for (let i = 0; i < tools.length; i++) {
+      if (i > 0 && (i % SEARCH_CHUNK === 0 || (i % 64 === 0 && performance.now() - slice > SEARCH_SLICE_MS))) {
+        await new Promise(setImmediate);
+        slice = performance.now();
+      }
+      const t = tools[i];
       const { name, text } = indexEntry(t);
       let score = q.length ? 0 : 1;
       for (const w of q) {
@@ -227,7 +242,7 @@ export class ToolDiscovery {
         else if (text.includes(w)) score += 1;
       }
       if (score > 0) scored.push({ t, score, i });
-    });
+    }
     scored.sort((a, b) => b.score - a.score || a.i - b.i);
     return {
       total: scored.length,

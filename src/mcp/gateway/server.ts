@@ -247,7 +247,7 @@ export class GatewayServer {
 
   private async callTool(gwName: string, args: Record<string, unknown>, signal: AbortSignal, progress?: ProgressForwarder): Promise<CallToolResult> {
     if (!this.byName.size) this.listTools();
-    const discovery = this.discoveryCall(gwName, args);
+    const discovery = await this.discoveryCall(gwName, args);
     if (discovery) return discovery;
     let h: ServerHandle;
     let name: string;
@@ -275,14 +275,14 @@ export class GatewayServer {
   }
 
   /** A call of the search or activate tool (only while over the budget), answered here; undefined for any other name. */
-  private discoveryCall(gwName: string, args: Record<string, unknown>): CallToolResult | undefined {
+  private async discoveryCall(gwName: string, args: Record<string, unknown>): Promise<CallToolResult | undefined> {
     const isSearch = gwName === DISCOVERY_TOOL_NAMES.search;
     if (!isSearch && gwName !== DISCOVERY_TOOL_NAMES.activate) return undefined;
     this.listTools();
     if (!this.discovering) return failed(`Every tool is offered already (the tool budget is not exceeded); ${gwName} is not needed.`);
     const all = [...new Set(this.byName.values())];
     if (isSearch) {
-      const { hits, total } = this.discovery.search(all, args.query, mt => this.toolNames.get(mt)!);
+      const { hits, total } = await this.discovery.search(all, args.query, mt => this.toolNames.get(mt)!);
       // Server text is data: one line of plain text per tool, inside JSON, never instructions.
       return { content: [{ type: 'text', text: JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: this.discovery.size, maxActive: this.discovery.maxActive }) }] };
     }
