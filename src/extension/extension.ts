@@ -29,6 +29,7 @@ import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { mementoEraVerdicts } from './eraCache';
+import { mementoTaskMemory } from './taskStore';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
@@ -144,6 +145,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts).
   const definitionKey = await installationKeyer(context.secrets);
   const eraVerdicts = mementoEraVerdicts(context.workspaceState);
+  // Issue 36: the running tasks of each definition, asked about again after a reload (workspace state).
+  const taskMemory = mementoTaskMemory(context.workspaceState);
   const host: McpHost = hostRef = new McpHost({
     features: sampling,
     authProvider: def => (def.type === 'stdio' ? undefined : oauthBridge().providerFor(def)),
@@ -154,6 +157,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // starts before (each start has a turn of its own), and deciding what starts needs neither.
     // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
     eraVerdicts,
+    taskMemory,
   });
   // The sandbox's extra denials apply from each server's next start.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
@@ -174,7 +178,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     workspace: context.workspaceState, global: context.globalState,
     keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
     grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
-    stores: [eraVerdicts, cache],
+    stores: [eraVerdicts, cache, taskMemory],
     historyDir,
   })));
   step('host');
