@@ -75,6 +75,8 @@ export interface McpHostExtensionApi {
   failureNotices: readonly FailureNotice[];
   /** The "workspace not trusted" messages Start Server / Start All Servers showed (text and buttons), newest last. */
   trustOffers: readonly { text: string; actions: string[] }[];
+  /** The notifications shown when a task a model started ended (text and buttons, the newest 100), newest last. */
+  taskNotices: readonly { text: string; actions: string[] }[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
@@ -303,7 +305,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   step('commands');
   push(createStatusItem(host));
-  push(watchTaskEnds(host));
+  const taskNotices: { text: string; actions: string[] }[] = [];
+  push(watchTaskEnds(host, taskNotices));
   push(watchFailures(host, {
     showLogs: s => logs.show(s),
     restart: s => vscode.commands.executeCommand(CommandIds.restartServer, s),
@@ -338,6 +341,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     failureNotices,
     historyStore,
     trustOffers: controller.trustOffers,
+    taskNotices,
     gateway,
     toolEnablement,
     oauth,
