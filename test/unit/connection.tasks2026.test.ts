@@ -8,7 +8,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
-import type { TaskInfo } from '../../src/mcp/tasks/tasks';
+import { isTerminal, type TaskInfo } from '../../src/mcp/tasks/tasks';
+import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { SamplingService } from '../../src/mcp/features/sampling';
 import { TaskMemory, type RememberedTask } from '../../src/mcp/tasks/taskMemory';
 import { ephemeralKeyer } from '../../src/mcp/config/definitionKey';
@@ -160,6 +161,18 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     assert.deepEqual(conn.tasks.map(t => [t.taskId, t.status]), [[running.taskId, 'working']]);
     await conn.cancelTask(running.taskId);
     assert.equal(text(await conn.callTool('slow', { ms: 100 })), 'slow done', 'room again once the running task ended');
+  });
+
+  it('H394: a task a model started ends ONE time in the views, with its result attached (the one notice offers Show Result)', async () => {
+    const conn = await start();
+    const notices = new TaskEndNotices();
+    const shown: { text: string; showResult: boolean }[] = [];
+    const ends: TaskInfo[] = [];
+    conn.onDidChangeTasks(t => { if (isTerminal(t.status)) ends.push(t); const n = notices.changed(t); if (n) shown.push(n); });
+    assert.equal(text(await conn.callTool('slow_report', { ms: 600 }, { userStarted: false })), 'report ready');
+    assert.deepEqual(ends.map(t => [t.status, t.hasResult]), [['completed', true]], 'the end is shown once, with its result');
+    assert.deepEqual(shown, [{ text: 'The task of slow_report on t26 has completed.', showResult: true }]);
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
   });
 
   it('H140: a 2026-07-28 task\'s progress reaches the task (Tasks group, chat and CLI waiting) and the call\'s onProgress', async () => {

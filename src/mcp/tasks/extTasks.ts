@@ -401,7 +401,9 @@ export class ExtTaskTracker implements TaskRunner {
 
   private apply(e: Entry, t: TaskView): void {
     if (e.finished) return;
-    const status = t.status as TaskStatus;
+    // An end is shown only by `finish`, with its result or error attached: a terminal snapshot shown before it
+    // would reach the views (and the one end notice) without the result.
+    const status = isTerminal(t.status as TaskStatus) ? e.info.status : t.status as TaskStatus;
     const patch: Partial<TaskInfo> = { status, pollMs: pollDelay(t.suggestedPollIntervalMs ?? e.info.pollMs) };
     if (typeof t.statusMessage === 'string') Object.assign(patch, { statusMessage: this.cap(t.statusMessage) });
     if (t.retentionMs !== undefined) Object.assign(patch, { ttl: t.retentionMs });
