@@ -168,6 +168,30 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
     assert.match(opened ?? '', /report ready/);
   });
 
+  it('H394: the gateway into VS Code\'s chat calls the tool the server answers with a task and returns its result', async () => {
+    const slow = api.host.get(S)!.catalogue.tools.find(t => t.name === 'slow')!;
+    // Allowed always in MCP Host, so VS Code runs it without a dialog of its own (a headless window could not answer one).
+    api.chat.setUi({ approveTool: async () => 'always' });
+    try {
+      assert.strictEqual(await api.chat.chat.approveCall(S, slow, {}), true);
+    } finally {
+      api.chat.setUi(undefined);
+    }
+    try {
+      await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+      let name: string | undefined;
+      await until(api, 'the gateway\'s tools in vscode.lm.tools', () => (name = vscode.lm.tools.find(t => t.name.endsWith(`${S}_slow`))?.name) !== undefined, 60000);
+      const before = new Set(tasksOf(S).map(t => t.taskId));
+      const result = await vscode.lm.invokeTool(name!, { input: { ms: 1500 }, toolInvocationToken: undefined });
+      assert.strictEqual(result.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''), 'slow done');
+      const task = tasksOf(S).find(t => !before.has(t.taskId) && t.tool === 'slow');
+      assert.strictEqual(task?.status, 'completed', 'the call ran as a task the server chose');
+      assert.strictEqual(task?.userStarted, false);
+    } finally {
+      await vscode.commands.executeCommand('workbench.mcp.stopServer', '*').then(undefined, () => undefined);
+    }
+  });
+
   it('H395 hostile: a task that never ends (ttl unlimited) holds nothing: the bystander server\'s task completes meanwhile, and Cancel Task ends it', async () => {
     const before = new Set(tasksOf(S).map(t => t.taskId));
     const call = callTool(S, 'hostile_never', {});
