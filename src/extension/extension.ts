@@ -29,6 +29,7 @@ import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './catalogueCache';
 import { mementoEraVerdicts } from './eraCache';
+import { mementoTaskMemory } from './taskStore';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { AddedServers } from './addedServers';
 import { setAddedServers } from './commands/settings';
@@ -77,6 +78,8 @@ export interface McpHostExtensionApi {
   failureNotices: readonly FailureNotice[];
   /** The "workspace not trusted" messages Start Server / Start All Servers showed (text and buttons), newest last. */
   trustOffers: readonly { text: string; actions: string[] }[];
+  /** The notifications shown when a task a model started ended (text and buttons, the newest 100), newest last. */
+  taskNotices: readonly { text: string; actions: string[] }[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
@@ -147,6 +150,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts).
   const definitionKey = await installationKeyer(context.secrets);
   const eraVerdicts = mementoEraVerdicts(context.workspaceState);
+  // Issue 36: the running tasks of each definition, asked about again after a reload (workspace state).
+  const taskMemory = mementoTaskMemory(context.workspaceState);
   const host: McpHost = hostRef = new McpHost({
     features: sampling,
     authProvider: def => (def.type === 'stdio' ? undefined : oauthBridge().providerFor(def)),
@@ -157,6 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // starts before (each start has a turn of its own), and deciding what starts needs neither.
     // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
     eraVerdicts,
+    taskMemory,
   });
   // The sandbox's extra denials apply from each server's next start.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
@@ -180,7 +186,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     workspace: context.workspaceState, global: context.globalState,
     keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
     grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
-    stores: [eraVerdicts, cache],
+    stores: [eraVerdicts, cache, taskMemory],
     historyDir,
   }), push(new OrgPolicyWatcher(log))));
   step('host');
@@ -305,7 +311,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
   step('commands');
   push(createStatusItem(host));
-  push(watchTaskEnds(host));
+  const taskNotices: { text: string; actions: string[] }[] = [];
+  push(watchTaskEnds(host, taskNotices));
   push(watchFailures(host, {
     showLogs: s => logs.show(s),
     restart: s => vscode.commands.executeCommand(CommandIds.restartServer, s),
@@ -340,6 +347,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     failureNotices,
     historyStore,
     trustOffers: controller.trustOffers,
+    taskNotices,
     gateway,
     toolEnablement,
     oauth,

@@ -52,13 +52,14 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
  * ONE notification when a task a model started (chat, the language-model tools, the gateway) ends, with "Show
  * Result" when there is one (TaskEndNotices decides; a task the user started shows its end in its own progress).
  */
-export function watchTaskEnds(host: HostApi, shown?: string[]): vscode.Disposable {
+export function watchTaskEnds(host: HostApi, shown?: { text: string; actions: string[] }[]): vscode.Disposable {
   const notices = new TaskEndNotices();
   return host.onDidChangeTasks(t => {
     const n = notices.changed(t);
     if (!n) return;
-    shown?.push(n.text);
     const show = n.showResult ? ['Show Result'] : [];
+    // Tests read what was shown (bounded: the newest 100).
+    if (shown) { shown.push({ text: n.text, actions: show }); if (shown.length > 100) shown.shift(); }
     const say = t.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void say(n.text, ...show).then(pick => {
       if (pick === 'Show Result') void vscode.commands.executeCommand(CommandIds.showTaskResult, { kind: 'task', server: t.server, taskId: t.taskId });

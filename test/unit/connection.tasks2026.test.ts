@@ -8,9 +8,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
-import type { TaskInfo } from '../../src/mcp/tasks/tasks';
+import { isTerminal, type TaskInfo } from '../../src/mcp/tasks/tasks';
+import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { SamplingService } from '../../src/mcp/features/sampling';
-import { FAST_STOP, http, nodeFixture } from '../support/connection';
+import { TaskMemory, type RememberedTask } from '../../src/mcp/tasks/taskMemory';
+import { ephemeralKeyer } from '../../src/mcp/config/definitionKey';
+import { FAST_STOP, collectLogs, http, nodeFixture, until } from '../support/connection';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
 const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
@@ -135,6 +138,43 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
     assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
   });
 
+  it('H390: only answers that are tasks count against maxTasksPerServer: 40 plain calls in flight and a task beside them all succeed under a limit of 32', async () => {
+    const conn = await start({ limits: { maxTasksPerServer: 32 } });
+    const plain = Array.from({ length: 40 }, (_, i) => conn.callTool('echo', { text: `p${i}` }));
+    // The same tool the server answers at once for a short job counts no more than echo does.
+    const quick = Array.from({ length: 10 }, () => conn.callTool('slow', { ms: 10 }));
+    const task = conn.callTool('slow', { ms: 400 });
+    assert.deepEqual((await Promise.all(plain)).map(text), Array.from({ length: 40 }, (_, i) => `p${i}`));
+    assert.deepEqual((await Promise.all(quick)).map(text), Array(10).fill('slow done'));
+    assert.equal(text(await task), 'slow done');
+    assert.equal(conn.tasks.length, 1, 'one task, the only answer that was a task');
+    assert.equal((await stats(conn)).undeclaredCalls, 0, 'every call declared the extension all the same');
+  });
+
+  it('H390: with the task limit reached, plain calls still work; an answer that is one task too many is refused naming the setting and cancelled on the server', async () => {
+    const conn = await start({ limits: { maxTasksPerServer: 1 } });
+    const running = await new Promise<TaskInfo>(resolve => { void conn.callTool('wait', {}, { onTask: resolve }).catch(() => undefined); });
+    assert.equal(text(await conn.callTool('echo', { text: 'plain' })), 'plain');
+    assert.equal(text(await conn.callTool('slow', { ms: 10 })), 'slow done');
+    await assert.rejects(conn.callTool('slow', { ms: 5000 }), /server `t26` has too many running tasks: over the limit of 1 tasks? per server \(raise it with the setting `mcpHost\.limits\.maxTasksPerServer`\)/);
+    await until(async () => (await stats(conn)).cancels === 1, 10_000, 'the refused task cancelled on the server');
+    assert.deepEqual(conn.tasks.map(t => [t.taskId, t.status]), [[running.taskId, 'working']]);
+    await conn.cancelTask(running.taskId);
+    assert.equal(text(await conn.callTool('slow', { ms: 100 })), 'slow done', 'room again once the running task ended');
+  });
+
+  it('H394: a task a model started ends ONE time in the views, with its result attached (the one notice offers Show Result)', async () => {
+    const conn = await start();
+    const notices = new TaskEndNotices();
+    const shown: { text: string; showResult: boolean }[] = [];
+    const ends: TaskInfo[] = [];
+    conn.onDidChangeTasks(t => { if (isTerminal(t.status)) ends.push(t); const n = notices.changed(t); if (n) shown.push(n); });
+    assert.equal(text(await conn.callTool('slow_report', { ms: 600 }, { userStarted: false })), 'report ready');
+    assert.deepEqual(ends.map(t => [t.status, t.hasResult]), [['completed', true]], 'the end is shown once, with its result');
+    assert.deepEqual(shown, [{ text: 'The task of slow_report on t26 has completed.', showResult: true }]);
+    assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
+  });
+
   it('H140: a 2026-07-28 task\'s progress reaches the task (Tasks group, chat and CLI waiting) and the call\'s onProgress', async () => {
     const conn = await start();
     const seen: TaskInfo[] = [];
@@ -195,6 +235,47 @@ describe('tasks on 2026-07-28 (the io.modelcontextprotocol/tasks extension)', fu
       assert.equal(conn.tasks.find(x => x.taskId === t.taskId)?.status, 'cancelled');
       assert.equal(text(await conn.callTool('echo', { text: 'ok' })), 'ok');
       assert.equal((await stats(conn)).cancels, 1);
+    });
+
+    it('H392: running tasks outlive a reload where the server keeps them: listed again and followed to their end; one the server forgot is dropped with one log line; nothing is cancelled by the reload', async () => {
+      fixture = await startHttpFixture(['--http'], 'tasks-2026.mjs');
+      const def = http('t26h', fixture.url);
+      const definitionKey = ephemeralKeyer();
+      const key = definitionKey(def);
+      let saved: unknown;
+      const first = c = new Connection(def, { pingIntervalMs: 0, definitionKey, taskMemory: new TaskMemory(undefined, d => { saved = d; }) });
+      await first.start();
+      const waiting = await new Promise<TaskInfo>(resolve => { void first.callTool('wait', {}, { onTask: resolve }).catch(() => undefined); });
+      const slow = await new Promise<TaskInfo>(resolve => { void first.callTool('slow', { ms: 4000 }, { onTask: resolve }).catch(() => undefined); });
+      assert.equal(text(await first.callTool('echo', { text: 'plain' })), 'plain');
+      // The window reloads: this connection goes, the server stays with its tasks.
+      await first.dispose();
+      c = undefined;
+      const stored = JSON.parse(JSON.stringify(saved)) as Record<string, RememberedTask[]>;
+      assert.deepEqual(Object.keys(stored), [key], 'kept under the definition key only');
+      assert.deepEqual(stored[key].map(t => t.taskId).sort(), [waiting.taskId, slow.taskId].sort());
+      assert.ok(stored[key].every(t => t.generation === 'v2' && t.ttl === 60_000), JSON.stringify(stored));
+      // What the next window loads, with a task the server does not know (it forgot it).
+      stored[key].push({ taskId: 'task-gone', tool: 'wait', generation: 'v2', startedAt: Date.now() });
+      const memory = new TaskMemory(stored);
+      const second = c = new Connection(def, { pingIntervalMs: 0, definitionKey, taskMemory: memory });
+      const logs = collectLogs(second);
+      await second.start();
+      await until(() => second.tasks.some(t => t.taskId === waiting.taskId && t.status === 'working') && second.tasks.some(t => t.taskId === slow.taskId), 10_000, 'both tasks listed again');
+      const again = second.tasks.find(t => t.taskId === waiting.taskId)!;
+      assert.equal(again.tool, 'wait');
+      assert.equal(again.startedAt, waiting.startedAt, 'its start is the original one');
+      assert.equal(again.userStarted, false, 'its caller is gone: its end raises the one notice');
+      assert.equal(text(await second.callTool('echo', { text: 'ok' })), 'ok', 'the bystander tool answers meanwhile');
+      await until(() => second.tasks.find(t => t.taskId === slow.taskId)?.status === 'completed', 15_000, 'the slow task completed');
+      assert.equal(text(await second.taskResult(slow.taskId)), 'slow done');
+      await until(() => logs.filter(l => /task-gone .*from before the reload is dropped: the server no longer knows it/.test(l.message)).length === 1, 10_000, 'one log line for the forgotten task');
+      assert.ok(!second.tasks.some(t => t.taskId === 'task-gone'));
+      assert.deepEqual(memory.list(key).map(t => t.taskId), [waiting.taskId], 'the completed and the forgotten task are no longer kept');
+      assert.equal((await stats(second)).cancels, 0, 'the reload cancelled nothing on the server');
+      await second.cancelTask(waiting.taskId);
+      assert.deepEqual(memory.list(key), []);
+      assert.equal((await stats(second)).cancels, 1);
     });
   });
 });

@@ -41,6 +41,7 @@ import { NotificationListeners } from './notifications';
 import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTasks';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
+import { bindTaskMemory, type TaskMemoryStore } from '../tasks/taskMemory';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -88,6 +89,11 @@ export interface ConnectionOptions {
   sandbox?: SandboxHostOptions;
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
+  /**
+   * The running tasks remembered per definition key across a reload (tasks/taskMemory.ts): a new session asks the
+   * server about each (`tasks/get`) and lists the ones it still keeps. Needs `definitionKey`.
+   */
+  taskMemory?: TaskMemoryStore;
   /**
    * The definition key (config/definitionKey.ts: the owner's keyed hash of the identity fields) that era verdicts are
    * kept under; without one no verdict is read or kept.
@@ -197,12 +203,17 @@ export class Connection implements ServerHandle {
         // server that offers them (a 2026-07-28 server's extension, a 2025-11-25 server's `tasks` capability).
         if (s.declaresTasksExtension || s.takesLegacyTasks) {
           const legacy = !s.declaresTasksExtension;
+          // The running tasks of this definition are kept across a reload, under its definition key (taskMemory.ts).
+          const memoryKey = options.taskMemory && options.definitionKey?.(this.definition);
           try {
             const ext = new ExtTaskTracker({
               server: this.name, session: await s.taskSession(), progress: (token, h) => s.raw.onProgress(token, h), ...taskOptions,
               ...(legacy && { legacyResultWait: (taskId: string, signal: AbortSignal) => s.client.request({ method: 'tasks/result', params: { taskId } }, OBJECT_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }) }),
+              ...(options.taskMemory && memoryKey && { memory: bindTaskMemory(options.taskMemory, memoryKey, () => this.limits.maxTasksPerServer) }),
             });
             s.store.add(this.toolTasks.attachRunner(ext));
+            // Those a previous session had running: asked about again, listed when the server still keeps them.
+            void ext.resume().catch(err => log('warning', 'lifecycle', `the tasks from before the reload could not be asked about: ${messageOf(err)}`));
           } catch (err) {
             log('warning', 'lifecycle', `the server declares ${legacy ? 'tasks' : 'the tasks extension'}, but its task session could not be set up: ${messageOf(err)}`);
           }

@@ -27,6 +27,7 @@ import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
+import type { BoundTaskMemory } from './taskMemory';
 
 export type { TaskEnabledSession };
 /** A task's input request as ext-tasks hands it to the host (elicitation, sampling or roots). */
@@ -85,6 +86,12 @@ export interface ExtTaskTrackerOptions {
   log?: (level: 'info' | 'warning' | 'debug', message: string) => void;
   /** Hands the params of `notifications/progress` carrying `token` to `handler` until disposed (rawRequests.ts). */
   progress?: (token: string, handler: (params: Record<string, unknown>) => void) => Disposable;
+  /**
+   * The running tasks of this definition kept across a reload (taskMemory.ts, bound to its definition key): each
+   * task is kept while it runs and forgotten when it ends (not when the session ends: then it is asked about again
+   * by the next session, `resume`).
+   */
+  memory?: BoundTaskMemory;
 }
 
 type Execution = ToolExecution<Record<string, unknown>>;
@@ -107,6 +114,8 @@ interface Entry {
   progressRoute?: Disposable;
   /** A 2025-11-25 `tasks/result` wait is open (legacyResultWait); aborted when the task ends. */
   waiting: boolean;
+  /** The task could not be kept for after a reload (said once in the log). */
+  notKept?: boolean;
   abort: AbortController;
 }
 
@@ -119,6 +128,9 @@ const ANY_OBJECT = {
     ? { success: true as const, value: value as Record<string, unknown> }
     : { success: false as const, error: new Error('the tool result is not an object') as never }),
 };
+
+/** How long a session that ends waits for its detached task executions to let go before it closes. */
+const DETACH_WAIT_MS = 1_000;
 
 /** Message-only changes (same status) reach the views at most this often; a flood of them costs nothing more. */
 const MESSAGE_EMIT_MS = 250;
@@ -147,7 +159,9 @@ export class ExtTaskTracker implements TaskRunner {
 
   async callTool(tool: string, args: Record<string, unknown>, opts: TaskRunOptions = {}): Promise<Record<string, unknown>> {
     if (this.disposed) throw new McpHostError(`server \`${this.o.server}\` is not running`);
-    assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
+    // A 2025-11-25 call asks for a task, so the bound is checked first. A 2026-07-28 call only allows one (every call
+    // of such a server does, SEP-2663) and most are answered at once: only an answer that is a task counts, below.
+    if (!this.extension) assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
     // The call's own signal stops the request that creates the task; once there is a task, aborting cancels it.
     const creating = new AbortController();
     const onAbortCreate = () => creating.abort(opts.signal?.reason);
@@ -197,6 +211,16 @@ export class ExtTaskTracker implements TaskRunner {
       void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
       throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: the task id is ${typeof taskId === 'string' ? `${taskId.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})` : 'not a string'}`);
     }
+    if (this.extension) {
+      try {
+        assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
+      } catch (err) {
+        // The server made a task the host has no room for: it is cancelled at once, and the call says why.
+        route?.dispose();
+        void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
+        throw err;
+      }
+    }
     const entry = box.entry = this.track(tool, args, exec, opts, route);
     if (box.early) this.setProgress(entry, box.early);
     opts.onCreated?.(entry.info);
@@ -206,21 +230,52 @@ export class ExtTaskTracker implements TaskRunner {
       else opts.signal.addEventListener('abort', onAbort, { once: true });
       void entry.done.catch(() => undefined).finally(() => opts.signal?.removeEventListener('abort', onAbort));
     }
-    void exec.settle({ onEvent: ev => this.onEvent(entry, ev) }).then(
-      ({ outcome, lastTask }) => {
-        if (lastTask) this.apply(entry, lastTask);
-        if (outcome.status === 'completed') {
-          entry.result = outcome.result;
-          this.finish(entry, 'completed');
-        } else if (outcome.status === 'cancelled') {
-          this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
-        } else {
-          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(outcome.error)}`);
-        }
-      },
-      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(err)}`),
-    );
+    this.drive(entry);
     return entry.done;
+  }
+
+  /**
+   * The tasks a previous session of this definition had running (`memory`, taskMemory.ts), asked about again
+   * through ext-tasks' `resumeTask` (its `tasks/get`; a 2025-11-25 or 2026-07-28 task by its generation): each
+   * the server still knows is listed and followed to its end like a new one (not started by the user here, so
+   * its end raises the one notice); each it no longer knows (an error) is forgotten, one log line each. Tasks
+   * beyond the bound of running tasks are not asked about (they stay kept until their ttl).
+   */
+  async resume(): Promise<void> {
+    const memory = this.o.memory;
+    if (!memory) return;
+    const generation = this.extension ? 'v2' : 'v1';
+    for (const t of memory.list()) {
+      if (this.disposed) return;
+      if (this.entries.has(t.taskId)) continue;
+      const what = `task ${this.redacted(t.taskId)} of tool \`${t.tool}\` from before the reload`;
+      if (t.generation !== generation) {
+        memory.forget(t.taskId);
+        this.o.log?.('info', `${what} is dropped: it is a ${t.generation === 'v2' ? '2026-07-28' : '2025-11-25'} task and the server now speaks the other protocol`);
+        continue;
+      }
+      try {
+        assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
+      } catch (err) {
+        this.o.log?.('info', `the tasks from before the reload not asked about yet stay kept until their ttl: ${messageOf(err)}`);
+        return;
+      }
+      let exec: Execution;
+      try {
+        exec = await this.o.session.resumeTask<Record<string, unknown>>(
+          { endpointId: this.o.session.endpointId, generation, taskId: t.taskId, originalOperation: 'tools/call' } as never,
+          { resultCodec: ANY_OBJECT, requestTimeoutMs: this.o.requestTimeout() },
+        );
+      } catch (err) {
+        if (this.disposed) return;
+        memory.forget(t.taskId);
+        this.o.log?.('info', `${what} is dropped: the server no longer knows it (${this.o.redactor.cap(messageOf(err), 300).text})`);
+        continue;
+      }
+      if (this.disposed || exec.kind !== 'task') { void exec.detach().catch(() => undefined); continue; }
+      this.o.log?.('info', `${what} is running again`);
+      this.drive(this.track(t.tool, {}, exec, { userStarted: false }, undefined, t.startedAt, t.ttl));
+    }
   }
 
   result(taskId: string): Promise<Record<string, unknown>> {
@@ -244,29 +299,84 @@ export class ExtTaskTracker implements TaskRunner {
   dispose(reason = `server \`${this.o.server}\` stopped`): void {
     if (this.disposed) return;
     this.disposed = true;
+    const executions = [...this.entries.values()].map(e => e.exec.result().then(() => undefined, () => undefined));
     for (const e of this.entries.values()) {
-      if (!e.finished) this.finish(e, 'failed', `${reason} while task \`${this.redacted(e.info.taskId)}\` of tool \`${e.info.tool}\` was running`);
+      // Kept for after a reload: the next session of this definition asks the server about it (`resume`).
+      if (!e.finished) this.finish(e, 'failed', `${reason} while task \`${this.redacted(e.info.taskId)}\` of tool \`${e.info.tool}\` was running`, false);
     }
-    void this.o.session.close().catch(() => undefined);
+    // The session closes once the executions let go of their tasks (ext-tasks' close would otherwise cancel the
+    // unsettled ones on the server): a task the server keeps outlives this session, and the next one asks about it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const letGo = new Promise<void>(resolve => { timer = setTimeout(resolve, DETACH_WAIT_MS); timer.unref?.(); });
+    void Promise.race([Promise.all(executions), letGo]).finally(() => {
+      clearTimeout(timer);
+      void this.o.session.close().catch(() => undefined);
+    });
     this._onDidChange.dispose();
   }
 
   // -------------------------------------------------------------------------------------------
 
-  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions, progressRoute: Disposable | undefined): Entry {
+  /** Follows a tracked task to its end through ext-tasks (its polling, notifications, input and result). */
+  private drive(entry: Entry): void {
+    const { taskId, tool } = entry.info;
+    void entry.exec.settle({ onEvent: ev => this.onEvent(entry, ev) }).then(
+      ({ outcome, lastTask }) => {
+        if (lastTask) this.apply(entry, lastTask);
+        if (outcome.status === 'completed') {
+          entry.result = outcome.result;
+          this.finish(entry, 'completed');
+        } else if (outcome.status === 'cancelled') {
+          this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
+        } else {
+          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(outcome.error)}`);
+        }
+      },
+      // The server's own error answer about the task (it forgot it) ends it for good; a session that closes under
+      // it (a reload) does not: the next session asks again (`resume`).
+      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(err)}`, !this.disposed && this.serverAnswered(err)),
+    );
+  }
+
+  /** The error is the server's JSON-RPC answer (not the connection closing, -32000, or a request timing out, -32001). */
+  private serverAnswered(err: unknown): boolean {
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+      if (e instanceof ProtocolError || (loadedExtTasks && e instanceof loadedExtTasks.JsonRpcResponseError)) {
+        const code = (e as { code: number }).code;
+        return code !== -32000 && code !== -32001;
+      }
+    }
+    return false;
+  }
+
+  private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions, progressRoute: Disposable | undefined, startedAt = Date.now(), ttl?: number | null): Entry {
     let settle!: Entry['settle'];
     const done = new Promise<Record<string, unknown>>((resolve, reject) => { settle = { resolve, reject }; });
     done.catch(() => undefined);
     const now = Date.now();
     const info: TaskInfo = {
-      server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt: now, updatedAt: now,
-      pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false,
+      server: this.o.server, taskId: exec.handle.taskId, tool, arguments: args, status: 'working', startedAt, updatedAt: now,
+      pollMs: TASK_BOUNDS.defaultPollMs, hasResult: false, userStarted: opts.userStarted ?? false, ...(ttl !== undefined && { ttl }),
     };
     const e: Entry = { info, exec, finished: false, settle, done, opts, lastEmit: 0, progressRoute, waiting: false, abort: new AbortController() };
     this.entries.set(info.taskId, e);
     this.prune();
+    this.keep(e);
+    if (typeof ttl === 'number') this.armTtl(e, ttl);
     this.emit(e);
     return e;
+  }
+
+  /** Keeps a running task for after a reload (`memory`); says once in the log when it cannot be kept. */
+  private keep(e: Entry): void {
+    const why = this.o.memory?.remember({
+      taskId: e.info.taskId, tool: e.info.tool, generation: this.extension ? 'v2' : 'v1', startedAt: e.info.startedAt,
+      ...(e.info.ttl !== undefined && { ttl: e.info.ttl }),
+    });
+    if (why && !e.notKept) {
+      e.notKept = true;
+      this.o.log?.('info', `task ${this.redacted(e.info.taskId)} of tool \`${e.info.tool}\` is not kept for after a reload: ${why}`);
+    }
   }
 
   private onEvent(e: Entry, ev: TaskExecutionEvent<Record<string, unknown>>): void {
@@ -291,14 +401,19 @@ export class ExtTaskTracker implements TaskRunner {
 
   private apply(e: Entry, t: TaskView): void {
     if (e.finished) return;
-    const status = t.status as TaskStatus;
+    // An end is shown only by `finish`, with its result or error attached: a terminal snapshot shown before it
+    // would reach the views (and the one end notice) without the result.
+    const status = isTerminal(t.status as TaskStatus) ? e.info.status : t.status as TaskStatus;
     const patch: Partial<TaskInfo> = { status, pollMs: pollDelay(t.suggestedPollIntervalMs ?? e.info.pollMs) };
     if (typeof t.statusMessage === 'string') Object.assign(patch, { statusMessage: this.cap(t.statusMessage) });
     if (t.retentionMs !== undefined) Object.assign(patch, { ttl: t.retentionMs });
     const statusChanged = status !== e.info.status;
     const changed = statusChanged || patch.statusMessage !== e.info.statusMessage;
     e.info = { ...e.info, ...patch, ...(changed && { updatedAt: Date.now() }) };
-    if (e.ttlTimer === undefined && typeof e.info.ttl === 'number') this.armTtl(e, e.info.ttl);
+    if (e.ttlTimer === undefined && typeof e.info.ttl === 'number') {
+      this.armTtl(e, e.info.ttl);
+      this.keep(e);
+    }
     if (!changed) return;
     if (statusChanged) this.emit(e);
     else this.emitSoon(e);
@@ -354,9 +469,11 @@ export class ExtTaskTracker implements TaskRunner {
     this._onDidChange.fire(e.info);
   }
 
-  private finish(e: Entry, status: TaskStatus, error?: string): void {
+  /** Ends a task here; `forget` (default: yes) also drops it from what is kept for after a reload. */
+  private finish(e: Entry, status: TaskStatus, error?: string, forget = true): void {
     if (e.finished) return;
     e.finished = true;
+    if (forget) this.o.memory?.forget(e.info.taskId);
     clearTimeout(e.ttlTimer);
     e.progressRoute?.dispose();
     e.abort.abort();
