@@ -38,6 +38,34 @@ describe('The gateway into VS Code\'s chat', function () {
     await until(api, 'no servers left', () => api.host.servers.length === 0);
   });
 
+  it('H423/H424: VS Code runs the "MCP Host" server from the start, with no request: its lists reach VS Code\'s chat', async () => {
+    // Nothing here starts it (no workbench.mcp.startServer, no chat request): MCP Host asked VS Code when it offered
+    // the definition, so `MCP: List Servers` shows it running and its prompts are in the `/` menu without a first use.
+    await api.gateway.started;
+    await poll('the gateway process connected to this window', () => api.gateway.connections > 0, 30000);
+    await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
+  });
+
+  it('H425: one tool group per purpose: VS Code\'s chat is offered each server tool once, by the gateway', async () => {
+    await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
+    // Each server tool once in vscode.lm.tools: the gateway's, tagged as VS Code's MCP tools.
+    const echo = vscode.lm.tools.filter(t => t.name.endsWith('gw_echo'));
+    assert.strictEqual(echo.length, 1, echo.map(t => t.name).join(', '));
+    assert.ok(echo[0].tags.includes('mcp'));
+    // MCP Host's own language model tools stay in vscode.lm.tools for other extensions' agents (which call them by
+    // name), but VS Code's tool picker lists, and its agent mode sends, only tools that can be referenced in a
+    // prompt: these cannot, so VS Code's chat does not get the same tools a second time under a second "MCP Host".
+    const ours = vscode.lm.tools.filter(t => t.name.startsWith('mcpHost_')).map(t => t.name).sort();
+    assert.deepStrictEqual(ours, ['mcpHost_callTool', 'mcpHost_listTools', 'mcpHost_loadSkill']);
+    const contributed = (vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { languageModelTools: { name: string; canBeReferencedInPrompt?: boolean; toolReferenceName?: string; userDescription?: string }[] } })
+      .contributes.languageModelTools;
+    for (const t of contributed) {
+      assert.strictEqual(t.canBeReferencedInPrompt, false, `${t.name} is offered in VS Code's tool picker`);
+      assert.strictEqual(t.toolReferenceName, undefined, `${t.name} has a #reference in VS Code's chat`);
+      assert.match(t.userDescription ?? '', /other extensions' agents/, t.name);
+    }
+  });
+
   it('H97/H98/H99: VS Code starts the "MCP Host" definition, lists its tools in vscode.lm.tools, and a call reaches the server through MCP Host', async () => {
     assert.strictEqual(api.gateway.offered, true);
     // A tool allowed always in MCP Host is marked read-only for VS Code, so VS Code runs it without its own dialog
