@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
  * refuses a chat request before any participant sees it ("Language model unavailable") when the chat view has no
  * model selected and no Copilot default: `chat.defaultModel` (a model's id or family) selects one in every new chat.
  */
-export const PICK_A_MODEL = 'Pick a language model in the model picker under the chat input, or set `chat.defaultModel` to a model\'s id or family (listing prompts, tools and skills needs no model).';
+// Plain text: chat shows an error as escaped markdown (render.ts errorMarkdown).
+export const PICK_A_MODEL = 'Pick a language model in the model picker under the chat input, or set the setting chat.defaultModel to a model\'s id or family (listing prompts, tools and skills needs no model).';
 
 /** A request needs a language model and has none (the message says how to pick one). */
 export class NoLanguageModelError extends Error {
