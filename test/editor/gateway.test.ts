@@ -103,6 +103,24 @@ describe('The gateway into VS Code\'s chat', function () {
     assert.strictEqual(api.gateway.offered, false);
     await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
   });
+
+  it('H423: with chat.mcp.autostart "never" MCP Host does not start its server in VS Code; the user\'s own Start still works', async () => {
+    // H104 left the gateway off. VS Code's own "never start MCP servers by themselves" is the user's say.
+    const autostart = vscode.workspace.getConfiguration('chat.mcp');
+    await autostart.update('autostart', 'never', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', true, vscode.ConfigurationTarget.Workspace);
+      await poll('the definition offered again', () => api.gateway.offered, 20000);
+      await api.gateway.started;
+      assert.strictEqual(api.gateway.connections, 0, 'the gateway was started although chat.mcp.autostart is "never"');
+      assert.strictEqual(api.gateway.channelPath, undefined);
+    } finally {
+      await autostart.update('autostart', undefined, vscode.ConfigurationTarget.Global);
+    }
+    // The user's own start still works.
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    await poll('the gateway connected on the user\'s start', () => api.gateway.connections > 0);
+  });
 });
 
 describe('Restricted Mode: no gateway into VS Code\'s chat', function () {
