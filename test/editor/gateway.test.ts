@@ -104,7 +104,7 @@ describe('The gateway into VS Code\'s chat', function () {
     await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
   });
 
-  it('H423: with chat.mcp.autostart "never" MCP Host does not start its server in VS Code; the user\'s own Start still works', async () => {
+  it('H423: with chat.mcp.autostart "never" MCP Host does not start its server in VS Code; without it, offering the definition again starts it', async () => {
     // H104 left the gateway off. VS Code's own "never start MCP servers by themselves" is the user's say.
     const autostart = vscode.workspace.getConfiguration('chat.mcp');
     await autostart.update('autostart', 'never', vscode.ConfigurationTarget.Global);
@@ -117,9 +117,12 @@ describe('The gateway into VS Code\'s chat', function () {
     } finally {
       await autostart.update('autostart', undefined, vscode.ConfigurationTarget.Global);
     }
-    // The user's own start still works.
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-    await poll('the gateway connected on the user\'s start', () => api.gateway.connections > 0);
+    // Without "never", offering the definition again starts it (VS Code registers it asynchronously: MCP Host asks again).
+    const gateway = vscode.workspace.getConfiguration('mcpHost.gateway');
+    await gateway.update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    await poll('the definition withdrawn', () => !api.gateway.offered, 20000);
+    await gateway.update('enabled', true, vscode.ConfigurationTarget.Workspace);
+    await poll('the gateway started again by MCP Host', () => api.gateway.connections > 0, 30000);
   });
 });
 
