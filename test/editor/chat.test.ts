@@ -404,3 +404,74 @@ describe('Chat and language models (fake model, server-everything)', function ()
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
   });
 });
+
+// Issue 38 item 5: `@mcp` with no language model. VS Code refuses a chat request whose chat view has no model selected
+// (and no Copilot default) before any participant sees it ("Language model unavailable"); the fake model (installed by
+// `npm start` and by this harness) makes itself `chat.defaultModel` through its configurationDefaults, so a new chat has
+// it selected. Inside `@mcp`, listing and asking a prompt's arguments need no model; a request that needs one and has
+// none says how to pick one.
+describe('Chat without a language model (issue 38)', function () {
+  this.timeout(90000);
+  let api: Api;
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
+    api.setConsentPrompt(async () => 'allow');
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {
+      everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'everything running with its prompts', () => {
+      const h = api.host.get('everything');
+      return h?.state.kind === 'running' && h.catalogue.prompts.some(p => p.name === 'args-prompt');
+    });
+  });
+  afterEach(() => api?.chat.setUi(undefined));
+  after(async () => {
+    if (!api) return;
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+    await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'no servers left', () => api.host.servers.length === 0);
+  });
+
+  it('H420: @mcp, @mcp /prompts and a prompt\'s argument questions answer with no language model', async () => {
+    const before = modelCalls().length;
+    const alone = await api.chat.run('', { model: null });
+    assert.equal(alone.result.errorDetails, undefined, alone.result.errorDetails?.message);
+    assert.ok(alone.markdown.includes('/everything.args-prompt'), alone.markdown);
+    const listed = await api.chat.run('', { command: 'prompts', model: null });
+    assert.equal(listed.result.errorDetails, undefined, listed.result.errorDetails?.message);
+    assert.ok(listed.markdown.includes('/everything.simple-prompt'), listed.markdown);
+    const asked: string[] = [];
+    api.chat.setUi({ askArgument: async (a: ArgumentAsk) => { asked.push(a.argument); return a.argument === 'city' ? 'Oslo' : ''; } });
+    const run = await api.chat.run('/everything.args-prompt', { model: null });
+    assert.deepEqual(asked, ['city', 'state'], 'every argument asked, with no model');
+    assert.ok(run.markdown.includes('Oslo'), `the prompt was fetched with its arguments: ${run.markdown}`);
+    // Only then, to send the prompt's messages, is a model needed.
+    assert.match(run.result.errorDetails?.message ?? '', /needs a language model/);
+    assert.equal(modelCalls().length, before, 'no model was called');
+  });
+
+  it('H421: only a request that needs a model says there is none, and how to pick one (the model picker, chat.defaultModel)', async () => {
+    const t = await api.chat.run('/everything.args-prompt city=Oslo', { model: null });
+    // Shown as escaped markdown (errorMarkdown): compared as the user reads it.
+    const message = (t.result.errorDetails?.message ?? '').replace(/\\(.)/g, '$1');
+    assert.match(message, /needs a language model/, message);
+    assert.match(message, /model picker/, message);
+    assert.match(message, /chat\.defaultModel/, message);
+    assert.ok(!/Language model unavailable/.test(message), message);
+  });
+
+  it('H422: the fake model npm start installs is VS Code\'s default chat model, and a real chat request reaches @mcp', async () => {
+    const setting = vscode.workspace.getConfiguration('chat').inspect<string>('defaultModel');
+    assert.equal(setting?.defaultValue, 'fake-1', 'the fake model contributes chat.defaultModel');
+    const [model] = await vscode.lm.selectChatModels({ id: 'fake-1' });
+    assert.ok(model, 'the default model is there');
+    // A new chat, with no model picked by anyone: the request reaches the participant (not "Language model unavailable").
+    await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+    const result = await vscode.commands.executeCommand<vscode.ChatResult | undefined>('workbench.action.chat.open', { query: '@mcp /prompts', blockOnResponse: true });
+    assert.ok(result, 'the chat view returned the request\'s result');
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const prompts = (result.metadata as { prompts?: string[] } | undefined)?.prompts ?? [];
+    assert.ok(prompts.includes('/everything.args-prompt'), `@mcp listed the prompts: ${JSON.stringify(result)}`);
+  });
+});

@@ -38,6 +38,34 @@ describe('The gateway into VS Code\'s chat', function () {
     await until(api, 'no servers left', () => api.host.servers.length === 0);
   });
 
+  it('H423/H424: VS Code runs the "MCP Host" server from the start, with no request: its lists reach VS Code\'s chat', async () => {
+    // Nothing here starts it (no workbench.mcp.startServer, no chat request): MCP Host asked VS Code when it offered
+    // the definition, so `MCP: List Servers` shows it running and its prompts are in the `/` menu without a first use.
+    await api.gateway.started;
+    await poll('the gateway process connected to this window', () => api.gateway.connections > 0, 30000);
+    await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
+  });
+
+  it('H425: one tool group per purpose: VS Code\'s chat is offered each server tool once, by the gateway', async () => {
+    await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
+    // Each server tool once in vscode.lm.tools: the gateway's, tagged as VS Code's MCP tools.
+    const echo = vscode.lm.tools.filter(t => t.name.endsWith('gw_echo'));
+    assert.strictEqual(echo.length, 1, echo.map(t => t.name).join(', '));
+    assert.ok(echo[0].tags.includes('mcp'));
+    // MCP Host's own language model tools stay in vscode.lm.tools for other extensions' agents (which call them by
+    // name), but VS Code's tool picker lists, and its agent mode sends, only tools that can be referenced in a
+    // prompt: these cannot, so VS Code's chat does not get the same tools a second time under a second "MCP Host".
+    const ours = vscode.lm.tools.filter(t => t.name.startsWith('mcpHost_')).map(t => t.name).sort();
+    assert.deepStrictEqual(ours, ['mcpHost_callTool', 'mcpHost_listTools', 'mcpHost_loadSkill']);
+    const contributed = (vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { languageModelTools: { name: string; canBeReferencedInPrompt?: boolean; toolReferenceName?: string; userDescription?: string }[] } })
+      .contributes.languageModelTools;
+    for (const t of contributed) {
+      assert.strictEqual(t.canBeReferencedInPrompt, false, `${t.name} is offered in VS Code's tool picker`);
+      assert.strictEqual(t.toolReferenceName, undefined, `${t.name} has a #reference in VS Code's chat`);
+      assert.match(t.userDescription ?? '', /other extensions' agents/, t.name);
+    }
+  });
+
   it('H97/H98/H99: VS Code starts the "MCP Host" definition, lists its tools in vscode.lm.tools, and a call reaches the server through MCP Host', async () => {
     assert.strictEqual(api.gateway.offered, true);
     // A tool allowed always in MCP Host is marked read-only for VS Code, so VS Code runs it without its own dialog
@@ -74,6 +102,27 @@ describe('The gateway into VS Code\'s chat', function () {
     await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.channelPath === undefined, 20000);
     assert.strictEqual(api.gateway.offered, false);
     await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
+  });
+
+  it('H423: with chat.mcp.autostart "never" MCP Host does not start its server in VS Code; without it, offering the definition again starts it', async () => {
+    // H104 left the gateway off. VS Code's own "never start MCP servers by themselves" is the user's say.
+    const autostart = vscode.workspace.getConfiguration('chat.mcp');
+    await autostart.update('autostart', 'never', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', true, vscode.ConfigurationTarget.Workspace);
+      await poll('the definition offered again', () => api.gateway.offered, 20000);
+      await api.gateway.started;
+      assert.strictEqual(api.gateway.connections, 0, 'the gateway was started although chat.mcp.autostart is "never"');
+      assert.strictEqual(api.gateway.channelPath, undefined);
+    } finally {
+      await autostart.update('autostart', undefined, vscode.ConfigurationTarget.Global);
+    }
+    // Without "never", offering the definition again starts it (VS Code registers it asynchronously: MCP Host asks again).
+    const gateway = vscode.workspace.getConfiguration('mcpHost.gateway');
+    await gateway.update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    await poll('the definition withdrawn', () => !api.gateway.offered, 20000);
+    await gateway.update('enabled', true, vscode.ConfigurationTarget.Workspace);
+    await poll('the gateway started again by MCP Host', () => api.gateway.connections > 0, 30000);
   });
 });
 

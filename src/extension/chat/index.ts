@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import type { HostApi } from '../../mcp';
 import type { ServerIdentityLookup } from '../identity';
 import { parseInvocation } from './parse';
-import { chatModels } from './models';
+import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';
 import { markdownText } from '../../mcp/logging/display';
 import { errorText } from '../commands/args';
@@ -73,7 +73,7 @@ export class McpChat extends SlashCommands {
     } catch (err) {
       if (token.isCancellationRequested) return {};
       const message = err instanceof vscode.LanguageModelError
-        ? `The language model failed (${err.code}): ${err.message}`
+        ? `The language model failed (${err.code}): ${err.message}${isModelUnavailable(err) ? ` ${PICK_A_MODEL}` : ''}`
         : errorText(err);
       // Chat renders the message as markdown, and it may carry a server's words.
       return { errorDetails: { message: errorMarkdown(message) } };
@@ -94,9 +94,12 @@ export interface ChatTranscript {
 /** The participant plus hooks that drive it without the chat UI (tests, other extensions). */
 export interface ChatRegistration extends vscode.Disposable {
   readonly chat: McpChat;
-  /** Handles `prompt` (and `command`) as if typed after `@mcp`, with `model` (default: the first model). */
+  /**
+   * Handles `prompt` (and `command`) as if typed after `@mcp`, with `model` (default: the first model there is now;
+   * `null`: none, as a request that needs one and has none).
+   */
   run(prompt: string, opts?: {
-    command?: string; model?: vscode.LanguageModelChat; references?: vscode.ChatPromptReference[];
+    command?: string; model?: vscode.LanguageModelChat | null; references?: vscode.ChatPromptReference[];
     history?: vscode.ChatContext['history']; token?: vscode.CancellationToken;
   }): Promise<ChatTranscript>;
   /** Replaces the dialogs (undefined restores the real ones). */
@@ -121,7 +124,8 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
     setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
     followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
-      const model = opts.model ?? (await chatModels())[0];
+      // Not waited for: a listing needs no model, and one that does says how to pick one.
+      const model = opts.model === null ? undefined : opts.model ?? (await vscode.lm.selectChatModels())[0];
       const transcript: ChatTranscript = { markdown: '', parts: [], progress: [], buttons: [], result: {} };
       const stream = {
         markdown: (v: string | vscode.MarkdownString) => {

@@ -5,6 +5,23 @@
  */
 import * as vscode from 'vscode';
 
+/**
+ * What a request that needs a model says when there is none, and how the user picks one. Listing (`@mcp /prompts`,
+ * `@mcp` alone, `/tools`, `/skill` without a name) and asking a prompt's arguments need no model. VS Code itself
+ * refuses a chat request before any participant sees it ("Language model unavailable") when the chat view has no
+ * model selected and no Copilot default: `chat.defaultModel` (a model's id or family) selects one in every new chat.
+ */
+// Plain text: chat shows an error as escaped markdown (render.ts errorMarkdown).
+export const PICK_A_MODEL = 'Pick a language model in the model picker under the chat input, or set the setting chat.defaultModel to a model\'s id or family (listing prompts, tools and skills needs no model).';
+
+/** A request needs a language model and has none (the message says how to pick one). */
+export class NoLanguageModelError extends Error {
+  constructor(why = 'This request needs a language model, and none is available.') {
+    super(`${why} ${PICK_A_MODEL}`);
+    this.name = 'NoLanguageModelError';
+  }
+}
+
 /** How long a request waits for a language model to appear. */
 export const MODEL_WAIT_MS = 10_000;
 

@@ -27,7 +27,7 @@ import { grantKey, type ServerIdentityLookup } from '../identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';
 import type { AppViews } from '../apps';
-import { chatModels, isModelUnavailable, MODEL_WAIT_MS } from './models';
+import { chatModels, isModelUnavailable, MODEL_WAIT_MS, NoLanguageModelError } from './models';
 import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
@@ -126,7 +126,10 @@ export class ChatModelLoop {
   }
 
   /** Sends `messages` with the tools, streams text into chat, runs confirmed tool calls, until the model answers. */
-  protected async answer(messages: vscode.LanguageModelChatMessage[], model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, discovery?: ToolDiscovery): Promise<string> {
+  protected async answer(messages: vscode.LanguageModelChatMessage[], requested: vscode.LanguageModelChat | undefined, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, discovery?: ToolDiscovery): Promise<string> {
+    // Only here is a model needed: listings and argument questions came before, without one.
+    if (!requested) throw new NoLanguageModelError();
+    let model = requested;
     let offered = this.collectTools(discovery);
     // Skills: one tool of the participant's own (unless a server's tool took the name).
     const withSkills = (o: ChatTools): ChatTools => {
@@ -155,7 +158,7 @@ export class ChatModelLoop {
         if (round > 0 || !isModelUnavailable(err)) throw err;
         stream.progress(`Waiting for the language model "${model.name}" to become available…`);
         const [again] = await chatModels({ id: model.id }, MODEL_WAIT_MS, token);
-        if (!again) throw err;
+        if (!again) throw new NoLanguageModelError(`The language model "${model.name}" is not available (${err instanceof Error ? err.message : String(err)}).`);
         model = again;
         response = await send(model);
       }

@@ -6,6 +6,15 @@
  * secret, which only the resolved definition carries (never the one VS Code may cache). Behind it: this host, its
  * launch consent, limits, redaction, History and App views (src/mcp/gateway/server.ts).
  *
+ * VS Code starts a provided server only when something asks for it (a chat request in agent mode, `MCP: List Servers`
+ * → Start, a cached prompt picked from the `/` menu): until then its prompts are missing from the `/` menu (or stale)
+ * and `MCP: List Servers` says "Stopped" while MCP Host runs. So when the definition is offered (activation, trust
+ * granted, the setting turned on) MCP Host asks VS Code to start it (`startInEditor`), unless the user's
+ * `chat.mcp.autostart` is `never`. The stable API has no call that starts a definition (`vscode.lm.startMcpGateway` and
+ * `mcpServerDefinitions` are proposed), so this runs VS Code's own command `workbench.mcp.startServer` with the
+ * definition's id (`<extension id in lower case>/<label>`, how VS Code's extension host names a provided server);
+ * without that command the gateway starts, as before, on VS Code's first use.
+ *
  * Off with `mcpHost.gateway.enabled: false`; never in an untrusted workspace (no definition, no channel). The
  * gateway process gets a minimal environment: every variable of the extension host is removed (VS Code merges
  * the definition's env over its own, `null` removing one) but the channel's two and what Node needs to run.
@@ -37,6 +46,19 @@ export const GATEWAY_PROVIDER_ID = 'mcpHost.gateway';
 /** The one server's label in VS Code (its tools show as `mcp_mcp_host_<server>_<tool>` or similar). */
 export const GATEWAY_LABEL = 'MCP Host';
 
+/** VS Code's command that starts one of its MCP servers by definition id (not API: see the file's comment). */
+export const VSCODE_START_SERVER_COMMAND = 'workbench.mcp.startServer';
+/**
+ * Waits between asks to start the definition: VS Code registers a provider's definitions asynchronously and announces
+ * it to no extension, so a first ask may find no such server yet (the command then does nothing).
+ */
+const START_RETRY_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+/** VS Code's id of the definition a provider of `extensionId` names `label`. */
+export function vscodeServerId(extensionId: string, label = GATEWAY_LABEL): string {
+  return `${extensionId.toLowerCase()}/${label}`;
+}
+
 /** What the gateway needs from the rest of the extension. */
 export interface GatewayWiring {
   context: vscode.ExtensionContext;
@@ -64,6 +86,8 @@ export interface GatewayRegistration extends vscode.Disposable {
   readonly connections: number;
   /** Whether the definition is offered now (setting on, workspace trusted). */
   readonly offered: boolean;
+  /** Settles when the latest ask to VS Code to start the definition is over (started, refused, or given up). */
+  readonly started: Promise<void>;
 }
 
 export function registerGateway(w: GatewayWiring): GatewayRegistration {
@@ -111,6 +135,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
     provideMcpServerDefinitions: () => offered() ? [definition(minimalEnv(process.env))] : [],
     resolveMcpServerDefinition: async def => {
       if (!offered()) return undefined;
+      resolvedOnce = true;
       if (!channel.path) {
         await channel.listen();
         secret = newSecret();
@@ -120,6 +145,32 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       return def;
     },
   };
+  // Starting the definition in VS Code as soon as it is offered (see the file's comment).
+  let resolvedOnce = false;
+  let disposed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  const id = vscodeServerId(w.context.extension.id);
+  const startInEditor = async (): Promise<void> => {
+    resolvedOnce = false;
+    for (const wait of [0, ...START_RETRY_MS]) {
+      if (wait) await new Promise<void>(r => { wake = r; timer = setTimeout(r, wait); });
+      if (disposed || resolvedOnce || !offered()) return;
+      if (vscode.workspace.getConfiguration('chat.mcp').get<string>('autostart') === 'never') {
+        w.log('MCP Host gateway: not started with the window (chat.mcp.autostart is "never"); VS Code starts it on first use');
+        return;
+      }
+      try {
+        await vscode.commands.executeCommand(VSCODE_START_SERVER_COMMAND, id);
+      } catch (e) {
+        w.log(`MCP Host gateway: VS Code did not start "${GATEWAY_LABEL}" (${e instanceof Error ? e.message : String(e)}); it starts on VS Code's first use`);
+        return;
+      }
+    }
+    if (!resolvedOnce && !disposed) w.log(`MCP Host gateway: VS Code has not started "${GATEWAY_LABEL}" yet; it starts on VS Code's first use`);
+  };
+  let started: Promise<void> = Promise.resolve();
+  const startAgain = () => { if (offered()) started = started.then(startInEditor); };
   const subs: vscode.Disposable[] = [
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, provider),
@@ -127,16 +178,19 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       if (!e.affectsConfiguration('mcpHost.gateway.enabled')) return;
       if (!enabled()) stop();
       changed.fire();
+      startAgain();
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => { changed.fire(); startAgain(); }),
     ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
     ...(w.onDidChangeGrants ? [w.onDidChangeGrants(() => { for (const g of sessions) g.listsChanged(); })] : []),
   ];
+  startAgain();
   return {
     get channelPath() { return channel.path; },
     get connections() { return channel.connections; },
     get offered() { return offered(); },
-    dispose: () => { stop(); for (const s of subs) s.dispose(); },
+    get started() { return started; },
+    dispose: () => { disposed = true; clearTimeout(timer); wake?.(); stop(); for (const s of subs) s.dispose(); },
   };
 }
 
