@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import { quoted, shownName } from '../../mcp/logging/display';
+import { stateDescription } from '../../views/items';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
 export type ServerArg = McpNode | string | undefined;
@@ -12,6 +13,9 @@ export function serverNameOf(arg: unknown): string | undefined {
   if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
   return undefined;
 }
+
+/** The server pickers shown (placeholder and items as offered), the last 20, newest last: read through the test API. */
+export const serverPicks: { placeHolder: string; items: { label: string; description: string }[] }[] = [];
 
 /**
  * The server a command acts on: the one named by `arg`, or the user's pick among those matching
@@ -33,11 +37,17 @@ export async function pickServer(
     return undefined;
   }
   if (candidates.length === 1) return candidates[0];
-  const pick = await vscode.window.showQuickPick(
-    candidates.map(h => ({ label: h.name, description: h.state.kind, handle: h })),
-    { placeHolder: opts.placeHolder ?? 'Select an MCP server' },
-  );
+  const items = candidates.map(h => ({ label: h.name, description: pickDescription(h), handle: h }));
+  const placeHolder = opts.placeHolder ?? 'Select an MCP server';
+  serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
+  if (serverPicks.length > 20) serverPicks.shift();
+  const pick = await vscode.window.showQuickPick(items, { placeHolder });
   return pick?.handle;
+}
+
+/** A server's state in a picker, as the Servers view words it ("starts on first use" for one lazy start holds, not "stopped"). */
+export function pickDescription(h: ServerHandle): string {
+  return h.redactor.text(stateDescription(h.state, undefined, h.state.kind === 'stopped' && lazy?.waits(h.name) === true), '••••');
 }
 
 /** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
