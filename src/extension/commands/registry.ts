@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { registryUrl } from '../settings';
 import { searchRegistry } from '../../mcp/registry/client';
 import { fromServerJson, type InstallOption } from '../../mcp/registry/serverJson';
-import { shownName as sanitizeForDialog } from '../../mcp/logging/display';
-import { addToSettings } from './settings';
+import { quoted, shownName as sanitizeForDialog } from '../../mcp/logging/display';
+import { addToSettings, inputsNote } from './settings';
 import { errorText } from './args';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
@@ -44,5 +44,6 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   if (!option) return undefined;
   if (chosen.r.errors.length) void vscode.window.showWarningMessage(`Some ways to install ${sanitizeForDialog(chosen.r.title, 80)} were left out: ${sanitizeForDialog(chosen.r.errors.join(' '), 400)}`);
   const n = await addToSettings({ [option.name]: option.server }, option.inputs);
+  if (n && option.inputs.length) void vscode.window.showInformationMessage(`Installed ${quoted(option.name)}.${inputsNote(option.inputs)}`);
   return n ? option.name : undefined;
 }

@@ -8,7 +8,8 @@ import { definitionFromCommandLine } from '../../mcp/config/commandLine';
 import { importConfig } from '../../mcp/config/import';
 import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
 import { shownError } from './args';
-import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
+import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
+import { shownName } from '../../mcp/logging/display';
 
 /** Writes servers into workspace settings (`mcpHost.servers`), keeping the others; asks before replacing names. */
 export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = []): Promise<number> {
@@ -20,13 +21,28 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
     if (ok !== 'Replace') for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
-  await writeServers({ ...existing, ...servers }, target);
+  // Inputs first: each write is a settings sync of its own, and servers whose `${input:}` ids are not declared yet
+  // would be reported as a settings error ("mcpHost.inputs has no input with id …") until the second write.
   if (inputs.length) {
     const cur = inputsSetting()[target] ?? [];
     const ids = new Set(cur.map(i => (i as { id?: string }).id));
     await writeInputs([...cur, ...inputs.filter(i => !ids.has((i as { id?: string }).id))], target);
   }
+  await writeServers({ ...existing, ...servers }, target);
   return Object.keys(servers).length;
+}
+
+/**
+ * What an install or import that adds `${input:}` inputs tells the user (empty when it adds none): when each value is
+ * asked (the usual input box, masked for a password, as the server starts: now, or at its first start when
+ * `mcpHost.startup` is lazy or `mcpHost.autoStart` off) and that it is kept in SecretStorage, not in settings.
+ */
+export function inputsNote(inputs: unknown[]): string {
+  const ids = inputs.map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
+  if (!ids.length) return '';
+  const when = startupMode() === 'eager' && autoStart() ? 'now, as the server starts' : 'when the server first starts';
+  const list = ids.map(id => `\${input:${shownName(id, 80)}}`).join(', ');
+  return ` ${list} ${ids.length === 1 ? 'is' : 'are'} asked ${when} (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.`;
 }
 
 /** Known config files of other MCP clients on this machine and in the workspace. */
@@ -78,13 +94,14 @@ export async function importServersCommand(file?: string, answer?: string): Prom
   }
   const total = Object.keys(r.servers).length;
   const n = await addToSettings(r.servers, r.inputs);
+  const note = n ? inputsNote(r.inputs) : '';
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
-    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
     await afterMcpJsonImport(n, total, answer);
     return n;
   }
-  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
   return n;
 }
 
