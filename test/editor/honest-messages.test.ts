@@ -157,7 +157,8 @@ describe('Honest messages and labels (issue 38)', function () {
     const ud = process.env.CS_USER_DATA_DIR;
     if (!ud) this.skip();
     const userFile = path.join(ud!, 'User', 'settings.json');
-    const original = fs.readFileSync(userFile, 'utf8');
+    // The harness may start the editor without a user settings file: the test writes one, as a user would.
+    const original = fs.existsSync(userFile) ? fs.readFileSync(userFile, 'utf8') : undefined;
     const body = fs.readFileSync(path.join(ROOT, 'test/fixtures/registry/servers.json'));
     const queried: string[] = [];
     const server = http.createServer((req, res) => { queried.push(req.url ?? ''); res.setHeader('content-type', 'application/json'); res.end(body); });
@@ -166,7 +167,7 @@ describe('Honest messages and labels (issue 38)', function () {
     // The installed server would run npx (a download): its launch is denied, it never starts.
     api.setConsentPrompt(async () => 'deny');
     try {
-      const settings = JSON.parse(original || '{}') as Record<string, unknown>;
+      const settings = JSON.parse(original?.trim() ? original : '{}') as Record<string, unknown>;
       fs.writeFileSync(userFile, JSON.stringify({ ...settings, 'mcpHost.registry.url': url }, null, 2));
       // The editor reads the file on its own schedule: wait for the change it announces, nothing else.
       await until(api, 'the editor to read the settings file', () => cfg().inspect<string>('registry.url')?.globalValue === url, 20000);
@@ -174,7 +175,9 @@ describe('Honest messages and labels (issue 38)', function () {
       assert.strictEqual(name, 'server-filesystem');
       assert.ok(queried.some(q => q.startsWith('/v0.1/servers')), `the local registry was not queried: ${JSON.stringify(queried)}`);
     } finally {
-      fs.writeFileSync(userFile, original);
+      if (original === undefined) fs.rmSync(userFile, { force: true });
+      else fs.writeFileSync(userFile, original);
+      await until(api, 'the editor to read the restored settings file', () => cfg().inspect<string>('registry.url')?.globalValue === undefined, 20000);
       server.close();
     }
   });

@@ -55,21 +55,26 @@ let lazy: { waits(server: string): boolean; start(server: string): Promise<void>
 export function setStartOnUse(l: typeof lazy): void { lazy = l; }
 
 /**
- * True when `h` runs; a server waiting for its first use is started now (a command is a use). Otherwise says so
- * ("server is not running") and returns false.
+ * The running handle of `h`'s server; a server waiting for its first use is started now (a command is a use). The
+ * handle is looked up again after a start: clearing a gate (its `${input:}` values, launch consent) may replace it.
+ * Otherwise says so ("server is not running") and resolves undefined.
  */
-export async function requireRunning(h: ServerHandle): Promise<boolean> {
-  if (h.state.kind === 'running') return true;
+export async function requireRunning(host: HostApi, h: ServerHandle): Promise<ServerHandle | undefined> {
+  if (h.state.kind === 'running') return h;
+  const now = () => { const c = host.get(h.name); return c?.state.kind === 'running' ? c : undefined; };
   if (h.state.kind === 'starting') {
     try { await h.start(); } catch { /* said below */ }
-    if ((h.state as { kind: string }).kind === 'running') return true;
+    const c = now();
+    if (c) return c;
   }
   if (lazy?.waits(h.name)) {
     try { await lazy.start(h.name); } catch { /* said below */ }
-    if ((h.state as { kind: string }).kind === 'running') return true;
+    const c = now();
+    if (c) return c;
   }
-  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${h.state.kind}). Start it first.`);
-  return false;
+  const current = host.get(h.name) ?? h;
+  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${current.state.kind}). Start it first.`);
+  return undefined;
 }
 
 /** A readable message for any thrown value. */
