@@ -45,9 +45,12 @@ export async function pickServer(
   return pick?.handle;
 }
 
-/** A server's state in a picker, as the Servers view words it ("starts on first use" for one lazy start holds, not "stopped"). */
+/**
+ * A server's state in a picker, as the Servers view words it ("starts on first use" for one lazy start holds, not
+ * "stopped"); an error's text is the server's, so it is masked and kept to one short line.
+ */
 export function pickDescription(h: ServerHandle): string {
-  return h.redactor.text(stateDescription(h.state, undefined, h.state.kind === 'stopped' && lazy?.waits(h.name) === true), '••••');
+  return shownName(h.redactor.text(stateDescription(h.state, undefined, h.state.kind === 'stopped' && lazy?.waits(h.name) === true), '••••'), 120);
 }
 
 /** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
