@@ -1,9 +1,8 @@
 // What a new user meets (issue 38, items 2, 8, 9, 10), in the real editor on the production VSIX: an import that adds
 // a password input raises no settings error between its writes and asks the value as the server starts (eager), or
 // waits with "starts on first use" (lazy); the server pickers word a lazy server's state as the tree does; the
-// launch-consent dialog says how "Cancel" differs from "Don't Allow" / "Allow None"; `mcpHost.registry.url` written to
-// the user settings file is the registry the next Browse MCP Servers… queries. Restricted Mode's pickers are tested in
-// untrusted.test.ts (the untrusted pass).
+// launch-consent dialog says how "Cancel" differs from "Don't Allow" / "Allow None"; `mcpHost.registry.url` is read at
+// each Browse MCP Servers…. Restricted Mode's pickers are tested in untrusted.test.ts (the untrusted pass).
 import * as assert from 'assert';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -153,32 +152,37 @@ describe('Honest messages and labels (issue 38)', function () {
     assert.match(ANSWERS_MANY, /^"Allow None" is remembered for each server: .* "Cancel" is "not now": nothing is remembered, and you are asked again on your next start\.$/);
   });
 
-  it('H437: mcpHost.registry.url written to the user settings file is the registry the next Browse MCP Servers… queries (no re-entry in the Settings UI)', async function () {
-    const ud = process.env.CS_USER_DATA_DIR;
-    if (!ud) this.skip();
-    const userFile = path.join(ud!, 'User', 'settings.json');
-    // The harness may start the editor without a user settings file: the test writes one, as a user would.
-    const original = fs.existsSync(userFile) ? fs.readFileSync(userFile, 'utf8') : undefined;
+  it('H437: mcpHost.registry.url is read at each Browse MCP Servers…, never cached: a new value is the registry the next search queries, with no reload', async () => {
+    // (Written to the user settings file outside the editor, a value is not seen at all until the editor re-reads the
+    // file: code-server 1.139 re-reads it only after its own settings writes, for every setting, mcpHost.trace too.)
     const body = fs.readFileSync(path.join(ROOT, 'test/fixtures/registry/servers.json'));
-    const queried: string[] = [];
-    const server = http.createServer((req, res) => { queried.push(req.url ?? ''); res.setHeader('content-type', 'application/json'); res.end(body); });
-    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const registry = async (queried: string[]) => {
+      const server = http.createServer((req, res) => { queried.push(req.url ?? ''); res.setHeader('content-type', 'application/json'); res.end(body); });
+      await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+      return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    };
+    const first: string[] = [];
+    const second: string[] = [];
+    const a = await registry(first);
+    const b = await registry(second);
     // The installed server would run npx (a download): its launch is denied, it never starts.
     api.setConsentPrompt(async () => 'deny');
+    const registryCfg = () => vscode.workspace.getConfiguration('mcpHost.registry');
     try {
-      const settings = JSON.parse(original?.trim() ? original : '{}') as Record<string, unknown>;
-      fs.writeFileSync(userFile, JSON.stringify({ ...settings, 'mcpHost.registry.url': url }, null, 2));
-      // The editor reads the file on its own schedule: wait for the change it announces, nothing else.
-      await until(api, 'the editor to read the settings file', () => cfg().inspect<string>('registry.url')?.globalValue === url, 20000);
-      const name = await vscode.commands.executeCommand<string>('mcpHost.browseRegistry', 'filesystem', 'io.github.modelcontextprotocol/server-filesystem', 0);
-      assert.strictEqual(name, 'server-filesystem');
-      assert.ok(queried.some(q => q.startsWith('/v0.1/servers')), `the local registry was not queried: ${JSON.stringify(queried)}`);
+      for (const [r, queried, other] of [[a, first, second], [b, second, first]] as const) {
+        await registryCfg().update('url', r.url, vscode.ConfigurationTarget.Global);
+        const before = other.length;
+        const name = await vscode.commands.executeCommand<string>('mcpHost.browseRegistry', 'filesystem', 'io.github.modelcontextprotocol/server-filesystem', 0);
+        assert.strictEqual(name, 'server-filesystem');
+        assert.ok(queried.some(q => q.startsWith('/v0.1/servers?') && q.includes('search=filesystem')), `${r.url} was not queried: ${JSON.stringify(queried)}`);
+        assert.strictEqual(other.length, before, 'the other registry was queried');
+        await cfg().update('servers', undefined, WS);
+        await until(api, 'the installed server removed', () => !api.host.get('server-filesystem'));
+      }
     } finally {
-      if (original === undefined) fs.rmSync(userFile, { force: true });
-      else fs.writeFileSync(userFile, original);
-      await until(api, 'the editor to read the restored settings file', () => cfg().inspect<string>('registry.url')?.globalValue === undefined, 20000);
-      server.close();
+      await registryCfg().update('url', undefined, vscode.ConfigurationTarget.Global);
+      a.server.close();
+      b.server.close();
     }
   });
 });
