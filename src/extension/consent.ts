@@ -297,11 +297,20 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
+/**
+ * What the answers mean, at the end of the dialog's detail: the dialog's own Cancel (Escape, the close box) sits beside
+ * "Don't Allow" / "Allow None", and the two differ (LaunchConsent: a denial is remembered, a cancel is "not now").
+ */
+export const ANSWERS_ONE = '"Don\'t Allow" is remembered: it stays stopped, and only your own Start (MCP Host: Start Server) asks again. '
+  + '"Cancel" is "not now": nothing is remembered, and you are asked again on your next start.';
+export const ANSWERS_MANY = '"Allow None" is remembered for each server: they stay stopped, and only your own Start (MCP Host: Start Server) asks again. '
+  + '"Cancel" is "not now": nothing is remembered, and you are asked again on your next start.';
+
 async function modalPrompt(_def: ServerDefinition, detail: string, question: string): Promise<ConsentAnswer> {
   const allow = 'Allow';
   const deny = "Don't Allow";
   // "Don't Allow" and the dialog's own Cancel differ: a denial is remembered, a cancel asks again next time.
-  const pick = await askDialog({ severity: 'warning', message: question, detail: dialogText(detail), buttons: [{ title: allow }, { title: deny }] });
+  const pick = await askDialog({ severity: 'warning', message: question, detail: `${dialogText(detail)}\n\n${ANSWERS_ONE}`, buttons: [{ title: allow }, { title: deny }] });
   return pick === allow ? 'allow' : pick === deny ? 'deny' : undefined;
 }
 
@@ -312,7 +321,7 @@ async function modalBatchPrompt(defs: ServerDefinition[], detail: string): Promi
   const pick = await askDialog({
     severity: 'warning',
     message: `${defs.length} MCP servers (from the workspace settings, or added to your settings by MCP Host) want to start: ${defs.map(d => quoted(d.name, 40)).join(', ')}. Do you trust them?`,
-    detail: dialogText(detail), buttons: [{ title: all }, { title: review }, { title: none }],
+    detail: `${dialogText(detail)}\n\n${ANSWERS_MANY}`, buttons: [{ title: all }, { title: review }, { title: none }],
   });
   return pick === all ? 'allowAll' : pick === review ? 'review' : pick === none ? 'denyAll' : undefined;
 }

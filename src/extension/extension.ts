@@ -9,7 +9,7 @@ import { TreeIcons } from '../views/icons';
 import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
-import { setStartOnUse } from './commands/args';
+import { serverPicks, setStartOnUse } from './commands/args';
 import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
 import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
@@ -80,6 +80,8 @@ export interface McpHostExtensionApi {
   trustOffers: readonly { text: string; actions: string[] }[];
   /** The notifications shown when a task a model started ended (text and buttons, the newest 100), newest last. */
   taskNotices: readonly { text: string; actions: string[] }[];
+  /** The server pickers the commands showed (placeholder, and each server's name and state as offered), newest last. */
+  serverPicks: readonly { placeHolder: string; items: { label: string; description: string }[] }[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
@@ -348,6 +350,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     historyStore,
     trustOffers: controller.trustOffers,
     taskNotices,
+    serverPicks,
     gateway,
     toolEnablement,
     oauth,

@@ -5,6 +5,7 @@ import { toTreeItem } from './items';
 import type { TreeIcons } from './icons';
 import { visibleToModel } from '../mcp';
 import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolBudget';
+import { shownName } from '../mcp/logging/display';
 
 /** Which tools go to models (the Servers view shows it as checkboxes on servers and tools). */
 export interface ToolEnablementView {
@@ -63,15 +64,20 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
   private decorateBudget(node: McpNode, item: vscode.TreeItem): void {
     const e = this.enablement;
     if (!e) return;
-    const check = (on: boolean) => on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    // The object form: a screen reader names each checkbox (what it offers, and whose), not just "checkbox".
+    const checkbox = (on: boolean, label: string) => ({
+      state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+      tooltip: label,
+      accessibilityInformation: { label, role: 'checkbox' },
+    });
     if (node.kind === 'server') {
-      item.checkboxState = { state: check(e.serverEnabled(node.server)), tooltip: 'Offer this server\'s tools to language models' };
+      item.checkboxState = checkbox(e.serverEnabled(node.server), `Offer the tools of ${shownName(node.server, 80)} to language models`);
     } else if (node.kind === 'tool' && visibleToModel(node.tool)) {
-      item.checkboxState = { state: check(e.enabled(node.server, node.tool.name)), tooltip: 'Offer this tool to language models' };
+      item.checkboxState = checkbox(e.enabled(node.server, node.tool.name), `Offer the tool ${shownName(node.tool.name, 80)} of ${shownName(node.server, 80)} to language models`);
     } else if (node.kind === 'group' && node.group === 'tools') {
       const tools = this.host.get(node.server)?.catalogue.tools.filter(t => visibleToModel(t) && e.enabled(node.server, t.name)) ?? [];
       item.description = `${String(item.description ?? '')} · ${formatTokens(estimateToolTokens(tools))} to models`;
-      item.tooltip = `${tools.length} tools go to language models; their definitions take about ${formatTokens(estimateToolTokens(tools))} of each request (an estimate: characters / 4).`;
+      item.tooltip = `${tools.length} tools go to language models; their definitions take ${formatTokens(estimateToolTokens(tools))} of each request (an estimate: characters / 4).`;
     }
   }
 

@@ -34,9 +34,9 @@ describe('Tool budget: which tools go to models', function () {
   const tree = () => api.views.servers;
   const serverNode = () => (tree().getChildren() as McpNode[]).find(n => n.kind === 'server' && n.server === 'budget')!;
   const toolsGroup = () => (tree().getChildren(serverNode()) as McpNode[]).find(n => n.kind === 'group' && n.group === 'tools')!;
-  /** The Tools group's estimate ("… · ~1.2k tokens to models") as a number. */
+  /** The Tools group's estimate ("… · about 1.2k tokens to models") as a number. */
   const tokens = () => {
-    const m = /~([\d.]+)(k?) tokens/.exec(String(tree().getTreeItem(toolsGroup()).description));
+    const m = /about ([\d.]+)(k?) tokens/.exec(String(tree().getTreeItem(toolsGroup()).description));
     return m ? Number(m[1]) * (m[2] ? 1000 : 1) : NaN;
   };
   const toolNode = (name: string) => (tree().getChildren(toolsGroup()) as McpNode[]).find(n => n.kind === 'tool' && n.tool.name === name)!;
@@ -65,6 +65,23 @@ describe('Tool budget: which tools go to models', function () {
     await api.toolEnablement.set('budget', undefined, true);
     await until(api, 'the server is on', () => api.toolEnablement.enabled('budget', 'echo'));
     assert.ok((await listed()).includes('echo'));
+  });
+
+  it('H434/H435: the Tools group reads "about N tokens to models" (no "~"); each checkbox has an accessible name saying what it offers, and whose', () => {
+    const group = tree().getTreeItem(toolsGroup());
+    assert.match(String(group.description), /^\d+ · about \d+(\.\d)?k? tokens to models$/);
+    assert.doesNotMatch(`${String(group.description)} ${String(group.tooltip)}`, /~/);
+    assert.match(String(group.tooltip), /their definitions take about \d+(\.\d)?k? tokens of each request/);
+    type Box = { state: vscode.TreeItemCheckboxState; tooltip?: string; accessibilityInformation?: vscode.AccessibilityInformation };
+    const server = tree().getTreeItem(serverNode()).checkboxState as Box;
+    assert.deepStrictEqual(server.accessibilityInformation, { label: 'Offer the tools of budget to language models', role: 'checkbox' });
+    assert.strictEqual(server.tooltip, 'Offer the tools of budget to language models');
+    const echo = tree().getTreeItem(toolNode('echo')).checkboxState as Box;
+    assert.deepStrictEqual(echo.accessibilityInformation, { label: 'Offer the tool echo of budget to language models', role: 'checkbox' });
+    for (const n of tree().getChildren(toolsGroup()) as McpNode[]) {
+      const box = tree().getTreeItem(n).checkboxState as Box | undefined;
+      if (box) assert.ok(box.accessibilityInformation?.label.startsWith('Offer the tool '), JSON.stringify(box));
+    }
   });
 
   /** The tools the fake model was offered in each request since `from` (from $FAKE_LM_LOG). */

@@ -53,6 +53,31 @@ describe('Restricted Mode (untrusted workspace)', function () {
     }
   });
 
+  it('H432: Call Tool…, Run Prompt…, Browse Resources and Read Resource… with only a held-back workspace server say the workspace is not trusted and offer Manage Workspace Trust, not "No running MCP server offers …"', async () => {
+    const api = await activateHost();
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    await cfg.update('servers', { held38: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await api.sync();
+      const commands = ['mcpHost.callTool', 'mcpHost.callToolAsTask', 'mcpHost.runPrompt', 'mcpHost.browseResources', 'mcpHost.readResource', 'mcpHost.readResourceTemplate'];
+      for (const arg of [undefined, 'held38']) {
+        for (const command of commands) {
+          const before = api.trustOffers.length;
+          const result = await vscode.commands.executeCommand(command, arg);
+          assert.ok(result === undefined || (Array.isArray(result) && result.length === 0), `${command}: ${JSON.stringify(result)}`);
+          const offers = api.trustOffers.slice(before);
+          assert.deepStrictEqual(offers, [{
+            text: 'This workspace is not trusted (Restricted Mode): "held38" is defined in workspace settings and cannot start until you trust it.',
+            actions: ['Manage Workspace Trust'],
+          }], `${command} (${arg ?? 'no argument'})`);
+        }
+      }
+      assert.strictEqual(api.host.get('held38'), undefined, 'nothing started');
+    } finally {
+      await cfg.update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   for (const mode of ['eager', 'lazy'] as const) {
     it(`H82 (${mode}): Start Server and Start All Servers say the workspace is not trusted and offer Manage Workspace Trust; the row says it whole and opens it (a click, its inline shield action)`, async () => {
       const api = await activateHost();

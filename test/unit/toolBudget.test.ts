@@ -35,8 +35,8 @@ describe('Tool budget: which tools go to models', () => {
     assert.equal(one, Math.ceil(JSON.stringify({ name: 'echo', description: 'x'.repeat(400), inputSchema: { type: 'object' } }).length / 4));
     assert.equal(estimateToolTokens([tool, tool]), Math.ceil(2 * JSON.stringify({ name: 'echo', description: 'x'.repeat(400), inputSchema: { type: 'object' } }).length / 4));
     assert.equal(estimateToolTokens([]), 0);
-    assert.equal(formatTokens(950), '~950 tokens');
-    assert.equal(formatTokens(12_340), '~12.3k tokens');
+    assert.equal(formatTokens(950), 'about 950 tokens');
+    assert.equal(formatTokens(12_340), 'about 12.3k tokens');
   });
 });
 

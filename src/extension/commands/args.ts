@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import { quoted, shownName } from '../../mcp/logging/display';
+import { stateDescription } from '../../views/items';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
 export type ServerArg = McpNode | string | undefined;
@@ -12,6 +13,9 @@ export function serverNameOf(arg: unknown): string | undefined {
   if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
   return undefined;
 }
+
+/** The server pickers shown (placeholder and items as offered), the last 20, newest last: read through the test API. */
+export const serverPicks: { placeHolder: string; items: { label: string; description: string }[] }[] = [];
 
 /**
  * The server a command acts on: the one named by `arg`, or the user's pick among those matching
@@ -33,11 +37,20 @@ export async function pickServer(
     return undefined;
   }
   if (candidates.length === 1) return candidates[0];
-  const pick = await vscode.window.showQuickPick(
-    candidates.map(h => ({ label: h.name, description: h.state.kind, handle: h })),
-    { placeHolder: opts.placeHolder ?? 'Select an MCP server' },
-  );
+  const items = candidates.map(h => ({ label: h.name, description: pickDescription(h), handle: h }));
+  const placeHolder = opts.placeHolder ?? 'Select an MCP server';
+  serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
+  if (serverPicks.length > 20) serverPicks.shift();
+  const pick = await vscode.window.showQuickPick(items, { placeHolder });
   return pick?.handle;
+}
+
+/**
+ * A server's state in a picker, as the Servers view words it ("starts on first use" for one lazy start holds, not
+ * "stopped"); an error's text is the server's, so it is masked and kept to one short line.
+ */
+export function pickDescription(h: ServerHandle): string {
+  return shownName(h.redactor.text(stateDescription(h.state, undefined, h.state.kind === 'stopped' && lazy?.waits(h.name) === true), '••••'), 120);
 }
 
 /** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
@@ -45,21 +58,26 @@ let lazy: { waits(server: string): boolean; start(server: string): Promise<void>
 export function setStartOnUse(l: typeof lazy): void { lazy = l; }
 
 /**
- * True when `h` runs; a server waiting for its first use is started now (a command is a use). Otherwise says so
- * ("server is not running") and returns false.
+ * The running handle of `h`'s server; a server waiting for its first use is started now (a command is a use). The
+ * handle is looked up again after a start: clearing a gate (its `${input:}` values, launch consent) may replace it.
+ * Otherwise says so ("server is not running") and resolves undefined.
  */
-export async function requireRunning(h: ServerHandle): Promise<boolean> {
-  if (h.state.kind === 'running') return true;
+export async function requireRunning(host: HostApi, h: ServerHandle): Promise<ServerHandle | undefined> {
+  if (h.state.kind === 'running') return h;
+  const now = () => { const c = host.get(h.name); return c?.state.kind === 'running' ? c : undefined; };
   if (h.state.kind === 'starting') {
     try { await h.start(); } catch { /* said below */ }
-    if ((h.state as { kind: string }).kind === 'running') return true;
+    const c = now();
+    if (c) return c;
   }
   if (lazy?.waits(h.name)) {
     try { await lazy.start(h.name); } catch { /* said below */ }
-    if ((h.state as { kind: string }).kind === 'running') return true;
+    const c = now();
+    if (c) return c;
   }
-  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${h.state.kind}). Start it first.`);
-  return false;
+  const current = host.get(h.name) ?? h;
+  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${current.state.kind}). Start it first.`);
+  return undefined;
 }
 
 /** A readable message for any thrown value. */

@@ -18,7 +18,7 @@ import { callToolCommand } from './tools';
 import { cancelTaskCommand, showTaskResultCommand } from './tasks';
 import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
-import { listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
+import { heldBack, listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
 import { quoted } from '../../mcp/logging/display';
 import { browseRegistryCommand } from './registry';
@@ -43,6 +43,8 @@ export interface CommandServices {
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
 export function registerCommands(s: CommandServices): vscode.Disposable[] {
   const { host, controller } = s;
+  // Restricted Mode: a picker whose only candidates are held back says why and offers Manage Workspace Trust.
+  const trusted = (arg: unknown, cap: 'tools' | 'prompts' | 'resources') => !heldBack(host, controller, arg, running(cap));
   const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;
   const handlers: Record<string, (...args: any[]) => unknown> = {
     [CommandIds.listServers]: () => listServers(host, controller, s.logs),
@@ -55,19 +57,19 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const h = await pickServer(host, arg);
       if (h) s.logs.show(h.name);
     },
-    [CommandIds.browseResources]: (arg?: unknown) => browseResourcesCommand(host, s.resources, arg),
-    [CommandIds.readResource]: (arg?: unknown, uri?: string) => readResourceCommand(host, s.resources, arg, uri),
-    [CommandIds.readResourceTemplate]: (arg?: unknown, tpl?: string, vars?: Record<string, string>) => readTemplateCommand(host, s.resources, arg, tpl, vars),
+    [CommandIds.browseResources]: (arg?: unknown) => (trusted(arg, 'resources') ? browseResourcesCommand(host, s.resources, arg) : []),
+    [CommandIds.readResource]: (arg?: unknown, uri?: string) => (trusted(arg, 'resources') ? readResourceCommand(host, s.resources, arg, uri) : []),
+    [CommandIds.readResourceTemplate]: (arg?: unknown, tpl?: string, vars?: Record<string, string>) => (trusted(arg, 'resources') ? readTemplateCommand(host, s.resources, arg, tpl, vars) : []),
     [CommandIds.openResource]: (arg: unknown, uri?: string) => {
       const server = serverNameOf(arg);
       const target = resourceOf(arg, uri);
       return server && target ? openResource(s.resources, server, target) : [];
     },
-    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'auto', s.apps),
-    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => callToolCommand(host, arg, tool, args, 'task', s.apps),
+    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(host, arg, tool, args, 'auto', s.apps) : undefined),
+    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(host, arg, tool, args, 'task', s.apps) : undefined),
     [CommandIds.cancelTask]: (arg?: unknown, taskId?: string) => cancelTaskCommand(host, arg, taskId),
     [CommandIds.showTaskResult]: (arg?: unknown, taskId?: string) => showTaskResultCommand(host, arg, taskId),
-    [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => runPromptCommand(host, arg, prompt, args),
+    [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => (trusted(arg, 'prompts') ? runPromptCommand(host, arg, prompt, args) : undefined),
     [CommandIds.refresh]: async () => {
       // Servers that never send list_changed: their lists are fetched again.
       await Promise.all(host.servers.filter(h => h.state.kind === 'running').map(h => h.refreshCatalogue().catch(() => undefined)));

@@ -16,7 +16,7 @@ import { describeInstall } from '../../mcp/registry/install';
 import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
 import type { InstallOption } from '../../mcp/registry/serverJson';
 import { iconFreeText, quoted, shownName } from '../../mcp/logging/display';
-import { addToSettings, askWhereToWrite } from './settings';
+import { addToSettings, askWhereToWrite, inputsNote } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';
 
@@ -72,6 +72,7 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   if (!target) return undefined;
   // The same object the dialog described is what is written.
   const n = await addToSettings({ [option.name]: option.server }, option.inputs, { target });
+  if (n && option.inputs.length) void vscode.window.showInformationMessage(`Installed ${quoted(option.name)}.${inputsNote(option.inputs)}`);
   return n ? option.name : undefined;
 }
 

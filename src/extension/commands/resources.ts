@@ -20,8 +20,9 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
 
 /** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
 export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
-  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !await requireRunning(h)) return [];
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const h = picked && await requireRunning(host, picked);
+  if (!h) return [];
   let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
   if (!target) {
     const qp = vscode.window.createQuickPick();
@@ -40,8 +41,9 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
 
 /** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
 export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
-  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !await requireRunning(h)) return [];
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const h = picked && await requireRunning(host, picked);
+  if (!h) return [];
   const pick = await vscode.window.showQuickPick(
     h.catalogue.resources.map(r => ({ label: r.title ?? r.name, description: r.uri, detail: r.description, uri: r.uri })),
     { placeHolder: `${countOf(h.catalogue.resources.length, 'resource')} of ${h.name}`, matchOnDescription: true },
@@ -54,8 +56,9 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
  * variables (when given, nothing is asked). Each variable is asked with completion values.
  */
 export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
-  const h = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
-  if (!h || !await requireRunning(h)) return [];
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const h = picked && await requireRunning(host, picked);
+  if (!h) return [];
   const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(
     h.catalogue.resourceTemplates.map(t => ({ label: t.uriTemplate, description: t.title ?? t.name, detail: t.description })),
     { placeHolder: `Resource template of ${h.name}` },

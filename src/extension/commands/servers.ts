@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
 import { ConsentDeniedError, type ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
-import { pickServer, serverNameOf, shownError } from './args';
+import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { quoted } from '../../mcp/logging/display';
 import { notify } from '../dialogs';
@@ -17,13 +17,29 @@ export function offerTrust(ctl: ServerController, names: string[]): void {
     .then(pick => { if (pick === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
 }
 
+/**
+ * Restricted Mode, before a command picks a server: when `arg` names a server it holds back, or nothing names one and
+ * no server `fits` the command while some are held back, says so and offers Manage Workspace Trust (`offerTrust`)
+ * and returns true: the command stops there instead of saying "no server".
+ */
+export function heldBack(host: HostApi, ctl: ServerController, arg: unknown, fits: (h: ServerHandle) => boolean): boolean {
+  const held = ctl.untrustedServers();
+  if (!held.length) return false;
+  const named = serverNameOf(arg);
+  if (named !== undefined) {
+    if (!held.includes(named)) return false;
+    offerTrust(ctl, [named]);
+    return true;
+  }
+  if (host.servers.some(h => fits(h) && !held.includes(h.name))) return false;
+  offerTrust(ctl, held);
+  return true;
+}
+
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
 export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
+  if (heldBack(host, ctl, arg, s => s.state.kind !== 'running')) return false;
   const held = ctl.untrustedServers();
-  const named = serverNameOf(arg);
-  if (named !== undefined && held.includes(named)) { offerTrust(ctl, [named]); return false; }
-  const startable = host.servers.filter(s => s.state.kind !== 'running' && !held.includes(s.name));
-  if (named === undefined && !startable.length && held.length) { offerTrust(ctl, held); return false; }
   const h = await pickServer(host, arg, {
     filter: s => s.state.kind !== 'running' && !held.includes(s.name),
     none: host.servers.length ? 'Every MCP server is already running.' : undefined,
@@ -84,7 +100,7 @@ export async function listServers(host: HostApi, ctl: ServerController, logs: Se
   const h = await pickServer(host, undefined, { placeHolder: 'MCP servers' });
   if (!h) return;
   const actions = actionsFor(h);
-  const pick = await vscode.window.showQuickPick(actions.map(a => a.label), { placeHolder: `${h.name}: ${h.state.kind}` });
+  const pick = await vscode.window.showQuickPick(actions.map(a => a.label), { placeHolder: `${h.name}: ${pickDescription(h)}` });
   switch (pick) {
     case 'Start': await startServer(host, ctl, h.name); break;
     case 'Stop': await h.stop(); break;

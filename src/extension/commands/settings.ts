@@ -11,7 +11,7 @@ import { shownError } from './args';
 import { describeInstall } from '../../mcp/registry/install';
 import type { InstallOption } from '../../mcp/registry/serverJson';
 import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/display';
-import { inputsSetting, serversSetting, writeInputs, writeServers, type SettingsTarget } from '../settings';
+import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../addedServers';
 
 /** The record of servers the host adds (set once at activation, before any command is registered). */
@@ -82,6 +82,19 @@ export function importReadError(file: string, err: unknown): string {
   return err instanceof BoundedReadError
     ? `Could not import ${file}, ${err.why}; choose an MCP configuration file (JSON).`
     : `Could not read ${file}: ${shownError(err)}`;
+}
+
+/**
+ * What an install or import that adds `${input:}` inputs tells the user (empty when it adds none): when each value is
+ * asked (the usual input box, masked for a password, as the server starts: now, or at its first start when
+ * `mcpHost.startup` is lazy or `mcpHost.autoStart` off) and that it is kept in SecretStorage, not in settings.
+ */
+export function inputsNote(inputs: unknown[]): string {
+  const ids = inputs.map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
+  if (!ids.length) return '';
+  const when = startupMode() === 'eager' && autoStart() ? 'now, as the server starts' : 'when the server first starts';
+  const list = ids.map(id => `\${input:${shownName(id, 80)}}`).join(', ');
+  return ` ${list} ${ids.length === 1 ? 'is' : 'are'} asked ${when} (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.`;
 }
 
 /** Known config files of other MCP clients on this machine and in the workspace. */
@@ -159,13 +172,14 @@ export async function importServersCommand(file?: string, answer?: string, targe
   }, IMPORT_TITLES, target === 'user' || target === 'workspace' ? target : undefined);
   if (!where) return 0;
   const n = await addToSettings(servers, r.inputs, { target: where });
+  const note = n ? inputsNote(r.inputs) : '';
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
-    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
     await afterMcpJsonImport(n, total, answer);
     return n;
   }
-  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
   return n;
 }
 

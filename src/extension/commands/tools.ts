@@ -17,8 +17,9 @@ import { abortSignalOf } from '../cancellation';
  * result as a markdown document; resolves the result (undefined on cancel).
  */
 export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
-  const h = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
-  if (!h || !await requireRunning(h)) return undefined;
+  const picked = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
+  const h = picked && await requireRunning(host, picked);
+  if (!h) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
   const st = h.state;
   const offered = mode === 'task' && st.kind === 'running'

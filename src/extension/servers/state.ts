@@ -142,8 +142,9 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
 
   blockedReason(server: string): string | undefined {
     const reason = this.blocked.get(server);
-    // A lazy server that will ask for launch consent at its first use is not held back: it waits for that use.
-    return reason === WAITING && this.lazy.has(server) ? undefined : reason;
+    // A lazy server that will ask for launch consent or its `${input:}` values at its first use is not held back: it
+    // waits for that use (the row says "starts on first use", not "stopped").
+    return (reason === WAITING || reason?.startsWith('needs input')) && this.lazy.has(server) ? undefined : reason;
   }
 
   /** Multi-root: the folder whose own settings define `server`, if one does. */

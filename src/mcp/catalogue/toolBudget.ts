@@ -81,7 +81,7 @@ export function estimateToolTokens(tools: readonly Pick<Tool, 'name' | 'descript
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** `1234` → `~1.2k tokens`. */
+/** `1234` → `about 1.2k tokens` (words, not `~`: a screen reader says "tilde", and "about ~" read twice). */
 export function formatTokens(n: number): string {
-  return n >= 1000 ? `~${(n / 1000).toFixed(1)}k tokens` : `~${n} tokens`;
+  return `about ${n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n} tokens`;
 }
