@@ -1,6 +1,6 @@
 /**
  * The one confirm-and-open path for external URLs in the editor: App links (`ui/open-link`), URL-mode elicitation
- * and the OAuth sign-in all ask and open here (README, Threat model: "What is shown is what runs"). The URL is
+ * and the OAuth sign-in all ask and open here (docs/SECURITY.md, Threat model: "What is shown is what runs"). The URL is
  * parsed once (src/mcp/features/externalUrl.ts); the modal names the server (and who asks for it) and shows the
  * origin, decoded from punycode with the ASCII form beside it, and the full normalised URL; that same string, and
  * nothing re-parsed, is what `open` hands to the editor.

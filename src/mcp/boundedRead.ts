@@ -1,6 +1,6 @@
 /**
  * The one reader of a file the host does not own (an envFile, a configuration to import, a key or token file, a
- * workspace's settings): never blocks and never reads without end (README "Threat model": every read is bounded).
+ * workspace's settings): never blocks and never reads without end (docs/SECURITY.md, "Threat model": every read is bounded).
  *
  * - A path that is not a regular file (a FIFO, a socket, a character device such as /dev/zero, a directory) is
  *   refused before it is opened; the file is then opened with O_NONBLOCK and checked again (fstat), so one swapped
@@ -38,7 +38,7 @@ export interface BoundedReadOptions {
   what?: string;
 }
 
-/** The caps of the files the host reads, one place (README "Threat model"). */
+/** The caps of the files the host reads, one place (docs/SECURITY.md, "Threat model"). */
 export const READ_CAPS = Object.freeze({
   /** An envFile (a dotenv file of a stdio server); values over 128 KiB are refused at launch anyway. */
   envFile: 4 * 1024 * 1024,

@@ -1,5 +1,5 @@
 /**
- * Caps on everything a server fills (README, Threat model: "Bounded"). One place for the defaults and the
+ * Caps on everything a server fills (docs/SECURITY.md, Threat model: "Bounded"). One place for the defaults and the
  * setting that raises each, so every "limit hit" message names the same setting the user can change.
  * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
  * config file's `limits` object. Servers never set these.
@@ -65,7 +65,7 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
 });
 
 /**
- * Caps on one MCP App view (README, Threat model: "Every requester is bounded"): a view is a requester like a server,
+ * Caps on one MCP App view (docs/SECURITY.md, Threat model: "Every requester is bounded"): a view is a requester like a server,
  * bounded the same way, but these are fixed (no setting raises them). Enforced in src/extension/apps/transport.ts
  * and media/apps/host.js (rates), src/mcp/apps/bounds.ts (one dialog at a time).
  */
@@ -79,7 +79,7 @@ export const VIEW_LIMITS = Object.freeze({
   /**
    * Characters of one view's messages on their way to the extension host and not yet handled there: the page relays a
    * message in parts of at most `viewPartChars` and sends more only as the extension acknowledges what it handled, so
-   * the extension host never has more than this of one view's text to take in at once (README, Performance).
+   * the extension host never has more than this of one view's text to take in at once (docs/PERFORMANCE.md).
    */
   maxViewCharsInFlight: 512 * 1024,
   /** Characters of one part of a view's message on its way to the extension host. */

@@ -1,7 +1,7 @@
 /**
  * The MCP Apps bridge's transport inside the extension host: JSON-RPC messages to and from the view travel as
  * JSON text over the webview's message channel (the webview page relays them to and from the sandboxed frame
- * that runs the view). The view is untrusted and bounded like a server (README, Threat model: "Every requester is
+ * that runs the view). The view is untrusted and bounded like a server (docs/SECURITY.md, Threat model: "Every requester is
  * bounded"; caps in src/mcp/limits.ts VIEW_LIMITS): a message larger than the cap or not JSON-RPC is dropped with a
  * log line; messages and characters per second are budgeted (over the budget they are dropped, with one log line
  * per burst); at most `maxPendingViewRequests` requests of the view wait for an answer, and more (or a request

@@ -32,7 +32,7 @@ export const MAX_MODEL_CONTEXT_CHARS = 16 * 1024;
 /** Theme variables taken from the page (count, value length). */
 const MAX_STYLE_VARIABLES = 80;
 const MAX_STYLE_VALUE = 300;
-/** The display modes the host offers, and what each maps to (README, MCP Apps). */
+/** The display modes the host offers, and what each maps to (docs/FEATURES.md, MCP Apps). */
 export const DISPLAY_MODES: readonly McpUiDisplayMode[] = ['inline', 'fullscreen', 'pip'];
 /** The editor's command that maximises (and restores) the active editor group: fullscreen. */
 export const MAXIMIZE_GROUP_COMMAND = 'workbench.action.toggleMaximizeEditorGroup';
@@ -552,7 +552,7 @@ export class AppView implements vscode.Disposable {
   /**
    * The page that frames the view: its own script and style from media/apps; its policy, the frame's sandbox and
    * `allow`, and the view's document (with the view's policy first) all fixed here, when the extension generates
-   * it (README, Threat model: "Webview pages trust only the extension"). Without a resource: no frame content and
+   * it (docs/SECURITY.md, Threat model: "Webview pages trust only the extension"). Without a resource: no frame content and
    * no network at all.
    */
   private page(res?: AppResource): string {
@@ -606,7 +606,7 @@ function loadBridge(): Promise<typeof BridgeModule> {
   }).catch((err: unknown) => { bridgeModule = undefined; throw err; });
 }
 
-/** The caps the page enforces before the extension's own checks (README, Threat model: "Every requester is bounded"). */
+/** The caps the page enforces before the extension's own checks (docs/SECURITY.md, Threat model: "Every requester is bounded"). */
 function pageLimits(): Record<string, number> {
   return {
     maxChars: MAX_VIEW_MESSAGE_CHARS, messagesPerSecond: VIEW_LIMITS.maxViewMessagesPerSecond, charsPerSecond: VIEW_LIMITS.maxViewCharsPerSecond,

@@ -1,5 +1,5 @@
 /**
- * Bounds on one MCP App view as a requester (README, Threat model: "Every requester is bounded"), editor-free:
+ * Bounds on one MCP App view as a requester (docs/SECURITY.md, Threat model: "Every requester is bounded"), editor-free:
  * - `RateBudget`: a token bucket (messages or characters per second, bursts up to twice the rate) that the view's
  *   transport spends before a message is handled; an empty bucket means the message is dropped;
  * - `logPreview`: the start of a view's log data as JSON, built only as far as the log line shows (never the whole);

@@ -1,6 +1,6 @@
 /**
  * External URLs a server, an App view or an authorization server asks the host to open (App links, URL-mode
- * elicitation, OAuth sign-in), the editor-free part of the one confirm-and-open path (README, Threat model: "What is
+ * elicitation, OAuth sign-in), the editor-free part of the one confirm-and-open path (docs/SECURITY.md, Threat model: "What is
  * shown is what runs"; the dialog and the open are in src/extension/externalUrl.ts, the CLI prints and opens the same
  * value). A URL is parsed ONCE, with the WHATWG parser browsers use; the normalised `url` it yields is the only
  * value that is then shown and opened, and nothing re-parses the raw text. Refused before anything is shown:

@@ -6,7 +6,7 @@
  *
  * Annotations are a server's claims: VS Code runs a tool marked `readOnlyHint` without asking, so the gateway
  * forwards `readOnlyHint: true` only for a tool the user allowed "always" in MCP Host, and never the server's own.
- * VS Code's confirmation is the one confirmation of a gateway call (README, "VS Code's chat").
+ * VS Code's confirmation is the one confirmation of a gateway call (docs/FEATURES.md, "VS Code's chat").
  *
  *   const g = new GatewayServer({ host, version, ensureRunning, allowedWithoutAsking, onCall });
  *   await g.connect(transport);  …  g.dispose();

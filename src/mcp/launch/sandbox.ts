@@ -47,7 +47,7 @@ export interface SandboxHostOptions {
 }
 
 /**
- * Secrets no sandboxed server may read, relative to the home folder (README, "Sandbox"). The setting
+ * Secrets no sandboxed server may read, relative to the home folder (docs/SECURITY.md, "Sandbox"). The setting
  * `mcpHost.sandbox.denyRead` adds to it; `.env` files outside the roots and the editor's storage are denied too.
  */
 export const DEFAULT_DENY_READ: readonly string[] = [
@@ -72,7 +72,7 @@ export const DEFAULT_DENY_READ: readonly string[] = [
 
 /**
  * Paths in the home folder that run code at login or on the next command, read-only even where `allowWrite`
- * reaches them (README, "Sandbox"). With the runtime's own names ({@link ProtectedNames}: `.bashrc`,
+ * reaches them (docs/SECURITY.md, "Sandbox"). With the runtime's own names ({@link ProtectedNames}: `.bashrc`,
  * `.profile`, `.gitconfig`, …), which {@link protectedPaths} applies to the home folder too.
  */
 export const HOME_PROTECTED: readonly string[] = [
@@ -240,7 +240,7 @@ export function protectedPaths(folders: readonly string[], home: string, names: 
 }
 
 /**
- * The variables of the host's environment a sandboxed server gets (README, "Sandbox"); what its definition's
+ * The variables of the host's environment a sandboxed server gets (docs/SECURITY.md, "Sandbox"); what its definition's
  * `envFile` and `env` set comes on top. `LC_*` are the locale's; HOME is the home folder the policy is computed
  * for. Nothing else: no tokens (GITHUB_TOKEN, cloud keys), no SSH_AUTH_SOCK, no editor IPC variables.
  */

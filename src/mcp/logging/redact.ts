@@ -1,5 +1,5 @@
 /**
- * The one redaction path (README, Threat model: "One redaction path"). A `Redactor` is built per server from
+ * The one redaction path (docs/SECURITY.md, Threat model: "One redaction path"). A `Redactor` is built per server from
  * its resolved definition (`redactorFor`) and hides, in every text the host shows or logs:
  * - the values variable resolution recorded in `def.secrets` (`${input:}` values, header values, URL query
  *   values and credentials, `envFile` values whose names look secret, `${env:}` values placed into args,

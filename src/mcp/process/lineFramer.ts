@@ -1,5 +1,5 @@
 /**
- * Newline framing of a byte stream with a cap per line, enforced while reading (README, Threat model:
+ * Newline framing of a byte stream with a cap per line, enforced while reading (docs/SECURITY.md, Threat model:
  * "Bounded"). Like {@link LineReadBuffer} it keeps the chunks of the current line in a list, scans each
  * byte once and concatenates once per line, so a big line costs linear time; unlike it, a line that
  * grows past `maxLineBytes` is not buffered further: its chunks are released at once, only a bounded

@@ -1,5 +1,5 @@
 /**
- * Bounds on what a server's stderr fills (README, Threat model: "Bounded"): one line at most
+ * Bounds on what a server's stderr fills (docs/SECURITY.md, Threat model: "Bounded"): one line at most
  * `maxStderrLineBytes` (the rest replaced by "(N more bytes)"), the kept tail at most
  * `maxStderrTailBytes` and a number of lines. Cut after redaction, so a secret is never half shown.
  */

@@ -4,7 +4,7 @@
  * line enforced while reading, (de)serialises with the SDK's public `serializeMessage` /
  * `deserializeMessage`, and owns the whole launch: every process it starts carries a per-launch marker
  * in its environment, and stopping (or the server exiting) ends every process of the launch, daemons
- * included (README, Threat model: "Bounded", "Processes").
+ * included (docs/SECURITY.md, Threat model: "Bounded", "Processes").
  *
  *   const t = new StdioTransport({ server: 'files', command, args, env, limits });
  *   t.onstderr = (line, moreBytes) => …;   t.onexit = (code, signal) => …;   t.onstdoutend = () => …;

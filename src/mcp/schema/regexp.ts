@@ -1,7 +1,7 @@
 /**
  * Server-supplied regular expressions (JSON Schema `pattern` and `patternProperties`, an elicitation
  * field's `pattern`) run on RE2 (`re2js`, pure JavaScript, linear time): no pattern a server sends can
- * backtrack catastrophically on the extension host's thread (README, Threat model: "Never blocked").
+ * backtrack catastrophically on the extension host's thread (docs/SECURITY.md, Threat model: "Never blocked").
  *
  * ECMAScript syntax is translated to RE2's (`\u0041`, `[^]`, `\cA`); what RE2 cannot do in linear time
  * (backreferences, lookaround) is refused with a readable reason instead of falling back to the

@@ -45,7 +45,7 @@ export const TASK_BOUNDS = Object.freeze({
 });
 
 /**
- * The policy for `optional` tools (documented in the README): run as a task when the user asked for it
+ * The policy for `optional` tools (documented in docs/FEATURES.md): run as a task when the user asked for it
  * (the "Call Tool as Task" command, `mcp-host call --task`), or when the tool is known long-running,
  * i.e. a plain call of it on this server took at least `LONG_RUNNING_MS` or timed out this session.
  * `required` always runs as a task; `forbidden` or no `execution` never does.
