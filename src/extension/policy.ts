@@ -58,9 +58,17 @@ export class OrgPolicyWatcher implements vscode.Disposable {
     void this.loading.then(() => this.changed.fire());
   }
 
-  private async load(): Promise<OrgPolicy> {
+  private load(): Promise<OrgPolicy> {
     const file = policyFile();
     this.watch(file);
+    // No file is the common case: known at once (a stat, which never blocks on the path), so the first sync reaches
+    // reconcile in the activation's own turn (no I/O wait before it); a file that is there is read through the bounded
+    // reader, and the first sync waits for it.
+    if (!fs.existsSync(file)) return Promise.resolve({ denied: [] });
+    return this.read(file);
+  }
+
+  private async read(file: string): Promise<OrgPolicy> {
     const p = await loadPolicy(file);
     if (p.broken) this.log.error(p.broken);
     else if (p.source) this.log.info(`organisation policy: ${p.source} (${p.allowed ? `${p.allowed.length} allowed` : 'no allow-list'}, ${p.denied.length} denied)`);

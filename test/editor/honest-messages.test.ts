@@ -16,7 +16,7 @@ import type { McpNode } from '../../src/views/nodes';
 import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/consent';
 import { setDialogAnswerer, type Dialog } from '../../src/extension/dialogs';
 import type { ServerDefinition } from '../../src/mcp';
-import { activateHost, EVERYTHING, ROOT, until } from './helpers';
+import { activateHost, answerWhereToWrite, EVERYTHING, ROOT, until } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 const WS = vscode.ConfigurationTarget.Workspace;
@@ -70,7 +70,8 @@ describe('Honest messages and labels (issue 38)', function () {
     api.setInputPrompt(async o => { asked.push(o); return 'value-38'; });
     const file = mcpJsonWithSecret('secret38');
     const problems = await problemsDuring(async () => {
-      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1);
+      answerWhereToWrite(api, 'Import into Workspace Settings');
+      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
       await until(api, 'secret38 running', () => api.host.get('secret38')?.state.kind === 'running', 60000);
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
@@ -87,7 +88,8 @@ describe('Honest messages and labels (issue 38)', function () {
     api.setInputPrompt(async o => { asked.push(o); return 'lazy-38'; });
     const file = mcpJsonWithSecret('later38');
     const problems = await problemsDuring(async () => {
-      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1);
+      answerWhereToWrite(api, 'Import into Workspace Settings');
+      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
       await until(api, 'later38 configured', () => !!api.host.get('later38'));
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
@@ -168,6 +170,7 @@ describe('Honest messages and labels (issue 38)', function () {
     // The installed server would run npx (a download): its launch is denied, it never starts.
     api.setConsentPrompt(async () => 'deny');
     const registryCfg = () => vscode.workspace.getConfiguration('mcpHost.registry');
+    answerWhereToWrite(api, 'Install in Workspace Settings');
     try {
       for (const [r, queried, other] of [[a, first, second], [b, second, first]] as const) {
         await registryCfg().update('url', r.url, vscode.ConfigurationTarget.Global);
@@ -180,6 +183,7 @@ describe('Honest messages and labels (issue 38)', function () {
         await until(api, 'the installed server removed', () => !api.host.get('server-filesystem'));
       }
     } finally {
+      api.setDialogAnswerer(undefined);
       await registryCfg().update('url', undefined, vscode.ConfigurationTarget.Global);
       a.server.close();
       b.server.close();
