@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
+import * as os from 'os';
 import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -173,5 +174,38 @@ describe('Config sources: live .mcp.json', function () {
     assert.equal(api.host.get('bystander')?.state.kind, 'running');
     fs.rmSync(file());
     await until(api, 'the problem gone', () => !problems().some(p => p.includes('.mcp.json')), 60000);
+  });
+});
+
+describe('Config sources: .mcp.json in Restricted Mode', function () {
+  this.timeout(120000);
+  before(function () {
+    assert.strictEqual(vscode.workspace.isTrusted, false, 'run in the untrusted pass (KEEP_WORKSPACE_TRUST=1)');
+  });
+
+  it('H469: a .mcp.json server in an untrusted workspace is held back by name (never resolved, asked about or spawned); a user-settings bystander runs', async () => {
+    const api = await activateHost();
+    const asked: string[] = [];
+    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.mcp.json');
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpjson-untrusted-')), 'spawned');
+    const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    try {
+      await cfg.update('servers', { userbystander: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Global);
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { heldfile: { command: process.execPath, args: ['-e', script] } } }));
+      const held = () => (api.views.servers.getChildren() as { kind: string; text?: string }[]).find(n => n.kind === 'message' && n.text === 'heldfile');
+      await until(api, 'the held-back row of heldfile', () => !!held(), 60000);
+      await until(api, 'the user bystander running', () => api.host.get('userbystander')?.state.kind === 'running', 60000);
+      assert.strictEqual(api.host.get('heldfile'), undefined, 'an untrusted .mcp.json server reached the host');
+      await vscode.commands.executeCommand('mcpHost.startServer', 'heldfile');
+      assert.strictEqual(api.host.get('heldfile'), undefined);
+      assert.deepStrictEqual(asked, [], 'consent is not even asked in Restricted Mode');
+      assert.ok(!fs.existsSync(marker), 'the server process was spawned');
+    } finally {
+      fs.rmSync(file, { force: true });
+      await cfg.update('servers', undefined, vscode.ConfigurationTarget.Global);
+      await until(api, 'the user bystander removed', () => !api.host.get('userbystander'));
+    }
   });
 });

@@ -55,7 +55,9 @@ export class ServerController extends ServerGates {
     // `~/.copilot/mcp-config.json` one is user-scope but written by another tool (launch consent: gates.ts).
     const on = settings.configSources(config);
     const files = this.sourceFiles?.current() ?? { layers: [], inputs: [], errors: [], warnings: [] };
-    const portable = files.layers.filter(l => (l.source === 'mcpJson' && on.mcpJson) || (l.source === 'copilotCli' && on.copilotCli));
+    // Restricted Mode: a `.mcp.json` is workspace content, named (held back) but not resolved, as workspace settings are.
+    const portable = files.layers.filter(l => (l.source === 'mcpJson' && on.mcpJson && trusted) || (l.source === 'copilotCli' && on.copilotCli));
+    const heldFiles = trusted || !on.mcpJson ? [] : files.layers.filter(l => l.source === 'mcpJson').flatMap(l => Object.keys(l.servers));
     const sources = mergeSources([
       { source: 'workspaceSettings', servers: asObject(servers.workspace) },
       { source: 'userSettings', servers: asObject(servers.user) },
@@ -178,7 +180,7 @@ export class ServerController extends ServerGates {
     if (marks) mark(marks, 'resolved');
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
-    this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
+    this.restricted = trusted ? [] : [...new Set([...await workspaceServerNames(), ...heldFiles])].filter(n => !(n in merged));
     this.errors = errors;
     this.changed.fire();
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
