@@ -7,11 +7,9 @@
  * here (VS Code starts those itself; coexistence.ts flags them).
  */
 import * as vscode from 'vscode';
-import { BoundedReadError, READ_CAPS } from '../mcp/boundedRead';
-import { importConfig } from '../mcp/config/import';
-import type { PortableSource, SourceLayer } from '../mcp/config/configSources';
+import { READ_CAPS } from '../mcp/boundedRead';
+import { portableFile, type PortableSource, type SourceLayer } from '../mcp/config/configSources';
 import type { ConfigError } from '../mcp';
-import { formatBytes } from '../mcp/logging/display';
 import { readWorkspaceText } from './workspaceFiles';
 import { COPILOT_CONFIG } from './coexistence';
 import * as settings from './settings';
@@ -86,7 +84,7 @@ export class ConfigSourceFiles implements vscode.Disposable {
       }
     }
     if (on.copilotCli) {
-      const r = await readOne(vscode.Uri.file(this.copilotFile), COPILOT_LABEL, 'copilotCli', out, 'copilot');
+      const r = await readOne(vscode.Uri.file(this.copilotFile), COPILOT_LABEL, 'copilotCli', out);
       if (r) out.layers.push({ source: 'copilotCli', label: COPILOT_LABEL, servers: r.servers });
     }
     return out;
@@ -97,31 +95,17 @@ export class ConfigSourceFiles implements vscode.Disposable {
   }
 }
 
-/** The fix every problem of a source file ends with. */
-const turnOff = (key: PortableSource) => `or set "${key}": false in mcpHost.configSources (user settings) to stop reading it`;
-
-/** One file's servers and inputs, or undefined (missing: nothing to say; unusable: one problem in `out`). */
-async function readOne(
-  uri: vscode.Uri, label: string, key: PortableSource, out: SourceFiles, kind: 'auto' | 'copilot' = 'auto',
-): Promise<{ servers: Record<string, unknown>; inputs: unknown[] } | undefined> {
-  let text: string;
+/** One file's servers and inputs, or undefined (missing, or unusable: its problem goes to `out`). */
+async function readOne(uri: vscode.Uri, label: string, key: PortableSource, out: SourceFiles): Promise<{ servers: Record<string, unknown>; inputs: unknown[] } | undefined> {
+  let read: { text: string } | { error: unknown };
   try {
-    text = await readWorkspaceText(uri, READ_CAPS.configFile);
-  } catch (e) {
-    const r = e instanceof BoundedReadError ? e : undefined;
-    if (r?.kind === 'missing') return undefined;
-    const why = r ? r.why.replace(/^which is /, '').replace(/^which /, '') : String(e);
-    out.errors.push({
-      path: label,
-      message: `${label} cannot be read for MCP servers: it is ${why}; replace it with a JSON file of at most ${formatBytes(READ_CAPS.configFile)}, ${turnOff(key)}.`,
-    });
-    return undefined;
+    read = { text: await readWorkspaceText(uri, READ_CAPS.configFile) };
+  } catch (error) {
+    read = { error };
   }
-  const r = importConfig(text, kind, label);
-  out.warnings.push(...r.warnings.map(w => `${label}: ${w}`));
-  if (r.errors.length) {
-    out.errors.push(...r.errors.map(e => ({ ...e, message: `${e.message.replace(/\.$/, '')} (MCP servers of ${label}), ${turnOff(key)}.` })));
-    return undefined;
-  }
-  return { servers: r.servers, inputs: r.inputs };
+  const r = portableFile(read, label, key);
+  if (!r) return undefined;
+  out.warnings.push(...r.warnings);
+  if (!r.ok) { out.errors.push(...r.errors); return undefined; }
+  return r;
 }

@@ -5,7 +5,12 @@
  * bystander in each case: a server only one source defines, which is kept untouched.
  */
 import * as assert from 'node:assert/strict';
-import { configSourcesSetting, mergeSources, type SourceLayer } from '../../src/mcp/config/configSources';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { configSourcesSetting, mergeSources, portableFile, type SourceLayer } from '../../src/mcp/config/configSources';
+import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { importConfig } from '../../src/mcp/config/import';
 import { needsLaunchConsent } from '../../src/extension/addedServers';
 
@@ -64,5 +69,49 @@ describe('config sources: the merge rule (H460–H464)', () => {
     assert.equal(needsLaunchConsent('workspace', false), true);
     assert.equal(needsLaunchConsent('user', true), true);
     assert.equal(needsLaunchConsent('user', false), false);
+  });
+});
+
+describe('config sources: a file that cannot be used (H468)', () => {
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-sources-')); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Reads `file` as the editor does (the one bounded reader, the config-file cap) and makes it a portable file. */
+  async function load(file: string, label: string) {
+    let read: { text: string } | { error: unknown };
+    try { read = { text: await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }) }; } catch (error) { read = { error }; }
+    return portableFile(read, label, 'mcpJson');
+  }
+  const bystanderFile = () => {
+    const f = path.join(dir, 'bystander.json');
+    fs.writeFileSync(f, JSON.stringify({ mcpServers: { bystander: { command: 'node', args: ['bystander.mjs'] } } }));
+    return f;
+  };
+
+  const cases: [string, () => string, RegExp][] = [
+    ['invalid JSON', () => { const f = path.join(dir, 'bad.json'); fs.writeFileSync(f, '{ "mcpServers": { "x": { "command": "node", } '); return f; },
+      /^\.mcp\.json:1:\d+: JSON syntax error \(.*\); fix the text there \(MCP servers of \.mcp\.json\), or set "mcpJson": false in mcpHost\.configSources \(user settings\) to stop reading it\.$/],
+    ['a FIFO', () => { const f = path.join(dir, 'fifo.json'); execFileSync('mkfifo', [f]); return f; },
+      /^\.mcp\.json cannot be read for MCP servers: it is a FIFO \(named pipe\), not a regular file; replace it with a JSON file of at most 16 MiB, or set "mcpJson": false in mcpHost\.configSources/],
+    ['20 MB', () => { const f = path.join(dir, 'big.json'); fs.writeFileSync(f, ''); fs.truncateSync(f, 20 * 1024 * 1024); return f; },
+      /^\.mcp\.json cannot be read for MCP servers: it is 20(\.0)? MiB, more than the 16 MiB a configuration file may hold; replace it/],
+  ];
+  for (const [what, make, message] of cases) {
+    it(`H468: ${what} is one problem naming the file and the fix, within a second; the bystander file's server is kept`, async () => {
+      const began = Date.now();
+      const bad = await load(make(), '.mcp.json');
+      assert.ok(Date.now() - began < 1000, `took ${Date.now() - began} ms`);
+      assert.ok(bad && !bad.ok);
+      assert.equal(bad.errors.length, 1, JSON.stringify(bad.errors));
+      assert.match(bad.errors[0].message, message);
+      const good = await load(bystanderFile(), 'app/.mcp.json');
+      assert.ok(good?.ok);
+      assert.deepEqual(Object.keys(mergeSources([{ source: 'mcpJson', label: 'app/.mcp.json', servers: good.servers }]).servers), ['bystander']);
+    });
+  }
+
+  it('H468: a missing file is no problem (nothing to read)', async () => {
+    assert.equal(await load(path.join(dir, 'none.json'), '.mcp.json'), undefined);
   });
 });

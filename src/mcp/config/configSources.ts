@@ -12,7 +12,10 @@
  */
 import { identityOf, stableStringify } from './definitionKey';
 import { parseServers } from './validate';
-import type { ServerDefinition } from '../types';
+import { importConfig } from './import';
+import { BoundedReadError, READ_CAPS } from '../boundedRead';
+import { formatBytes } from '../logging/display';
+import type { ConfigError, ServerDefinition } from '../types';
 
 /** Where a server's entry was written. */
 export type ConfigSourceId = 'workspaceSettings' | 'mcpJson' | 'userSettings' | 'copilotCli';
@@ -76,4 +79,35 @@ export function mergeSources(layers: readonly SourceLayer[]): MergedSources {
     }
   }
   return { servers, from, warnings };
+}
+
+/** The fix every problem of a portable file ends with. */
+const turnOff = (key: PortableSource) => `or set "${key}": false in mcpHost.configSources (user settings) to stop reading it`;
+
+/** What one portable file gave: its servers and inputs, or the one problem that kept it out. */
+export type PortableFile =
+  | { ok: true; servers: Record<string, unknown>; inputs: unknown[]; warnings: string[] }
+  | { ok: false; errors: ConfigError[]; warnings: string[] };
+
+/**
+ * One portable file's text (or the bounded reader's rejection) as servers, or as problems naming `label` and the fix.
+ * `undefined` for a missing file (nothing to say). The text is parsed by the importer (`importConfig`).
+ */
+export function portableFile(read: { text: string } | { error: unknown }, label: string, key: PortableSource): PortableFile | undefined {
+  if ('error' in read) {
+    const r = read.error instanceof BoundedReadError ? read.error : undefined;
+    if (r?.kind === 'missing') return undefined;
+    const why = r ? r.why.replace(/^which is /, 'it is ').replace(/^which /, 'it ') : `it cannot be read (${String(read.error)})`;
+    return { ok: false, warnings: [], errors: [{
+      path: label,
+      message: `${label} cannot be read for MCP servers: ${why}; replace it with a JSON file of at most ${formatBytes(READ_CAPS.configFile)}, ${turnOff(key)}.`,
+    }] };
+  }
+  const r = importConfig(read.text, key === 'copilotCli' ? 'copilot' : 'auto', label);
+  const warnings = r.warnings.map(w => `${label}: ${w}`);
+  if (r.errors.length) {
+    // One problem per file: the first syntax error (the ones after it follow from it).
+    return { ok: false, warnings, errors: r.errors.slice(0, 1).map(e => ({ ...e, message: `${e.message.replace(/\.$/, '')} (MCP servers of ${label}), ${turnOff(key)}.` })) };
+  }
+  return { ok: true, servers: r.servers, inputs: r.inputs, warnings };
 }
