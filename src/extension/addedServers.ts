@@ -22,12 +22,14 @@ export const MAX_ADDED = 500;
 const KEY_SHAPE = /^[0-9a-f]{64}$/;
 
 /**
- * The launch consent rule: every server defined in workspace settings (stdio, http and sse alike: a remote one
- * receives the roots and its tools reach models and the gateway), and every server the host added itself (import,
- * registry) until the user allowed it, in either scope. A user-scope server the user wrote is the user's own act.
+ * The launch consent rule: every server defined in workspace settings or a workspace's `.mcp.json` (stdio, http and
+ * sse alike: a remote one receives the roots and its tools reach models and the gateway), and every server a tool
+ * wrote rather than the user — one the host added itself (import, registry) until the user allowed it, or one read
+ * from another client's file (`~/.copilot/mcp-config.json`) — in either scope. A user-scope server the user wrote in
+ * `mcpHost.servers` is the user's own act.
  */
-export function needsLaunchConsent(origin: 'user' | 'workspace' | undefined, addedByHost: boolean): boolean {
-  return origin === 'workspace' || addedByHost;
+export function needsLaunchConsent(origin: 'user' | 'workspace' | undefined, writtenByTool: boolean): boolean {
+  return origin === 'workspace' || writtenByTool;
 }
 
 /** The record of servers the host added (see the header). */

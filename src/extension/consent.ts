@@ -48,6 +48,8 @@ export interface ConsentRequest {
   roots?: Root[];
   /** Where it is defined: workspace settings, or user settings (a server MCP Host added there: addedServers.ts). */
   scope?: 'user' | 'workspace';
+  /** The portable file it was read from (`.mcp.json`, `~/.copilot/mcp-config.json`: mcpHost.configSources), if any. */
+  source?: string;
 }
 
 /**
@@ -185,7 +187,9 @@ function isKey(v: unknown): v is string {
  */
 export function consentQuestion(r: ConsentRequest): string {
   const d = r.def;
-  const who = r.scope === 'user'
+  const who = r.source
+    ? (r.scope === 'user' ? `The MCP server ${quoted(d.name)} in ${r.source} (written by another tool) has not been allowed yet. It wants to` : `The workspace's ${r.source} wants to`)
+    : r.scope === 'user'
     ? `The MCP server ${quoted(d.name)} was added to your user settings by MCP Host (an import, the MCP Registry or Add Server) and has not been allowed yet. It wants to`
     : `The workspace settings want to`;
   if (d.type === 'stdio') return `${who} launch the MCP server ${quoted(d.name)}. Do you trust this command?`;

@@ -22,6 +22,7 @@ import { OAuthBridge } from './oauth';
 import { createStatusItem, watchFailures, watchTaskEnds } from './status';
 import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
+import { ConfigSourceFiles } from './configSourceFiles';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
 import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { APP_PERMISSIONS_KEY, AppViews } from './apps';
@@ -190,7 +191,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
     stores: [eraVerdicts, cache, taskMemory],
     historyDir,
-  }), push(new OrgPolicyWatcher(log))));
+  }), push(new OrgPolicyWatcher(log)), push(new ConfigSourceFiles())));
   step('host');
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_LIMITS, type Limits } from '../mcp';
+import { configSourcesSetting, type PortableSource } from '../mcp/config/configSources';
 
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
@@ -100,6 +101,12 @@ export function userLimits(): Partial<Limits> {
 
 /** True when a configuration change touches `mcpHost.<key>` (or any `mcpHost.*` key without one). */
 export const affects = (e: vscode.ConfigurationChangeEvent, key?: string): boolean => e.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
+
+/**
+ * `mcpHost.configSources` (issue 40), from user settings only: which portable files (`.mcp.json`,
+ * `~/.copilot/mcp-config.json`) servers are also read from; a workspace cannot turn one on or off.
+ */
+export const configSources = (c: Snapshot = cfg()): Record<PortableSource, boolean> => configSourcesSetting(c.inspect<unknown>('configSources')?.globalValue);
 
 /** `mcpHost.sandbox.default`, from user settings only: workspace stdio servers run sandboxed unless they opt out. */
 export const sandboxDefault = (c: Snapshot = cfg()): boolean => c.inspect<boolean>('sandbox.default')?.globalValue === true;

@@ -103,7 +103,8 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       item.iconPath = stateIcon(h.state, blocked, waiting);
       const twice = notes.alsoIn?.(node.server);
       const folder = notes.folderOf?.(node.server);
-      item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder ? ` · folder ${folder}` : '') + (twice ? ` · also in ${twice}` : '');
+      const from = notes.sourceOf?.(node.server);
+      item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder && !from ? ` · folder ${folder}` : '') + (from ? ` · from ${from}` : '') + (twice ? ` · also in ${twice}` : '');
       item.tooltip = serverTooltip(h, blocked, waiting);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(twice.endsWith('.vscode/mcp.json')
         ? `\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`

@@ -46,6 +46,8 @@ export interface ServerAnnotations {
   waitsForUse?(server: string): boolean;
   /** Multi-root: the folder whose own settings define the server, if one does. */
   folderOf?(server: string): string | undefined;
+  /** The portable file the server was read from (`.mcp.json`, `~/.copilot/mcp-config.json`: mcpHost.configSources), if any. */
+  sourceOf?(server: string): string | undefined;
   /** Where else the server is configured and started by VS Code's built-in MCP (it then runs twice), if anywhere. */
   alsoIn?(server: string): string | undefined;
   /** True when the user subscribed to `uri` of `server`. */

@@ -1,9 +1,11 @@
 // Every config source another MCP client starts servers from: a server in mcpHost.servers that a folder's .mcp.json
 // (Claude Code) also configures is flagged in the Servers view, like one in .vscode/mcp.json; removing it there
 // clears the flag. (The Copilot CLI's ~/.copilot/mcp-config.json is read the same way; its format is unit-tested.)
+// mcpHost.configSources (issue 40): .mcp.json servers read live, de-duplicated, asked about, each next to a bystander.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
+import * as os from 'os';
 import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -18,6 +20,11 @@ describe('Config sources: also configured elsewhere', function () {
   before(async () => {
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
+    // This test is about the flag, not about reading .mcp.json (its "other" server must not be started from it).
+    await vscode.workspace.getConfiguration('mcpHost').update('configSources', { mcpJson: false }, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('mcpHost').update('configSources', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('H105: a server also in the folder\'s .mcp.json is flagged in the Servers view, and the flag goes when it is removed there', async () => {
@@ -78,6 +85,130 @@ describe('Config sources: the MCP Registry', function () {
       await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
       await until(api, 'the installed server removed', () => !api.host.get('github-mcp-server'));
       api.setConsentPrompt(async () => 'allow');
+    }
+  });
+});
+
+describe('Config sources: live .mcp.json', function () {
+  this.timeout(240000);
+  let api: McpHostExtensionApi;
+  const questions: string[] = [];
+  const file = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.mcp.json');
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+  const write = (servers: Record<string, unknown>) => fs.writeFileSync(file(), JSON.stringify({ mcpServers: servers }));
+  const row = (name: string) => {
+    const tree = api.views.servers;
+    const node = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.kind === 'server' && n.server === name);
+    return node && tree.getTreeItem(node as never);
+  };
+  const problems = () => (api.views.servers.getChildren() as { kind: string; text?: string }[]).filter(n => n.kind === 'message').map(n => n.text ?? '');
+  const bystander = { type: 'stdio', command: process.execPath, args: [ECHO, 'bystander'] };
+
+  before(async () => {
+    api = await activateHost();
+    api.setConsentPrompt(async (def, _detail, question) => { questions.push(`${def.name}: ${question}`); return 'allow'; });
+    await cfg().update('servers', { bystander }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'bystander running', () => api.host.get('bystander')?.state.kind === 'running', 90000);
+  });
+  afterEach(async () => {
+    fs.rmSync(file(), { force: true });
+    await cfg().update('configSources', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('servers', { bystander }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'only the bystander left', () => api.host.servers.every(h => h.name === 'bystander'), 60000);
+  });
+  after(async () => {
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'the bystander removed', () => !api.host.get('bystander'));
+    api.setConsentPrompt(async () => 'allow');
+  });
+
+  it('H465: a .mcp.json written while the editor runs: the server appears "from .mcp.json", asks consent as a workspace server, runs; a real change restarts it; removal makes it disappear', async () => {
+    questions.length = 0;
+    write({ portable: { command: process.execPath, args: [ECHO, 'one'] } });
+    await until(api, 'portable running', () => api.host.get('portable')?.state.kind === 'running', 90000);
+    assert.ok(questions.some(q => /^portable: The workspace's \.mcp\.json wants to launch/.test(q)), questions.join('\n'));
+    assert.match(String(row('portable')?.description), /^running · .* · from \.mcp\.json$/);
+    const states: string[] = [];
+    const sub = api.host.onDidChangeState(({ server, state }) => { if (server === 'portable') states.push(state.kind); });
+    try {
+      write({ portable: { command: process.execPath, args: [ECHO, 'two'] } });
+      await until(api, 'portable restarted with the new args', () => {
+        const h = api.host.get('portable');
+        return h?.state.kind === 'running' && h.definition.type === 'stdio' && h.definition.args?.includes('two') === true;
+      }, 90000);
+      assert.ok(states.some(s => s !== 'running'), `it went through a restart: ${states.join(', ')}`);
+      assert.ok(questions.filter(q => q.startsWith('portable:')).length >= 2, `the changed definition was asked about again: ${questions.join('\n')}`);
+    } finally {
+      sub.dispose();
+    }
+    fs.rmSync(file());
+    await until(api, 'portable gone', () => !api.host.get('portable'), 60000);
+    assert.equal(api.host.get('bystander')?.state.kind, 'running');
+  });
+
+  it('H466: a name in mcpHost.servers and .mcp.json with the same definition runs once, from the settings', async () => {
+    const twin = { type: 'stdio', command: process.execPath, args: [ECHO, 'twin'] };
+    await cfg().update('servers', { bystander, twin }, vscode.ConfigurationTarget.Workspace);
+    write({ twin, onlyfile: { command: process.execPath, args: [ECHO, 'only'] } });
+    await until(api, 'twin and onlyfile running', () => api.host.get('twin')?.state.kind === 'running' && api.host.get('onlyfile')?.state.kind === 'running', 90000);
+    assert.equal(api.host.servers.filter(h => h.name === 'twin').length, 1);
+    assert.doesNotMatch(String(row('twin')?.description), /from \.mcp\.json/, 'the settings entry is the one that runs');
+    assert.match(String(row('onlyfile')?.description), /from \.mcp\.json/);
+  });
+
+  it('H467: with mcpHost.configSources { "mcpJson": false } nothing of .mcp.json is read; turning it on again reads it', async () => {
+    await cfg().update('configSources', { mcpJson: false }, vscode.ConfigurationTarget.Global);
+    write({ ignored: { command: process.execPath, args: [ECHO, 'ignored'] } });
+    // The bystander is started again by a settings write: once that sync has run, the file has been seen (or not).
+    await cfg().update('servers', { bystander: { ...bystander, args: [ECHO, 'bystander', 'again'] } }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'bystander restarted', () => { const h = api.host.get('bystander'); return h?.state.kind === 'running' && h.definition.type === 'stdio' && h.definition.args?.includes('again') === true; }, 90000);
+    assert.equal(api.host.get('ignored'), undefined);
+    await cfg().update('configSources', undefined, vscode.ConfigurationTarget.Global);
+    await until(api, 'ignored read once the setting is on', () => api.host.get('ignored')?.state.kind === 'running', 90000);
+  });
+
+  it('H468: a malformed .mcp.json is one problem naming the file and the fix; the bystander keeps running', async () => {
+    fs.writeFileSync(file(), '{ "mcpServers": { "broken": { "command": "node", } ');
+    await until(api, 'the problem shown', () => problems().some(p => p.includes('.mcp.json')), 60000);
+    const shown = problems().filter(p => p.includes('.mcp.json'));
+    assert.equal(shown.length, 1, shown.join('\n'));
+    assert.match(shown[0], /^\.mcp\.json:\d+:\d+: JSON syntax error .*fix the text there .*mcpHost\.configSources/);
+    assert.equal(api.host.get('broken'), undefined);
+    assert.equal(api.host.get('bystander')?.state.kind, 'running');
+    fs.rmSync(file());
+    await until(api, 'the problem gone', () => !problems().some(p => p.includes('.mcp.json')), 60000);
+  });
+});
+
+describe('Config sources: .mcp.json in Restricted Mode', function () {
+  this.timeout(120000);
+  before(function () {
+    assert.strictEqual(vscode.workspace.isTrusted, false, 'run in the untrusted pass (KEEP_WORKSPACE_TRUST=1)');
+  });
+
+  it('H469: a .mcp.json server in an untrusted workspace is held back by name (never resolved, asked about or spawned); a user-settings bystander runs', async () => {
+    const api = await activateHost();
+    const asked: string[] = [];
+    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.mcp.json');
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpjson-untrusted-')), 'spawned');
+    const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    try {
+      await cfg.update('servers', { userbystander: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Global);
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { heldfile: { command: process.execPath, args: ['-e', script] } } }));
+      const held = () => (api.views.servers.getChildren() as { kind: string; text?: string }[]).find(n => n.kind === 'message' && n.text === 'heldfile');
+      await until(api, 'the held-back row of heldfile', () => !!held(), 60000);
+      await until(api, 'the user bystander running', () => api.host.get('userbystander')?.state.kind === 'running', 60000);
+      assert.strictEqual(api.host.get('heldfile'), undefined, 'an untrusted .mcp.json server reached the host');
+      await vscode.commands.executeCommand('mcpHost.startServer', 'heldfile');
+      assert.strictEqual(api.host.get('heldfile'), undefined);
+      assert.deepStrictEqual(asked, [], 'consent is not even asked in Restricted Mode');
+      assert.ok(!fs.existsSync(marker), 'the server process was spawned');
+    } finally {
+      fs.rmSync(file, { force: true });
+      await cfg.update('servers', undefined, vscode.ConfigurationTarget.Global);
+      await until(api, 'the user bystander removed', () => !api.host.get('userbystander'));
     }
   });
 });

@@ -109,7 +109,8 @@ export abstract class ServerGates extends ServerControllerState {
 
   /** True when `def` starts only with launch consent: the rule is `needsLaunchConsent` (addedServers.ts). */
   protected needsConsent(def: ServerDefinition): boolean {
-    return needsLaunchConsent(this.origins.get(def.name), this.added.has(this.raws.get(def.name)));
+    // Written by a tool, not the user: added by MCP Host (import, registry), or read from another client's file.
+    return needsLaunchConsent(this.origins.get(def.name), this.added.has(this.raws.get(def.name)) || this.portableFrom.get(def.name)?.source === 'copilotCli');
   }
 
   /** The user allowed `name`: a server the host added is no longer asked about by that rule (the usual rules apply). */
@@ -119,7 +120,7 @@ export abstract class ServerGates extends ServerControllerState {
 
   /** What the consent dialog is asked about one server: its definition, its `${input:}` uses, the roots it is sent. */
   protected requestOf(def: ServerDefinition): ConsentRequest {
-    return { def, uses: this.usesOf(def.name), roots: this.host.rootsFor(def), scope: this.origins.get(def.name) ?? 'user' };
+    return { def, uses: this.usesOf(def.name), roots: this.host.rootsFor(def), scope: this.origins.get(def.name) ?? 'user', source: this.portableFrom.get(def.name)?.label };
   }
 
   /** Which `${input:}` ids go where in a server's settings (for the consent dialog). */

@@ -23,6 +23,9 @@ import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { cpuMs } from '../cpuClock';
 import { applyPolicy } from '../../mcp/policy/orgPolicy';
+import { mergeSources } from '../../mcp/config/configSources';
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 export { ConsentDeniedError } from './reasons';
 export { inputUses } from './workspaceSettings';
@@ -47,14 +50,34 @@ export class ServerController extends ServerGates {
     const servers = settings.serversSetting(config);
     const inputs = settings.inputsSetting(config);
     const trusted = vscode.workspace.isTrusted;
-    const userServers = asObject(servers.user);
-    const wsServers = asObject(servers.workspace);
-    const merged: Record<string, unknown> = { ...userServers, ...wsServers };
+    // mcpHost.servers and the portable files mcpHost.configSources turns on (issue 40): each name once, the most
+    // specific source winning (config/configSources.ts). A `.mcp.json` server is a workspace server; a
+    // `~/.copilot/mcp-config.json` one is user-scope but written by another tool (launch consent: gates.ts).
+    const on = settings.configSources(config);
+    const files = this.sourceFiles?.current() ?? { layers: [], inputs: [], errors: [], warnings: [] };
+    // Restricted Mode: a `.mcp.json` is workspace content, named (held back) but not resolved, as workspace settings are.
+    const portable = files.layers.filter(l => (l.source === 'mcpJson' && on.mcpJson && trusted) || (l.source === 'copilotCli' && on.copilotCli));
+    const heldFiles = trusted || !on.mcpJson ? [] : files.layers.filter(l => l.source === 'mcpJson').flatMap(l => Object.keys(l.servers));
+    const sources = mergeSources([
+      { source: 'workspaceSettings', servers: asObject(servers.workspace) },
+      { source: 'userSettings', servers: asObject(servers.user) },
+      ...portable,
+    ]);
+    const merged: Record<string, unknown> = sources.servers;
     this.origins.clear();
-    for (const n of Object.keys(merged)) this.origins.set(n, n in wsServers ? 'workspace' : 'user');
+    this.folders.clear();
+    this.portableFrom.clear();
+    for (const [n, layer] of sources.from) {
+      this.origins.set(n, layer.source === 'workspaceSettings' || layer.source === 'mcpJson' ? 'workspace' : 'user');
+      if (layer.label) this.portableFrom.set(n, layer);
+      if (layer.folder) {
+        this.folders.set(n, layer.folder);
+        const raw = asObject(merged[n]);
+        if (raw.roots === undefined && merged[n] && typeof merged[n] === 'object') merged[n] = { ...raw, roots: [layer.folder] };
+      }
+    }
     // Multi-root: a folder's own `.vscode/settings.json` servers run for that folder (its name qualifies a
     // server whose name is taken already; its roots default to that folder; `${workspaceFolder}` is that folder).
-    this.folders.clear();
     if (vscode.workspace.workspaceFile) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         const own = asObject(settings.folderServersSetting(folder));
@@ -76,9 +99,9 @@ export class ServerController extends ServerGates {
     // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
     // (values kept for this workspace only), a user server the user's.
     const userInputs = parseInputs(inputs.user ?? []);
-    const wsInputs = trusted ? parseInputs(inputs.workspace ?? []) : { inputs: [], errors: [] };
-    const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors];
-    const warnings = [...parsed.warnings];
+    const wsInputs = trusted ? parseInputs(on.mcpJson && files.inputs.length ? [...asArray(inputs.workspace), ...files.inputs] : inputs.workspace ?? []) : { inputs: [], errors: [] };
+    const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors, ...files.errors];
+    const warnings = [...parsed.warnings, ...[...sources.warnings, ...files.warnings].map(w => ({ path: 'mcpHost.configSources', message: w }))];
     const autoStartAll = settings.autoStart(config);
     // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
     const lazy = settings.startupMode(config) === 'lazy';
@@ -157,7 +180,7 @@ export class ServerController extends ServerGates {
     if (marks) mark(marks, 'resolved');
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
-    this.restricted = trusted ? [] : (await workspaceServerNames()).filter(n => !(n in merged));
+    this.restricted = trusted ? [] : [...new Set([...await workspaceServerNames(), ...heldFiles])].filter(n => !(n in merged));
     this.errors = errors;
     this.changed.fire();
     for (const e of errors) this.log.error(`${e.path}: ${e.message}`);

@@ -16,6 +16,8 @@ import * as settings from '../settings';
 import { toVs } from '../logs';
 import { WAITING } from './reasons';
 import type { OrgPolicyWatcher } from '../policy';
+import type { ConfigSourceFiles } from '../configSourceFiles';
+import type { SourceLayer } from '../../mcp/config/configSources';
 
 export type Origin = 'user' | 'workspace';
 
@@ -23,6 +25,8 @@ export type Origin = 'user' | 'workspace';
 export abstract class ServerControllerState implements ServerAnnotations, vscode.Disposable {
   protected readonly blocked = new Map<string, string>();
   protected readonly origins = new Map<string, Origin>();
+  /** Servers read from a portable file (`.mcp.json`, `~/.copilot/mcp-config.json`), by server name: the file's layer. */
+  protected readonly portableFrom = new Map<string, SourceLayer>();
   /** Servers defined in a folder's own settings (multi-root), by server name. */
   protected readonly folders = new Map<string, string>();
   protected readonly raws = new Map<string, RawServer>();
@@ -63,6 +67,8 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     protected migrateKeys?: (defs: readonly ServerDefinition[]) => void,
     /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
     protected readonly policy?: OrgPolicyWatcher,
+    /** The portable config files (`.mcp.json`, `~/.copilot/mcp-config.json`, issue 40): a change of one reconciles again. */
+    protected readonly sourceFiles?: ConfigSourceFiles,
   ) {
     // One log line per denial, wherever the dialog was asked from.
     consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
@@ -71,6 +77,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
       ...(policy ? [policy.onDidChange(() => void this.sync())] : []),
+      ...(sourceFiles ? [sourceFiles.onDidChange(() => void this.sync())] : []),
       toVs(host.onDidChangeState(({ server, state }) => {
         if (state.kind === 'running') this.used.add(server);
         if (state.kind !== 'running' && this.subscribed.delete(server)) this.changed.fire();
@@ -137,7 +144,14 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   }
 
   alsoIn(server: string): string | undefined {
-    return this.origins.has(server) ? this.coexistence?.alsoIn(server) : undefined;
+    const where = this.origins.has(server) ? this.coexistence?.alsoIn(server) : undefined;
+    // A server read from that very file is not "also" there: its row says "from" it (sourceOf).
+    return where !== undefined && where === this.portableFrom.get(server)?.label ? undefined : where;
+  }
+
+  /** The portable file a server was read from (`.mcp.json`, `~/.copilot/mcp-config.json`), if it was. */
+  sourceOf(server: string): string | undefined {
+    return this.portableFrom.get(server)?.label;
   }
 
   blockedReason(server: string): string | undefined {
