@@ -16,8 +16,12 @@
  *   // r: { value, console: string[], calls: [{ server, tool, ok }] }
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
-import { newQuickJSWASMModule, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { codeModeNames, type CodeModeServer } from './codeModeNames';
+import { READ_CAPS, readBoundedSync } from '../boundedRead';
 
 /** The limits of one run; settings-shaped (mcpHost.codeMode.limits.<name>). */
 export interface CodeModeLimits {
@@ -82,9 +86,28 @@ export interface RunResult {
 export const MAX_STACK_BYTES = 384 * 1024;
 
 let modulePromise: Promise<QuickJSWASMModule> | undefined;
+/**
+ * The interpreter's WebAssembly file: next to the bundle (dist/vendor/quickjs/, copied by esbuild.mjs and shipped in
+ * the VSIX), else the installed package's (tests and development). Read from disk, never fetched.
+ */
+function wasmFile(): string {
+  const shipped = path.join(__dirname, 'vendor', 'quickjs', 'emscripten-module.wasm');
+  if (existsSync(shipped)) return shipped;
+  try {
+    const pkg = createRequire(__filename).resolve('@jitl/quickjs-wasmfile-release-sync/package.json');
+    return path.join(path.dirname(pkg), 'dist', 'emscripten-module.wasm');
+  } catch {
+    throw new Error(`code mode's interpreter is missing: ${shipped} does not exist (it ships next to the bundle in vendor/quickjs/; reinstall mcp-host)`);
+  }
+}
+
 /** The WebAssembly module, loaded once per process (each run still gets its own runtime and context). */
 function quickJS(): Promise<QuickJSWASMModule> {
-  return (modulePromise ??= newQuickJSWASMModule(RELEASE_SYNC));
+  return (modulePromise ??= (async () => {
+    const bytes = readBoundedSync(wasmFile(), { maxBytes: READ_CAPS.interpreter, what: "code mode's interpreter" });
+    const wasmBinary = new Uint8Array(bytes).buffer;
+    return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmBinary }));
+  })());
 }
 
 const LIMIT_SETTING: Record<string, string> = {
