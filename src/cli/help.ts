@@ -132,7 +132,7 @@ interpreter: it sees only mcp.<server>.<tool>(args) (async; names other than let
 become _, collisions get _2, _3…), console.log (printed on stderr) and the language's built-ins; no
 require, process, files or network. A call goes through the same path as "call" (arguments checked
 against the tool's schema); the program gets the result's structuredContent, else the text of a single
-text block, else the content array; isError: true throws. Limits: 5 s of CPU, 250 ms without awaiting,
+text block, else the content array; isError: true throws. Limits: 5 s of CPU, 50 ms without awaiting (split long work with await null),
 64 MiB of memory, 64 KiB of return value and of console output, 50 tool calls; a program over one
 is stopped with an error naming it (exit 1).
 

@@ -55,6 +55,23 @@ describe('code mode engine (issue 42)', function () {
     await bystander();
   });
 
+  it('H441: the program runs in slices: the event loop turns between its awaits, even without a tool call', async () => {
+    let turns = 0;
+    let ticking = true;
+    const tick = () => { turns++; if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    try {
+      // 10 parts of ~20 ms each, 200 ms in all: over the 50 ms slice limit together, under it one by one.
+      const r = await runProgram(`
+        for (let part = 0; part < 10; part++) { const t = Date.now(); while (Date.now() - t < 20); await null; }
+        return await mcp.echo.echo({ text: "end" });`,
+      opts({ callTool: async () => ({ turnsSeen: turns }) }));
+      assert.ok((r.value as { turnsSeen: number }).turnsSeen >= 5, JSON.stringify(r.value));
+    } finally {
+      ticking = false;
+    }
+  });
+
   it('H441: a memory bomb and deep recursion are stopped by the memory and stack limits; the bystander works', async () => {
     await rejects(runProgram('const a = []; for (;;) a.push(new Array(1e5).fill(a.length));', opts({ limits: { memoryBytes: 16 * 1024 * 1024, sliceMs: 5_000 } })), 'memory', /out of memory.*memoryBytes/);
     await rejects(runProgram('const f = (n) => f(n + 1) + 1; return f(0);', opts()), 'stack', /stack.*stackBytes/);

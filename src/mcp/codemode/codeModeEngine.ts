@@ -8,9 +8,10 @@
  * The program is the body of an async function: `return` gives its value (as JSON, bounded by outputBytes) and
  * `await` works at its top level. Limits (CodeModeLimits) stop it: CPU time across all its slices (the interrupt
  * handler's deadline), memory (runtime.setMemoryLimit), stack, output bytes and tool calls; each ends the run with a
- * CodeModeError naming the limit and its setting. The interpreter runs only between awaits: while a tool call is
- * pending the event loop is free; a synchronous stretch of guest code blocks it for at most `sliceMs`, after which the
- * program is stopped (bench/codemode.bench.mjs measures it).
+ * CodeModeError naming the limit and its setting. The interpreter runs in slices on the caller's thread: one slice
+ * is the program's code between two awaits, the event loop turns after every BATCH_MS of slices and while a tool
+ * call is pending, and a slice longer than `sliceMs` (default 50 ms) stops the program, so the thread is never held
+ * much longer than that (bench/codemode.ts measures it). A program with more work splits it with `await null`.
  *
  *   const r = await runProgram('const a = await mcp.echo.echo({ text: "hi" }); return a;', { servers, callTool });
  *   // r: { value, console: string[], calls: [{ server, tool, ok }] }
@@ -41,7 +42,7 @@ export interface CodeModeLimits {
 
 export const DEFAULT_CODE_MODE_LIMITS: Readonly<CodeModeLimits> = Object.freeze({
   cpuMs: 5_000,
-  sliceMs: 250,
+  sliceMs: 50,
   memoryBytes: 64 * 1024 * 1024,
   stackBytes: 256 * 1024,
   outputBytes: 64 * 1024,
@@ -84,6 +85,9 @@ export interface RunResult {
 
 /** Above this QuickJS's recursion reaches Node's own stack limit first (measured: 512 KiB does, 384 KiB does not). */
 export const MAX_STACK_BYTES = 384 * 1024;
+
+/** How long the engine runs the program's jobs before it lets the event loop turn (ms). */
+const BATCH_MS = 10;
 
 let modulePromise: Promise<QuickJSWASMModule> | undefined;
 /**
@@ -174,7 +178,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
       return true;
     }
     if (now - sliceStart > limits.sliceMs) {
-      fatal = fail('slice', `The program ran ${limits.sliceMs} ms without awaiting and was stopped (setting ${LIMIT_SETTING.slice}). Loop less between tool calls.`);
+      fatal = fail('slice', `The program ran ${limits.sliceMs} ms without awaiting and was stopped (setting ${LIMIT_SETTING.slice}). Split long work with \`await null\` between parts.`);
       return true;
     }
     return false;
@@ -270,9 +274,14 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
     handles.push(promise);
     const aborted = new Promise<void>(resolve => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
     for (;;) {
-      const jobs = slice(() => runtime.executePendingJobs());
-      if (jobs.error) throw guestError(ctx, jobs.error, fatal, fail);
-      if (fatal) throw fatal;
+      // One job per slice (each job is the program's code between two awaits), and back to the event loop after
+      // BATCH_MS of them: a program that awaits (a tool call, or only `await null`) never holds the thread longer.
+      const batchStart = performance.now();
+      do {
+        const jobs = slice(() => runtime.executePendingJobs(1));
+        if (jobs.error) throw guestError(ctx, jobs.error, fatal, fail);
+        if (fatal) throw fatal;
+      } while (runtime.hasPendingJob() && performance.now() - batchStart < BATCH_MS);
       const state = ctx.getPromiseState(promise);
       if (state.type === 'rejected') throw guestError(ctx, state.error, fatal, fail);
       if (state.type === 'fulfilled') {
@@ -288,14 +297,15 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
         }
         return { value: JSON.parse(json) as unknown, console: consoleLines, calls };
       }
-      if (!pending.size && !runtime.hasPendingJob()) {
+      if (runtime.hasPendingJob()) {
+        await new Promise<void>(resolve => setImmediate(resolve));
+      } else if (!pending.size) {
         throw fail('stalled', 'The program awaits something that never settles (only mcp.* calls settle in code mode).');
-      }
-      if (!runtime.hasPendingJob()) {
+      } else {
         const woken = new Promise<void>(resolve => { wake = resolve; });
         await Promise.race([woken, aborted]);
-        if (abort.signal.aborted) throw (fatal ??= fail('aborted', 'The program was cancelled.'));
       }
+      if (abort.signal.aborted) throw (fatal ??= fail('aborted', 'The program was cancelled.'));
     }
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
