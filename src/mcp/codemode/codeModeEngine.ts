@@ -273,6 +273,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
     const promise = evaluated.value;
     handles.push(promise);
     const aborted = new Promise<void>(resolve => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+    let lastTurn = performance.now();
     for (;;) {
       // One job per slice (each job is the program's code between two awaits), and back to the event loop after
       // BATCH_MS of them: a program that awaits (a tool call, or only `await null`) never holds the thread longer.
@@ -297,8 +298,11 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
         }
         return { value: JSON.parse(json) as unknown, console: consoleLines, calls };
       }
-      if (runtime.hasPendingJob()) {
+      if (runtime.hasPendingJob() || performance.now() - lastTurn >= BATCH_MS) {
+        // A macrotask turn, not only a microtask: tool calls that answer at once settle as microtasks and would
+        // otherwise keep the thread from timers and I/O for the whole program.
         await new Promise<void>(resolve => setImmediate(resolve));
+        lastTurn = performance.now();
       } else if (!pending.size) {
         throw fail('stalled', 'The program awaits something that never settles (only mcp.* calls settle in code mode).');
       } else {
