@@ -13,7 +13,8 @@ const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'obje
   ({ name, inputSchema, ...extra }) as Tool;
 const servers: CodeModeServer[] = [{ name: 'echo', tools: [tool('echo', { type: 'object', properties: { text: { type: 'string' } } })] }];
 const echoCall: RunOptions['callTool'] = async (_s, _t, args) => ({ echoed: args.text });
-const opts = (extra: Partial<RunOptions> = {}): RunOptions => ({ servers, callTool: echoCall, ...extra });
+/** A generous slice limit where slicing is not the subject: on a loaded 2-core machine 50 ms of wall time is little. */
+const opts = (extra: Partial<RunOptions> = {}): RunOptions => ({ servers, callTool: echoCall, ...extra, limits: { sliceMs: 2_000, ...extra.limits } });
 
 async function rejects(p: Promise<unknown>, kind: string, re: RegExp): Promise<CodeModeError> {
   try {
@@ -65,7 +66,7 @@ describe('code mode engine (issue 42)', function () {
       const r = await runProgram(`
         for (let part = 0; part < 10; part++) { const t = Date.now(); while (Date.now() - t < 20); await null; }
         return await mcp.echo.echo({ text: "end" });`,
-      opts({ callTool: async () => ({ turnsSeen: turns }) }));
+      opts({ callTool: async () => ({ turnsSeen: turns }), limits: { sliceMs: 50 } }));
       assert.ok((r.value as { turnsSeen: number }).turnsSeen >= 5, JSON.stringify(r.value));
     } finally {
       ticking = false;
@@ -130,7 +131,7 @@ describe('code mode engine (issue 42)', function () {
       return echoCall(server, name, args, signal);
     };
     const s: CodeModeServer[] = [{ name: 'echo', tools: [tool('echo'), tool('secret')] }];
-    const err = await rejects(runProgram('await mcp.echo.echo({ text: "a" }); return await mcp.echo.secret({});', { servers: s, callTool: gated }), 'program',
+    const err = await rejects(runProgram('await mcp.echo.echo({ text: "a" }); return await mcp.echo.secret({});', { servers: s, callTool: gated, limits: { sliceMs: 2_000 } }), 'program',
       /mcp\.echo\.secret: echo\/secret is not allowed: grant it with --allow echo\/secret/);
     assert.deepEqual(err.calls, [{ server: 'echo', tool: 'echo', ok: true }, { server: 'echo', tool: 'secret', ok: false }]);
     await bystander();
@@ -151,7 +152,7 @@ describe('code mode engine (issue 42)', function () {
     assert.deepEqual(codeModeNames([...s].reverse()), table);
     const seen: string[] = [];
     const r = await runProgram('await mcp.my_server.___x({}); await mcp.my_server.a_b_2({}); await mcp.my_server_2.t({}); return Object.keys(mcp.my_server);',
-      { servers: s, callTool: async (server, name) => { seen.push(`${server}/${name}`); return null; } });
+      { servers: s, callTool: async (server, name) => { seen.push(`${server}/${name}`); return null; }, limits: { sliceMs: 2_000 } });
     assert.deepEqual(seen, ['my-server/../x', 'my-server/a.b', 'my_server/t']);
     assert.deepEqual(r.value, ['___x', '___proto__', 'a_b', 'a_b_2']);
   });
