@@ -472,22 +472,29 @@ export async function run(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   const defs = (named.length ? named.map(n => pick(cfg, n)) : cfg.definitions.filter(d => !d.disabled)).map(d => withTimeout(d, args.timeout));
   if (!defs.length) throw new UsageError(`no servers to run the program against: ${cfg.file} defines no enabled server`);
   const granted = new Set(args.allow);
-  const asked = new Map<string, boolean>();
+  // One question per tool and run, even when the program calls it several times at once (Promise.all).
+  const asked = new Map<string, Promise<boolean>>();
   const interactive = process.stdin.isTTY && process.stderr.isTTY;
-  const allowed = async (server: string, tool: string): Promise<boolean> => {
-    if (granted.has(`${server}/${tool}`) || granted.has(`${server}/*`)) return true;
-    const key = `${server}/${tool}`;
-    if (!interactive) return false;
-    if (!asked.has(key)) {
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        const answer = await rl.question(ownText(`mcp-host run: the program calls tool "${tool}" on server "${server}"; allow it for this run? [y/N] `));
-        asked.set(key, /^y(es)?$/i.test(answer.trim()));
-      } finally {
-        rl.close();
-      }
+  const ask = async (server: string, tool: string): Promise<boolean> => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = await rl.question(ownText(`mcp-host run: the program calls tool "${tool}" on server "${server}"; allow it for this run? [y/N] `));
+      return /^y(es)?$/i.test(answer.trim());
+    } finally {
+      rl.close();
     }
-    return asked.get(key) === true;
+  };
+  const allowed = (server: string, tool: string): Promise<boolean> => {
+    if (granted.has(`${server}/${tool}`) || granted.has(`${server}/*`)) return Promise.resolve(true);
+    if (!interactive) return Promise.resolve(false);
+    const key = `${server}/${tool}`;
+    let answer = asked.get(key);
+    if (!answer) {
+      // Questions one after another on the terminal, each after the one before.
+      const before = [...asked.values()].at(-1) ?? Promise.resolve(false);
+      asked.set(key, answer = before.catch(() => false).then(() => ask(server, tool)));
+    }
+    return answer;
   };
   const outcome = await withHost(rt, defs, async host => {
     const handles = await Promise.all(defs.map(d => startOne(host, d.name, rt).catch(oneLine)));
