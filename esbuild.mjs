@@ -182,7 +182,9 @@ const configs = tests
         external: ['@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
         metafile: true,
-        banner: { js: '#!/usr/bin/env node' },
+        // Code mode's interpreter (quickjs-emscripten's loader) asks `import.meta.url` for its own place: dist/cli.js.
+        define: { 'import.meta.url': 'importMetaUrl' },
+        banner: { js: '#!/usr/bin/env node\nvar importMetaUrl = require("url").pathToFileURL(__filename).href;' },
       },
       {
         // The gateway process VS Code's own MCP support starts (src/mcp/gateway/main.ts): no SDK, only the channel.
@@ -208,6 +210,14 @@ const configs = tests
         external: ['@microsoft/mxc-sdk'],
       },
     ];
+
+/** Code mode's interpreter (src/mcp/codemode/codeModeEngine.ts): its WebAssembly file in dist/vendor/quickjs/ (issue 42). */
+function copyQuickJsWasm() {
+  const src = 'node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm';
+  const dest = path.join(DIST, 'vendor', 'quickjs', 'emscripten-module.wasm');
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.copyFileSync(src, dest);
+}
 
 /** The sandbox runtime's helpers for Linux (seccomp) and JVMs, next to dist/sandbox-runtime.js. */
 function copySandboxHelpers() {
@@ -239,6 +249,7 @@ if (watch) {
       if (copied.length) throw new Error(`dist/${name}.js carries its own copy of a package the host hands over: ${copied.join(', ')}`);
     }
     copySandboxHelpers();
+    copyQuickJsWasm();
     for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
     console.log(`[esbuild] ${['extension.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);

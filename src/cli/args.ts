@@ -43,17 +43,19 @@ export interface ParsedArgs {
   task?: 'task' | 'plain';
   /** `--elicit JSON`: the answer to the server's form elicitation(s) of a `call` (no terminal prompt) */
   elicit?: string;
+  /** `--allow server/tool`, repeatable: the tools a `run` program may call without asking (issue 42) */
+  allow: string[];
   /** `--sandbox`: run every stdio server of this run in the OS sandbox (as `sandboxEnabled` does for one) */
   sandbox: boolean;
   help: boolean;
 }
 
 /** Options that take a value, and the flags. */
-const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout', '--elicit']);
+const VALUE_OPTIONS = new Set(['--config', '--root', '--args', '--arg', '--timeout', '--elicit', '--allow']);
 const FLAGS = new Set(['--json', '--raw', '--verbose', '-v', '--help', '-h', '--task', '--no-task', '--sandbox']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], arg: [], json: false, raw: false, verbose: false, sandbox: false, help: false };
+  const out: ParsedArgs = { positionals: [], arg: [], allow: [], json: false, raw: false, verbose: false, sandbox: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -92,6 +94,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--args': out.args = value; break;
       case '--elicit': out.elicit = value; break;
       case '--arg': out.arg.push(value); break;
+      case '--allow': out.allow.push(value); break;
       case '--timeout': {
         const n = Number(value);
         if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds, got "${value}"`);

@@ -41,6 +41,7 @@ Commands:
   prompt <server> <name> --arg k=v…     get a prompt
   skills <server>                 list a server's skills (name and description)
   skill <server> <name> [file]    print a skill's SKILL.md (or one of its files), verified
+  run [<server>…] <file.js>       run a JavaScript program that calls tools (code mode)
   conformance <url>               client mode for @modelcontextprotocol/conformance
 
 Run "mcp-host <command> --help" for a command's options.
@@ -118,6 +119,27 @@ naming the server, the skill and the file.
 
   --json          print { server, skill, uri, text, body, verified }
   --raw           print the file as sent; without it, control characters are shown as escapes
+${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`,
+
+  run: `usage: mcp-host run [<server>…] <file.js> [--allow server/tool]… [--json] [--config FILE] [--timeout MS]
+
+Runs a JavaScript program (code mode) against the servers named (none: every enabled server) and prints
+its return value as JSON. The program is the body of an async function in an embedded QuickJS
+interpreter: it sees only mcp.<server>.<tool>(args) (async; names other than letters, digits, _ and $
+become _, collisions get _2, _3…), console.log (printed on stderr) and the language's built-ins; no
+require, process, files or network. A call goes through the same path as "call" (arguments checked
+against the tool's schema); the program gets the result's structuredContent, else the text of a single
+text block, else the content array; isError: true throws. Limits: 5 s of CPU, 50 ms without awaiting (split long work with await null),
+64 MiB of memory, 64 KiB of return value and of console output, 50 tool calls; a program over one
+is stopped with an error naming it (exit 1).
+
+  --allow S/T     the program may call tool T of server S (repeat; S/* for all of S's tools). A tool
+                  not allowed is asked for on a terminal (once per tool), and refused without one:
+                  the program then gets an error naming the flag to pass
+  --json          print { value, console, calls } instead of the value
 ${CONFIG_OPTS}
 
 ${INPUTS}

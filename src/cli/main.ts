@@ -1,13 +1,13 @@
-/** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, skills, skill, conformance). */
+/** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, skills, skill, run, conformance). */
 import { UsageError, parseArgs, type ParsedArgs } from './args';
-import { call, doctor, inspect, prompt, read, shutdownAll, skill, skills, type CliRuntime } from './commands';
+import { call, doctor, inspect, prompt, read, run, shutdownAll, skill, skills, type CliRuntime } from './commands';
 import { conformanceCommand } from './conformance/command';
 import { HELP, USAGE } from './help';
 import { createRuntime } from './runtime';
 import { CLI_VERSION } from './version';
 import { ownText, watchOutput, write } from './output';
 
-const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<number>> = { doctor, inspect, call, read, prompt, skills, skill };
+const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<number>> = { doctor, inspect, call, read, prompt, skills, skill, run };
 
 /** One line on stderr; usage errors get a pointer to --help. */
 function report(err: unknown, cmd: string | undefined): number {

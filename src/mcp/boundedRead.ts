@@ -46,6 +46,10 @@ export const READ_CAPS = Object.freeze({
   configFile: 16 * 1024 * 1024,
   /** A key or token file (workload identity tokens, keys): a few KiB in practice. */
   keyFile: 64 * 1024,
+  /** A code-mode program (`mcp-host run <file.js>`, issue 42). */
+  program: 1024 * 1024,
+  /** Code mode's interpreter, QuickJS as WebAssembly (about 500 KiB). */
+  interpreter: 8 * 1024 * 1024,
 });
 
 const CHUNK = 64 * 1024;
