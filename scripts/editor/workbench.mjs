@@ -157,7 +157,8 @@ export async function startFromMcpView(page, answerDialogsUntil, server, log = c
     if (!(await sidebar.isVisible().catch(() => false))) await mcpTab.click({ timeout: 2000 }).catch(() => {});
     return /running/i.test((await row(server).textContent({ timeout: 1000 }).catch(() => '')) ?? '');
   },
-    [{ re: /want to start \d+ MCP servers/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
+    // The several-servers dialog (by its Allow All button, whatever its wording), else a one-server one.
+    [{ re: /Allow All/, button: 'Allow All' }, { re: /.*/, button: 'Allow' }]);
   log(`server "${server}" is running`);
   return row;
 }
