@@ -76,13 +76,21 @@ describe('mcp-host CLI: the sandbox wall comes from the server\'s roots (dist/cl
   }
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
     runCli(copy.cli, [...args, '--config', config, '--root', root], { cwd: hostCwd, env: { HOME: home, ...env }, timeoutMs: 120_000 });
-  const result = (r: CliRun) => JSON.parse(r.stdout.trim()) as { ok: boolean; value?: string | null; code?: string };
+  const result = (r: CliRun) => {
+    try {
+      return JSON.parse(r.stdout.trim()) as { ok: boolean; value?: string | null; code?: string };
+    } catch {
+      throw new Error(`mcp-host printed no JSON result (exit ${r.code ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+    }
+  };
   const write = (server: string, p: string) => cli(['call', server, 'write', '--args', JSON.stringify({ path: p, text: '[core]\n\tfsmonitor = touch /tmp/pwned\n' })]);
   const unchanged = (f: string) => !fs.existsSync(f) || fs.readFileSync(f, 'utf8') === ORIGINAL;
 
   for (const server of ['probe', 'wide']) {
     it(`H170: ${server === 'wide' ? 'with allowWrite ["~"], ' : ''}run from outside its root, the sandboxed server cannot write its root's .git/config, hooks, .vscode, .mcp.json nor the home's startup files; an ordinary file in its root it writes`, async () => {
-      const runs = await Promise.all(targets().map(f => write(server, f)));
+      // One after another: eight sandboxed launches at once on a loaded 2-core machine measure the machine.
+      const runs: CliRun[] = [];
+      for (const f of targets()) runs.push(await write(server, f));
       runs.forEach((r, i) => {
         assert.equal(result(r).ok, false, `${targets()[i]} was written: ${r.stdout}${r.stderr}`);
         assert.ok(unchanged(targets()[i]), targets()[i]);
