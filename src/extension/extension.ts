@@ -311,7 +311,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     start: name => controller.startOnUseAndWait(name),
     denied: name => (controller.isDenied(name) ? controller.deniedMessage(name) : undefined),
   });
-  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree }));
+  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree, forgetDenials: server => sampling.forgetDenials(server) }));
   step('commands');
   push(createStatusItem(host));
   const taskNotices: { text: string; actions: string[] }[] = [];

@@ -3,7 +3,8 @@
  * (governor.ts), once per turn. The requester is the server; its turn for a kind of question (`sampling`,
  * `elicitation`) lasts until the user says yes to one request (that request acts on it; the next one asks again) or
  * no (a Deny, a Decline, a dismissed dialog): then the turn ends denied and every later request of that kind from that
- * server is refused without a dialog for the rest of the window session, or until the user resets the grants (`reset`).
+ * server is refused without a dialog for the rest of the window session, until the user's own Start or Restart of that
+ * server (`forget`), or until the grants are reset (`reset`).
  * The governor's own rules apply on top: one dialog per key open (a request that arrives while it is open joins it
  * and does not act on its answer, which belongs to the request that asked). No `vscode` import: unit-tested in
  * plain mocha against the real Governor and KeyedQueue (test/unit/serverTurns.test.ts).
@@ -66,6 +67,15 @@ export class ServerTurns {
   /** Whether `server`'s questions of `kind` are refused without a dialog now (the user said no this session). */
   denied(server: string, kind: ServerQuestion): boolean {
     return this.turns.get(`${kind}:${server}`)?.ended === 'denied';
+  }
+
+  /** Forgets `server`'s denials (the user's own Start or Restart of it): it may ask again, once per turn as before. */
+  forget(server: string): void {
+    for (const kind of ['sampling', 'elicitation'] as const) {
+      const key = `${kind}:${server}`;
+      this.turns.get(key)?.end('done');
+      this.turns.delete(key);
+    }
   }
 
   /** Forgets the denials (the user reset the grants): every server may ask again. */

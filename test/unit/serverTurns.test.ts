@@ -118,4 +118,23 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     assert.deepEqual(await w.turns.ask('s', 'elicitation', { show: async () => { shows++; return 'ok'; }, says: () => 'yes', signal: ac.signal }), { kind: 'refused', why: 'cancelled' });
     assert.equal(shows, 1);
   });
+
+  it('H384: the user\'s own Start or Restart of a server (forget) lets its denied questions ask again; another server\'s denial stays', async () => {
+    const w = world();
+    for (const server of ['restarted', 'bystander']) {
+      const first = w.request(server, 'sampling', 'Allow Once');
+      await until(() => w.open().length === 1, `${server}'s dialog`);
+      w.open()[0].answer('No');
+      assert.deepEqual(await first, { kind: 'answered', value: 'No' }, 'the request that asked gets the no');
+    }
+    assert.deepEqual(await w.request('restarted', 'sampling', 'Allow Once'), { kind: 'refused', why: 'denied' }, 'denied for the session');
+    const before = w.shown.length;
+    w.turns.forget('restarted');
+    const again = w.request('restarted', 'sampling', 'Allow Once');
+    await until(() => w.shown.length === before + 1, 'a dialog after the Start');
+    w.open()[0].answer('Allow Once');
+    assert.deepEqual(await again, { kind: 'answered', value: 'Allow Once' });
+    assert.deepEqual(await w.request('bystander', 'sampling', 'Allow Once'), { kind: 'refused', why: 'denied' }, 'the other server stays denied');
+    assert.equal(w.shown.length, before + 1);
+  });
 });

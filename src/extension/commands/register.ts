@@ -38,6 +38,8 @@ export interface CommandServices {
   apps?: AppViews;
   /** The History view. */
   historyTree?: HistoryTreeProvider;
+  /** Forgets a server's sampling and elicitation denials (its Start or Restart is the user's own act). */
+  forgetDenials?: (server: string) => void;
 }
 
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
@@ -48,9 +50,9 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
   const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;
   const handlers: Record<string, (...args: any[]) => unknown> = {
     [CommandIds.listServers]: () => listServers(host, controller, s.logs),
-    [CommandIds.startServer]: (arg?: unknown) => startServer(host, controller, arg),
+    [CommandIds.startServer]: (arg?: unknown) => startServer(host, controller, arg, s.forgetDenials),
     [CommandIds.stopServer]: (arg?: unknown) => stopServer(host, arg),
-    [CommandIds.restartServer]: (arg?: unknown) => restartServer(host, controller, arg),
+    [CommandIds.restartServer]: (arg?: unknown) => restartServer(host, controller, arg, s.forgetDenials),
     [CommandIds.startAll]: () => startAll(host, controller),
     [CommandIds.stopAll]: () => stopAll(host),
     [CommandIds.showLogs]: async (arg?: unknown) => {

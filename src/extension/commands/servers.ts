@@ -37,7 +37,7 @@ export function heldBack(host: HostApi, ctl: ServerController, arg: unknown, fit
 }
 
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
-export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<boolean> {
+export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<boolean> {
   if (heldBack(host, ctl, arg, s => s.state.kind !== 'running')) return false;
   const held = ctl.untrustedServers();
   const h = await pickServer(host, arg, {
@@ -45,6 +45,8 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
     none: host.servers.length ? 'Every MCP server is already running.' : undefined,
   });
   if (!h) return false;
+  // The user's own Start: the server's sampling and elicitation questions denied earlier may be asked again.
+  forgetDenials?.(h.name);
   try {
     await ctl.start(h.name);
     return true;
@@ -62,9 +64,10 @@ export async function stopServer(host: HostApi, arg?: unknown): Promise<void> {
 }
 
 /** Restarts one server through the same gate as Start: a server held back (consent, inputs) asks again, never relaunches silently. */
-export async function restartServer(host: HostApi, ctl: ServerController, arg?: unknown): Promise<void> {
+export async function restartServer(host: HostApi, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<void> {
   const h = await pickServer(host, arg);
   if (!h) return;
+  forgetDenials?.(h.name);
   try {
     await ctl.restart(h.name);
   } catch (err) {

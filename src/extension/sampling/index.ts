@@ -68,6 +68,8 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
   setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** Forgets session and always grants. */
   resetGrants(): Promise<void>;
+  /** Forgets `server`'s sampling and elicitation denials of this session (the user started or restarted it). */
+  forgetDenials(server: string): void;
 }
 
 /** Messages the user sees; exported so tests can assert what the server receives. */
@@ -333,6 +335,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     setElicitUi: u => elicitation.setUi(u),
     setUrlElicitUi: u => elicitation.setUrlUi(u),
     resetGrants: () => { turns.reset(); return grants.clear(); },
+    forgetDenials: server => turns.forget(server),
     dispose: () => { /* nothing held beyond the grants in the mementos */ },
   };
 }
