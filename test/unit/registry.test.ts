@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { fromServerJson, serverNameOf } from '../../src/mcp/registry/serverJson';
 import { MAX_REGISTRY_BODY_BYTES, MAX_REGISTRY_ENTRIES, searchRegistry } from '../../src/mcp/registry/client';
 import { parseServers } from '../../src/mcp/config';
-import { describeInstall, MAX_INSTALL_DESCRIPTION, shellQuote } from '../../src/mcp/registry/install';
+import { describeInstall, MAX_INSTALL_DESCRIPTION } from '../../src/mcp/registry/install';
+import { shellQuote } from '../../src/mcp/config/commandLine';
 import { pickEntries } from '../../src/mcp/registry/pick';
 import { execFileSync } from 'node:child_process';
 

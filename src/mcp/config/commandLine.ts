@@ -4,6 +4,18 @@
  * what is launched rather than from the runner or a trailing folder.
  */
 
+/** Characters a POSIX shell reads as themselves outside quotes. */
+const SHELL_PLAIN = /^[\w@%+=:,./-]+$/;
+
+/**
+ * One word as a POSIX shell reads it back: as is when plain, else in single quotes (a `'` as `'\''`). The one
+ * quoting of a command line the host writes for a shell (the sandbox's wrapped command) or shows as one (the install
+ * and import dialogs, registry/install.ts).
+ */
+export function shellQuote(word: string): string {
+  return SHELL_PLAIN.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Splits on whitespace; "double" or 'single' quotes group (also after `key=`); `\` escapes in double quotes. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];

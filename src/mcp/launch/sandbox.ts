@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings, StdioServerDefinition } from '../types';
+import { shellQuote } from '../config/commandLine';
 
 /** What the host adds to every sandboxed launch (settings `mcpHost.sandbox.*`, the CLI's `--sandbox`). */
 export interface SandboxHostOptions {
@@ -537,10 +538,6 @@ function updateDeniedDomains(m: Manager): void {
   const denied = unique([...live.values()].flatMap(l => l.policy.deniedDomains));
   if (JSON.stringify(denied) === JSON.stringify(config.network.deniedDomains ?? [])) return;
   m.updateConfig({ ...config, network: { ...config.network, deniedDomains: denied } });
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A launch wrapped in the sandbox: spawn `command` with `args` (and `env`); dispose when the process is gone. */

@@ -9,20 +9,13 @@
  *   const detail = describeInstall(option);        // then write option.server, the same object
  */
 import type { InstallOption } from './serverJson';
+import { shellQuote } from '../config/commandLine';
 
 /** The part of an install option the dialog describes and settings receive. */
 export type ResolvedInstall = Pick<InstallOption, 'name' | 'server' | 'inputs'>;
 
 /** The longest install description a dialog shows whole; a longer entry is refused (a cut one would not be exact). */
 export const MAX_INSTALL_DESCRIPTION = 4000;
-
-/** Characters a POSIX shell reads as themselves outside quotes. */
-const SHELL_PLAIN = /^[\w@%+=:,./-]+$/;
-
-/** One word as a POSIX shell reads it back: as is when plain, else in single quotes (a `'` as `'\''`). */
-export function shellQuote(word: string): string {
-  return SHELL_PLAIN.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 const INPUT_REF = /^\$\{input:([A-Za-z0-9_.-]+)\}$/;
 
