@@ -64,6 +64,9 @@ const LAZY = [
   { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, handover: SDK_HANDOVER },
   { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },
   { name: 'app-bridge', entry: 'src/extension/apps/bridgeModule.ts', request: /^\.\/bridgeModule$/, handover: BRIDGE_HANDOVER },
+  // Code mode's engine (issue 42), required by src/mcp/codemode/codeModeTool.ts with the first program; quickjs-emscripten's
+  // loader asks `import.meta.url` for its own place (dist/codemode.js), its WebAssembly file is in dist/vendor/quickjs/.
+  { name: 'codemode', entry: 'src/mcp/codemode/codeModeEngine.ts', request: /^\.\/codeModeEngine$/, importMetaUrl: true },
 ];
 
 /**
@@ -127,6 +130,15 @@ const lazyPlugin = {
   },
 };
 
+/** In the other LAZY bundles (the gateway's server offers code mode too): the engine stays its own bundle, loaded on first use. */
+const codeModeLazyPlugin = {
+  name: 'lazy-codemode',
+  setup(build) {
+    const lazy = LAZY.find(l => l.name === 'codemode');
+    build.onResolve({ filter: lazy.request }, args => args.kind === 'require-call' ? { path: `./${lazy.name}.js`, external: true } : undefined);
+  },
+};
+
 /** Every .ts file below `dir`, skipping declaration files. */
 function tsFiles(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -174,7 +186,9 @@ const configs = tests
       ...LAZY.map(lazy => ({
         ...bundled,
         entryPoints: { [lazy.name]: lazy.entry },
-        ...(lazy.handover ? { plugins: [handoverPlugin(lazy.handover)], metafile: true } : {}),
+        plugins: [...(lazy.handover ? [handoverPlugin(lazy.handover)] : []), ...(lazy.name === 'codemode' ? [] : [codeModeLazyPlugin])],
+        ...(lazy.handover ? { metafile: true } : {}),
+        ...(lazy.importMetaUrl ? { define: { 'import.meta.url': 'importMetaUrl' }, banner: { js: 'var importMetaUrl = require("url").pathToFileURL(__filename).href;' } } : {}),
       })),
       {
         ...bundled,

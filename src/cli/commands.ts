@@ -20,6 +20,7 @@ import { countOf, shownName } from '../mcp/logging/display';
 import { SkillError } from '../mcp/skills/skills';
 import { createInterface } from 'node:readline/promises';
 import { CodeModeError, runProgram } from '../mcp/codemode/codeModeEngine';
+import { programValue } from '../mcp/codemode/codeModeResult';
 import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
@@ -508,11 +509,7 @@ export async function run(rt: CliRuntime, args: ParsedArgs): Promise<number> {
           }
           const handle = handles.find(h => h.name === server);
           if (!handle) throw new Error(`server "${server}" is not part of this run`);
-          const result = await handle.callTool(tool, toolArgs, { userStarted: true, signal });
-          if (result.isError) throw new Error(`tool "${tool}" on server "${server}" reported an error: ${result.content.map(c => (c.type === 'text' ? c.text : `[${c.type}]`)).join(' ').slice(0, 2000)}`);
-          if (result.structuredContent !== undefined) return result.structuredContent;
-          const [only] = result.content;
-          return result.content.length === 1 && only.type === 'text' ? only.text : result.content;
+          return programValue(server, tool, await handle.callTool(tool, toolArgs, { userStarted: true, signal }));
         },
       });
     } catch (err) {

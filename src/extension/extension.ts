@@ -290,6 +290,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   chat.chat.gate = modelGate;
   chat.chat.budget = () => toolEnablement.budget();
   chat.chat.maxToolRounds = settings.chatMaxToolRounds;
+  chat.chat.codeMode = () => settings.codeMode();
   chat.chat.beforeRequest = () => controller.startWaiting();
   chat.chat.notAllowed = notAllowed;
   step('chat');
@@ -302,6 +303,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     onDidChangeGrants: chat.chat.onDidChangeGrants,
     enablement: toolEnablement,
     gate: modelGate,
+    codeMode: () => settings.codeMode(),
+    // A gateway program's calls: MCP Host's confirmation, one governor turn per program (cancelled with its request).
+    programApproval: signal => {
+      const turn = new Turn('gateway code-mode program', signal);
+      return { approve: (server, tool, args) => chat.chat.approval(server, tool, args, { turn, closed: signal }), end: () => turn.end('done') };
+    },
     log: m => log.info(m),
   }));
   step('gateway');

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_LIMITS, type Limits } from '../mcp';
 import { configSourcesSetting, type PortableSource } from '../mcp/config/configSources';
+import { DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp/codemode/codeModeLimits';
 
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
@@ -152,4 +153,20 @@ export function toolBudget(): ScopedValues<unknown> {
  */
 export function disabledTools(): ScopedValues<unknown> {
   return scoped('disabledTools');
+}
+
+/**
+ * `mcpHost.codeMode` (default off) with `mcpHost.codeModeLimits.*` (user settings only, like `mcpHost.limits.*`;
+ * invalid values ignored, the engine's defaults for the rest): the limits when code mode is on, else undefined.
+ * Off in Restricted Mode whatever the settings say.
+ */
+export function codeMode(c: Snapshot = cfg()): CodeModeLimits | undefined {
+  if (c.get<unknown>('codeMode', false) !== true || !vscode.workspace.isTrusted) return undefined;
+  const limits = vscode.workspace.getConfiguration(`${SECTION}.codeModeLimits`);
+  const out: CodeModeLimits = { ...DEFAULT_CODE_MODE_LIMITS };
+  for (const k of Object.keys(DEFAULT_CODE_MODE_LIMITS) as (keyof CodeModeLimits)[]) {
+    const v = limits.inspect<number>(k)?.globalValue;
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0) out[k] = v;
+  }
+  return out;
 }

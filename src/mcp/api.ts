@@ -35,6 +35,8 @@ export interface RequestOptions {
   userStarted?: boolean;
   /** Who asked, for the history (tools/call, prompts/get, resources/read): default the user. */
   by?: HistoryOrigin;
+  /** Tool calls: the code-mode program that made this call (its id), shown with the history entry. */
+  program?: string;
 }
 
 export interface ServerHandle {

@@ -25,8 +25,8 @@ export function codeBlock(code: string, lang = ''): string {
 }
 
 /** The tooltip (markdown): method, target, who asked and when; the error; the arguments as JSON. */
-export function historyTooltip(e: Pick<HistoryEntry, 'method' | 'target' | 'by' | 'error' | 'args'>, when: string): string {
-  let md = `**${e.method}** ${markdownCode(e.target, MAX_TARGET)} (${e.by}) — ${markdownText(when)}\n\n`;
+export function historyTooltip(e: Pick<HistoryEntry, 'method' | 'target' | 'by' | 'error' | 'args' | 'program'>, when: string): string {
+  let md = `**${e.method}** ${markdownCode(e.target, MAX_TARGET)} (${e.by}${e.program ? ` via ${markdownText(e.program)}` : ''}) — ${markdownText(when)}\n\n`;
   if (e.error) md += `${markdownText(e.error, MAX_ARGS_CHARS)}\n\n`;
   if (e.args && Object.keys(e.args).length) md += codeBlock(JSON.stringify(e.args, null, 2).slice(0, MAX_ARGS_CHARS), 'json');
   return md;

@@ -49,7 +49,7 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const unpacked = path.join(process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test'), 'shipped/extension/dist');
     const ext = lazyRequires(path.join(unpacked, 'extension.js'));
     const cliLazy = lazyRequires(path.join(unpacked, 'cli.js'));
-    assert.deepEqual(ext, ['app-bridge.js', 'ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
+    assert.deepEqual(ext, ['app-bridge.js', 'codemode.js', 'ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
     assert.deepEqual(cliLazy, [...CLI_LAZY_BUNDLES].sort());
     for (const f of [...ext, ...cliLazy]) {
       assert.ok(fs.existsSync(path.join(unpacked, f)), `dist/${f} is not in the VSIX`);

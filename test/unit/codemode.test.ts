@@ -48,7 +48,7 @@ describe('code mode engine (issue 42)', function () {
 
   it('H441: an endless loop is stopped by the CPU limit (and a synchronous stretch by the slice limit); the bystander works', async () => {
     const started = Date.now();
-    await rejects(runProgram('for (;;) {}', opts({ limits: { cpuMs: 300, sliceMs: 10_000 } })), 'cpu', /more than 300 ms of CPU.*mcpHost\.codeMode\.limits\.cpuMs/);
+    await rejects(runProgram('for (;;) {}', opts({ limits: { cpuMs: 300, sliceMs: 10_000 } })), 'cpu', /more than 300 ms of CPU.*mcpHost\.codeModeLimits\.cpuMs/);
     assert.ok(Date.now() - started < 5_000);
     await rejects(runProgram('for (;;) {}', opts({ limits: { sliceMs: 100 } })), 'slice', /100 ms without awaiting.*sliceMs/);
     // CPU time adds up across slices: a loop that awaits between stretches still ends.

@@ -12,6 +12,11 @@
  * the pending question and no dialog opens after it, and at most MAX_CALLS_PER_RESPONSE calls of one response are
  * considered. When a running server lists skills, the model may load one through the
  * participant's own skill tool (skills.ts): a read, shown in the answer, verified by the core.
+ *
+ * Code mode (`mcpHost.codeMode`, issue 42): the model is offered one tool, `mcp_host_run_program`
+ * (src/mcp/codemode/codeModeTool.ts), instead of the servers' tools; each `mcp.<server>.<tool>()` of its program goes
+ * the way of a direct call here (the model gate, approval() in this request's turn, `callTool(..., { by: 'model' })`
+ * with the program's id for History), a Deny ends the program, and Stop aborts it.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -35,6 +40,10 @@ import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
 import { markdownCode } from '../../mcp/logging/display';
 import { callInTurn } from './taskTurn';
+import { CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool } from '../../mcp/codemode/codeModeTool';
+import type { CodeModeServer } from '../../mcp/codemode/codeModeNames';
+import type { CodeModeLimits } from '../../mcp/codemode/codeModeLimits';
+import { programValue } from '../../mcp/codemode/codeModeResult';
 
 /** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
@@ -69,6 +78,8 @@ export interface ChatTools {
   discovery?: ToolDiscovery;
   /** `server\0tool` of the tools that may be called now. */
   active: Set<string>;
+  /** Set in code mode: the program tool is offered instead of the servers' tools. */
+  codeMode?: { servers: CodeModeServer[]; limits: CodeModeLimits };
 }
 
 /** True when the server is running (only running servers' tools, prompts and resources are offered). */
@@ -109,6 +120,12 @@ export class ChatModelLoop {
    * for the search and activation; `active` says which may be called).
    */
   protected collectTools(discovery?: ToolDiscovery): ChatTools {
+    const limits = this.codeMode();
+    if (limits) {
+      const servers = codeModeServers(this.host.servers, this.gate);
+      const t = codeModeTool(servers, (server, tool) => this.mayCall(server, tool), limits);
+      return { tools: [{ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }], names: new Map(), active: new Set(), codeMode: { servers, limits } };
+    }
     const view = modelToolView(this.host.servers, this.gate, this.budget(), discovery);
     const every = view.discovery ? view.all : view.tools;
     const entries = every.map(mt => ({ server: mt.server, tool: mt.tool.name, def: mt.tool }));
@@ -251,6 +268,57 @@ export class ChatModelLoop {
     return grant === 'once' ? 'once-used' : 'allowed';
   }
 
+  /** Code mode's limits while `mcpHost.codeMode` is on (settings.ts codeMode()), else undefined; set by the extension. */
+  codeMode: () => CodeModeLimits | undefined = () => undefined;
+
+  /** Whether the model may call `tool` of `server` now (the one predicate, on a running server). */
+  private mayCall(server: string, toolName: string): boolean {
+    const h = this.host.get(server);
+    const def = h?.catalogue.tools.find(t => t.name === toolName);
+    return !!(h && def && isRunning(h) && modelMaySee(h, def, this.gate));
+  }
+
+  /**
+   * One use of the code-mode tool: `describe`, or a program whose every tool call is confirmed and made as a direct
+   * call of the model is (approval in this request's turn, App views, `by: 'model'`), recorded under the program's id.
+   */
+  private async programCall(input: Record<string, unknown>, cm: NonNullable<ChatTools['codeMode']>, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, turn?: Turn): Promise<string> {
+    if (typeof input.program === 'string') stream.progress('Running a code-mode program…');
+    const r = await runCodeModeTool(input, {
+      servers: cm.servers, limits: cm.limits, signal: abortSignalOf(token),
+      visible: (server, tool) => this.mayCall(server, tool),
+      call: async (server, tool, args, o) => {
+        const h = this.host.get(server)!;
+        const proposed = this.apps?.propose(server, tool, args, { preserveFocus: true });
+        const approval = await this.approval(server, tool, args, { turn, closed: o.signal });
+        if (approval !== 'allowed') {
+          proposed?.cancelled(approval === 'declined' ? 'The user declined to run the tool' : 'The tool was not run');
+          if (approval === 'declined') {
+            stream.markdown(toolCallNote('declined', tool.name, server));
+            throw new ProgramStop(`the user declined to run tool "${tool.name}" of MCP server "${server}", so the program ends here.`);
+          }
+          if (approval === 'once-used') throw new Error(`not run: the user allowed tool "${tool.name}" of MCP server "${server}" once in this request, and that call ran.`);
+          throw new ProgramStop('the request ended.');
+        }
+        stream.progress(progressText`Program: calling ${tool.name} of ${server}…`);
+        const view = this.apps?.open(server, tool, args, { preserveFocus: true });
+        try {
+          const result = await h.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program });
+          view?.result(result);
+          stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', tool.name, server));
+          return programValue(server, tool.name, result);
+        } catch (err) {
+          if (err instanceof ProgramStop) throw err;
+          view?.cancelled(errorText(err));
+          stream.markdown(toolCallNote('failed', tool.name, server, errorText(err)));
+          throw err;
+        }
+      },
+    });
+    if (r.program) stream.markdown(`\n\n_${r.isError ? 'The program stopped' : 'Ran the program'} ${markdownCode(r.program)}: ${r.calls.length} tool call(s)._\n\n`);
+    return r.text;
+  }
+
   /** Round trips per request (`mcpHost.chat.maxToolRounds`); set by the extension. */
   maxToolRounds: () => number = () => MAX_TOOL_ROUNDS;
 
@@ -283,6 +351,7 @@ export class ChatModelLoop {
   ): Promise<vscode.LanguageModelToolResultPart> {
     const reply = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
     const args = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
+    if (offered.codeMode && call.name === CODE_MODE_TOOL_NAME) return reply(await this.programCall(args, offered.codeMode, stream, token, turn));
     if (offered.discovery && (call.name === DISCOVERY_TOOL_NAMES.search || call.name === DISCOVERY_TOOL_NAMES.activate)) return reply(await this.discoveryCall(call.name, args, offered, stream));
     const entry = offered.names.get(call.name);
     const h = entry && this.host.get(entry.server);

@@ -14,7 +14,7 @@ export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryN
   if (!e) return undefined;
   const lines = [
     `# ${e.method} ${e.target} — ${e.server}`, '',
-    `- when: ${new Date(e.at).toISOString()}`, `- by: ${e.by}`, `- status: ${e.status}${e.error ? ` (${e.error})` : ''}`,
+    `- when: ${new Date(e.at).toISOString()}`, `- by: ${e.by}${e.program ? ` (code-mode ${e.program})` : ''}`, `- status: ${e.status}${e.error ? ` (${e.error})` : ''}`,
     ...(e.durationMs !== undefined ? [`- took: ${e.durationMs} ms`] : []), ...(e.size !== undefined ? [`- size: ${countOf(e.size, 'byte')}`] : []), '',
     ...(e.args ? ['## Arguments', '', '```json', JSON.stringify(e.args, null, 2), '```', ''] : []),
     ...(e.result !== undefined ? ['## Result', '', '```json', e.result, '```'] : []),

@@ -30,6 +30,7 @@ import type * as GatewayServerModule from '../../mcp/gateway/server';
 import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
 import type { AppViews } from '../apps';
 import type { ModelToolGate, ToolBudget } from '../../mcp/catalogue/modelTools';
+import type { GatewayServerOptions } from '../../mcp/gateway/server';
 
 /**
  * The gateway's MCP server (with the SDK's server package, ~270 KiB) loads with the first connection from VS Code's
@@ -75,6 +76,10 @@ export interface GatewayWiring {
   /** The one predicate's inputs (state, trust/consent, enablement), shared with `@mcp` and the LM tools. */
   gate?: ModelToolGate;
   apps?: Pick<AppViews, 'open'>;
+  /** Code mode (`mcpHost.codeMode`, settings.ts): its limits while on; the program tool replaces the servers' tools. */
+  codeMode?: GatewayServerOptions['codeMode'];
+  /** MCP Host's confirmation of a program's calls (one governor turn per program). */
+  programApproval?: GatewayServerOptions['programApproval'];
   log(message: string): void;
 }
 
@@ -110,6 +115,8 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
         toolEnabled: (server, tool) => (w.gate?.enabled ?? w.enablement?.enabled.bind(w.enablement))?.(server, tool.name) ?? true,
         budget: () => w.enablement?.budget?.() ?? {},
         onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
+        codeMode: w.codeMode,
+        programApproval: w.programApproval,
         log: w.log,
       });
       sessions.add(g);
@@ -175,6 +182,8 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, provider),
     vscode.workspace.onDidChangeConfiguration(e => {
+      // Code mode turned on or off (or its limits, shown in the tool's description): VS Code lists the tools again.
+      if (e.affectsConfiguration('mcpHost.codeMode') || e.affectsConfiguration('mcpHost.codeModeLimits')) for (const g of sessions) g.listsChanged();
       if (!e.affectsConfiguration('mcpHost.gateway.enabled')) return;
       if (!enabled()) stop();
       changed.fire();

@@ -23,31 +23,9 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { codeModeNames, type CodeModeServer } from './codeModeNames';
 import { READ_CAPS, readBoundedSync } from '../boundedRead';
+import { DEFAULT_CODE_MODE_LIMITS, LIMIT_SETTING, type CodeModeLimits } from './codeModeLimits';
 
-/** The limits of one run; settings-shaped (mcpHost.codeMode.limits.<name>). */
-export interface CodeModeLimits {
-  /** CPU time of the guest, all slices together, in ms. */
-  cpuMs: number;
-  /** Longest synchronous stretch of guest code between two awaits, in ms (the event loop is blocked meanwhile). */
-  sliceMs: number;
-  /** QuickJS heap limit in bytes. */
-  memoryBytes: number;
-  /** QuickJS stack limit in bytes (at most MAX_STACK_BYTES: the interpreter's frames share Node's own stack). */
-  stackBytes: number;
-  /** Bytes of the return value (as JSON) and, separately, of console output. */
-  outputBytes: number;
-  /** Tool calls per program. */
-  maxToolCalls: number;
-}
-
-export const DEFAULT_CODE_MODE_LIMITS: Readonly<CodeModeLimits> = Object.freeze({
-  cpuMs: 5_000,
-  sliceMs: 50,
-  memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 256 * 1024,
-  outputBytes: 64 * 1024,
-  maxToolCalls: 50,
-});
+export { DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits };
 
 /** Why a run ended without a value. */
 export type CodeModeErrorKind = 'cpu' | 'slice' | 'memory' | 'stack' | 'toolCalls' | 'output' | 'program' | 'aborted' | 'stalled';
@@ -114,10 +92,6 @@ function quickJS(): Promise<QuickJSWASMModule> {
   })());
 }
 
-const LIMIT_SETTING: Record<string, string> = {
-  cpu: 'mcpHost.codeMode.limits.cpuMs', slice: 'mcpHost.codeMode.limits.sliceMs', memory: 'mcpHost.codeMode.limits.memoryBytes',
-  stack: 'mcpHost.codeMode.limits.stackBytes', output: 'mcpHost.codeMode.limits.outputBytes', toolCalls: 'mcpHost.codeMode.limits.maxToolCalls',
-};
 
 /** The guest set-up: builds `mcp` and `console` from the one host function, then hides it. Returns the JSON encoder. */
 function setupSource(table: Record<string, string[]>): string {

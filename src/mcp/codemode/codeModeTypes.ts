@@ -64,12 +64,17 @@ function comment(text: string | undefined): string {
   return line ? `  /** ${line} */\n` : '';
 }
 
-/** The declarations for every tool of every server, under the safe names `runProgram` exposes. */
-export function describeTools(servers: readonly CodeModeServer[]): string {
+/**
+ * The declarations for every tool of every server (or those `only` picks), under the safe names `runProgram` exposes
+ * for the whole of `servers` (picking after naming keeps each name the program uses).
+ */
+export function describeTools(servers: readonly CodeModeServer[], only?: (server: string, tool: string) => boolean): string {
   const out: string[] = ['declare const mcp: {'];
   for (const [sid, { server, tools }] of codeModeNames(servers).servers) {
+    const picked = [...tools].filter(([, t]) => !only || only(server, t.name));
+    if (only && !picked.length) continue;
     out.push(`  /** Server ${JSON.stringify(server)} */`, `  ${sid}: {`);
-    for (const [tid, tool] of tools) {
+    for (const [tid, tool] of picked) {
       const t: Tool = tool;
       const result = t.outputSchema ? schemaType(t.outputSchema) : 'unknown';
       out.push(`${comment(t.description).replace(/^ {2}/, '    ')}    ${tid}(args: ${schemaType(t.inputSchema)}): Promise<${result}>;`);

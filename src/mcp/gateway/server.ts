@@ -8,6 +8,11 @@
  * forwards `readOnlyHint: true` only for a tool the user allowed "always" in MCP Host, and never the server's own.
  * VS Code's confirmation is the one confirmation of a gateway call (docs/FEATURES.md, "VS Code's chat").
  *
+ * Code mode (`mcpHost.codeMode`, issue 42): the tool list is the one program tool (src/mcp/codemode/codeModeTool.ts)
+ * instead of the servers' tools. VS Code confirms the program; each call the program makes passes the gateway's own
+ * gate (the one predicate, a lazy server started) and, unless the user allowed the tool "always" in MCP Host, MCP
+ * Host's own confirmation (`programApproval`: one turn of the consent governor per program, a Deny ends the program).
+ *
  *   const g = new GatewayServer({ host, version, ensureRunning, allowedWithoutAsking, onCall });
  *   await g.connect(transport);  …  g.dispose();
  */
@@ -18,6 +23,9 @@ import {
   DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, serverOffered, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
 } from '../catalogue/modelTools';
 import { GatewayNames } from './names';
+import { CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool } from '../codemode/codeModeTool';
+import type { CodeModeLimits } from '../codemode/codeModeLimits';
+import { programValue } from '../codemode/codeModeResult';
 import { ProgressForwarder } from './progress';
 
 /** The scheme of the resource URIs the gateway hands out: `mcp-host-gateway://<server>/<original URI, encoded>`. */
@@ -44,6 +52,13 @@ export interface GatewayServerOptions {
   budget?(): ToolBudget;
   /** A tool call begins (an App view opens for a tool that has one): told its outcome. */
   onCall?(server: string, tool: Tool, args: Record<string, unknown>): { result(r: CallToolResult): void; cancelled(message: string): void } | undefined;
+  /** Code mode's limits while `mcpHost.codeMode` is on, else undefined (default: off). */
+  codeMode?(): CodeModeLimits | undefined;
+  /**
+   * MCP Host's confirmation of a program's calls (one per program run, ended with it): for a tool not allowed without
+   * asking. Default: none (VS Code's confirmation of the program stands for its calls).
+   */
+  programApproval?(signal: AbortSignal): { approve(server: string, tool: Tool, args: Record<string, unknown>): Promise<'allowed' | 'declined' | 'once-used' | 'refused'>; end(): void };
   /** How long a server's completion answer is waited for (default {@link COMPLETION_TIMEOUT_MS}; tests lower it). */
   completionTimeoutMs?: number;
   /** One line for the log. */
@@ -141,6 +156,17 @@ export class GatewayServer {
   listTools(): Tool[] {
     const names = new GatewayNames();
     for (const n of Object.values(DISCOVERY_TOOL_NAMES)) names.reserve(n);
+    names.reserve(CODE_MODE_TOOL_NAME);
+    const limits = this.o.codeMode?.();
+    if (limits) {
+      // Code mode: the program tool alone (no server tool is reachable by its own name meanwhile).
+      this.names = names;
+      this.byName = new Map();
+      this.toolNames = new Map();
+      this.discovering = false;
+      this.activeNow = new Set();
+      return [codeModeTool(codeModeServers(this.o.host.servers, this.gate), (server, tool) => this.mayCall(server, tool), limits)];
+    }
     const view = modelToolView(this.o.host.servers, this.gate, this.o.budget?.() ?? {}, this.discovery);
     const byName = new Map<string, ModelTool>();
     const gwName = new Map<ModelTool, string>();
@@ -245,8 +271,49 @@ export class GatewayServer {
     return out;
   }
 
+  /** The one predicate for a program's call (offered server, tool for models and not turned off). */
+  private mayCall(server: string, toolName: string): boolean {
+    const h = this.o.host.get(server);
+    const tool = h?.catalogue.tools.find(t => t.name === toolName);
+    return !!(h && tool && modelMaySee(h, tool, this.gate));
+  }
+
+  /** One use of the program tool: each call through the gateway's gate, MCP Host's confirmation, then the server. */
+  private async programCall(input: Record<string, unknown>, limits: CodeModeLimits, signal: AbortSignal): Promise<CallToolResult> {
+    const approval = this.o.programApproval?.(signal);
+    try {
+      const r = await runCodeModeTool(input, {
+        servers: codeModeServers(this.o.host.servers, this.gate), limits, signal,
+        visible: (server, tool) => this.mayCall(server, tool),
+        call: async (server, tool, args, o) => {
+          const h = await this.handle(server);
+          if (approval && !this.o.allowedWithoutAsking?.(server, tool)) {
+            const a = await approval.approve(server, tool, args);
+            if (a === 'declined') throw new ProgramStop(`the user declined to run tool "${tool.name}" of MCP server "${server}", so the program ends here.`);
+            if (a === 'once-used') throw new Error(`not run: the user allowed tool "${tool.name}" of MCP server "${server}" once for this program, and that call ran.`);
+            if (a !== 'allowed') throw new ProgramStop('the request ended.');
+          }
+          const view = this.o.onCall?.(server, tool, args);
+          try {
+            const result = await h.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program });
+            view?.result(result);
+            return programValue(server, tool.name, result);
+          } catch (e) {
+            view?.cancelled(e instanceof Error ? e.message : String(e));
+            throw e;
+          }
+        },
+      });
+      return { content: [{ type: 'text', text: r.text }], ...(r.isError ? { isError: true } : {}) };
+    } finally {
+      approval?.end();
+    }
+  }
+
   private async callTool(gwName: string, args: Record<string, unknown>, signal: AbortSignal, progress?: ProgressForwarder): Promise<CallToolResult> {
-    if (!this.byName.size) this.listTools();
+    const limits = this.o.codeMode?.();
+    if (limits && gwName === CODE_MODE_TOOL_NAME) return await this.programCall(args, limits, signal);
+    if (!this.byName.size || limits) this.listTools();
     const discovery = await this.discoveryCall(gwName, args);
     if (discovery) return discovery;
     let h: ServerHandle;

@@ -360,7 +360,7 @@ export class Connection implements ServerHandle {
   // -------------------------------------------------------------------------------------------
 
   callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
-    return this.timeline.track('tools/call', tool, args, opts?.by ?? 'user', () => this.requests.callTool(tool, args, opts));
+    return this.timeline.track('tools/call', tool, args, opts?.by ?? 'user', () => this.requests.callTool(tool, args, opts), opts?.program);
   }
   get tasks(): readonly TaskInfo[] { return this.toolTasks.tasks; }
   cancelTask(taskId: string): Promise<void> { return this.toolTasks.cancel(taskId); }

@@ -22,6 +22,8 @@ export interface HistoryEntry {
   /** The arguments (tools/call, prompts/get), as given. */
   args?: Record<string, unknown>;
   by: HistoryOrigin;
+  /** The code-mode program that made the call (its id, e.g. `program-1a2b3c4d`), when a program made it. */
+  program?: string;
   /** Epoch ms when it was sent. */
   at: number;
   durationMs?: number;
@@ -74,6 +76,7 @@ class Entry implements HistoryEntry {
   raw?: unknown;
   /** A restored entry's result text (already redacted and cut). */
   kept?: string;
+  program?: string;
   constructor(readonly server: string, readonly method: HistoryMethod, readonly target: string, readonly args: Record<string, unknown> | undefined, readonly by: HistoryOrigin) {}
 
   get result(): string | undefined {
@@ -98,9 +101,10 @@ export class RequestHistory {
   get entries(): readonly HistoryEntry[] { return this.list; }
 
   /** Records a request around `run`; the entry updates when it ends. */
-  track<T>(method: HistoryMethod, target: string, args: Record<string, unknown> | undefined, by: HistoryOrigin, run: () => Promise<T>): Promise<T> {
+  track<T>(method: HistoryMethod, target: string, args: Record<string, unknown> | undefined, by: HistoryOrigin, run: () => Promise<T>, program?: string): Promise<T> {
     const kept = args === undefined || approxJsonSize(args, MAX_ARGS_CHARS) <= MAX_ARGS_CHARS ? args : { note: `arguments larger than ${MAX_ARGS_CHARS} characters are not kept` };
     const e = new Entry(this.server(), method, target, kept, by);
+    if (program !== undefined) e.program = program.slice(0, 64);
     this.list.push(e);
     if (this.list.length > MAX_HISTORY) this.list.splice(0, this.list.length - MAX_HISTORY);
     const old = this.list[this.list.length - 1 - KEEP_RESULTS];
@@ -146,7 +150,7 @@ export class RequestHistory {
         result = json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters of ${json.length})` : json;
       }
       entries.push({
-        method: e.method, target: redactor.text(e.target), ...(args !== undefined && { args }), by: e.by, at: e.at,
+        method: e.method, target: redactor.text(e.target), ...(args !== undefined && { args }), by: e.by, ...(e.program !== undefined && { program: e.program }), at: e.at,
         ...(e.durationMs !== undefined && { durationMs: e.durationMs }), ...(e.size !== undefined && { size: e.size }),
         status: e.status, ...(e.error !== undefined && { error: redactor.text(e.error) }), ...(result !== undefined && { result }),
       });
@@ -169,6 +173,7 @@ export class RequestHistory {
       const args = s.args && typeof s.args === 'object' && !Array.isArray(s.args) ? s.args : undefined;
       const e = new Entry(this.server(), s.method, s.target, args, BY.includes(s.by) ? s.by : 'user');
       e.at = s.at;
+      if (typeof s.program === 'string') e.program = s.program.slice(0, 64);
       e.status = s.status === 'ok' ? 'ok' : 'error';
       if (typeof s.durationMs === 'number') e.durationMs = s.durationMs;
       if (typeof s.size === 'number') e.size = s.size;
