@@ -171,7 +171,7 @@ function describe(names: unknown, o: CodeModeToolOptions): string {
     const [s, t] = n.replace(/^mcp\./, '').split(/[/.]/, 2);
     const entry = table.servers.get(s) ?? [...table.servers.values()].find(e => e.server === s);
     const tool = entry && t !== undefined && t !== '*' ? (entry.tools.get(t) ?? [...entry.tools.values()].find(x => x.name === t)) : undefined;
-    if (!entry || (t !== undefined && t !== '*' && !tool)) { unknown.push(n); continue; }
+    if (!entry || (t !== undefined && t !== '*' && (!tool || !o.visible(entry.server, tool.name)))) { unknown.push(n); continue; }
     const had = picked.get(entry.server);
     if (!tool) picked.set(entry.server, 'all');
     else if (had !== 'all') picked.set(entry.server, (had ?? new Set()).add(tool.name));
