@@ -24,9 +24,9 @@ function offeredTools(from = 0): string[][] {
 }
 
 /** The program's answer as the model got it (the fake model echoes tool results after `fake-reply-to:tool-result:`). */
-function programAnswer(markdown: string): { value?: unknown; error?: string; console: string[]; toolCalls: number } {
-  const m = /fake-reply-to:tool-result:(\{.*\})/.exec(markdown);
-  assert.ok(m, `no tool result in the answer:\n${markdown}`);
+function programAnswer(t: { markdown: string; result: vscode.ChatResult }): { value?: unknown; error?: string; console: string[]; toolCalls: number } {
+  const m = /fake-reply-to:tool-result:(\{.*\})/.exec(t.markdown);
+  assert.ok(m, `no tool result in the answer:\n${t.markdown}\n${JSON.stringify(t.result)}`);
   return JSON.parse(m[1]);
 }
 
@@ -68,7 +68,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     const r = await ask('const a = await mcp.cm.echo({ message: "hi" }); const b = await mcp.cm.get_sum({ a: 2, b: 3 }); console.log("two calls"); return [a, b];');
     const tools = offeredTools(from)[0];
     assert.ok(tools.includes(PROGRAM_TOOL) && !tools.some(n => n.startsWith('cm_')), tools.join(', '));
-    const answer = programAnswer(r.markdown);
+    const answer = programAnswer(r);
     assert.deepStrictEqual(answer.value, ['Echo: hi', 'The sum of 2 and 3 is 5.']);
     assert.deepStrictEqual(answer.console, ['two calls']);
     assert.deepStrictEqual(asked, ['echo', 'get-sum'], 'each tool asked once, as a direct call is');
@@ -82,7 +82,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     await api.toolEnablement.set('cm', 'get-sum', false);
     await until(api, 'get-sum off', () => !api.toolEnablement.enabled('cm', 'get-sum'));
     api.chat.setUi({ approveTool: async () => 'session' });
-    const off = programAnswer((await ask('try { return await mcp.cm.get_sum({ a: 1, b: 1 }); } catch (e) { return e.message; }')).markdown);
+    const off = programAnswer(await ask('try { return await mcp.cm.get_sum({ a: 1, b: 1 }); } catch (e) { return e.message; }'));
     assert.match(String(off.value), /tool "get-sum" of MCP server "cm" is not available to models/);
     await api.chat.chat.resetGrants();
     api.chat.setUi({ approveTool: async () => 'deny' });
@@ -102,15 +102,15 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     api.chat.setUi({ approveTool: async () => 'session' });
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
-    const sync = programAnswer((await ask('for (;;) {}')).markdown);
-    const awaiting = programAnswer((await ask('for (;;) { await null; }')).markdown);
+    const sync = programAnswer(await ask('for (;;) {}'));
+    const awaiting = programAnswer(await ask('for (;;) { await null; }'));
     h.disable();
     assert.match(sync.error ?? '', /ran 50 ms without awaiting.*mcpHost\.codeModeLimits\.sliceMs/);
     assert.match(awaiting.error ?? '', /more than 1000 ms of CPU time.*mcpHost\.codeModeLimits\.cpuMs/);
     // The extension host (where these tests run) was never held long: the slice bound plus a loaded machine's delay.
     assert.ok(h.max / 1e6 < 500, `longest extension-host delay ${Math.round(h.max / 1e6)} ms`);
     assert.ok(api.host.get('cm')?.state.kind === 'running');
-    const after = programAnswer((await ask('return await mcp.cm.echo({ message: "after" });')).markdown);
+    const after = programAnswer(await ask('return await mcp.cm.echo({ message: "after" });'));
     assert.strictEqual(after.value, 'Echo: after');
   });
 });

@@ -38,7 +38,7 @@ import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
-import { markdownCode } from '../../mcp/logging/display';
+import { markdownCode, markdownText } from '../../mcp/logging/display';
 import { callInTurn } from './taskTurn';
 import { CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool } from '../../mcp/codemode/codeModeTool';
 import type { CodeModeServer } from '../../mcp/codemode/codeModeNames';
@@ -284,37 +284,43 @@ export class ChatModelLoop {
    */
   private async programCall(input: Record<string, unknown>, cm: NonNullable<ChatTools['codeMode']>, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, turn?: Turn): Promise<string> {
     if (typeof input.program === 'string') stream.progress('Running a code-mode program…');
-    const r = await runCodeModeTool(input, {
-      servers: cm.servers, limits: cm.limits, signal: abortSignalOf(token),
-      visible: (server, tool) => this.mayCall(server, tool),
-      call: async (server, tool, args, o) => {
-        const h = this.host.get(server)!;
-        const proposed = this.apps?.propose(server, tool, args, { preserveFocus: true });
-        const approval = await this.approval(server, tool, args, { turn, closed: o.signal });
-        if (approval !== 'allowed') {
-          proposed?.cancelled(approval === 'declined' ? 'The user declined to run the tool' : 'The tool was not run');
-          if (approval === 'declined') {
-            stream.markdown(toolCallNote('declined', tool.name, server));
-            throw new ProgramStop(`the user declined to run tool "${tool.name}" of MCP server "${server}", so the program ends here.`);
+    let r: Awaited<ReturnType<typeof runCodeModeTool>>;
+    try {
+      r = await runCodeModeTool(input, {
+        servers: cm.servers, limits: cm.limits, signal: abortSignalOf(token),
+        visible: (server, tool) => this.mayCall(server, tool),
+        call: async (server, tool, args, o) => {
+          const h = this.host.get(server)!;
+          const proposed = this.apps?.propose(server, tool, args, { preserveFocus: true });
+          const approval = await this.approval(server, tool, args, { turn, closed: o.signal });
+          if (approval !== 'allowed') {
+            proposed?.cancelled(approval === 'declined' ? 'The user declined to run the tool' : 'The tool was not run');
+            if (approval === 'declined') {
+              stream.markdown(toolCallNote('declined', tool.name, server));
+              throw new ProgramStop(`the user declined to run tool "${tool.name}" of MCP server "${server}", so the program ends here.`);
+            }
+            if (approval === 'once-used') throw new Error(`not run: the user allowed tool "${tool.name}" of MCP server "${server}" once in this request, and that call ran.`);
+            throw new ProgramStop('the request ended.');
           }
-          if (approval === 'once-used') throw new Error(`not run: the user allowed tool "${tool.name}" of MCP server "${server}" once in this request, and that call ran.`);
-          throw new ProgramStop('the request ended.');
-        }
-        stream.progress(progressText`Program: calling ${tool.name} of ${server}…`);
-        const view = this.apps?.open(server, tool, args, { preserveFocus: true });
-        try {
-          const result = await h.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program });
-          view?.result(result);
-          stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', tool.name, server));
-          return programValue(server, tool.name, result);
-        } catch (err) {
-          if (err instanceof ProgramStop) throw err;
-          view?.cancelled(errorText(err));
-          stream.markdown(toolCallNote('failed', tool.name, server, errorText(err)));
-          throw err;
-        }
-      },
-    });
+          stream.progress(progressText`Program: calling ${tool.name} of ${server}…`);
+          const view = this.apps?.open(server, tool, args, { preserveFocus: true });
+          try {
+            const result = await h.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program });
+            view?.result(result);
+            stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', tool.name, server));
+            return programValue(server, tool.name, result);
+          } catch (err) {
+            view?.cancelled(errorText(err));
+            stream.markdown(toolCallNote('failed', tool.name, server, errorText(err)));
+            throw err;
+          }
+        },
+      });
+    } catch (err) {
+      // The engine itself failed (not the program): said in the answer and to the model, the request goes on.
+      stream.markdown(`\n\n_The code-mode program could not run: ${markdownText(errorText(err), 1000)}_\n\n`);
+      return `The program could not run: ${errorText(err)}`;
+    }
     if (r.program) stream.markdown(`\n\n_${r.isError ? 'The program stopped' : 'Ran the program'} ${markdownCode(r.program)}: ${r.calls.length} tool call(s)._\n\n`);
     return r.text;
   }

@@ -305,6 +305,9 @@ export class GatewayServer {
         },
       });
       return { content: [{ type: 'text', text: r.text }], ...(r.isError ? { isError: true } : {}) };
+    } catch (e) {
+      // The engine itself failed (not the program).
+      return failed(`The program could not run: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       approval?.end();
     }
