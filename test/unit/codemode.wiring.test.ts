@@ -12,6 +12,8 @@ import { DEFAULT_CODE_MODE_LIMITS, LIMIT_SETTING } from '../../src/mcp/codemode/
 import { CODE_MODE_TOOL_NAME, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeToolOptions } from '../../src/mcp/codemode/codeModeTool';
 import { programValue } from '../../src/mcp/codemode/codeModeResult';
 import type { CodeModeServer } from '../../src/mcp/codemode/codeModeNames';
+import { RequestHistory } from '../../src/mcp/server/history';
+import { Redactor } from '../../src/mcp/logging/redact';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema, ...extra }) as Tool;
@@ -113,5 +115,15 @@ describe('code mode: the tool for models (issue 42)', function () {
     assert.equal(r.isError, true);
     assert.match(JSON.parse(r.text).error, /cancelled \(the request was stopped\)/);
     await bystander();
+  });
+
+  it('H472: History keeps the program\'s id on each of its calls, across a reload; a direct call has none', async () => {
+    const h = new RequestHistory(() => 'fx');
+    await h.track('tools/call', 'echo', { text: 'a' }, 'model', async () => ({ content: [] }), 'program-1a2b3c4d');
+    await h.track('tools/call', 'echo', { text: 'b' }, 'model', async () => ({ content: [] }));
+    assert.deepEqual(h.entries.map(e => e.program), ['program-1a2b3c4d', undefined]);
+    const again = new RequestHistory(() => 'fx');
+    again.restore(JSON.parse(JSON.stringify(h.toStored(new Redactor([])))));
+    assert.deepEqual(again.entries.map(e => [e.by, e.program]), [['model', 'program-1a2b3c4d'], ['model', undefined]]);
   });
 });
