@@ -64,7 +64,7 @@ describe('mcp-host run: code mode on the command line (dist/cli.js, echo.mjs)', 
   it('H449: an endless loop and an escape attempt are stopped with a clear error and the servers stop; the bystander works', async () => {
     const loop = await cli(['run', 'echo', program('loop.js', 'await mcp.echo.echo({ text: "x" }); for (;;) {}'), '--allow', 'echo/echo']);
     assert.equal(loop.code, 1);
-    assert.match(loop.stderr, /loop\.js stopped: The program ran 50 ms without awaiting and was stopped \(setting mcpHost\.codeMode\.limits\.sliceMs\)/);
+    assert.match(loop.stderr, /loop\.js stopped: The program ran 50 ms without awaiting and was stopped \(setting mcpHost\.codeModeLimits\.sliceMs\)/);
     const escape = await cli(['run', 'echo', program('escape.js', 'return [typeof require, typeof process, (function(){}).constructor("return typeof process")()];'), '--allow', 'echo/echo']);
     assert.equal(escape.code, 0, escape.stderr);
     assert.deepEqual(JSON.parse(escape.stdout), ['undefined', 'undefined', 'undefined']);

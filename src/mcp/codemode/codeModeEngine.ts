@@ -143,7 +143,11 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
   const pending = new Set<Promise<void>>();
   const fail = (kind: CodeModeErrorKind, message: string) => new CodeModeError(kind, message, consoleLines, calls);
 
+  // The host's own set-up (setupSource) runs before the program and is not the program's time: on a loaded machine
+  // its wall time alone could pass the slice limit and end the run with QuickJS's bare "interrupted".
+  let programStarted = false;
   runtime.setInterruptHandler(() => {
+    if (!programStarted) return false;
     if (fatal) return true;
     if (abort.signal.aborted) { fatal = fail('aborted', 'The program was cancelled.'); return true; }
     const now = performance.now();
@@ -242,6 +246,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
   try {
     const encoder = ctx.unwrapResult(slice(() => ctx.evalCode(setupSource(table), 'setup.js')));
     handles.push(encoder);
+    programStarted = true;
     const evaluated = slice(() => ctx.evalCode(`(async () => {\n${source}\n})()`, 'program.js'));
     if (evaluated.error) throw guestError(ctx, evaluated.error, fatal, fail);
     const promise = evaluated.value;
