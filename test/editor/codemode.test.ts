@@ -114,3 +114,30 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     assert.strictEqual(after.value, 'Echo: after');
   });
 });
+
+describe('Code mode in Restricted Mode (untrusted workspace): off', function () {
+  this.timeout(60000);
+  before(function () {
+    // The untrusted pass of the harness runs this (KEEP_WORKSPACE_TRUST=1); the trusted pass leaves it out by grep.
+    assert.strictEqual(vscode.workspace.isTrusted, false, 'Restricted Mode tests ran in a trusted window: run them in the untrusted pass');
+  });
+
+  it('H470: with mcpHost.codeMode on in user settings, @mcp in Restricted Mode offers a user server\'s tools and no program tool', async () => {
+    const api = await activateHost<Api>();
+    api.setConsentPrompt(async () => 'allow');
+    const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    const config = vscode.workspace.getConfiguration('mcpHost');
+    await config.update('servers', { cmuser: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Global);
+    await config.update('codeMode', true, vscode.ConfigurationTarget.Global);
+    try {
+      await until(api, 'cmuser running', () => api.host.get('cmuser')?.state.kind === 'running' && (api.host.get('cmuser')?.catalogue.tools.length ?? 0) > 0);
+      const from = offeredTools().length;
+      await api.chat.run('hello', { model: fake });
+      const tools = offeredTools(from)[0];
+      assert.ok(!tools.includes(PROGRAM_TOOL) && tools.some(n => n.startsWith('cmuser_')), tools.join(', '));
+    } finally {
+      await config.update('codeMode', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
