@@ -49,7 +49,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     item.id = `history/${node.server}/${node.id}`;
     if (!e) return item;
     const time = new Date(e.at).toLocaleTimeString();
-    item.description = [time, e.program ? `${e.by} via ${e.program}` : e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? formatBytes(e.size) : undefined, e.status].filter(Boolean).join(' · ');
+    item.description = [time, e.program ? vscode.l10n.t('{0} via {1}', e.by, e.program) : e.by, e.durationMs !== undefined ? `${e.durationMs} ms` : undefined, e.size !== undefined ? formatBytes(e.size) : undefined, e.status].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(e.status === 'running' ? 'loading~spin' : e.status === 'ok' ? 'pass' : 'error');
     // Untrusted markdown with every piece of server text escaped (historyText.ts).
     item.tooltip = new vscode.MarkdownString(historyTooltip(e, new Date(e.at).toLocaleString()));

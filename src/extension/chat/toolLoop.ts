@@ -283,7 +283,7 @@ export class ChatModelLoop {
    * call of the model is (approval in this request's turn, App views, `by: 'model'`), recorded under the program's id.
    */
   private async programCall(input: Record<string, unknown>, cm: NonNullable<ChatTools['codeMode']>, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, turn?: Turn): Promise<string> {
-    if (typeof input.program === 'string') stream.progress('Running a code-mode program…');
+    if (typeof input.program === 'string') stream.progress(vscode.l10n.t('Running a code-mode program…'));
     let r: Awaited<ReturnType<typeof runCodeModeTool>>;
     try {
       r = await runCodeModeTool(input, {
@@ -318,10 +318,13 @@ export class ChatModelLoop {
       });
     } catch (err) {
       // The engine itself failed (not the program): said in the answer and to the model, the request goes on.
-      stream.markdown(`\n\n_The code-mode program could not run: ${markdownText(errorText(err), 1000)}_\n\n`);
+      stream.markdown(`\n\n_${vscode.l10n.t('The code-mode program could not run: {0}', markdownText(errorText(err), 1000))}_\n\n`);
       return `The program could not run: ${errorText(err)}`;
     }
-    if (r.program) stream.markdown(`\n\n_${r.isError ? 'The program stopped' : 'Ran the program'} ${markdownCode(r.program)}: ${r.calls.length} tool call(s)._\n\n`);
+    if (r.program) {
+      const n = String(r.calls.length);
+      stream.markdown(`\n\n_${r.isError ? vscode.l10n.t('The program {0} stopped after {1} tool call(s).', markdownCode(r.program), n) : vscode.l10n.t('Ran the program {0}: {1} tool call(s).', markdownCode(r.program), n)}_\n\n`);
+    }
     return r.text;
   }
 
