@@ -305,7 +305,11 @@ export class ChatModelLoop {
           stream.progress(progressText`Program: calling ${tool.name} of ${server}…`);
           const view = this.apps?.open(server, tool, args, { preserveFocus: true });
           try {
-            const result = await h.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program });
+            // A tool that runs as an MCP task is awaited (its status shows as progress): the program needs its result.
+            const result = await h.callTool(tool.name, args, {
+              signal: o.signal, by: 'model', program: o.program,
+              onTask: t => stream.progress(progressText`${tool.name} (${server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}`),
+            });
             view?.result(result);
             stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', tool.name, server));
             return programValue(server, tool.name, result);
