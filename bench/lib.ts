@@ -33,6 +33,11 @@ export interface BenchResult {
   baseline?: string;
   /** Anything a reader needs to interpret the figure. */
   note?: string;
+  /**
+   * The machine's 1-minute load average when the bench that produced this row started and ended (`os.loadavg()[0]`,
+   * e.g. "1.6→3.2"), filled by run.ts: on a shared machine a figure measures its load as much as the code.
+   */
+  load?: string;
 }
 
 /** What each bench module exports. */
