@@ -40,6 +40,15 @@ export interface BenchResult {
   load?: string;
 }
 
+/**
+ * H486: `rows` with the load they ran at, "before→after" (the 1-minute load average when their bench started and ended,
+ * one decimal), unless a bench set a row's `load` itself.
+ */
+export function withLoad(rows: readonly BenchResult[], before: number, after: number): BenchResult[] {
+  const load = `${before.toFixed(1)}→${after.toFixed(1)}`;
+  return rows.map(r => ({ ...r, load: r.load ?? load }));
+}
+
 /** What each bench module exports. */
 export interface Bench {
   /** Short id used by `--only` / `--skip`. */

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, fmt, type Bench, type BenchResult } from './lib';
+import { ROOT, fmt, withLoad, type Bench, type BenchResult } from './lib';
 import { overhead } from './overhead';
 import { throughput } from './throughput';
 import { httpBench } from './http';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     const load = () => `${loadBefore.toFixed(1)}→${os.loadavg()[0].toFixed(1)}`;
     console.log(`\n▶ ${b.id}: ${b.title} (load ${loadBefore.toFixed(2)})`);
     try {
-      const rows = (await b.run(line => console.log(`  ${line}`))).map(r => ({ ...r, load: r.load ?? load() }));
+      const rows = withLoad(await b.run(line => console.log(`  ${line}`)), loadBefore, os.loadavg()[0]);
       results.push(...rows);
       for (const r of rows) console.log(`  ${r.met === false ? '✗' : r.met ? '✓' : '·'} ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== null ? `, ratio ${fmt(r.ratio)}` : ''} (${r.target})`);
     } catch (err) {
