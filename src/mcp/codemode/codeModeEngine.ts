@@ -90,8 +90,8 @@ export const MAX_STACK_BYTES = 384 * 1024;
 /** How long the engine runs the program's jobs before it lets the event loop turn (ms). */
 const BATCH_MS = 10;
 /**
- * Of the slice limit, kept for stopping a slice that ran out (unwinding the interpreter, the error, disposing the
- * runtime), so that the whole hold of the thread, not only the guest's part of it, stays within the limit.
+ * Of the slice limit (at most half of it), kept for stopping a slice that ran out (unwinding the interpreter, the
+ * error, disposing the runtime), so that the whole hold of the thread, not only the guest's part, stays within it.
  */
 const SLICE_STOP_MS = 2;
 
@@ -189,7 +189,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
       fatal = fail('cpu', `The program used more than ${limits.cpuMs} ms of CPU time and was stopped (setting ${LIMIT_SETTING.cpu}). Do less work per program.`);
       return true;
     }
-    if (now - turnStart > limits.sliceMs - SLICE_STOP_MS) {
+    if (now - turnStart > limits.sliceMs - Math.min(SLICE_STOP_MS, limits.sliceMs / 2)) {
       fatal = fail('slice', `The program ran ${limits.sliceMs} ms without awaiting and was stopped (setting ${LIMIT_SETTING.slice}). Split long work with \`await null\` between parts.`);
       return true;
     }
