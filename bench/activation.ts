@@ -40,8 +40,9 @@ export const bundle: Bench = {
         .map(f => `${f} ${(fs.statSync(path.join(dir, f)).size / 1024).toFixed(0)} KiB`);
       log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB; loaded on first use: ${lazy.join(', ')}`);
       return [{
-        name: 'bundle: dist/extension.js, production (minified)', value: round(size / MB, 3), unit: 'MiB',
-        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes; loaded on first use, apart: ${lazy.join(', ')}`,
+        // Issue 41: in the target's unit (1 MB = 1,000,000 bytes, what `met` judges); in MiB the row read 0.987 and missed.
+        name: 'bundle: dist/extension.js, production (minified)', value: round(size / 1_000_000, 3), unit: 'MB',
+        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes (${round(size / MB, 3)} MiB); loaded on first use, apart: ${lazy.join(', ')}`,
       }];
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
