@@ -24,6 +24,8 @@ import { ROOT, median, round, type Bench } from './lib';
 const MB = 1024 * 1024;
 /** Editor runs of the activation row (the median is judged). */
 const RUNS = 3;
+/** Editor runs tried at most for RUNS that measure. */
+const ATTEMPTS = 5;
 
 export const bundle: Bench = {
   id: 'bundle',
@@ -38,8 +40,9 @@ export const bundle: Bench = {
         .map(f => `${f} ${(fs.statSync(path.join(dir, f)).size / 1024).toFixed(0)} KiB`);
       log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB; loaded on first use: ${lazy.join(', ')}`);
       return [{
-        name: 'bundle: dist/extension.js, production (minified)', value: round(size / MB, 3), unit: 'MiB',
-        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes; loaded on first use, apart: ${lazy.join(', ')}`,
+        // Issue 41: in the target's unit (1 MB = 1,000,000 bytes, what `met` judges); in MiB the row read 0.987 and missed.
+        name: 'bundle: dist/extension.js, production (minified)', value: round(size / 1_000_000, 3), unit: 'MB',
+        ratio: null, target: '≤ 1 MB minified', met: size <= 1_000_000, note: `${size} bytes (${round(size / MB, 3)} MiB); loaded on first use, apart: ${lazy.join(', ')}`,
       }];
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -68,6 +71,21 @@ export function runBounded(cmd: string, args: string[], env: NodeJS.ProcessEnv, 
   });
 }
 
+let shippedDir: string | undefined;
+/**
+ * Issue 41: the benches' editor runs load the production VSIX unpacked into a folder of their own (MCP_HOST_SHIPPED_DIR,
+ * scripts/shipped.mjs), not the shared .vscode-test/shipped, which any other editor run on the machine (another
+ * checkout's, under the editor lock the bench does not hold) unpacks its own VSIX into: on a busy shared machine that
+ * swapped or removed the extension under a running bench, and the harness exited 1 with nothing recorded.
+ */
+export function benchShipped(): { MCP_HOST_SHIPPED_DIR: string } {
+  if (!shippedDir) {
+    shippedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-bench-shipped-'));
+    process.once('exit', () => fs.rmSync(shippedDir!, { recursive: true, force: true }));
+  }
+  return { MCP_HOST_SHIPPED_DIR: shippedDir };
+}
+
 /** What test/editor/bench-activation.test.ts records in one editor run. */
 interface ActivationRecord {
   activationMs: number; firstReconcileMs: number; usableMs: number; servers: number; vscode: string;
@@ -89,6 +107,7 @@ async function editorActivation(n: number, mode: 'eager' | 'lazy', log: (l: stri
     for (let i = 1; i <= n; i++) servers[`echo-${i}`] = { command: process.execPath, args: [fixture('echo')] };
     const code = await runBounded(process.execPath, [path.join(ROOT, 'scripts/editor/run-editor-tests.mjs')], {
       ...process.env,
+      ...benchShipped(),
       MCP_HOST_EDITOR_PASSES: 'trusted',
       MCP_HOST_TEST_GREP: 'Activation benchmark',
       MCP_HOST_BENCH_ACTIVATION_OUT: out,
@@ -117,22 +136,35 @@ export const activation: Bench = {
     // (on 26 Nov: 9.6, 34.1 and 49.8 ms in three runs within two minutes, at loads 1.3 to 3.9). Each is logged with
     // the load it ran at.
     const runs: Array<ActivationRecord & { load: string }> = [];
-    for (let i = 0; i < RUNS; i++) {
+    // Issue 41: a run that cannot measure (the harness failed, the first sync never decided) says why and another is
+    // made, up to ATTEMPTS in all; the row says how many did not measure and why, and fails only when none did.
+    const failed: string[] = [];
+    for (let i = 0; runs.length < RUNS && i < ATTEMPTS; i++) {
       const load = os.loadavg()[0].toFixed(1);
-      const one = await editorActivation(10, 'eager', log);
-      if (one.firstReconcileMs < 0) throw new Error(`not measured: ${one.why}`);
+      let one: ActivationRecord;
+      try {
+        one = await editorActivation(10, 'eager', log);
+        if (one.firstReconcileMs < 0) throw new Error(`not measured: ${one.why}`);
+      } catch (err) {
+        const why = `run ${i + 1} at load ${load}: ${err instanceof Error ? err.message : String(err)}`;
+        log(why);
+        failed.push(why);
+        continue;
+      }
       log(`run ${i + 1}: first reconcile ${one.firstReconcileMs.toFixed(1)} ms (CPU ${one.steps?.['cpu decided']?.toFixed(1) ?? '?'} ms), activate() ${one.activationMs.toFixed(1)} ms, at load ${load}`);
       runs.push({ ...one, load });
     }
+    if (!runs.length) throw new Error(`no editor run measured (${failed.join('; ')})`);
+    const unmeasured = failed.length ? `; ${failed.length} run(s) did not measure: ${failed.join('; ')}` : '';
     const byWall = [...runs].sort((a, b) => a.firstReconcileMs - b.firstReconcileMs);
     const r = byWall[Math.floor(byWall.length / 2)];
     const cpu = runs.map(x => x.steps?.['cpu decided']).filter((x): x is number => x !== undefined);
     const cpuMedian = cpu.length === runs.length ? median(cpu) : undefined;
     const activationMedian = median(runs.map(x => x.activationMs));
     if (r.steps) log(`steps of the median run (ms from the start of activate()): ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    log(`median of ${RUNS} runs: the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor runs ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    log(`median of ${runs.length} runs: the first settings sync had reconcile decide what starts ${r.firstReconcileMs.toFixed(1)} ms after activate() began, with ${r.servers} servers configured (VS Code ${r.vscode}, ${build}); editor runs ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const each = runs.map(x => `${round(x.firstReconcileMs, 1)} ms at load ${x.load}`).join(', ');
-    const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); median of ${RUNS} editor runs (${each})`;
+    const where = `code-server ${r.vscode}, ${build} of dist/extension.js, measured by the extension from the start of its activate(); median of ${runs.length} editor runs (${each})${unmeasured}`;
     return [{
       name: `activation: activate() + first settings sync until reconcile decided what starts, ${r.servers} servers configured (real editor)`,
       value: round(r.firstReconcileMs, 1), unit: 'ms',
@@ -143,11 +175,11 @@ export const activation: Bench = {
       // machine does not inflate (the wall-clock figure above also counts the time other processes had the core).
       name: `activation: CPU of the extension host's thread until reconcile decided, ${r.servers} servers configured (real editor)`,
       value: round(cpuMedian, 1), unit: 'ms', ratio: null, target: 'report (≤ 20 ms wall needs it well under 20)', met: null,
-      note: `cpu decided of activationSteps, median of ${RUNS} runs (${cpu.map(x => round(x, 1)).join(', ')} ms); ${where}`,
+      note: `cpu decided of activationSteps, median of ${runs.length} runs (${cpu.map(x => round(x, 1)).join(', ')} ms); ${where}`,
     }] : []), {
       name: `activation: activate() alone, ${r.servers} servers configured (real editor)`, value: round(activationMedian, 1), unit: 'ms',
       ratio: null, target: 'report (part of the row above)', met: null,
-      note: `activationMs, median of ${RUNS} runs; ${where}`,
+      note: `activationMs, median of ${runs.length} runs; ${where}`,
     }];
   },
 };

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runBounded } from './activation';
+import { benchShipped, runBounded } from './activation';
 import { ROOT, type Bench } from './lib';
 
 interface AppsFloodRecord {
@@ -30,6 +30,7 @@ export const appsFlood: Bench = {
     try {
       const code = await runBounded(process.execPath, [path.join(ROOT, 'scripts/editor/run-editor-tests.mjs')], {
         ...process.env,
+        ...benchShipped(),
         MCP_HOST_EDITOR_PASSES: 'trusted',
         MCP_HOST_TEST_GREP: 'Apps flood benchmark',
         MCP_HOST_BENCH_APPS_OUT: out,

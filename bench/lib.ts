@@ -33,6 +33,20 @@ export interface BenchResult {
   baseline?: string;
   /** Anything a reader needs to interpret the figure. */
   note?: string;
+  /**
+   * The machine's 1-minute load average when the bench that produced this row started and ended (`os.loadavg()[0]`,
+   * e.g. "1.6→3.2"), filled by run.ts: on a shared machine a figure measures its load as much as the code.
+   */
+  load?: string;
+}
+
+/**
+ * H486: `rows` with the load they ran at, "before→after" (the 1-minute load average when their bench started and ended,
+ * one decimal), unless a bench set a row's `load` itself.
+ */
+export function withLoad(rows: readonly BenchResult[], before: number, after: number): BenchResult[] {
+  const load = `${before.toFixed(1)}→${after.toFixed(1)}`;
+  return rows.map(r => ({ ...r, load: r.load ?? load }));
 }
 
 /** What each bench module exports. */
@@ -173,13 +187,17 @@ export interface BareSdk {
  * The server's stderr is piped and drained (the host reads it too), not printed into the bench output.
  */
 export async function bareSdk(
-  file: string, args: string[] = [], opts: { maxBufferSize?: number; timeoutMs?: number; clientOptions?: ClientOptions } = {},
+  file: string, args: string[] = [],
+  opts: { maxBufferSize?: number; timeoutMs?: number; clientOptions?: ClientOptions; env?: Record<string, string> } = {},
 ): Promise<BareSdk> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [fixtureServer(file), ...args],
     cwd: repoRoot,
     stderr: 'pipe',
+    // The SDK's default is a short allow-list of variables (getDefaultEnvironment); a bench that compares start-up
+    // passes the environment the host gives its servers (the whole of process.env), see hostEnvironment.
+    ...(opts.env ? { env: opts.env } : {}),
     ...(opts.maxBufferSize ? { maxBufferSize: opts.maxBufferSize } : {}),
   });
   transport.stderr?.on('data', () => undefined);
@@ -201,6 +219,16 @@ export async function bareSdk(
     throw err;
   }
   return { client, transport, pid: pid ?? -1, close };
+}
+
+/**
+ * The environment the host starts a stdio server with when nothing else is configured: the whole of this process's
+ * (src/mcp/launch/stdio.ts, `baseEnv ?? process.env`), as VS Code passes the editor's to a server. What a Node server
+ * does with it counts: with NODE_EXTRA_CA_CERTS set (this machine sets it), every Node server parses that bundle of
+ * certificates at start, ~40 ms of CPU each, which the SDK's short default environment leaves out.
+ */
+export function hostEnvironment(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 function isAlive(pid: number): boolean {

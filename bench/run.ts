@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --only a,b] [-- --skip c]`: runs the benchmarks in order, prints a table of figures and
- * same-run ratios, and writes bench/results.json (an array of { name, value, unit, ratio, target, met }, plus
- * `baseline` and `note`). Not tests: nothing here fails a build; a missed target is reported, not thrown.
+ * same-run ratios, and writes bench/results.json (an array of { name, value, unit, ratio, target, met, load }, plus
+ * `baseline` and `note`; `load` is the 1-minute load average when the row's bench started → ended). Not tests: nothing here fails a build; a missed target is reported, not thrown.
  * Ids: overhead, throughput, http, http2026, startup, startup-era, catalogue, flood, big, shutdown, activation, bundle, startup-tree, sandbox, cli, block, apps-flood, tool-search, codemode, codemode-tokens.
  * `--no-write` leaves bench/results.json alone. A partial run (`--only`, `--skip`) updates only its own rows:
  * the rows it measured replace the file's rows with the same prefix (the text before the first ':', e.g.
@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, fmt, type Bench, type BenchResult } from './lib';
+import { ROOT, fmt, withLoad, type Bench, type BenchResult } from './lib';
 import { overhead } from './overhead';
 import { throughput } from './throughput';
 import { httpBench } from './http';
@@ -53,17 +53,19 @@ async function main(): Promise<void> {
   console.log(`MCP Host benchmarks — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`);
   for (const b of selected) {
     const started = Date.now();
-    console.log(`\n▶ ${b.id}: ${b.title}`);
+    const loadBefore = os.loadavg()[0];
+    const load = () => `${loadBefore.toFixed(1)}→${os.loadavg()[0].toFixed(1)}`;
+    console.log(`\n▶ ${b.id}: ${b.title} (load ${loadBefore.toFixed(2)})`);
     try {
-      const rows = await b.run(line => console.log(`  ${line}`));
+      const rows = withLoad(await b.run(line => console.log(`  ${line}`)), loadBefore, os.loadavg()[0]);
       results.push(...rows);
       for (const r of rows) console.log(`  ${r.met === false ? '✗' : r.met ? '✓' : '·'} ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== null ? `, ratio ${fmt(r.ratio)}` : ''} (${r.target})`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       console.log(`  ✗ ${b.id} failed: ${message}`);
-      results.push({ name: `${b.id}: did not run`, value: NaN, unit: '', ratio: null, target: b.title, met: false, note: message });
+      results.push({ name: `${b.id}: did not run`, value: NaN, unit: '', ratio: null, target: b.title, met: false, note: message, load: load() });
     }
-    console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s, load ${load()})`);
   }
   printTable(results);
   console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -93,8 +95,8 @@ function mergeRows<T extends { name: string }>(old: T[], fresh: T[]): T[] {
 }
 
 function printTable(rows: BenchResult[]): void {
-  const head = ['what', 'value', 'unit', 'ratio', 'target', 'met'];
-  const cells = rows.map(r => [r.name, fmt(r.value), r.unit, r.ratio === null ? '—' : fmt(r.ratio), r.target, r.met === null ? '—' : r.met ? 'yes' : 'NO']);
+  const head = ['what', 'value', 'unit', 'ratio', 'target', 'met', 'load'];
+  const cells = rows.map(r => [r.name, fmt(r.value), r.unit, r.ratio === null ? '—' : fmt(r.ratio), r.target, r.met === null ? '—' : r.met ? 'yes' : 'NO', r.load ?? '—']);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map(c => c[i].length)));
   const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i])).join(' | ');
   console.log(`\n${line(head)}\n${widths.map(w => '-'.repeat(w)).join('-|-')}`);

@@ -1,19 +1,21 @@
 /**
- * Start-up: 20 stdio echo servers started at once (one `reconcile`) vs. one server, through the host; the
- * same with 20 bare SDK clients started at once, which shows what the machine allows without any host.
- * Each start is measured up to `running` with the catalogue loaded (what `reconcile` waits for).
- * Also reports the CPU one server needs to start, and so the bound 20 × that ÷ cores.
- * `startup-era` (H123): one start of a 2025-era server that stays silent on the `server/discover` probe, without and
- * with the protocol-era verdict cache (src/mcp/server/eraVerdicts.ts), through the host as the editor configures it.
+ * Start-up: 20 stdio echo servers started at once (one `reconcile`) through the host vs. 20 bare SDK clients started
+ * at once with the same environment (the judged ratio, issue 41), and vs. one server (reported: on 2 cores 20 servers'
+ * own start CPU bounds it). Each host start is measured up to `running` with the catalogue loaded (what `reconcile`
+ * waits for), each bare one up to its tools listed. Also reports the CPU a server needs to start, and so the bound
+ * 20 × that ÷ cores.
+ * `startup-era` (H123, H194): starts of a 2025-era server through the host with the protocol-era verdict cache
+ * (src/mcp/server/eraVerdicts.ts): one that refuses the `server/discover` probe (cached: no probe), one that stays
+ * silent on it (never cached: every start waits for the probe's time limit).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { nodeFixture } from '../test/support/connection';
 import { EraVerdicts, McpHost, STDIO_PROBE_TIMEOUT } from '../src/mcp';
-import { BENCH_STOP, bareSdk, median, round, timed, type Bench } from './lib';
+import { BENCH_STOP, bareSdk, hostEnvironment, median, round, timed, type Bench } from './lib';
 
 const N = 20;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** CPU ms (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuMs(pid: number): number {
@@ -44,16 +46,24 @@ async function hostStart(n: number, cpu?: number[], ownCpu?: number[]): Promise<
   }
 }
 
-async function sdkStart(n: number): Promise<number> {
+/** `n` bare SDK clients started at once, each up to its tools listed; `cpu` gets each server process's CPU ms. */
+async function sdkStart(n: number, cpu?: number[], ownCpu?: number[]): Promise<number> {
   const conns: Awaited<ReturnType<typeof bareSdk>>[] = [];
+  // The environment the host gives its servers (hostEnvironment): the same work per server process on both sides.
+  const env = hostEnvironment();
   try {
-    return await timed(async () => {
+    const c0 = process.cpuUsage();
+    const ms = await timed(async () => {
       await Promise.all(Array.from({ length: n }, async () => {
-        const c = await bareSdk('echo.mjs');
+        const c = await bareSdk('echo.mjs', [], { env });
         conns.push(c);
         await c.client.listTools();
       }));
     });
+    const d = process.cpuUsage(c0);
+    ownCpu?.push((d.user + d.system) / 1000 / n);
+    if (cpu) for (const c of conns) cpu.push(cpuMs(c.pid));
+    return ms;
   } finally {
     await Promise.all(conns.map(c => c.close()));
   }
@@ -61,36 +71,51 @@ async function sdkStart(n: number): Promise<number> {
 
 export const startup: Bench = {
   id: 'startup',
-  title: `start-up: ${N} stdio servers at once vs. one`,
+  title: `start-up: ${N} stdio servers at once, host vs. ${N} bare SDK clients at once`,
   async run(log) {
     await hostStart(1); // warm-up (file cache)
+    await sdkStart(1);
     const one: number[] = [], many: number[] = [], sdkOne: number[] = [], sdkMany: number[] = [];
-    const cpu: number[] = [];
-    const ownCpu: number[] = [];
+    const cpu: number[] = [], sdkCpu: number[] = [];
+    const ownCpu: number[] = [], sdkOwnCpu: number[] = [];
+    const pairs: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      one.push(await hostStart(1, cpu));
+      one.push(await hostStart(1));
       sdkOne.push(await sdkStart(1));
-      many.push(await hostStart(N, undefined, ownCpu));
-      sdkMany.push(await sdkStart(N));
-      await new Promise(res => setTimeout(res, 300));
+      // Host and bare SDK side by side in each round, which goes first alternating: a round's ratio is judged, so a slow
+      // phase of a shared machine lands on both sides of it.
+      let h: number, b: number;
+      if (r % 2 === 0) {
+        h = await hostStart(N, cpu, ownCpu);
+        b = await sdkStart(N, sdkCpu, sdkOwnCpu);
+      } else {
+        b = await sdkStart(N, sdkCpu, sdkOwnCpu);
+        h = await hostStart(N, cpu, ownCpu);
+      }
+      many.push(h);
+      sdkMany.push(b);
+      pairs.push(h / b);
     }
     const cores = os.availableParallelism();
     const cpuPer = median(cpu.filter(Number.isFinite));
+    const sdkCpuPer = median(sdkCpu.filter(Number.isFinite));
     const bound = (N * cpuPer) / cores;
     log(`one: host ${one.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkOne.map(x => x.toFixed(0)).join('/')} ms; ${N} at once: host ${many.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkMany.map(x => x.toFixed(0)).join('/')} ms`);
-    log(`one server needs ~${cpuPer.toFixed(0)} ms CPU to start; ${N} × that ÷ ${cores} cores = ${bound.toFixed(0)} ms; the host itself spends ~${median(ownCpu).toFixed(1)} ms CPU per server started`);
-    const ratio = median(many) / median(one);
-    const vsSdk = median(many) / median(sdkMany);
+    log(`a server process needs ~${cpuPer.toFixed(0)} ms CPU to start under the host, ~${sdkCpuPer.toFixed(0)} ms under the bare SDK; ${N} × that ÷ ${cores} cores = ${bound.toFixed(0)} ms; the client side spends ~${median(ownCpu).toFixed(1)} ms CPU per server (host), ~${median(sdkOwnCpu).toFixed(1)} ms (bare SDK)`);
+    const vsOne = median(many) / median(one);
+    const vsSdk = median(pairs);
     return [
       {
-        name: `start-up: ${N} stdio servers at once (wall time)`, value: round(median(many), 1), unit: 'ms',
-        ratio: round(ratio), target: 'wall time ≤ 1.5× one server\'s start', met: ratio <= 1.5, baseline: 'one server started by the host',
-        note: `one server ${round(median(one), 1)} ms; CPU-bound floor ${N} × ${round(cpuPer, 0)} ms CPU per server process ÷ ${cores} cores = ${round(bound, 0)} ms; host-side CPU ${round(median(ownCpu), 1)} ms per server`,
+        name: `start-up: ${N} at once, host ÷ ${N} bare SDK clients at once`, value: round(median(many), 1), unit: 'ms',
+        ratio: round(vsSdk), target: 'ratio ≤ 1.05', met: vsSdk <= 1.05, baseline: `${N} bare SDK clients started at once, the environment the host gives its servers`,
+        note: `bare SDK ${round(median(sdkMany), 1)} ms; ratio = median of ${ROUNDS} rounds' host ÷ bare SDK (${pairs.map(x => round(x, 2)).join(', ')}), the order alternating; server CPU per start host ${round(cpuPer, 0)} / bare SDK ${round(sdkCpuPer, 0)} ms, client CPU per server host ${round(median(ownCpu), 1)} / bare SDK ${round(median(sdkOwnCpu), 1)} ms; both sides start the servers with the host's environment (the whole of process.env): given the SDK's short default one, the bare side measured 1.18× faster, all of it the servers' own start (a Node server parses NODE_EXTRA_CA_CERTS at start, ~40 ms CPU each)`,
       },
       {
-        name: `start-up: ${N} at once, host ÷ ${N} bare SDK clients at once`, value: round(median(sdkMany), 1), unit: 'ms (bare SDK)',
-        ratio: round(vsSdk), target: 'report (no serialisation: ≈ 1)', met: null, baseline: `${N} bare SDK clients started at once`,
-        note: `one bare SDK client ${round(median(sdkOne), 1)} ms`,
+        // Issue 41: retired as a target. On 2 cores, 20 Node processes starting at once need 20 × their start CPU ÷ 2 of
+        // wall time whatever starts them, so this ratio measured the servers, not the host; the row above judges the host.
+        name: `start-up: ${N} stdio servers at once ÷ one server (host)`, value: round(median(many), 1), unit: 'ms',
+        ratio: round(vsOne), target: 'report (was ≤ 1.5×; retired in issue 41: bound by the servers\' own CPU)', met: null, baseline: 'one server started by the host',
+        note: `one server ${round(median(one), 1)} ms (bare SDK ${round(median(sdkOne), 1)} ms); CPU-bound floor ${N} × ${round(cpuPer, 0)} ms CPU per server process ÷ ${cores} cores = ${round(bound, 0)} ms`,
       },
     ];
   },
@@ -115,31 +140,42 @@ async function oldServerStart(silent: boolean, verdicts?: EraVerdicts): Promise<
 
 export const startupEra: Bench = {
   id: 'startup-era',
-  title: 'start-up of a server silent on server/discover: probing vs. the era verdict cache',
+  title: 'start-up of a 2025-era server: the era verdict cache (a refusing server) and the probe wait (a silent one, H194)',
   async run(log) {
+    // H123: a server that refused server/discover and answered initialize is remembered; its next start sends no probe.
+    // H194 (which outdated this bench's earlier premise, "a silent server cached starts at once"): a probe that ran
+    // out of time is no verdict, so a silent server is never cached and every start of it waits for the probe. So:
+    // the cache's saving is measured on the refusing server, and the silent server's start is judged bounded (the
+    // probe's time limit and a plain start, no more) and still probing with a cache (nothing recorded for it).
     const verdicts = new EraVerdicts(undefined);
-    await oldServerStart(true, verdicts); // warm-up; the probing start also records the verdict
-    const probing: number[] = [], cached: number[] = [], prompt: number[] = [];
+    await oldServerStart(false, verdicts); // warm-up; records the refusing server's verdict
+    const silentVerdicts = new EraVerdicts(undefined);
+    await oldServerStart(true, silentVerdicts); // a silent start: must record nothing (H194)
+    const recorded = Object.keys(silentVerdicts.toJSON()).length;
+    const probing: number[] = [], cached: number[] = [], silent: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      probing.push(await oldServerStart(true));
-      cached.push(await oldServerStart(true, verdicts));
-      prompt.push(await oldServerStart(false));
+      probing.push(await oldServerStart(false));
+      cached.push(await oldServerStart(false, verdicts));
+      silent.push(await oldServerStart(true, silentVerdicts));
     }
-    log(`silent, probing ${probing.map(x => x.toFixed(0)).join('/')} ms; silent, verdict cached ${cached.map(x => x.toFixed(0)).join('/')} ms; ` +
-      `refusing the probe at once ${prompt.map(x => x.toFixed(0)).join('/')} ms`);
-    const ratio = median(cached) / median(prompt);
+    log(`refusing the probe: probing ${probing.map(x => x.toFixed(0)).join('/')} ms, verdict cached ${cached.map(x => x.toFixed(0)).join('/')} ms; ` +
+      `silent on the probe (cache given, nothing in it) ${silent.map(x => x.toFixed(0)).join('/')} ms; verdicts recorded for the silent server: ${recorded}`);
     const saved = median(probing) - median(cached);
+    // The silent start's wait beyond a start that is answered at once, against the probe's time limit.
+    const wait = median(silent) - median(probing);
+    const bounded = wait <= STDIO_PROBE_TIMEOUT * 1.1 && recorded === 0;
     return [
       {
-        name: 'start-up: a server silent on server/discover, era verdict cached', value: round(median(cached), 1), unit: 'ms',
-        ratio: round(ratio), target: 'no wait for the probe: ratio ≤ 1.25', met: ratio <= 1.25,
-        baseline: 'the same server refusing the probe at once (-32601), no cache',
-        note: `without the cache the silent server's start waits for the probe (up to ${STDIO_PROBE_TIMEOUT} ms, concurrent with the process start): ${round(median(probing), 1)} ms`,
+        name: 'start-up: a server refusing server/discover, era verdict cached ÷ probing', value: round(saved, 1), unit: 'ms saved',
+        ratio: round(median(cached) / median(probing)), target: 'report (H123: the cached start sends no probe)', met: null,
+        baseline: 'the same server, no cache (probe refused with -32601, then initialize)',
+        note: `cached ${round(median(cached), 1)} ms, probing ${round(median(probing), 1)} ms: one round trip to a running process, small beside the process start`,
       },
       {
-        name: 'start-up: a server silent on server/discover, probing ÷ cached', value: round(saved, 1), unit: 'ms saved',
-        ratio: round(median(probing) / median(cached)), target: 'report', met: null, baseline: 'the cached start',
-        note: 'the probe timer runs from the connect, so on a loaded machine, where a process takes seconds to start, less of it shows',
+        name: 'start-up: a server silent on server/discover waits for the probe, never cached (H194)', value: round(median(silent), 1), unit: 'ms',
+        ratio: round(wait / STDIO_PROBE_TIMEOUT), target: `wait beyond an answered start ≤ 1.1× the probe limit (${STDIO_PROBE_TIMEOUT} ms), no verdict recorded`, met: bounded,
+        baseline: `the probe's time limit (STDIO_PROBE_TIMEOUT ${STDIO_PROBE_TIMEOUT} ms)`,
+        note: `waited ${round(wait, 1)} ms more than the refusing server's start (${round(median(probing), 1)} ms); verdicts recorded for it ${recorded}. Was "cached ≤ 1.25× an answered start", measured before H194 made a timed-out probe no verdict`,
       },
     ];
   },

@@ -1,7 +1,8 @@
 // The artefact under test is the one that ships (issue 11). This script makes sure that
 //   dist/mcp-host.vsix        is the production package of the current sources (`npm run package`: minified bundles),
 //   dist/extension.js, cli.js are byte for byte the bundles inside that VSIX, and
-//   .vscode-test/shipped/extension/  is that VSIX unpacked (what the editor suite loads as the extension),
+//   .vscode-test/shipped/extension/  is that VSIX unpacked (what the editor suite loads as the extension; or
+//                             $MCP_HOST_SHIPPED_DIR/extension/, a folder no other run touches),
 // rebuilding only when something is stale.
 //   node scripts/shipped.mjs            ensure (rebuild when stale)
 //   node scripts/shipped.mjs --print    ensure, then print the unpacked extension folder on stdout
@@ -15,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
 export const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
-export const SHIPPED_DIR = path.join(WORK, 'shipped');
+// MCP_HOST_SHIPPED_DIR: a folder of the caller's own to unpack into (the benchmarks' editor runs, issue 41): the shared
+// .vscode-test/shipped is re-unpacked by any other editor run on the machine (another checkout's VSIX), which swapped
+// the extension under a running benchmark.
+export const SHIPPED_DIR = process.env.MCP_HOST_SHIPPED_DIR ? path.resolve(process.env.MCP_HOST_SHIPPED_DIR) : path.join(WORK, 'shipped');
 export const SHIPPED_EXTENSION = path.join(SHIPPED_DIR, 'extension');
 // With the bundles loaded on first use (esbuild.mjs, LAZY): the VSIX must carry each (.vscodeignore).
 const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js', 'gateway-server.js', 're2.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];

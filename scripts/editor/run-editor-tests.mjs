@@ -44,7 +44,9 @@ log(`extension under test: ${path.relative(ROOT, shipped.vsix)} (production), un
 run('bash', [path.join(ROOT, 'scripts/editor/setup.sh')]);
 
 // Helper extension(s) go in as VSIX files: code-server honours only one extensionDevelopmentPath.
-const vsixDir = path.join(WORK, 'vsix');
+// With MCP_HOST_SHIPPED_DIR (a benchmark's own folder, scripts/shipped.mjs) beside the extension there, so no other run
+// re-packages it while this one installs it.
+const vsixDir = process.env.MCP_HOST_SHIPPED_DIR ? path.join(path.resolve(process.env.MCP_HOST_SHIPPED_DIR), 'vsix') : path.join(WORK, 'vsix');
 fs.mkdirSync(vsixDir, { recursive: true });
 const fakeLm = path.join(vsixDir, 'fake-lm.vsix');
 run(path.join(ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--out', fakeLm],

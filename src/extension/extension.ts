@@ -150,8 +150,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     },
   }));
   // The definition key: an HMAC of the identity fields under this installation's key (SecretStorage), one function for
-  // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts).
-  const definitionKey = await installationKeyer(context.secrets);
+  // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts). Issue 41: the
+  // key is read from SecretStorage (a round trip to the editor's main process, tens of ms on a loaded machine) while
+  // the host and its parts are built, and awaited only where it is first needed, the first settings sync below.
+  const keyLoad = installationKeyer(context.secrets);
+  let installationKey: DefinitionKey | undefined = undefined;
+  const definitionKey: DefinitionKey = def => {
+    if (!installationKey) throw new Error('MCP Host: a definition key was asked for before the installation key was read from SecretStorage');
+    return installationKey(def);
+  };
   const eraVerdicts = mementoEraVerdicts(context.workspaceState);
   // Issue 36: the running tasks of each definition, asked about again after a reload (workspace state).
   const taskMemory = mementoTaskMemory(context.workspaceState);
@@ -203,6 +210,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // The first settings sync, to `reconcile` deciding what starts (or its end, if it fails before), before the rest.
   // Without I/O it gets there within this turn; one that waits (an `${input:}` box, reading workspace settings
   // in Restricted Mode) never holds activation: the rest goes on in the next turn.
+  installationKey = await keyLoad;
+  step('key');
   const firstSync = controller.sync();
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');

@@ -50,6 +50,17 @@ describe('Extension activation (real extension host)', () => {
     if (vscode.workspace.isTrusted) assert.ok(steps.reconcile <= steps.reconciled, `reconcile came after the views began: ${JSON.stringify(steps)}`);
   });
 
+  it('H485: reads the installation key from SecretStorage while it builds the host, and awaits it only before the first settings sync', async () => {
+    const api = await extension().activate() as { activationSteps(): Record<string, number>; firstReconcileMs: Promise<number>; host?: unknown };
+    await api.firstReconcileMs;
+    const steps = api.activationSteps();
+    assert.strictEqual(typeof steps.key, 'number', `no step key: ${JSON.stringify(steps)}`);
+    // The host and its parts exist before the key has arrived; the first sync (which keys definitions) begins after it.
+    assert.ok(steps.host <= steps.key && steps.key <= steps.began, `out of order: ${JSON.stringify(steps)}`);
+    // Bystander: the host the API hands out is the one built.
+    assert.ok(api.host, 'the API has no host');
+  });
+
   it('runs with a workspace folder opened, trusted unless KEEP_WORKSPACE_TRUST=1 (a fresh copy of test/editor/workspace)', () => {
     assert.ok(vscode.workspace.workspaceFolders?.length, 'no workspace folder is open');
     assert.strictEqual(vscode.workspace.isTrusted, !process.env.KEEP_WORKSPACE_TRUST);
