@@ -40,7 +40,7 @@ import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway';
 import { ToolEnablement } from './toolBudget';
-import { cpuMs } from './cpuClock';
+import { cpuMs } from '../mcp/cpuClock';
 import type { ModelToolGate } from '../mcp/catalogue/modelTools';
 import { OrgPolicyWatcher } from './policy';
 

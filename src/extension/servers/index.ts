@@ -21,7 +21,7 @@ import { countOf } from '../../mcp/logging/display';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
-import { cpuMs } from '../cpuClock';
+import { cpuMs } from '../../mcp/cpuClock';
 import { applyPolicy } from '../../mcp/policy/orgPolicy';
 import { mergeSources } from '../../mcp/config/configSources';
 

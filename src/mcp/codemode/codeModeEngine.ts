@@ -10,13 +10,16 @@
  * handler's deadline), memory (runtime.setMemoryLimit), stack, output bytes and tool calls; each ends the run with a
  * CodeModeError naming the limit and its setting. The interpreter runs in slices on the caller's thread: one slice
  * is the program's code between two awaits, the event loop turns after every BATCH_MS of slices and while a tool
- * call is pending, and a turn of the thread longer than `sliceMs` (default 50 ms; set-up and earlier slices of the turn
- * counted, SLICE_STOP_MS of it kept for stopping) stops the program, so the thread is not held longer than that
- * (bench/codemode.ts measures it). A program with more work splits it with `await null`.
+ * call is pending, and a turn of the thread that used more than `sliceMs` of CPU (default 50 ms; set-up and earlier
+ * slices of the turn counted, SLICE_STOP_MS of it kept for stopping) stops the program, so the thread is not held
+ * longer than that (bench/codemode.ts measures it). Both limits count the thread's CPU time (../cpuClock.ts), not the
+ * wall clock: on a loaded machine the time other processes had the core is not the program's, and a short program is
+ * not stopped for it. A program with more work splits it with `await null`.
  *
  *   const r = await runProgram('const a = await mcp.echo.echo({ text: "hi" }); return a;', { servers, callTool });
  *   // r: { value, console: string[], calls: [{ server, tool, ok }] }
  */
+import { cpuMs } from '../cpuClock';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { existsSync } from 'node:fs';
@@ -134,7 +137,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
    * slice limit counts from here, not from the slice's own start: the runtime's set-up and the earlier slices of the
    * same turn held the thread too (the bench measured a runaway's hold at 51.8 ms under a 50 ms limit).
    */
-  let turnStart = performance.now();
+  let turnStart = cpuMs();
   const runtime = qjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(Math.min(limits.stackBytes, MAX_STACK_BYTES));
@@ -162,7 +165,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
     if (!programStarted) return false;
     if (fatal) return true;
     if (abort.signal.aborted) { fatal = fail('aborted', 'The program was cancelled.'); return true; }
-    const now = performance.now();
+    const now = cpuMs();
     if (cpuUsed + (now - sliceStart) > limits.cpuMs) {
       fatal = fail('cpu', `The program used more than ${limits.cpuMs} ms of CPU time and was stopped (setting ${LIMIT_SETTING.cpu}). Do less work per program.`);
       return true;
@@ -177,7 +180,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
   /** Runs guest code synchronously as one slice, counting its CPU time. */
   let poisoned = false;
   const slice = <T>(fn: () => T): T => {
-    sliceStart = performance.now();
+    sliceStart = cpuMs();
     try {
       return fn();
     } catch (err) {
@@ -186,7 +189,7 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
       if (err instanceof RangeError) throw (fatal ??= fail('stack', `The program overflowed its stack (setting ${LIMIT_SETTING.stack}). Recurse less deeply.`));
       throw err;
     } finally {
-      cpuUsed += performance.now() - sliceStart;
+      cpuUsed += cpuMs() - sliceStart;
     }
   };
 
@@ -293,13 +296,14 @@ export async function runProgram(source: string, opts: RunOptions): Promise<RunR
         // A macrotask turn, not only a microtask: tool calls that answer at once settle as microtasks and would
         // otherwise keep the thread from timers and I/O for the whole program.
         await new Promise<void>(resolve => setImmediate(resolve));
-        lastTurn = turnStart = performance.now();
+        lastTurn = performance.now();
+        turnStart = cpuMs();
       } else if (!pending.size) {
         throw fail('stalled', 'The program awaits something that never settles (only mcp.* calls settle in code mode).');
       } else {
         const woken = new Promise<void>(resolve => { wake = resolve; });
         await Promise.race([woken, aborted]);
-        turnStart = performance.now();
+        turnStart = cpuMs();
       }
       if (abort.signal.aborted) throw (fatal ??= fail('aborted', 'The program was cancelled.'));
     }
