@@ -160,7 +160,7 @@ describe('Organisation policy: chat.mcp.access registry', function () {
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', n, `io.github.example/${n}`, 0), n);
     }
     await until(api, 'both installs running', () => state('polreg')?.kind === 'running' && state('polreg2')?.kind === 'running', 90000);
-    assert.match(tooltip('polreg'), /Installed from the MCP Registry at http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(tooltip('polreg'), /Installed from the MCP Registry at `http:\/\/127\.0\.0\.1:\d+`/);
     assert.match(message('polhand'), /not installed from the registry/, 'the hand-written server stays blocked');
     assert.doesNotMatch(tooltip('polhand'), /Installed from the MCP Registry/);
 
