@@ -8,7 +8,7 @@
 import type * as vscode from 'vscode';
 import type { DefinitionKey } from '../mcp';
 import { parseServers, type RawServer } from '../mcp/config/validate';
-import { MAX_REGISTRY_INSTALLS, parseInstalls, registryKey, registryProvenance, type RegistryInstall } from '../mcp/policy/provenance';
+import { MAX_REGISTRY_INSTALLS, parseInstalls, registryKey, registryProvenance, samePlace, type RegistryInstall } from '../mcp/policy/provenance';
 import { entryKey } from './addedServers';
 
 /** The global-state entry: the list of {@link RegistryInstall} records. */
@@ -23,13 +23,14 @@ export class RegistryInstalls {
    * from `registry`. Call it BEFORE writing: the settings change starts a sync at once, and it must find the record.
    * Resolves the records written (for {@link forget} when the write writes nothing).
    */
-  async record(from: { registry: string; entry: string; version?: string }, servers: Record<string, unknown>, scope: 'user' | 'workspace'): Promise<RegistryInstall[]> {
+  async record(from: { registry: string; entry: string; version?: string }, servers: Record<string, unknown>, scope: 'user' | 'workspace', workspace?: string): Promise<RegistryInstall[]> {
     const made = parseServers(servers).servers.map((raw): RegistryInstall => ({
-      registry: registryKey(from.registry), entry: from.entry, ...(from.version ? { version: from.version } : {}), name: raw.name, scope, key: entryKey(this.key, raw),
+      registry: registryKey(from.registry), entry: from.entry, ...(from.version ? { version: from.version } : {}), name: raw.name, scope,
+      ...(scope === 'workspace' && workspace ? { workspace } : {}), key: entryKey(this.key, raw),
     }));
     if (!made.length) return [];
-    // One record per name and scope: a reinstall replaces the earlier one.
-    const kept = this.list().filter(r => !made.some(m => m.name === r.name && m.scope === r.scope));
+    // One record per name and place: a reinstall replaces the earlier one.
+    const kept = this.list().filter(r => !made.some(m => m.name === r.name && samePlace(r, m.scope, m.workspace)));
     await this.state.update(REGISTRY_INSTALLS_KEY, [...kept, ...made].slice(-MAX_REGISTRY_INSTALLS));
     return made;
   }
@@ -38,23 +39,23 @@ export class RegistryInstalls {
   async forget(records: readonly RegistryInstall[]): Promise<void> {
     if (!records.length) return;
     const list = this.list();
-    const next = list.filter(r => !records.some(m => m.name === r.name && m.scope === r.scope && m.key === r.key));
+    const next = list.filter(r => !records.some(m => m.name === r.name && samePlace(r, m.scope, m.workspace) && m.key === r.key));
     if (next.length !== list.length) await this.state.update(REGISTRY_INSTALLS_KEY, next.length ? next : undefined);
   }
 
   /**
-   * True when `raw` (defined in `scope`) is what was installed from one of `registries`, unchanged; else why not
-   * (policy/provenance.ts).
+   * True when `raw` (defined in `scope`; for a workspace, the one `workspace` names) is what was installed from one of
+   * `registries`, unchanged; else why not (policy/provenance.ts).
    */
-  provenance(raw: RawServer | undefined, scope: 'user' | 'workspace' | undefined, registries: readonly string[], name: string): true | string {
-    return registryProvenance(this.list(), raw?.name ?? name, scope, raw && entryKey(this.key, raw), registries);
+  provenance(raw: RawServer | undefined, scope: 'user' | 'workspace' | undefined, registries: readonly string[], name: string, workspace?: string): true | string {
+    return registryProvenance(this.list(), raw?.name ?? name, scope, raw && entryKey(this.key, raw), registries, workspace);
   }
 
-  /** The registry `raw` (defined in `scope`) was installed from while unchanged since, for the tooltip; else undefined. */
-  installedFrom(raw: RawServer | undefined, scope: 'user' | 'workspace' | undefined): RegistryInstall | undefined {
+  /** The install `raw` (defined in `scope`, `workspace`) came from while unchanged since, for the tooltip; else undefined. */
+  installedFrom(raw: RawServer | undefined, scope: 'user' | 'workspace' | undefined, workspace?: string): RegistryInstall | undefined {
     if (!raw || !scope) return undefined;
     const k = entryKey(this.key, raw);
-    return this.list().filter(r => r.name === raw.name && r.scope === scope && r.key === k).pop();
+    return this.list().filter(r => r.name === raw.name && samePlace(r, scope, workspace) && r.key === k).pop();
   }
 
   private list(): RegistryInstall[] {

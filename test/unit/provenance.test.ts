@@ -38,7 +38,7 @@ describe('chat.mcp.access "registry": servers installed from the configured regi
     await installs.record({ registry: REGISTRY, entry: 'io.github.example/remote' }, { remote }, 'user');
   });
 
-  it('H500: the installed definition runs (a timeout edit is tuning and keeps it); an edited identity field, or the same name hand-written elsewhere, does not, and says to reinstall', () => {
+  it('H500: the installed definition runs (a timeout edit is tuning and keeps it); an edited identity field, or the same name hand-written elsewhere (another scope, another workspace, a portable file), does not, and says to reinstall', async () => {
     assert.equal(installs.provenance(raw({ weather }, 'weather'), 'user', [REGISTRY], 'weather'), true);
     assert.equal(installs.provenance(raw({ weather: { ...weather, timeout: { request: 5000 }, autoStart: false } }, 'weather'), 'user', ['http://127.0.0.1:4567'], 'weather'), true);
     // Identity edits: args, env, command; a remote's URL and headers.
@@ -51,7 +51,13 @@ describe('chat.mcp.access "registry": servers installed from the configured regi
     // The bystander: the other install, unchanged, still counts.
     assert.equal(installs.provenance(raw({ remote }, 'remote'), 'user', [REGISTRY], 'remote'), true);
     // The same definition written into the workspace (it wins the merge there) is not the install.
-    assert.match(String(installs.provenance(raw({ weather }, 'weather'), 'workspace', [REGISTRY], 'weather')), /installed from the registry into user settings, and this definition in workspace is not that install; reinstall/);
+    assert.match(String(installs.provenance(raw({ weather }, 'weather'), 'workspace', [REGISTRY], 'weather', 'ws-a')), /installed from the registry into user settings, and this definition in this workspace's settings is not that install; reinstall/);
+    // An install into one workspace's settings counts there only, not in another workspace with the same definition.
+    await installs.record({ registry: REGISTRY, entry: 'io.github.example/local' }, { local: remote }, 'workspace', 'ws-a');
+    assert.equal(installs.provenance(raw({ local: remote }, 'local'), 'workspace', [REGISTRY], 'local', 'ws-a'), true);
+    assert.match(String(installs.provenance(raw({ local: remote }, 'local'), 'workspace', [REGISTRY], 'local', 'ws-b')), /installed from the registry into another workspace's settings, and this definition in this workspace's settings is not that install/);
+    assert.equal(installs.installedFrom(raw({ local: remote }, 'local'), 'workspace', 'ws-a')?.registry, 'http://127.0.0.1:4567');
+    assert.equal(installs.installedFrom(raw({ local: remote }, 'local'), 'workspace', 'ws-b'), undefined);
     // Read from a portable file (no install scope): not the install either.
     assert.notEqual(installs.provenance(raw({ weather }, 'weather'), undefined, [REGISTRY], 'weather'), true);
   });
@@ -71,9 +77,10 @@ describe('chat.mcp.access "registry": servers installed from the configured regi
     const other = new RegistryInstalls(state, ephemeralKeyer());
     assert.notEqual(other.provenance(raw({ weather }, 'weather'), 'user', [REGISTRY], 'weather'), true);
     // Forgetting an install that wrote nothing: gone; the bystander stays.
-    const made = await installs.record({ registry: REGISTRY, entry: 'io.github.example/late' }, { late: remote }, 'workspace');
+    const made = await installs.record({ registry: REGISTRY, entry: 'io.github.example/late' }, { late: remote }, 'workspace', 'ws-a');
+    assert.equal(installs.provenance(raw({ late: remote }, 'late'), 'workspace', [REGISTRY], 'late', 'ws-a'), true);
     await installs.forget(made);
-    assert.notEqual(installs.provenance(raw({ late: remote }, 'late'), 'workspace', [REGISTRY], 'late'), true);
+    assert.notEqual(installs.provenance(raw({ late: remote }, 'late'), 'workspace', [REGISTRY], 'late', 'ws-a'), true);
     assert.equal(installs.provenance(raw({ remote }, 'remote'), 'user', [REGISTRY], 'remote'), true);
     assert.equal(registryKey('HTTP://Registry.Example.com:443/v0/'), 'http://registry.example.com:443/v0');
     assert.equal(registryProvenance([], 'x', 'user', undefined, []).toString().includes('none configured'), true);

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_REGISTRY_URL } from '../settings';
 import { configuredRegistry } from '../policy';
 import type { RegistryInstalls } from '../registryInstalls';
+import { currentWorkspaceScope, scopeKey } from '../inputs';
 import { searchRegistry } from '../../mcp/registry/client';
 import { describeInstall } from '../../mcp/registry/install';
 import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
@@ -85,7 +86,7 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   // The user confirmed: the install is recorded (issue 40: what `chat.mcp.access: registry` lets run) before the
   // write, whose sync must find it; an install that writes nothing after all forgets it again.
   if (!installs) throw new Error('MCP Host is not ready to install servers yet; try again in a moment.');
-  const records = await installs.record({ registry: base, entry: chosen.registryName, version: chosen.version }, { [option.name]: option.server }, target);
+  const records = await installs.record({ registry: base, entry: chosen.registryName, version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
   // The same object the dialog described is what is written.
   let n = 0;
   try {

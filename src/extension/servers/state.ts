@@ -168,7 +168,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
 
   /** The registry a server was installed from, while its definition is the one installed; else undefined. */
   installedFrom(server: string): string | undefined {
-    return this.registryInstalls?.installedFrom(this.raws.get(server), this.installScope(server))?.registry;
+    return this.registryInstalls?.installedFrom(this.raws.get(server), this.installScope(server), scopeKey(currentWorkspaceScope()))?.registry;
   }
 
   blockedReason(server: string): string | undefined {

@@ -19,8 +19,9 @@ export interface RegistryInstall {
   version?: string;
   /** The server's name in settings. */
   name: string;
-  /** Where it was written. */
+  /** Where it was written; for a workspace, which one (`ws-<hash>` of its file or first folder: inputs.ts scopeKey). */
   scope: 'user' | 'workspace';
+  workspace?: string;
   /** The definition key of the entry as written (identity fields, variables unresolved). */
   key: string;
 }
@@ -42,7 +43,7 @@ const isInstall = (v: unknown): v is RegistryInstall => {
   const r = v as Record<string, unknown> | null;
   return typeof r === 'object' && r !== null && typeof r.registry === 'string' && typeof r.entry === 'string' && typeof r.name === 'string'
     && (r.scope === 'user' || r.scope === 'workspace') && typeof r.key === 'string' && /^[0-9a-f]{64}$/.test(r.key)
-    && (r.version === undefined || typeof r.version === 'string');
+    && (r.version === undefined || typeof r.version === 'string') && (r.workspace === undefined || typeof r.workspace === 'string');
 };
 
 /** The records of a stored value (anything malformed left out). */
@@ -53,20 +54,31 @@ export function parseInstalls(v: unknown): RegistryInstall[] {
 /** How to make a server a registry server again (the end of every "not from the registry" reason). */
 export const REINSTALL_FIX = 'reinstall it from the registry with "MCP Host: Browse MCP Servers…"';
 
+/** True when `r` was written where the server is defined now (`scope`; for a workspace, the same `workspace`). */
+export function samePlace(r: RegistryInstall, scope: 'user' | 'workspace' | undefined, workspace?: string): boolean {
+  return r.scope === scope && (scope !== 'workspace' || r.workspace === workspace);
+}
+
 /**
- * Whether the server `name` (defined in `scope`, its identity key now `key`) was installed from one of `registries`
- * (the configured registry URLs) and is unchanged since: true, or why not (a clause for the blocked row's reason,
- * ending with the fix).
+ * Whether the server `name` (defined in `scope` — for a workspace, `workspace` — its identity key now `key`) was
+ * installed from one of `registries` (the configured registry URLs) and is unchanged since: true, or why not (a clause
+ * for the blocked row's reason, ending with the fix).
  */
-export function registryProvenance(installs: readonly RegistryInstall[], name: string, scope: 'user' | 'workspace' | undefined, key: string | undefined, registries: readonly string[]): true | string {
+export function registryProvenance(installs: readonly RegistryInstall[], name: string, scope: 'user' | 'workspace' | undefined, key: string | undefined, registries: readonly string[], workspace?: string): true | string {
   const allowed = new Set(registries.map(registryKey));
   const mine = installs.filter(r => r.name === name);
   const shown = registries.length ? registries.map(registryKey).join(', ') : 'none configured';
   if (!mine.length) return `it was not installed from the registry (${shown}); ${REINSTALL_FIX}`;
-  const exact = mine.filter(r => r.key === key && r.scope === scope);
+  const exact = mine.filter(r => r.key === key && samePlace(r, scope, workspace));
   if (exact.some(r => allowed.has(registryKey(r.registry)))) return true;
   if (exact.length) return `it was installed from ${exact[exact.length - 1].registry}, which is not the configured registry (${shown}); ${REINSTALL_FIX}`;
-  const last = mine[mine.length - 1];
-  if (last.scope !== scope) return `it was installed from the registry into ${last.scope} settings, and this definition in ${scope ?? 'another place'} is not that install; ${REINSTALL_FIX}`;
+  const here = mine.filter(r => samePlace(r, scope, workspace));
+  const last = here[here.length - 1];
+  if (!last) {
+    const there = mine[mine.length - 1];
+    const into = there.scope === 'user' ? 'user settings' : scope === 'workspace' ? 'another workspace\'s settings' : 'workspace settings';
+    const from = scope === 'user' ? 'user settings' : scope === 'workspace' ? 'this workspace\'s settings' : 'a file another tool reads';
+    return `it was installed from the registry into ${into}, and this definition in ${from} is not that install; ${REINSTALL_FIX}`;
+  }
   return `its definition changed after it was installed from ${last.registry} (${last.entry}${last.version ? ` ${last.version}` : ''}): what runs (command, arguments, environment, URL or headers) is no longer what the registry gave; ${REINSTALL_FIX}`;
 }
