@@ -83,6 +83,7 @@ export class OrgPolicyWatcher implements vscode.Disposable {
   /** The policy changed (file, setting or access policy): the servers are reconciled again. */
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
+  private generation = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.loading = this.load();
@@ -109,8 +110,11 @@ export class OrgPolicyWatcher implements vscode.Disposable {
     this.watch(file);
     const root = process.env.MCP_HOST_POLICY_ROOT;
     if (root) {
+      // Only the newest read sets the stand-in: an older one (the file's creation event, read while still empty) may
+      // end after it.
+      const generation = ++this.generation;
       return Promise.all([fs.existsSync(file) ? this.read(file) : { denied: [] }, readStandIn(root)]).then(([p, s]) => {
-        standIn = s;
+        if (generation === this.generation) standIn = s;
         return p;
       });
     }
@@ -139,7 +143,8 @@ export class OrgPolicyWatcher implements vscode.Disposable {
       this.watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
         if (!name || name.toString() === path.basename(file) || name.toString() === STAND_IN_FILE) this.reload();
       });
-      this.watcher.on('error', () => { this.watcher?.close(); this.watcher = undefined; });
+      // A watcher that failed is closed and forgotten: the next load (a setting or policy change) arms a new one.
+      this.watcher.on('error', () => { this.watcher?.close(); this.watcher = undefined; this.watched = undefined; });
     } catch {
       // No such folder: no policy now; a change of the setting or a reload of the window reads it again.
     }

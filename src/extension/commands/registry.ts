@@ -86,7 +86,7 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   // The user confirmed: the install is recorded (issue 40: what `chat.mcp.access: registry` lets run) before the
   // write, whose sync must find it; an install that writes nothing after all forgets it again.
   if (!installs) throw new Error('MCP Host is not ready to install servers yet; try again in a moment.');
-  const records = await installs.record({ registry: base, entry: chosen.registryName, version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
+  const records = await installs.record({ registry: base, entry: shownName(chosen.registryName, 200), version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
   // The same object the dialog described is what is written.
   let n = 0;
   try {
