@@ -32,6 +32,16 @@ export function needsLaunchConsent(origin: 'user' | 'workspace' | undefined, wri
   return origin === 'workspace' || writtenByTool;
 }
 
+/**
+ * The definition key of one parsed settings entry (identity fields as written, variables unresolved): what the
+ * records of added servers and of registry installs (registryInstalls.ts) are kept under.
+ */
+export function entryKey(key: DefinitionKey, raw: RawServer): string {
+  // A RawServer carries the identity fields under the names a ServerDefinition does (config/schema.ts); the
+  // definition key reads only those (`identityOf`), so `path` and `typeInferred` do not count.
+  return key(raw as unknown as ServerDefinition);
+}
+
 /** The record of servers the host added (see the header). */
 export class AddedServers {
   /** `state` is the host's global state; `key` the definition key. */
@@ -39,9 +49,7 @@ export class AddedServers {
 
   /** The key of one parsed settings entry (identity fields as written, variables unresolved). */
   keyOf(raw: RawServer): string {
-    // A RawServer carries the identity fields under the names a ServerDefinition does (config/schema.ts); the
-    // definition key reads only those (`identityOf`), so `path` and `typeInferred` do not count.
-    return this.key(raw as unknown as ServerDefinition);
+    return entryKey(this.key, raw);
   }
 
   /** True when `raw` is a server the host added and the user has not allowed since. */

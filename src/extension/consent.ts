@@ -10,6 +10,7 @@ import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type R
 import { headlineOrigin, shownOrigin } from '../mcp/features/externalUrl';
 import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 import { parseDotenv } from '../mcp/config/envFile';
+import { shellQuote } from '../mcp/config/commandLine';
 import { dialogText, quoted } from '../mcp/logging/display';
 import { ask as askDialog } from './dialogs';
 
@@ -253,7 +254,8 @@ async function launchWall(def: ServerDefinition & { type: 'stdio' }, sent?: read
  */
 export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKeys?: string[], wall?: SandboxPolicy): string {
   const envKeys = Object.keys(def.env ?? {});
-  const commandLine = [def.command, ...def.args].map(quote).join(' ');
+  // Each word as a POSIX shell reads it back: the one quoting the install and import dialogs show too (commandLine.ts).
+  const commandLine = [def.command, ...def.args].map(shellQuote).join(' ');
   return [
     `Command: ${redactorFor(def).text(commandLine, MASK)}`,
     `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
@@ -295,10 +297,6 @@ async function envFileKeys(def: ServerDefinition): Promise<string[] | undefined>
   } catch {
     return undefined;
   }
-}
-
-function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
 /**

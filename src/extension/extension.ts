@@ -34,6 +34,8 @@ import { mementoTaskMemory } from './taskStore';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { AddedServers } from './addedServers';
 import { setAddedServers } from './commands/settings';
+import { RegistryInstalls } from './registryInstalls';
+import { setRegistryInstalls } from './commands/registry';
 import { Forms, useForms } from './forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
@@ -192,6 +194,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Servers the host writes into settings (import, registry) ask launch consent on their first start in either scope.
   const added = new AddedServers(context.globalState, definitionKey);
   setAddedServers(added);
+  // Servers installed from the MCP Registry (chat.mcp.access: registry, issue 40), kept where no settings file can forge them.
+  const registryInstalls = new RegistryInstalls(context.globalState, definitionKey);
+  setRegistryInstalls(registryInstalls);
   const controller = push(new ServerController(host, consent, added, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
     workspace: context.workspaceState, global: context.globalState,
     keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
@@ -199,6 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     stores: [eraVerdicts, cache, taskMemory],
     historyDir,
   }), push(new OrgPolicyWatcher(log)), push(new ConfigSourceFiles())));
+  controller.registryInstalls = registryInstalls;
   step('host');
   identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);

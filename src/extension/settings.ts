@@ -139,6 +139,9 @@ export function chatMaxToolRounds(): number {
 /** `mcpHost.registry.url`, from user settings only (a workspace does not choose where servers are installed from). */
 export const registryUrl = (): string | undefined => cfg().inspect<string>('registry.url')?.globalValue;
 
+/** The registry searched when `mcpHost.registry.url` is not set (and no policy names a private registry). */
+export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+
 /**
  * `mcpHost.toolBudget` (raw `{ tools?, tokens? }`) per scope: the core merges them (modelTools.ts mergeToolBudgets: a
  * workspace may only lower it), not VS Code's object merge.

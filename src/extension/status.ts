@@ -49,8 +49,8 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
 }
 
 /**
- * ONE notification when a task a model started (chat, the language-model tools, the gateway) ends, with "Show
- * Result" when there is one (TaskEndNotices decides; a task the user started shows its end in its own progress).
+ * ONE notification when a task ends — one a model started (chat, the language-model tools, the gateway) or one the
+ * user started from the palette (issue 36) — with "Show Result" when there is one (TaskEndNotices decides).
  */
 export function watchTaskEnds(host: HostApi, shown?: { text: string; actions: string[] }[]): vscode.Disposable {
   const notices = new TaskEndNotices();

@@ -106,6 +106,8 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       const from = notes.sourceOf?.(node.server);
       item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder && !from ? ` · folder ${folder}` : '') + (from ? ` · from ${from}` : '') + (twice ? ` · also in ${twice}` : '');
       item.tooltip = serverTooltip(h, blocked, waiting);
+      const registry = notes.installedFrom?.(node.server);
+      if (registry) (item.tooltip as vscode.MarkdownString).appendMarkdown(`\n\n${vscode.l10n.t('Installed from the MCP Registry at {0}', markdownCode(registry))}`);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(twice.endsWith('.vscode/mcp.json')
         ? `\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`
         : `\n\n**Also in \`${twice}\`**: another MCP client (Claude Code, the GitHub Copilot CLI) starts it from there too. Remove it there if both should not run it.`);

@@ -48,6 +48,8 @@ export interface ServerAnnotations {
   folderOf?(server: string): string | undefined;
   /** The portable file the server was read from (`.mcp.json`, `~/.copilot/mcp-config.json`: mcpHost.configSources), if any. */
   sourceOf?(server: string): string | undefined;
+  /** The MCP Registry the server was installed from, while its definition is the one installed (issue 40), if it was. */
+  installedFrom?(server: string): string | undefined;
   /** Where else the server is configured and started by VS Code's built-in MCP (it then runs twice), if anywhere. */
   alsoIn?(server: string): string | undefined;
   /** True when the user subscribed to `uri` of `server`. */

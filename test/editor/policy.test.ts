@@ -4,13 +4,17 @@
 // (the rules: GitHub Copilot's managed settings, "If the server matches any entry in deniedMcpServers, it is
 // blocked"; docs/POLICY.md), next to a bystander server the policy allows.
 import * as assert from 'assert';
+import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import { activateHost, ROOT, until } from './helpers';
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
+const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
 
 describe('Organisation policy in the editor', function () {
   this.timeout(180000);
@@ -76,5 +80,105 @@ describe('Organisation policy in the editor', function () {
     // No file: no policy; both run again.
     fs.rmSync(file);
     await until(api, 'both running again', () => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 90000);
+  });
+});
+
+/** Starts http-fixture.mjs (a Streamable HTTP MCP server) on 127.0.0.1: its endpoint URL and the process. */
+function startHttpFixture(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [HTTP_FIXTURE], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', d => {
+      out += d;
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) resolve({ url: `http://127.0.0.1:${m[1]}/mcp`, child });
+    });
+    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
+  });
+}
+
+// H503 (issue 40): `chat.mcp.access: registry` on the production VSIX. VS Code's own words for the value: "Allows access
+// to MCP servers listed in the registry that VS Code is connected to." A test cannot set a VS Code policy in the editor
+// it runs in, so it writes the stand-in file the extension reads only under the harness's MCP_HOST_POLICY_ROOT
+// (src/extension/policy.ts, vscode-policy.json). The registry is served on 127.0.0.1 from entries written from the
+// server.json schema ("remotes": [{ "type": "streamable-http", "url": … }]), both pointing at the http fixture.
+describe('Organisation policy: chat.mcp.access registry', function () {
+  this.timeout(240000);
+  let api: McpHostExtensionApi;
+  let registry: http.Server;
+  let fixture: { url: string; child: ChildProcess };
+  const root = process.env.MCP_HOST_POLICY_ROOT;
+  const standIn = root ? path.join(root, 'vscode-policy.json') : '';
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+  const USER = vscode.ConfigurationTarget.Global;
+  const state = (n: string) => api.host.get(n)?.state;
+  const message = (n: string) => { const s = state(n); return s?.kind === 'error' ? s.message : ''; };
+  const userServers = () => ({ ...(cfg().inspect<Record<string, Record<string, unknown>>>('servers')?.globalValue ?? {}) });
+  const tooltip = (n: string) => {
+    const tree = api.views.servers;
+    const node = (tree.getChildren() as { server?: string; kind: string }[]).find(x => x.kind === 'server' && x.server === n);
+    const t = node && tree.getTreeItem(node as never).tooltip;
+    return String((t as vscode.MarkdownString | undefined)?.value ?? t ?? '');
+  };
+
+  before(async function () {
+    if (!root) this.skip(); // only under the editor harness, which sets the test-only policy folder
+    api = await activateHost();
+    api.setConsentPrompt(async () => 'allow');
+    fixture = await startHttpFixture();
+    const entry = (name: string) => ({ server: { name: `io.github.example/${name}`, description: 'policy test', version: '1.0.0', remotes: [{ type: 'streamable-http', url: fixture.url }] } });
+    const body = JSON.stringify({ servers: [entry('polreg'), entry('polreg2')] });
+    registry = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
+    await new Promise<void>(r => registry.listen(0, '127.0.0.1', r));
+    await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, USER);
+    api.setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
+    await cfg().update('servers', { polhand: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
+    await until(api, 'the hand-written server running', () => state('polhand')?.kind === 'running', 90000);
+  });
+
+  after(async () => {
+    if (!root) return;
+    fs.rmSync(standIn, { force: true });
+    api.setDialogAnswerer(undefined);
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    const user = userServers();
+    delete user.polreg;
+    delete user.polreg2;
+    await cfg().update('servers', Object.keys(user).length ? user : undefined, USER);
+    await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, USER);
+    await until(api, 'the policy servers removed', () => !api.host.get('polreg') && !api.host.get('polreg2') && !api.host.get('polhand'), 60000);
+    registry?.close();
+    fixture?.child.kill();
+  });
+
+  it('H503: under "registry" a server installed from the configured registry runs and its tooltip says so; a hand-written one is blocked with the fix; editing the install (not its timeout) blocks it, beside an unchanged install', async () => {
+    fs.writeFileSync(standIn, JSON.stringify({ 'chat.mcp.access': 'registry' }));
+    await until(api, 'the hand-written server blocked', () => /chat\.mcp\.access is "registry".*it was not installed from the registry.*reinstall it from the registry/.test(message('polhand')), 60000);
+
+    // Install both entries from the registry (the install dialog answered "Install in User Settings"): they run.
+    for (const n of ['polreg', 'polreg2']) {
+      assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', n, `io.github.example/${n}`, 0), n);
+    }
+    await until(api, 'both installs running', () => state('polreg')?.kind === 'running' && state('polreg2')?.kind === 'running', 90000);
+    assert.match(tooltip('polreg'), /Installed from the MCP Registry at `http:\/\/127\.0\.0\.1:\d+`/);
+    assert.match(message('polhand'), /not installed from the registry/, 'the hand-written server stays blocked');
+    assert.doesNotMatch(tooltip('polhand'), /Installed from the MCP Registry/);
+
+    // A timeout edit is tuning: still the install, still running.
+    let user = userServers();
+    await cfg().update('servers', { ...user, polreg: { ...user.polreg, timeout: { request: 45000 } } }, USER);
+    await until(api, 'the timeout adopted', () => (api.host.get('polreg')?.definition.timeout as { request?: number } | undefined)?.request === 45000, 60000);
+    assert.strictEqual(state('polreg')?.kind, 'running');
+
+    // An identity edit (a header added to the remote install): no longer what the registry gave; blocked with the fix.
+    user = userServers();
+    await cfg().update('servers', { ...user, polreg: { ...user.polreg, headers: { 'X-Edited': '1' } } }, USER);
+    await until(api, 'the edited install blocked', () => /its definition changed after it was installed from http:\/\/127\.0\.0\.1:\d+ \(io\.github\.example\/polreg 1\.0\.0\).*reinstall it from the registry/.test(message('polreg')), 60000);
+    assert.strictEqual(state('polreg2')?.kind, 'running', 'the unchanged install (the bystander) keeps running');
+    assert.doesNotMatch(tooltip('polreg'), /Installed from the MCP Registry/);
+
+    // No policy: every server may run again.
+    fs.rmSync(standIn);
+    await until(api, 'all running without the policy', () => ['polhand', 'polreg', 'polreg2'].every(n => state(n)?.kind === 'running'), 90000);
   });
 });

@@ -136,7 +136,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   /** The bystander's own task, started now; resolves with its text once it completed. */
   const bystander = async (): Promise<string> => text(await callTool(BY, 'slow', { ms: 1500 }));
 
-  it('H393: the palette\'s Call Tool on a tool the server answers with a task (no taskSupport) waits for it and opens the result; the user started it, so no second notice repeats its end', async () => {
+  it('H393, H506: the palette\'s Call Tool on a tool the server answers with a task (no taskSupport) waits for it and opens the result; its end raises ONE notice with "Show Result", which opens it', async () => {
     const notices = api.taskNotices.length;
     const result = await callTool(S, 'slow_report', { ms: 2000 });
     assert.match(text(result), /report ready/);
@@ -144,7 +144,12 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
     assert.strictEqual(task?.status, 'completed');
     assert.strictEqual(task?.hasResult, true);
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /report ready/, 'the result document opened');
-    assert.strictEqual(api.taskNotices.length, notices, JSON.stringify(api.taskNotices.slice(notices)));
+    await until(api, 'the notice of its end', () => api.taskNotices.length > notices);
+    const shown = api.taskNotices.slice(notices);
+    assert.deepStrictEqual(shown.map(n => n.actions), [['Show Result']], JSON.stringify(shown));
+    assert.match(shown[0].text, new RegExp(`The task of slow_report on ${S} has completed`));
+    const opened = await vscode.commands.executeCommand<string>('mcpHost.showTaskResult', { kind: 'task', server: S, taskId: task!.taskId });
+    assert.match(opened ?? '', /report ready/);
   });
 
   it('H394: @mcp with the fake model calling the slow tool returns the turn at once ("running as an MCP task"); a second chat request works while it runs; its end raises ONE notice with "Show Result"', async () => {

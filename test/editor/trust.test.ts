@@ -12,6 +12,7 @@ import type { ChatRegistration } from '../../src/extension/chat';
 import type { SamplingFeatures } from '../../src/extension/sampling';
 import type { ConsentBatchAnswer } from '../../src/extension/consent';
 import { InputStore, type InputScope } from '../../src/extension/inputs';
+import { shellQuote } from '../../src/mcp/config/commandLine';
 import { EVERYTHING, activateHost, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
@@ -87,6 +88,23 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     await vscode.commands.executeCommand('mcpHost.restartServer', 'guarded');
     assert.strictEqual(asked.length, 5);
     await until(api, 'guarded running after consent', () => kind(api, 'guarded') === 'running');
+  });
+
+  it('H504: the consent dialog shows the command line shell-quoted (the one quoting of the install and import dialogs), a secret with a quote in it still masked; the plain bystander runs', async () => {
+    api.setInputPrompt(async () => "pa'ss word 4455");
+    await cfg().update('inputs', [{ id: 'q-secret', type: 'promptString', password: true }], WS);
+    const shown: { name: string; detail: string }[] = [];
+    api.setConsentPrompt(async (def, detail) => { shown.push({ name: def.name, detail }); return def.name === 'plainq' ? 'allow' : 'deny'; });
+    await cfg().update('servers', {
+      quoted: everything({ args: [EVERYTHING, 'stdio', "it's a b", '${input:q-secret}'] }),
+      plainq: everything(),
+    }, WS);
+    await eventually('both consent questions answered', () => shown.length === 2 && /not allowed/.test(api.blockedReason('quoted') ?? '') && kind(api, 'plainq') === 'running');
+    const head = [process.execPath, EVERYTHING, 'stdio'].map(shellQuote).join(' ');
+    const quoted = shown.find(s => s.name === 'quoted')!.detail;
+    assert.ok(quoted.split('\n').includes(`Command: ${head} 'it'\\''s a b' '••••'`), quoted);
+    assert.ok(!quoted.includes('4455') && !quoted.includes('ss word'), quoted);
+    assert.ok(shown.find(s => s.name === 'plainq')!.detail.split('\n').includes(`Command: ${head}`));
   });
 
   it('a workspace http server asks first, with headers and ${input:} values (origin, where each input goes, values masked) or without; denied, it never connects', async () => {

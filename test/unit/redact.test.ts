@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { Redactor, cutBytes, environmentSecrets, redactorFor } from '../../src/mcp/logging/redact';
 import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
 import { describeValue } from '../../src/mcp/config/paths';
+import { shellQuote } from '../../src/mcp/config/commandLine';
 import type { ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { prepareStdio } from '../../src/mcp/launch/stdio';
 import { DEFAULT_LIMITS } from '../../src/mcp/limits';
@@ -22,6 +23,13 @@ describe('Redactor', () => {
       assert.ok(!out.includes('Zq8mW3'), `${text} → ${out}`);
       assert.match(out, /^before .*\*\*\*.* after$/);
     }
+  });
+
+  it('H505: hides a value inside a shell-quoted word (a \' written \'\\\'\'), as the consent, install and import dialogs show command lines; a plain word beside it stays', () => {
+    const secret = "pa'ss word 4455";
+    const line = ['node', 'server.js', secret, 'plain'].map(shellQuote).join(' ');
+    assert.equal(line, "node server.js 'pa'\\''ss word 4455' plain");
+    assert.equal(new Redactor([secret]).text(line), "node server.js '***' plain");
   });
 
   it('hides Bearer/Basic credentials and values under secret keys of structured data', () => {

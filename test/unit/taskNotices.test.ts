@@ -1,6 +1,6 @@
 /**
  * H177: what the editor says about tasks outside the Servers view (src/mcp/tasks/taskNotices.ts): the status bar's
- * line for the running tasks, and ONE notice when a task a model started ends ("Show Result" when it has one).
+ * line for the running tasks, and ONE notice when a task a model or the user started ends ("Show Result" when it has one).
  * Hostile: a flood of status changes of one task, and 10,000 tasks of a server, next to a well-behaved bystander
  * task that still gets its one notice.
  */
@@ -28,7 +28,7 @@ describe('tasks outside the Servers view: the status bar line and one notice at 
     assert.equal(runningTasksLine([task({ statusMessage: 'report: 2 of 3' })])!.text, '$(sync~spin) slow_report: report: 2 of 3');
   });
 
-  it('a task a model started that ends gives one notice ("Show Result" with a result); the user\'s own and restored ones none', () => {
+  it('H506: a task a model or the user (the palette) started that ends gives one notice ("Show Result" with a result); a restored one none', () => {
     const n = new TaskEndNotices();
     assert.equal(n.changed(task({})), undefined);
     assert.deepEqual(n.changed(task({ status: 'completed', hasResult: true })), { text: 'The task of slow_report on s has completed.', showResult: true });
@@ -36,7 +36,8 @@ describe('tasks outside the Servers view: the status bar line and one notice at 
     n.changed(task({ taskId: 'f' }));
     assert.deepEqual(n.changed(task({ taskId: 'f', status: 'failed', error: 'task `f` … failed: boom' })), { text: 'The task of slow_report on s failed: task `f` … failed: boom', showResult: false });
     n.changed(task({ taskId: 'u', userStarted: true }));
-    assert.equal(n.changed(task({ taskId: 'u', userStarted: true, status: 'completed', hasResult: true })), undefined, 'the user\'s own call shows its end itself');
+    assert.deepEqual(n.changed(task({ taskId: 'u', userStarted: true, status: 'completed', hasResult: true })), { text: 'The task of slow_report on s has completed.', showResult: true }, 'the palette\'s own task (issue 36)');
+    assert.equal(n.changed(task({ taskId: 'u', userStarted: true, status: 'completed', hasResult: true })), undefined, 'never twice');
     assert.equal(n.changed(task({ taskId: 'old', status: 'completed', hasResult: true })), undefined, 'never seen running: no notice');
   });
 

@@ -7,10 +7,15 @@
  * `describeInstall` of the very definition that is then written — the exact command line and environment, or the URL
  * and header names — and asks where: user settings, workspace settings (a trusted folder only) or Cancel (nothing
  * written). Arguments skip the pick questions (tests): search text, server name, option index; the dialog is always
- * asked.
+ * asked. Issue 40: the registry is the configured one (policy.ts `configuredRegistry`: an organisation's private
+ * registry first), and the confirmed install is recorded (registryInstalls.ts) so `chat.mcp.access: registry` lets
+ * the server run while its definition stays as installed.
  */
 import * as vscode from 'vscode';
-import { registryUrl } from '../settings';
+import { DEFAULT_REGISTRY_URL } from '../settings';
+import { configuredRegistry } from '../policy';
+import type { RegistryInstalls } from '../registryInstalls';
+import { currentWorkspaceScope, scopeKey } from '../inputs';
 import { searchRegistry } from '../../mcp/registry/client';
 import { describeInstall } from '../../mcp/registry/install';
 import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
@@ -20,7 +25,15 @@ import { addToSettings, askWhereToWrite, inputsNote } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';
 
-export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+export { DEFAULT_REGISTRY_URL };
+
+/** The record of registry installs (set once at activation, before any command is registered). */
+let installs: RegistryInstalls | undefined;
+
+/** Gives the install command the record of registry installs (extension.ts, at activation). */
+export function setRegistryInstalls(r: RegistryInstalls): void {
+  installs = r;
+}
 
 /** The install dialog's buttons. */
 export const INSTALL_USER = 'Install in User Settings';
@@ -31,7 +44,7 @@ type Item = vscode.QuickPickItem & { entry?: PickEntry };
 
 /** Resolves the name of the server installed, or undefined. */
 export async function browseRegistryCommand(searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
-  const base = registryUrl() ?? DEFAULT_REGISTRY_URL;
+  const base = configuredRegistry();
   const search = searchArg ?? await vscode.window.showInputBox({ prompt: `Search the MCP Registry (${base})`, placeHolder: 'e.g. filesystem, github, weather' });
   if (search === undefined) return undefined;
   let page;
@@ -70,8 +83,17 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   if (!option) return undefined;
   const target = await askWhere(base, chosen, option);
   if (!target) return undefined;
+  // The user confirmed: the install is recorded (issue 40: what `chat.mcp.access: registry` lets run) before the
+  // write, whose sync must find it; an install that writes nothing after all forgets it again.
+  if (!installs) throw new Error('MCP Host is not ready to install servers yet; try again in a moment.');
+  const records = await installs.record({ registry: base, entry: shownName(chosen.registryName, 200), version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
   // The same object the dialog described is what is written.
-  const n = await addToSettings({ [option.name]: option.server }, option.inputs, { target });
+  let n = 0;
+  try {
+    n = await addToSettings({ [option.name]: option.server }, option.inputs, { target });
+  } finally {
+    if (!n) await installs.forget(records);
+  }
   if (n && option.inputs.length) void vscode.window.showInformationMessage(`Installed ${quoted(option.name)}.${inputsNote(option.inputs)}`);
   return n ? option.name : undefined;
 }

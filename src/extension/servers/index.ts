@@ -16,13 +16,14 @@ import { failureKey, type SeenFailures } from '../failureNotice';
 import type { ConfigError, InputDefinition, ServerDefinition } from '../../mcp';
 import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
 import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
-import { currentWorkspaceScope, type InputScope } from '../inputs';
+import { currentWorkspaceScope, scopeKey, type InputScope } from '../inputs';
 import { countOf } from '../../mcp/logging/display';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { cpuMs } from '../../mcp/cpuClock';
 import { applyPolicy } from '../../mcp/policy/orgPolicy';
+import { configuredRegistry } from '../policy';
 import { mergeSources } from '../../mcp/config/configSources';
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -150,7 +151,12 @@ export class ServerController extends ServerGates {
     // The organisation's policy (issue 40): a server it blocks is a configuration problem (its row says why), never
     // started by any path (settings, import, registry, Start, chat, the gateway).
     if (this.policy) {
-      const policed = applyPolicy(await this.policy.current(), resolved.map(r => r.def));
+      // `chat.mcp.access: registry`: a server counts as installed from the configured registry while the install's
+      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written.
+      const registries = [configuredRegistry()];
+      const workspace = scopeKey(currentWorkspaceScope());
+      const policed = applyPolicy(await this.policy.current(), resolved.map(r => r.def), def =>
+        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), registries, def.name, workspace) ?? false);
       if (policed.errors.length) {
         const out = new Set(policed.errors.map(e => e.server));
         errors.push(...policed.errors);

@@ -10,6 +10,7 @@ import type { ServerAnnotations } from '../../views/nodes';
 import type { McpJsonWatcher } from '../coexistence';
 import type { LaunchConsent } from '../consent';
 import type { AddedServers } from '../addedServers';
+import type { RegistryInstalls } from '../registryInstalls';
 import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
 import type { ServerIdentity } from '../identity';
 import * as settings from '../settings';
@@ -152,6 +153,22 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   /** The portable file a server was read from (`.mcp.json`, `~/.copilot/mcp-config.json`), if it was. */
   sourceOf(server: string): string | undefined {
     return this.portableFrom.get(server)?.label;
+  }
+
+  /** Servers installed from the MCP Registry (issue 40: `chat.mcp.access: registry`); set by the extension before the first sync. */
+  registryInstalls?: RegistryInstalls;
+
+  /**
+   * The settings scope a server is defined in, for the record of registry installs: undefined for a server read from
+   * a portable file or a folder's own settings (never written by an install).
+   */
+  protected installScope(server: string): 'user' | 'workspace' | undefined {
+    return this.portableFrom.has(server) || this.folders.has(server) ? undefined : this.origins.get(server);
+  }
+
+  /** The registry a server was installed from, while its definition is the one installed; else undefined. */
+  installedFrom(server: string): string | undefined {
+    return this.registryInstalls?.installedFrom(this.raws.get(server), this.installScope(server), scopeKey(currentWorkspaceScope()))?.registry;
   }
 
   blockedReason(server: string): string | undefined {

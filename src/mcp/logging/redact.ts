@@ -72,13 +72,16 @@ function safeDecode(s: string): string {
   try { return decodeURIComponent(s); } catch { return s; }
 }
 
-/** The forms a value takes in output: raw, JSON-escaped (once, twice), percent-encoded (URL and form style). */
+/**
+ * The forms a value takes in output: raw, JSON-escaped (once, twice), percent-encoded (URL and form style), and inside
+ * a shell-quoted word (`'` as `'\''`: commandLine.ts shellQuote, the command lines the dialogs and the sandbox show).
+ */
 function formsOf(v: string): string[] {
   const json = JSON.stringify(v).slice(1, -1);
   const json2 = JSON.stringify(json).slice(1, -1);
   const pct = encodeURIComponent(v);
   const form = new URLSearchParams({ v }).toString().slice(2);
-  return [v, json, json2, pct, form, pct.replace(/%[0-9A-F]{2}/g, m => m.toLowerCase())];
+  return [v, json, json2, pct, form, pct.replace(/%[0-9A-F]{2}/g, m => m.toLowerCase()), v.replace(/'/g, `'\\''`)];
 }
 
 /** The smallest period of `s` (KMP failure function): `s[i] === s[i + p]` wherever both exist. */

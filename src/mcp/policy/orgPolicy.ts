@@ -118,13 +118,17 @@ export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string
  * Whether `def` may run. Order (the published rules): a deny entry that matches blocks; with an allow-list, a server
  * no entry allows is blocked; when the allow-list has `serverCommand` entries a stdio server must match one of them
  * (its name is not enough), and when it has `serverUrl` entries a remote server must match one of them. `registry`
- * access lets only servers installed from the registry run (`fromRegistry`), `none` none at all.
+ * access lets only servers installed from the registry run (`fromRegistry` true: policy/provenance.ts; a string says
+ * why it is not, for the reason), `none` none at all.
  */
-export function policyVerdict(policy: OrgPolicy, def: ServerDefinition, fromRegistry = false): PolicyVerdict {
+export function policyVerdict(policy: OrgPolicy, def: ServerDefinition, fromRegistry: boolean | string = false): PolicyVerdict {
   const where = policy.source ? ` (${policy.source})` : '';
   if (policy.broken) return { allowed: false, reason: `blocked: ${policy.broken}` };
   if (policy.access === 'none') return { allowed: false, reason: 'blocked by your organisation\'s policy: chat.mcp.access is "none" (no MCP server may run)' };
-  if (policy.access === 'registry' && !fromRegistry) return { allowed: false, reason: 'blocked by your organisation\'s policy: chat.mcp.access is "registry" (only servers installed from the MCP Registry may run)' };
+  if (policy.access === 'registry' && fromRegistry !== true) {
+    const why = typeof fromRegistry === 'string' && fromRegistry ? `: ${fromRegistry}` : '';
+    return { allowed: false, reason: `blocked by your organisation's policy: chat.mcp.access is "registry" (only servers installed from the MCP Registry may run)${why}` };
+  }
   const name = def.name;
   if (policy.denied.some(e => matches(e, name, def))) return { allowed: false, reason: `blocked by your organisation's policy${where}: deniedMcpServers names it` };
   const allow = policy.allowed;
@@ -136,14 +140,15 @@ export function policyVerdict(policy: OrgPolicy, def: ServerDefinition, fromRegi
 
 /**
  * The definitions the policy lets run, and a configuration problem for each it blocks (the host shows those in an
- * error state and never starts them). `fromRegistry` tells which servers came from the MCP Registry.
+ * error state and never starts them). `fromRegistry` tells which servers came from the MCP Registry (true), or why
+ * one did not (policy/provenance.ts `registryProvenance`); asked only under `registry` access.
  */
-export function applyPolicy(policy: OrgPolicy | undefined, defs: readonly ServerDefinition[], fromRegistry: (def: ServerDefinition) => boolean = () => false): { defs: ServerDefinition[]; errors: ConfigError[] } {
+export function applyPolicy(policy: OrgPolicy | undefined, defs: readonly ServerDefinition[], fromRegistry: (def: ServerDefinition) => boolean | string = () => false): { defs: ServerDefinition[]; errors: ConfigError[] } {
   if (!policy) return { defs: [...defs], errors: [] };
   const out: ServerDefinition[] = [];
   const errors: ConfigError[] = [];
   for (const def of defs) {
-    const v = policyVerdict(policy, def, fromRegistry(def));
+    const v = policyVerdict(policy, def, policy.access === 'registry' ? fromRegistry(def) : false);
     if (v.allowed) out.push(def);
     else errors.push({ server: def.name, path: policy.source ?? 'chat.mcp.access', message: `Server "${def.name}" is ${v.reason}.` });
   }

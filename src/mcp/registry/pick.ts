@@ -19,6 +19,8 @@ export interface PickEntry {
   result: ServerJsonResult;
   /** Why the entry cannot be installed (its reasons joined); undefined when it can. */
   refused?: string;
+  /** The entry's `version` (at most 64 characters), for the record of a registry install (policy/provenance.ts). */
+  version?: string;
 }
 
 /** What the quick pick lists for one page: installable entries first, then refused ones; `note` when entries were cut or skipped. */
@@ -29,12 +31,14 @@ export function pickEntries(page: RegistryPage): { installable: PickEntry[]; ref
     const result = fromServerJson(raw);
     const n = (raw as { name?: unknown }).name;
     const registryName = typeof n === 'string' ? n : '';
+    const v = (raw as { version?: unknown }).version;
+    const version = typeof v === 'string' && v ? { version: shownName(v, 64) } : {};
     const label = iconFreeText(shownName(result.title || registryName || '(no name)', 80));
     const description = iconFreeText(shownName(registryName, 80));
     const why = result.errors.join(' ');
     if (result.options.length) {
       const left = why ? ` — some ways to install were refused: ${why}` : '';
-      installable.push({ registryName, label, description, detail: iconFreeText(shownName(`${result.description}${left}`, 300)), result });
+      installable.push({ registryName, label, description, detail: iconFreeText(shownName(`${result.description}${left}`, 300)), result, ...version });
     } else {
       const reason = why || 'Nothing to install.';
       refused.push({ registryName, label, description: 'cannot be installed', detail: iconFreeText(shownName(`Refused: ${reason}`, 300)), result, refused: reason });

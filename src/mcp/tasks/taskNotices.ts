@@ -1,8 +1,9 @@
 /**
  * What the editor says about tasks outside the Servers view (editor-free, so the rules are tested in plain Node):
  * the status bar's line for the running tasks (their count, and the newest one's tool and status message), and
- * the ONE notice a task started by a model (chat, the language-model tools, the gateway) raises when it ends, with
- * "Show Result" when there is a result. Texts are the core's snapshots: already redacted and cut.
+ * the ONE notice a task raises when it ends — started by a model (chat, the language-model tools, the gateway) or by the
+ * user from the palette (issue 36) — with "Show Result" when there is a result. Texts are the core's snapshots:
+ * already redacted and cut.
  */
 import { firstLine, iconFreeText } from '../logging/display';
 import { isTerminal } from './taskPolicy';
@@ -26,8 +27,9 @@ export const MAX_NOTICED_TASKS = 256;
 
 /**
  * Decides the one notice per task: a task seen running that ends (completed, failed, cancelled by the server)
- * gives one notice, never two, and a task never seen running (restored, or already over) gives none. A task
- * the user started (Call Tool, the CLI) gives none: its own progress notification already shows the end.
+ * gives one notice, never two, and a task never seen running (restored, or already over) gives none. A task the user
+ * started from the palette (Call Tool) gives its one notice too (issue 36: its result tab may be behind others by the
+ * time it ends); the CLI shows no notices.
  */
 export class TaskEndNotices {
   private readonly running = new Set<string>();
@@ -37,7 +39,7 @@ export class TaskEndNotices {
   changed(t: TaskInfo): { text: string; showResult: boolean } | undefined {
     const key = `${t.server}\n${t.taskId}`;
     if (!isTerminal(t.status)) {
-      if (!t.userStarted && !this.noticed.has(key)) remember(this.running, key);
+      if (!this.noticed.has(key)) remember(this.running, key);
       return undefined;
     }
     if (!this.running.delete(key) || this.noticed.has(key)) return undefined;
