@@ -296,12 +296,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
   const gateway = push(registerGateway({
     context, host, apps,
-    waitsForUse: name => controller.waitsForUse(name),
     startOnUseAndWait: name => controller.startOnUseAndWait(name),
     alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
     onDidChangeGrants: chat.chat.onDidChangeGrants,
-    enablement: toolEnablement,
     gate: modelGate,
+    toolBudget: toolEnablement,
     log: m => log.info(m),
   }));
   step('gateway');

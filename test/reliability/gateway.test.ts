@@ -27,6 +27,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
   let secret: string;
   const allowed = new Set<string>();
   const disabled = new Set<string>();
+  const denied = new Set<string>();
   const gateways: GatewayServer[] = [];
   const sessions: GatewayTransport[] = [];
   const logs: string[] = [];
@@ -35,6 +36,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
   beforeEach(async () => {
     allowed.clear();
     disabled.clear();
+    denied.clear();
     gateways.length = 0;
     sessions.length = 0;
     logs.length = 0;
@@ -50,7 +52,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
         const g = new GatewayServer({
           host: t!.host, version: 'test',
           allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`),
-          toolEnabled: (s, tool) => !disabled.has(`${s}/${tool.name}`),
+          gate: { enabled: (s, tool) => !disabled.has(`${s}/${tool}`), allowed: s => !denied.has(s) },
         });
         gateways.push(g);
         void g.connect(tr);
@@ -142,7 +144,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     await until(async () => (await client.listTools()).tools.some(x => x.name === 'claims_fresh'), 10_000, 'the new tool is listed');
   });
 
-  it('tool budget: a tool turned off for models is neither listed nor callable through the gateway, and the change is announced', async () => {
+  it('H521: the one model-tool gate, as the gateway is given it: a tool turned off for models, then a denied server, is neither listed nor callable, and each change is announced', async () => {
     const { client } = await connectEditor();
     let changed = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
@@ -154,6 +156,13 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     const refused = await client.callTool({ name: 'claims_echo', arguments: { text: 'x' } });
     assert.equal(refused.isError, true);
     assert.ok(!t!.get('claims').history.some(h => h.target === 'echo'), 'nothing reached the server');
+    const before = changed;
+    denied.add('claims');
+    gateways[0].listsChanged();
+    await until(() => changed > before, 10_000, 'list_changed after the denial');
+    const left = (await client.listTools()).tools.map(x => x.name);
+    assert.ok(!left.some(n => n.startsWith('claims_')) && left.includes('bystander_echo'), left.join(', '));
+    assert.equal((await client.callTool({ name: 'claims_add_tool', arguments: { name: 'x' } })).isError, true);
   });
 
   it('H101: refuses a gateway without the secret, a hello that never comes, and a hello that is not one', async () => {
