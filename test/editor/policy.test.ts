@@ -29,7 +29,7 @@ describe('Organisation policy in the editor', function () {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO] },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both policy servers running', () => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 90000);
+    await until(() => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 'both policy servers running', 90000);
   });
 
   after(async () => {
@@ -40,14 +40,14 @@ describe('Organisation policy in the editor', function () {
 
   it('H453: a deny entry written while the editor runs stops that server and keeps it from starting; a workspace cannot re-point the policy; a malformed file blocks all; removing it lets them run', async () => {
     fs.writeFileSync(file, JSON.stringify({ deniedMcpServers: [{ serverName: 'polblocked' }] }));
-    await until(api, 'polblocked blocked by the policy', () => /blocked by your organisation's policy \(.*managed-settings\.json\): deniedMcpServers names it/.test(message('polblocked')), 60000);
+    await until(() => /blocked by your organisation's policy \(.*managed-settings\.json\): deniedMcpServers names it/.test(message('polblocked')), 'polblocked blocked by the policy', 60000);
     assert.strictEqual(state('polbystander')?.kind, 'running', 'the bystander the policy allows keeps running');
     const item = () => {
       const tree = api.views.servers;
       const node = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.kind === 'server' && n.server === 'polblocked');
       return node && tree.getTreeItem(node as never);
     };
-    assert.match(String((item()?.tooltip as vscode.MarkdownString | undefined)?.value ?? item()?.tooltip ?? item()?.description), /organisation's policy/);
+    assert.match(String((item()?.tooltip as vscode.MarkdownString | undefined)?.value ?? item()?.tooltip ?? item()?.description), /organisation's policy/, 'polblocked blocked by the policy');
 
     // The user's own Start does not start it.
     await vscode.commands.executeCommand('mcpHost.startServer', 'polblocked');
@@ -65,16 +65,16 @@ describe('Organisation policy in the editor', function () {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO], env: { EDITED: '1' } },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the edited bystander running', () => state('polbystander')?.kind === 'running' && api.host.get('polbystander')?.definition.type === 'stdio'
-      && (api.host.get('polbystander')!.definition as { env?: Record<string, string> }).env?.EDITED === '1', 60000);
+    await until(() => state('polbystander')?.kind === 'running' && api.host.get('polbystander')?.definition.type === 'stdio'
+      && (api.host.get('polbystander')!.definition as { env?: Record<string, string> }).env?.EDITED === '1', 'the edited bystander running', 60000);
     assert.match(message('polblocked'), /organisation's policy/, 'still blocked after the workspace re-pointed the policy file');
 
     // A malformed policy file fails closed: every server is blocked, naming the file.
     fs.writeFileSync(file, '{ "deniedMcpServers": [ ');
-    await until(api, 'every server blocked by the malformed policy', () => /managed-settings\.json is not valid JSON/.test(message('polbystander')) && /not valid JSON/.test(message('polblocked')), 60000);
+    await until(() => /managed-settings\.json is not valid JSON/.test(message('polbystander')) && /not valid JSON/.test(message('polblocked')), 'every server blocked by the malformed policy', 60000);
 
     // No file: no policy; both run again.
     fs.rmSync(file);
-    await until(api, 'both running again', () => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 90000);
+    await until(() => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 'both running again', 90000);
   });
 });
