@@ -7,7 +7,7 @@
 import type { ParsedArgs } from './args';
 import { call, doctor, inspect, prompt, read, run, skill, skills, type CliRuntime } from './commands';
 import { CONFORMANCE_HELP, conformanceCommand } from './conformance/command';
-import { CONFIG_OPTS, EXIT, INPUTS } from './help';
+import { COMMON_TAIL, CONFIG_OPTS, EXIT, INPUTS, RAW_OPT } from './help';
 
 /** How a command runs: over the runtime with the common options parsed, or on its own argument list. */
 export type CliHandler =
@@ -53,10 +53,7 @@ Starts one server and prints JSON: { serverInfo, protocolVersion, era, capabilit
 resources, resourceTemplates }, every page of every list. Control characters in the server's text
 (C0, DEL, C1, U+2028/9) are \\u escapes, so the JSON is the same data and safe on a terminal.
 
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${COMMON_TAIL}`,
   },
   {
     name: 'call',
@@ -84,13 +81,8 @@ more earlier in the same run.
   --task          2025-11-25 servers: run an "optional" tool as a task
   --no-task       2025-11-25 servers: run an "optional" tool as a plain call
   --json          print the CallToolResult (JSON; control characters as \\u escapes)
-  --raw           print the server's text as sent; without it, control characters (C0 but newline
-                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
-                  screen, set the window title or write the clipboard
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${RAW_OPT}
+${COMMON_TAIL}`,
   },
   {
     name: 'read',
@@ -102,13 +94,8 @@ ${EXIT}`,
 Reads a resource and prints its text contents (binary contents are summarised; --json prints all).
 
   --json          print the ReadResourceResult (JSON; control characters as \\u escapes)
-  --raw           print the server's text as sent; without it, control characters (C0 but newline
-                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
-                  screen, set the window title or write the clipboard
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${RAW_OPT}
+${COMMON_TAIL}`,
   },
   {
     name: 'prompt',
@@ -121,13 +108,8 @@ Gets a prompt with its arguments and prints the messages.
 
   --arg key=value a prompt argument (repeat for several)
   --json          print the GetPromptResult (JSON; control characters as \\u escapes)
-  --raw           print the server's text as sent; without it, control characters (C0 but newline
-                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
-                  screen, set the window title or write the clipboard
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${RAW_OPT}
+${COMMON_TAIL}`,
   },
   {
     name: 'skills',
@@ -140,10 +122,7 @@ Starts one server and lists the skills it offers (the io.modelcontextprotocol/sk
 line: the name, then the description on one line. Nothing of a skill is read.
 
   --json          print { skills: [{ name, description, uri, files, bytes }] }
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${COMMON_TAIL}`,
   },
   {
     name: 'skill',
@@ -159,10 +138,7 @@ naming the server, the skill and the file.
 
   --json          print { server, skill, uri, text, body, verified }
   --raw           print the file as sent; without it, control characters are shown as escapes
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${COMMON_TAIL}`,
   },
   {
     name: 'run',
@@ -185,10 +161,7 @@ is stopped with an error naming it (exit 1).
                   not allowed is asked for on a terminal (once per tool), and refused without one:
                   the program then gets an error naming the flag to pass
   --json          print { value, console, calls } instead of the value
-${CONFIG_OPTS}
-
-${INPUTS}
-${EXIT}`,
+${COMMON_TAIL}`,
   },
   {
     name: 'conformance',

@@ -30,3 +30,14 @@ Protocol era: a server that answered initialize after the server/discover probe 
 cache of definition hashes in ${'$'}XDG_CACHE_HOME/mcp-host/era-verdicts.json, MCP_HOST_ERA_CACHE=FILE|off).`;
 
 export const EXIT = `Exit codes: 0 ok, 1 a server or tool failed, 2 usage or configuration error.`;
+
+/** `--raw`, as every command that prints a server's text offers it. */
+export const RAW_OPT = `  --raw           print the server's text as sent; without it, control characters (C0 but newline
+                  and tab, ESC, DEL, C1) are shown as escapes such as \\x1b, so a result cannot clear the
+                  screen, set the window title or write the clipboard`;
+
+/** The end of every command's help that starts servers: the common options, inputs and sign-in, exit codes. */
+export const COMMON_TAIL = `${CONFIG_OPTS}
+
+${INPUTS}
+${EXIT}`;
