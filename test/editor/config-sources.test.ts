@@ -35,7 +35,7 @@ describe('Config sources: also configured elsewhere', function () {
       return node && tree.getTreeItem(node as never);
     };
     const waitFor = async (re: RegExp, yes: boolean) => {
-      for (let i = 0; i < 300 && re.test(String(item()?.description)) !== yes; i++) await new Promise(r => setTimeout(r, 200));
+      await until(() => re.test(String(item()?.description)) === yes, `the row's description ${yes ? 'matching' : 'not matching'} ${re}`, 60000);
     };
     try {
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { claudetwin: { type: 'stdio', command: 'npx', args: ['-y', 'x'] }, other: { url: 'https://example.com/mcp' } } }));

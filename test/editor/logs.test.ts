@@ -16,7 +16,7 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { logged: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    for (let i = 0; i < 150 && api.host.get('logged')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));
+    await until(() => api.host.get('logged')?.state.kind === 'running', 'logged running', 30000);
     assert.strictEqual(api.host.get('logged')?.state.kind, 'running');
     levelCommands = (await vscode.commands.getCommands(true)).filter(c => c.startsWith('workbench.action.output.activeOutputLogLevel'));
   });
