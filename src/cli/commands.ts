@@ -1,6 +1,6 @@
 /**
- * The mcp-host subcommands over the core's HostApi: doctor, inspect, call, read, prompt, skills, skill, run. Each one
- * loads the configuration, starts only the servers it needs, and always shuts the host down.
+ * The handlers of mcp-host's commands over the core's HostApi (the commands themselves are the rows of
+ * `commandTable.ts`). Each one loads the configuration, starts only the servers it needs, and always shuts the host down.
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { HostApi, ServerHandle } from '../mcp/api';

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../mcp/atomicWrite';
 import { EraVerdicts } from '../mcp/server/eraVerdicts';
 import { definitionKeyer, isInstallationKey, newInstallationKey, type DefinitionKey } from '../mcp/config/definitionKey';
 
@@ -37,10 +38,7 @@ export function fileEraVerdicts(file: string): EraVerdicts {
         fs.rmSync(file, { force: true });
         return;
       }
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      writeFileAtomicSync(file, `${JSON.stringify(data)}\n`, { mode: 0o600, dirMode: 0o700 });
     } catch {
       // Only a cache: the next run probes again.
     }
@@ -64,10 +62,7 @@ export function fileInstallationKey(file: string): { key: DefinitionKey; created
   } catch { /* none yet */ }
   const fresh = newInstallationKey();
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, `${fresh}\n`, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(file, `${fresh}\n`, { mode: 0o600, dirMode: 0o700 });
   } catch { /* this run's key only */ }
   return { key: definitionKeyer(fresh), created: true };
 }

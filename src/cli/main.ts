@@ -1,19 +1,16 @@
-/** mcp-host: a headless command line over the host core (doctor, inspect, call, read, prompt, skills, skill, run, conformance). */
-import { UsageError, parseArgs, type ParsedArgs } from './args';
-import { call, doctor, inspect, prompt, read, run, shutdownAll, skill, skills, type CliRuntime } from './commands';
-import { conformanceCommand } from './conformance/command';
-import { HELP, USAGE } from './help';
+/** mcp-host: a headless command line over the host core; its commands are the rows of `commandTable.ts`. */
+import { UsageError, parseArgs } from './args';
+import { shutdownAll } from './commands';
+import { USAGE, commandNamed } from './commandTable';
 import { createRuntime } from './runtime';
 import { CLI_VERSION } from './version';
 import { ownText, watchOutput, write } from './output';
-
-const COMMANDS: Record<string, (rt: CliRuntime, args: ParsedArgs) => Promise<number>> = { doctor, inspect, call, read, prompt, skills, skill, run };
 
 /** One line on stderr; usage errors get a pointer to --help. */
 function report(err: unknown, cmd: string | undefined): number {
   const code = (err as { exitCode?: number } | undefined)?.exitCode ?? 1;
   const message = err instanceof Error ? err.message : String(err);
-  const hint = err instanceof UsageError && err.showHelp && cmd && HELP[cmd] ? ` (see mcp-host ${cmd} --help)` : '';
+  const hint = err instanceof UsageError && err.showHelp && commandNamed(cmd) ? ` (see mcp-host ${cmd} --help)` : '';
   write('stderr', ownText(`mcp-host${cmd ? ` ${cmd}` : ''}: ${message}${hint}`, 16 * 1024));
   return code;
 }
@@ -21,29 +18,29 @@ function report(err: unknown, cmd: string | undefined): number {
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    const topic = cmd === 'help' ? rest[0] : undefined;
-    console.log(topic && Object.hasOwn(HELP, topic) ? HELP[topic] : USAGE);
+    const topic = cmd === 'help' ? commandNamed(rest[0]) : undefined;
+    console.log(topic?.help ?? USAGE);
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-V') {
     console.log(CLI_VERSION);
     return 0;
   }
-  if (cmd === 'conformance') return conformanceCommand(rest);
-  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
-  if (!run) {
+  const command = commandNamed(cmd);
+  if (!command) {
     write('stderr', `${ownText(`mcp-host: unknown command "${cmd}"`)}\n${USAGE}`);
     return 2;
   }
+  if (command.handler.kind === 'argv') return command.handler.run(rest);
   try {
     const args = parseArgs(rest);
     if (args.help) {
-      console.log(HELP[cmd]);
+      console.log(command.help);
       return 0;
     }
     const rt = createRuntime(process.cwd(), process.env, { raw: args.raw });
     try {
-      return await run(rt, args);
+      return await command.handler.run(rt, args);
     } finally {
       await rt.dispose?.();
     }

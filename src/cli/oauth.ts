@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { writeFileAtomicSync } from '../mcp/atomicWrite';
 import { McpOAuthProvider, type OAuthStorage } from '../mcp/oauth/provider';
 import { checkAuthorizationUrl, windowsOpenCommand } from '../mcp/oauth/urls';
 import { workloadIdentityFor } from '../mcp/oauth/workloadIdentity';
@@ -35,10 +36,7 @@ export function fileStorage(file: string): OAuthStorage {
     }
   };
   const write = (data: Record<string, string>): void => {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(file, JSON.stringify(data, null, 2), { mode: 0o600, dirMode: 0o700 });
   };
   return {
     get: key => read()[key],
@@ -82,10 +80,7 @@ export function dpopKeyStorage(file: string, platform: NodeJS.Platform = process
     return data as Record<string, string>;
   };
   const write = (data: Record<string, string>): void => {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(file, JSON.stringify(data, null, 2), { mode: 0o600, dirMode: 0o700 });
   };
   return {
     get: key => { const v = read()[key]; return typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v); },

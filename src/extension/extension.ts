@@ -312,11 +312,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
   const gateway = push(registerGateway({
     context, host, apps,
-    waitsForUse: name => controller.waitsForUse(name),
     startOnUseAndWait: name => controller.startOnUseAndWait(name),
     alwaysAllowed: (server, tool) => chat.chat.alwaysAllowed(server, tool.name),
     onDidChangeGrants: chat.chat.onDidChangeGrants,
-    enablement: toolEnablement,
     gate: modelGate,
     codeMode: () => settings.codeMode(),
     // A gateway program's calls: MCP Host's confirmation, one governor turn per program (cancelled with its request).
@@ -324,6 +322,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       const turn = new Turn('gateway code-mode program', signal);
       return { approve: (server, tool, args) => chat.chat.approval(server, tool, args, { turn, closed: signal }), end: () => turn.end('done') };
     },
+    toolBudget: toolEnablement,
     log: m => log.info(m),
   }));
   step('gateway');

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DefinitionKey, HostApi, ServerDefinition, ServerHandle } from '../mcp';
 import { Redactor } from '../mcp/logging/redact';
+import { writeFileAtomic, writeFileAtomicSync } from '../mcp/atomicWrite';
 
 /** Files kept (one per server and definition); the least recently written go first. */
 export const MAX_HISTORY_FILES = 100;
@@ -103,8 +104,7 @@ export class HistoryStore implements vscode.Disposable {
       const jobs = this.collect();
       fs.mkdirSync(this.dir, { recursive: true });
       for (const j of jobs) {
-        fs.writeFileSync(`${j.file}.tmp`, j.text);
-        fs.renameSync(`${j.file}.tmp`, j.file);
+        writeFileAtomicSync(j.file, j.text, { tmp: `${j.file}.tmp` });
         this.flushed.set(j.file, j);
       }
       this.prune();
@@ -125,16 +125,13 @@ export class HistoryStore implements vscode.Disposable {
       const jobs = this.collect();
       await fs.promises.mkdir(dir, { recursive: true });
       for (const j of jobs) {
-        const tmp = `${j.file}.${j.gen}.tmp`;
-        await fs.promises.writeFile(tmp, j.text);
-        if (this.generation.get(j.file) !== j.gen) { await fs.promises.rm(tmp, { force: true }); continue; }
-        await fs.promises.rename(tmp, j.file);
+        const wanted = () => this.generation.get(j.file) === j.gen;
+        if (!await writeFileAtomic(j.file, j.text, { tmp: `${j.file}.${j.gen}.tmp`, stillWanted: wanted })) continue;
         // A `flush` (the window closing) that wrote this file while the rename was under way came first on disk and
         // was just replaced by this older text: its text goes back, at once.
         const newer = this.flushed.get(j.file);
         if (newer && newer.gen > j.gen) {
-          fs.writeFileSync(`${j.file}.tmp`, newer.text);
-          fs.renameSync(`${j.file}.tmp`, j.file);
+          writeFileAtomicSync(j.file, newer.text, { tmp: `${j.file}.tmp` });
         } else if (newer) {
           this.flushed.delete(j.file);
         }

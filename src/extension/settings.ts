@@ -5,7 +5,7 @@
  * "Allow …", tool enablement) write through here too, to the scope they name.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, type Limits } from '../mcp';
+import { DEFAULT_LIMITS, TIMEOUT_LIMITS, type Limits } from '../mcp';
 import { configSourcesSetting, type PortableSource } from '../mcp/config/configSources';
 import { DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp/codemode/codeModeLimits';
 
@@ -76,8 +76,8 @@ export const startupMode = (c: Snapshot = cfg()): 'eager' | 'lazy' => (c.get<str
 
 /** `mcpHost.timeout.startup` and `mcpHost.timeout.request`, in milliseconds. */
 export const timeouts = (c: Snapshot = cfg()): { startup: number; request: number } => ({
-  startup: c.get<number>('timeout.startup', 30_000),
-  request: c.get<number>('timeout.request', 60_000),
+  startup: c.get<number>('timeout.startup', TIMEOUT_LIMITS.startup.default),
+  request: c.get<number>('timeout.request', TIMEOUT_LIMITS.request.default),
 });
 
 /** `mcpHost.trace`: the protocol trace in every server's log. */

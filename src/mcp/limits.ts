@@ -35,7 +35,7 @@ export interface Limits {
   maxTasksPerServer: number;
 }
 
-export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<Limits> = /* @__PURE__ */ Object.freeze({
   maxMessageBytes: 64 * 1024 * 1024,
   maxStderrLineBytes: 16 * 1024,
   maxStderrTailBytes: 64 * 1024,
@@ -49,8 +49,20 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxTasksPerServer: 32,
 });
 
+/**
+ * A server's timeouts, in milliseconds: the default (the settings `mcpHost.timeout.startup` / `.request`, whose
+ * `package.json` defaults test/unit/limits.test.ts checks against this, the CLI without `--timeout`, and a server without
+ * its own `timeout`) and the range a server's `timeout` may take (src/mcp/config/schema.ts).
+ */
+export const TIMEOUT_LIMITS = {
+  /** Launch or connect, then `initialize`. */
+  startup: { minimum: 1000, maximum: 600_000, default: 30_000, setting: 'mcpHost.timeout.startup' },
+  /** Each later request (progress notifications reset it). */
+  request: { minimum: 1000, maximum: 3_600_000, default: 60_000, setting: 'mcpHost.timeout.request' },
+} as const;
+
 /** The setting that raises each limit, as the user writes it. */
-export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.freeze({
+export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = /* @__PURE__ */ Object.freeze({
   maxMessageBytes: 'mcpHost.limits.maxMessageBytes',
   maxStderrLineBytes: 'mcpHost.limits.maxStderrLineBytes',
   maxStderrTailBytes: 'mcpHost.limits.maxStderrTailBytes',
@@ -69,7 +81,7 @@ export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = Object.free
  * bounded the same way, but these are fixed (no setting raises them). Enforced in src/extension/apps/transport.ts
  * and media/apps/host.js (rates), src/mcp/apps/bounds.ts (one dialog at a time).
  */
-export const VIEW_LIMITS = Object.freeze({
+export const VIEW_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Requests of one view waiting for an answer (tool calls, links, chat messages, …); more are refused with an error. */
   maxPendingViewRequests: 16,
   /** Messages per second from one view (bursts up to twice that); more are dropped. */

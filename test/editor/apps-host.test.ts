@@ -38,7 +38,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'], timeout: { startup: 110000 } },
       pdf: { type: 'stdio', command: process.execPath, args: [app('server-pdf'), '--stdio', PDF], timeout: { startup: 110000 } },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the app servers running with their tools', () => ['basic', 'pdf', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
+    await until(() => ['basic', 'pdf', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 'the app servers running with their tools', 120000);
   });
 
   afterEach(() => { api.apps.ui = ui0; });
@@ -49,14 +49,14 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     for (const v of api.apps.all) await v.close().catch(() => undefined);
     await api.apps.resetPermissions();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const viewOf = (server: string, tool: string) => api.apps.get(server, tool);
   async function opened(server: string, tool: string, args: Record<string, unknown> = {}): Promise<AppView> {
     await vscode.commands.executeCommand('mcpHost.callTool', server, tool, args);
-    await until(api, `the ${tool} view initialized by the app in its frame`, () => !!viewOf(server, tool)?.initialized, 60000);
+    await until(() => !!viewOf(server, tool)?.initialized, `the ${tool} view initialized by the app in its frame`, 60000);
     return viewOf(server, tool)!;
   }
 
@@ -70,7 +70,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     const pip = await view.asView('ui/request-display-mode', { mode: 'pip' }) as Response;
     assert.deepStrictEqual(pip.result, { mode: 'pip' });
     const groups = () => JSON.stringify(vscode.window.tabGroups.all.map(g => ({ column: g.viewColumn, active: g.isActive, tabs: g.tabs.map(t => `${t.label}${t.input instanceof vscode.TabInputWebview ? ` [${t.input.viewType}]` : ''}`) })));
-    await until(api, 'the view in the group beside', () => view.column() !== column).catch(err => { throw new Error(`${err instanceof Error ? err.message : String(err)}: was ${column}, now ${view.column()}, panel ${view.panel.viewColumn}; groups ${groups()}`); });
+    await until(() => view.column() !== column, 'the view in the group beside').catch(err => { throw new Error(`${err instanceof Error ? err.message : String(err)}: was ${column}, now ${view.column()}, panel ${view.panel.viewColumn}; groups ${groups()}`); });
     assert.strictEqual(view.context().displayMode, 'pip');
     await sleep(1100);
     const full = await view.asView('ui/request-display-mode', { mode: 'fullscreen' }) as Response;
@@ -81,16 +81,16 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     const inline = await view.asView('ui/request-display-mode', { mode: 'inline' }) as Response;
     assert.deepStrictEqual(inline.result, { mode: 'inline' });
     assert.strictEqual(view.groupMaximized, false);
-    await until(api, 'the view back where it opened', () => view.column() === column);
+    await until(() => view.column() === column, 'the view back where it opened');
     assert.deepStrictEqual(view.trace.filter(t => t.startsWith('display mode')), ['display mode pip', 'display mode fullscreen', 'display mode inline']);
   });
 
   it('H130: a view asking 1,000 display mode changes as fast as it can changes the layout at most once a second (bursts of two); the bystander keeps working', async () => {
     const start = Date.now();
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'modes', {});
-    await until(api, 'the modes view initialized', () => !!viewOf('fx', 'modes')?.initialized, 60000);
+    await until(() => !!viewOf('fx', 'modes')?.initialized, 'the modes view initialized', 60000);
     const view = viewOf('fx', 'modes')!;
-    await until(api, 'the flood done', () => view.modelContext === 'modes flooded', 30000);
+    await until(() => view.modelContext === 'modes flooded', 'the flood done', 30000);
     const seconds = (Date.now() - start) / 1000;
     const c = view.modeCounts;
     assert.ok(c.requests >= 16, `the flood reached the bridge: ${JSON.stringify(c)}`);
@@ -115,7 +115,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     api.chat.setUi({
       approveTool: async ask => {
         if (ask.tool !== 'partial') return 'once';
-        await until(api, 'the proposed call shown in the view before the answer', () => /tool-input-partial/.test(viewOf('fx', 'partial')?.modelContext ?? ''), 60000);
+        await until(() => /tool-input-partial/.test(viewOf('fx', 'partial')?.modelContext ?? ''), 'the proposed call shown in the view before the answer', 60000);
         seen = viewOf('fx', 'partial')!.modelContext;
         return answer;
       },
@@ -124,12 +124,12 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       await api.chat.run(`CALL_TOOL:${name} {"q":"hello"}`, { model: fake });
       assert.strictEqual(seen, 'tool-input-partial {"q":"hello"}', 'the view had the proposed arguments while the user was asked');
       const view = viewOf('fx', 'partial')!;
-      await until(api, 'the input and result in the view', () => /tool-result/.test(view.modelContext ?? ''));
+      await until(() => /tool-result/.test(view.modelContext ?? ''), 'the input and result in the view');
       assert.strictEqual(view.modelContext, 'tool-input-partial {"q":"hello"} | tool-input {"q":"hello"} | tool-result');
       // Declined: the same view gets the proposed call, then the cancellation, never the input.
       answer = 'deny';
       await api.chat.run(`CALL_TOOL:${name} {"q":"again"}`, { model: fake });
-      await until(api, 'the cancellation in the view', () => /tool-cancelled/.test(view.modelContext ?? ''));
+      await until(() => /tool-cancelled/.test(view.modelContext ?? ''), 'the cancellation in the view');
       assert.strictEqual(view.modelContext, 'tool-input-partial {"q":"hello"} | tool-input {"q":"hello"} | tool-result | tool-input-partial {"q":"again"} | tool-cancelled "The user declined to run the tool"');
       await view.close();
     } finally {
@@ -177,9 +177,9 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       saveAs: async () => { saves++; return vscode.Uri.file(path.join(dir, 'flood.txt')); },
     };
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'downloads', {});
-    await until(api, 'the downloads view initialized', () => !!viewOf('fx', 'downloads')?.initialized, 60000);
+    await until(() => !!viewOf('fx', 'downloads')?.initialized, 'the downloads view initialized', 60000);
     const view = viewOf('fx', 'downloads')!;
-    await until(api, 'the first download asked about', () => shown === 1, 30000);
+    await until(() => shown === 1, 'the first download asked about', 30000);
     await sleep(3000);
     assert.strictEqual(shown, 1, 'one dialog');
     assert.deepStrictEqual(names, ['eviltxt.exe']);
@@ -191,7 +191,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     assert.ok(c.received < 1000, `most of the flood never reached the extension host: ${detail}`);
     assert.strictEqual(view.modeCounts.downloadsRefused, view.trace.filter(t => t === 'ui/download-file').length - 1, `every download but the first refused: ${detail}`);
     view.dispose();
-    await until(api, 'no dialog left', () => open === 0);
+    await until(() => open === 0, 'no dialog left');
     await sleep(300);
     assert.strictEqual(saves, 0, 'the answer after the close is ignored: no Save dialog');
     assert.ok(!fs.existsSync(path.join(dir, 'flood.txt')));
@@ -201,9 +201,9 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
 
   it("H133: resource reads from a view go to its own server: listed URIs and schemes yes, another server's URI, an unlisted scheme and an oversized result no (JSON-RPC errors); the bystander reads its own", async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'reads', {});
-    await until(api, 'the reads view initialized', () => !!viewOf('fx', 'reads')?.initialized, 60000);
+    await until(() => !!viewOf('fx', 'reads')?.initialized, 'the reads view initialized', 60000);
     const view = viewOf('fx', 'reads')!;
-    await until(api, 'the view reported its reads', () => /^own:/.test(view.modelContext ?? ''), 30000);
+    await until(() => /^own:/.test(view.modelContext ?? ''), 'the view reported its reads', 30000);
     assert.strictEqual(view.modelContext, 'own: ok; file: refused; big: refused; listed: 2');
     const other = api.host.get('basic')!.catalogue.resources[0]?.uri;
     assert.ok(other, 'server-basic-vanillajs lists its view resource');
@@ -270,8 +270,8 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       // Reset with the view open: the grant is forgotten, the open view reloads and the modal is asked again.
       const loadsBefore = permissionDialogs().length;
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', 'fx'), 1);
-      await until(api, 'the open view reloaded and asked again', () => permissionDialogs().length === loadsBefore + 1, 30000);
-      await until(api, 'the reloaded view initialized', () => view.initialized, 60000);
+      await until(() => permissionDialogs().length === loadsBefore + 1, 'the open view reloaded and asked again', 30000);
+      await until(() => view.initialized, 'the reloaded view initialized', 60000);
       assert.strictEqual((await view.probe()).allow, 'camera; microphone', 'allowed again');
       await view.close();
       // All servers ({ all: true }, the quick pick's first item): forgotten again.
@@ -338,9 +338,9 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     });
     try {
       await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'teardown', {});
-      await until(api, 'the teardown view initialized', () => !!viewOf('fx', 'teardown')?.initialized, 60000);
+      await until(() => !!viewOf('fx', 'teardown')?.initialized, 'the teardown view initialized', 60000);
       const view = viewOf('fx', 'teardown')!;
-      await until(api, 'the view closed at its own request', () => view.isDisposed, 30000);
+      await until(() => view.isDisposed, 'the view closed at its own request', 30000);
       assert.ok(view.trace.includes('ui/notifications/request-teardown'), view.trace.join(', '));
       assert.ok(view.trace.includes('ui/resource-teardown'), view.trace.join(', '));
       assert.strictEqual(waiting, 1);
@@ -361,9 +361,9 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     api.apps.ui = { ...ui0, approvePermissions: async a => { asks.push(a); return true; } };
     const result = await vscode.commands.executeCommand<{ isError?: boolean }>('mcpHost.callTool', 'pdf', 'display_pdf', { url: PDF });
     assert.ok(result && !result.isError, JSON.stringify(result).slice(0, 500));
-    await until(api, 'the PDF view initialized', () => !!viewOf('pdf', 'display_pdf')?.initialized, 90000);
+    await until(() => !!viewOf('pdf', 'display_pdf')?.initialized, 'the PDF view initialized', 90000);
     const view = viewOf('pdf', 'display_pdf')!;
-    await until(api, 'the PDF rendered (its page text in the model context)', () => /Hello from MCP Host/.test(view.modelContext ?? ''), 90000);
+    await until(() => /Hello from MCP Host/.test(view.modelContext ?? ''), 'the PDF rendered (its page text in the model context)', 90000);
     assert.match(view.modelContext!, /Page 1\/1|1\/1/);
     assert.deepStrictEqual(view.context().availableDisplayModes, ['inline', 'fullscreen', 'pip']);
     assert.strictEqual(view.panel.title.endsWith('— pdf'), true, view.panel.title);

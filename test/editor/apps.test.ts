@@ -43,7 +43,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
       budget: { type: 'stdio', command: process.execPath, args: [app('server-budget-allocator'), '--stdio'], timeout: { startup: 110000 } },
     }, vscode.ConfigurationTarget.Workspace);
     // Four servers at once (the App servers are large Node programs): a loaded machine needs more than the default wait.
-    await until(api, 'the app servers running with their tools', () => ['basic', 'sysmon', 'budget', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
+    await until(() => ['basic', 'sysmon', 'budget', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 'the app servers running with their tools', 120000);
   });
 
   after(async () => {
@@ -53,12 +53,12 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     await declared?.close();
     await undeclared?.close();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   const viewOf = (server: string, tool: string) => api.apps.get(server, tool);
   async function initialized(server: string, tool: string): Promise<AppView> {
-    await until(api, `the ${tool} view initialized by the app in its frame`, () => !!viewOf(server, tool)?.initialized, 60000);
+    await until(() => !!viewOf(server, tool)?.initialized, `the ${tool} view initialized by the app in its frame`, 60000);
     return viewOf(server, tool)!;
   }
 
@@ -181,7 +181,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     // The model context the view gave earlier was part of the request, visibly.
     assert.match(t.markdown, /Context from MCP App views: `get-time` \(basic\)/);
     await vscode.commands.executeCommand('mcpHost.openAppView', 'basic', 'get-time');
-    await until(api, 'the view focused by the button', () => view.panel.active);
+    await until(() => view.panel.active, 'the view focused by the button');
   });
 
   it('server-budget-allocator: its view loads and initializes with the result of get-budget-data', async () => {
@@ -216,7 +216,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   it('H63: a frame nested in a view cannot drive the page (banner, reload without CSP, camera…); the bystander keeps working', async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'nested', {});
     const view = await initialized('fx', 'nested');
-    await until(api, 'the hostile view done with its attack', () => /attacked/.test(view.modelContext ?? ''), 30000);
+    await until(() => /attacked/.test(view.modelContext ?? ''), 'the hostile view done with its attack', 30000);
     assert.strictEqual(view.modelContext, 'attacked (nested ran: yes)', 'the nested frame ran and sent its forged control messages');
     assert.ok(view.pageSender === 'frameElement' || view.pageSender === 'frames', `the page knows the extension's side: ${view.pageSender}`);
     // The page answers the extension (a control message from the right side) and reports what it shows.
@@ -237,7 +237,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   it('H65: a connect domain the App declares is reachable from its view; an undeclared one is not', async () => {
     await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'connect', {});
     const view = await initialized('fx', 'connect');
-    await until(api, 'the view reported its two fetches', () => /declared:/.test(view.modelContext ?? ''), 30000);
+    await until(() => /declared:/.test(view.modelContext ?? ''), 'the view reported its two fetches', 30000);
     assert.strictEqual(view.modelContext, 'declared: ok; undeclared: blocked');
     assert.deepStrictEqual(declared.hits, ['/declared']);
     assert.deepStrictEqual(undeclared.hits, [], 'the undeclared origin never saw a request');
@@ -261,7 +261,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     try {
       await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'flood', {});
       const view = await initialized('fx', 'flood');
-      await until(api, '16 calls of the flood waiting for their dialog', () => view.trace.filter(t => t === 'tools/call good').length === 16 && view.dialogsWaiting === 16, 30000);
+      await until(() => view.trace.filter(t => t === 'tools/call good').length === 16 && view.dialogsWaiting === 16, '16 calls of the flood waiting for their dialog', 30000);
       // The rest of the flood (the 2,000 calls, then 40 messages of nearly 4 MiB) arrives within moments; give it time.
       await new Promise(r => setTimeout(r, 3000));
       assert.strictEqual(most, 1, 'one dialog at a time');
@@ -271,7 +271,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
       assert.ok(counts.refused > 0, `the rest refused with an error: ${JSON.stringify(counts)}`);
       assert.ok(counts.receivedChars < 20 * 4 * 1024 * 1024, `most of the 160 MiB flood never reached the extension host: ${JSON.stringify(counts)}`);
       view.dispose();
-      await until(api, 'no dialog left', () => open === 0 && view.dialogsWaiting === 0);
+      await until(() => open === 0 && view.dialogsWaiting === 0, 'no dialog left');
       assert.strictEqual(shown, 1, 'nothing more was asked after the close');
     } finally {
       api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
@@ -309,16 +309,16 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   it('a server restart makes the view stale (teardown first), and it reloads when the server runs again', async () => {
     const view = await initialized('basic', 'get-time');
     await vscode.commands.executeCommand('mcpHost.stopServer', 'basic');
-    await until(api, 'the view stale', () => view.stale);
+    await until(() => view.stale, 'the view stale');
     assert.ok(view.trace.includes('ui/resource-teardown'), view.trace.join(', '));
     await vscode.commands.executeCommand('mcpHost.startServer', 'basic');
-    await until(api, 'the view reloaded and initialized again', () => !view.stale && view.initialized, 60000);
+    await until(() => !view.stale && view.initialized, 'the view reloaded and initialized again', 60000);
   });
 
   it('Close MCP App View asks the view to tear down, then closes the panel', async () => {
     const view = await initialized('basic', 'get-time');
     view.reveal();
-    await until(api, 'the panel active', () => view.panel.active);
+    await until(() => view.panel.active, 'the panel active');
     const before = view.trace.filter(t => t === 'ui/resource-teardown').length;
     await vscode.commands.executeCommand('mcpHost.closeAppView');
     assert.strictEqual(view.trace.filter(t => t === 'ui/resource-teardown').length, before + 1);

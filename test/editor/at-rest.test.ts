@@ -67,7 +67,7 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
   after(async () => {
     await cfg().update('servers', undefined, WS);
     await cfg().update('inputs', undefined, WS);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.clearInputs');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     api.setConsentBatchPrompt(undefined);
@@ -86,8 +86,8 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
       },
       remoteVault: { type: 'http', url: remote!.url, headers: { Authorization: 'Bearer ${env:MCP_HOST_AT_REST_HEADER}' } },
     }, WS);
-    await until(api, 'both running with their tools', () => ['vault', 'remoteVault'].every(n =>
-      api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.tools.length > 0), 60000);
+    await until(() => ['vault', 'remoteVault'].every(n =>
+      api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.tools.length > 0), 'both running with their tools', 60000);
     const vault = api.host.get('vault')!.definition;
     assert.ok(vault.type === 'stdio' && vault.env.API_KEY === INPUT_SECRET && vault.env.PLAIN_VALUE === ENV_SECRET, 'the definition is resolved');
     const remoteDef = api.host.get('remoteVault')!.definition;
@@ -97,11 +97,11 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
 
     // The cache writes within a few seconds; stopping a server makes it keep showing its lists.
     await vscode.commands.executeCommand('mcpHost.stopServer', 'vault');
-    await until(api, 'vault stopped', () => api.host.get('vault')?.state.kind === 'stopped');
-    await until(api, 'the lists cached in the workspace state', () => {
+    await until(() => api.host.get('vault')?.state.kind === 'stopped', 'vault stopped');
+    await until(() => {
       const cached = api.storage.workspace.get<Record<string, { fp: string }>>('mcpHost.catalogueCache');
       return !!cached?.vault && !!cached.remoteVault;
-    }, 20000);
+    }, 'the lists cached in the workspace state', 20000);
     const cached = api.storage.workspace.get<Record<string, { fp: string }>>('mcpHost.catalogueCache')!;
     for (const n of ['vault', 'remoteVault']) assert.match(cached[n].fp, /^[0-9a-f]{64}$/, `${n} is keyed by a hash`);
     assert.ok(api.storage.workspace.get<string[]>('mcpHost.launchConsent')!.every(k => /^[0-9a-f]{64}$/.test(k)), 'consent holds hashes');

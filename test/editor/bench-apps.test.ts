@@ -32,9 +32,9 @@ describe('Apps flood benchmark (real extension host)', () => {
         fx: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/apps-hostile.mjs')], env: { APPS_FX_STREAM_MS: String(streamMs) } },
         basic: { type: 'stdio', command: process.execPath, args: [app('server-basic-vanillajs'), '--stdio'], timeout: { startup: 110000 } },
       }, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'the app servers running with their tools', () => ['basic', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 120000);
+      await until(() => ['basic', 'fx'].every(s => (api.host.get(s)?.catalogue.tools.length ?? 0) > 0), 'the app servers running with their tools', 120000);
       await vscode.commands.executeCommand('mcpHost.callTool', 'basic', 'get-time', {});
-      await until(api, 'the bystander view initialized', () => !!api.apps.get('basic', 'get-time')?.initialized, 60000);
+      await until(() => !!api.apps.get('basic', 'get-time')?.initialized, 'the bystander view initialized', 60000);
       const basic = api.apps.get('basic', 'get-time')!;
 
       // Idle, for comparison.
@@ -85,12 +85,12 @@ describe('Apps flood benchmark (real extension host)', () => {
       await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'stream', {});
       const view = () => api.apps.get('fx', 'stream');
       phase = 'view loading';
-      await until(api, 'the stream view initialized', () => !!view()?.initialized, 60000);
+      await until(() => !!view()?.initialized, 'the stream view initialized', 60000);
       phase = 'flooding';
       // The flood alone (the view's first messages follow its initialization at once), apart from opening the view.
       const hf = monitorEventLoopDelay({ resolution: 5 });
       hf.enable();
-      await until(api, 'the stream view said it is done', () => /^streamed/.test(view()?.modelContext ?? ''), streamMs + 60000);
+      await until(() => /^streamed/.test(view()?.modelContext ?? ''), 'the stream view said it is done', streamMs + 60000);
       h.disable();
       hf.disable();
       gcObserver.disconnect();

@@ -8,14 +8,10 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling';
 import type { ElicitField } from '../../src/extension/elicitation';
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { EVERYTHING, until } from './helpers';
+import { EVERYTHING, until, textOf } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 
-function text(result: CallToolResult | undefined): string {
-  return (result?.content ?? []).filter(c => c.type === 'text').map(c => (c as { text: string }).text).join('\n');
-}
 
 /** The fake model's answered requests so far (from $FAKE_LM_LOG). */
 function modelCalls(): { messages: { role: string; text: string }[]; modelOptions: Record<string, unknown> }[] {
@@ -28,7 +24,7 @@ function modelCalls(): { messages: { role: string; text: string }[]; modelOption
 /** A tool call whose failure (protocol error or isError result) is returned as text. */
 async function callText(api: Api, tool: string, args: Record<string, unknown>): Promise<string> {
   try {
-    return text(await api.host.get('everything')!.callTool(tool, args));
+    return textOf(await api.host.get('everything')!.callTool(tool, args), '\n');
   } catch (err) {
     return `error: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -49,10 +45,10 @@ describe('Chat and language models (fake model, server-everything)', function ()
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], sampling: { maxRequestsPerMinute: 100 } },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'everything running with its sampling tool', () => {
+    await until(() => {
       const h = api.host.get('everything');
       return h?.state.kind === 'running' && h.catalogue.tools.some(t => t.name === 'trigger-sampling-request');
-    });
+    }, 'everything running with its sampling tool');
   });
 
   afterEach(async () => {
@@ -67,7 +63,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   after(async () => {
     if (!api?.sampling) return;
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H18: lists vscode.lm models for sampling, the fake model among them', async () => {
@@ -160,13 +156,13 @@ describe('Chat and language models (fake model, server-everything)', function ()
     const servers = cfg.get<Record<string, Record<string, unknown>>>('servers')!;
     await cfg.update('servers', { everything: { ...servers.everything, sampling: { model: 'no-such-model', maxRequestsPerMinute: 100 } } }, vscode.ConfigurationTarget.Workspace);
     try {
-      await until(api, 'the pinned model setting applied', () => api.host.get('everything')?.definition.sampling?.model === 'no-such-model' && api.host.get('everything')?.state.kind === 'running');
+      await until(() => api.host.get('everything')?.definition.sampling?.model === 'no-such-model' && api.host.get('everything')?.state.kind === 'running', 'the pinned model setting applied');
       const out = await callText(api, 'trigger-sampling-request', { prompt: 'pinned', maxTokens: 10 });
       assert.match(out, /pinned sampling model "no-such-model" is not available/, out);
       assert.equal(asked, 0);
     } finally {
       await cfg.update('servers', servers, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'the pin removed', () => api.host.get('everything')?.definition.sampling?.model === undefined && api.host.get('everything')?.state.kind === 'running');
+      await until(() => api.host.get('everything')?.definition.sampling?.model === undefined && api.host.get('everything')?.state.kind === 'running', 'the pin removed');
     }
   });
 
@@ -311,7 +307,6 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('tools for every agent: vscode.lm.tools has the MCP Host gateway tools; calling one goes through the same confirmation', async () => {
     const ids = vscode.lm.tools.map(t => t.name);
     assert.ok(ids.includes('mcpHost_listTools') && ids.includes('mcpHost_callTool'), ids.join(', '));
-    const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const listed = JSON.parse(textOf(await vscode.lm.invokeTool('mcpHost_listTools', { input: {}, toolInvocationToken: undefined })));
     const everything = listed.find((s: { server: string }) => s.server === 'everything');
     assert.ok(everything.tools.some((t: { name: string; inputSchema: unknown }) => t.name === 'echo' && t.inputSchema), JSON.stringify(listed).slice(0, 300));
@@ -420,17 +415,17 @@ describe('Chat without a language model (issue 38)', function () {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'everything running with its prompts', () => {
+    await until(() => {
       const h = api.host.get('everything');
       return h?.state.kind === 'running' && h.catalogue.prompts.some(p => p.name === 'args-prompt');
-    });
+    }, 'everything running with its prompts');
   });
   afterEach(() => api?.chat.setUi(undefined));
   after(async () => {
     if (!api) return;
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H420: @mcp, @mcp /prompts and a prompt\'s argument questions answer with no language model', async () => {

@@ -43,9 +43,9 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
       features: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the client-features fixture and server-everything running', () => api.host.get('features')?.state.kind === 'running'
+    await until(() => api.host.get('features')?.state.kind === 'running'
       && (api.host.get('features')?.catalogue.tools.length ?? 0) > 0
-      && (api.host.get('everything')?.catalogue.tools.some(t => t.name === 'trigger-url-elicitation') ?? false));
+      && (api.host.get('everything')?.catalogue.tools.some(t => t.name === 'trigger-url-elicitation') ?? false), 'the client-features fixture and server-everything running');
   });
 
   afterEach(async () => {
@@ -58,7 +58,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   after(async () => {
     if (!api) return;
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('SEP-1034: the real quick inputs preselect every default; Enter on each field returns the defaults', async () => {
@@ -81,8 +81,8 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
     const toolNode = (name: string) => (tree.getChildren(toolsGroup) as McpNode[]).find(t => t.kind === 'tool' && t.tool.name === name)!;
     tree.getTreeItem(serverNode);
     tree.getTreeItem(toolNode('elicit_defaults'));
-    await until(api, 'the icons cached', () => tree.getTreeItem(serverNode).iconPath instanceof vscode.Uri
-      && !(tree.getTreeItem(toolNode('elicit_defaults')).iconPath instanceof vscode.ThemeIcon));
+    await until(() => tree.getTreeItem(serverNode).iconPath instanceof vscode.Uri
+      && !(tree.getTreeItem(toolNode('elicit_defaults')).iconPath instanceof vscode.ThemeIcon), 'the icons cached');
     const serverIcon = tree.getTreeItem(serverNode).iconPath as vscode.Uri;
     assert.deepStrictEqual(fs.readFileSync(serverIcon.fsPath), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
     assert.match(String(tree.getTreeItem(serverNode).description), /^running · /, 'the state is still shown');

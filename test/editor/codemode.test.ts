@@ -45,10 +45,10 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     assert.ok(fake, 'the fake language model is installed');
     await config().update('servers', { cm: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await config().update('codeMode', true, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'cm running with echo and get-sum', () => {
+    await until(() => {
       const h = api.host.get('cm');
       return h?.state.kind === 'running' && ['echo', 'get-sum'].every(n => h.catalogue.tools.some(t => t.name === n));
-    });
+    }, 'cm running with echo and get-sum');
   });
   afterEach(async () => {
     api.chat.setUi(undefined);
@@ -80,7 +80,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
 
   it('H477: a tool turned off for models is refused inside the program and a declined one ends it; the bystander\'s direct call works', async () => {
     await api.toolEnablement.set('cm', 'get-sum', false);
-    await until(api, 'get-sum off', () => !api.toolEnablement.enabled('cm', 'get-sum'));
+    await until(() => !api.toolEnablement.enabled('cm', 'get-sum'), 'get-sum off');
     api.chat.setUi({ approveTool: async () => 'session' });
     const off = programAnswer(await ask('try { return await mcp.cm.get_sum({ a: 1, b: 1 }); } catch (e) { return e.message; }'));
     assert.match(String(off.value), /tool "get-sum" of MCP server "cm" is not available to models/);

@@ -35,12 +35,12 @@ describe('Config sources: also configured elsewhere', function () {
       return node && tree.getTreeItem(node as never);
     };
     const waitFor = async (re: RegExp, yes: boolean) => {
-      for (let i = 0; i < 300 && re.test(String(item()?.description)) !== yes; i++) await new Promise(r => setTimeout(r, 200));
+      await until(() => re.test(String(item()?.description)) === yes, `the row's description ${yes ? 'matching' : 'not matching'} ${re}`, 60000);
     };
     try {
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { claudetwin: { type: 'stdio', command: 'npx', args: ['-y', 'x'] }, other: { url: 'https://example.com/mcp' } } }));
       await vscode.workspace.getConfiguration('mcpHost').update('servers', { claudetwin: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'claudetwin running', () => api.host.get('claudetwin')?.state.kind === 'running', 90000);
+      await until(() => api.host.get('claudetwin')?.state.kind === 'running', 'claudetwin running', 90000);
       await waitFor(/also in \.mcp\.json/, true);
       assert.match(String(item()?.description), /^running · .* · also in \.mcp\.json$/);
       assert.match((item()?.tooltip as vscode.MarkdownString).value, /another MCP client/);
@@ -83,7 +83,7 @@ describe('Config sources: the MCP Registry', function () {
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'the installed server removed', () => !api.host.get('github-mcp-server'));
+      await until(() => !api.host.get('github-mcp-server'), 'the installed server removed');
       api.setConsentPrompt(async () => 'allow');
     }
   });
@@ -108,41 +108,41 @@ describe('Config sources: live .mcp.json', function () {
     api = await activateHost();
     api.setConsentPrompt(async (def, _detail, question) => { questions.push(`${def.name}: ${question}`); return 'allow'; });
     await cfg().update('servers', { bystander }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'bystander running', () => api.host.get('bystander')?.state.kind === 'running', 90000);
+    await until(() => api.host.get('bystander')?.state.kind === 'running', 'bystander running', 90000);
   });
   afterEach(async () => {
     fs.rmSync(file(), { force: true });
     await cfg().update('configSources', undefined, vscode.ConfigurationTarget.Global);
     await cfg().update('servers', { bystander }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'only the bystander left', () => api.host.servers.every(h => h.name === 'bystander'), 60000);
+    await until(() => api.host.servers.every(h => h.name === 'bystander'), 'only the bystander left', 60000);
   });
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the bystander removed', () => !api.host.get('bystander'));
+    await until(() => !api.host.get('bystander'), 'the bystander removed');
     api.setConsentPrompt(async () => 'allow');
   });
 
   it('H465: a .mcp.json written while the editor runs: the server appears "from .mcp.json", asks consent as a workspace server, runs; a real change restarts it; removal makes it disappear', async () => {
     questions.length = 0;
     write({ portable: { command: process.execPath, args: [ECHO, 'one'] } });
-    await until(api, 'portable running', () => api.host.get('portable')?.state.kind === 'running', 90000);
+    await until(() => api.host.get('portable')?.state.kind === 'running', 'portable running', 90000);
     assert.ok(questions.some(q => /^portable: The workspace's \.mcp\.json wants to launch/.test(q)), questions.join('\n'));
     assert.match(String(row('portable')?.description), /^running · .* · from \.mcp\.json$/);
     const states: string[] = [];
     const sub = api.host.onDidChangeState(({ server, state }) => { if (server === 'portable') states.push(state.kind); });
     try {
       write({ portable: { command: process.execPath, args: [ECHO, 'two'] } });
-      await until(api, 'portable restarted with the new args', () => {
+      await until(() => {
         const h = api.host.get('portable');
         return h?.state.kind === 'running' && h.definition.type === 'stdio' && h.definition.args?.includes('two') === true;
-      }, 90000);
+      }, 'portable restarted with the new args', 90000);
       assert.ok(states.some(s => s !== 'running'), `it went through a restart: ${states.join(', ')}`);
       assert.ok(questions.filter(q => q.startsWith('portable:')).length >= 2, `the changed definition was asked about again: ${questions.join('\n')}`);
     } finally {
       sub.dispose();
     }
     fs.rmSync(file());
-    await until(api, 'portable gone', () => !api.host.get('portable'), 60000);
+    await until(() => !api.host.get('portable'), 'portable gone', 60000);
     assert.equal(api.host.get('bystander')?.state.kind, 'running');
   });
 
@@ -150,7 +150,7 @@ describe('Config sources: live .mcp.json', function () {
     const twin = { type: 'stdio', command: process.execPath, args: [ECHO, 'twin'] };
     await cfg().update('servers', { bystander, twin }, vscode.ConfigurationTarget.Workspace);
     write({ twin, onlyfile: { command: process.execPath, args: [ECHO, 'only'] } });
-    await until(api, 'twin and onlyfile running', () => api.host.get('twin')?.state.kind === 'running' && api.host.get('onlyfile')?.state.kind === 'running', 90000);
+    await until(() => api.host.get('twin')?.state.kind === 'running' && api.host.get('onlyfile')?.state.kind === 'running', 'twin and onlyfile running', 90000);
     assert.equal(api.host.servers.filter(h => h.name === 'twin').length, 1);
     assert.doesNotMatch(String(row('twin')?.description), /from \.mcp\.json/, 'the settings entry is the one that runs');
     assert.match(String(row('onlyfile')?.description), /from \.mcp\.json/);
@@ -161,22 +161,22 @@ describe('Config sources: live .mcp.json', function () {
     write({ ignored: { command: process.execPath, args: [ECHO, 'ignored'] } });
     // The bystander is started again by a settings write: once that sync has run, the file has been seen (or not).
     await cfg().update('servers', { bystander: { ...bystander, args: [ECHO, 'bystander', 'again'] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'bystander restarted', () => { const h = api.host.get('bystander'); return h?.state.kind === 'running' && h.definition.type === 'stdio' && h.definition.args?.includes('again') === true; }, 90000);
+    await until(() => { const h = api.host.get('bystander'); return h?.state.kind === 'running' && h.definition.type === 'stdio' && h.definition.args?.includes('again') === true; }, 'bystander restarted', 90000);
     assert.equal(api.host.get('ignored'), undefined);
     await cfg().update('configSources', undefined, vscode.ConfigurationTarget.Global);
-    await until(api, 'ignored read once the setting is on', () => api.host.get('ignored')?.state.kind === 'running', 90000);
+    await until(() => api.host.get('ignored')?.state.kind === 'running', 'ignored read once the setting is on', 90000);
   });
 
   it('H468: a malformed .mcp.json is one problem naming the file and the fix; the bystander keeps running', async () => {
     fs.writeFileSync(file(), '{ "mcpServers": { "broken": { "command": "node", } ');
-    await until(api, 'the problem shown', () => problems().some(p => p.includes('.mcp.json')), 60000);
+    await until(() => problems().some(p => p.includes('.mcp.json')), 'the problem shown', 60000);
     const shown = problems().filter(p => p.includes('.mcp.json'));
     assert.equal(shown.length, 1, shown.join('\n'));
     assert.match(shown[0], /^\.mcp\.json:\d+:\d+: JSON syntax error .*fix the text there .*mcpHost\.configSources/);
     assert.equal(api.host.get('broken'), undefined);
     assert.equal(api.host.get('bystander')?.state.kind, 'running');
     fs.rmSync(file());
-    await until(api, 'the problem gone', () => !problems().some(p => p.includes('.mcp.json')), 60000);
+    await until(() => !problems().some(p => p.includes('.mcp.json')), 'the problem gone', 60000);
   });
 });
 
@@ -198,8 +198,8 @@ describe('Config sources: .mcp.json in Restricted Mode', function () {
       await cfg.update('servers', { userbystander: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Global);
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { heldfile: { command: process.execPath, args: ['-e', script] } } }));
       const held = () => (api.views.servers.getChildren() as { kind: string; text?: string }[]).find(n => n.kind === 'message' && n.text === 'heldfile');
-      await until(api, 'the held-back row of heldfile', () => !!held(), 60000);
-      await until(api, 'the user bystander running', () => api.host.get('userbystander')?.state.kind === 'running', 60000);
+      await until(() => !!held(), 'the held-back row of heldfile', 60000);
+      await until(() => api.host.get('userbystander')?.state.kind === 'running', 'the user bystander running', 60000);
       assert.strictEqual(api.host.get('heldfile'), undefined, 'an untrusted .mcp.json server reached the host');
       await vscode.commands.executeCommand('mcpHost.startServer', 'heldfile');
       assert.strictEqual(api.host.get('heldfile'), undefined);
@@ -208,7 +208,7 @@ describe('Config sources: .mcp.json in Restricted Mode', function () {
     } finally {
       fs.rmSync(file, { force: true });
       await cfg.update('servers', undefined, vscode.ConfigurationTarget.Global);
-      await until(api, 'the user bystander removed', () => !api.host.get('userbystander'));
+      await until(() => !api.host.get('userbystander'), 'the user bystander removed');
     }
   });
 });

@@ -24,13 +24,12 @@ import { importReadError } from '../../src/extension/commands/settings';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 const WS = vscode.ConfigurationTarget.Workspace;
 const kind = (api: Api, name: string) => api.host.get(name)?.state.kind;
-const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 const settle = (ms = 1200) => new Promise(r => setTimeout(r, ms));
 
 /** Every regular file below `dir` (missing dir: none). */
@@ -63,7 +62,7 @@ for (const mode of ['lazy', 'eager'] as const) {
       api.setConsentPrompt(async () => 'allow');
       await cfg().update('servers', undefined, WS);
       await cfg().update('startup', undefined, WS);
-      await until(api, 'no servers left', () => api.host.servers.length === 0);
+      await until(() => api.host.servers.length === 0, 'no servers left');
       await vscode.commands.executeCommand('mcpHost.resetTrust');
     });
 
@@ -73,18 +72,18 @@ for (const mode of ['lazy', 'eager'] as const) {
         [shy]: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: shy } },
         [by]: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: by } },
       }, WS);
-      await until(api, 'both configured', () => !!api.host.get(shy) && !!api.host.get(by));
+      await until(() => !!api.host.get(shy) && !!api.host.get(by), 'both configured');
       const tree = api.views.servers;
       const node = (name: string): McpNode => ({ kind: 'server', server: name });
       if (mode === 'lazy') {
         await settle();
         assert.deepStrictEqual(asked, [], 'lazy: nothing asked before a use');
         tree.getChildren(node(by));
-        await until(api, 'the bystander started by expanding it', () => kind(api, by) === 'running');
+        await until(() => kind(api, by) === 'running', 'the bystander started by expanding it');
         tree.getChildren(node(shy));
       }
-      await until(api, `${shy} denied`, () => asked.includes(shy) && /not allowed/.test(api.blockedReason(shy) ?? ''));
-      await until(api, 'the bystander running', () => kind(api, by) === 'running');
+      await until(() => asked.includes(shy) && /not allowed/.test(api.blockedReason(shy) ?? ''), `${shy} denied`);
+      await until(() => kind(api, by) === 'running', 'the bystander running');
       assert.strictEqual(asked.filter(n => n === shy).length, 1);
 
       // The uses that are not the user's own start: no dialog, and a clear answer naming the server.
@@ -131,7 +130,7 @@ for (const mode of ['lazy', 'eager'] as const) {
       if (ud) {
         const line = `${shy}: launch not allowed`;
         const count = () => filesBelow(path.join(ud, 'logs')).reduce((n, f) => { try { return n + fs.readFileSync(f, 'utf8').split(line).length - 1; } catch { return n; } }, 0);
-        await until(api, 'the denial in the log file', () => count() >= 1, 20000);
+        await until(() => count() >= 1, 'the denial in the log file', 20000);
         assert.strictEqual(count(), 1, 'one log line per denial');
       }
 
@@ -141,7 +140,7 @@ for (const mode of ['lazy', 'eager'] as const) {
       deny.delete(shy);
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', shy), true);
       assert.strictEqual(asked.filter(n => n === shy).length, 3);
-      await until(api, `${shy} running after consent`, () => kind(api, shy) === 'running');
+      await until(() => kind(api, shy) === 'running', `${shy} running after consent`);
       assert.deepStrictEqual(api.storage.workspace.get<string[]>('mcpHost.launchDenied') ?? [], [], 'allowing forgets the denial');
       assert.strictEqual(kind(api, by), 'running');
     });
@@ -198,7 +197,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   afterEach(async () => {
     await cfg().update('servers', undefined, WS);
     await cfg().update('servers', undefined, USER);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     asked.length = 0;
     answers.clear();
     fixture.child.kill();
@@ -213,7 +212,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   it('H362: Import Servers into user settings: nothing spawns or connects before consent; a denied http server gets no request, an allowed one runs; a hand-written user server needs no consent', async () => {
     // The bystander: the user's own user-scope server starts without a dialog.
     await cfg().update('servers', { 'by-user': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { WHO: 'by-user' } } }, USER);
-    await until(api, 'the hand-written user server running', () => kind(api, 'by-user') === 'running');
+    await until(() => kind(api, 'by-user') === 'running', 'the hand-written user server running');
     const file = path.join(tmp, 'claude_desktop_config.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: {
       'imp-remote': { url: fixture.url },
@@ -226,9 +225,9 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     } finally { api.setDialogAnswerer(undefined); }
     const written = cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
     assert.ok('imp-remote' in written && 'imp-stdio' in written, JSON.stringify(written));
-    await until(api, 'both imported servers asked about', () => asked.length === 2);
-    await until(api, 'imp-stdio running after Allow', () => kind(api, 'imp-stdio') === 'running');
-    await until(api, 'imp-remote denied', () => /not allowed/.test(api.blockedReason('imp-remote') ?? ''));
+    await until(() => asked.length === 2, 'both imported servers asked about');
+    await until(() => kind(api, 'imp-stdio') === 'running', 'imp-stdio running after Allow');
+    await until(() => /not allowed/.test(api.blockedReason('imp-remote') ?? ''), 'imp-remote denied');
     assert.deepStrictEqual(asked.map(a => a.name).sort(), ['imp-remote', 'imp-stdio'], 'the bystander was asked about');
     for (const a of asked) {
       assert.strictEqual(a.requests, 0, `${a.name}: the fixture was reached before the dialog`);
@@ -259,7 +258,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     // The user's own Start, allowed: now it connects.
     answers.set('imp-remote', 'allow');
     assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'imp-remote'), true);
-    await until(api, 'imp-remote running after Allow', () => kind(api, 'imp-remote') === 'running');
+    await until(() => kind(api, 'imp-remote') === 'running', 'imp-remote running after Allow');
     assert.ok((await fixture.stats()).requests > 0);
     assert.strictEqual(record.has(raw('imp-remote')), false);
     assert.strictEqual(kind(api, 'by-user'), 'running', 'the bystander kept running');
@@ -274,9 +273,9 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
       // Never reached: denied (and port 1 on a loopback name).
       'ws-look': { type: 'http', url: 'http://\u0430pple.localhost:1/mcp', roots: [] },
     }, WS);
-    await until(api, 'all three asked', () => asked.length === 3);
-    await until(api, 'the bystander running', () => kind(api, 'ws-by') === 'running');
-    await until(api, 'both http servers denied', () => ['ws-plain', 'ws-look'].every(n => /not allowed/.test(api.blockedReason(n) ?? '')));
+    await until(() => asked.length === 3, 'all three asked');
+    await until(() => kind(api, 'ws-by') === 'running', 'the bystander running');
+    await until(() => ['ws-plain', 'ws-look'].every(n => /not allowed/.test(api.blockedReason(n) ?? '')), 'both http servers denied');
     for (const a of asked) assert.strictEqual(a.requests, 0, `${a.name}: the fixture was reached before the dialog`);
     assert.strictEqual((await fixture.stats()).requests, 0, 'a denied workspace http server was connected to');
 
@@ -292,7 +291,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
 
     answers.set('ws-plain', 'allow');
     assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'ws-plain'), true);
-    await until(api, 'ws-plain running after Allow', () => kind(api, 'ws-plain') === 'running');
+    await until(() => kind(api, 'ws-plain') === 'running', 'ws-plain running after Allow');
     assert.ok((await fixture.stats()).requests > 0, 'no request after Allow');
     assert.strictEqual(kind(api, 'ws-by'), 'running');
   });

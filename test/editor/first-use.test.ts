@@ -27,10 +27,10 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
     return node && api.views.servers.getTreeItem(node);
   };
   /** The server runs with its tools listed. */
-  const listed = (name: string) => until(api, `${name} running with its tools`,
-    () => api.host.get(name)?.state.kind === 'running' && (api.host.get(name)?.catalogue.tools.length ?? 0) > 0, 60000);
+  const listed = (name: string) => until(() => api.host.get(name)?.state.kind === 'running' && (api.host.get(name)?.catalogue.tools.length ?? 0) > 0, `${name} running with its tools`,
+    60000);
   /** Eager: the server runs (its automatic start allowed); lazy: it is configured and waits for its first use. */
-  const ready = (name: string, mode: typeof MODES[number]) => mode === 'eager' ? listed(name) : until(api, `${name} configured`, () => !!api.host.get(name));
+  const ready = (name: string, mode: typeof MODES[number]) => mode === 'eager' ? listed(name) : until(() => !!api.host.get(name), `${name} configured`);
   const historyOf = (name: string): HistoryNode[] => {
     const tree = api.views.history;
     const server = tree.getChildren().find(n => n.server === name);
@@ -42,16 +42,16 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
     api.setConsentPrompt(async () => 'allow');
     // The URIs of two of server-everything's resources (a lazy server has no lists to read them from yet).
     await cfg().update('servers', { probe: everything({}) }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'probe lists its resources', () => (api.host.get('probe')?.catalogue.resources.length ?? 0) >= 2, 60000);
+    await until(() => (api.host.get('probe')?.catalogue.resources.length ?? 0) >= 2, 'probe lists its resources', 60000);
     resourceUris = api.host.get('probe')!.catalogue.resources.slice(0, 2).map(r => r.uri);
     await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'probe gone', () => !api.host.get('probe'));
+    await until(() => !api.host.get('probe'), 'probe gone');
   });
   afterEach(async () => {
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await cfg().update('startup', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H78: Call Tool…, Run Prompt…, Browse Resources and Read Resource… are in the palette whenever a server is configured, not only while one runs', () => {
@@ -70,7 +70,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
 
       it(`H78/H83 (${mode}): a waiting server says "starts on first use", a running one its protocol revision, one the user stopped "stopped"`, async () => {
         await cfg().update('servers', { label: everything({ MODE: mode, T: 'label' }) }, vscode.ConfigurationTarget.Workspace);
-        await until(api, 'label configured', () => !!api.host.get('label'));
+        await until(() => !!api.host.get('label'), 'label configured');
         if (mode === 'lazy') {
           await new Promise(r => setTimeout(r, 500));
           assert.strictEqual(api.host.get('label')!.state.kind, 'stopped');
@@ -79,13 +79,13 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
           assert.match(tip.value, /starts when something uses it/);
           await vscode.commands.executeCommand('mcpHost.startServer', 'label');
         }
-        await until(api, 'label running', () => api.host.get('label')?.state.kind === 'running');
+        await until(() => api.host.get('label')?.state.kind === 'running', 'label running');
         assert.match(String(serverItem('label')!.description), /^running · MCP \d{4}-\d{2}-\d{2}$/);
         await vscode.commands.executeCommand('mcpHost.stopServer', 'label');
-        await until(api, 'label stopped', () => api.host.get('label')?.state.kind === 'stopped');
+        await until(() => api.host.get('label')?.state.kind === 'stopped', 'label stopped');
         // A settings change re-reads every server: the one the user stopped stays "stopped" (cached lists shown).
         await cfg().update('servers', { label: everything({ MODE: mode, T: 'label' }), other: everything({ MODE: mode, T: 'other' }) }, vscode.ConfigurationTarget.Workspace);
-        await until(api, 'other configured', () => !!api.host.get('other'));
+        await until(() => !!api.host.get('other'), 'other configured');
         assert.match(String(serverItem('label')!.description), /^stopped( · cached lists)?$/);
         assert.strictEqual(api.host.get('label')!.state.kind, 'stopped', 'a stopped server is not started by a settings change');
       });
@@ -113,7 +113,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
           assert.strictEqual(api.host.get(doc)!.state.kind, 'running');
         }
         await vscode.commands.executeCommand('mcpHost.stopServer', doc);
-        await until(api, `${doc} stopped`, () => api.host.get(doc)?.state.kind === 'stopped');
+        await until(() => api.host.get(doc)?.state.kind === 'stopped', `${doc} stopped`);
         await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(resourceDocUri({ server: doc, uri: resourceUris[1] }))), /is stopped\. Start it/);
         assert.strictEqual(api.host.get(doc)!.state.kind, 'stopped', 'a document never starts a server the user stopped');
       });
@@ -125,17 +125,17 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
           await cfg().update('servers', { hedit: everything({ MODE: mode, T: 'hedit', V: '1' }) }, vscode.ConfigurationTarget.Workspace);
           await ready('hedit', mode);
           await vscode.commands.executeCommand('mcpHost.callTool', 'hedit', 'echo', { message: 'before the edit' });
-          await until(api, 'one entry listed', () => historyOf('hedit').length === 1);
+          await until(() => historyOf('hedit').length === 1, 'one entry listed');
           const server = api.views.history.getChildren().find(n => n.server === 'hedit')!;
           assert.strictEqual(api.views.history.getTreeItem(server).description, '1 request');
           const first = api.host.get('hedit');
           await cfg().update('servers', { hedit: everything({ MODE: mode, T: 'hedit', V: '2' }) }, vscode.ConfigurationTarget.Workspace);
-          await until(api, 'hedit replaced', () => !!api.host.get('hedit') && api.host.get('hedit') !== first);
+          await until(() => !!api.host.get('hedit') && api.host.get('hedit') !== first, 'hedit replaced');
           // An edited server that ran restarts with its new definition, in both modes.
           await listed('hedit');
           const r = await vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'hedit', 'echo', { message: 'after the edit' });
           assert.strictEqual(r?.content[0]?.text, 'Echo: after the edit');
-          await until(api, 'the call after the edit is listed', () => historyOf('hedit').some(n => (api.views.history.entry(n)?.args as { message?: string } | undefined)?.message === 'after the edit'));
+          await until(() => historyOf('hedit').some(n => (api.views.history.entry(n)?.args as { message?: string } | undefined)?.message === 'after the edit'), 'the call after the edit is listed');
           assert.ok(seen.includes('hedit echo ok'), seen.join(' | '));
           assert.ok(seen.filter(s => s === 'hedit echo ok').length >= 2, `the event follows the new connection: ${seen.join(' | ')}`);
         } finally {
@@ -152,7 +152,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         assert.strictEqual(h.history.length, 1);
         const file = api.historyStore.fileOf(h)!;
         // Written by its timer (asynchronous file calls, off the extension host's thread), redacted the same way.
-        await until(api, 'History written by its timer', () => fs.existsSync(file) && /kept \*\*\*/.test(fs.readFileSync(file, 'utf8')), 10000);
+        await until(() => fs.existsSync(file) && /kept \*\*\*/.test(fs.readFileSync(file, 'utf8')), 'History written by its timer', 10000);
         assert.ok(!fs.readFileSync(file, 'utf8').includes(SECRET), 'the timer\'s write went through the redaction path');
         assert.ok(!fs.readdirSync(path.dirname(file)).some(f => f.endsWith('.tmp')), 'no temporary file left');
         api.historyStore.flush();
@@ -163,17 +163,17 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         assert.ok(!text.includes(EVERYTHING) && !text.includes('API_TOKEN'), 'no definition is stored');
         // The server goes away (as the window does) and comes back with the same definition: its History is back.
         await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
-        await until(api, 'keep gone', () => !api.host.get('keep'));
+        await until(() => !api.host.get('keep'), 'keep gone');
         await cfg().update('servers', { keep: def }, vscode.ConfigurationTarget.Workspace);
-        await until(api, 'keep back with its History', () => (api.host.get('keep')?.history.length ?? 0) === 1);
+        await until(() => (api.host.get('keep')?.history.length ?? 0) === 1, 'keep back with its History');
         const back = api.host.get('keep')!.history[0];
         assert.strictEqual(back.target, 'echo');
         assert.deepStrictEqual(back.args, { message: 'kept ***' });
         assert.match(back.result ?? '', /Echo: kept \*\*\*/);
-        await until(api, 'the view lists it', () => historyOf('keep').length === 1);
+        await until(() => historyOf('keep').length === 1, 'the view lists it');
         // Another definition under the same name starts its own History.
         await cfg().update('servers', { keep: everything({ MODE: mode, T: 'keep', API_TOKEN: `${SECRET}-2` }) }, vscode.ConfigurationTarget.Workspace);
-        await until(api, 'keep replaced', () => !!api.host.get('keep') && (api.host.get('keep')!.definition as { env?: Record<string, string> }).env?.API_TOKEN !== SECRET);
+        await until(() => !!api.host.get('keep') && (api.host.get('keep')!.definition as { env?: Record<string, string> }).env?.API_TOKEN !== SECRET, 'keep replaced');
         assert.strictEqual(api.host.get('keep')!.history.length, 0);
       });
     });

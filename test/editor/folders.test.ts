@@ -7,9 +7,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { FILESYSTEM, activateHost, until } from './helpers';
+import { FILESYSTEM, activateHost, until, textOf } from './helpers';
 
-const text = (r: { content?: { type: string; text?: string }[] }) => (r.content ?? []).map(c => c.text ?? '').join('\n');
 
 describe('Folder servers (multi-root window)', function () {
   this.timeout(90000);
@@ -42,10 +41,10 @@ describe('Folder servers (multi-root window)', function () {
       files: { command: process.execPath, args: [FILESYSTEM, '${workspaceFolder}'] },
       own: { command: process.execPath, args: [FILESYSTEM, '${workspaceFolder}'] },
     }, vscode.ConfigurationTarget.WorkspaceFolder);
-    await until(api, 'the folder servers running', () => ['files', 'extra/files', 'own'].every(n => api.host.get(n)?.state.kind === 'running'), 60000);
+    await until(() => ['files', 'extra/files', 'own'].every(n => api.host.get(n)?.state.kind === 'running'), 'the folder servers running', 60000);
     const own = api.host.get('own')!;
     assert.deepStrictEqual((own.definition as { args?: string[] }).args?.slice(-1), [folder.uri.fsPath]);
-    const dirs = text(await own.callTool('list_allowed_directories', {})).split('\n').map(l => l.trim());
+    const dirs = textOf(await own.callTool('list_allowed_directories', {}), '\n').split('\n').map(l => l.trim());
     assert.ok(dirs.includes(fs.realpathSync(extra)), dirs.join(' | '));
     assert.strictEqual(dirs.filter(d => d.startsWith('/')).length, 1, `only its folder: ${dirs.join(' | ')}`);
     const tree = api.views.servers;

@@ -23,18 +23,18 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
       formy: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
       forms2: { type: 'stdio', command: process.execPath, args: [MEDIA] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'formy and forms2 running', () => (api.host.get('formy')?.catalogue.tools.length ?? 0) > 0 && (api.host.get('forms2')?.catalogue.tools.length ?? 0) > 0);
+    await until(() => (api.host.get('formy')?.catalogue.tools.length ?? 0) > 0 && (api.host.get('forms2')?.catalogue.tools.length ?? 0) > 0, 'formy and forms2 running');
   });
   after(async () => {
     api.forms.active?.end({ action: 'cancel' });
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   // A test that fails with its form open must not hand that form to the next one.
   afterEach(() => api.forms.active?.end({ action: 'cancel' }));
 
-  const formOpen = () => until(api, 'a form on screen', () => !!api.forms.active, 20000);
+  const formOpen = () => until(() => !!api.forms.active, 'a form on screen', 20000);
 
   it('Call Tool without arguments on get-sum (a, b) opens one form; wrong values are refused per field; Raw JSON works', async () => {
     const call = vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'formy', 'get-sum');

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, ROOT, until } from './helpers';
+import { activateHost, ROOT, until, textOf } from './helpers';
 
 const CLAIMS = path.join(ROOT, 'test/fixtures/servers/gateway-claims.mjs');
 
@@ -19,7 +19,6 @@ async function poll(what: string, check: () => boolean | Promise<boolean>, ms = 
   }
 }
 
-const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 describe('The gateway into VS Code\'s chat', function () {
   this.timeout(120000);
@@ -29,13 +28,13 @@ describe('The gateway into VS Code\'s chat', function () {
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { gw: { type: 'stdio', command: process.execPath, args: [CLAIMS] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'gw running', () => (api.host.get('gw')?.catalogue.tools.length ?? 0) > 0);
+    await until(() => (api.host.get('gw')?.catalogue.tools.length ?? 0) > 0, 'gw running');
   });
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('workbench.mcp.stopServer', '*').then(undefined, () => undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H423/H424: VS Code runs the "MCP Host" server from the start, with no request: its lists reach VS Code\'s chat', async () => {

@@ -25,10 +25,10 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'everything running with echo', () => {
+    await until(() => {
       const h = api.host.get('everything');
       return h?.state.kind === 'running' && h.catalogue.tools.some(t => t.name === 'echo');
-    });
+    }, 'everything running with echo');
   });
 
   afterEach(async () => {
@@ -38,7 +38,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
 
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   const bystander = async () => {
@@ -48,7 +48,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
     const t = await api.chat.run('CALL_TOOL:everything_echo {"message":"bystander"}', { model: fake });
     assert.ok(t.markdown.includes('fake-reply-to:tool-result:Echo: bystander'), t.markdown);
     assert.equal(asked, 1);
-    await until(api, 'the bystander call in History', () => echoCalls() === before + 1);
+    await until(() => echoCalls() === before + 1, 'the bystander call in History');
   };
 
   it('bystander before: a well-behaved request asks once and calls once', bystander);
@@ -59,7 +59,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
     const before = echoCalls();
     const t = await api.chat.run('HOSTILE_TOOL:*echo 1000', { model: fake });
     assert.equal(asked, 1, 'one dialog for the whole request');
-    await until(api, 'the one call in History', () => echoCalls() === before + 1);
+    await until(() => echoCalls() === before + 1, 'the one call in History');
     assert.match(t.markdown, /only the first 32 were considered/);
     assert.match(t.markdown, /Stopped after \d+ rounds of tool calls: the limit is the setting `mcpHost\.chat\.maxToolRounds`/);
     assert.equal(echoCalls(), before + 1, 'an Allow Once is acted on exactly once');

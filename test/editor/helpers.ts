@@ -2,6 +2,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { until as waitUntil, type Truthy } from '../support/wait';
+
+export { textOf } from '../support/wait';
 
 /** The project root (the suites run from out/test/editor). */
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -13,17 +16,14 @@ export async function activateHost<T extends McpHostExtensionApi = McpHostExtens
   return await vscode.extensions.getExtension<T>('mcp-host.mcp-host')!.activate();
 }
 
-/** Resolves when `check` holds (re-checked on every host event and every 250 ms); fails with `what` after `ms`. */
-export function until(api: McpHostExtensionApi, what: string, check: () => boolean, ms = 30000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const subs: { dispose(): void }[] = [];
-    const done = (err?: Error) => { clearTimeout(timer); clearInterval(poll); subs.forEach(s => s.dispose()); if (err) reject(err); else resolve(); };
-    const test = () => { try { if (check()) done(); } catch (e) { done(e as Error); } };
-    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
-    const poll = setInterval(test, 250);
-    subs.push(api.host.onDidChangeState(test), api.host.onDidChangeServers(test), api.host.onDidChangeCatalogue(test));
-    test();
-  });
+/**
+ * The shared readiness wait (test/support/wait.ts) with the editor's pace: re-checked every 250 ms and on every event
+ * of the activated host (state, servers, catalogue); fails with "timed out waiting for <what>" after `ms`.
+ */
+export function until<T>(check: () => T, what: string, ms = 30000): Promise<Truthy<T>> {
+  const api = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')?.exports as McpHostExtensionApi | undefined;
+  const wakeOn = api ? [api.host.onDidChangeState, api.host.onDidChangeServers, api.host.onDidChangeCatalogue].map(e => (l: () => void) => e(l)) : [];
+  return waitUntil(check, what, { ms, every: 250, wakeOn });
 }
 
 /**

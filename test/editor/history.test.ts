@@ -15,11 +15,11 @@ describe('History view (the protocol timeline)', function () {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { hist: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'hist running', () => (api.host.get('hist')?.catalogue.tools.length ?? 0) > 0);
+    await until(() => (api.host.get('hist')?.catalogue.tools.length ?? 0) > 0, 'hist running');
   });
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   const entries = (): HistoryNode[] => {
@@ -32,7 +32,7 @@ describe('History view (the protocol timeline)', function () {
     await vscode.commands.executeCommand('mcpHost.callTool', 'hist', 'echo', { message: 'first' });
     const res = api.host.get('hist')!.catalogue.resources[0];
     await vscode.commands.executeCommand('mcpHost.openResource', 'hist', res.uri);
-    await until(api, 'two entries', () => entries().length >= 2);
+    await until(() => entries().length >= 2, 'two entries');
     const [newest, older] = entries();
     const tree = api.views.history;
     assert.strictEqual(tree.getTreeItem(newest).label, `resources/read ${res.uri}`);
@@ -45,7 +45,7 @@ describe('History view (the protocol timeline)', function () {
     assert.match(doc?.getText() ?? '', /# tools\/call echo — hist[\s\S]*"message": "first"[\s\S]*Echo: first/);
     const again = await vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.rerunHistoryEntry', older, { message: 'edited' });
     assert.strictEqual(again?.content[0]?.text, 'Echo: edited');
-    await until(api, 'the re-run listed first', () => tree.getTreeItem(entries()[0]).label === 'tools/call echo');
+    await until(() => tree.getTreeItem(entries()[0]).label === 'tools/call echo', 'the re-run listed first');
     assert.deepStrictEqual(api.host.get('hist')!.history.at(-1)?.args, { message: 'edited' });
   });
 

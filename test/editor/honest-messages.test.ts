@@ -34,7 +34,7 @@ describe('Honest messages and labels (issue 38)', function () {
     await cfg().update('servers', undefined, WS);
     await cfg().update('inputs', undefined, WS);
     await cfg().update('startup', undefined, WS);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.clearInputs');
   });
 
@@ -72,7 +72,7 @@ describe('Honest messages and labels (issue 38)', function () {
     const problems = await problemsDuring(async () => {
       answerWhereToWrite(api, 'Import into Workspace Settings');
       try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
-      await until(api, 'secret38 running', () => api.host.get('secret38')?.state.kind === 'running', 60000);
+      await until(() => api.host.get('secret38')?.state.kind === 'running', 'secret38 running', 60000);
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
     assert.strictEqual(asked.length, 1, 'the value is asked once, as the server starts');
@@ -90,7 +90,7 @@ describe('Honest messages and labels (issue 38)', function () {
     const problems = await problemsDuring(async () => {
       answerWhereToWrite(api, 'Import into Workspace Settings');
       try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
-      await until(api, 'later38 configured', () => !!api.host.get('later38'));
+      await until(() => !!api.host.get('later38'), 'later38 configured');
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
     assert.strictEqual(api.host.get('later38')!.state.kind, 'stopped');
@@ -107,12 +107,12 @@ describe('Honest messages and labels (issue 38)', function () {
     await cfg().update('startup', 'lazy', WS);
     const everything = (t: string) => ({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: { T: t } });
     await cfg().update('servers', { 'pick-a': everything('a'), 'pick-b': everything('b') }, WS);
-    await until(api, 'both configured', () => !!api.host.get('pick-a') && !!api.host.get('pick-b'));
+    await until(() => !!api.host.get('pick-a') && !!api.host.get('pick-b'), 'both configured');
     for (const command of ['mcpHost.callTool', 'mcpHost.runPrompt', 'mcpHost.browseResources']) {
       const before = api.serverPicks.length;
       let done = false;
       const run = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
-      await until(api, `${command} shows its server picker`, () => api.serverPicks.length > before);
+      await until(() => api.serverPicks.length > before, `${command} shows its server picker`);
       const shown = api.serverPicks[api.serverPicks.length - 1];
       // Close the picker (Escape) until the command has ended: the pick may reach the workbench after the first close.
       for (let i = 0; i < 50 && !done; i++) {
@@ -180,7 +180,7 @@ describe('Honest messages and labels (issue 38)', function () {
         assert.ok(queried.some(q => q.startsWith('/v0.1/servers?') && q.includes('search=filesystem')), `${r.url} was not queried: ${JSON.stringify(queried)}`);
         assert.strictEqual(other.length, before, 'the other registry was queried');
         await cfg().update('servers', undefined, WS);
-        await until(api, 'the installed server removed', () => !api.host.get('server-filesystem'));
+        await until(() => !api.host.get('server-filesystem'), 'the installed server removed');
       }
     } finally {
       api.setDialogAnswerer(undefined);

@@ -38,13 +38,13 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('timeout.request', undefined, USER);
     await cfg().update('servers', undefined, WS);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
   });
 
   it('H234, H383: user-level timeout.request and the server\'s own timeout: no dialog, same pid, same key, History and an "always" tool grant kept; args: asked again, the grant gone', async () => {
     await cfg().update('servers', { [server]: def(), [by]: def() }, WS);
-    await until(api, 'both running', () => api.host.get(server)?.state.kind === 'running' && api.host.get(by)?.state.kind === 'running');
+    await until(() => api.host.get(server)?.state.kind === 'running' && api.host.get(by)?.state.kind === 'running', 'both running');
     assert.strictEqual(asked.filter(n => n === server).length, 1, `consent asks: ${asked.join(', ')}`);
     const pid = pidOf(api, server);
     const byPid = pidOf(api, by);
@@ -63,10 +63,10 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
 
     // A user-level timeout edit.
     await cfg().update('timeout.request', 123_000, USER);
-    await until(api, 'the user timeout adopted', () => api.host.get(server)?.definition.timeout?.request === 123_000);
+    await until(() => api.host.get(server)?.definition.timeout?.request === 123_000, 'the user timeout adopted');
     // The server's own timeout.
     await cfg().update('servers', { [server]: def([], { request: 45_000 }), [by]: def() }, WS);
-    await until(api, 'the server timeout adopted', () => api.host.get(server)?.definition.timeout?.request === 45_000);
+    await until(() => api.host.get(server)?.definition.timeout?.request === 45_000, 'the server timeout adopted');
     await settle();
     const h = api.host.get(server)!;
     assert.strictEqual(asked.filter(n => n === server).length, 1, `a tuning edit asked consent again: ${asked.join(', ')}`);
@@ -80,8 +80,8 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
 
     // An identity edit: another server, asked about again.
     await cfg().update('servers', { [server]: def(['--edited'], { request: 45_000 }), [by]: def() }, WS);
-    await until(api, 'asked again', () => asked.filter(n => n === server).length === 2);
-    await until(api, 'the edited server running', () => api.host.get(server)?.state.kind === 'running' && pidOf(api, server) !== pid);
+    await until(() => asked.filter(n => n === server).length === 2, 'asked again');
+    await until(() => api.host.get(server)?.state.kind === 'running' && pidOf(api, server) !== pid, 'the edited server running');
     assert.notStrictEqual(api.definitionKey(api.host.get(server)!.definition), key);
     assert.strictEqual(api.chat.chat.alwaysAllowed(server, 'echo'), false, 'another server: the grant does not apply');
     assert.strictEqual(pidOf(api, by), byPid, 'the bystander restarted');

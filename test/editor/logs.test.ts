@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { LogEntry } from '../../src/mcp';
-import { EVERYTHING, activateHost } from './helpers';
+import { EVERYTHING, activateHost, until } from './helpers';
 
 describe('Server log channels (level → trace and logging/setLevel)', function () {
   this.timeout(60000);
@@ -16,7 +16,7 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { logged: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    for (let i = 0; i < 150 && api.host.get('logged')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));
+    await until(() => api.host.get('logged')?.state.kind === 'running', 'logged running', 30000);
     assert.strictEqual(api.host.get('logged')?.state.kind, 'running');
     levelCommands = (await vscode.commands.getCommands(true)).filter(c => c.startsWith('workbench.action.output.activeOutputLogLevel'));
   });
@@ -43,32 +43,23 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
 
   it('H29: the channel exists as soon as the server logs; Trace sends logging/setLevel and turns the JSON-RPC trace on live; Info turns it off', async function () {
     assert.ok(levelCommands.length, 'the workbench has no workbench.action.output.activeOutputLogLevel.* command');
-    await until(() => api.logChannels().includes('logged'));
+    await until(() => api.logChannels().includes('logged'), 'the log channel of "logged"', 15000);
     const all: LogEntry[] = [];
     const d = api.host.onLog(e => { if (e.server === 'logged') all.push(e); });
     await setActiveChannelLevel('trace');
     // The level change itself is sent as logging/setLevel, and shows up in the (now live) trace.
-    await until(() => all.some(e => e.source === 'trace' && e.message.includes('logging/setLevel')));
+    await until(() => all.some(e => e.source === 'trace' && e.message.includes('logging/setLevel')), 'the logging/setLevel trace line', 15000);
     d.dispose();
-    await until(async () => (await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+    await until(async () => (await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'), 'trace lines', 15000);
     assert.strictEqual(api.host.get('logged')?.state.kind, 'running');
     await setActiveChannelLevel('info');
-    await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+    await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'), 'no more trace lines', 15000);
   });
 
   it('mcpHost.trace turns the JSON-RPC trace on for every server without touching channel levels, and off again', async () => {
     await cfg().update('trace', true, vscode.ConfigurationTarget.Workspace);
-    await until(async () => (await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+    await until(async () => (await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'), 'trace lines', 15000);
     await cfg().update('trace', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'));
+    await until(async () => !(await entriesDuring(() => api.host.get('logged')!.ping())).some(e => e.source === 'trace'), 'no more trace lines', 15000);
   });
 });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise(r => setTimeout(r, 250));
-  }
-  throw new Error('condition not met in time');
-}

@@ -18,13 +18,13 @@ describe('Failure messages (toasts, their buttons, not repeated)', function () {
   });
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('a command not on PATH: "cannot start", Open Settings and Show Logs, no PATH in the toast; once only', async () => {
     const before = api.failureNotices.length;
     await cfg().update('servers', { missing: { command: 'mcp-host-no-such-command-xyz', args: [] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the failure toast', () => api.failureNotices.length > before);
+    await until(() => api.failureNotices.length > before, 'the failure toast');
     const n = api.failureNotices[api.failureNotices.length - 1];
     assert.strictEqual(n.kind, 'settings');
     assert.deepStrictEqual(n.actions, ['Open Settings', 'Show Logs']);
@@ -33,9 +33,9 @@ describe('Failure messages (toasts, their buttons, not repeated)', function () {
     assert.match(n.logText, /PATH=/);
     // Started again (stopped, then the same failure): not toasted again, as after a reload.
     await vscode.commands.executeCommand('mcpHost.stopServer', 'missing');
-    await until(api, 'stopped', () => api.host.get('missing')?.state.kind === 'stopped');
+    await until(() => api.host.get('missing')?.state.kind === 'stopped', 'stopped');
     await vscode.commands.executeCommand('mcpHost.startServer', 'missing').then(undefined, () => undefined);
-    await until(api, 'failed again', () => api.host.get('missing')?.state.kind === 'error');
+    await until(() => api.host.get('missing')?.state.kind === 'error', 'failed again');
     await new Promise(r => setTimeout(r, 500));
     assert.strictEqual(api.failureNotices.length, before + 1, api.failureNotices.map(x => x.text).join(' | '));
   });
@@ -43,7 +43,7 @@ describe('Failure messages (toasts, their buttons, not repeated)', function () {
   it('a crash loop offers Show Logs and Restart', async () => {
     const before = api.failureNotices.length;
     await cfg().update('servers', { crashy: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/crash-at-start.mjs')] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the crash toast', () => api.failureNotices.length > before, 50000);
+    await until(() => api.failureNotices.length > before, 'the crash toast', 50000);
     const n = api.failureNotices[api.failureNotices.length - 1];
     assert.strictEqual(n.kind, 'crash');
     assert.deepStrictEqual(n.actions, ['Show Logs', 'Restart']);

@@ -40,13 +40,13 @@ describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
       modern: { command: process.execPath, args: [MODERN] },
       'modern-http': { type: 'http', url: httpServer.url },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both modern servers running with their catalogues', () =>
-      names.every(n => api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.tools.length >= 19));
+    await until(() =>
+      names.every(n => api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.tools.length >= 19), 'both modern servers running with their catalogues');
   });
 
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     if (httpServer && httpServer.child.exitCode === null) {
       const exited = new Promise(r => httpServer!.child.once('exit', r));
       httpServer.child.kill('SIGTERM');
@@ -74,14 +74,14 @@ describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
       // The count, then what the offered tool definitions cost a model (the tool budget's estimate).
       assert.match(String(api.views.servers.getTreeItem(group(name, 'tools')!).description), new RegExp(`^${tools} · about \\d+ tokens to models$`));
       await server.callTool('add_tool', { name: 'from_editor' });
-      await until(api, 'the tools group to count the new tool', () =>
-        String(api.views.servers.getTreeItem(group(name, 'tools')!).description).startsWith(`${tools + 1} · `));
+      await until(() =>
+        String(api.views.servers.getTreeItem(group(name, 'tools')!).description).startsWith(`${tools + 1} · `), 'the tools group to count the new tool');
       const toolNames = (api.views.servers.getChildren(group(name, 'tools')!) as McpNode[])
         .map(n => (n.kind === 'tool' ? n.tool.name : '')).filter(Boolean);
       assert.ok(toolNames.includes('extra_from_editor'), toolNames.join(', '));
 
       await server.callTool('add_resource', { name: 'from_editor' });
-      await until(api, 'the new resource in the catalogue', () => server.catalogue.resources.some(r => r.uri === 'modern://extra/from_editor'));
+      await until(() => server.catalogue.resources.some(r => r.uri === 'modern://extra/from_editor'), 'the new resource in the catalogue');
       const root = (await api.views.resources.getChildren()).find(n => n.server === name);
       assert.ok(root, `${name} is not in the Resources view`);
       const resources = await api.views.resources.getChildren(root);

@@ -45,12 +45,12 @@ describe('Workload identity and DPoP for HTTP servers', function () {
   after(async () => {
     sub?.dispose();
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     delete process.env.MCP_HOST_EDITOR_WORKLOAD_TOKEN;
     child?.kill();
   });
 
-  const running = () => until(api, 'workload running', () => api.host.get('workload')?.state.kind === 'running', 30000);
+  const running = () => until(() => api.host.get('workload')?.state.kind === 'running', 'workload running', 30000);
 
   it('H109/H107: asks consent naming the workload, signs in without a browser, and presents a DPoP-bound token with fresh proofs and both nonces', async () => {
     await cfg().update('servers', {

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost } from './helpers';
+import { ROOT, activateHost, until } from './helpers';
 
 const SERVER = `
 const express = require('express');
@@ -74,7 +74,7 @@ describe('OAuth sign-in for HTTP servers', function () {
   });
 
   async function waitRunning(): Promise<void> {
-    for (let i = 0; i < 150 && api.host.get('secured')?.state.kind !== 'running'; i++) await new Promise(r => setTimeout(r, 200));
+    await until(() => api.host.get('secured')?.state.kind === 'running', 'secured running', 30000);
     assert.strictEqual(api.host.get('secured')?.state.kind, 'running', JSON.stringify(api.host.get('secured')?.state));
   }
 

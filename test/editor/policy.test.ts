@@ -33,7 +33,7 @@ describe('Organisation policy in the editor', function () {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO] },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both policy servers running', () => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 90000);
+    await until(() => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 'both policy servers running', 90000);
   });
 
   after(async () => {
@@ -44,14 +44,14 @@ describe('Organisation policy in the editor', function () {
 
   it('H453: a deny entry written while the editor runs stops that server and keeps it from starting; a workspace cannot re-point the policy; a malformed file blocks all; removing it lets them run', async () => {
     fs.writeFileSync(file, JSON.stringify({ deniedMcpServers: [{ serverName: 'polblocked' }] }));
-    await until(api, 'polblocked blocked by the policy', () => /blocked by your organisation's policy \(.*managed-settings\.json\): deniedMcpServers names it/.test(message('polblocked')), 60000);
+    await until(() => /blocked by your organisation's policy \(.*managed-settings\.json\): deniedMcpServers names it/.test(message('polblocked')), 'polblocked blocked by the policy', 60000);
     assert.strictEqual(state('polbystander')?.kind, 'running', 'the bystander the policy allows keeps running');
     const item = () => {
       const tree = api.views.servers;
       const node = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.kind === 'server' && n.server === 'polblocked');
       return node && tree.getTreeItem(node as never);
     };
-    assert.match(String((item()?.tooltip as vscode.MarkdownString | undefined)?.value ?? item()?.tooltip ?? item()?.description), /organisation's policy/);
+    assert.match(String((item()?.tooltip as vscode.MarkdownString | undefined)?.value ?? item()?.tooltip ?? item()?.description), /organisation's policy/, 'polblocked blocked by the policy');
 
     // The user's own Start does not start it.
     await vscode.commands.executeCommand('mcpHost.startServer', 'polblocked');
@@ -69,17 +69,17 @@ describe('Organisation policy in the editor', function () {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO], env: { EDITED: '1' } },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the edited bystander running', () => state('polbystander')?.kind === 'running' && api.host.get('polbystander')?.definition.type === 'stdio'
-      && (api.host.get('polbystander')!.definition as { env?: Record<string, string> }).env?.EDITED === '1', 60000);
+    await until(() => state('polbystander')?.kind === 'running' && api.host.get('polbystander')?.definition.type === 'stdio'
+      && (api.host.get('polbystander')!.definition as { env?: Record<string, string> }).env?.EDITED === '1', 'the edited bystander running', 60000);
     assert.match(message('polblocked'), /organisation's policy/, 'still blocked after the workspace re-pointed the policy file');
 
     // A malformed policy file fails closed: every server is blocked, naming the file.
     fs.writeFileSync(file, '{ "deniedMcpServers": [ ');
-    await until(api, 'every server blocked by the malformed policy', () => /managed-settings\.json is not valid JSON/.test(message('polbystander')) && /not valid JSON/.test(message('polblocked')), 60000);
+    await until(() => /managed-settings\.json is not valid JSON/.test(message('polbystander')) && /not valid JSON/.test(message('polblocked')), 'every server blocked by the malformed policy', 60000);
 
     // No file: no policy; both run again.
     fs.rmSync(file);
-    await until(api, 'both running again', () => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 90000);
+    await until(() => state('polbystander')?.kind === 'running' && state('polblocked')?.kind === 'running', 'both running again', 90000);
   });
 });
 
@@ -133,7 +133,7 @@ describe('Organisation policy: chat.mcp.access registry', function () {
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, USER);
     api.setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
     await cfg().update('servers', { polhand: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the hand-written server running', () => state('polhand')?.kind === 'running', 90000);
+    await until(() => state('polhand')?.kind === 'running', 'the hand-written server running', 90000);
   });
 
   after(async () => {
@@ -146,20 +146,20 @@ describe('Organisation policy: chat.mcp.access registry', function () {
     delete user.polreg2;
     await cfg().update('servers', Object.keys(user).length ? user : undefined, USER);
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, USER);
-    await until(api, 'the policy servers removed', () => !api.host.get('polreg') && !api.host.get('polreg2') && !api.host.get('polhand'), 60000);
+    await until(() => !api.host.get('polreg') && !api.host.get('polreg2') && !api.host.get('polhand'), 'the policy servers removed', 60000);
     registry?.close();
     fixture?.child.kill();
   });
 
   it('H503: under "registry" a server installed from the configured registry runs and its tooltip says so; a hand-written one is blocked with the fix; editing the install (not its timeout) blocks it, beside an unchanged install', async () => {
     fs.writeFileSync(standIn, JSON.stringify({ 'chat.mcp.access': 'registry' }));
-    await until(api, 'the hand-written server blocked', () => /chat\.mcp\.access is "registry".*it was not installed from the registry.*reinstall it from the registry/.test(message('polhand')), 60000);
+    await until(() => /chat\.mcp\.access is "registry".*it was not installed from the registry.*reinstall it from the registry/.test(message('polhand')), 'the hand-written server blocked', 60000);
 
     // Install both entries from the registry (the install dialog answered "Install in User Settings"): they run.
     for (const n of ['polreg', 'polreg2']) {
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.browseRegistry', n, `io.github.example/${n}`, 0), n);
     }
-    await until(api, 'both installs running', () => state('polreg')?.kind === 'running' && state('polreg2')?.kind === 'running', 90000);
+    await until(() => state('polreg')?.kind === 'running' && state('polreg2')?.kind === 'running', 'both installs running', 90000);
     assert.match(tooltip('polreg'), /Installed from the MCP Registry at `http:\/\/127\.0\.0\.1:\d+`/);
     assert.match(message('polhand'), /not installed from the registry/, 'the hand-written server stays blocked');
     assert.doesNotMatch(tooltip('polhand'), /Installed from the MCP Registry/);
@@ -167,18 +167,18 @@ describe('Organisation policy: chat.mcp.access registry', function () {
     // A timeout edit is tuning: still the install, still running.
     let user = userServers();
     await cfg().update('servers', { ...user, polreg: { ...user.polreg, timeout: { request: 45000 } } }, USER);
-    await until(api, 'the timeout adopted', () => (api.host.get('polreg')?.definition.timeout as { request?: number } | undefined)?.request === 45000, 60000);
+    await until(() => (api.host.get('polreg')?.definition.timeout as { request?: number } | undefined)?.request === 45000, 'the timeout adopted', 60000);
     assert.strictEqual(state('polreg')?.kind, 'running');
 
     // An identity edit (a header added to the remote install): no longer what the registry gave; blocked with the fix.
     user = userServers();
     await cfg().update('servers', { ...user, polreg: { ...user.polreg, headers: { 'X-Edited': '1' } } }, USER);
-    await until(api, 'the edited install blocked', () => /its definition changed after it was installed from http:\/\/127\.0\.0\.1:\d+ \(io\.github\.example\/polreg 1\.0\.0\).*reinstall it from the registry/.test(message('polreg')), 60000);
+    await until(() => /its definition changed after it was installed from http:\/\/127\.0\.0\.1:\d+ \(io\.github\.example\/polreg 1\.0\.0\).*reinstall it from the registry/.test(message('polreg')), 'the edited install blocked', 60000);
     assert.strictEqual(state('polreg2')?.kind, 'running', 'the unchanged install (the bystander) keeps running');
     assert.doesNotMatch(tooltip('polreg'), /Installed from the MCP Registry/);
 
     // No policy: every server may run again.
     fs.rmSync(standIn);
-    await until(api, 'all running without the policy', () => ['polhand', 'polreg', 'polreg2'].every(n => state(n)?.kind === 'running'), 90000);
+    await until(() => ['polhand', 'polreg', 'polreg2'].every(n => state(n)?.kind === 'running'), 'all running without the policy', 90000);
   });
 });

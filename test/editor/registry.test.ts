@@ -51,7 +51,7 @@ describe('Registry install', function () {
     await cfg().update('servers', Object.keys(user).length ? user : undefined, vscode.ConfigurationTarget.Global);
     const userInputs = (inputs()?.globalValue ?? []).filter(i => i.id !== 'weather-WEATHER_API_KEY');
     await cfg().update('inputs', userInputs.length ? userInputs : undefined, vscode.ConfigurationTarget.Global);
-    await until(api, 'the installed server removed', () => !api.host.get('weather'));
+    await until(() => !api.host.get('weather'), 'the installed server removed');
     api.setConsentPrompt(async () => 'allow');
   });
 
@@ -96,7 +96,7 @@ describe('Registry install', function () {
     assert.strictEqual(servers()?.workspaceValue?.weather, undefined);
     assert.deepStrictEqual((inputs()?.globalValue ?? []).filter(i => i.id === 'weather-WEATHER_API_KEY'), option.inputs);
     // It does not start: its key has no value (the inputs were written before the server, so no configuration error).
-    await until(api, 'weather held back for its key', () => /^needs input \$\{input:weather-WEATHER_API_KEY\}$/.test(api.blockedReason('weather') ?? ''), 60000);
+    await until(() => /^needs input \$\{input:weather-WEATHER_API_KEY\}$/.test(api.blockedReason('weather') ?? ''), 'weather held back for its key', 60000);
     assert.strictEqual(api.host.get('weather')?.state.kind ?? 'stopped', 'stopped');
   });
 });

@@ -37,12 +37,12 @@ describe('Result documents: names, images and audio', function () {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { media: { type: 'stdio', command: process.execPath, args: [MEDIA] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'media running', () => (api.host.get('media')?.catalogue.tools.length ?? 0) > 0);
+    await until(() => (api.host.get('media')?.catalogue.tools.length ?? 0) > 0, 'media running');
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H88: a result tab is named by the tool and the time it ran ("echo · 14:03:22.md" under the server), a counter only when that name came up before', async () => {
@@ -77,7 +77,7 @@ describe('Result documents: names, images and audio', function () {
     assert.doesNotMatch(text, /data:image/);
     // The image: a tab of VS Code's image preview over the result's attachment.
     const image = vscode.Uri.from({ scheme: 'mcp-host-result-file', path: `${stem} image 1.png` });
-    await until(api, 'the image preview tab', () => !!tabOf(image), 10000);
+    await until(() => !!tabOf(image), 'the image preview tab', 10000);
     const tab = tabOf(image)!;
     assert.ok(tab.input instanceof vscode.TabInputCustom, `the image is not in the image preview: ${JSON.stringify(tab.input)}`);
     assert.strictEqual((tab.input as vscode.TabInputCustom).viewType, 'imagePreview.previewEditor');

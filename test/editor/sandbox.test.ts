@@ -36,7 +36,7 @@ describe('Sandboxed servers (issue 24)', function () {
     api.host.onLog(e => { if (e.server === 'probe') logs.push(e); });
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-editor-sandbox-')));
     await cfg().update('servers', { probe: { command: process.execPath, args: [PROBE], sandboxEnabled: true } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'the sandboxed probe to run', () => api.host.get('probe')?.state.kind === 'running', 90_000);
+    await until(() => api.host.get('probe')?.state.kind === 'running', 'the sandboxed probe to run', 90_000);
   });
 
   after(async () => {
@@ -74,14 +74,14 @@ describe('Sandboxed servers (issue 24)', function () {
       const r = await call('write', { path: path.join(outside, `denied-${i}.txt`) });
       assert.strictEqual(r.ok, false, JSON.stringify(r));
     }
-    await until(api, 'the denial in the log', () => logs.some(l => l.source === 'sandbox' && l.message.includes(`denied: write to ${path.join(outside, 'denied-0.txt')}`)));
+    await until(() => logs.some(l => l.source === 'sandbox' && l.message.includes(`denied: write to ${path.join(outside, 'denied-0.txt')}`)), 'the denial in the log');
     assert.ok(api.logChannels().includes('probe'), 'the server has its log channel');
-    await until(api, 'the setting to be written', () => {
+    await until(() => {
       const servers = cfg().inspect<Record<string, { sandbox?: { filesystem?: { allowWrite?: string[] } } }>>('servers')?.workspaceValue;
       return servers?.probe?.sandbox?.filesystem?.allowWrite?.includes(outside) === true;
-    });
+    }, 'the setting to be written');
     assert.deepStrictEqual(asked, [`offer probe filesystem.allowWrite ${outside}`, 'confirm workspace']);
-    await until(api, 'the restart inside the wider boundary', () => logs.some(l => l.source === 'sandbox' && l.message.startsWith('sandboxed: writes only in') && l.message.includes(outside)) && api.host.get('probe')?.state.kind === 'running', 90_000);
+    await until(() => logs.some(l => l.source === 'sandbox' && l.message.startsWith('sandboxed: writes only in') && l.message.includes(outside)) && api.host.get('probe')?.state.kind === 'running', 'the restart inside the wider boundary', 90_000);
     assert.deepStrictEqual(await call('write', { path: path.join(outside, 'allowed.txt') }), { ok: true });
   });
 });

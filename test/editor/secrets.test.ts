@@ -51,7 +51,7 @@ describe('Secrets from ${input:} stay out of every output (output channels, trac
       careless: { command: process.execPath, args: [HOSTILE, '--leak', 'GREETING', '--api-key=${input:api-key}'], env: { GREETING: '${input:api-key}' } },
       crashing: { command: process.execPath, args: [CRASH, '--message', 'fatal: key ${input:api-key} was rejected'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'careless running, crashing failed', () => api.host.get('careless')?.state.kind === 'running' && api.host.get('crashing')?.state.kind === 'error');
+    await until(() => api.host.get('careless')?.state.kind === 'running' && api.host.get('crashing')?.state.kind === 'error', 'careless running, crashing failed');
     const careless = api.host.get('careless')!;
     const result = await careless.callTool('leak', {});
     assert.ok(JSON.stringify(result).includes(SECRET), 'the server got the secret');
@@ -76,8 +76,8 @@ describe('Secrets from ${input:} stay out of every output (output channels, trac
     // Log files: every file the editor's log service wrote (output channels included), and the run's own logs.
     const logFiles = ud ? [...filesBelow(path.join(ud, 'logs')), ...filesBelow(path.dirname(ud)).filter(f => path.dirname(f) === path.dirname(ud) && f.endsWith('.log'))] : [];
     if (ud) {
-      await until(api, 'the MCP Host: careless channel in a log file', () => logFiles.concat(filesBelow(path.join(ud, 'logs')))
-        .some(f => { try { return fs.readFileSync(f, 'utf8').includes('--api-key=***'); } catch { return false; } }), 20000);
+      await until(() => logFiles.concat(filesBelow(path.join(ud, 'logs')))
+        .some(f => { try { return fs.readFileSync(f, 'utf8').includes('--api-key=***'); } catch { return false; } }), 'the MCP Host: careless channel in a log file', 20000);
     }
     const searched = [...new Set([...settingsFiles, ...logFiles, ...(ud ? filesBelow(path.join(ud, 'logs')) : [])])];
     const leaking = searched.filter(f => { try { return fs.readFileSync(f, 'latin1').includes(SECRET); } catch { return false; } });

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, activateHost, answerWhereToWrite } from './helpers';
+import { EVERYTHING, activateHost, answerWhereToWrite, until } from './helpers';
 
 async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -55,7 +55,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
   it('shows a server that fails to start as an error, with its last stderr lines in the tooltip', async () => {
     const script = 'process.stderr.write("boom: missing API key\\n"); process.exit(3)';
     await cfg().update('servers', { broken: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
-    for (let i = 0; i < 150 && api.host.get('broken')?.state.kind !== 'error'; i++) await new Promise(r => setTimeout(r, 200));
+    await until(() => api.host.get('broken')?.state.kind === 'error', 'broken in its error state', 30000);
     const state = api.host.get('broken')?.state;
     assert.strictEqual(state?.kind, 'error', JSON.stringify(state));
     const item = api.views.servers.getTreeItem({ kind: 'server', server: 'broken' });
@@ -108,7 +108,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     api.setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
     await cfg().update('servers', { argsecret: { command: process.execPath, args: [EVERYTHING, 'stdio', '--token=${input:argtoken}'] } }, vscode.ConfigurationTarget.Workspace);
     await api.sync();
-    for (let i = 0; i < 50 && shown.length === 0; i++) await new Promise(r => setTimeout(r, 100));
+    await until(() => shown.length > 0, 'the launch consent dialog', 5000);
     api.setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
@@ -202,7 +202,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Keep Both'), 1);
       assert.strictEqual(access(), undefined, 'Keep Both leaves VS Code alone');
       await waitRunning(api, 'twin');
-      for (let i = 0; i < 50 && !/also in \.vscode\/mcp\.json/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
+      await until(() => /also in \.vscode\/mcp\.json/.test(String(twinItem()?.description)), 'the twin row saying "also in .vscode/mcp.json"', 10000);
       assert.match(String(twinItem()?.description), /^running · MCP [\d-]+ · also in \.vscode\/mcp\.json$/);
       assert.match((twinItem()?.tooltip as vscode.MarkdownString).value, /runs twice/);
       // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
@@ -211,7 +211,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
       api.setDialogAnswerer(undefined);
       assert.strictEqual(access(), 'none');
       await waitRunning(api, 'twin');
-      for (let i = 0; i < 50 && /also in/.test(String(twinItem()?.description)); i++) await new Promise(r => setTimeout(r, 200));
+      await until(() => !/also in/.test(String(twinItem()?.description)), 'the twin row without "also in"', 10000);
       assert.doesNotMatch(String(twinItem()?.description), /also in/);
     } finally {
       api.setDialogAnswerer(undefined);

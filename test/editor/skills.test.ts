@@ -40,15 +40,15 @@ describe('Skills (SEP-2640) in the editor: Servers view, @mcp /skill, the skill 
       evil: { type: 'stdio', command: process.execPath, args: [SKILLS, '--hostile'] },
       old: { type: 'stdio', command: process.execPath, args: [SKILLS, '--silent-probe'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'docs, evil and old running with their skills', () => ['docs', 'evil', 'old'].every(n => api.host.get(n)?.state.kind === 'running')
-      && api.host.get('docs')!.skills.length === 2 && api.host.get('evil')!.skills.length > 2);
+    await until(() => ['docs', 'evil', 'old'].every(n => api.host.get(n)?.state.kind === 'running')
+      && api.host.get('docs')!.skills.length === 2 && api.host.get('evil')!.skills.length > 2, 'docs, evil and old running with their skills');
   });
 
   after(async () => {
     if (!api) return;
     api.chat.setUi(undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H119: lists each server\'s skills in a Skills group (name, description), hostile text on one line', () => {

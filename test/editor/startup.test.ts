@@ -24,15 +24,15 @@ describe('Start-up: cached lists and lazy start', function () {
   after(async () => {
     await cfg().update('startup', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('a stopped server keeps showing its last known lists, marked cached', async () => {
     await cfg().update('servers', { cached: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'cached running with its tools', () => (api.host.get('cached')?.state.kind === 'running') && api.host.get('cached')!.catalogue.tools.length > 0);
+    await until(() => (api.host.get('cached')?.state.kind === 'running') && api.host.get('cached')!.catalogue.tools.length > 0, 'cached running with its tools');
     const tools = api.host.get('cached')!.catalogue.tools.length;
     await vscode.commands.executeCommand('mcpHost.stopServer', 'cached');
-    await until(api, 'stopped with its lists cached', () => api.host.get('cached')?.state.kind === 'stopped' && api.host.get('cached')!.catalogueStale);
+    await until(() => api.host.get('cached')?.state.kind === 'stopped' && api.host.get('cached')!.catalogueStale, 'stopped with its lists cached');
     assert.strictEqual(api.host.get('cached')!.catalogue.tools.length, tools);
     const s = serverItem('cached')!;
     assert.match(String(s.item.description), /^stopped.* · cached lists/);
@@ -47,13 +47,13 @@ describe('Start-up: cached lists and lazy start', function () {
       lazyB: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
       lazyC: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'all configured', () => ['lazyA', 'lazyB', 'lazyC'].every(n => !!api.host.get(n)));
+    await until(() => ['lazyA', 'lazyB', 'lazyC'].every(n => !!api.host.get(n)), 'all configured');
     await new Promise(r => setTimeout(r, 1000));
     for (const n of ['lazyA', 'lazyB', 'lazyC']) assert.strictEqual(api.host.get(n)!.state.kind, 'stopped', n);
     const a = serverItem('lazyA')!;
     assert.strictEqual(a.item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'expandable, to start it');
     api.views.servers.getChildren(a.node);
-    await until(api, 'lazyA started by expanding it', () => api.host.get('lazyA')?.state.kind === 'running');
+    await until(() => api.host.get('lazyA')?.state.kind === 'running', 'lazyA started by expanding it');
     assert.strictEqual(api.host.get('lazyB')!.state.kind, 'stopped');
     // A palette command on a waiting server is a use: it starts the server, then runs.
     const r = await vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'lazyB', 'echo', { message: 'first use' });

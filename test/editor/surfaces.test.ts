@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { ServerHandle } from '../../src/mcp';
-import { EVERYTHING, FILESYSTEM, until } from './helpers';
+import { EVERYTHING, FILESYSTEM, until, textOf } from './helpers';
 
 const NODE = process.execPath;
 
@@ -18,9 +18,6 @@ function running(api: McpHostExtensionApi, name: string): boolean {
   return api.host.get(name)?.state.kind === 'running';
 }
 
-function text(result: { content?: { type: string; text?: string }[] } | undefined): string {
-  return (result?.content ?? []).filter(c => c.type === 'text').map(c => c.text).join('\n');
-}
 
 async function settingsServers(servers: Record<string, unknown>): Promise<void> {
   await vscode.workspace.getConfiguration('mcpHost').update('servers', servers, vscode.ConfigurationTarget.Workspace);
@@ -43,13 +40,13 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     // Earlier suites may have allowed the same command lines: start from no remembered consent.
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     await settingsServers(servers);
-    await until(api, 'everything and files running with their catalogues', () => running(api, 'everything') && running(api, 'files')
-      && api.host.get('everything')!.catalogue.tools.length > 0 && api.host.get('everything')!.catalogue.resources.length > 0);
+    await until(() => running(api, 'everything') && running(api, 'files')
+      && api.host.get('everything')!.catalogue.tools.length > 0 && api.host.get('everything')!.catalogue.resources.length > 0, 'everything and files running with their catalogues');
   });
 
   after(async () => {
     await settingsServers({});
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   it('H24: asks launch consent for workspace stdio servers, naming the exact command line, cwd and env keys', () => {
@@ -138,7 +135,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
 
   it('H24: calls a tool through the command with arguments and shows the result', async () => {
     const result = await vscode.commands.executeCommand<{ content: { type: string; text?: string }[] }>('mcpHost.callTool', 'everything', 'echo', { message: 'hello from the editor test' });
-    assert.strictEqual(text(result), 'Echo: hello from the editor test');
+    assert.strictEqual(textOf(result, '\n'), 'Echo: hello from the editor test');
     const doc = vscode.window.activeTextEditor?.document;
     const shown = doc?.getText() ?? '';
     assert.ok(shown.includes('Echo: hello from the editor test'), shown);
@@ -204,12 +201,12 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   });
 
   it('H29: writes each server\'s logs to its own "MCP Host: <name>" channel', async () => {
-    await until(api, 'log channels', () => api.logChannels().includes('everything') && api.logChannels().includes('files'), 10000);
+    await until(() => api.logChannels().includes('everything') && api.logChannels().includes('files'), 'log channels', 10000);
   });
 
   it('H16: the workspace folders are the roots server-filesystem sees (not the directory on its command line)', async () => {
     const h = api.host.get('files')!;
-    const dirs = text(await h.callTool('list_allowed_directories', {}));
+    const dirs = textOf(await h.callTool('list_allowed_directories', {}), '\n');
     const lines = dirs.split('\n').map(l => l.trim());
     assert.ok(lines.includes(fs.realpathSync(wsDir)), dirs);
     assert.ok(!lines.includes(fs.realpathSync(os.tmpdir())), dirs);
@@ -221,13 +218,13 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     assert.ok(vscode.workspace.workspaceFile, 'the multi-root test ran outside the multi-root pass (no .code-workspace open)');
     const first = vscode.workspace.workspaceFolders![0].name;
     await settingsServers({ ...servers, scoped: { command: NODE, args: [FILESYSTEM, os.tmpdir()], roots: [first] } });
-    await until(api, 'scoped running', () => running(api, 'scoped'));
+    await until(() => running(api, 'scoped'), 'scoped running');
     const extra = fs.mkdtempSync(path.join(process.env.EXTTEST_RUN_DIR ?? os.tmpdir(), 'extra-root-'));
     const added = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
     assert.ok(vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length, 0, { uri: vscode.Uri.file(extra) }));
     await added;
     const want = fs.realpathSync(extra);
-    const dirsOf = async (name: string) => text(await (api.host.get(name) as ServerHandle).callTool('list_allowed_directories', {}));
+    const dirsOf = async (name: string) => textOf(await (api.host.get(name) as ServerHandle).callTool('list_allowed_directories', {}), '\n');
     let last = '';
     const deadline = Date.now() + 20000;
     while (Date.now() < deadline) {
@@ -243,7 +240,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length - 1, 1);
     await removed;
     await settingsServers(servers);
-    await until(api, 'scoped removed', () => !api.host.get('scoped'));
+    await until(() => !api.host.get('scoped'), 'scoped removed');
     assert.ok(last.includes(want), `allowed directories do not include ${want}: ${last}`);
     assert.ok(!scoped.includes(want), `a server restricted to "${first}" sees the added folder: ${scoped}`);
     assert.ok(scoped.includes(fs.realpathSync(wsDir)), scoped);
@@ -255,7 +252,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
     const since = everything.state.kind === 'running' ? everything.state.since : -1;
     const asked = consentAsked.length;
     await settingsServers({ ...servers, files: { command: NODE, args: [FILESYSTEM, os.tmpdir(), wsDir] } });
-    await until(api, 'files restarted', () => api.host.get('files') !== files && running(api, 'files'));
+    await until(() => api.host.get('files') !== files && running(api, 'files'), 'files restarted');
     assert.strictEqual(api.host.get('everything'), everything, 'everything was replaced');
     const after = everything.state;
     assert.ok(after.kind === 'running' && after.since === since, 'everything restarted');

@@ -9,11 +9,8 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { TaskInfo } from '../../src/mcp';
 import * as path from 'path';
-import { EVERYTHING, ROOT, until } from './helpers';
+import { EVERYTHING, ROOT, until, textOf } from './helpers';
 
-function text(result: { content?: { type: string; text?: string }[] } | undefined): string {
-  return (result?.content ?? []).filter(c => c.type === 'text').map(c => c.text).join('\n');
-}
 
 /** The 2025-11-25 tasks of server-everything, and the 2026-07-28 Tasks extension (the raw fixture, through ext-tasks). */
 const CASES = [
@@ -32,13 +29,13 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { [k.server]: { type: 'stdio', command: process.execPath, args: k.args } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, `${k.server} running with its tools`, () => api.host.get(k.server)?.state.kind === 'running'
-      && api.host.get(k.server)!.catalogue.tools.some(t => t.name === k.tool));
+    await until(() => api.host.get(k.server)?.state.kind === 'running'
+      && api.host.get(k.server)!.catalogue.tools.some(t => t.name === k.tool), `${k.server} running with its tools`);
   });
 
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   /** The task nodes under the server's Tasks group of the Servers view. */
@@ -54,7 +51,7 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
 
   it('Call Tool waits for the task; the Servers view shows it running, then with its result; Show Task Result opens it', async () => {
     const call = vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] }>('mcpHost.callTool', k.server, k.tool, k.long);
-    await until(api, `the task under ${k.server} in the Servers view`, () => taskNodes().some(n => taskOf(n)?.status === 'working'));
+    await until(() => taskNodes().some(n => taskOf(n)?.status === 'working'), `the task under ${k.server} in the Servers view`);
     const running = taskNodes().find(n => taskOf(n)?.status === 'working')!;
     const item = api.views.servers.getTreeItem(running);
     assert.strictEqual(item.label, k.tool);
@@ -62,8 +59,8 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
     assert.match(String(item.description), /^working/);
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
     const result = await call;
-    assert.match(text(result), k.expect);
-    await until(api, 'the task completed in the view', () => taskOf(running)?.status === 'completed');
+    assert.match(textOf(result, '\n'), k.expect);
+    await until(() => taskOf(running)?.status === 'completed', 'the task completed in the view');
     const done = api.views.servers.getTreeItem(running);
     assert.strictEqual(done.contextValue, 'task.result');
     assert.strictEqual(done.command?.command, 'mcpHost.showTaskResult');
@@ -75,7 +72,7 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
   it('Cancel Task cancels a running task and the Call Tool command ends without a result', async () => {
     const before = new Set(api.host.get(k.server)!.tasks.map(t => t.taskId));
     const call = vscode.commands.executeCommand('mcpHost.callTool', k.server, k.cancelTool, k.cancelArgs);
-    await until(api, 'a new running task', () => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId) && taskOf(n)?.status === 'working'));
+    await until(() => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId) && taskOf(n)?.status === 'working'), 'a new running task');
     const node = taskNodes().find(n => n.kind === 'task' && !before.has(n.taskId))!;
     assert.strictEqual(await vscode.commands.executeCommand('mcpHost.cancelTask', node), true);
     assert.strictEqual(await call, undefined);
@@ -87,9 +84,9 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
   if (progress) it('the task\'s progress shows in its Servers view row (H140)', async () => {
     const before = new Set(api.host.get(k.server)!.tasks.map(t => t.taskId));
     const call = vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] }>('mcpHost.callTool', k.server, progress.tool, progress.args);
-    await until(api, 'the task row showing its progress', () => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId)
-      && /^working · \d+% · step \d of 8$/.test(String(api.views.servers.getTreeItem(n).description))));
-    assert.match(text(await call), /progress done/);
+    await until(() => taskNodes().some(n => n.kind === 'task' && !before.has(n.taskId)
+      && /^working · \d+% · step \d of 8$/.test(String(api.views.servers.getTreeItem(n).description))), 'the task row showing its progress');
+    assert.match(textOf(await call, '\n'), /progress done/);
   });
 });
 
@@ -119,32 +116,32 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
       [S]: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
       [BY]: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both 2026-07-28 servers running with their tools', () => [S, BY].every(n => api.host.get(n)?.state.kind === 'running'
-      && api.host.get(n)!.catalogue.tools.some(t => t.name === 'slow_report')));
+    await until(() => [S, BY].every(n => api.host.get(n)?.state.kind === 'running'
+      && api.host.get(n)!.catalogue.tools.some(t => t.name === 'slow_report')), 'both 2026-07-28 servers running with their tools');
   });
 
   after(async () => {
     api.setDialogAnswerer(undefined);
     api.chat.setUi(undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   const tasksOf = (server: string): readonly TaskInfo[] => api.host.get(server)?.tasks ?? [];
   const callTool = (server: string, tool: string, args: Record<string, unknown>) =>
     vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] } | undefined>('mcpHost.callTool', server, tool, args);
   /** The bystander's own task, started now; resolves with its text once it completed. */
-  const bystander = async (): Promise<string> => text(await callTool(BY, 'slow', { ms: 1500 }));
+  const bystander = async (): Promise<string> => textOf(await callTool(BY, 'slow', { ms: 1500 }), '\n');
 
   it('H393, H506: the palette\'s Call Tool on a tool the server answers with a task (no taskSupport) waits for it and opens the result; its end raises ONE notice with "Show Result", which opens it', async () => {
     const notices = api.taskNotices.length;
     const result = await callTool(S, 'slow_report', { ms: 2000 });
-    assert.match(text(result), /report ready/);
+    assert.match(textOf(result, '\n'), /report ready/);
     const task = tasksOf(S).find(t => t.tool === 'slow_report' && t.userStarted);
     assert.strictEqual(task?.status, 'completed');
     assert.strictEqual(task?.hasResult, true);
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /report ready/, 'the result document opened');
-    await until(api, 'the notice of its end', () => api.taskNotices.length > notices);
+    await until(() => api.taskNotices.length > notices, 'the notice of its end');
     const shown = api.taskNotices.slice(notices);
     assert.deepStrictEqual(shown.map(n => n.actions), [['Show Result']], JSON.stringify(shown));
     assert.match(shown[0].text, new RegExp(`The task of slow_report on ${S} has completed`));
@@ -164,8 +161,8 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
     const second = await api.chat.run('still there?', { model: fake });
     assert.ok(second.markdown.includes('fake-reply-to:still there?'), second.markdown);
     assert.strictEqual(tasksOf(S).find(t => t.taskId === running.taskId)?.status, 'working', 'the second turn did not wait for the task');
-    await until(api, 'the task completed', () => tasksOf(S).find(t => t.taskId === running.taskId)?.status === 'completed', 30000);
-    await until(api, 'the notice of its end', () => api.taskNotices.length > notices);
+    await until(() => tasksOf(S).find(t => t.taskId === running.taskId)?.status === 'completed', 'the task completed', 30000);
+    await until(() => api.taskNotices.length > notices, 'the notice of its end');
     const shown = api.taskNotices.slice(notices);
     assert.deepStrictEqual(shown.map(n => n.actions), [['Show Result']], JSON.stringify(shown));
     assert.match(shown[0].text, new RegExp(`The task of slow_report on ${S} has completed`));
@@ -185,7 +182,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
     try {
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
       let name: string | undefined;
-      await until(api, 'the gateway\'s tools in vscode.lm.tools', () => (name = vscode.lm.tools.find(t => t.name.endsWith(`${S}_slow`))?.name) !== undefined, 60000);
+      await until(() => (name = vscode.lm.tools.find(t => t.name.endsWith(`${S}_slow`))?.name) !== undefined, 'the gateway\'s tools in vscode.lm.tools', 60000);
       const before = new Set(tasksOf(S).map(t => t.taskId));
       const result = await vscode.lm.invokeTool(name!, { input: { ms: 1500 }, toolInvocationToken: undefined });
       assert.strictEqual(result.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''), 'slow done');
@@ -200,7 +197,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   it('H395 hostile: a task that never ends (ttl unlimited) holds nothing: the bystander server\'s task completes meanwhile, and Cancel Task ends it', async () => {
     const before = new Set(tasksOf(S).map(t => t.taskId));
     const call = callTool(S, 'hostile_never', {});
-    await until(api, 'the endless task listed', () => tasksOf(S).some(t => !before.has(t.taskId) && t.tool === 'hostile_never' && t.status === 'working'));
+    await until(() => tasksOf(S).some(t => !before.has(t.taskId) && t.tool === 'hostile_never' && t.status === 'working'), 'the endless task listed');
     const endless = tasksOf(S).find(t => !before.has(t.taskId) && t.tool === 'hostile_never')!;
     assert.match(await bystander(), /slow done/);
     assert.strictEqual(tasksOf(S).find(t => t.taskId === endless.taskId)?.status, 'working');
@@ -214,7 +211,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
     const sub = api.host.onDidChangeTasks(t => { if (t.server === S) updates++; });
     try {
       const [flood, by] = await Promise.all([callTool(S, 'hostile_flood', { n: 1000 }), bystander()]);
-      assert.match(text(flood), /flood done after 1000/);
+      assert.match(textOf(flood, '\n'), /flood done after 1000/);
       assert.match(by, /slow done/);
     } finally {
       sub.dispose();

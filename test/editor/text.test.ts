@@ -55,10 +55,10 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], sampling: { maxRequestsPerMinute: 100 } },
       hostile: { type: 'stdio', command: process.execPath, args: [HOSTILE, '--hostile-text'] },
     }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'both servers running with their lists', () =>
+    await until(() =>
       api.host.get('everything')?.catalogue.prompts.some(p => p.name === 'simple-prompt') === true
       && api.host.get('hostile')?.catalogue.prompts.some(p => p.name === EVIL_PROMPT) === true
-      && api.host.get('hostile')?.catalogue.tools.some(t => t.name === EVIL_TOOL) === true);
+      && api.host.get('hostile')?.catalogue.tools.some(t => t.name === EVIL_TOOL) === true, 'both servers running with their lists');
   });
 
   afterEach(async () => {
@@ -72,7 +72,7 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
 
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
   });
 
   /** Records every dialog and answers it with `pick(dialog)`. */

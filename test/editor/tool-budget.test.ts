@@ -8,9 +8,8 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost, EVERYTHING, until } from './helpers';
+import { activateHost, EVERYTHING, until, textOf } from './helpers';
 
-const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 describe('Tool budget: which tools go to models', function () {
   this.timeout(60000);
@@ -19,7 +18,7 @@ describe('Tool budget: which tools go to models', function () {
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { budget: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
-    await until(api, 'budget running', () => (api.host.get('budget')?.catalogue.tools.length ?? 0) > 0);
+    await until(() => (api.host.get('budget')?.catalogue.tools.length ?? 0) > 0, 'budget running');
   });
   after(async () => {
     await vscode.workspace.getConfiguration('mcpHost').update('disabledTools', undefined, vscode.ConfigurationTarget.Workspace);
@@ -48,7 +47,7 @@ describe('Tool budget: which tools go to models', function () {
     assert.ok(tokensBefore > 0, String(tree().getTreeItem(toolsGroup()).description));
 
     await api.toolEnablement.set('budget', 'echo', false);
-    await until(api, 'the setting applied', () => !api.toolEnablement.enabled('budget', 'echo'));
+    await until(() => !api.toolEnablement.enabled('budget', 'echo'), 'the setting applied');
     assert.deepStrictEqual(vscode.workspace.getConfiguration('mcpHost').get('disabledTools'), { budget: ['echo'] });
     assert.ok(!(await listed()).includes('echo'));
     const refused = textOf(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'budget', tool: 'echo', arguments: { message: 'x' } }, toolInvocationToken: undefined }));
@@ -58,12 +57,12 @@ describe('Tool budget: which tools go to models', function () {
     assert.ok(tokensAfter < tokensBefore, `${tokensAfter} < ${tokensBefore}`);
 
     await api.toolEnablement.set('budget', undefined, false);
-    await until(api, 'the server is off', () => !api.toolEnablement.serverEnabled('budget'));
+    await until(() => !api.toolEnablement.serverEnabled('budget'), 'the server is off');
     assert.deepStrictEqual(await listed(), []);
     assert.strictEqual((tree().getTreeItem(serverNode()).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Unchecked);
 
     await api.toolEnablement.set('budget', undefined, true);
-    await until(api, 'the server is on', () => api.toolEnablement.enabled('budget', 'echo'));
+    await until(() => api.toolEnablement.enabled('budget', 'echo'), 'the server is on');
     assert.ok((await listed()).includes('echo'));
   });
 
@@ -99,7 +98,7 @@ describe('Tool budget: which tools go to models', function () {
     api.chat.setUi({ approveTool: async () => 'once' });
     try {
       await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', { tools: 3 }, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'the budget applied', () => api.toolEnablement.budget().tools === 3);
+      await until(() => api.toolEnablement.budget().tools === 3, 'the budget applied');
       let from = calls();
       const search = await api.chat.run('CALL_TOOL:mcp_host_search_tools {"query":"echo"}', { model: fake });
       assert.deepStrictEqual(offeredTools(from)[0], ['mcp_host_search_tools', 'mcp_host_activate_tools'], 'over the budget: only the discovery tools');
@@ -122,7 +121,7 @@ describe('Tool budget: which tools go to models', function () {
       assert.ok(used.markdown.includes('fake-reply-to:tool-result:Echo: activated'), used.markdown);
       // Under the budget nothing changes: every tool, no discovery tools.
       await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', undefined, vscode.ConfigurationTarget.Workspace);
-      await until(api, 'the budget removed', () => api.toolEnablement.budget().tools === undefined);
+      await until(() => api.toolEnablement.budget().tools === undefined, 'the budget removed');
       from = calls();
       await api.chat.run('hello', { model: fake });
       const all = offeredTools(from)[0];

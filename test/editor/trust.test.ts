@@ -54,7 +54,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     await cfg().update('inputs', undefined, WS);
     await cfg().update('inputs', undefined, USER);
     await api.sync();
-    await until(api, 'no servers left', () => api.host.servers.length === 0);
+    await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.clearInputs');
     await api.sampling.resetGrants();
     await api.chat.chat.resetGrants();
@@ -62,7 +62,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
 
   it('"Don\'t Allow" stops a running workspace server; Restart, Start, Start All and a settings reload ask again and never relaunch it silently', async () => {
     await cfg().update('servers', { guarded: everything() }, WS);
-    await until(api, 'guarded running', () => kind(api, 'guarded') === 'running');
+    await until(() => kind(api, 'guarded') === 'running', 'guarded running');
     const pid = (api.host.get('guarded') as unknown as { pid?: number }).pid;
     assert.ok(pid, 'the connection knows its process id');
     const alive = (p: number) => { try { process.kill(p, 0); return true; } catch { return false; } };
@@ -87,7 +87,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     await vscode.commands.executeCommand('mcpHost.restartServer', 'guarded');
     assert.strictEqual(asked.length, 5);
-    await until(api, 'guarded running after consent', () => kind(api, 'guarded') === 'running');
+    await until(() => kind(api, 'guarded') === 'running', 'guarded running after consent');
   });
 
   it('H504: the consent dialog shows the command line shell-quoted (the one quoting of the install and import dialogs), a secret with a quote in it still masked; the plain bystander runs', async () => {
@@ -148,7 +148,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     api.setConsentBatchPrompt(async defs => { batches.push(defs.map(d => d.name)); return batchAnswer; });
     api.setConsentPrompt(async def => { single.push(def.name); return def.name === 'one' ? 'allow' : 'deny'; });
     await cfg().update('servers', { one: everything({ env: { N: '1' } }), two: everything({ env: { N: '2' } }), three: everything({ env: { N: '3' } }) }, WS);
-    await until(api, 'all three running', () => ['one', 'two', 'three'].every(n => kind(api, n) === 'running'), 60000);
+    await until(() => ['one', 'two', 'three'].every(n => kind(api, n) === 'running'), 'all three running', 60000);
     assert.deepStrictEqual(batches.map(b => b.sort()), [['one', 'three', 'two']], 'one dialog for three servers');
     assert.deepStrictEqual(single, []);
 
@@ -161,7 +161,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     await vscode.commands.executeCommand('mcpHost.startAll');
     assert.strictEqual(batches.length, 3, 'Start All asks once for every held-back server');
     assert.deepStrictEqual(single.sort(), ['one', 'three', 'two'], 'review asks about each');
-    await until(api, 'one running', () => kind(api, 'one') === 'running');
+    await until(() => kind(api, 'one') === 'running', 'one running');
     assert.strictEqual(kind(api, 'two'), 'stopped');
     assert.strictEqual(kind(api, 'three'), 'stopped');
   });
@@ -172,14 +172,14 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     api.setInputPrompt(async o => { prompts.push(o.prompt ?? ''); return answer; });
     await cfg().update('inputs', [{ id: 'shared', type: 'promptString', password: true }, { id: 'useronly', type: 'promptString', password: true }], USER);
     await cfg().update('servers', { mine: everything({ env: { KEY: '${input:shared}', OTHER: '${input:useronly}' } }) }, USER);
-    await until(api, 'the user server running', () => kind(api, 'mine') === 'running');
+    await until(() => kind(api, 'mine') === 'running', 'the user server running');
     assert.strictEqual(prompts.length, 2);
     assert.ok(api.host.get('mine')!.definition.secrets?.includes('user-value-1111'));
 
     answer = 'ws-value-2222';
     await cfg().update('inputs', [{ id: 'shared', type: 'promptString', password: true }], WS);
     await cfg().update('servers', { theirs: everything({ env: { KEY: '${input:shared}' } }), sneaky: everything({ env: { KEY: '${input:useronly}' } }) }, WS);
-    await until(api, 'the workspace server running', () => kind(api, 'theirs') === 'running');
+    await until(() => kind(api, 'theirs') === 'running', 'the workspace server running');
     assert.strictEqual(prompts.length, 3, 'the workspace\'s own "shared" was asked for');
     assert.match(prompts[2], /declared in this workspace/);
     const theirs = api.host.get('theirs')!.definition;
@@ -221,7 +221,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     const useBoth = async () => {
-      await until(api, 'g running', () => kind(api, 'g') === 'running' && api.host.get('g')!.catalogue.tools.some(t => t.name === 'echo'));
+      await until(() => kind(api, 'g') === 'running' && api.host.get('g')!.catalogue.tools.some(t => t.name === 'echo'), 'g running');
       const t = await api.chat.run('CALL_TOOL:g_echo {"message":"hi"}', { model: fake });
       assert.ok(t.markdown.includes('tool-result:Echo: hi'), t.markdown);
       const r = JSON.stringify(await api.host.get('g')!.callTool('trigger-sampling-request', { prompt: 'p', maxTokens: 5 }));
@@ -257,7 +257,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
   it('"roots": [] gives a server no root at all; without "roots" it sees the workspace folder', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.toString();
     await cfg().update('servers', { rootless: everything({ roots: [] }), rooted: everything({ env: { R: '1' } }) }, WS);
-    await until(api, 'both running', () => kind(api, 'rootless') === 'running' && kind(api, 'rooted') === 'running');
+    await until(() => kind(api, 'rootless') === 'running' && kind(api, 'rooted') === 'running', 'both running');
     const seen = async (n: string) => JSON.stringify((await api.host.get(n)!.callTool('get-roots-list', {})).content);
     assert.ok((await seen('rooted')).includes(folder), await seen('rooted'));
     const none = await seen('rootless');
@@ -269,7 +269,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     api.setInputPrompt(async () => SECRET);
     await cfg().update('inputs', [{ id: 'tip', type: 'promptString', password: true }], WS);
     await cfg().update('servers', { tipped: everything({ args: [EVERYTHING, 'stdio', `--token=\${input:tip}`] }) }, WS);
-    await until(api, 'tipped running', () => kind(api, 'tipped') === 'running');
+    await until(() => kind(api, 'tipped') === 'running', 'tipped running');
     const item = api.views.servers.getTreeItem({ kind: 'server', server: 'tipped' });
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.ok(!tip.includes(SECRET), tip);

@@ -39,7 +39,7 @@ describe('Reliability: code mode through the gateway (issue 42)', function () {
     t = await startHost([stdio('files', process.execPath, [FILESYSTEM, root], { env: { [MARK_NAME]: MARK } })]);
     gateway = new GatewayServer({
       host: t.host, version: 'test',
-      toolEnabled: (s, tool) => !disabled.has(`${s}/${tool.name}`),
+      gate: { enabled: (s: string, tool: string) => !disabled.has(`${s}/${tool}`) },
       codeMode: () => limits,
       programApproval: () => {
         const once = new Set<string>();

@@ -33,7 +33,7 @@ describe('Reliability: templates, completions, progress and the tool budget thro
       { name: 'everything', type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { [MARK_NAME]: MARK } },
       marked('hostile', 'gateway-hostile'),
     ], { limits: { maxMessageBytes: 4 * 1024 * 1024 } });
-    await until(() => (t!.host.get('everything')?.catalogue.resourceTemplates.length ?? 0) > 0 && (t!.host.get('hostile')?.catalogue.resourceTemplates.length ?? 0) > 0, 20_000, 'templates listed');
+    await until(() => (t!.host.get('everything')?.catalogue.resourceTemplates.length ?? 0) > 0 && (t!.host.get('hostile')?.catalogue.resourceTemplates.length ?? 0) > 0, 'templates listed', 20_000);
     secret = newSecret();
     channel = new GatewayChannel({
       secret: () => secret,
@@ -155,7 +155,7 @@ describe('Reliability: templates, completions, progress and the tool budget thro
     }
     const act = await c.callTool({ name: DISCOVERY_TOOL_NAMES.activate, arguments: { names: [hit.name] } });
     assert.match(textOf(act), /Activated/);
-    await until(() => changed > 0, 5_000, 'tools/list_changed');
+    await until(() => changed > 0, 'tools/list_changed', 5_000);
     assert.ok((await c.listTools()).tools.some(x => x.name === hit.name));
     assert.match(textOf(await c.callTool({ name: hit.name, arguments: { text: 'activated' } })), /activated/);
     // Activating every tool: bounded, and said.

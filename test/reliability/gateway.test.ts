@@ -27,6 +27,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
   let secret: string;
   const allowed = new Set<string>();
   const disabled = new Set<string>();
+  const denied = new Set<string>();
   const gateways: GatewayServer[] = [];
   const sessions: GatewayTransport[] = [];
   const logs: string[] = [];
@@ -35,6 +36,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
   beforeEach(async () => {
     allowed.clear();
     disabled.clear();
+    denied.clear();
     gateways.length = 0;
     sessions.length = 0;
     logs.length = 0;
@@ -50,7 +52,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
         const g = new GatewayServer({
           host: t!.host, version: 'test',
           allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`),
-          toolEnabled: (s, tool) => !disabled.has(`${s}/${tool.name}`),
+          gate: { enabled: (s, tool) => !disabled.has(`${s}/${tool}`), allowed: s => !denied.has(s) },
         });
         gateways.push(g);
         void g.connect(tr);
@@ -138,22 +140,29 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     let changed = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
     await client.callTool({ name: 'claims_add_tool', arguments: { name: 'fresh' } });
-    await until(() => changed > 0, 10_000, 'the gateway sends tools/list_changed');
-    await until(async () => (await client.listTools()).tools.some(x => x.name === 'claims_fresh'), 10_000, 'the new tool is listed');
+    await until(() => changed > 0, 'the gateway sends tools/list_changed', 10_000);
+    await until(async () => (await client.listTools()).tools.some(x => x.name === 'claims_fresh'), 'the new tool is listed', 10_000);
   });
 
-  it('tool budget: a tool turned off for models is neither listed nor callable through the gateway, and the change is announced', async () => {
+  it('H521: the one model-tool gate, as the gateway is given it: a tool turned off for models, then a denied server, is neither listed nor callable, and each change is announced', async () => {
     const { client } = await connectEditor();
     let changed = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
     disabled.add('claims/echo');
     gateways[0].listsChanged();
-    await until(() => changed > 0, 10_000, 'list_changed after the switch');
+    await until(() => changed > 0, 'list_changed after the switch', 10_000);
     const names = (await client.listTools()).tools.map(x => x.name);
     assert.ok(!names.includes('claims_echo') && names.includes('bystander_echo'), names.join(', '));
     const refused = await client.callTool({ name: 'claims_echo', arguments: { text: 'x' } });
     assert.equal(refused.isError, true);
     assert.ok(!t!.get('claims').history.some(h => h.target === 'echo'), 'nothing reached the server');
+    const before = changed;
+    denied.add('claims');
+    gateways[0].listsChanged();
+    await until(() => changed > before, 'list_changed after the denial', 10_000);
+    const left = (await client.listTools()).tools.map(x => x.name);
+    assert.ok(!left.some(n => n.startsWith('claims_')) && left.includes('bystander_echo'), left.join(', '));
+    assert.equal((await client.callTool({ name: 'claims_add_tool', arguments: { name: 'x' } })).isError, true);
   });
 
   it('H101: refuses a gateway without the secret, a hello that never comes, and a hello that is not one', async () => {
@@ -161,7 +170,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     const bad = spawnGateway('not-the-secret');
     const client = new Client({ name: 'intruder', version: '1.0.0' });
     await assert.rejects(client.connect(bad));
-    await until(() => bad.err.join('').includes('MCP Host refused the connection'), 10_000, `the refused gateway says so: ${bad.err.join('')}`);
+    await until(() => bad.err.join('').includes('MCP Host refused the connection'), `the refused gateway says so: ${bad.err.join('')}`, 10_000);
     await client.close().catch(() => undefined);
     // A raw socket: no hello (closed after the timeout), a request instead of a hello.
     const closedAfter = async (write?: string) => {
@@ -185,11 +194,11 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     const { client } = await connectEditor();
     const aborts = [1, 2, 3, 4].map(() => new AbortController());
     const hanging = aborts.map(ac => client.callTool({ name: 'claims_hang', arguments: {} }, { signal: ac.signal }).catch(e => e as Error));
-    await until(() => sessions[0].pendingRequests === 4, 10_000, 'four calls wait');
+    await until(() => sessions[0].pendingRequests === 4, 'four calls wait', 10_000);
     await assert.rejects(client.callTool({ name: 'bystander_echo', arguments: { text: 'x' } }), /4 requests are already waiting/);
     for (const ac of aborts) ac.abort();
     await Promise.all(hanging);
-    await until(() => sessions[0].pendingRequests === 0, 10_000, 'cancelled calls no longer count');
+    await until(() => sessions[0].pendingRequests === 0, 'cancelled calls no longer count', 10_000);
     assert.equal(textOf(await client.callTool({ name: 'bystander_echo', arguments: { text: 'after' } }) as { content: unknown }), 'after');
   });
 
@@ -209,7 +218,7 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     let exited = false;
     e.transport.onclose = () => { exited = true; };
     channel!.close();
-    await until(() => exited && !isAlive(e.pid), 10_000, 'the gateway process exits');
+    await until(() => exited && !isAlive(e.pid), 'the gateway process exits', 10_000);
     assert.match(e.stderr(), /MCP Host closed the channel/);
   });
 });

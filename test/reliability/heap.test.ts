@@ -32,12 +32,12 @@ describe('Reliability: the heap after many list_changed', function () {
     // Warm up (the first lists, ajv's dialect and formats, the fixture's first generations).
     for (let i = 1; i <= 10; i++) {
       await edges.callTool('relist', { n: 1, props: 200 });
-      await until(() => edges.catalogue.tools.some(x => x.name === `gen_${i}`), 60_000, `gen_${i} listed`);
+      await until(() => edges.catalogue.tools.some(x => x.name === `gen_${i}`), `gen_${i} listed`, 60_000);
     }
     const before = await heapAfterFullCollection();
     for (let i = 11; i <= 310; i++) {
       await edges.callTool('relist', { n: 1, props: 200 });
-      await until(() => edges.catalogue.tools.some(x => x.name === `gen_${i}`), 60_000, `gen_${i} listed`);
+      await until(() => edges.catalogue.tools.some(x => x.name === `gen_${i}`), `gen_${i} listed`, 60_000);
     }
     const after = await heapAfterFullCollection();
     // 300 lists of one 200-property schema each: about 60 MB were compiled on the way (measured with ordinary

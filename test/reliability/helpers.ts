@@ -11,7 +11,8 @@ import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../support/connection';
 
-export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, until, waitForState } from '../support/connection';
+export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, waitForState } from '../support/connection';
+export { textOf, until } from '../support/wait';
 
 /** Every stdio server of this run carries this in its environment, and its children inherit it. */
 export const MARK_NAME = 'MCP_RELIABILITY_RUN';
@@ -113,7 +114,3 @@ export async function startHost(defs: ServerDefinition[], options: HostOptions =
   };
 }
 
-/** The text of a tool result. */
-export function textOf(result: { content?: unknown }): string {
-  return ((result.content ?? []) as Array<{ type: string; text?: string }>).map(c => c.text ?? '').join('');
-}

@@ -85,7 +85,7 @@ describe('Reliability: hostile HTTP servers', function () {
       assert.match(m.result.message, new RegExp(`server \`hostile\` ${what}: over the limit of 64 MiB \\(raise it with the setting \`mcpHost\\.limits\\.maxMessageBytes\`\\)`));
       assert.ok(m.peakRss < 200 * MB && m.peakUsed < 200 * MB, `peak growth rss ${Math.round(m.peakRss / MB)} MB, heap+buffers ${Math.round(m.peakUsed / MB)} MB`);
       assert.ok(m.left < 32 * MB, `left after the call: ${Math.round(m.left / MB)} MB`);
-      await until(async () => ((await f.stats()).closedEarly as number) >= 1, 10_000, 'the server saw the read stop');
+      await until(async () => ((await f.stats()).closedEarly as number) >= 1, 'the server saw the read stop', 10_000);
       const sent = (await f.stats()).bytesSent as number;
       assert.ok(sent < 400 * MB, `the read stopped (${Math.round(sent / MB)} MB sent)`);
       assert.equal(textOf(await t.get('hostile').callTool('echo', { text: 'still usable' })), 'still usable');
@@ -99,7 +99,7 @@ describe('Reliability: hostile HTTP servers', function () {
       limits: { maxMessageBytes: MB },
       reconnection: { initialReconnectionDelay: 50, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
     });
-    await until(() => t!.logs.some(l => l.server === 'hostile' && /sent an SSE event: over the limit of 1 MiB .*mcpHost\.limits\.maxMessageBytes/.test(l.message)), 15_000, 'the limit logged');
+    await until(() => t!.logs.some(l => l.server === 'hostile' && /sent an SSE event: over the limit of 1 MiB .*mcpHost\.limits\.maxMessageBytes/.test(l.message)), 'the limit logged', 15_000);
     assert.equal(textOf(await t.get('hostile').callTool('echo', { text: 'fine' })), 'fine');
     await t.assertBystanderUndisturbed();
   });
@@ -145,7 +145,7 @@ describe('Reliability: hostile HTTP servers', function () {
     const f = await hostile();
     t = await startHost([httpDef('hostile', f.url)]);
     await assert.rejects(t.get('hostile').callTool('stall_sse', {}, { timeout: 300 }), /did not answer|timed out/);
-    await until(async () => ((await f.stats()).closedEarly as number) >= 1, 10_000, 'the stalled answer closed');
+    await until(async () => ((await f.stats()).closedEarly as number) >= 1, 'the stalled answer closed', 10_000);
     assert.equal(textOf(await t.get('hostile').callTool('echo', { text: 'after' })), 'after');
     await t.assertBystanderUndisturbed();
   });

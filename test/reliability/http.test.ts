@@ -38,10 +38,10 @@ describe('Reliability: HTTP servers that misbehave', function () {
     t = await startHost([http('dropper', f.url)], {
       reconnection: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 50 },
     });
-    await until(async () => ((await f.stats()).droppedStreams as number) >= 2, 15_000, 'two streams dropped');
-    await until(async () => ((await f.stats()).gets as number) >= 3, 15_000, 'stream reopened');
+    await until(async () => ((await f.stats()).droppedStreams as number) >= 2, 'two streams dropped', 15_000);
+    await until(async () => ((await f.stats()).gets as number) >= 3, 'stream reopened', 15_000);
     await t.get('dropper').callTool('notify_later', { ms: 100 });
-    await until(() => t!.logs.some(l => l.server === 'dropper' && l.source === 'server' && /notify_later fired/.test(l.message)), 15_000, 'a notification after the reconnect');
+    await until(() => t!.logs.some(l => l.server === 'dropper' && l.source === 'server' && /notify_later fired/.test(l.message)), 'a notification after the reconnect', 15_000);
     assert.equal(t.get('dropper').state.kind, 'running');
     await t.assertBystanderUndisturbed();
   });

@@ -38,7 +38,7 @@ describe('Reliability: long and churning tools lists (issue 27)', function () {
     const before = await stats(c);
     const r = await c.callTool('churn', { n: 300 });
     const version = (r.structuredContent as { version: number }).version;
-    await until(() => heldVersion(c) === version, 30_000, `list version ${version} lands`);
+    await until(() => heldVersion(c) === version, `list version ${version} lands`, 30_000);
     // Quiet for a while after the burst: no further refresh comes.
     await new Promise(resolve => setTimeout(resolve, 500));
     const after = await stats(c);
@@ -66,7 +66,7 @@ describe('Reliability: long and churning tools lists (issue 27)', function () {
     }
     const end = await stats(c);
     assert.ok(end.version - before.version >= 5000, `the flood sent ${end.version - before.version} notifications`);
-    await until(() => heldVersion(c) === end.version, 30_000, `the newest list (version ${end.version}) lands`);
+    await until(() => heldVersion(c) === end.version, `the newest list (version ${end.version}) lands`, 30_000);
     const refreshes = (await stats(c)).lists - before.lists - 0;
     // At most about one refresh per second of flood (ListChangedPacing.maxWaitMs), one in flight: never one per notification.
     assert.ok(refreshes >= 2 && refreshes <= 25, `${refreshes} tools/list for 10 s of flood`);

@@ -54,7 +54,7 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     } finally {
       clearInterval(timer);
     }
-    await until(() => seen.length >= 1000, 30_000, 'all 1,000 lines logged');
+    await until(() => seen.length >= 1000, 'all 1,000 lines logged', 30_000);
     assert.deepEqual(seen.slice(0, 1000), Array.from({ length: 1000 }, (_, i) => i), 'in order, none lost');
     // Bounded: what is held at any time stays far under what went through (1 GB; seen: 122-137 MiB, garbage not yet
     // collected included), and after a full collection next to nothing of it remains (seen: 9-13 MiB).
@@ -75,7 +75,7 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     // The notes written before the answer were delivered before it (those after it may come in the same turn).
     const atAnswer = order.length;
     assert.equal(textOf(r).length, 5 * MiB);
-    await until(() => order.length >= 100, 10_000, 'all notes');
+    await until(() => order.length >= 100, 'all notes', 10_000);
     assert.ok(atAnswer >= 50, `${atAnswer} notes before the answer`);
     assert.deepEqual(order, Array.from({ length: 100 }, (_, i) => `note ${i}`), 'every note, in order');
     await t.assertBystanderUndisturbed();
@@ -111,7 +111,7 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     const c = t.get('exits');
     const r = await c.callTool('exit', { mb: 20 });
     assert.equal(textOf(r).length, 20 * MiB);
-    await until(() => c.state.kind !== 'running', 20_000, 'the exit is seen');
+    await until(() => c.state.kind !== 'running', 'the exit is seen', 20_000);
     await t.assertBystanderUndisturbed();
   });
 });

@@ -115,7 +115,7 @@ describe('sandboxed servers (issue 24)', function () {
     assert.equal(accepted, before, 'no connection reached the loopback listener');
 
     // Each refused write and connection is in the server's log (source `sandbox`) and on the event.
-    await until(() => denials.some(d => d.kind === 'write' && d.target === out) && denials.some(d => d.kind === 'network' && d.target.endsWith(`:${port}`)), 10_000, 'the denials to be reported');
+    await until(() => denials.some(d => d.kind === 'write' && d.target === out) && denials.some(d => d.kind === 'network' && d.target.endsWith(`:${port}`)), 'the denials to be reported', 10_000);
     const sandboxLog = t!.logs.filter(l => l.server === 'probe' && l.source === 'sandbox').map(l => l.message);
     assert.ok(sandboxLog.some(m => m.startsWith('sandboxed: writes only in') && m.includes(rootA)), sandboxLog.join('\n'));
     // Refused reads are not reported one by one on Linux (bubblewrap hides the path; nothing monitors it): the launch
@@ -138,7 +138,7 @@ describe('sandboxed servers (issue 24)', function () {
     const before = accepted;
     const n = await call('plain', 'connect', { port });
     assert.equal(n.direct?.ok, true, JSON.stringify(n));
-    await until(() => accepted > before, 5000, 'the listener to accept');
+    await until(() => accepted > before, 'the listener to accept', 5000);
     assert.equal(t!.logs.filter(l => l.server === 'plain' && l.source === 'sandbox').length, 0);
     await t!.assertBystanderUndisturbed();
   });
@@ -149,9 +149,9 @@ describe('sandboxed servers (issue 24)', function () {
     assert.deepEqual(await call('moving', 'write', { path: path.join(rootA, 'a1.txt') }), { ok: true });
     assert.equal((await call('moving', 'write', { path: path.join(rootB, 'b1.txt') })).ok, false);
     t!.host.setRoots(rootsOf(rootB));
-    await until(() => t!.logs.some(l => l.server === 'moving' && l.source === 'sandbox' && l.message.startsWith('roots changed: restarting')), 10_000, 'the restart to be logged');
+    await until(() => t!.logs.some(l => l.server === 'moving' && l.source === 'sandbox' && l.message.startsWith('roots changed: restarting')), 'the restart to be logged', 10_000);
     const relaunched = () => t!.logs.some(l => l.server === 'moving' && l.source === 'sandbox' && l.message.startsWith(`sandboxed: writes only in ${rootB}`));
-    await until(() => relaunched() && t!.get('moving').state.kind === 'running' && t!.get('moving').pid !== undefined, 30_000, 'the restart');
+    await until(() => relaunched() && t!.get('moving').state.kind === 'running' && t!.get('moving').pid !== undefined, 'the restart', 30_000);
     assert.notEqual(t!.get('moving').pid, first, 'a new process');
     assert.equal((await call('moving', 'write', { path: path.join(rootA, 'a2.txt') })).ok, false, 'the old root is no longer writable');
     assert.deepEqual(await call('moving', 'write', { path: path.join(rootB, 'b2.txt') }), { ok: true });

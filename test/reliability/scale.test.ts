@@ -58,14 +58,14 @@ describe('Reliability: scale', function () {
     }
     const running = names.filter((_, i) => i % 10 !== 9);
     const answers = await Promise.all(running.map(n => t!.get(n).callTool('echo', { text: n })));
-    assert.deepEqual(answers.map(textOf), running);
+    assert.deepEqual(answers.map(r => textOf(r)), running);
     assert.equal(new Set(running.map(n => t!.get(n).pid)).size, 45, 'one process each');
     assert.equal(markedProcesses().length, 46, 'the process table holds the 45 servers and the bystander');
 
     const keep = defs.filter((_, i) => i < 25);
     await t.host.reconcile([marked(BYSTANDER, 'echo'), ...keep]);
     assert.deepEqual(t.host.servers.map(s => s.name).sort(), [BYSTANDER, ...keep.map(d => d.name)].sort());
-    await until(() => markedProcesses().length === 1 + keep.filter((_, i) => i % 10 !== 9).length, 15_000, 'removed servers gone from the process table');
+    await until(() => markedProcesses().length === 1 + keep.filter((_, i) => i % 10 !== 9).length, 'removed servers gone from the process table', 15_000);
     await t.assertBystanderUndisturbed();
   });
 
@@ -113,7 +113,7 @@ describe('Reliability: scale', function () {
       await until(async () => {
         const seen = JSON.parse(textOf(await t!.get(name).callTool('roots_seen', {}))) as { last: unknown };
         return JSON.stringify(seen.last) === JSON.stringify(last);
-      }, 15_000, `${name} sees the last roots`);
+      }, `${name} sees the last roots`, 15_000);
       await new Promise(r => setTimeout(r, 200));
       const seen = JSON.parse(textOf(await t.get(name).callTool('roots_seen', {}))) as { listChanged: number; rootsCalls: number; last: unknown };
       assert.ok(seen.listChanged >= 1 && seen.listChanged <= 5, `${name}: ${seen.listChanged} notifications for 300 changes`);

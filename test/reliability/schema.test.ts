@@ -133,7 +133,7 @@ describe('Reliability: hostile schemas, pages and server requests', function () 
       t = await startHost([marked('burst', FIXTURE, [], { sampling: { maxRequestsPerMinute: 100_000 } })], { features });
       const s = t.get('burst');
       const result = s.callTool(kind, { n: 1000, reportAt: 1000 - cap }, { timeout: 120_000 });
-      await until(() => t!.logs.some(l => l.server === 'burst' && l.message === `answered ${1000 - cap}`), 60_000, 'the refusals');
+      await until(() => t!.logs.some(l => l.server === 'burst' && l.message === `answered ${1000 - cap}`), 'the refusals', 60_000);
       assert.equal(calls, cap, 'only the cap reached the callback');
       const release = waiting;
       waiting = [];

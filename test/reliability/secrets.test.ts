@@ -88,7 +88,7 @@ describe('Reliability: secrets never leave through any output', function () {
     for (let at = DEFAULT_LIMITS.maxLogEntryBytes - prefix - 20; at < DEFAULT_LIMITS.maxLogEntryBytes - prefix + 20; at += 3) {
       await leaky.callTool('long', { at });
     }
-    await until(() => t!.logs.filter(l => l.server === 'leaky' && l.source === 'server').length >= 4, 10_000, 'the log notifications');
+    await until(() => t!.logs.filter(l => l.server === 'leaky' && l.source === 'server').length >= 4, 'the log notifications', 10_000);
 
     const cut = t.logs.filter(l => l.server === 'leaky' && /… \(\d+ more bytes\)$/.test(l.message));
     assert.ok(cut.some(l => l.source === 'trace'), 'trace lines were cut');

@@ -71,7 +71,7 @@ describe('Reliability: security', function () {
     const r = await careless.callTool('leak', {});
     assert.ok(textOf(r).includes(SECRET), 'the server got the secret');
     await careless.setLogLevel('debug');
-    await until(() => t!.logs.some(l => l.server === 'careless' && l.source === 'server' && l.logger === 'cfg'), 10_000, 'the object log message');
+    await until(() => t!.logs.some(l => l.server === 'careless' && l.source === 'server' && l.logger === 'cfg'), 'the object log message', 10_000);
     assert.equal(t.get('crashing').state.kind, 'error');
 
     const everything = [
@@ -95,8 +95,8 @@ describe('Reliability: security', function () {
       'file:///home/me/%2e%2e/etc', 'relative/folder', ''];
     t.host.setRoots([...good.slice(0, 1), ...bad.map(uri => ({ uri })), ...good.slice(1)]);
     const seen = async (n: string) => (JSON.parse(textOf(await t!.get(n).callTool('roots_seen', {}))) as { last: Array<{ uri: string }> | null }).last;
-    await until(async () => JSON.stringify(await seen('all')) === JSON.stringify(good), 10_000, 'all sees the two folders');
-    await until(async () => JSON.stringify(await seen('only-a')) === JSON.stringify(good.slice(0, 1)), 10_000, 'only-a sees its folder');
+    await until(async () => JSON.stringify(await seen('all')) === JSON.stringify(good), 'all sees the two folders', 10_000);
+    await until(async () => JSON.stringify(await seen('only-a')) === JSON.stringify(good.slice(0, 1)), 'only-a sees its folder', 10_000);
     for (const uri of bad) assert.ok(t.logs.some(l => l.level === 'warning' && l.message.startsWith(`ignored root \`${uri}\``)), `warned about ${uri}`);
     for (const roots of [await seen('all'), await seen('only-a')]) for (const r of roots ?? []) assert.match(r.uri, /^file:\/\//);
     await t.assertBystanderUndisturbed();

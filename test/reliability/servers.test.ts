@@ -53,7 +53,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     assert.match(s.message, /^server `late` exited during startup \(exit code 1\): fatal: the late reason$/, s.message);
     assert.equal(s.stderrTail.at(-1), 'fatal: the late reason');
     await t.assertBystanderUndisturbed();
-    await until(() => othersThanBystander().length === 0, 10_000, 'the launch\'s writer gone');
+    await until(() => othersThanBystander().length === 0, 'the launch\'s writer gone', 10_000);
   });
 
   it('crash loop: restarts with growing backoff, then stops restarting and says so', async () => {
@@ -81,7 +81,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     t = await startHost([marked('mute', 'never-init', [], { timeout: { startup: 1500 } })]);
     const s = errorState(t.get('mute').state);
     assert.match(s.message, /^server `mute` did not answer initialize within 1\.5 s \(timeout\.startup\); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout$/);
-    await until(() => othersThanBystander().length === 0, 10_000, 'never-init stopped');
+    await until(() => othersThanBystander().length === 0, 'never-init stopped', 10_000);
     await t.assertBystanderUndisturbed();
   });
 
@@ -98,7 +98,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     const s = errorState(t.get('future').state);
     assert.match(s.message, /^server `future` answered with protocol version 2099-01-01, which this host does not support \(supported: [\d-]+(, [\d-]+)*\); update the server or the host$/);
     assert.match(s.message, /2025-06-18/);
-    await until(() => othersThanBystander().length === 0, 10_000, 'the server stopped');
+    await until(() => othersThanBystander().length === 0, 'the server stopped', 10_000);
     await t.assertBystanderUndisturbed();
   });
 
@@ -135,7 +135,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     const record = path.join(dir, 'flood-record');
     t = await startHost([marked('flood', 'hostile', ['--flood', '20000', '--record', record])]);
     const f = t.get('flood');
-    await until(() => t!.logs.filter(l => l.server === 'flood' && l.source === 'server').length >= 5000, 30_000, 'the flood arrived');
+    await until(() => t!.logs.filter(l => l.server === 'flood' && l.source === 'server').length >= 5000, 'the flood arrived', 30_000);
     assert.equal(textOf(await f.callTool('echo', { text: 'through the flood' })), 'through the flood');
     const flood2 = await f.callTool('flood', { n: 20_000 });
     assert.match(textOf(flood2), /"sent":20000/);
@@ -177,10 +177,10 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     const h = t.get('hang');
     const ac = new AbortController();
     const call = h.callTool('hang', {}, { signal: ac.signal });
-    await until(() => fs.existsSync(record) && fs.readFileSync(record, 'utf8').includes('tools/call'), 10_000, 'the call reached the server');
+    await until(() => fs.existsSync(record) && fs.readFileSync(record, 'utf8').includes('tools/call'), 'the call reached the server', 10_000);
     ac.abort('the user pressed Cancel');
     await assert.rejects(call, /^McpHostError: tools\/call to server `hang` was cancelled$|tools\/call to server `hang` was cancelled/);
-    await until(() => fs.readFileSync(record, 'utf8').includes('notifications/cancelled'), 10_000, 'notifications/cancelled reached the server');
+    await until(() => fs.readFileSync(record, 'utf8').includes('notifications/cancelled'), 'notifications/cancelled reached the server', 10_000);
     await assert.rejects(h.callTool('hang', {}, { timeout: 1000 }), /server `hang` did not answer tools\/call within 1 s/);
     assert.equal(h.state.kind, 'running', 'a hung call does not take the server down');
     assert.equal(textOf(await h.callTool('echo', { text: 'next call works' })), 'next call works');
@@ -195,7 +195,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
     const s = errorState(await waitForState(d, x => x.kind === 'error', 30_000));
     assert.equal(s.message, 'server `deaf` closed its stdout but kept running, so none of its answers can arrive; it was stopped');
     assert.deepEqual(s.stderrTail, ['hostile: closed stdout, still running']);
-    await until(() => !isAlive(pid), 10_000, 'the process was stopped');
+    await until(() => !isAlive(pid), 'the process was stopped', 10_000);
     await assert.rejects(d.callTool('echo', { text: 'x' }), /server `deaf` is not running: .*closed its stdout/);
     await t.assertBystanderUndisturbed();
   });
@@ -218,7 +218,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
         await until(() => {
           const now = markedProcesses().sort();
           return JSON.stringify(now) === JSON.stringify([...pids].sort());
-        }, 10_000, `${what}: process table is exactly ${JSON.stringify(pids)} (now ${JSON.stringify(markedProcesses())})`);
+        }, `${what}: process table is exactly ${JSON.stringify(pids)} (now ${JSON.stringify(markedProcesses())})`, 10_000);
       };
       let pids = await tree('gc');
       assert.equal(pids.length, variant === 'node' ? 2 : 3);

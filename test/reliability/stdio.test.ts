@@ -94,7 +94,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
   it('streams a 100 MB notification: dropped with a warning naming the server, the limit and the setting; the session keeps working', async () => {
     t = await startHost([marked('loud', 'hostile', ['--huge-notification-mb', '100'])]);
     const l = t.get('loud');
-    await until(() => t!.logs.some(e => e.server === 'loud' && /sent a message of 100(\.\d)? MiB on stdout; it was dropped/.test(e.message)), 60_000, 'the drop is logged');
+    await until(() => t!.logs.some(e => e.server === 'loud' && /sent a message of 100(\.\d)? MiB on stdout; it was dropped/.test(e.message)), 'the drop is logged', 60_000);
     const warning = t.logs.find(e => e.server === 'loud' && /it was dropped/.test(e.message))!;
     assert.equal(warning.level, 'warning');
     assert.match(warning.message, /^server `loud` .*: over the limit of 64 MiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)$/);
@@ -117,7 +117,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
   it('writes 2000 lines that are not JSON-RPC: ignored, each said in a short warning, at most a bounded number of warnings; the session works', async () => {
     t = await startHost([marked('junk', 'hostile', ['--junk-lines', '2000'])]);
     const j = t.get('junk');
-    await until(() => t!.logs.some(l => l.server === 'junk' && /further ones are dropped without a message/.test(l.message)), 30_000, 'the bound was reached');
+    await until(() => t!.logs.some(l => l.server === 'junk' && /further ones are dropped without a message/.test(l.message)), 'the bound was reached', 30_000);
     assert.equal(textOf(await j.callTool('echo', { text: 'through the junk' })), 'through the junk');
     const warnings = t.logs.filter(l => l.server === 'junk' && /not valid JSON-RPC|dropped/.test(l.message));
     assert.ok(warnings.length <= MAX_REPORTED_INVALID_LINES + 1, `${warnings.length} warnings`);
@@ -133,14 +133,14 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     t = await startHost([marked('noisy', 'hostile')]);
     const n = t.get('noisy');
     await n.callTool('stderr_line', { kb: 10 * 1024 });
-    await until(() => n.stderrTail.some(l => l.startsWith('LINE0:')), 10_000, 'the long line arrived');
+    await until(() => n.stderrTail.some(l => l.startsWith('LINE0:')), 'the long line arrived', 10_000);
     const long = n.stderrTail.find(l => l.startsWith('LINE0:'))!;
     const m = /^LINE0:x+ \((\d+) more bytes\)$/.exec(long);
     assert.ok(m, long.slice(0, 100));
     assert.equal(Buffer.byteLength(long) - ` (${m[1]} more bytes)`.length, 16 * 1024);
     assert.equal(16 * 1024 + Number(m[1]), 10 * 1024 * 1024, 'N counts every byte cut');
     await n.callTool('stderr_line', { kb: 17, lines: 300 });
-    await until(() => n.stderrTail.some(l => l.startsWith('LINE299:')), 10_000, 'the last line arrived');
+    await until(() => n.stderrTail.some(l => l.startsWith('LINE299:')), 'the last line arrived', 10_000);
     const tailBytes = n.stderrTail.reduce((s, l) => s + Buffer.byteLength(l), 0);
     assert.ok(tailBytes <= 64 * 1024, `the tail holds ${tailBytes} bytes`);
     assert.ok(n.stderrTail.every(l => Buffer.byteLength(l) <= 16 * 1024 + 40));
@@ -168,9 +168,9 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
           assert.ok(isAlive(daemons[0]));
         }
         await d.restart();
-        await until(() => daemonPids(pidFile).length >= (mode === 'detach-on-eof' ? 1 : 2), 10_000, 'the second launch has its daemon');
+        await until(() => daemonPids(pidFile).length >= (mode === 'detach-on-eof' ? 1 : 2), 'the second launch has its daemon', 10_000);
         await d.stop();
-        await until(() => daemonPids(pidFile).every(p => !isAlive(p)), 10_000, `every daemon ended (${daemonPids(pidFile).filter(isAlive).join(', ')} alive)`);
+        await until(() => daemonPids(pidFile).every(p => !isAlive(p)), `every daemon ended (${daemonPids(pidFile).filter(isAlive).join(', ')} alive)`, 10_000);
         assert.deepEqual(markedProcesses(), [bystanderPid]);
         await d.start();
         await t.assertBystanderUndisturbed();
@@ -184,10 +184,10 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     t = await startHost([], { restart: { enabled: false } });
     await t.host.reconcile([marked(BYSTANDER, 'echo'), marked('crash', 'daemon', ['--mode', 'double-fork', '--ignore-term', '--pid-file', pidFile, '--exit-after', '1500'])]);
     const c = t.get('crash');
-    await until(() => daemonPids(pidFile).length === 1, 10_000, 'the daemon runs');
+    await until(() => daemonPids(pidFile).length === 1, 'the daemon runs', 10_000);
     const s = await waitForState(c, x => x.kind === 'error', 30_000) as Extract<ServerState, { kind: 'error' }>;
     assert.match(s.message, /^server `crash` exited unexpectedly \(exit code 3\)/);
-    await until(() => !isAlive(daemonPids(pidFile)[0]), 10_000, 'the daemon was ended');
+    await until(() => !isAlive(daemonPids(pidFile)[0]), 'the daemon was ended', 10_000);
     assert.deepEqual(markedProcesses(), [t.get(BYSTANDER).pid]);
     await t.assertBystanderUndisturbed();
   });
@@ -197,7 +197,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     const pidFile = path.join(dir, 'daemons');
     t = await startHost([], { restart: { enabled: false } });
     await t.host.reconcile([marked(BYSTANDER, 'echo'), marked('crash', 'daemon', ['--mode', 'double-fork', '--ignore-term', '--pid-file', pidFile, '--exit-after', '1000'])]);
-    await until(() => daemonPids(pidFile).length === 1, 10_000, 'the daemon runs');
+    await until(() => daemonPids(pidFile).length === 1, 'the daemon runs', 10_000);
     await waitForState(t.get('crash'), x => x.kind === 'error', 30_000);
     await t.assertBystanderUndisturbed();
     await t.host.shutdown();

@@ -95,15 +95,6 @@ export function waitForState(c: Connection, pred: (s: Connection['state']) => bo
   });
 }
 
-/** Polls `pred` until true (for outcomes without an event), failing after `ms`. */
-export async function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await pred()) return;
-    await new Promise(r => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 export function tmpDir(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

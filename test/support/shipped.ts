@@ -44,6 +44,17 @@ export function shippedCliCopy(prefix = 'mcp-host-cli-'): { cli: string; dir: st
   return { cli, dir, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * A test's CLI start-up: a private copy of the shipped CLI, a `servers` folder beside it (the cwd to give every server
+ * the test starts, so `assertNoProcessesIn(serverCwd)` finds any left behind) and the path of its `mcp.json`.
+ */
+export function shippedCliWorkspace(prefix: string): { copy: ReturnType<typeof shippedCliCopy>; serverCwd: string; config: string } {
+  const copy = shippedCliCopy(prefix);
+  const serverCwd = path.join(copy.dir, 'servers');
+  fs.mkdirSync(serverCwd);
+  return { copy, serverCwd, config: path.join(copy.dir, 'mcp.json') };
+}
+
 /** The CLI loads the OS sandbox's runtime from next to itself (dist/sandbox-runtime.js + dist/vendor/): copy it too. */
 export function copySandboxRuntime(dir: string): void {
   const dist = path.dirname(shippedCliPath());

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import { buildToolValidators, compileSchema } from '../../src/mcp/catalogue/catalogue';
-import { FAST_STOP, collectLogs, nodeFixture, until } from '../support/connection';
+import { FAST_STOP, collectLogs, nodeFixture } from '../support/connection';
+import { until } from '../support/wait';
 
 describe('Catalogue (paged fixture)', function () {
   this.timeout(60_000);
@@ -46,7 +47,7 @@ describe('Catalogue (paged fixture)', function () {
     await changed;
     assert.ok(c.catalogue.tools.some(t => t.name === 'brand_new'));
     await c.callTool('add_resource', { name: 'fresh' });
-    await until(() => c.catalogue.resources.length === 5001, 10_000, 'resource list refreshed');
+    await until(() => c.catalogue.resources.length === 5001, 'resource list refreshed', 10_000);
   });
 
   it('H21: list_changed bursts are coalesced (no refresh per notification)', async () => {
@@ -54,7 +55,7 @@ describe('Catalogue (paged fixture)', function () {
     c.setTrace(true);
     const before = c.catalogue.prompts.length;
     await Promise.all([1, 2, 3, 4, 5].map(i => c.callTool('add_prompt', { name: `burst_${i}` })));
-    await until(() => c.catalogue.prompts.length === before + 5, 10_000, 'prompts refreshed');
+    await until(() => c.catalogue.prompts.length === before + 5, 'prompts refreshed', 10_000);
     await new Promise(r => setTimeout(r, 300));
     c.setTrace(false);
     const firstPages = logs.filter(l => l.source === 'trace' && l.message.startsWith('→') && /"method":"prompts\/list","params":\{\}/.test(l.message));

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, runCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -19,10 +19,7 @@ describe('mcp-host and MCP Apps (dist/cli.js)', function () {
   let config: string;
 
   before(() => {
-    copy = shippedCliCopy('mcp-host-cli-apps-');
-    serverCwd = path.join(copy.dir, 'servers');
-    fs.mkdirSync(serverCwd);
-    config = path.join(copy.dir, 'mcp.json');
+    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-apps-'));
     fs.writeFileSync(config, JSON.stringify({
       servers: {
         basic: { type: 'stdio', command: process.execPath, args: [entry('server-basic-vanillajs'), '--stdio'], cwd: serverCwd },

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, processesIn, runCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -22,10 +22,7 @@ describe('mcp-host call --elicit (dist/cli.js, server-everything)', function () 
   let config: string;
 
   before(() => {
-    copy = shippedCliCopy('mcp-host-cli-elicit-');
-    serverCwd = path.join(copy.dir, 'servers');
-    fs.mkdirSync(serverCwd);
-    config = path.join(copy.dir, 'mcp.json');
+    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-elicit-'));
     fs.writeFileSync(config, JSON.stringify({
       servers: { everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd } },
     }));

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 import { fixtureServer, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
@@ -26,9 +26,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
     const ok = (r: CliRun) => assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
 
     before(async () => {
-      copy = shippedCliCopy('mcp-host-cli-modern-');
-      serverCwd = path.join(copy.dir, 'servers');
-      fs.mkdirSync(serverCwd);
+      ({ copy, serverCwd } = shippedCliWorkspace('mcp-host-cli-modern-'));
       let server: Record<string, unknown>;
       if (kind === 'http') {
         fixture = await startHttpFixture(['--http'], 'modern.mjs');

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -28,10 +28,7 @@ describe('mcp-host run: code mode on the command line (dist/cli.js, echo.mjs)', 
 
   before(function () {
     this.timeout(300_000);
-    copy = shippedCliCopy('mcp-host-cli-run-');
-    serverCwd = path.join(copy.dir, 'servers');
-    fs.mkdirSync(serverCwd);
-    config = path.join(copy.dir, 'mcp.json');
+    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-run-'));
     fs.writeFileSync(config, JSON.stringify({ servers: { echo: { type: 'stdio', command: process.execPath, args: [ECHO], cwd: serverCwd } } }));
   });
   afterEach(async () => { await assertNoProcessesIn(serverCwd); });

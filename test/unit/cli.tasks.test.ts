@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, runCli, startCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -20,11 +20,8 @@ describe('mcp-host call: tools that run as tasks (dist/cli.js)', function () {
   let record: string;
 
   before(() => {
-    copy = shippedCliCopy('mcp-host-cli-tasks-');
-    serverCwd = path.join(copy.dir, 'servers');
-    fs.mkdirSync(serverCwd);
+    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-tasks-'));
     record = path.join(copy.dir, 'record.txt');
-    config = path.join(copy.dir, 'mcp.json');
     fs.writeFileSync(config, JSON.stringify({
       servers: {
         everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd },

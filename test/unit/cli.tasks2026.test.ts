@@ -10,7 +10,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy } from '../support/shipped';
+import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, runCli, startCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -24,11 +24,8 @@ describe('mcp-host call: tasks on 2026-07-28 (dist/cli.js)', function () {
   let record: string;
 
   before(() => {
-    copy = shippedCliCopy('mcp-host-cli-tasks2026-');
-    serverCwd = path.join(copy.dir, 'servers');
-    fs.mkdirSync(serverCwd);
+    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-tasks2026-'));
     record = path.join(copy.dir, 'record.txt');
-    config = path.join(copy.dir, 'mcp.json');
     fs.writeFileSync(config, JSON.stringify({
       servers: {
         t26: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--record', record, '--ttl-ms', '1500'], cwd: serverCwd },

@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, finishCli, processesIn, startCli } from '../support/cli';
+import { until } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
@@ -25,13 +26,6 @@ function start(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): ChildP
 
 const finish = finishCli;
 
-async function until(what: string, fn: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 50));
-  }
-}
 
 const INPUT = 'in-"S3cr3t"\\val';
 const ENVFILE = 'ef-T0kenAbcdef';
@@ -136,7 +130,7 @@ describe('mcp-host CLI as a Unix tool (production build)', function () {
     const cfg = config('hang.json', { hang: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], cwd: serverCwd } });
     const child = start(['doctor', '--config', cfg, '--timeout', '60000'], work);
     const done = finish(child, 30_000);
-    await until('the server process', () => processesIn(serverCwd).length > 0);
+    await until(() => processesIn(serverCwd).length > 0, 'the server process', 20_000);
     child.kill('SIGTERM');
     const r = await done;
     assert.equal(r.code, 143, r.stderr);

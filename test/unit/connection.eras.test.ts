@@ -10,22 +10,12 @@ import type { ServerNotification } from '../../src/mcp/server/connection';
 import type { ConnectionOptions } from '../../src/mcp/server/connection';
 import { FAST_STOP, http, nodeFixture } from '../support/connection';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
+import { until } from '../support/wait';
 
 function text(r: { content: unknown[] }): string {
   return (r.content[0] as { text: string }).text;
 }
 
-function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
 
 const asked: string[] = [];
 const sampled: string[] = [];

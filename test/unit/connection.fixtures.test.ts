@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Connection } from '../../src/mcp/server/connection';
 import { isAlive } from '../../src/mcp/process/processTree';
-import { FAST_STOP, collectLogs, fixture, nodeFixture, stdio, tmpDir, until, waitForState } from '../support/connection';
+import { FAST_STOP, collectLogs, fixture, nodeFixture, stdio, tmpDir, waitForState } from '../support/connection';
+import { until } from '../support/wait';
 
 describe('Connection (fixture servers)', function () {
   this.timeout(60_000);
@@ -35,7 +36,7 @@ describe('Connection (fixture servers)', function () {
     c.onDidChangeState(s => kinds.push(s.kind));
     const started = c.start().catch(e => e as Error);
     // The process is up and has read our initialize request: the user must still see "starting".
-    await until(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8').includes('"method":"initialize"'), 15_000, 'initialize to reach the server');
+    await until(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8').includes('"method":"initialize"'), 'initialize to reach the server', 15_000);
     assert.equal(c.state.kind, 'starting');
     await c.stop();
     assert.match(String(await started), /stopped while starting/);
@@ -127,7 +128,7 @@ describe('Connection (fixture servers)', function () {
       const ac = new AbortController();
       const call = c.callTool('slow', { ms: 5000 }, { signal: ac.signal, onProgress: () => ac.abort('user pressed stop') });
       await assert.rejects(call, /cancelled/);
-      await until(() => fs.existsSync(record) && /aborted/.test(fs.readFileSync(record, 'utf8')), 5000, 'server aborted');
+      await until(() => fs.existsSync(record) && /aborted/.test(fs.readFileSync(record, 'utf8')), 'server aborted', 5000);
       const lines = fs.readFileSync(record, 'utf8');
       assert.match(lines, /cancelled-notification \d+ user pressed stop/);
       assert.doesNotMatch(lines, /finished/);

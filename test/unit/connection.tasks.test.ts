@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { FAST_STOP, http, nodeFixture, startEverythingHttp, type RunningServer } from '../support/connection';
+import { textOf } from '../support/wait';
 
-const text = (r: { content?: unknown[] }): string => (r.content as { text?: string }[]).map(b => b.text ?? '').join('');
 
 describe('tasks through the Connection', function () {
   this.timeout(30_000);
@@ -26,14 +26,14 @@ describe('tasks through the Connection', function () {
     c.onDidChangeTasks(t => seen.push(t));
     const updates: TaskInfo[] = [];
     const r = await c.callTool('elicit', {}, { onTask: t => updates.push(t), userStarted: true });
-    assert.match(text(r), /answer: .*"colour":"teal"/);
+    assert.match(textOf(r), /answer: .*"colour":"teal"/);
     assert.equal(asked.length, 1);
     assert.equal((asked[0] as { server: string }).server, 'fx');
     assert.ok(updates.some(t => t.status === 'input_required'));
     assert.equal(c.tasks[0].status, 'completed');
     assert.equal(c.tasks[0].userStarted, true);
     assert.ok(seen.length >= 2);
-    assert.match(text(await c.taskResult(c.tasks[0].taskId)), /teal/);
+    assert.match(textOf(await c.taskResult(c.tasks[0].taskId)), /teal/);
   });
 
   it('H140: a task\'s progress (notifications/progress for the call\'s token) reaches the task and the call\'s onProgress', async () => {
@@ -41,18 +41,18 @@ describe('tasks through the Connection', function () {
     await c.start();
     const progress: number[] = [];
     const r = await c.callTool('progress', { steps: 4, ms: 300 }, { onProgress: p => progress.push(p.progress) });
-    assert.equal(text(r), 'progress done');
+    assert.equal(textOf(r), 'progress done');
     assert.deepEqual(c.tasks[0].progress, { progress: 4, total: 4, message: 'step 4 of 4' });
     assert.ok(progress.includes(4), progress.join(','));
-    assert.equal(text(await c.callTool('plain', {})), 'plain');
+    assert.equal(textOf(await c.callTool('plain', {})), 'plain');
   });
 
   it('plain tools stay plain; an optional tool runs as a task when asked', async () => {
     c = new Connection(nodeFixture('fx', 'tasks', ['--notify']), { pingIntervalMs: 0, stopGrace: FAST_STOP });
     await c.start();
-    assert.equal(text(await c.callTool('plain', {})), 'plain');
-    assert.equal(text(await c.callTool('optional', { ms: 10 })), 'plain');
-    assert.equal(text(await c.callTool('optional', { ms: 10 }, { task: 'task' })), 'task');
+    assert.equal(textOf(await c.callTool('plain', {})), 'plain');
+    assert.equal(textOf(await c.callTool('optional', { ms: 10 })), 'plain');
+    assert.equal(textOf(await c.callTool('optional', { ms: 10 }, { task: 'task' })), 'task');
     assert.equal(c.tasks.length, 1);
   });
 
@@ -98,7 +98,7 @@ describe('tasks through the Connection', function () {
       await c.start();
       const statuses: string[] = [];
       const r = await c.callTool('simulate-research-query', { topic: 'python', ambiguous: true }, { onTask: t => statuses.push(t.status) });
-      assert.match(text(r), /Research Report: python \(comedy\)/);
+      assert.match(textOf(r), /Research Report: python \(comedy\)/);
       assert.equal(asked.length, 1);
       assert.ok(statuses.includes('input_required'), statuses.join(','));
     });

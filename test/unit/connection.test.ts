@@ -10,7 +10,8 @@ import { Connection } from '../../src/mcp/server/connection';
 import { isAlive, listDescendants } from '../../src/mcp/process/processTree';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingContext } from '../../src/mcp/types';
-import { FAST_STOP, bin, collectLogs, stdio, tmpDir, until, waitForState, ROOT } from '../support/connection';
+import { FAST_STOP, bin, collectLogs, stdio, tmpDir, waitForState, ROOT } from '../support/connection';
+import { until } from '../support/wait';
 
 const everything = (name = 'everything', extra = {}) => stdio(name, bin('mcp-server-everything'), ['stdio'], extra);
 /** A real node process running an inline script (cwd = repo, so the SDK resolves). */
@@ -102,7 +103,7 @@ describe('Connection (stdio, server-everything)', function () {
     const logs = collectLogs(c);
     await c.setLogLevel('debug');
     await c.callTool('toggle-simulated-logging', {});
-    await until(() => logs.some(l => l.source === 'server'), 10_000, 'a server log message');
+    await until(() => logs.some(l => l.source === 'server'), 'a server log message', 10_000);
     const entry = logs.find(l => l.source === 'server')!;
     assert.ok(entry.mcpLevel, 'keeps the MCP level');
     assert.ok(['debug', 'info', 'warning', 'error'].includes(entry.level));
@@ -133,7 +134,7 @@ describe('Connection (stdio, server-everything)', function () {
     });
     await assert.rejects(call, /cancelled/);
     c.setTrace(false);
-    await until(() => logs.some(l => l.source === 'trace' && /notifications\/cancelled/.test(l.message)), 5000, 'cancel in trace');
+    await until(() => logs.some(l => l.source === 'trace' && /notifications\/cancelled/.test(l.message)), 'cancel in trace', 5000);
     assert.ok(logs.some(l => l.source === 'trace' && l.message.startsWith('←')), 'incoming messages traced');
     assert.ok(logs.every(l => l.source !== 'trace' || l.level === 'trace'));
     await c.ping();
@@ -429,7 +430,7 @@ describe('Connection (stdio, failures)', function () {
     const logs = collectLogs(c);
     const starting = c.start();
     await waitForState(c, s => s.kind === 'starting');
-    await until(() => logs.some(l => /starting/.test(l.message)), 5000);
+    await until(() => logs.some(l => /starting/.test(l.message)), 'a "starting" log line', 5000);
     await new Promise(r => setTimeout(r, 300));
     await c.stop();
     await assert.rejects(starting, /was stopped while starting/);

@@ -16,7 +16,8 @@ import { definitionKeyer, keyMigration, legacyDefinitionKey } from '../../src/mc
 /** The owner's key (an installation's HMAC): what verdicts are kept under. */
 const definitionKey = definitionKeyer('ab'.repeat(32));
 import type { LogEntry, StdioServerDefinition } from '../../src/mcp/types';
-import { FAST_STOP, nodeFixture, until } from '../support/connection';
+import { FAST_STOP, nodeFixture } from '../support/connection';
+import { until } from '../support/wait';
 import { processesIn } from '../support/cli';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-'));
@@ -141,7 +142,7 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     try {
       await old.start();
       assert.equal(old.era, 'legacy', 'the old verdict served this start');
-      await until(() => saved.length > 0, 20_000, 'the background probe renewed the verdict');
+      await until(() => saved.length > 0, 'the background probe renewed the verdict', 20_000);
       assert.deepEqual(saved.at(-1), { [key]: { era: 'legacy', at: now } });
       assert.equal(probes(rec), 1, 'one server/discover: the background probe');
       assert.equal(old.state.kind, 'running', 'the running session is untouched');
@@ -164,7 +165,7 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     try {
       await c.start();
       assert.equal(c.era, 'legacy', 'the day-old verdict served this start');
-      await until(() => saved.length > 0, 20_000, 'the background probe dropped the verdict');
+      await until(() => saved.length > 0, 'the background probe dropped the verdict', 20_000);
       assert.deepEqual(saved, [undefined]);
     } finally {
       await c.dispose();
@@ -190,7 +191,7 @@ describe('Protocol era verdict cache (H123, H124)', function () {
     const c = new Connection(def, { pingIntervalMs: 0, stopGrace: FAST_STOP, definitionKey, eraVerdicts: verdicts, probeTimeoutMs: 30_000 });
     try {
       await c.start();
-      await until(() => processesIn(cwd).length === 2, 20_000, 'the probe\'s process beside the running one');
+      await until(() => processesIn(cwd).length === 2, 'the probe\'s process beside the running one', 20_000);
     } finally {
       await c.dispose();
     }

@@ -11,7 +11,7 @@ import { GatewayNames, gatewayName, MAX_GATEWAY_NAME, sanitiseName } from '../..
 import { parseResourceUri, resourceUri } from '../../src/mcp/gateway/server';
 import { classify, HELLO_OK, minimalEnv, newSecret, parseHello, privateEndpoint, secretsEqual, type PrivateEndpoint } from '../../src/mcp/gateway/wire';
 import { runGateway } from '../../src/mcp/gateway/main';
-import { until } from '../support/connection';
+import { until } from '../support/wait';
 
 describe('Gateway: names, URIs, secret, environment', () => {
   it('H97: names are <server>_<name> in the tool-name charset, at most 48 characters, unique across servers', () => {
@@ -120,11 +120,11 @@ describe('Gateway process: its own bounds and its end', function () {
     const { path } = await standIn(l => got.push(l));
     const g = run(path, { maxPending: 2 });
     for (const id of [1, 2, 3]) g.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"hang"}}\n`);
-    await until(() => g.out.length === 1 && got.length === 2, 5_000, 'the third request refused, two forwarded');
+    await until(() => g.out.length === 1 && got.length === 2, 'the third request refused, two forwarded', 5_000);
     assert.match(g.out[0], /"id":3,"error":\{"code":-32000,"message":"MCP Host gateway: 2 requests are already waiting/);
     g.stdin.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}\n');
     g.stdin.write('{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
-    await until(() => got.length === 4, 5_000, 'the cancellation and the next request forwarded');
+    await until(() => got.length === 4, 'the cancellation and the next request forwarded', 5_000);
     assert.equal(g.out.length, 1);
     g.stdin.end();
   });
@@ -135,10 +135,10 @@ describe('Gateway process: its own bounds and its end', function () {
     const g = run(path, { maxMessageBytes: 1024 });
     g.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"${'a'.repeat(5000)}"}}\n`);
     g.stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
-    await until(() => got.length === 1 && sockets.length === 1, 5_000, 'the small request forwarded');
+    await until(() => got.length === 1 && sockets.length === 1, 'the small request forwarded', 5_000);
     assert.match(got[0], /"id":2/);
     sockets[0].write(`{"jsonrpc":"2.0","id":2,"result":{"big":"${'b'.repeat(5000)}"}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n`);
-    await until(() => g.out.length === 1, 5_000, 'the small answer delivered');
+    await until(() => g.out.length === 1, 'the small answer delivered', 5_000);
     assert.equal(g.out[0], '{"jsonrpc":"2.0","id":2,"result":{}}');
     assert.ok(g.logs.some(l => /dropped a message from VS Code over 1024 bytes/.test(l)), g.logs.join('\n'));
     assert.ok(g.logs.some(l => /dropped a message from MCP Host over 1024 bytes/.test(l)), g.logs.join('\n'));
@@ -148,14 +148,14 @@ describe('Gateway process: its own bounds and its end', function () {
   it('H104: exits when the channel closes, and when its stdin ends', async () => {
     const { path, sockets } = await standIn();
     const a = run(path);
-    await until(() => sockets.length === 1, 5_000, 'connected');
+    await until(() => sockets.length === 1, 'connected', 5_000);
     await new Promise(r => setTimeout(r, 50));
     sockets[0].destroy();
-    await until(() => a.exited() !== undefined, 5_000, 'the gateway exits');
+    await until(() => a.exited() !== undefined, 'the gateway exits', 5_000);
     assert.equal(a.exited(), 0);
     const b = run(path);
-    await until(() => sockets.length === 2, 5_000, 'connected again');
+    await until(() => sockets.length === 2, 'connected again', 5_000);
     b.stdin.end();
-    await until(() => b.exited() !== undefined, 5_000, 'the gateway exits on stdin EOF');
+    await until(() => b.exited() !== undefined, 'the gateway exits on stdin EOF', 5_000);
   });
 });

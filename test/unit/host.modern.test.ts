@@ -11,7 +11,8 @@ import { McpHost } from '../../src/mcp/host';
 import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, SamplingContext, ServerDefinition, ServerState } from '../../src/mcp/types';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
-import { FAST_STOP, http, nodeFixture, until } from '../support/connection';
+import { FAST_STOP, http, nodeFixture } from '../support/connection';
+import { until } from '../support/wait';
 
 type Kind = 'stdio' | 'http';
 type Running = Extract<ServerState, { kind: 'running' }>;
@@ -172,11 +173,11 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       const d = h.host.onDidChangeCatalogue(e => changed.push(e.server));
       try {
         await server.callTool('add_tool', { name: 'fresh' });
-        await until(() => server.catalogue.tools.some(t => t.name === 'extra_fresh'), 10_000, 'extra_fresh in the catalogue');
+        await until(() => server.catalogue.tools.some(t => t.name === 'extra_fresh'), 'extra_fresh in the catalogue', 10_000);
         await server.callTool('add_prompt', { name: 'fresh' });
-        await until(() => server.catalogue.prompts.some(p => p.name === 'extra_fresh'), 10_000, 'extra_fresh prompt in the catalogue');
+        await until(() => server.catalogue.prompts.some(p => p.name === 'extra_fresh'), 'extra_fresh prompt in the catalogue', 10_000);
         await server.callTool('add_resource', { name: 'fresh' });
-        await until(() => server.catalogue.resources.some(r => r.uri === 'modern://extra/fresh'), 10_000, 'extra resource in the catalogue');
+        await until(() => server.catalogue.resources.some(r => r.uri === 'modern://extra/fresh'), 'extra resource in the catalogue', 10_000);
         assert.ok(changed.includes('modern'));
         if (fixture) assert.ok(((await fixture.stats() as unknown as Stats).requests['subscriptions/listen'] ?? 0) >= 1, 'a listen stream is open');
       } finally {
@@ -190,7 +191,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       try {
         await server.subscribe('modern://counter');
         const now = text(await server.callTool('touch', {}));
-        await until(() => updated.includes('modern modern://counter'), 10_000, 'resources/updated for modern://counter');
+        await until(() => updated.includes('modern modern://counter'), 'resources/updated for modern://counter', 10_000);
         assert.equal(((await server.readResource('modern://counter')).contents[0] as { text: string }).text, now);
       } finally {
         d.dispose();
@@ -208,7 +209,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
 
     it('H29: a tool\'s notifications/message shows in the log with its level and logger', async () => {
       await server.callTool('log', { level: 'warning', message: 'modern says careful' });
-      await until(() => h.logs.some(e => e.source === 'server' && e.message.includes('modern says careful')), 10_000, 'the log entry');
+      await until(() => h.logs.some(e => e.source === 'server' && e.message.includes('modern says careful')), 'the log entry', 10_000);
       const e = h.logs.find(x => x.source === 'server' && x.message.includes('modern says careful'))!;
       assert.equal(e.server, 'modern');
       assert.equal(e.logger, 'modern');
@@ -245,7 +246,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       assert.equal((server.state as Running).era, 'modern');
       const listsBefore = await toolLists();
       await server.callTool('add_tool', { name: 'quiet', silent: true });
-      await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 20_000, 'the refetch after ttlMs');
+      await until(() => server.catalogue.tools.some(t => t.name === 'extra_quiet'), 'the refetch after ttlMs', 20_000);
       const listsAfter = await toolLists();
       assert.ok(listsAfter > listsBefore, `tools/list fetched again (${listsBefore} → ${listsAfter})`);
     });
@@ -260,7 +261,7 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       assert.equal(during, before, `${calls} calls over 2.5 s fetched the tools list ${during - before} times`);
       // Reading the list (what the views, the model's tool set and the CLI do) fetches it again, once.
       assert.ok(server.catalogue.tools.length > 0);
-      await until(async () => (await toolLists()) > during, 20_000, 'the refetch on the first read after ttlMs');
+      await until(async () => (await toolLists()) > during, 'the refetch on the first read after ttlMs', 20_000);
     });
   });
 }

@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { McpHost, isValidRoot } from '../../src/mcp/host';
 import { isAlive } from '../../src/mcp/process/processTree';
 import type { Connection } from '../../src/mcp/server/connection';
-import { FAST_STOP, bin, nodeFixture, stdio, tmpDir, until } from '../support/connection';
+import { FAST_STOP, bin, nodeFixture, stdio, tmpDir } from '../support/connection';
+import { until } from '../support/wait';
 
 const rootOf = (dir: string, name?: string) => ({ uri: pathToFileURL(dir).href, name: name ?? path.basename(dir) });
 
@@ -127,9 +128,9 @@ describe('Host', function () {
       const st = fsServer.state;
       assert.ok(st.kind === 'running' && st.era === 'legacy' && st.protocolVersion === '2025-11-25', JSON.stringify(st));
       const allowed = async () => JSON.stringify((await fsServer.callTool('list_allowed_directories', {})).content);
-      await until(async () => (await allowed()).includes(one), 10_000, 'first root visible');
+      await until(async () => (await allowed()).includes(one), 'first root visible', 10_000);
       host.setRoots([rootOf(two)]);
-      await until(async () => { const a = await allowed(); return a.includes(two) && !a.includes(one); }, 10_000, 'second root replaces the first');
+      await until(async () => { const a = await allowed(); return a.includes(two) && !a.includes(one); }, 'second root replaces the first', 10_000);
       const listing = await fsServer.callTool('list_directory', { path: two });
       assert.match(JSON.stringify(listing.content), /hello\.txt/);
     } finally {
@@ -162,12 +163,12 @@ describe('Host', function () {
       // A burst of changes (and invalid roots, which are dropped): one notification, last state wins.
       host.setRoots([{ uri: 'file:///work/alpha' }]);
       host.setRoots([{ uri: 'file:///work/gamma', name: 'gamma' }, { uri: 'file:///work/beta', name: 'beta' }, { uri: 'https://example.com/x' }, { uri: 'file:///work/../etc' }]);
-      await until(() => sent.all === 1, 5000, 'all notified once');
+      await until(() => sent.all === 1, 'all notified once', 5000);
       await new Promise(r => setTimeout(r, 200));
       assert.equal(sent.all, 1, 'debounced');
       assert.equal(sent.beta, 0, 'only-beta saw no change in its view');
       assert.deepEqual(host.roots.map(r => r.uri), ['file:///work/gamma', 'file:///work/beta']);
-      await until(async () => /gamma/.test(await rootsSeen('all')), 5000, 'server re-read roots');
+      await until(async () => /gamma/.test(await rootsSeen('all')), 'server re-read roots', 5000);
     } finally {
       await host.shutdown();
     }

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '../../src/mcp/server/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { stopProcessTree } from '../../src/mcp/process/processTree';
-import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, until, type RunningServer } from '../support/connection';
+import { FAST_STOP, collectLogs, fixture, freePort, http, startEverythingHttp, type RunningServer } from '../support/connection';
+import { until } from '../support/wait';
 
 interface Fixture { url: string; base: string; child: ChildProcess; stats(): Promise<Record<string, unknown>>; stop(): Promise<void> }
 
@@ -226,10 +227,10 @@ describe('HTTP (fixture)', function () {
     const logs = collectLogs(c);
     try {
       await c.start();
-      await until(async () => ((await f.stats()).droppedStreams as number) >= 1, 10_000, 'stream dropped');
-      await until(async () => ((await f.stats()).gets as number) >= 2, 10_000, 'stream reopened');
+      await until(async () => ((await f.stats()).droppedStreams as number) >= 1, 'stream dropped', 10_000);
+      await until(async () => ((await f.stats()).gets as number) >= 2, 'stream reopened', 10_000);
       await c.callTool('notify_later', { ms: 100 });
-      await until(() => logs.some(l => l.source === 'server' && /notify_later fired/.test(l.message)), 10_000, 'notification after reconnect');
+      await until(() => logs.some(l => l.source === 'server' && /notify_later fired/.test(l.message)), 'notification after reconnect', 10_000);
     } finally {
       await c.dispose();
     }

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_LIMITS, LIMIT_SETTING, limitMessage, parseLimits, resolveLimits } from '../../src/mcp/limits';
+import { DEFAULT_LIMITS, LIMIT_SETTING, TIMEOUT_LIMITS, limitMessage, parseLimits, resolveLimits } from '../../src/mcp/limits';
+import { GATEWAY_MAX_MESSAGE_BYTES } from '../../src/mcp/gateway/wire';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -15,6 +16,24 @@ describe('limits', () => {
       assert.equal(setting.default, v, k);
       assert.equal(setting.scope, 'application', k);
     }
+  });
+
+  it('H517: the timeout defaults are written once: package.json\'s mcpHost.timeout.* and the server schema\'s timeout take them from TIMEOUT_LIMITS', () => {
+    const props = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
+    const serverSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/mcp/config/server-schema.json'), 'utf8'));
+    const perServer = serverSchema.properties.servers.additionalProperties.properties.timeout.properties;
+    for (const k of ['startup', 'request'] as const) {
+      const t = TIMEOUT_LIMITS[k];
+      const setting = props[t.setting];
+      assert.ok(setting, `package.json has no ${t.setting}`);
+      assert.equal(setting.default, t.default, `${t.setting}'s default (write ${t.default} in package.json)`);
+      assert.equal(setting.minimum, t.minimum, `${t.setting}'s minimum`);
+      assert.deepEqual([perServer[k].minimum, perServer[k].maximum, perServer[k].default], [t.minimum, t.maximum, t.default], `server timeout.${k}`);
+    }
+  });
+
+  it('H518: the gateway channel\'s message cap is the host\'s default maxMessageBytes, not a copy', () => {
+    assert.equal(GATEWAY_MAX_MESSAGE_BYTES, DEFAULT_LIMITS.maxMessageBytes);
   });
 
   it('resolveLimits keeps positive whole values and ignores the rest', () => {

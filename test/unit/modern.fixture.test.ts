@@ -8,7 +8,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fixtureServer, repoRoot, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 import { isAlive, stopProcessTree } from '../../src/mcp/process/processTree';
-import { until } from '../support/connection';
+import { until } from '../support/wait';
 
 interface Stats {
   requests: Record<string, number>;
@@ -142,13 +142,13 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
         assert.deepEqual(sub.honoredFilter.resourceSubscriptions, ['modern://counter']);
         const seen = (m: string) => c.notes.some(n => n.method === m);
         await c.client.callTool({ name: 'add_tool', arguments: { name: 'one' } });
-        await until(() => seen('notifications/tools/list_changed'), 10_000, 'tools/list_changed');
+        await until(() => seen('notifications/tools/list_changed'), 'tools/list_changed', 10_000);
         await c.client.callTool({ name: 'add_prompt', arguments: { name: 'one' } });
-        await until(() => seen('notifications/prompts/list_changed'), 10_000, 'prompts/list_changed');
+        await until(() => seen('notifications/prompts/list_changed'), 'prompts/list_changed', 10_000);
         await c.client.callTool({ name: 'add_resource', arguments: { name: 'one' } });
-        await until(() => seen('notifications/resources/list_changed'), 10_000, 'resources/list_changed');
+        await until(() => seen('notifications/resources/list_changed'), 'resources/list_changed', 10_000);
         const touched = text(await c.client.callTool({ name: 'touch', arguments: {} }));
-        await until(() => seen('notifications/resources/updated'), 10_000, 'resources/updated');
+        await until(() => seen('notifications/resources/updated'), 'resources/updated', 10_000);
         assert.equal((c.notes.find(n => n.method === 'notifications/resources/updated')!.params as { uri: string }).uri, 'modern://counter');
         assert.equal(((await c.client.readResource({ uri: 'modern://counter' })).contents[0] as { text: string }).text, touched);
         // list_changed evicted the cached lists: the next list fetches and shows the addition

@@ -10,23 +10,11 @@ import * as path from 'node:path';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { connectFixture, startHttpFixture, type FixtureConnection, type HttpFixture } from '../fixtures/servers/harness';
+import { textOf, until } from '../support/wait';
 
 const posix = process.platform !== 'win32';
 
-async function until<T>(fn: () => T | Promise<T>, what: string, ms = 15_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 25));
-  }
-}
 
-function text(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map(c => c.text ?? '').join('');
-}
 
 describe('process: fixture servers (smoke)', function () {
   this.timeout(60_000);
@@ -60,7 +48,7 @@ describe('process: fixture servers (smoke)', function () {
   it('echo.mjs: lists and calls echo, answers ping, and exits on stdin EOF', async () => {
     const c = await connect('echo.mjs');
     assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['echo']);
-    assert.equal(text(await c.client.callTool({ name: 'echo', arguments: { text: 'héllo' } })), 'héllo');
+    assert.equal(textOf(await c.client.callTool({ name: 'echo', arguments: { text: 'héllo' } })), 'héllo');
     await c.client.ping();
     assert.equal((await c.close()).phase, 'eof');
   });
@@ -125,13 +113,13 @@ describe('process: fixture servers (smoke)', function () {
     c.client.setNotificationHandler('notifications/resources/list_changed', () => { resourcesChanged++; });
     c.client.setNotificationHandler('notifications/tools/list_changed', () => { toolsChanged++; });
     c.client.setNotificationHandler('notifications/resources/updated', n => { updated.push(n.params.uri); });
-    assert.equal(text(await c.client.callTool({ name: 'add_resource', arguments: {} })), 'paged://resource/10');
+    assert.equal(textOf(await c.client.callTool({ name: 'add_resource', arguments: {} })), 'paged://resource/10');
     await c.client.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
-    await until(() => resourcesChanged === 1 && toolsChanged === 1, 'list_changed notifications');
+    await until(() => resourcesChanged === 1 && toolsChanged === 1, 'list_changed notifications', 15_000);
     assert.equal((await c.client.listResources()).resources.length, 11);
     await c.client.subscribeResource({ uri: 'paged://resource/3' });
     await c.client.callTool({ name: 'touch_resource', arguments: { uri: 'paged://resource/3' } });
-    await until(() => updated.length === 1, 'resources/updated');
+    await until(() => updated.length === 1, 'resources/updated', 15_000);
     assert.deepEqual(updated, ['paged://resource/3']);
   });
 
@@ -148,7 +136,7 @@ describe('process: fixture servers (smoke)', function () {
     let closed = false;
     c.transport.onclose = () => { closed = true; };
     assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['noop']);
-    await until(() => closed, 'the crash');
+    await until(() => closed, 'the crash', 15_000);
     assert.equal(isAlive(c.pid), false);
     assert.match(c.stderr(), /exiting with code 1/);
     assert.equal(fs.readFileSync(countFile, 'utf8').trim().split('\n').length, 1);
@@ -171,7 +159,7 @@ describe('process: fixture servers (smoke)', function () {
     const errors: Error[] = [];
     c.transport.onerror = e => errors.push(e);
     for (let i = 0; i < 5; i++) {
-      assert.equal(text(await c.client.callTool({ name: 'echo', arguments: { text: `ok ${i}` } })), `ok ${i}`);
+      assert.equal(textOf(await c.client.callTool({ name: 'echo', arguments: { text: `ok ${i}` } })), `ok ${i}`);
       await new Promise(r => setTimeout(r, 30));
     }
     // SDK v2's stdio reader skips lines that are not JSON without a word (the host reports each: stdioTransport.ts);
@@ -186,11 +174,11 @@ describe('process: fixture servers (smoke)', function () {
   it('big.mjs: returns a 20 MB tool result (with a large enough maxBufferSize) and a blob resource', async () => {
     const c = await connect('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024, linearReadBuffer: true });
     const result = await c.client.callTool({ name: 'big', arguments: {} });
-    const t = text(result);
+    const t = textOf(result);
     assert.equal(t.length, 20 * 1024 * 1024);
     assert.ok(t.endsWith('END'));
     const small = await c.client.callTool({ name: 'big', arguments: { size: 0.001 } });
-    assert.ok(text(small).endsWith('END'));
+    assert.ok(textOf(small).endsWith('END'));
   });
 
   it('big.mjs: a payload over the SDK\'s default 10 MB stdio buffer breaks the bare client (why the host raises it)', async () => {
@@ -222,7 +210,7 @@ describe('process: fixture servers (smoke)', function () {
     const c = await connect('slow.mjs', ['--record', record]);
     let progress = 0;
     const done = await c.client.callTool({ name: 'slow', arguments: { ms: 700 } }, { onprogress: () => { progress++; } });
-    assert.match(text(done), /done after/);
+    assert.match(textOf(done), /done after/);
     assert.ok(progress >= 1, 'progress arrived');
 
     const ac = new AbortController();
@@ -234,15 +222,15 @@ describe('process: fixture servers (smoke)', function () {
     const lines = await until(() => {
       const l = fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : '';
       return /aborted/.test(l) && l;
-    }, 'the server to record the cancellation');
+    }, 'the server to record the cancellation', 15_000);
     assert.match(lines, /cancelled-notification \d+ user cancelled/);
     assert.match(lines, /finished \d+/);
   });
 
   it('H11: ignore-signals.mjs --serve: serves, then needs SIGKILL', async () => {
     const c = await connect('ignore-signals.mjs', ['--serve']);
-    await until(() => /READY/.test(c.stderr()), 'READY');
-    assert.equal(text(await c.client.callTool({ name: 'echo', arguments: { a: 1 } })), '{"a":1}');
+    await until(() => /READY/.test(c.stderr()), 'READY', 15_000);
+    assert.equal(textOf(await c.client.callTool({ name: 'echo', arguments: { a: 1 } })), '{"a":1}');
     assert.equal((await c.close()).phase, 'kill');
   });
 
@@ -257,7 +245,7 @@ describe('process: fixture servers (smoke)', function () {
     it('H12: Streamable HTTP with a session id; stats count what happened', async () => {
       const h = await http();
       const c = await client(h.url);
-      assert.equal(text(await c.callTool({ name: 'echo', arguments: { text: 'over http' } })), 'over http');
+      assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { text: 'over http' } })), 'over http');
       const who = await c.callTool({ name: 'whoami', arguments: {} });
       assert.match(String((who.structuredContent as { sessionId: string }).sessionId), /^[0-9a-f-]{36}$/);
       const stats = await h.stats();
@@ -301,7 +289,7 @@ describe('process: fixture servers (smoke)', function () {
       const c = new Client({ name: 'fixture-test', version: '0.0.0' });
       await c.connect(new SSEClientTransport(new URL(h.url)));
       open.push({ close: () => c.close() });
-      assert.equal(text(await c.callTool({ name: 'echo', arguments: { text: 'legacy' } })), 'legacy');
+      assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { text: 'legacy' } })), 'legacy');
     });
 
     it('H12: --drop-get-stream-after ends the GET stream; notifications arrive after the client reconnects', async () => {
@@ -309,9 +297,9 @@ describe('process: fixture servers (smoke)', function () {
       const c = await client(h.url);
       let changed = 0;
       c.setNotificationHandler('notifications/tools/list_changed', () => { changed++; });
-      await until(async () => { const s = await h.stats(); return (s.droppedStreams as number) >= 1 && (s.gets as number) >= 2; }, 'a dropped and reopened GET stream');
+      await until(async () => { const s = await h.stats(); return (s.droppedStreams as number) >= 1 && (s.gets as number) >= 2; }, 'a dropped and reopened GET stream', 15_000);
       await c.callTool({ name: 'notify_later', arguments: { ms: 50 } });
-      await until(() => changed >= 1, 'tools/list_changed over the GET stream');
+      await until(() => changed >= 1, 'tools/list_changed over the GET stream', 15_000);
     });
   });
 });

@@ -7,7 +7,7 @@ import { StdioMessageError, StdioTransport } from '../../src/mcp/process/stdioTr
 import { isAlive, LAUNCH_MARKER_ENV } from '../../src/mcp/process/processTree';
 import { HOST_REJECTED } from '../../src/mcp/errors';
 import { rng } from '../support/rng';
-import { until } from '../support/connection';
+import { until } from '../support/wait';
 
 interface Seen { lines: string[]; overflows: string[]; ends: { total: number; head: string; tail: string }[]; maxBuffered: number }
 
@@ -193,7 +193,7 @@ describe('process: StdioTransport (a real child)', function () {
 
   it('carries the launch marker, cuts stderr lines, frames answers, and stop() ends the child (onclose once)', async () => {
     const r = await run(`m => JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { ok: true } })`, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
-    await until(() => r.messages.length === 1 && r.stderr.length === 2, 10_000, 'answer and stderr');
+    await until(() => r.messages.length === 1 && r.stderr.length === 2, 'answer and stderr', 10_000);
     assert.deepEqual(r.messages, [{ jsonrpc: '2.0', id: 1, result: { ok: true } }]);
     assert.equal(r.stderr[0][0], `launch=${r.t.marker.value}`);
     assert.equal(r.stderr[1][0].length + r.stderr[1][1], 50_000);
@@ -212,7 +212,7 @@ describe('process: StdioTransport (a real child)', function () {
         : m.id === 3 ? JSON.stringify({ jsonrpc: '2.0', id: 'stranger', result: {}, error: { code: 1, message: 'x' } })
         : JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} })`,
     [{ jsonrpc: '2.0', id: 1, method: 'a' }, { jsonrpc: '2.0', id: 2, method: 'b' }, { jsonrpc: '2.0', id: 3, method: 'c' }, { jsonrpc: '2.0', id: 4, method: 'd' }]);
-    await until(() => r.errors.length >= 4, 10_000, 'four reports');
+    await until(() => r.errors.length >= 4, 'four reports', 10_000);
     const failed = r.messages as { id: number; error: { message: string; data: unknown } }[];
     assert.deepEqual(failed.map(m => m.id), [1, 2]);
     assert.match(failed[0].error.message, /^server `unit` answered request 1 with a message that is too large: over the limit of 1 KiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)$/);

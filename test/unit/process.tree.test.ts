@@ -5,19 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isAlive, listDescendants, stopProcessTree } from '../../src/mcp/process/processTree';
 import { fixtureServer } from '../fixtures/servers/harness';
+import { until } from '../support/wait';
 
 const posix = process.platform !== 'win32';
 
-/** Poll `fn` until it returns a truthy value (a readiness wait, not a timing assertion). */
-async function until<T>(fn: () => T | Promise<T>, what: string, ms = 10_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 25));
-  }
-}
 
 /** Wait until the child has written `pattern` to stderr; returns the match. */
 function waitStderr(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {

@@ -10,17 +10,12 @@ import * as assert from 'node:assert/strict';
 import { Governor, type Dialog } from '../../src/extension/governor';
 import { KeyedQueue } from '../../src/extension/grants';
 import { ServerTurns, type ServerQuestion } from '../../src/extension/serverTurns';
+import { until } from '../support/wait';
 
 interface Shown { dialog: Dialog; answer(a: string | undefined): void; done: boolean }
 
-/** Waits until `cond` holds, turning the event loop (no fixed sleep). */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 10_000; i++) {
-    if (cond()) return;
-    await new Promise(setImmediate);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+/** Waits until `cond` holds, checked on every turn of the event loop (no fixed sleep). */
+const turns = (cond: () => boolean, what: string) => until(cond, what, { every: 0 });
 
 /** The world of one test: the governor with a user who answers the dialogs, the servers' turns and queue. */
 function world() {
@@ -50,9 +45,9 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     it(`H381: 1,000 ${kind} requests while one dialog is open: one dialog; after "${no}" the rest are refused without one; a bystander's request asks once and gets its answer`, async () => {
       const w = world();
       const hostile = Array.from({ length: 1000 }, () => w.request('hostile', kind, yes));
-      await until(() => w.shown.length >= 1, 'the first dialog');
+      await turns(() => w.shown.length >= 1, 'the first dialog');
       const bystander = w.request('bystander', kind, yes);
-      await until(() => w.shown.length >= 2, 'the bystander\'s dialog');
+      await turns(() => w.shown.length >= 2, 'the bystander\'s dialog');
       assert.equal(w.shown.filter(s => s.dialog.message === `${kind} of hostile`).length, 1, 'one dialog for the hostile server while it is open');
       // The user answers the bystander: its one request gets that answer.
       w.shown.find(s => s.dialog.message === `${kind} of bystander`)!.answer(yes);
@@ -68,13 +63,13 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
       // Later in the session: still refused without a dialog; the bystander still asks (its own turn).
       assert.deepEqual(await w.request('hostile', kind, yes), { kind: 'refused', why: 'denied' });
       const again = w.request('bystander', kind, yes);
-      await until(() => w.shown.length === 3, 'the bystander\'s next dialog');
+      await turns(() => w.shown.length === 3, 'the bystander\'s next dialog');
       w.shown[2].answer(yes);
       assert.deepEqual(await again, { kind: 'answered', value: yes });
       // The user resets the grants: the hostile server may ask again (once).
       w.turns.reset();
       const after = w.request('hostile', kind, yes);
-      await until(() => w.shown.length === 4, 'a dialog after the reset');
+      await turns(() => w.shown.length === 4, 'a dialog after the reset');
       w.shown[3].answer(no);
       assert.deepEqual(await after, { kind: 'answered', value: no });
     });
@@ -86,12 +81,12 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     const requests = Array.from({ length: n }, () => w.request('server', 'sampling', 'Allow Once'));
     let answers = 0;
     for (let i = 0; i < 5; i++) {
-      await until(() => w.open().length === 1, `dialog ${i + 1}`);
+      await turns(() => w.open().length === 1, `dialog ${i + 1}`);
       assert.equal(w.shown.length, answers + 1, 'a new dialog only after the user answered the last one');
       w.open()[0].answer('Allow Once');
       answers++;
     }
-    await until(() => w.open().length === 1, 'dialog 6');
+    await turns(() => w.open().length === 1, 'dialog 6');
     w.open()[0].answer(undefined); // Escape: a no
     const results = await Promise.all(requests);
     assert.equal(results.filter(r => r.kind === 'answered' && r.value === 'Allow Once').length, 5, 'each Allow Once acted on by exactly one request');
@@ -107,7 +102,7 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     const gate = new Promise<string>(r => { release = r; });
     const ask = () => w.turns.ask('s', 'elicitation', { show: async () => { shows++; return gate; }, says: a => (a === 'ok' ? 'yes' : 'no') });
     const all = Array.from({ length: 100 }, ask);
-    await until(() => shows === 1, 'the one dialog');
+    await turns(() => shows === 1, 'the one dialog');
     release('ok');
     const results = await Promise.all(all);
     assert.equal(shows, 1, 'one dialog for 100 concurrent questions');
@@ -123,7 +118,7 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     const w = world();
     for (const server of ['restarted', 'bystander']) {
       const first = w.request(server, 'sampling', 'Allow Once');
-      await until(() => w.open().length === 1, `${server}'s dialog`);
+      await turns(() => w.open().length === 1, `${server}'s dialog`);
       w.open()[0].answer('No');
       assert.deepEqual(await first, { kind: 'answered', value: 'No' }, 'the request that asked gets the no');
     }
@@ -131,7 +126,7 @@ describe('a server\'s sampling and elicitation questions: once per turn through 
     const before = w.shown.length;
     w.turns.forget('restarted');
     const again = w.request('restarted', 'sampling', 'Allow Once');
-    await until(() => w.shown.length === before + 1, 'a dialog after the Start');
+    await turns(() => w.shown.length === before + 1, 'a dialog after the Start');
     w.open()[0].answer('Allow Once');
     assert.deepEqual(await again, { kind: 'answered', value: 'Allow Once' });
     assert.deepEqual(await w.request('bystander', 'sampling', 'Allow Once'), { kind: 'refused', why: 'denied' }, 'the other server stays denied');

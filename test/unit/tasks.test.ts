@@ -14,6 +14,7 @@ import { McpHostError } from '../../src/mcp/errors';
 import type { ExtTaskTracker } from '../../src/mcp/tasks/extTasks';
 import { ROOT, fixture } from '../support/connection';
 import { connectTasks, type TaskTestClient } from '../support/tasks';
+import { textOf } from '../support/wait';
 
 const everything = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const SECRET = 'sk-test-SECRET-9f8e7d';
@@ -26,7 +27,6 @@ async function tracker(c: TaskTestClient, server: string, maxTasks = 32): Promis
   return { t, seen, logs };
 }
 
-const textOf = (r: Record<string, unknown>): string => (r.content as { type: string; text?: string }[]).map(b => b.text ?? '').join('');
 
 describe('tasks: server-everything simulate-research-query', function () {
   this.timeout(60_000);

@@ -64,17 +64,19 @@ export function vscodeServerId(extensionId: string, label = GATEWAY_LABEL): stri
 export interface GatewayWiring {
   context: vscode.ExtensionContext;
   host: HostApi;
-  /** Servers waiting for their first use (`mcpHost.startup: lazy`) are offered too, and started on use. */
-  waitsForUse(server: string): boolean;
+  /** Starts a server waiting for its first use (`mcpHost.startup: lazy`) when a request reaches it. */
   startOnUseAndWait(server: string): Promise<void>;
   /** The user allowed the tool "always" in MCP Host (then VS Code need not ask either). */
   alwaysAllowed(server: string, tool: Tool): boolean;
   /** Fires when such grants change: VS Code is told the tool list changed, so it sees the new read-only marks. */
   onDidChangeGrants?: vscode.Event<void>;
-  /** The tool budget: tools turned off for models are not offered; over the budget, progressive discovery. */
-  enablement?: { enabled(server: string, tool: string): boolean; budget?(): ToolBudget; readonly onDidChange: vscode.Event<void> };
-  /** The one predicate's inputs (state, trust/consent, enablement), shared with `@mcp` and the LM tools. */
-  gate?: ModelToolGate;
+  /**
+   * What models may see, the one gate shared with `@mcp` and the LM tools (state, including servers waiting for their
+   * first use; trust/consent; tools turned off), handed to every gateway session as it is.
+   */
+  gate: ModelToolGate;
+  /** The tool budget (over it, progressive discovery), and when it or the tools turned off changed. */
+  toolBudget?: { budget(): ToolBudget; readonly onDidChange: vscode.Event<void> };
   apps?: Pick<AppViews, 'open'>;
   /** Code mode (`mcpHost.codeMode`, settings.ts): its limits while on; the program tool replaces the servers' tools. */
   codeMode?: GatewayServerOptions['codeMode'];
@@ -108,12 +110,10 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       const g = new (gatewayServerModule().GatewayServer)({
         host: w.host,
         version,
-        offers: w.gate?.offers ?? (h => h.state.kind === 'running' || w.waitsForUse(h.name)),
-        allowed: w.gate?.allowed,
+        gate: w.gate,
         ensureRunning: server => w.startOnUseAndWait(server),
         allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
-        toolEnabled: (server, tool) => (w.gate?.enabled ?? w.enablement?.enabled.bind(w.enablement))?.(server, tool.name) ?? true,
-        budget: () => w.enablement?.budget?.() ?? {},
+        budget: () => w.toolBudget?.budget() ?? {},
         onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
         codeMode: w.codeMode,
         programApproval: w.programApproval,
@@ -190,7 +190,7 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
       startAgain();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => { changed.fire(); startAgain(); }),
-    ...(w.enablement ? [w.enablement.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
+    ...(w.toolBudget ? [w.toolBudget.onDidChange(() => { for (const g of sessions) g.listsChanged(); })] : []),
     ...(w.onDidChangeGrants ? [w.onDidChangeGrants(() => { for (const g of sessions) g.listsChanged(); })] : []),
   ];
   startAgain();

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicWrite';
 import { createGuardedFetch } from '../http/guardedFetch';
 import type { FetchLike } from '../http/fetch';
 
@@ -154,9 +155,7 @@ export class IconStore {
     }
     const { mimeType, bytes } = source.kind === 'data' ? source : await this.fetchIcon(server, source.url);
     const file = path.join(this.dir, `${hash}.${EXT[mimeType]}`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, bytes);
-    await fs.rename(tmp, file);
+    await writeFileAtomic(file, bytes);
     await this.prune();
     return { file };
   }

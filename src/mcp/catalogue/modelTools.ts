@@ -18,7 +18,11 @@ import type { ServerHandle } from '../api';
 import { visibleToModel } from '../apps/meta';
 import { estimateToolTokens } from './toolBudget';
 
-/** What decides whether a model sees a tool; every member optional (default: running servers, every tool). */
+/**
+ * What decides whether a model sees a tool; every member optional (default: running servers, every tool). The one
+ * shape from the extension (src/extension/extension.ts builds it once) to `@mcp`, the language-model tools and,
+ * unchanged, through `GatewayWiring.gate` into `GatewayServerOptions.gate`.
+ */
 export interface ModelToolGate {
   /** Server state: whether the server's tools are offered (default: running). */
   offers?(h: ServerHandle): boolean;

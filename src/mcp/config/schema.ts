@@ -6,6 +6,7 @@
  * Designed to be embedded in `contributes.configuration`: every property has a `markdownDescription`,
  * defaults, enums and examples, and there are no `$ref`s, so a sub-schema can be copied as it is.
  */
+import { TIMEOUT_LIMITS } from '../limits';
 
 /** Keywords the VS Code settings editor understands that plain JSON Schema does not. */
 export const EDITOR_KEYWORDS = [
@@ -14,11 +15,6 @@ export const EDITOR_KEYWORDS = [
   'scope', 'tags', 'editPresentation', 'doNotSuggest', 'allowComments', 'allowTrailingCommas',
 ] as const;
 
-/** Timeout limits, in milliseconds. */
-export const TIMEOUT_LIMITS = {
-  startup: { minimum: 1000, maximum: 600_000, default: 30_000 },
-  request: { minimum: 1000, maximum: 3_600_000, default: 60_000 },
-} as const;
 
 /** Sampling policy limits. */
 export const SAMPLING_LIMITS = {
@@ -163,15 +159,19 @@ export const serverSchema = {
       properties: {
         startup: {
           type: 'integer',
-          ...TIMEOUT_LIMITS.startup,
+          minimum: TIMEOUT_LIMITS.startup.minimum,
+          maximum: TIMEOUT_LIMITS.startup.maximum,
+          default: TIMEOUT_LIMITS.startup.default,
           markdownDescription: `Milliseconds to wait for the server to start and answer \`initialize\` (${TIMEOUT_LIMITS.startup.minimum}–${TIMEOUT_LIMITS.startup.maximum}).`,
-          examples: [30000],
+          examples: [TIMEOUT_LIMITS.startup.default],
         },
         request: {
           type: 'integer',
-          ...TIMEOUT_LIMITS.request,
+          minimum: TIMEOUT_LIMITS.request.minimum,
+          maximum: TIMEOUT_LIMITS.request.maximum,
+          default: TIMEOUT_LIMITS.request.default,
           markdownDescription: `Milliseconds to wait for each request's answer; progress resets it (${TIMEOUT_LIMITS.request.minimum}–${TIMEOUT_LIMITS.request.maximum}).`,
-          examples: [60000],
+          examples: [TIMEOUT_LIMITS.request.default],
         },
       },
     },

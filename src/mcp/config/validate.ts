@@ -5,7 +5,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
-import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES, TIMEOUT_LIMITS, inputSchema, serverSchema } from './schema';
+import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES, inputSchema, serverSchema } from './schema';
 import { compiledInputValidator, compiledServerValidator } from './validators.generated';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
@@ -454,9 +454,3 @@ function inputError(label: string, path: string, entry: unknown, e: ErrorObject)
       return msg(`${where} is ${shown}: ${e.message ?? 'invalid'}.`);
   }
 }
-
-/** The declared timeout defaults, for owners that want to show or apply them. */
-export const DEFAULT_TIMEOUTS: Required<TimeoutConfig> = {
-  startup: TIMEOUT_LIMITS.startup.default,
-  request: TIMEOUT_LIMITS.request.default,
-};

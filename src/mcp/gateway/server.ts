@@ -13,7 +13,7 @@
  * gate (the one predicate, a lazy server started) and, unless the user allowed the tool "always" in MCP Host, MCP
  * Host's own confirmation (`programApproval`: one turn of the consent governor per program, a Deny ends the program).
  *
- *   const g = new GatewayServer({ host, version, ensureRunning, allowedWithoutAsking, onCall });
+ *   const g = new GatewayServer({ host, version, gate, ensureRunning, allowedWithoutAsking, onCall });   // gate: the one ModelToolGate
  *   await g.connect(transport);  …  g.dispose();
  */
 import { Server, type CallToolResult, type Prompt, type Resource, type Tool, type Transport } from '@modelcontextprotocol/server';
@@ -38,16 +38,16 @@ export interface GatewayServerOptions {
   host: HostApi;
   /** The gateway's version (serverInfo). */
   version: string;
-  /** Whether a server's lists are offered: default, running servers. The extension adds servers waiting for their first use. */
-  offers?(h: ServerHandle): boolean;
+  /**
+   * What models may see (the one gate of `@mcp` and the language-model tools, passed through unchanged): which servers
+   * are offered (default: running; the extension adds servers waiting for their first use), which the user denied, and
+   * which tools the user turned off for models. Default: running servers, every tool.
+   */
+  gate?: ModelToolGate;
   /** Before a request reaches a server that is not running (a lazy one): start it; rejects when it cannot run. */
   ensureRunning?(server: string): Promise<void>;
   /** True when the user allowed the tool in MCP Host without asking ("always"): only then `readOnlyHint` is forwarded. */
   allowedWithoutAsking?(server: string, tool: Tool): boolean;
-  /** False for a tool the user turned off for models. Default: every tool. */
-  toolEnabled?(server: string, tool: Tool): boolean;
-  /** False for a server the user denied (trust, launch consent): nothing of it is offered. Default: every server. */
-  allowed?(server: string): boolean;
   /** The tool budget now (`mcpHost.toolBudget`); over it the gateway offers search and activate tools instead. Default: none. */
   budget?(): ToolBudget;
   /** A tool call begins (an App view opens for a tool that has one): told its outcome. */
@@ -89,14 +89,7 @@ export class GatewayServer {
   onClosed?: () => void;
 
   constructor(private readonly o: GatewayServerOptions) {
-    this.gate = {
-      offers: o.offers,
-      allowed: o.allowed,
-      enabled: o.toolEnabled ? (server, name) => {
-        const tool = o.host.get(server)?.catalogue.tools.find(t => t.name === name);
-        return !tool || o.toolEnabled!(server, tool) !== false;
-      } : undefined,
-    };
+    this.gate = o.gate ?? {};
     this.server = new Server({ name: 'mcp-host-gateway', title: 'MCP Host', version: o.version }, {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, completions: {} },
       instructions: 'The tools, prompts and resources of the MCP servers that run in MCP Host. Names are <server>_<name>.',

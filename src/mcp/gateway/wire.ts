@@ -10,6 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DEFAULT_LIMITS } from '../limits';
 
 /** The variables VS Code's MCP passes the gateway process (from the resolved server definition). */
 export const GATEWAY_ENV = { socket: 'MCP_HOST_GATEWAY_SOCKET', secret: 'MCP_HOST_GATEWAY_SECRET' } as const;
@@ -19,8 +20,8 @@ export const GATEWAY_WIRE_VERSION = 1;
 export const GATEWAY_HELLO_MAX_BYTES = 1024;
 /** A connection that sends no hello within this time is closed. */
 export const GATEWAY_HELLO_TIMEOUT_MS = 5_000;
-/** Longest MCP message on the channel, either way (the host's own default message cap). */
-export const GATEWAY_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Longest MCP message on the channel, either way: the host's own default message cap (`maxMessageBytes`). */
+export const GATEWAY_MAX_MESSAGE_BYTES = DEFAULT_LIMITS.maxMessageBytes;
 /** Requests from VS Code that may wait for an answer at once; more are answered with an error at once. */
 export const GATEWAY_MAX_PENDING = 64;
 /** Authenticated connections at once (one per chat window that started the gateway; restarts overlap briefly). */

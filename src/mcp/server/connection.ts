@@ -26,7 +26,7 @@ import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, Serve
 import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/catalogue';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
-import { resolveLimits, type Limits } from '../limits';
+import { TIMEOUT_LIMITS, resolveLimits, type Limits } from '../limits';
 import type { FetchLike } from '../http/fetch';
 import { createGuardedFetch } from '../http/guardedFetch';
 import { SamplingService } from '../features/sampling';
@@ -54,8 +54,6 @@ export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from
 export type { RestartPolicy } from './supervisor';
 export { STDERR_TAIL } from './serverLog';
 
-export const DEFAULT_STARTUP_TIMEOUT = 30_000;
-export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 export { COMPLETION_MAX } from './calls';
 
 export interface ConnectionOptions {
@@ -276,8 +274,8 @@ export class Connection implements ServerHandle {
   get protocolVersion(): string | undefined { return this.state.kind === 'running' ? this.state.protocolVersion : undefined; }
   /** The negotiated protocol era ('modern': 2026-07-28 and later; 'legacy': initialize), while running. */
   get era(): ProtocolEra | undefined { return this.state.kind === 'running' ? this.state.era : undefined; }
-  private get startupTimeout(): number { return this.definition.timeout?.startup ?? DEFAULT_STARTUP_TIMEOUT; }
-  private get requestTimeout(): number { return this.definition.timeout?.request ?? DEFAULT_REQUEST_TIMEOUT; }
+  private get startupTimeout(): number { return this.definition.timeout?.startup ?? TIMEOUT_LIMITS.startup.default; }
+  private get requestTimeout(): number { return this.definition.timeout?.request ?? TIMEOUT_LIMITS.request.default; }
   private visibleRoots(): Root[] { return this.options.roots?.() ?? []; }
   /** The folder paths of the visible roots (the sandbox's write boundary). */
   private rootPaths(): string[] {

@@ -10,7 +10,7 @@ import { appsClientCapability } from '../apps/meta';
 import { skillsClientCapability } from '../skills/skills';
 import { Client, type Implementation, type McpSubscription, type ProtocolEra, type RequestOptions as SdkRequestOptions, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../events';
-import { CatalogueSession } from '../catalogue/catalogue';
+import { CatalogueSession, type CatalogueKind } from '../catalogue/catalogue';
 import { describeError, httpStatusOf, messageOf } from '../errors';
 import { mapMcpLevel } from '../logging/logging';
 import type { Limits } from '../limits';
@@ -41,6 +41,18 @@ export interface ServerNotification {
  * falls back at once; this bounds the ones that ignore unknown requests before `initialize`.
  */
 export const STDIO_PROBE_TIMEOUT = 3000;
+
+/**
+ * The one table of a server's list changes, for both eras: the notification (2025 eras: sent at any time; 2026-07-28:
+ * on the `subscriptions/listen` stream), the capability that declares it (`capabilities.<capability>.listChanged`),
+ * the subscription filter key that asks for it on 2026-07-28, and the catalogue lists it rereads. A new list change
+ * is one row here.
+ */
+export const LIST_CHANGES = [
+  { method: 'notifications/tools/list_changed', capability: 'tools', filter: 'toolsListChanged', lists: ['tools'] },
+  { method: 'notifications/prompts/list_changed', capability: 'prompts', filter: 'promptsListChanged', lists: ['prompts'] },
+  { method: 'notifications/resources/list_changed', capability: 'resources', filter: 'resourcesListChanged', lists: ['resources', 'resourceTemplates'] },
+] as const satisfies readonly { method: string; capability: 'tools' | 'prompts' | 'resources'; filter: keyof SubscriptionFilter; lists: readonly CatalogueKind[] }[];
 
 /** What a session needs from its connection (all read when used, so settings changes apply). */
 export interface SessionHost {
@@ -162,13 +174,12 @@ export class McpSession {
       h.log(mapMcpLevel(level), 'server', message, { mcpLevel: level, ...(logger ? { logger: h.redactor().cap(logger, 256).text } : {}) });
       h.onNotification(n);
     });
-    client.setNotificationHandler('notifications/tools/list_changed', n => { this.catalogue?.changed('tools'); h.onNotification(n); });
-    client.setNotificationHandler('notifications/prompts/list_changed', n => { this.catalogue?.changed('prompts'); h.onNotification(n); });
-    client.setNotificationHandler('notifications/resources/list_changed', n => {
-      this.catalogue?.changed('resources');
-      this.catalogue?.changed('resourceTemplates');
-      h.onNotification(n);
-    });
+    for (const change of LIST_CHANGES) {
+      client.setNotificationHandler(change.method, n => {
+        for (const list of change.lists) this.catalogue?.changed(list);
+        h.onNotification(n);
+      });
+    }
     client.setNotificationHandler('notifications/resources/updated', n => { h.onResourceUpdated(n.params.uri); h.onNotification(n); });
     // Every other notification reaches the listeners of its method (onNotification).
     client.fallbackNotificationHandler = async n => { h.onNotification(n); };
@@ -259,11 +270,8 @@ export class McpSession {
   async listenForChanges(current: () => boolean, reopened = false): Promise<void> {
     if (this.era !== 'modern') return;
     const caps = this.client.getServerCapabilities() ?? {};
-    const filter: SubscriptionFilter = {
-      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
+    const filter: SubscriptionFilter = {};
+    for (const change of LIST_CHANGES) if (caps[change.capability]?.listChanged) filter[change.filter] = true;
     if (!Object.keys(filter).length || this.closing) return;
     try {
       const sub = await this.client.listen(filter, { timeout: this.host.requestTimeout() });
