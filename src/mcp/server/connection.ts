@@ -23,7 +23,7 @@ import {
 import type { RequestOptions, ServerHandle } from '../api';
 import { Emitter, type Disposable, type Event } from '../events';
 import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, ServerState } from '../types';
-import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/catalogue';
+import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/paging';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { resolveLimits, type Limits } from '../limits';
