@@ -139,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // first reconcile, whichever comes first; a stdio server never signs in.
   let oauthRef: OAuthBridge | undefined;
   const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
-  // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
+  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists.
   const identity: ServerIdentityLookup = {};
   const sampling = push(createClientFeatures({
     context,

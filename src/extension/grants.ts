@@ -104,7 +104,7 @@ export type GrantScope = 'user' | 'workspace';
 /**
  * Grants kept in the scope where the server is defined: a user-settings server's "always" in the
  * user's storage, a workspace server's in that workspace's storage. Keys carry the scope, the server
- * name and its definition fingerprint (never a bare name), so a grant never follows a name into
+ * name and its definition key (never a bare name), so a grant never follows a name into
  * another workspace or onto an edited definition.
  */
 export class ScopedGrants {

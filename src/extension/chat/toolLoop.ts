@@ -36,7 +36,7 @@ import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
 import { markdownCode } from '../../mcp/logging/display';
 import { callInTurn } from './taskTurn';
 
-/** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
+/** Where "always allow this tool" grants live (keys `scope:server:definitionKey/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
 /** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
 export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
@@ -216,7 +216,7 @@ export class ChatModelLoop {
 
   /**
    * The confirmation of one tool call (the model's, or an MCP App view's): a standing grant for the tool (session
-   * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed (run it).
+   * or always, keyed by where the server is defined plus its definition key) or the dialog. True when allowed (run it).
    */
   async approveCall(server: string, tool: Tool, args: Record<string, unknown>, closed?: AbortSignal, turn?: Turn): Promise<boolean> {
     return await this.approval(server, tool, args, { closed, turn }) === 'allowed';

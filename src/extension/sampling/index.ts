@@ -51,7 +51,7 @@ export interface ClientFeatureDeps {
   log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
   /** The core applies the policy already; kept for callers that want it in the dialog. */
   getPolicy?: (server: string) => SamplingPolicy | undefined;
-  /** Where each server is defined plus its fingerprint: what "always" grants are keyed by and kept in. */
+  /** Where each server is defined plus its definition key: what "always" grants are keyed by and kept in. */
   identity?: ServerIdentityLookup;
 }
 

@@ -109,12 +109,12 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
 
   protected abstract doSync(): Promise<void>;
 
-  /** Where a server is defined plus its definition fingerprint (undefined for an unknown server). */
+  /** Where a server is defined plus its definition key (undefined for an unknown server). */
   identity(name: string): ServerIdentity | undefined {
     const def = this.host.get(name)?.definition;
     const scope = this.origins.get(name);
     if (!def || !scope) return undefined;
-    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: this.definitionKey(def) };
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, definitionKey: this.definitionKey(def) };
   }
 
   configProblems(): string[] {
