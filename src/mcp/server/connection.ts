@@ -37,7 +37,7 @@ import { Supervisor, type RestartPolicy } from './supervisor';
 import { ServerLog } from './serverLog';
 import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
-import { NotificationListeners } from './notifications';
+import { NotificationListeners } from './notificationListeners';
 import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTasks';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
