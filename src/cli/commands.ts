@@ -16,7 +16,7 @@ import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
 import { toolUi, visibleToModel } from '../mcp/apps/meta';
 import { protocolLabel } from '../mcp/logging/protocolLabel';
-import { countOf, shownName } from '../mcp/logging/display';
+import { countOf, shownName } from '../mcp/logging/humanText';
 import { SkillError } from '../mcp/skills/skills';
 import { createInterface } from 'node:readline/promises';
 import { CodeModeError, runProgram } from '../mcp/codemode/codeModeEngine';

@@ -3,7 +3,7 @@ import type {
   CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { Catalogue } from '../mcp/types';
-import { countOf, formatBytes } from '../mcp/logging/display';
+import { countOf, formatBytes } from '../mcp/logging/humanText';
 
 /** `tools(listChanged) prompts resources(subscribe, listChanged) logging`. */
 export function describeCapabilities(caps: ServerCapabilities | undefined): string {

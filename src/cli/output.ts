@@ -11,7 +11,7 @@
  */
 import { Redactor, cutBytes, redactorFor } from '../mcp/logging/redact';
 import type { ServerDefinition } from '../mcp/types';
-import { escapeControls, jsonText } from '../mcp/logging/display';
+import { escapeControls, jsonText } from '../mcp/logging/humanText';
 
 export { escapeControls, jsonText };
 

@@ -10,7 +10,7 @@ import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type R
 import { headlineOrigin, shownOrigin } from '../mcp/features/externalUrl';
 import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 import { parseDotenv } from '../mcp/config/envFile';
-import { dialogText, quoted } from '../mcp/logging/display';
+import { dialogText, quoted } from '../mcp/logging/humanText';
 import { ask as askDialog } from './dialogs';
 
 /** Definition keys the user allowed (workspace state). */

@@ -4,7 +4,7 @@
  * none for a requester's turn that ended (denied, cancelled), none twice per key in one turn. This file is the only
  * place that shows a modal (eslint.config.mjs refuses `modal: true` elsewhere).
  *
- * The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/display.ts),
+ * The message names the real server and tool (their names `quoted` by the callers, src/mcp/logging/humanText.ts),
  * the detail carries the server's own text (`dialogText`), and a dialog shows only the decisions: the button that
  * says no is the dialog's close affordance (Escape, the close box), so VS Code adds no separate "Cancel" next to
  * it. Tests replace the answerer to read exactly what would be shown and answer it. `notify` is the same for a

@@ -53,7 +53,7 @@ export type ExternalUrlOutcome =
  * Parses `raw` once; refuses what may not be opened (without asking); otherwise asks "<asker> wants to open
  * <origin>" with the full URL in the detail and opens that same URL if the user picks `button` (and `closed`, the
  * asker's lifetime, has not ended meanwhile).
- * `asker` must be display-safe already (names through src/mcp/logging/display.ts).
+ * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts).
  */
 export async function confirmAndOpen(raw: unknown, ask: { asker: string; verb?: string; message?: string; button: string; closed?: AbortSignal }): Promise<ExternalUrlOutcome> {
   const target = parseExternalUrl(raw);

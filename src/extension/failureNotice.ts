@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
-import { quoted, shownName } from '../mcp/logging/display';
+import { quoted, shownName } from '../mcp/logging/humanText';
 
 export const SEEN_FAILURES_KEY = 'mcpHost.seenFailures';
 /** Failures remembered per workspace (oldest forgotten first). */
@@ -36,7 +36,7 @@ export function failureNotice(server: string, message: string, crashLoop: boolea
   const short = (message.startsWith(own) ? message.slice(own.length) : message)
     .replace(/\s*\((?:PATH|Path)=[^)]*\)/g, ' (the PATH searched is in the log)').replace(/\s+/g, ' ').trim();
   // A notification makes `[label](command:…)` clickable and shows controls and bidi overrides: the server's words
-  // (its stderr is quoted in the message) are one line without them, cut (src/mcp/logging/display.ts).
+  // (its stderr is quoted in the message) are one line without them, cut (src/mcp/logging/humanText.ts).
   const text = `MCP server ${quoted(server)} ${kind === 'settings' ? 'cannot start' : 'failed'}: ${shownName(short, 400)}`;
   return { kind, text, actions: kind === 'settings' ? ['Open Settings', 'Show Logs'] : ['Show Logs', 'Restart'], logText: message };
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
-import { quoted, shownName } from '../mcp/logging/display';
+import { quoted, shownName } from '../mcp/logging/humanText';
 import { confirmAndOpen } from './externalUrl';
 import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 

@@ -5,7 +5,7 @@ import type { HostApi } from '../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 import { resultDocuments } from './results';
 import { CommandIds } from '../views/commandIds';
-import { countOf } from '../mcp/logging/display';
+import { countOf } from '../mcp/logging/humanText';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that

@@ -3,7 +3,7 @@ import { showFailureNotifications } from './settings';
 import { runningTasksLine, TaskEndNotices, type HostApi, type ServerState } from '../mcp';
 import { CommandIds, ContextKeys } from '../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
-import { countOf } from '../mcp/logging/display';
+import { countOf } from '../mcp/logging/humanText';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
 export function createStatusItem(host: HostApi): vscode.Disposable {

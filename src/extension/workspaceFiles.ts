@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { BoundedReadError, readBoundedText } from '../mcp/boundedRead';
-import { formatBytes } from '../mcp/logging/display';
+import { formatBytes } from '../mcp/logging/humanText';
 
 /** The text of `uri`, at most `maxBytes`; rejects (BoundedReadError for a non-file or an oversized one) otherwise. */
 export async function readWorkspaceText(uri: vscode.Uri, maxBytes: number): Promise<string> {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { HistoryEntry, HostApi } from '../mcp';
 import { CommandIds } from './commandIds';
 import { historyLabel, historyTooltip } from './historyText';
-import { countOf, formatBytes } from '../mcp/logging/display';
+import { countOf, formatBytes } from '../mcp/logging/humanText';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 

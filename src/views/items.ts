@@ -5,7 +5,7 @@ import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
-import { countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp/logging/display';
+import { countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp/logging/humanText';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;

@@ -5,7 +5,7 @@ import { toTreeItem } from './items';
 import type { TreeIcons } from './icons';
 import { visibleToModel } from '../mcp';
 import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolBudget';
-import { shownName } from '../mcp/logging/display';
+import { shownName } from '../mcp/logging/humanText';
 
 /** Which tools go to models (the Servers view shows it as checkboxes on servers and tools). */
 export interface ToolEnablementView {

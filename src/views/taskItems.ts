@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { assertNever, type TaskInfo, type TaskStatus } from '../mcp';
-import { firstLine } from '../mcp/logging/display';
+import { firstLine } from '../mcp/logging/humanText';
 import { CommandIds } from './commandIds';
 
 /** Command id a finished task item runs when clicked (kept in sync with src/views/commandIds.ts). */

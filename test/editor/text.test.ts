@@ -11,7 +11,7 @@ import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat'
 import type { SamplingFeatures } from '../../src/extension/sampling';
 import type { Dialog } from '../../src/extension/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
-import { quoted } from '../../src/mcp/logging/display';
+import { quoted } from '../../src/mcp/logging/humanText';
 import { EVERYTHING, ROOT, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };

@@ -22,7 +22,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime } from '../../mcp';
 import { ScopedGrants, type GrantMemento } from '../grants';
 import { grantKey, type ServerIdentity } from '../identity';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
 import { ask } from '../dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';

@@ -21,7 +21,7 @@ import {
   allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime,
   RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
 } from '../../mcp';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from './transport';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { HostApi } from '../../mcp';
 import { CommandIds } from '../../views/commandIds';
 import { chipLabel, promptCommand, typeable } from './render';
-import { quoted, shownName } from '../../mcp/logging/display';
+import { quoted, shownName } from '../../mcp/logging/humanText';
 import { isRunning } from './toolLoop';
 
 /** Commands of this module (palette and tree items). */

@@ -20,7 +20,7 @@ import type { ServerIdentityLookup } from '../identity';
 import { parseInvocation } from './parse';
 import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';
-import { markdownText } from '../../mcp/logging/display';
+import { markdownText } from '../../mcp/logging/humanText';
 import { errorText } from '../commands/args';
 import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
 import { ToolDiscovery } from '../../mcp/catalogue/modelTools';

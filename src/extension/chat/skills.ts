@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostApi, LoadedSkillFile, ServerHandle, SkillInfo } from '../../mcp';
-import { shownName } from '../../mcp/logging/display';
+import { shownName } from '../../mcp/logging/humanText';
 import { modelMayReach, type ModelToolGate } from '../../mcp/catalogue/modelTools';
 
 /** The name of the `@mcp` participant's own skill tool (offered to the model when a running server lists skills). */

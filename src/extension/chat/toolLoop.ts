@@ -33,7 +33,7 @@ import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
-import { markdownCode } from '../../mcp/logging/display';
+import { markdownCode } from '../../mcp/logging/humanText';
 import { callInTurn } from './taskTurn';
 
 /** Where "always allow this tool" grants live (keys `scope:server:definitionKey/tool`, in the scope of the server's definition). */

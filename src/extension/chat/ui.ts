@@ -5,7 +5,7 @@
 import type { ServerHandle } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
 import type { Grant } from '../grants';
-import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/display';
+import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog, type Dialog } from '../dialogs';
 
 /** A tool call waiting for the user's decision. */

@@ -7,7 +7,7 @@ import type { HistoryEntry, HostApi } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { resultDocuments } from '../results';
 import { CommandIds } from '../../views/commandIds';
-import { countOf, quoted } from '../../mcp/logging/display';
+import { countOf, quoted } from '../../mcp/logging/humanText';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);

@@ -5,7 +5,7 @@ import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
 import { resultDocuments } from '../results';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 
 /**
  * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when

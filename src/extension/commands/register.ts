@@ -20,7 +20,7 @@ import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
 import { heldBack, listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 import { browseRegistryCommand } from './registry';
 
 /** What the commands work with. */

@@ -15,7 +15,7 @@ import { searchRegistry } from '../../mcp/registry/client';
 import { describeInstall } from '../../mcp/registry/install';
 import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
 import type { InstallOption } from '../../mcp/registry/serverJson';
-import { iconFreeText, quoted, shownName } from '../../mcp/logging/display';
+import { iconFreeText, quoted, shownName } from '../../mcp/logging/humanText';
 import { addToSettings, askWhereToWrite, inputsNote } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';

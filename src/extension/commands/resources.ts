@@ -5,7 +5,7 @@ import type { HostApi } from '../../mcp';
 import type { ResourceFileSystem } from '../resourceFs';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
-import { countOf, quoted } from '../../mcp/logging/display';
+import { countOf, quoted } from '../../mcp/logging/humanText';
 
 /** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
 export async function openResource(fs: ResourceFileSystem, server: string, uri: string): Promise<vscode.Uri[]> {

@@ -4,7 +4,7 @@ import { ConsentDeniedError, type ServerController } from '../servers';
 import type { ServerLogs } from '../logs';
 import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 import { notify } from '../dialogs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */

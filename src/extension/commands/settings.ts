@@ -10,7 +10,7 @@ import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedR
 import { shownError } from './args';
 import { describeInstall } from '../../mcp/registry/install';
 import type { InstallOption } from '../../mcp/registry/serverJson';
-import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/display';
+import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/humanText';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../addedServers';
 

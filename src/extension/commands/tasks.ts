@@ -3,7 +3,7 @@ import { isTerminal, type HostApi, type ServerHandle, type TaskInfo } from '../.
 import { shownError } from './args';
 import { renderToolResult } from './render';
 import { resultDocuments } from '../results';
-import { quoted, shownName } from '../../mcp/logging/display';
+import { quoted, shownName } from '../../mcp/logging/humanText';
 
 /** What the task commands accept: a task node of the Servers view, or (server, taskId) from code, or nothing (then they ask). */
 function taskOf(host: HostApi, arg: unknown, taskId?: string): { h: ServerHandle; t: TaskInfo } | undefined {

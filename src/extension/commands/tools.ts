@@ -7,7 +7,7 @@ import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
 import type { AppViews } from '../apps';
 import { resultDocuments } from '../results';
-import { quoted } from '../../mcp/logging/display';
+import { quoted } from '../../mcp/logging/humanText';
 import { abortSignalOf } from '../cancellation';
 
 /**

@@ -9,7 +9,7 @@ import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
 import { createUrlElicit } from './url';
 import { forms } from '../forms';
-import { dialogText, quoted, shownName } from '../../mcp/logging/display';
+import { dialogText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog } from '../dialogs';
 import { KeyedQueue } from '../grants';
 import type { ServerTurns } from '../serverTurns';

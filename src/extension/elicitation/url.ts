@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
-import { dialogText, quoted } from '../../mcp/logging/display';
+import { dialogText, quoted } from '../../mcp/logging/humanText';
 import { askExternalUrl, openExternalUrl } from '../externalUrl';
 import { headlineOrigin } from '../../mcp/features/externalUrl';
 

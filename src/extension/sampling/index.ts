@@ -14,7 +14,7 @@ import { KeyedQueue, ScopedGrants, type Grant } from '../grants';
 import { applyStopSequences } from './stopSequences';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
-import { dialogText, quoted, shownName } from '../../mcp/logging/display';
+import { dialogText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog, govern, type Dialog } from '../dialogs';
 import { ServerTurns } from '../serverTurns';
 

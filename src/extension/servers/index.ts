@@ -17,7 +17,7 @@ import type { ConfigError, InputDefinition, ServerDefinition } from '../../mcp';
 import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
 import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
 import { currentWorkspaceScope, type InputScope } from '../inputs';
-import { countOf } from '../../mcp/logging/display';
+import { countOf } from '../../mcp/logging/humanText';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';

@@ -36,7 +36,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }
 
-// C0 controls and space, DEL, C1 controls, and the invisible formatting characters of src/mcp/logging/display.ts (bidi
+// C0 controls and space, DEL, C1 controls, and the invisible formatting characters of src/mcp/logging/humanText.ts (bidi
 // embeddings, overrides and isolates, zero-width characters, line and paragraph separators, BOM).
 const UNSEEN = /[\x00-\x20\x7f-\x9f\u00a0\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2069\u3000\ufeff\ufff9-\ufffb]/;
 
@@ -83,7 +83,7 @@ export function headlineOrigin(target: Pick<ExternalUrl, 'origin' | 'asciiOrigin
 /**
  * The dialog's text for opening `target`: the question names who asks (server, and the view or purpose) and the
  * origin; the detail holds what the asker said (optional), the full URL that will be opened, and the ASCII form
- * of the domain when it differs. `asker` and `message` must already be display-safe (src/mcp/logging/display.ts).
+ * of the domain when it differs. `asker` and `message` must already be display-safe (src/mcp/logging/humanText.ts).
  */
 export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { verb?: string; message?: string } = {}): { question: string; detail: string } {
   const lines: string[] = [];

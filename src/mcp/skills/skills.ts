@@ -12,7 +12,7 @@ import { Emitter, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import { limitMessage, type Limits } from '../limits';
 import { approxJsonSize } from '../catalogue/paging';
-import { shownName } from '../logging/display';
+import { shownName } from '../logging/humanText';
 
 export { SKILLS_EXTENSION_ID };
 

@@ -4,7 +4,7 @@
  * the ONE notice a task started by a model (chat, the language-model tools, the gateway) raises when it ends, with
  * "Show Result" when there is a result. Texts are the core's snapshots: already redacted and cut.
  */
-import { firstLine, iconFreeText } from '../logging/display';
+import { firstLine, iconFreeText } from '../logging/humanText';
 import { isTerminal } from './taskPolicy';
 import type { TaskInfo } from './tasks';
 
