@@ -2,13 +2,13 @@
  * Tool enablement in the editor: `mcpHost.disabledTools` (per server `"*"`, or the names of tools that are off),
  * read live, and written by the Servers view's checkboxes; and the budget `mcpHost.toolBudget` (tools and/or
  * tokens), over which `@mcp` and the gateway switch to progressive discovery (src/mcp/catalogue/modelTools.ts). What it says is asked by every path that gives tools to a
- * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolBudget.ts.
+ * model (`@mcp`, the language-model tools, the gateway into VS Code's chat); see src/mcp/catalogue/toolPolicy.ts.
  */
 import * as vscode from 'vscode';
 import { disabledTools, disabledToolsWhereSet, toolBudget, writeDisabledTools, type SettingsTarget } from './settings';
 import { mergeToolBudgets, parseToolBudget, type ToolBudget } from '../mcp/catalogue/modelTools';
 import type { HostApi } from '../mcp';
-import { mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolBudget';
+import { mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolPolicy';
 
 export const DISABLED_TOOLS_SETTING = { section: 'mcpHost', key: 'disabledTools' } as const;
 

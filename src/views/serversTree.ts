@@ -4,7 +4,7 @@ import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
 import type { TreeIcons } from './icons';
 import { visibleToModel } from '../mcp';
-import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolBudget';
+import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolPolicy';
 import { shownName } from '../mcp/logging/humanText';
 
 /** Which tools go to models (the Servers view shows it as checkboxes on servers and tools). */
