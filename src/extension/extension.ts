@@ -39,7 +39,7 @@ import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type R
 import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway';
-import { ToolEnablement } from './toolBudget';
+import { ToolEnablement } from './toolEnablement';
 import { cpuMs } from './cpuClock';
 import type { ModelToolGate } from '../mcp/catalogue/modelTools';
 import { OrgPolicyWatcher } from './policy';
