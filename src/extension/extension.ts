@@ -23,7 +23,7 @@ import { createStatusItem, watchFailures, watchTaskEnds } from './status';
 import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
 import { ConfigSourceFiles } from './configSourceFiles';
-import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
+import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling/clientFeatures';
 import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
 import { APP_PERMISSIONS_KEY, AppViews } from './apps';
 import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';

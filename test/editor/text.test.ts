@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat';
-import type { SamplingFeatures } from '../../src/extension/sampling';
+import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { Dialog } from '../../src/extension/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
 import { quoted } from '../../src/mcp/logging/humanText';

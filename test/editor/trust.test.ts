@@ -9,7 +9,7 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat';
-import type { SamplingFeatures } from '../../src/extension/sampling';
+import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { ConsentBatchAnswer } from '../../src/extension/consent';
 import { InputStore, type InputScope } from '../../src/extension/inputs';
 import { EVERYTHING, activateHost, until } from './helpers';
