@@ -15,7 +15,7 @@ import { InputStore } from './inputs';
 import { ServerLogs, toVs } from './logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
 import { syncRoots } from './roots';
-import { ServerController } from './servers';
+import { ServerController } from './servers/serverController';
 import { SandboxDenials } from './sandboxDenials';
 import type { ServerIdentityLookup } from './identity';
 import { OAuthBridge } from './oauth';

@@ -9,7 +9,7 @@ import type { OAuthBridge } from '../oauth';
 import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { ResourceFileSystem } from '../resourceFs';
-import type { ServerController } from '../servers';
+import type { ServerController } from '../servers/serverController';
 import type { AppViews } from '../apps';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { openHistoryEntry, rerunHistoryEntry } from './history';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HostApi, ServerHandle } from '../../mcp';
-import { ConsentDeniedError, type ServerController } from '../servers';
+import { ConsentDeniedError, type ServerController } from '../servers/serverController';
 import type { ServerLogs } from '../logs';
 import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
