@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps';
+import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps/appViews';
 import type { Dialog } from '../../src/extension/dialogs';
 import { ROOT, until } from './helpers';
 

@@ -16,7 +16,7 @@ import type { HostApi } from '../../mcp';
 import { modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp/catalogue/modelTools';
 import { toolResultText } from './messages';
 import { abortSignalOf } from '../cancellation';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import { loadSkillForModel, runningSkills, skillLines } from './skills';
 
 export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool', skill: 'mcpHost_loadSkill' } as const;

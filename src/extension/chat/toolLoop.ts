@@ -26,7 +26,7 @@ import { abortSignalOf } from '../cancellation';
 import { grantKey, type ServerIdentityLookup } from '../identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS, NoLanguageModelError } from './models';
 import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressText, toolCallNote, toolRef } from './render';

@@ -10,7 +10,7 @@ import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { ResourceFileSystem } from '../resourceFs';
 import type { ServerController } from '../servers/serverController';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { openHistoryEntry, rerunHistoryEntry } from './history';
 import { pickServer, running, serverNameOf, shownError } from './args';

@@ -5,7 +5,7 @@ import { errorText, pickServer, requireRunning, running, shownError } from './ar
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import { resultDocuments } from '../results';
 import { quoted } from '../../mcp/logging/humanText';
 import { abortSignalOf } from '../cancellation';

@@ -28,7 +28,7 @@ import { GatewayChannel } from '../../mcp/gateway/channel';
 import type { GatewayServer } from '../../mcp/gateway/server';
 import type * as GatewayServerModule from '../../mcp/gateway/server';
 import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import type { ModelToolGate, ToolBudget } from '../../mcp/catalogue/modelTools';
 
 /**
