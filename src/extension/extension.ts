@@ -24,7 +24,7 @@ import { SeenFailures, type FailureNotice } from './failureNotice';
 import { McpJsonWatcher } from './coexistence';
 import { ConfigSourceFiles } from './configSourceFiles';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling/clientFeatures';
-import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
+import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat/mcpChat';
 import { APP_PERMISSIONS_KEY, AppViews } from './apps/appViews';
 import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
 import { registerLmTools } from './chat/lmTools';

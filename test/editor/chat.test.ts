@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
+import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat/mcpChat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { ElicitField } from '../../src/extension/elicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';

@@ -17,7 +17,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration } from '../../src/extension/chat';
+import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { LaunchConsent, describeRoots } from '../../src/extension/consent';
 import { AddedServers } from '../../src/extension/addedServers';
 import { importReadError } from '../../src/extension/commands/settings';

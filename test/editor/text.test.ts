@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat';
+import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat/mcpChat';
 import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { Dialog } from '../../src/extension/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
