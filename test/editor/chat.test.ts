@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat/mcpChat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
-import type { ElicitField } from '../../src/extension/elicitation';
+import type { ElicitField } from '../../src/extension/elicitation/elicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { EVERYTHING, until } from './helpers';
 

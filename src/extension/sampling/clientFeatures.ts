@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { chatModels } from '../chat/models';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
-import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation';
+import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation/elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { KeyedQueue, ScopedGrants, type Grant } from '../grants';
 import { applyStopSequences } from './stopSequences';
