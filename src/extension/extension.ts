@@ -34,7 +34,7 @@ import { mementoTaskMemory } from './taskStore';
 import { installationKeyer, migrateStoredKeys } from './definitionKeys';
 import { AddedServers } from './addedServers';
 import { setAddedServers } from './commands/settings';
-import { Forms, useForms } from './forms';
+import { Forms, useForms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';

@@ -8,7 +8,7 @@ import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@model
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn } from '../../mcp/schema/own';
 import { createUrlElicit } from './url';
-import { forms } from '../forms';
+import { forms } from '../forms/forms';
 import { dialogText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog } from '../dialogs';
 import { KeyedQueue } from '../grants';
