@@ -38,7 +38,7 @@ import { Forms, useForms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
 import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
 import { HistoryStore } from './historyStore';
-import { registerGateway, type GatewayRegistration } from './gateway';
+import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
 import { ToolEnablement } from './toolEnablement';
 import { cpuMs } from './cpuClock';
 import type { ModelToolGate } from '../mcp/catalogue/modelTools';
