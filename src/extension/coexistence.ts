@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { readWorkspaceText } from './workspaceFiles';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { countOf } from '../mcp/logging/humanText';
+import { countOf } from '../mcp';
 
 /** VS Code's setting for its own MCP servers ("none" turns them off). */
 export const VSCODE_MCP_ACCESS = { section: 'chat.mcp', key: 'access', off: 'none' } as const;

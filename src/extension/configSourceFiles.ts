@@ -7,9 +7,7 @@
  * here (VS Code starts those itself; coexistence.ts flags them).
  */
 import * as vscode from 'vscode';
-import { READ_CAPS } from '../mcp/boundedRead';
-import { portableFile, type PortableSource, type SourceLayer } from '../mcp/config/configSources';
-import type { ConfigError } from '../mcp';
+import { READ_CAPS, portableFile, type PortableSource, type SourceLayer, type ConfigError } from '../mcp';
 import { readWorkspaceText } from './workspaceFiles';
 import { COPILOT_CONFIG } from './coexistence';
 import * as settings from './settings';

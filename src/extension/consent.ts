@@ -6,11 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
-import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition } from '../mcp';
-import { headlineOrigin, shownOrigin } from '../mcp/features/externalUrl';
-import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
-import { parseDotenv } from '../mcp/config/envFile';
-import { dialogText, quoted } from '../mcp/logging/humanText';
+import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition, headlineOrigin, shownOrigin, READ_CAPS, readBoundedText, parseDotenv, dialogText, quoted } from '../mcp';
 import { ask as askDialog } from './dialogs';
 
 /** Definition keys the user allowed (workspace state). */

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as settings from './settings';
-import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions } from '../mcp';
+import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions, type ModelToolGate } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -41,7 +41,6 @@ import { HistoryStore } from './historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
 import { ToolEnablement } from './toolEnablement';
 import { cpuMs } from './cpuClock';
-import type { ModelToolGate } from '../mcp/catalogue/modelTools';
 import { OrgPolicyWatcher } from './policy';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { ask as askDialog } from './dialogs';
-import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../mcp/features/externalUrl';
+import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../mcp';
 
 /** The dialog and the open, replaceable for tests (they see exactly the text shown and the string opened). */
 export interface ExternalUrlUi {

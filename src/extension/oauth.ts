@@ -6,9 +6,8 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from './settings';
-import { quoted, shownName } from '../mcp/logging/humanText';
+import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 import { confirmAndOpen } from './externalUrl';
-import { McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../mcp';
 
 /**
  * SecretStorage as the core's OAuth token storage for one server URL. The storage keys carry a hash of the URL, never

@@ -8,7 +8,7 @@
  */
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { shownName } from '../mcp/logging/humanText';
+import { shownName } from '../mcp';
 import { extensionForMime, formatBytes } from './mime';
 import type { RenderedResult, ResultAttachment } from './commands/render';
 

@@ -5,8 +5,7 @@
  * "Allow …", tool enablement) write through here too, to the scope they name.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, type Limits } from '../mcp';
-import { configSourcesSetting, type PortableSource } from '../mcp/config/configSources';
+import { DEFAULT_LIMITS, type Limits, configSourcesSetting, type PortableSource } from '../mcp';
 
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);

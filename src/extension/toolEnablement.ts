@@ -6,9 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { disabledTools, disabledToolsWhereSet, toolBudget, writeDisabledTools, type SettingsTarget } from './settings';
-import { mergeToolBudgets, parseToolBudget, type ToolBudget } from '../mcp/catalogue/modelTools';
-import type { HostApi } from '../mcp';
-import { mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp/catalogue/toolPolicy';
+import { mergeToolBudgets, parseToolBudget, type ToolBudget, type HostApi, mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled, type ToolPolicy } from '../mcp';
 
 export const DISABLED_TOOLS_SETTING = { section: 'mcpHost', key: 'disabledTools' } as const;
 

@@ -33,3 +33,27 @@ export {
   DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, resetSandbox, sandboxPolicy, sandboxProtectedNames,
   sandboxUnavailable, type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
 } from './launch/sandbox';
+
+// Reached from the editor and the CLI (issue 39: outside src/mcp, imports go through this file).
+export { BoundedReadError, READ_CAPS, readBoundedText } from './boundedRead';
+export { DISCOVERY_TOOL_NAMES, discoveryTools, mergeToolBudgets, modelMayReach, modelMaySee, type ModelTool, type ModelToolGate, modelTools, modelToolView, parseToolBudget, serverOffered, type ToolBudget, ToolDiscovery } from './catalogue/modelTools';
+export { estimateToolTokens, formatTokens, mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, type ToolPolicy, withToolEnabled } from './catalogue/toolPolicy';
+export { definitionFromCommandLine, tokenize } from './config/commandLine';
+export { configSourcesSetting, mergeSources, portableFile, type PortableSource, type SourceLayer } from './config/configSources';
+export { loadEnvironment, parseDotenv } from './config/envFile';
+export { importConfig, loadConfigFile } from './config/import';
+export { parseInputs, parseServers, type RawServer } from './config/validate';
+export { type ResolveContext, resolveServerNow, resolveServers } from './config/variables';
+export { describeOfferedTools, offeredTools, type OfferedTools } from './features/samplingTools';
+export { consentDetail, elicitationTarget, type ElicitationTarget, openLabel, type UrlElicitationOutcome, UrlElicitations } from './features/urlElicitation';
+export type { GatewayServer } from './gateway/server';
+export { countOf, dialogText, escapeControls, firstLine, formatBytes, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
+export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
+export { resolveCommand } from './process/resolveCommand';
+export { PARSE_SLICE_MS, SlicedJsonParser } from './process/slicedJson';
+export { describeInstall } from './registry/install';
+export { pickEntries, type PickEntry } from './registry/pick';
+export type { InstallOption } from './registry/serverJson';
+export { SchemaCompiler } from './schema/compiler';
+export { getOwn, hasOwn, setOwn } from './schema/own';
+export { shortPattern, testPattern } from './schema/regexp';

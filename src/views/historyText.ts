@@ -4,8 +4,7 @@
  * through `src/mcp/logging/humanText.ts` (threat model: "server text is data in every renderer"): a backtick cannot end the
  * code span, a blank line cannot start markdown of its own.
  */
-import type { HistoryEntry } from '../mcp';
-import { markdownCode, markdownText, shownName } from '../mcp/logging/humanText';
+import { type HistoryEntry, markdownCode, markdownText, shownName } from '../mcp';
 
 /** Longest target shown in a label or tooltip, in characters. */
 const MAX_TARGET = 200;

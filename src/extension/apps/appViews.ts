@@ -19,10 +19,9 @@
 import * as vscode from 'vscode';
 import * as os from 'os';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime } from '../../mcp';
+import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime, quoted } from '../../mcp';
 import { ScopedGrants, type GrantMemento } from '../grants';
 import { grantKey, type ServerIdentity } from '../identity';
-import { quoted } from '../../mcp/logging/humanText';
 import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
 import { ask } from '../dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';

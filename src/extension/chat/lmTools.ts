@@ -12,8 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
-import { modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp/catalogue/modelTools';
+import { type HostApi, modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp';
 import { toolResultText } from './messages';
 import { abortSignalOf } from '../cancellation';
 import type { AppViews } from '../apps/appViews';

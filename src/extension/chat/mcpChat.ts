@@ -15,15 +15,13 @@
  * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
  */
 import * as vscode from 'vscode';
-import type { HostApi } from '../../mcp';
+import { type HostApi, markdownText, ToolDiscovery } from '../../mcp';
 import type { ServerIdentityLookup } from '../identity';
 import { parseInvocation } from './parse';
 import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';
-import { markdownText } from '../../mcp/logging/humanText';
 import { errorText } from '../commands/args';
 import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
-import { ToolDiscovery } from '../../mcp/catalogue/modelTools';
 import { defaultChatUi, type ChatUi } from './ui';
 import { attachResourceToChat, ChatCommandIds, promptFollowups, runPromptInChat } from './followups';
 import { isRunning } from './toolLoop';

@@ -6,7 +6,7 @@
  * links (VS Code's own chat renders tool names through its own escaping the same way).
  * No `vscode` import: the unit tests render with these directly.
  */
-import { markdownCode, markdownText, shownName } from '../../mcp/logging/humanText';
+import { markdownCode, markdownText, shownName } from '../../mcp';
 
 /** Longest description shown in a listing, in characters (the first line of it). */
 export const MAX_LISTED_DESCRIPTION = 200;

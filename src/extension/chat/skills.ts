@@ -5,9 +5,7 @@
  * labelled context message, and to the chat view only escaped (render.ts, display.ts).
  */
 import * as vscode from 'vscode';
-import type { HostApi, LoadedSkillFile, ServerHandle, SkillInfo } from '../../mcp';
-import { shownName } from '../../mcp/logging/humanText';
-import { modelMayReach, type ModelToolGate } from '../../mcp/catalogue/modelTools';
+import { type HostApi, type LoadedSkillFile, type ServerHandle, type SkillInfo, shownName, modelMayReach, type ModelToolGate } from '../../mcp';
 
 /** The name of the `@mcp` participant's own skill tool (offered to the model when a running server lists skills). */
 export const SKILL_TOOL = 'mcp_host_load_skill';

@@ -15,10 +15,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi, ServerHandle } from '../../mcp';
-import {
-  DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
-} from '../../mcp/catalogue/modelTools';
+import { type HostApi, type ServerHandle, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode } from '../../mcp';
 import { ScopedGrants, type Grant } from '../grants';
 import { govern, Turn } from '../dialogs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
@@ -33,7 +30,6 @@ import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
-import { markdownCode } from '../../mcp/logging/humanText';
 import { callInTurn } from './taskTurn';
 
 /** Where "always allow this tool" grants live (keys `scope:server:definitionKey/tool`, in the scope of the server's definition). */

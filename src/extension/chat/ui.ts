@@ -2,10 +2,9 @@
  * The `@mcp` participant's dialogs, replaceable for tests: the tool-call confirmation (once / session / always for
  * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
  */
-import type { ServerHandle } from '../../mcp';
+import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
 import type { Grant } from '../grants';
-import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog, type Dialog } from '../dialogs';
 
 /** A tool call waiting for the user's decision. */

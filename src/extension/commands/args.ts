@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { HostApi, ServerHandle } from '../../mcp';
+import { type HostApi, type ServerHandle, quoted, shownName } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
-import { quoted, shownName } from '../../mcp/logging/humanText';
 import { stateDescription } from '../../views/items';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostApi } from '../../mcp';
+import { type HostApi, quoted } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import type { ServersTreeProvider } from '../../views/serversTree';
 import type { ResourcesTreeProvider } from '../../views/resourcesTree';
@@ -20,7 +20,6 @@ import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
 import { heldBack, listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
-import { quoted } from '../../mcp/logging/humanText';
 import { browseRegistryCommand } from './registry';
 
 /** What the commands work with. */

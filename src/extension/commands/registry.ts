@@ -12,10 +12,7 @@
 import * as vscode from 'vscode';
 import { registryUrl } from '../settings';
 import { searchRegistry } from '../../mcp/registry/client';
-import { describeInstall } from '../../mcp/registry/install';
-import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
-import type { InstallOption } from '../../mcp/registry/serverJson';
-import { iconFreeText, quoted, shownName } from '../../mcp/logging/humanText';
+import { describeInstall, pickEntries, type PickEntry, type InstallOption, iconFreeText, quoted, shownName } from '../../mcp';
 import { addToSettings, askWhereToWrite, inputsNote } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';

@@ -5,7 +5,7 @@
  * not base64, an "image/png" whose bytes are no image, or an image too large to preview becomes a line that says so.
  */
 import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
-import { shownName } from '../../mcp/logging/humanText';
+import { shownName } from '../../mcp';
 import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../mime';
 
 /** Images larger than this are not opened in the image preview (Save As… still writes them). */

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { setOwn } from '../../mcp/schema/own';
-import { shortPattern, testPattern } from '../../mcp/schema/regexp';
+import { setOwn, shortPattern, testPattern } from '../../mcp';
 import { forms } from '../forms/forms';
 
 interface PropSchema {

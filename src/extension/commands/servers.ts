@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { HostApi, ServerHandle } from '../../mcp';
+import { type HostApi, type ServerHandle, quoted } from '../../mcp';
 import { ConsentDeniedError, type ServerController } from '../servers/serverController';
 import type { ServerLogs } from '../logs';
 import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
-import { quoted } from '../../mcp/logging/humanText';
 import { notify } from '../dialogs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */

@@ -4,13 +4,8 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { ask } from '../dialogs';
 import { afterMcpJsonImport } from '../coexistence';
-import { definitionFromCommandLine } from '../../mcp/config/commandLine';
-import { importConfig } from '../../mcp/config/import';
-import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
+import { definitionFromCommandLine, importConfig, BoundedReadError, READ_CAPS, readBoundedText, describeInstall, type InstallOption, dialogText, iconFreeText, quoted, shownName } from '../../mcp';
 import { shownError } from './args';
-import { describeInstall } from '../../mcp/registry/install';
-import type { InstallOption } from '../../mcp/registry/serverJson';
-import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/humanText';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../addedServers';
 

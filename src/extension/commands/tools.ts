@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { offeredAsTask, type HostApi, type TaskMode } from '../../mcp';
+import { offeredAsTask, type HostApi, type TaskMode, quoted } from '../../mcp';
 import { errorText, pickServer, requireRunning, running, shownError } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
 import type { AppViews } from '../apps/appViews';
 import { resultDocuments } from '../results';
-import { quoted } from '../../mcp/logging/humanText';
 import { abortSignalOf } from '../cancellation';
 
 /**

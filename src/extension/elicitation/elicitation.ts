@@ -6,10 +6,9 @@
 import * as vscode from 'vscode';
 import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
 import { coerce, fieldsOf, type ElicitField } from './form';
-import { setOwn } from '../../mcp/schema/own';
+import { setOwn, dialogText, quoted, shownName } from '../../mcp';
 import { createUrlElicit } from './url';
 import { forms } from '../forms/forms';
-import { dialogText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog } from '../dialogs';
 import { KeyedQueue } from '../grants';
 import type { ServerTurns } from '../serverTurns';

@@ -9,10 +9,8 @@
  */
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
-import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
-import { dialogText, quoted } from '../../mcp/logging/humanText';
+import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome, dialogText, quoted, headlineOrigin } from '../../mcp';
 import { askExternalUrl, openExternalUrl } from '../externalUrl';
-import { headlineOrigin } from '../../mcp/features/externalUrl';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {

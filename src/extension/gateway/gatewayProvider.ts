@@ -23,13 +23,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { gatewayEnabled } from '../settings';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
+import type { HostApi, GatewayServer, ModelToolGate, ToolBudget } from '../../mcp';
 import { GatewayChannel } from '../../mcp/gateway/channel';
-import type { GatewayServer } from '../../mcp/gateway/server';
 import type * as GatewayServerModule from '../../mcp/gateway/server';
 import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
 import type { AppViews } from '../apps/appViews';
-import type { ModelToolGate, ToolBudget } from '../../mcp/catalogue/modelTools';
 
 /**
  * The gateway's MCP server (with the SDK's server package, ~270 KiB) loads with the first connection from VS Code's

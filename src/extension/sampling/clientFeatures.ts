@@ -7,14 +7,12 @@
 import * as vscode from 'vscode';
 import { chatModels } from '../chat/models';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
-import type { ClientFeatures, ModelDescriptor, SamplingContext, SamplingPolicy } from '../../mcp/types';
+import { type ClientFeatures, type ModelDescriptor, type SamplingContext, type SamplingPolicy, offeredTools, type OfferedTools, dialogText, quoted, shownName } from '../../mcp';
 import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation/elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { KeyedQueue, ScopedGrants, type Grant } from '../grants';
 import { applyStopSequences } from './stopSequences';
 import { grantKey, type ServerIdentityLookup } from '../identity';
-import { offeredTools, type OfferedTools } from '../../mcp/features/samplingTools';
-import { dialogText, quoted, shownName } from '../../mcp/logging/humanText';
 import { ask as askDialog, govern, type Dialog } from '../dialogs';
 import { ServerTurns } from '../serverTurns';
 

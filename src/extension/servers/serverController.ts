@@ -13,17 +13,12 @@ import * as vscode from 'vscode';
 import * as settings from '../settings';
 import { ContextKeys } from '../../views/commandIds';
 import { failureKey, type SeenFailures } from '../failureNotice';
-import type { ConfigError, InputDefinition, ServerDefinition } from '../../mcp';
-import { parseInputs, parseServers, type RawServer } from '../../mcp/config/validate';
-import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
+import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources } from '../../mcp';
 import { currentWorkspaceScope, type InputScope } from '../inputs';
-import { countOf } from '../../mcp/logging/humanText';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { cpuMs } from '../cpuClock';
-import { applyPolicy } from '../../mcp/policy/orgPolicy';
-import { mergeSources } from '../../mcp/config/configSources';
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 

@@ -4,8 +4,7 @@
  * it (ServerAnnotations). The syncing itself is in `index.ts`, the start gates in `gates.ts`.
  */
 import * as vscode from 'vscode';
-import type { ConfigError, DefinitionKey, HostApi, ServerDefinition } from '../../mcp';
-import type { RawServer } from '../../mcp/config/validate';
+import type { ConfigError, DefinitionKey, HostApi, ServerDefinition, RawServer, SourceLayer } from '../../mcp';
 import type { ServerAnnotations } from '../../views/nodes';
 import type { McpJsonWatcher } from '../coexistence';
 import type { LaunchConsent } from '../consent';
@@ -17,7 +16,6 @@ import { toVs } from '../logs';
 import { WAITING } from './reasons';
 import type { OrgPolicyWatcher } from '../policy';
 import type { ConfigSourceFiles } from '../configSourceFiles';
-import type { SourceLayer } from '../../mcp/config/configSources';
 
 export type Origin = 'user' | 'workspace';
 

@@ -4,8 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { RawServer } from '../../mcp/config/validate';
-import { READ_CAPS } from '../../mcp/boundedRead';
+import { type RawServer, READ_CAPS } from '../../mcp';
 import { readWorkspaceText } from '../workspaceFiles';
 import type { InputUse } from '../consent';
 
