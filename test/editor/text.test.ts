@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat/mcpChat';
 import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
-import type { Dialog } from '../../src/extension/dialogs';
+import type { Dialog } from '../../src/extension/ui/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
 import { quoted } from '../../src/mcp/logging/humanText';
 import { EVERYTHING, ROOT, until } from './helpers';

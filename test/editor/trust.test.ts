@@ -10,8 +10,8 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
-import type { ConsentBatchAnswer } from '../../src/extension/consent';
-import { InputStore, type InputScope } from '../../src/extension/inputs';
+import type { ConsentBatchAnswer } from '../../src/extension/trust/consent';
+import { InputStore, type InputScope } from '../../src/extension/trust/inputs';
 import { EVERYTHING, activateHost, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };

@@ -7,9 +7,9 @@
  * governor's own shower, answered by the test as a user would.
  */
 import * as assert from 'node:assert/strict';
-import { Governor, type Dialog } from '../../src/extension/governor';
-import { KeyedQueue } from '../../src/extension/grants';
-import { ServerTurns, type ServerQuestion } from '../../src/extension/serverTurns';
+import { Governor, type Dialog } from '../../src/extension/trust/governor';
+import { KeyedQueue } from '../../src/extension/trust/grants';
+import { ServerTurns, type ServerQuestion } from '../../src/extension/trust/serverTurns';
 
 interface Shown { dialog: Dialog; answer(a: string | undefined): void; done: boolean }
 

@@ -3,7 +3,7 @@
  * UI is called from the Servers view, the palette or the model in @mcp chat. The rules for what a view may ask:
  * - tool calls only to tools of its own server that are visible to apps (`_meta.ui.visibility`), each through the
  *   same confirmation and grants as the model's tool calls in @mcp;
- * - links open through the one confirm-and-open path (src/extension/externalUrl.ts: parsed once, https: and loopback
+ * - links open through the one confirm-and-open path (src/extension/ui/externalUrl.ts: parsed once, https: and loopback
  *   http: only, no user info; the dialog shows the URL that is then opened);
  * - its dialogs (confirmations, links) come one at a time, its pending requests and message rate are capped
  *   (transport.ts), and closing the view denies what still waits (src/mcp/apps/bounds.ts);
@@ -12,7 +12,7 @@
  * - `ui/download-file`: a modal naming the server, the tool and the file (its name made safe, its type and size),
  *   then a Save dialog (in the first workspace folder), then `workspace.fs`; one download at a time;
  * - permissions (camera, microphone, geolocation, clipboard write) the resource declares are asked once per server
- *   definition and resource (a modal), remembered like tool grants (src/extension/grants.ts, keyed by the
+ *   definition and resource (a modal), remembered like tool grants (src/extension/trust/grants.ts, keyed by the
  *   definition key); the frame's `allow` holds only what was agreed;
  * - a call the model proposes opens the view before the user confirms it (`tool-input-partial`, view.ts).
  */
@@ -20,10 +20,10 @@ import * as vscode from 'vscode';
 import * as os from 'os';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime, quoted } from '../../mcp';
-import { ScopedGrants, type GrantMemento } from '../grants';
-import { grantKey, type ServerIdentity } from '../identity';
-import { confirmAndOpen, type ExternalUrlOutcome } from '../externalUrl';
-import { ask } from '../dialogs';
+import { ScopedGrants, type GrantMemento } from '../trust/grants';
+import { grantKey, type ServerIdentity } from '../trust/identity';
+import { confirmAndOpen, type ExternalUrlOutcome } from '../ui/externalUrl';
+import { ask } from '../ui/dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
 
@@ -282,7 +282,7 @@ export class AppViews implements vscode.Disposable {
       buttons: [{ title: reset }, { title: 'Cancel', isCloseAffordance: true }],
     });
     if (answer !== reset) return undefined;
-    // A grant key begins with the server's scope and name (src/extension/identity.ts grantKey), then its definition key.
+    // A grant key begins with the server's scope and name (src/extension/trust/identity.ts grantKey), then its definition key.
     const id = server === undefined ? undefined : this.o.identity?.(server);
     const prefix = id ? `${id.scopeKey}:${id.name}:` : undefined;
     const match = (k: string) => server === undefined || (prefix !== undefined && k.startsWith(prefix));
@@ -317,7 +317,7 @@ async function saveAs(a: DownloadAsk & { defaultUri: vscode.Uri }): Promise<vsco
   return vscode.window.showSaveDialog({ defaultUri: a.defaultUri, saveLabel: 'Save', title: `Save ${a.name} from MCP server ${a.server}` });
 }
 
-/** The permission modal (through src/extension/dialogs.ts, so tests read it as shown); the URI is server text, quoted. */
+/** The permission modal (through src/extension/ui/dialogs.ts, so tests read it as shown); the URI is server text, quoted. */
 async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
   const allow = 'Allow';
   const what = a.permissions.map(p => PERMISSION_NAMES[p]).join(', ');

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { type HostApi, modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp';
 import { toolResultText } from './messages';
-import { abortSignalOf } from '../cancellation';
+import { abortSignalOf } from '../ui/cancellation';
 import type { AppViews } from '../apps/appViews';
 import { loadSkillForModel, runningSkills, skillLines } from './skills';
 

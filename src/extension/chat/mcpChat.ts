@@ -16,7 +16,7 @@
  */
 import * as vscode from 'vscode';
 import { type HostApi, markdownText, ToolDiscovery } from '../../mcp';
-import type { ServerIdentityLookup } from '../identity';
+import type { ServerIdentityLookup } from '../trust/identity';
 import { parseInvocation } from './parse';
 import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';

@@ -13,7 +13,7 @@ import { buttonTitle, progressText, promptCommand, promptListing, toolListing, t
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
 import { ChatModelLoop, isRunning } from './toolLoop';
-import { abortSignalOf } from '../cancellation';
+import { abortSignalOf } from '../ui/cancellation';
 import { resolveSkill, runningSkills } from './skills';
 
 /** The slash commands' handlers (McpChat's base; the dispatcher is McpChat.handle). */

@@ -6,7 +6,7 @@
  * call is confirmed (a standing grant or the dialog) before it runs, MCP App views open for tools that have one, and
  * the loop stops after `mcpHost.chat.maxToolRounds` rounds (the answer says how to raise it).
  *
- * One request is one turn of the consent governor (src/extension/governor.ts): a tool is asked about at most once per
+ * One request is one turn of the consent governor (src/extension/trust/governor.ts): a tool is asked about at most once per
  * request (an "Allow Once" runs that one call; the model asking for the tool again in the same request is told it is
  * not run again), a Deny ends the model's turn (the loop stops and says so), Stop (the request's cancellation) closes
  * the pending question and no dialog opens after it, and at most MAX_CALLS_PER_RESPONSE calls of one response are
@@ -16,11 +16,11 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { type HostApi, type ServerHandle, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode } from '../../mcp';
-import { ScopedGrants, type Grant } from '../grants';
-import { govern, Turn } from '../dialogs';
+import { ScopedGrants, type Grant } from '../trust/grants';
+import { govern, Turn } from '../ui/dialogs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
-import { abortSignalOf } from '../cancellation';
-import { grantKey, type ServerIdentityLookup } from '../identity';
+import { abortSignalOf } from '../ui/cancellation';
+import { grantKey, type ServerIdentityLookup } from '../trust/identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';
 import type { AppViews } from '../apps/appViews';

@@ -4,8 +4,8 @@
  */
 import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
-import type { Grant } from '../grants';
-import { ask as askDialog, type Dialog } from '../dialogs';
+import type { Grant } from '../trust/grants';
+import { ask as askDialog, type Dialog } from '../ui/dialogs';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { type HistoryEntry, type HostApi, countOf, quoted } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
-import { resultDocuments } from '../results';
+import { resultDocuments } from '../documents/results';
 import { CommandIds } from '../../views/commandIds';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {

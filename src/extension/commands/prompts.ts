@@ -4,7 +4,7 @@ import { type HostApi, quoted } from '../../mcp';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
-import { resultDocuments } from '../results';
+import { resultDocuments } from '../documents/results';
 
 /**
  * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when

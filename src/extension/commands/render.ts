@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
 import { shownName } from '../../mcp';
-import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../mime';
+import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../documents/mime';
 
 /** Images larger than this are not opened in the image preview (Save As… still writes them). */
 export const MAX_PREVIEW_BYTES = 16 * 1024 * 1024;

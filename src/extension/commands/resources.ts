@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { type HostApi, countOf, quoted } from '../../mcp';
-import type { ResourceFileSystem } from '../resourceFs';
+import type { ResourceFileSystem } from '../documents/resourceFs';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
 

@@ -2,12 +2,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { ask } from '../dialogs';
-import { afterMcpJsonImport } from '../coexistence';
+import { ask } from '../ui/dialogs';
+import { afterMcpJsonImport } from '../trust/coexistence';
 import { definitionFromCommandLine, importConfig, BoundedReadError, READ_CAPS, readBoundedText, describeInstall, type InstallOption, dialogText, iconFreeText, quoted, shownName } from '../../mcp';
 import { shownError } from './args';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
-import type { AddedServers } from '../addedServers';
+import type { AddedServers } from '../trust/addedServers';
 
 /** The record of servers the host adds (set once at activation, before any command is registered). */
 let added: AddedServers | undefined;

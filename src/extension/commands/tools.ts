@@ -6,8 +6,8 @@ import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
 import type { AppViews } from '../apps/appViews';
-import { resultDocuments } from '../results';
-import { abortSignalOf } from '../cancellation';
+import { resultDocuments } from '../documents/results';
+import { abortSignalOf } from '../ui/cancellation';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,

@@ -9,9 +9,9 @@ import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn, dialogText, quoted, shownName } from '../../mcp';
 import { createUrlElicit } from './url';
 import { forms } from '../forms/forms';
-import { ask as askDialog } from '../dialogs';
-import { KeyedQueue } from '../grants';
-import type { ServerTurns } from '../serverTurns';
+import { ask as askDialog } from '../ui/dialogs';
+import { KeyedQueue } from '../trust/grants';
+import type { ServerTurns } from '../trust/serverTurns';
 
 export type { ElicitField } from './form';
 export type { UrlElicitUi } from './url';

@@ -10,11 +10,11 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@mod
 import { type ClientFeatures, type ModelDescriptor, type SamplingContext, type SamplingPolicy, offeredTools, type OfferedTools, dialogText, quoted, shownName } from '../../mcp';
 import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation/elicitation';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
-import { KeyedQueue, ScopedGrants, type Grant } from '../grants';
+import { KeyedQueue, ScopedGrants, type Grant } from '../trust/grants';
 import { applyStopSequences } from './stopSequences';
-import { grantKey, type ServerIdentityLookup } from '../identity';
-import { ask as askDialog, govern, type Dialog } from '../dialogs';
-import { ServerTurns } from '../serverTurns';
+import { grantKey, type ServerIdentityLookup } from '../trust/identity';
+import { ask as askDialog, govern, type Dialog } from '../ui/dialogs';
+import { ServerTurns } from '../trust/serverTurns';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
 export const SAMPLING_ALWAYS_KEY = 'mcpHost.sampling.grants';

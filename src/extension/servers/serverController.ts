@@ -12,13 +12,13 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as settings from '../settings';
 import { ContextKeys } from '../../views/commandIds';
-import { failureKey, type SeenFailures } from '../failureNotice';
+import { failureKey, type SeenFailures } from '../ui/failureNotice';
 import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources } from '../../mcp';
-import { currentWorkspaceScope, type InputScope } from '../inputs';
+import { currentWorkspaceScope, type InputScope } from '../trust/inputs';
 import { DENIED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
-import { cpuMs } from '../cpuClock';
+import { cpuMs } from '../ui/cpuClock';
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 

@@ -6,16 +6,16 @@
 import * as vscode from 'vscode';
 import type { ConfigError, DefinitionKey, HostApi, ServerDefinition, RawServer, SourceLayer } from '../../mcp';
 import type { ServerAnnotations } from '../../views/nodes';
-import type { McpJsonWatcher } from '../coexistence';
-import type { LaunchConsent } from '../consent';
-import type { AddedServers } from '../addedServers';
-import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
-import type { ServerIdentity } from '../identity';
+import type { McpJsonWatcher } from '../trust/coexistence';
+import type { LaunchConsent } from '../trust/consent';
+import type { AddedServers } from '../trust/addedServers';
+import { currentWorkspaceScope, scopeKey, type InputStore } from '../trust/inputs';
+import type { ServerIdentity } from '../trust/identity';
 import * as settings from '../settings';
-import { toVs } from '../logs';
+import { toVs } from '../ui/logs';
 import { WAITING } from './reasons';
-import type { OrgPolicyWatcher } from '../policy';
-import type { ConfigSourceFiles } from '../configSourceFiles';
+import type { OrgPolicyWatcher } from '../trust/policy';
+import type { ConfigSourceFiles } from '../documents/configSourceFiles';
 
 export type Origin = 'user' | 'workspace';
 

@@ -1,7 +1,7 @@
 /**
  * External URLs a server, an App view or an authorization server asks the host to open (App links, URL-mode
  * elicitation, OAuth sign-in), the editor-free part of the one confirm-and-open path (docs/SECURITY.md, Threat model: "What is
- * shown is what runs"; the dialog and the open are in src/extension/externalUrl.ts, the CLI prints and opens the same
+ * shown is what runs"; the dialog and the open are in src/extension/ui/externalUrl.ts, the CLI prints and opens the same
  * value). A URL is parsed ONCE, with the WHATWG parser browsers use; the normalised `url` it yields is the only
  * value that is then shown and opened, and nothing re-parses the raw text. Refused before anything is shown:
  * - anything but `https:`, and `http:` other than on this machine (loopback);
@@ -67,7 +67,7 @@ export function parseExternalUrl(raw: unknown): ExternalUrl | RefusedUrl {
 
 /**
  * How an origin is shown: `origin` with the domain decoded from punycode, and `asciiOrigin` (the WHATWG origin) when
- * that differs. Also for a remote server's URL in the launch consent dialog (src/extension/consent.ts).
+ * that differs. Also for a remote server's URL in the launch consent dialog (src/extension/trust/consent.ts).
  */
 export function shownOrigin(u: URL): Pick<ExternalUrl, 'origin' | 'asciiOrigin'> {
   const host = u.hostname.startsWith('[') ? u.hostname : domainToUnicode(u.hostname) || u.hostname;

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { ask as askDialog } from './dialogs';
-import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../mcp';
+import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../mcp';
 
 /** The dialog and the open, replaceable for tests (they see exactly the text shown and the string opened). */
 export interface ExternalUrlUi {
@@ -18,7 +18,7 @@ export interface ExternalUrlUi {
 }
 
 export const realExternalUrlUi: ExternalUrlUi = {
-  // The one modal of the host (src/extension/dialogs.ts): the decisions only, Escape is the "no".
+  // The one modal of the host (src/extension/ui/dialogs.ts): the decisions only, Escape is the "no".
   ask: (question, detail, buttons) => askDialog({ severity: 'warning', message: question, detail, buttons: buttons.map(title => ({ title })) }),
   async open(url) {
     // The string itself, not a vscode.Uri: the extension host hands a string to the opener unchanged (a Uri would be

@@ -7,10 +7,10 @@
  * here (VS Code starts those itself; coexistence.ts flags them).
  */
 import * as vscode from 'vscode';
-import { READ_CAPS, portableFile, type PortableSource, type SourceLayer, type ConfigError } from '../mcp';
+import { READ_CAPS, portableFile, type PortableSource, type SourceLayer, type ConfigError } from '../../mcp';
 import { readWorkspaceText } from './workspaceFiles';
-import { COPILOT_CONFIG } from './coexistence';
-import * as settings from './settings';
+import { COPILOT_CONFIG } from '../trust/coexistence';
+import * as settings from '../settings';
 
 /** How the views and messages name the Copilot CLI file. */
 export const COPILOT_LABEL = '~/.copilot/mcp-config.json';

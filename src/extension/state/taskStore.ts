@@ -5,7 +5,7 @@
  * and lists again the ones it still keeps.
  */
 import type * as vscode from 'vscode';
-import { TaskMemory } from '../mcp';
+import { TaskMemory } from '../../mcp';
 
 export const TASK_MEMORY_KEY = 'mcpHost.runningTasks';
 

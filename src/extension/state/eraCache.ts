@@ -4,7 +4,7 @@
  * that answered `initialize` after the `server/discover` probe starts without the probe from then on.
  */
 import type * as vscode from 'vscode';
-import { EraVerdicts } from '../mcp';
+import { EraVerdicts } from '../../mcp';
 
 export const ERA_CACHE_KEY = 'mcpHost.eraVerdicts';
 

@@ -12,7 +12,7 @@
  * the user's own definition and no longer counts as added. At most MAX_ADDED keys are kept (oldest forgotten first).
  */
 import type * as vscode from 'vscode';
-import { type DefinitionKey, type ServerDefinition, parseServers, type RawServer } from '../mcp';
+import { type DefinitionKey, type ServerDefinition, parseServers, type RawServer } from '../../mcp';
 
 /** The global-state entry: definition keys of servers the host added and the user has not allowed yet. */
 export const ADDED_SERVERS_KEY = 'mcpHost.addedServers';

@@ -1,7 +1,7 @@
 /**
  * The consent governor: the one place that decides whether a modal question may open. Every modal question of the
  * extension (launch consent, tool and sampling approvals, URL opens, App permissions and downloads, elicitation)
- * reaches it through `ask` in src/extension/dialogs.ts, which is the only code allowed to show a modal
+ * reaches it through `ask` in src/extension/ui/dialogs.ts, which is the only code allowed to show a modal
  * (eslint.config.mjs refuses `modal: true` anywhere else). No `vscode` import: unit-tested in plain mocha.
  *
  * A question has a key (what is asked, e.g. `tool:<server>/<tool>`) and, optionally, the requester's turn: one user

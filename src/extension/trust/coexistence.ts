@@ -8,9 +8,9 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { readWorkspaceText } from './workspaceFiles';
+import { readWorkspaceText } from '../documents/workspaceFiles';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { countOf } from '../mcp';
+import { countOf } from '../../mcp';
 
 /** VS Code's setting for its own MCP servers ("none" turns them off). */
 export const VSCODE_MCP_ACCESS = { section: 'chat.mcp', key: 'access', off: 'none' } as const;

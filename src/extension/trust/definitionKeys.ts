@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { definitionKeyer, isInstallationKey, keyMigration, legacyDefinitionKey, newInstallationKey, type DefinitionKey, type ServerDefinition } from '../mcp';
-import { historyKey } from './historyStore';
+import { definitionKeyer, isInstallationKey, keyMigration, legacyDefinitionKey, newInstallationKey, type DefinitionKey, type ServerDefinition } from '../../mcp';
+import { historyKey } from '../state/historyStore';
 
 /** The SecretStorage entry of the installation key. */
 export const INSTALLATION_KEY_SECRET = 'mcpHost.definitionKey';

@@ -1,13 +1,13 @@
 /**
- * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/externalUrl.ts),
+ * OAuth sign-in in the editor: the browser step through the one confirm-and-open path (src/extension/ui/externalUrl.ts),
  * the redirect back through a URI handler, tokens and DPoP keys in SecretStorage; a server with `workloadIdentity`
  * signs in without the browser (jwt-bearer grant).
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { oauthClientMetadataUrl } from './settings';
-import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../mcp';
-import { confirmAndOpen } from './externalUrl';
+import { oauthClientMetadataUrl } from '../settings';
+import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../../mcp';
+import { confirmAndOpen } from '../ui/externalUrl';
 
 /**
  * SecretStorage as the core's OAuth token storage for one server URL. The storage keys carry a hash of the URL, never

@@ -8,9 +8,9 @@
  */
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { shownName } from '../mcp';
+import { shownName } from '../../mcp';
 import { extensionForMime, formatBytes } from './mime';
-import type { RenderedResult, ResultAttachment } from './commands/render';
+import type { RenderedResult, ResultAttachment } from '../commands/render';
 
 export const RESULT_SCHEME = 'mcp-host-result';
 /** The scheme of result attachments (images, audio, binary resources of a result). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { showFailureNotifications } from './settings';
-import { runningTasksLine, TaskEndNotices, type HostApi, type ServerState, countOf } from '../mcp';
-import { CommandIds, ContextKeys } from '../views/commandIds';
+import { showFailureNotifications } from '../settings';
+import { runningTasksLine, TaskEndNotices, type HostApi, type ServerState, countOf } from '../../mcp';
+import { CommandIds, ContextKeys } from '../../views/commandIds';
 import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from './failureNotice';
 
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */

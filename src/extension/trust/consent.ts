@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
-import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition, headlineOrigin, shownOrigin, READ_CAPS, readBoundedText, parseDotenv, dialogText, quoted } from '../mcp';
-import { ask as askDialog } from './dialogs';
+import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition, headlineOrigin, shownOrigin, READ_CAPS, readBoundedText, parseDotenv, dialogText, quoted } from '../../mcp';
+import { ask as askDialog } from '../ui/dialogs';
 
 /** Definition keys the user allowed (workspace state). */
 export const CONSENT_ALLOWED_KEY = 'mcpHost.launchConsent';

@@ -7,9 +7,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ask } from './dialogs';
-import type { McpHost, SandboxDenial } from '../mcp';
-import { serversSetting, writeServers } from './settings';
+import { ask } from '../ui/dialogs';
+import type { McpHost, SandboxDenial } from '../../mcp';
+import { serversSetting, writeServers } from '../settings';
 
 /** Denials of the same kind and target before "Allow …" is offered. */
 export const REPEATED_DENIALS = 3;

@@ -5,7 +5,7 @@
  * file within the cap — and only then read through `vscode.workspace.fs`.
  */
 import * as vscode from 'vscode';
-import { BoundedReadError, readBoundedText, formatBytes } from '../mcp';
+import { BoundedReadError, readBoundedText, formatBytes } from '../../mcp';
 
 /** The text of `uri`, at most `maxBytes`; rejects (BoundedReadError for a non-file or an oversized one) otherwise. */
 export async function readWorkspaceText(uri: vscode.Uri, maxBytes: number): Promise<string> {

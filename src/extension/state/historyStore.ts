@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { type DefinitionKey, type HostApi, type ServerDefinition, type ServerHandle, Redactor } from '../mcp';
+import { type DefinitionKey, type HostApi, type ServerDefinition, type ServerHandle, Redactor } from '../../mcp';
 
 /** Files kept (one per server and definition); the least recently written go first. */
 export const MAX_HISTORY_FILES = 100;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LogBatcher, type HostApi, type LogEntry, type LogLevel } from '../mcp';
+import { LogBatcher, type HostApi, type LogEntry, type LogLevel } from '../../mcp';
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 
 /** How often queued log lines are flushed to the channels (ms): floods are batched, not appended per line. */

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
-import { quoted, shownName } from '../mcp';
+import { quoted, shownName } from '../../mcp';
 
 export const SEEN_FAILURES_KEY = 'mcpHost.seenFailures';
 /** Failures remembered per workspace (oldest forgotten first). */

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadPolicy, platformPolicyFile, type McpAccess, type OrgPolicy } from '../mcp';
+import { loadPolicy, platformPolicyFile, type McpAccess, type OrgPolicy } from '../../mcp';
 
 /** The policy file: `mcpHost.policy.file` from machine (user) scope only, else the platform's. */
 export function policyFile(): string {

@@ -83,4 +83,4 @@ export function decodeBase64(data: unknown): Buffer | undefined {
   return Buffer.from(data, 'base64');
 }
 
-export { formatBytes } from '../mcp';
+export { formatBytes } from '../../mcp';

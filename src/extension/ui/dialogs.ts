@@ -1,6 +1,6 @@
 /**
  * The one way MCP Host asks a question in a modal dialog: message, detail and buttons in, the chosen button's
- * title out, always through the consent governor (src/extension/governor.ts): one dialog per key open at a time,
+ * title out, always through the consent governor (src/extension/trust/governor.ts): one dialog per key open at a time,
  * none for a requester's turn that ended (denied, cancelled), none twice per key in one turn. This file is the only
  * place that shows a modal (eslint.config.mjs refuses `modal: true` elsewhere).
  *
@@ -11,10 +11,10 @@
  * notification (not modal) that offers actions.
  */
 import * as vscode from 'vscode';
-import { Governor, type Dialog, type Outcome, type Question } from './governor';
+import { Governor, type Dialog, type Outcome, type Question } from '../trust/governor';
 
-export type { Dialog, DialogButton } from './governor';
-export { Turn, type Outcome } from './governor';
+export type { Dialog, DialogButton } from '../trust/governor';
+export { Turn, type Outcome } from '../trust/governor';
 
 /** Answers a dialog: the title of the chosen button, or undefined when it was dismissed. */
 export type DialogAnswerer = (dialog: Dialog) => Promise<string | undefined>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { InputDefinition } from '../mcp';
+import type { InputDefinition } from '../../mcp';
 
 const KEY_PREFIX = 'mcpHost.input.';
 const INDEX_KEY = 'mcpHost.inputKeys';

@@ -1,10 +1,10 @@
 import * as os from 'os';
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import { type HostApi, countOf } from '../mcp';
+import { type HostApi, countOf } from '../../mcp';
 import { extensionForMime, isPreviewableImage, languageForMime } from './mime';
 import { resultDocuments } from './results';
-import { CommandIds } from '../views/commandIds';
+import { CommandIds } from '../../views/commandIds';
 
 /**
  * The URI scheme of resource documents. Not `mcp-resource`: VS Code's built-in MCP support owns that

@@ -8,7 +8,7 @@
  * kept. Written at most every few seconds. Imports only types: tested in plain Node with a fake memento and host.
  */
 import type * as vscode from 'vscode';
-import type { Catalogue, HostApi } from '../mcp';
+import type { Catalogue, HostApi } from '../../mcp';
 
 export const CATALOGUE_CACHE_KEY = 'mcpHost.catalogueCache';
 const MAX_ENTRY_CHARS = 1024 * 1024;
