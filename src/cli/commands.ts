@@ -415,7 +415,7 @@ export async function skills(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     rt.out(`server "${name}" lists no skills`);
     return 0;
   }
-  // Server text on one line each: controls, bidi and line breaks folded (display.ts), then escaped by rt.out.
+  // Server text on one line each: controls, bidi and line breaks folded (humanText.ts), then escaped by rt.out.
   const width = Math.min(40, Math.max(...list.map(s => shownName(s.name).length)));
   for (const s of list) rt.out(`${shownName(s.name).padEnd(width)}  ${shownName(s.description, 200)}`);
   return 0;

@@ -146,7 +146,7 @@ export function toolBudget(): ScopedValues<unknown> {
 }
 
 /**
- * `mcpHost.disabledTools` (raw) per scope: the core merges them (toolBudget.ts mergeToolPolicies: a workspace may only
+ * `mcpHost.disabledTools` (raw) per scope: the core merges them (toolPolicy.ts mergeToolPolicies: a workspace may only
  * turn tools off), not VS Code's object merge, which would let a workspace's entry replace the user's.
  */
 export function disabledTools(): ScopedValues<unknown> {

@@ -2,7 +2,7 @@
  * Skills (SEP-2640) in chat: what the running servers list, a skill's `SKILL.md` loaded (verified by the core,
  * src/mcp/skills/skills.ts) as context for a request, and the tool through which a model asks for one — in `@mcp`
  * (`SKILL_TOOL`) and for every agent (`mcpHost_loadSkill`, lmTools.ts). Server text goes to the model as data in a
- * labelled context message, and to the chat view only escaped (render.ts, display.ts).
+ * labelled context message, and to the chat view only escaped (render.ts, humanText.ts).
  */
 import * as vscode from 'vscode';
 import { type HostApi, type LoadedSkillFile, type ServerHandle, type SkillInfo, shownName, modelMayReach, type ModelToolGate } from '../../mcp';

@@ -1,7 +1,7 @@
 /**
  * What the server controller knows between syncs: where each server is defined (user, workspace, a folder), why one
  * is held back, which resources are subscribed, which servers wait for their first use; and what the views read of
- * it (ServerAnnotations). The syncing itself is in `index.ts`, the start gates in `gates.ts`.
+ * it (ServerAnnotations). The syncing itself is in `serverController.ts`, the start gates in `gates.ts`.
  */
 import * as vscode from 'vscode';
 import type { ConfigError, DefinitionKey, HostApi, ServerDefinition, RawServer, SourceLayer } from '../../mcp';

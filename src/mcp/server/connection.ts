@@ -8,7 +8,7 @@
  *                                          readable errors, the H12 re-initialize)
  *   serverRequests.ts                      the bound on what the server asks of the host
  *   serverLog.ts                           the server's log and stderr tail through the one redaction path
- *   notifications.ts                       the server's notifications to listeners by method
+ *   notificationListeners.ts               the listeners for the server's notifications by method
  *   history.ts                             the protocol timeline
  *   ../skills/skills.ts                    the server's skills (SEP-2640): listed, read on use, verified
  * This file keeps the public API the host, the views and the CLI use.
@@ -321,7 +321,7 @@ export class Connection implements ServerHandle {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Running state, catalogue, notifications (launch: launcher.ts; listeners: notifications.ts)
+  // Running state, catalogue, notifications (launch: launcher.ts; listeners: notificationListeners.ts)
   // -------------------------------------------------------------------------------------------
 
   private runningState(session: McpSession): Extract<ServerState, { kind: 'running' }> {
