@@ -24,7 +24,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  * to the bundle that calls it; a static import still bundles it in. Unbundled (out/, tests) the same require
  * loads the module itself. scripts/shipped.mjs and .vscodeignore list these bundles too.
  *   gateway-server  the gateway's MCP server (the SDK's server package): the first connection from VS Code's chat
- *                   (src/extension/gateway/index.ts)
+ *                   (src/extension/gateway/gatewayProvider.ts)
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)

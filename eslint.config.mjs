@@ -25,12 +25,39 @@ const noRawReads = [
 // The files that may read raw: the bounded reader, and the host's own files, each with why it is the host's.
 const READ_ALLOWED = [
   'src/mcp/boundedRead.ts', // the one bounded reader
-  'src/extension/historyStore.ts', // the extension's own history files in its global storage
+  'src/extension/state/historyStore.ts', // the extension's own history files in its global storage
   'src/cli/eraCache.ts', // the CLI's own era cache (0600, in its own cache folder)
   'src/cli/oauth.ts', // the CLI's own token and client store (0600, in its own config folder)
   'src/mcp/process/processTree.ts', // /proc/<pid>/stat and environ of the host's own children, written by the kernel
   'src/mcp/launch/sandbox.ts', // the kernel's /proc/sys knobs (unprivileged user namespaces)
 ];
+
+// The core's public surface is its barrel, src/mcp/index.ts (issue 39): outside src/mcp, an import names `../mcp`, never
+// a file inside it. Allowed by their own path: the lazily loaded gateway server (its type; the module is `require`d on
+// first use) and the modules one face uses alone, which the barrel would put into every bundle (kept in step with
+// OWN_PATH of the script that pointed the imports at the barrel).
+const OWN_PATH = ['gateway/server', 'codemode/codeModeEngine', 'catalogue/icons', 'gateway/channel', 'gateway/wire', 'registry/client'];
+const throughBarrel = {
+  regex: `^(\\.\\./)+mcp/(?!(${OWN_PATH.join('|')})$)`,
+  message: 'Outside src/mcp, import the core from its barrel (`../mcp`): src/mcp/index.ts is its public surface; export the name there.',
+};
+
+// Files under src/extension and src/views the unit suite loads in plain Node (no editor): a value import of `vscode`
+// would fail there, a type import is erased. The list is what the unit suite reaches (test/unit/lint.rooms.test.ts
+// checks it stays complete).
+export const VSCODE_FREE = [
+  'src/extension/trust/addedServers.ts', 'src/extension/apps/bridgeHandover.ts', 'src/extension/apps/transport.ts',
+  'src/extension/state/catalogueCache.ts', 'src/extension/chat/parse.ts', 'src/extension/chat/render.ts', 'src/extension/chat/taskTurn.ts',
+  'src/extension/commands/render.ts', 'src/extension/trust/definitionKeys.ts', 'src/extension/elicitation/form.ts',
+  'src/extension/ui/failureNotice.ts', 'src/extension/trust/governor.ts', 'src/extension/trust/grants.ts', 'src/extension/state/historyStore.ts',
+  'src/extension/documents/mime.ts', 'src/extension/sampling/describe.ts', 'src/extension/sampling/stopSequences.ts',
+  'src/extension/trust/serverTurns.ts', 'src/views/commandIds.ts', 'src/views/historyText.ts',
+];
+const vscodeFree = {
+  '@typescript-eslint/no-restricted-imports': ['error', {
+    paths: [{ name: 'vscode', allowTypeImports: true, message: 'The unit suite loads this file without an editor: take what it needs from the caller (a type import is fine).' }],
+  }],
+};
 
 const noVscode = {
   'no-restricted-imports': ['error', {
@@ -43,10 +70,10 @@ const noVscode = {
   }, ...noClassNames, ...noRawReads],
 };
 
-// Every modal question goes through the consent governor (src/extension/governor.ts) by src/extension/dialogs.ts,
+// Every modal question goes through the consent governor (src/extension/trust/governor.ts) by src/extension/ui/dialogs.ts,
 // the one file that shows a modal: a `modal: true` anywhere else would be a dialog no governor can bound.
 const noModal = [
-  { selector: "Property[key.name='modal'][value.value=true]", message: 'Modal dialogs go through src/extension/dialogs.ts (ask/govern): the consent governor decides whether one may open.' },
+  { selector: "Property[key.name='modal'][value.value=true]", message: 'Modal dialogs go through src/extension/ui/dialogs.ts (ask/govern): the consent governor decides whether one may open.' },
 ];
 
 export default tseslint.config(
@@ -60,10 +87,13 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal, ...noRawReads], 'no-restricted-imports': ['error', { patterns: [noSdkV1] }] } },
-  { files: ['src/extension/dialogs.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noRawReads] } },
+  { files: ['src/extension/ui/dialogs.ts'], rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noRawReads] } },
   { files: ['src/mcp/**/*.ts', 'src/cli/**/*.ts'], rules: { ...noVscode, 'no-restricted-syntax': [...noVscode['no-restricted-syntax'], ...noModal] } },
   // Host-owned reads (READ_ALLOWED): the same rules without noRawReads.
   { files: READ_ALLOWED.filter(f => f.startsWith('src/extension/')), rules: { 'no-restricted-syntax': ['error', ...noClassNames, ...noModal] } },
   { files: READ_ALLOWED.filter(f => !f.startsWith('src/extension/')), rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: 'src/mcp and src/cli are editor-free.' }, ...noClassNames, ...noModal] } },
-  { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1] }] } },
+  { files: ['src/extension/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [noSdkV1, throughBarrel] }] } },
+  { files: ['src/views/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/extension/**'], message: 'views project the core; extension wires them.' }, noSdkV1, throughBarrel] }] } },
+  { files: ['src/cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', { ...noVscode['no-restricted-imports'][1], patterns: [...noVscode['no-restricted-imports'][1].patterns, throughBarrel] }] } },
+  { files: VSCODE_FREE, rules: vscodeFree },
 );

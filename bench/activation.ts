@@ -171,7 +171,7 @@ export const activation: Bench = {
       ratio: null, target: '≤ 20 ms (starting servers never blocks activation)', met: r.firstReconcileMs <= 20 && r.servers === 10,
       note: `firstReconcileMs; in that run activate() alone took ${round(r.activationMs, 1)} ms${r.steps ? `; its steps ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${where}`,
     }, ...(cpuMedian !== undefined ? [{
-      // The same span in CPU time of the extension host's thread (src/extension/cpuClock.ts): what the load of a shared
+      // The same span in CPU time of the extension host's thread (src/extension/ui/cpuClock.ts): what the load of a shared
       // machine does not inflate (the wall-clock figure above also counts the time other processes had the core).
       name: `activation: CPU of the extension host's thread until reconcile decided, ${r.servers} servers configured (real editor)`,
       value: round(cpuMedian, 1), unit: 'ms', ratio: null, target: 'report (≤ 20 ms wall needs it well under 20)', met: null,

@@ -9,7 +9,7 @@
  *           Rounds: prompt → describe; declarations → program; its value → answer.
  * Tokens the model sees = the input of every request (the tool definitions, the user's prompt, every earlier call and
  * tool result, since each request carries the conversation so far), with the tool budget's own estimate (characters
- * / CHARS_PER_TOKEN, src/mcp/catalogue/toolBudget.ts). The calls are real (the host's callTool, `by: 'model'`, on the
+ * / CHARS_PER_TOKEN, src/mcp/catalogue/toolPolicy.ts). The calls are real (the host's callTool, `by: 'model'`, on the
  * real server); the model's own time is not part of the wall time. Target: the program's tokens ≤ 0.5× direct.
  */
 import * as fs from 'node:fs';
@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { stdio } from '../test/support/connection';
-import { CHARS_PER_TOKEN, estimateToolTokens } from '../src/mcp/catalogue/toolBudget';
+import { CHARS_PER_TOKEN, estimateToolTokens } from '../src/mcp/catalogue/toolPolicy';
 import { codeModeServers, codeModeTool, runCodeModeTool } from '../src/mcp/codemode/codeModeTool';
 import { DEFAULT_CODE_MODE_LIMITS } from '../src/mcp/codemode/codeModeLimits';
 import { programValue } from '../src/mcp/codemode/codeModeResult';

@@ -1,6 +1,6 @@
 /**
  * Log flood: a server writes 50 MB to stderr in 5 s (stderr-flood.mjs) while the host consumes it. A
- * listener on `host.onLog` batches with the core's LogBatcher, as the extension's ServerLogs does (src/extension/logs.ts):
+ * listener on `host.onLog` batches with the core's LogBatcher, as the extension's ServerLogs does (src/extension/ui/logs.ts):
  * queue every entry, flush every 50 ms, one multi-line append per run of same-server same-level entries. Measured in
  * this process: event-loop delay (perf_hooks.monitorEventLoopDelay), memory growth, and appends.
  */
@@ -11,9 +11,9 @@ import { gc, memorySampler, round, startHost, type Bench } from './lib';
 
 const MB = 50;
 const SECONDS = 5;
-const FLUSH_MS = 50; // LOG_FLUSH_MS in src/extension/logs.ts
+const FLUSH_MS = 50; // LOG_FLUSH_MS in src/extension/ui/logs.ts
 
-/** The extension's batching (the core's LogBatcher, as src/extension/logs.ts uses it) with appends counted and dropped. */
+/** The extension's batching (the core's LogBatcher, as src/extension/ui/logs.ts uses it) with appends counted and dropped. */
 class BatchedSink {
   appends = 0;
   lines = 0;

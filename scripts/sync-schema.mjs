@@ -16,7 +16,7 @@ const extra = {
 const next = {
   'mcpHost.servers': { ...schema.properties.servers, ...extra['mcpHost.servers'] },
   'mcpHost.inputs': { ...schema.properties.inputs, ...extra['mcpHost.inputs'] },
-  // The tool budget (read by src/extension/toolBudget.ts, parsed by src/mcp/catalogue/modelTools.ts parseToolBudget).
+  // The tool budget (read by src/extension/toolEnablement.ts, parsed by src/mcp/catalogue/modelTools.ts parseToolBudget).
   'mcpHost.toolBudget': {
     type: 'object',
     default: {},

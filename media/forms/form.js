@@ -1,4 +1,4 @@
-// The form page (src/extension/forms/index.ts builds it): fields from a JSON Schema's top-level properties, a Raw
+// The form page (src/extension/forms/forms.ts builds it): fields from a JSON Schema's top-level properties, a Raw
 // JSON mode, Submit / Cancel (/ Decline). The extension host checks the value with the host's ajv rules and answers
 // with errors per field; nothing here is trusted, and every text is set as text, never as HTML.
 (function () {

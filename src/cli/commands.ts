@@ -3,25 +3,14 @@
  * `commandTable.ts`). Each one loads the configuration, starts only the servers it needs, and always shuts the host down.
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
-import type { HostApi, ServerHandle } from '../mcp/api';
-import { McpHostError } from '../mcp/errors';
-import { loadEnvironment } from '../mcp/config/envFile';
-import type { Catalogue, ClientFeatures, ConfigError, ServerDefinition } from '../mcp/types';
+import { type HostApi, type ServerHandle, McpHostError, loadEnvironment, type Catalogue, type ClientFeatures, type ConfigError, type ServerDefinition, hasOwn, redactorFor, toolUi, visibleToModel, protocolLabel, countOf, shownName, SkillError, READ_CAPS, readBoundedText, programValue } from '../mcp';
 import { ElicitFromFlag, parseElicitContent } from './elicit';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { describeCapabilities, describeCounts, formatPrompt, formatResource, formatToolResult } from './format';
-import { hasOwn } from '../mcp/schema/own';
 import { jsonText, ownText } from './output';
-import { redactorFor } from '../mcp/logging/redact';
 import { cancelRunningTasks, taskReporter } from './tasks';
-import { toolUi, visibleToModel } from '../mcp/apps/meta';
-import { protocolLabel } from '../mcp/logging/protocolLabel';
-import { countOf, shownName } from '../mcp/logging/display';
-import { SkillError } from '../mcp/skills/skills';
 import { createInterface } from 'node:readline/promises';
 import { CodeModeError, runProgram } from '../mcp/codemode/codeModeEngine';
-import { programValue } from '../mcp/codemode/codeModeResult';
-import { READ_CAPS, readBoundedText } from '../mcp/boundedRead';
 
 /** What a command needs from its surroundings (real: config files + McpHost; tests may pass others). */
 export interface CliRuntime {
@@ -426,7 +415,7 @@ export async function skills(rt: CliRuntime, args: ParsedArgs): Promise<number> 
     rt.out(`server "${name}" lists no skills`);
     return 0;
   }
-  // Server text on one line each: controls, bidi and line breaks folded (display.ts), then escaped by rt.out.
+  // Server text on one line each: controls, bidi and line breaks folded (humanText.ts), then escaped by rt.out.
   const width = Math.min(40, Math.max(...list.map(s => shownName(s.name).length)));
   for (const s of list) rt.out(`${shownName(s.name).padEnd(width)}  ${shownName(s.description, 200)}`);
   return 0;

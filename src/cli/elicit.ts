@@ -9,8 +9,7 @@
  */
 import * as readline from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import { SchemaCompiler } from '../mcp/schema/compiler';
-import { setOwn } from '../mcp/schema/own';
+import { SchemaCompiler, setOwn } from '../mcp';
 import { UsageError } from './args';
 import { ownText } from './output';
 

@@ -9,9 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../mcp/atomicWrite';
-import { EraVerdicts } from '../mcp/server/eraVerdicts';
-import { definitionKeyer, isInstallationKey, newInstallationKey, type DefinitionKey } from '../mcp/config/definitionKey';
+import { EraVerdicts, definitionKeyer, isInstallationKey, newInstallationKey, type DefinitionKey, writeFileAtomicSync } from '../mcp';
 
 /** Where the cache lives, or undefined when it is turned off. */
 export function eraCachePath(env: NodeJS.ProcessEnv = process.env): string | undefined {

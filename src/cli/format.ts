@@ -2,8 +2,7 @@
 import type {
   CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ServerCapabilities,
 } from '@modelcontextprotocol/client';
-import type { Catalogue } from '../mcp/types';
-import { countOf, formatBytes } from '../mcp/logging/display';
+import { type Catalogue, countOf, formatBytes } from '../mcp';
 
 /** `tools(listChanged) prompts resources(subscribe, listChanged) logging`. */
 export function describeCapabilities(caps: ServerCapabilities | undefined): string {

@@ -4,7 +4,7 @@
  */
 import * as readline from 'node:readline';
 import { Writable } from 'node:stream';
-import type { InputDefinition } from '../mcp/types';
+import type { InputDefinition } from '../mcp';
 import { UsageError } from './args';
 
 /** `MCP_HOST_INPUT_` + the id upper-cased, every other character than A–Z/0–9 as `_`. */

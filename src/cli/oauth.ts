@@ -9,11 +9,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileAtomicSync } from '../mcp/atomicWrite';
-import { McpOAuthProvider, type OAuthStorage } from '../mcp/oauth/provider';
-import { checkAuthorizationUrl, windowsOpenCommand } from '../mcp/oauth/urls';
-import { workloadIdentityFor } from '../mcp/oauth/workloadIdentity';
-import type { ServerDefinition } from '../mcp/types';
+import { McpOAuthProvider, type OAuthStorage, checkAuthorizationUrl, windowsOpenCommand, workloadIdentityFor, type ServerDefinition, writeFileAtomicSync } from '../mcp';
 import { CLI_NAME } from './version';
 
 /** Default loopback port for the redirect (registered with the authorization server, so stable). */

@@ -9,9 +9,7 @@
  *   JSON is written by `jsonText`, so escaping it changes nothing and it stays valid JSON;
  * - a closed stdout or stderr (`mcp-host … | head -1`) ends it quietly: servers stopped, no stack trace.
  */
-import { Redactor, cutBytes, redactorFor } from '../mcp/logging/redact';
-import type { ServerDefinition } from '../mcp/types';
-import { escapeControls, jsonText } from '../mcp/logging/display';
+import { Redactor, cutBytes, redactorFor, type ServerDefinition, escapeControls, jsonText } from '../mcp';
 
 export { escapeControls, jsonText };
 

@@ -1,9 +1,5 @@
 /** The real CliRuntime: configuration files through the core's config module, McpHost for servers. */
-import { McpHost } from '../mcp/host';
-import { parseLimits, type Limits } from '../mcp/limits';
-import type { Root } from '../mcp/types';
-import { resolveCommand } from '../mcp/process/resolveCommand';
-import { resetSandbox } from '../mcp/launch/sandbox';
+import { McpHost, parseLimits, type Limits, type Root, resolveCommand, resetSandbox, keyMigration, type DefinitionKey, type ServerDefinition, type EraVerdicts } from '../mcp';
 import type { CliRuntime } from './commands';
 import { CliSignIn } from './oauth';
 import { terminalElicit } from './elicit';
@@ -11,9 +7,6 @@ import { loadConfig } from './config';
 import { CLI_NAME, CLI_VERSION } from './version';
 import { dataText, hideSecretsOf, ownText, write } from './output';
 import { eraCachePath, fileEraVerdicts, fileInstallationKey, installationKeyPath } from './eraCache';
-import { keyMigration, type DefinitionKey } from '../mcp/config/definitionKey';
-import type { ServerDefinition } from '../mcp/types';
-import type { EraVerdicts } from '../mcp/server/eraVerdicts';
 
 /** `raw`: stdout gets the servers' bytes as sent (`--raw`); else control characters are escaped (output.ts). */
 export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, opts: { raw?: boolean } = {}): CliRuntime {

@@ -2,8 +2,7 @@
  * `mcp-host call` and tasks: one stderr line per change of a task (status and the server's message),
  * and on Ctrl+C (or SIGTERM) the running tasks are cancelled (tasks/cancel) before the servers stop.
  */
-import type { HostApi, TaskInfo } from '../mcp';
-import { isTerminal } from '../mcp/tasks/tasks';
+import { type HostApi, type TaskInfo, isTerminal } from '../mcp';
 import { ownText } from './output';
 
 /** "mcp-host: task 3f2a… (simulate-research-query): working — Gathering sources..." */

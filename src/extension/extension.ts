@@ -1,7 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import * as settings from './settings';
-import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions } from '../mcp';
+import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions, type ModelToolGate, cpuMs } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -10,41 +9,40 @@ import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
 import { serverPicks, setStartOnUse } from './commands/args';
-import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './consent';
-import { InputStore } from './inputs';
-import { ServerLogs, toVs } from './logs';
-import { ResourceFileSystem, RESOURCE_SCHEME } from './resourceFs';
+import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './trust/consent';
+import { InputStore } from './trust/inputs';
+import { ServerLogs, toVs } from './ui/logs';
+import { ResourceFileSystem, RESOURCE_SCHEME } from './documents/resourceFs';
 import { syncRoots } from './roots';
-import { ServerController } from './servers';
-import { SandboxDenials } from './sandboxDenials';
-import type { ServerIdentityLookup } from './identity';
-import { OAuthBridge } from './oauth';
-import { createStatusItem, watchFailures, watchTaskEnds } from './status';
-import { SeenFailures, type FailureNotice } from './failureNotice';
-import { McpJsonWatcher } from './coexistence';
-import { ConfigSourceFiles } from './configSourceFiles';
-import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling';
-import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat';
-import { APP_PERMISSIONS_KEY, AppViews } from './apps';
-import { setExternalUrlUi, type ExternalUrlUi } from './externalUrl';
+import { ServerController } from './servers/serverController';
+import { SandboxDenials } from './trust/sandboxDenials';
+import type { ServerIdentityLookup } from './trust/identity';
+import { OAuthBridge } from './oauth/signIn';
+import { createStatusItem, watchFailures, watchTaskEnds } from './ui/status';
+import { SeenFailures, type FailureNotice } from './ui/failureNotice';
+import { McpJsonWatcher } from './trust/coexistence';
+import { ConfigSourceFiles } from './documents/configSourceFiles';
+import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling/clientFeatures';
+import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat/mcpChat';
+import { APP_PERMISSIONS_KEY, AppViews } from './apps/appViews';
+import { setExternalUrlUi, type ExternalUrlUi } from './ui/externalUrl';
 import { registerLmTools } from './chat/lmTools';
-import { CatalogueCache } from './catalogueCache';
-import { mementoEraVerdicts } from './eraCache';
-import { mementoTaskMemory } from './taskStore';
-import { installationKeyer, migrateStoredKeys } from './definitionKeys';
-import { AddedServers } from './addedServers';
+import { CatalogueCache } from './state/catalogueCache';
+import { mementoEraVerdicts } from './state/eraCache';
+import { mementoTaskMemory } from './state/taskStore';
+import { installationKeyer, migrateStoredKeys } from './trust/definitionKeys';
+import { AddedServers } from './trust/addedServers';
 import { setAddedServers } from './commands/settings';
-import { RegistryInstalls } from './registryInstalls';
+import * as settings from './settings';
+import { Forms, useForms } from './forms/forms';
+import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './documents/results';
+import { setDialogAnswerer, Turn, type DialogAnswerer } from './ui/dialogs';
+import { HistoryStore } from './state/historyStore';
+import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
+import { ToolEnablement } from './toolEnablement';
+import { OrgPolicyWatcher } from './trust/policy';
+import { RegistryInstalls } from './trust/registryInstalls';
 import { setRegistryInstalls } from './commands/registry';
-import { Forms, useForms } from './forms';
-import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './results';
-import { setDialogAnswerer, Turn, type DialogAnswerer } from './dialogs';
-import { HistoryStore } from './historyStore';
-import { registerGateway, type GatewayRegistration } from './gateway';
-import { ToolEnablement } from './toolBudget';
-import { cpuMs } from '../mcp/cpuClock';
-import type { ModelToolGate } from '../mcp/catalogue/modelTools';
-import { OrgPolicyWatcher } from './policy';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -116,7 +114,7 @@ export interface McpHostExtensionApi {
    * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
    * reached reconcile), decided (reconcile returned); then reconciled, views, chat, gateway, commands, activated (what
    * the first sync does not need). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
-   * of `activate()` (src/extension/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
+   * of `activate()` (src/extension/ui/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
    */
   activationSteps(): Record<string, number>;
 }
@@ -141,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // first reconcile, whichever comes first; a stdio server never signs in.
   let oauthRef: OAuthBridge | undefined;
   const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
-  // Grants are keyed by where a server is defined plus its fingerprint: the controller answers once it exists.
+  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists.
   const identity: ServerIdentityLookup = {};
   const sampling = push(createClientFeatures({
     context,

@@ -5,9 +5,7 @@
  * "Allow …", tool enablement) write through here too, to the scope they name.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, TIMEOUT_LIMITS, type Limits } from '../mcp';
-import { configSourcesSetting, type PortableSource } from '../mcp/config/configSources';
-import { DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp/codemode/codeModeLimits';
+import { DEFAULT_LIMITS, TIMEOUT_LIMITS, type Limits, configSourcesSetting, type PortableSource, DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp';
 
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
@@ -151,7 +149,7 @@ export function toolBudget(): ScopedValues<unknown> {
 }
 
 /**
- * `mcpHost.disabledTools` (raw) per scope: the core merges them (toolBudget.ts mergeToolPolicies: a workspace may only
+ * `mcpHost.disabledTools` (raw) per scope: the core merges them (toolPolicy.ts mergeToolPolicies: a workspace may only
  * turn tools off), not VS Code's object merge, which would let a workspace's entry replace the user's.
  */
 export function disabledTools(): ScopedValues<unknown> {

@@ -11,7 +11,7 @@ import type { Event, Disposable } from './events';
 import type { Catalogue, LogEntry, Root, ServerDefinition, ServerState, ConfigError } from './types';
 import type { Redactor } from './logging/redact';
 import type { TaskInfo, TaskMode } from './tasks/tasks';
-import type { CatalogueKind } from './catalogue/catalogue';
+import type { CatalogueKind } from './catalogue/paging';
 import type { HistoryEntry, HistoryOrigin, StoredHistory } from './server/history';
 import type { SandboxDenial } from './launch/sandbox';
 import type { LoadedSkillFile, SkillInfo } from './skills/skills';

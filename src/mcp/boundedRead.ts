@@ -13,7 +13,7 @@
  * the only places in src/ that call readFile/readFileSync/createReadStream (the lint rule refuses the rest).
  */
 import * as fs from 'node:fs';
-import { formatBytes } from './logging/display';
+import { formatBytes } from './logging/humanText';
 
 /** Why a bounded read failed: the path's kind, or the cap. */
 export type BoundedReadFailure = 'missing' | 'directory' | 'not-file' | 'too-large' | 'denied' | 'unreadable';

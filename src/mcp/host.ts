@@ -55,7 +55,7 @@ interface Entry {
    * Its "same process" key and its whole serialisation (to notice changes that need no restart), computed when a later
    * reconcile first compares them: a first reconcile (activation) hashes nothing.
    */
-  fingerprint?: string;
+  restartKey?: string;
   full?: string;
   /** The configuration problem that keeps this server from starting, if any. */
   problem?: string;
@@ -125,12 +125,12 @@ export class McpHost implements HostApi {
     return this._roots;
   }
 
-  private fingerprint(def: ServerDefinition): string {
+  private restartKey(def: ServerDefinition): string {
     return this.key(def);
   }
 
-  private fingerprintOf(e: Entry): string {
-    return e.fingerprint ??= this.fingerprint(e.def);
+  private restartKeyOf(e: Entry): string {
+    return e.restartKey ??= this.restartKey(e.def);
   }
 
   private fullOf(e: Entry): string {
@@ -226,7 +226,7 @@ export class McpHost implements HostApi {
         if (existing) work.push(this.remove(existing));
         continue;
       }
-      if (existing && existing.problem === undefined && this.fingerprintOf(existing) === this.fingerprint(def)) {
+      if (existing && existing.problem === undefined && this.restartKeyOf(existing) === this.restartKey(def)) {
         const full = stableStringify(def);
         if (full !== this.fullOf(existing)) work.push(this.update(existing, def, full));
         continue;

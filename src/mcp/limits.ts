@@ -4,7 +4,7 @@
  * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
  * config file's `limits` object. Servers never set these.
  */
-import { formatBytes } from './logging/display';
+import { formatBytes } from './logging/humanText';
 
 export interface Limits {
   /** Largest single JSON-RPC message read from a server (stdio line, HTTP JSON body, one SSE event). */

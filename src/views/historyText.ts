@@ -1,11 +1,10 @@
 /**
  * The History view's text for one entry, as plain strings (no `vscode`: unit-tested directly): the label and the
  * tooltip's markdown. The target (tool, prompt, URI), the arguments and the error are server or model text, taken
- * through `src/mcp/logging/display.ts` (threat model: "server text is data in every renderer"): a backtick cannot end the
+ * through `src/mcp/logging/humanText.ts` (threat model: "server text is data in every renderer"): a backtick cannot end the
  * code span, a blank line cannot start markdown of its own.
  */
-import type { HistoryEntry } from '../mcp';
-import { markdownCode, markdownText, shownName } from '../mcp/logging/display';
+import { type HistoryEntry, markdownCode, markdownText, shownName } from '../mcp';
 
 /** Longest target shown in a label or tooltip, in characters. */
 const MAX_TARGET = 200;

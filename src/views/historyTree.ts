@@ -4,10 +4,9 @@
  * "Re-run…" runs it again with edited arguments.
  */
 import * as vscode from 'vscode';
-import type { HistoryEntry, HostApi } from '../mcp';
+import { type HistoryEntry, type HostApi, countOf, formatBytes } from '../mcp';
 import { CommandIds } from './commandIds';
 import { historyLabel, historyTooltip } from './historyText';
-import { countOf, formatBytes } from '../mcp/logging/display';
 
 export type HistoryNode = { kind: 'server'; server: string } | { kind: 'entry'; server: string; id: number };
 

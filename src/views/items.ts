@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState, type SkillInfo } from '../mcp';
+import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState, type SkillInfo, countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
 import { CommandIds } from './commandIds';
-import { countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp/logging/display';
 
 /** Command id the resource items run when clicked (kept in sync with src/views/commandIds.ts). */
 export const OPEN_RESOURCE_COMMAND = CommandIds.openResource;

@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
-import type { HostApi } from '../mcp';
+import { type HostApi, visibleToModel, estimateToolTokens, formatTokens, shownName } from '../mcp';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import { toTreeItem } from './items';
 import type { TreeIcons } from './icons';
-import { visibleToModel } from '../mcp';
-import { estimateToolTokens, formatTokens } from '../mcp/catalogue/toolBudget';
-import { shownName } from '../mcp/logging/display';
 
 /** Which tools go to models (the Servers view shows it as checkboxes on servers and tools). */
 export interface ToolEnablementView {

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { assertNever, type TaskInfo, type TaskStatus } from '../mcp';
-import { firstLine } from '../mcp/logging/display';
+import { assertNever, type TaskInfo, type TaskStatus, firstLine } from '../mcp';
 import { CommandIds } from './commandIds';
 
 /** Command id a finished task item runs when clicked (kept in sync with src/views/commandIds.ts). */

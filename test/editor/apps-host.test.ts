@@ -11,8 +11,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps';
-import type { Dialog } from '../../src/extension/dialogs';
+import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps/appViews';
+import type { Dialog } from '../../src/extension/ui/dialogs';
 import { ROOT, until } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { AppView } from '../../src/extension/apps';
+import type { AppView } from '../../src/extension/apps/appViews';
 import { ROOT, until } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);

@@ -5,9 +5,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat';
-import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling';
-import type { ElicitField } from '../../src/extension/elicitation';
+import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat/mcpChat';
+import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
+import type { ElicitField } from '../../src/extension/elicitation/elicitation';
 import { EVERYTHING, until, textOf } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { SamplingFeatures } from '../../src/extension/sampling';
+import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { McpNode } from '../../src/views/nodes';
 import type { ElicitationTarget } from '../../src/mcp/features/urlElicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';

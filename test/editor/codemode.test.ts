@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration } from '../../src/extension/chat';
+import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { activateHost, EVERYTHING, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { HistoryNode } from '../../src/views/historyTree';
-import { resourceDocUri } from '../../src/extension/resourceFs';
+import { resourceDocUri } from '../../src/extension/documents/resourceFs';
 import { EVERYTHING, activateHost, until } from './helpers';
 
 const MODES = ['eager', 'lazy'] as const;

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration } from '../../src/extension/chat';
+import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { EVERYTHING, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };

@@ -13,8 +13,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/consent';
-import { setDialogAnswerer, type Dialog } from '../../src/extension/dialogs';
+import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/trust/consent';
+import { setDialogAnswerer, type Dialog } from '../../src/extension/ui/dialogs';
 import type { ServerDefinition } from '../../src/mcp';
 import { activateHost, answerWhereToWrite, EVERYTHING, ROOT, until } from './helpers';
 

@@ -100,7 +100,7 @@ function startHttpFixture(): Promise<{ url: string; child: ChildProcess }> {
 // H503 (issue 40): `chat.mcp.access: registry` on the production VSIX. VS Code's own words for the value: "Allows access
 // to MCP servers listed in the registry that VS Code is connected to." A test cannot set a VS Code policy in the editor
 // it runs in, so it writes the stand-in file the extension reads only under the harness's MCP_HOST_POLICY_ROOT
-// (src/extension/policy.ts, vscode-policy.json). The registry is served on 127.0.0.1 from entries written from the
+// (src/extension/trust/policy.ts, vscode-policy.json). The registry is served on 127.0.0.1 from entries written from the
 // server.json schema ("remotes": [{ "type": "streamable-http", "url": … }]), both pointing at the http fixture.
 describe('Organisation policy: chat.mcp.access registry', function () {
   this.timeout(240000);

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { Dialog } from '../../src/extension/dialogs';
+import type { Dialog } from '../../src/extension/ui/dialogs';
 import { describeInstall } from '../../src/mcp/registry/install';
 import { fromServerJson } from '../../src/mcp/registry/serverJson';
 import { activateHost, ROOT, until } from './helpers';

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration } from '../../src/extension/chat';
+import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import type { McpNode } from '../../src/views/nodes';
 import { ROOT, until } from './helpers';
 

@@ -7,11 +7,11 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat';
-import type { SamplingFeatures } from '../../src/extension/sampling';
-import type { Dialog } from '../../src/extension/dialogs';
+import type { ChatRegistration, ChatTranscript } from '../../src/extension/chat/mcpChat';
+import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
+import type { Dialog } from '../../src/extension/ui/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
-import { quoted } from '../../src/mcp/logging/display';
+import { quoted } from '../../src/mcp/logging/humanText';
 import { EVERYTHING, ROOT, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };

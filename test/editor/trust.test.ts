@@ -8,10 +8,10 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import type { ChatRegistration } from '../../src/extension/chat';
-import type { SamplingFeatures } from '../../src/extension/sampling';
-import type { ConsentBatchAnswer } from '../../src/extension/consent';
-import { InputStore, type InputScope } from '../../src/extension/inputs';
+import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
+import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
+import type { ConsentBatchAnswer } from '../../src/extension/trust/consent';
+import { InputStore, type InputScope } from '../../src/extension/trust/inputs';
 import { shellQuote } from '../../src/mcp/config/commandLine';
 import { EVERYTHING, activateHost, until } from './helpers';
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
-import { KeyedQueue } from '../../src/extension/grants';
+import { KeyedQueue } from '../../src/extension/trust/grants';
 import { RATE_LIMITED, USER_REJECTED } from '../../src/mcp/features/sampling';
 import type { ClientFeatures, ModelDescriptor, SamplingContext } from '../../src/mcp/types';
 import { BYSTANDER, markedProcesses, marked, startHost, textOf, until, type TestHost } from './helpers';

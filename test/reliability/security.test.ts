@@ -113,7 +113,7 @@ describe('Reliability: security', function () {
     assert.match(md, /Resource link: \[passwd\]\(file:\/\/\/etc\/passwd\)/);
     assert.match(md, /Resource link: \[run\]\(command:workbench\.action\.terminal\.new\)/);
     // The one place the extension opens a URI outside the editor, after asking: the confirm-and-open path
-    // (src/extension/externalUrl.ts), which the OAuth sign-in, URL-mode elicitation and an MCP App view's ui/open-link
+    // (src/extension/ui/externalUrl.ts), which the OAuth sign-in, URL-mode elicitation and an MCP App view's ui/open-link
     // all go through (https:, loopback http: only, parsed once: src/mcp/features/externalUrl.ts).
     const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts'));
     const openers = sources.filter(f => /openExternal\(/.test(fs.readFileSync(path.join(ROOT, 'src', f), 'utf8')));

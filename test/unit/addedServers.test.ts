@@ -1,10 +1,10 @@
 /**
  * Servers the host writes into settings (import, registry, Add Server) ask launch consent on their first start in
- * either scope (issue 34, src/extension/addedServers.ts): the record (definition keys in global state, bounded) and
+ * either scope (issue 34, src/extension/trust/addedServers.ts): the record (definition keys in global state, bounded) and
  * the rule. The bystander: a user-scope server the user wrote by hand needs no consent.
  */
 import * as assert from 'node:assert/strict';
-import { ADDED_SERVERS_KEY, AddedServers, MAX_ADDED, needsLaunchConsent } from '../../src/extension/addedServers';
+import { ADDED_SERVERS_KEY, AddedServers, MAX_ADDED, needsLaunchConsent } from '../../src/extension/trust/addedServers';
 import { ephemeralKeyer } from '../../src/mcp';
 import { parseServers, type RawServer } from '../../src/mcp/config/validate';
 

@@ -3,7 +3,8 @@ import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Tool } from '@modelcontextprotocol/client';
-import { CatalogueSession, MIN_TTL_MS, approxJsonSize, expiryOf, fetchAll } from '../../src/mcp/catalogue/catalogue';
+import { CatalogueSession } from '../../src/mcp/catalogue/catalogue';
+import { MIN_TTL_MS, approxJsonSize, expiryOf, fetchAll } from '../../src/mcp/catalogue/paging';
 import { resolveLimits } from '../../src/mcp/limits';
 import type { Catalogue } from '../../src/mcp/types';
 

@@ -1,7 +1,7 @@
 /** The catalogue against the paged fixture: every page, list_changed, output schemas on every page. */
 import * as assert from 'node:assert/strict';
 import { Connection } from '../../src/mcp/server/connection';
-import { buildToolValidators, compileSchema } from '../../src/mcp/catalogue/catalogue';
+import { buildToolValidators, compileSchema } from '../../src/mcp/catalogue/toolSchemas';
 import { FAST_STOP, collectLogs, nodeFixture } from '../support/connection';
 import { until } from '../support/wait';
 

@@ -1,12 +1,12 @@
 /**
- * The start-up cache (src/extension/catalogueCache.ts) in plain Node, with a fake memento and a fake host: entries are
+ * The start-up cache (src/extension/state/catalogueCache.ts) in plain Node, with a fake memento and a fake host: entries are
  * keyed by the definition key (a hash), never by the resolved definition; clear-text entries written before are dropped
  * when the cache is built; a catalogue carrying one of the server's secrets is not kept; a bystander's lists are. The
  * failures already shown are kept as hashes too (H48).
  */
 import assert from 'node:assert/strict';
-import { CATALOGUE_CACHE_KEY, CatalogueCache } from '../../src/extension/catalogueCache';
-import { SEEN_FAILURES_KEY, SeenFailures, failureKey } from '../../src/extension/failureNotice';
+import { CATALOGUE_CACHE_KEY, CatalogueCache } from '../../src/extension/state/catalogueCache';
+import { SEEN_FAILURES_KEY, SeenFailures, failureKey } from '../../src/extension/ui/failureNotice';
 import { definitionKeyer, keyMigration, legacyDefinitionKey, stableStringify } from '../../src/mcp/config/definitionKey';
 
 /** An installation's definition key (HMAC). */

@@ -1,6 +1,6 @@
 /** Sampling and elicitation helpers of the extension: the per-server queue, grants, the request summary, forms (H18). */
 import * as assert from 'node:assert/strict';
-import { Grants, KeyedQueue } from '../../src/extension/grants';
+import { Grants, KeyedQueue } from '../../src/extension/trust/grants';
 import { applyStopSequences } from '../../src/extension/sampling/stopSequences';
 import { describeSampling, lastUserText, withLastUserText } from '../../src/extension/sampling/describe';
 import { coerce, fieldsOf } from '../../src/extension/elicitation/form';

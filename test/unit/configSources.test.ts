@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { configSourcesSetting, mergeSources, portableFile, type SourceLayer } from '../../src/mcp/config/configSources';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { importConfig } from '../../src/mcp/config/import';
-import { needsLaunchConsent } from '../../src/extension/addedServers';
+import { needsLaunchConsent } from '../../src/extension/trust/addedServers';
 
 const echo = (arg: string) => ({ type: 'stdio', command: 'node', args: ['echo.mjs', arg] });
 const bystander = { type: 'stdio', command: 'node', args: ['bystander.mjs'] };

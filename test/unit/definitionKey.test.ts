@@ -14,8 +14,8 @@ import { DEFINITION_FIELDS, IDENTITY_FIELDS, SERVER_FIELDS, serverSchema } from 
 import { parseServers } from '../../src/mcp/config/validate';
 import { McpHost } from '../../src/mcp/host';
 import { fileInstallationKey } from '../../src/cli/eraCache';
-import { KEYS_VERSION_STATE, migrateStoredKeys, rekeyGrant, rekeyList } from '../../src/extension/definitionKeys';
-import { historyKey } from '../../src/extension/historyStore';
+import { KEYS_VERSION_STATE, migrateStoredKeys, rekeyGrant, rekeyList } from '../../src/extension/trust/definitionKeys';
+import { historyKey } from '../../src/extension/state/historyStore';
 import type { HttpServerDefinition, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../support/connection';
 

@@ -1,6 +1,6 @@
-/** Server text made safe for each renderer (src/mcp/logging/display.ts): dialogs, markdown, terminals. */
+/** Server text made safe for each renderer (src/mcp/logging/humanText.ts): dialogs, markdown, terminals. */
 import * as assert from 'node:assert/strict';
-import { dialogText, escapeControls, firstLine, formatBytes, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/display';
+import { dialogText, escapeControls, firstLine, formatBytes, jsonText, markdownCode, markdownText, quoted, shownName } from '../../src/mcp/logging/humanText';
 
 describe('display: server text in every renderer', () => {
   it('shownName folds newlines, strips controls and bidi overrides, and cuts long names', () => {

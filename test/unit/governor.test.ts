@@ -1,5 +1,5 @@
 /**
- * The consent governor (src/extension/governor.ts), H352: random sequences of user acts (start a request, answer a
+ * The consent governor (src/extension/trust/governor.ts), H352: random sequences of user acts (start a request, answer a
  * dialog, cancel a request) and requester events (a request's requester asks a question, over and over, also after a
  * denial and after its cancellation) from a seeded RNG, against the invariants: at most one dialog per turn and key,
  * at most one dialog open per key, a denial ends the turn (nothing more is asked for it), a cancelled turn's pending
@@ -7,7 +7,7 @@
  * cancel. A well-behaved bystander requester (its own key, its own turn) is answered normally throughout.
  */
 import * as assert from 'node:assert/strict';
-import { Governor, Turn, type Outcome } from '../../src/extension/governor';
+import { Governor, Turn, type Outcome } from '../../src/extension/trust/governor';
 import { rng } from '../support/rng';
 
 interface Shown { key: string; answer(a: string | undefined): void; closed: AbortSignal; done: boolean }

@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HeldResponse, SseScanner, createGuardedFetch, headersFor, strictResponses } from '../../src/mcp/http/guardedFetch';
+import { HeldResponse, SseScanner, strictResponses } from '../../src/mcp/http/responseBodies';
+import { createGuardedFetch, headersFor } from '../../src/mcp/http/guardedFetch';
 import { checkAuthorizationUrl, isLoopbackHost, windowsOpenCommand } from '../../src/mcp/oauth/urls';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { browserCommand } from '../../src/cli/oauth';

@@ -30,7 +30,7 @@ describe('lint: no raw reads in src/ (H152)', function () {
   }
   it('the bounded reader and a listed host-owned file may read raw', async () => {
     const eslint = new ESLint({ cwd: ROOT });
-    for (const f of ['src/mcp/boundedRead.ts', 'src/cli/eraCache.ts', 'src/extension/historyStore.ts']) {
+    for (const f of ['src/mcp/boundedRead.ts', 'src/cli/eraCache.ts', 'src/extension/state/historyStore.ts']) {
       const [result] = await eslint.lintText(PROBE, { filePath: path.join(ROOT, f) });
       assert.deepEqual(result.messages.filter(m => /bounded/.test(m.message)), [], f);
     }

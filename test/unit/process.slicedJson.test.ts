@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { JsonDepthError, SlicedJsonParser, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
-import { approxJsonSize } from '../../src/mcp/catalogue/catalogue';
+import { JsonDepthError, SlicedJsonParser, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { safeCut } from '../../src/mcp/process/jsonBytes';
+import { approxJsonSize } from '../../src/mcp/catalogue/paging';
 import { nestsDeeperThan } from '../../src/mcp/limits';
 import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
 

@@ -1,13 +1,13 @@
 /**
  * `chat.mcp.access: registry` for real (issue 40, H500–H502): the record of registry installs (the host's global state,
- * src/extension/registryInstalls.ts) and the decision (src/mcp/policy/provenance.ts) the policy check asks on every
+ * src/extension/trust/registryInstalls.ts) and the decision (src/mcp/policy/provenance.ts) the policy check asks on every
  * sync. VS Code's own description of the `chat.mcp.access` value `registry` (its nls messages, 1.11x): "Allows access to
  * MCP servers listed in the registry that VS Code is connected to"; the registry it is connected to is
  * `chat.mcp.gallery.serviceUrl` (policy `McpGalleryServiceUrl`) when an organisation sets one. Each blocked server sits
  * next to a registry-installed bystander that keeps running.
  */
 import * as assert from 'node:assert/strict';
-import { REGISTRY_INSTALLS_KEY, RegistryInstalls } from '../../src/extension/registryInstalls';
+import { REGISTRY_INSTALLS_KEY, RegistryInstalls } from '../../src/extension/trust/registryInstalls';
 import { ephemeralKeyer, type ServerDefinition } from '../../src/mcp';
 import { parseServers, type RawServer } from '../../src/mcp/config/validate';
 import { applyPolicy } from '../../src/mcp/policy/orgPolicy';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ValidateFunction } from 'ajv';
 import { SchemaCompiler, SchemaRefusedError } from '../../src/mcp/schema/compiler';
-import { checkToolsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue/catalogue';
+import { checkToolsSliced, type ToolReuse, type ToolValidators } from '../../src/mcp/catalogue/toolSchemas';
 
 function validator(v: ValidateFunction | Error): ValidateFunction {
   if (v instanceof Error) assert.fail(v.message);

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import type { ValidateFunction } from 'ajv';
 import { LinearRegExp, UnsupportedPatternError, patternProblem, testPattern } from '../../src/mcp/schema/regexp';
 import { SchemaCompiler, SchemaRefusedError, census } from '../../src/mcp/schema/compiler';
-import { buildToolValidators } from '../../src/mcp/catalogue/catalogue';
+import { buildToolValidators } from '../../src/mcp/catalogue/toolSchemas';
 import { PendingServerRequests, TOO_MANY_PENDING } from '../../src/mcp/server/serverRequests';
 import { parseToolResult } from '../../src/mcp/catalogue/toolResult';
 import { ProtocolError } from '@modelcontextprotocol/client';

@@ -1,15 +1,15 @@
 /**
  * A server's own questions (sampling approvals, elicitation) through the consent governor once per turn (issue 35,
  * H381): the real Governor, ServerTurns and the per-server KeyedQueue, composed as the sampling and elicitation
- * handlers compose them (src/extension/sampling/index.ts, src/extension/elicitation/index.ts: queue per server, then
+ * handlers compose them (src/extension/sampling/clientFeatures.ts, src/extension/elicitation/elicitation.ts: queue per server, then
  * `turns.ask` with the request's dialog). A hostile server sends 1,000 sampling requests (and 1,000 elicitation
  * requests) at once while its first dialog is open; a well-behaved bystander sends one. The dialogs are the
  * governor's own shower, answered by the test as a user would.
  */
 import * as assert from 'node:assert/strict';
-import { Governor, type Dialog } from '../../src/extension/governor';
-import { KeyedQueue } from '../../src/extension/grants';
-import { ServerTurns, type ServerQuestion } from '../../src/extension/serverTurns';
+import { Governor, type Dialog } from '../../src/extension/trust/governor';
+import { KeyedQueue } from '../../src/extension/trust/grants';
+import { ServerTurns, type ServerQuestion } from '../../src/extension/trust/serverTurns';
 import { until } from '../support/wait';
 
 interface Shown { dialog: Dialog; answer(a: string | undefined): void; done: boolean }

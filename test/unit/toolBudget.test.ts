@@ -1,6 +1,6 @@
 /** The tool budget's plain parts: the policy of `mcpHost.disabledTools`, flipping switches, the token estimate. */
 import * as assert from 'node:assert/strict';
-import { estimateToolTokens, formatTokens, mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled } from '../../src/mcp/catalogue/toolBudget';
+import { estimateToolTokens, formatTokens, mergeToolPolicies, parseToolPolicy, serverToolsEnabled, toolEnabled, withToolEnabled } from '../../src/mcp/catalogue/toolPolicy';
 import { mergeToolBudgets, parseToolBudget } from '../../src/mcp/catalogue/modelTools';
 
 describe('Tool budget: which tools go to models', () => {

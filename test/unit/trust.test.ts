@@ -8,7 +8,7 @@ import { parseArgs } from '../../src/cli/args';
 import { cliRoots } from '../../src/cli/config';
 import { createRuntime } from '../../src/cli/runtime';
 import { McpHost } from '../../src/mcp/host';
-import { ScopedGrants } from '../../src/extension/grants';
+import { ScopedGrants } from '../../src/extension/trust/grants';
 import { FAST_STOP, bin, stdio } from '../support/connection';
 
 function memento(): { get<T>(k: string): T | undefined; update(k: string, v: unknown): Promise<void>; data: Map<string, unknown> } {

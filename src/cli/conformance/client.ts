@@ -10,9 +10,7 @@ import {
   ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant,
   type ElicitRequest, type ElicitResult, type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
-import type { FetchLike } from '../../mcp/http/fetch';
-import { McpOAuthProvider } from '../../mcp/oauth/provider';
-import { workloadIdentityFor } from '../../mcp/oauth/workloadIdentity';
+import { type FetchLike, McpOAuthProvider, workloadIdentityFor } from '../../mcp';
 import { HeadlessAuthCodeProvider } from './oauth';
 import { connectSession, type Session } from './session';
 import { CLI_NAME, CLI_VERSION } from '../version';

@@ -5,7 +5,7 @@
  * re-registration when the authorization server changes) is the SDK's `auth()`, driven by the core.
  */
 import type { OAuthClientInformationMixed, OAuthClientProvider } from '@modelcontextprotocol/client';
-import { McpOAuthProvider } from '../../mcp/oauth/provider';
+import { McpOAuthProvider } from '../../mcp';
 
 /** What an authorization redirect carries back: the code, and the issuer when the server names it (RFC 9207). */
 export interface AuthorizationResponse {

@@ -9,12 +9,9 @@
 import type {
   CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Implementation, OAuthClientProvider, ReadResourceResult,
 } from '@modelcontextprotocol/client';
-import { Connection } from '../../mcp/server/connection';
-import type { FetchLike } from '../../mcp/http/fetch';
+import { Connection, type FetchLike, type Catalogue, type HttpServerDefinition, type LoadedSkillFile, type SkillInfo } from '../../mcp';
 import type { CodeReturningProvider } from './oauth';
-import type { Catalogue, HttpServerDefinition } from '../../mcp/types';
 import { CLI_NAME, CLI_VERSION } from '../version';
-import type { LoadedSkillFile, SkillInfo } from '../../mcp/skills/skills';
 
 export interface SessionOptions {
   /** A non-interactive OAuth provider (client credentials, jwt-bearer), handed to the transport. */

@@ -14,8 +14,7 @@
  * milliseconds, each in a turn of its own (H150): no turn holds the thread for a whole message.
  */
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
-import { PARSE_SLICE_MS, SlicedJsonParser } from '../../mcp/process/slicedJson';
+import { RateBudget, VIEW_LIMITS, viewLimitMessage, PARSE_SLICE_MS, SlicedJsonParser } from '../../mcp';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;

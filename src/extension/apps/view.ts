@@ -17,11 +17,7 @@ import {
   LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
 } from '@modelcontextprotocol/core';
 import * as zod from 'zod/v4';
-import {
-  allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime,
-  RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi,
-} from '../../mcp';
-import { quoted } from '../../mcp/logging/display';
+import { allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime, RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi, quoted } from '../../mcp';
 import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from './transport';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';

@@ -3,10 +3,9 @@
  * tree commands that open the chat with `@mcp /<server>.<prompt>` or `@mcp /resource <server> <uri>`.
  */
 import * as vscode from 'vscode';
-import type { HostApi } from '../../mcp';
+import { type HostApi, quoted, shownName } from '../../mcp';
 import { CommandIds } from '../../views/commandIds';
 import { chipLabel, promptCommand, typeable } from './render';
-import { quoted, shownName } from '../../mcp/logging/display';
 import { isRunning } from './toolLoop';
 
 /** Commands of this module (palette and tree items). */

@@ -12,11 +12,10 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
-import { modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp/catalogue/modelTools';
+import { type HostApi, modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp';
 import { toolResultText } from './messages';
-import { abortSignalOf } from '../cancellation';
-import type { AppViews } from '../apps';
+import { abortSignalOf } from '../ui/cancellation';
+import type { AppViews } from '../apps/appViews';
 import { loadSkillForModel, runningSkills, skillLines } from './skills';
 
 export const LM_TOOL_IDS = { list: 'mcpHost_listTools', call: 'mcpHost_callTool', skill: 'mcpHost_loadSkill' } as const;

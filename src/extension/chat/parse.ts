@@ -4,8 +4,7 @@
  * valid for language models (`[a-zA-Z0-9_-]`, at most 64 characters).
  */
 
-import { tokenize } from '../../mcp/config/commandLine';
-import { getOwn, setOwn } from '../../mcp/schema/own';
+import { tokenize, getOwn, setOwn } from '../../mcp';
 
 export { tokenize };
 

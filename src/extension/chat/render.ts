@@ -1,12 +1,12 @@
 /**
  * What the `@mcp` participant writes into chat, as markdown source, with every piece of server text (server,
- * prompt, tool and argument names, descriptions, error messages, task status) taken through `src/mcp/logging/display.ts`
+ * prompt, tool and argument names, descriptions, error messages, task status) taken through `src/mcp/logging/humanText.ts`
  * (threat model: "server text is data in every renderer"). Chat renders `stream.markdown`, `stream.progress` and
  * `errorDetails.message` as markdown; none of it is trusted: actions are buttons and follow-ups, never command
  * links (VS Code's own chat renders tool names through its own escaping the same way).
  * No `vscode` import: the unit tests render with these directly.
  */
-import { markdownCode, markdownText, shownName } from '../../mcp/logging/display';
+import { markdownCode, markdownText, shownName } from '../../mcp';
 
 /** Longest description shown in a listing, in characters (the first line of it). */
 export const MAX_LISTED_DESCRIPTION = 200;

@@ -2,12 +2,10 @@
  * Skills (SEP-2640) in chat: what the running servers list, a skill's `SKILL.md` loaded (verified by the core,
  * src/mcp/skills/skills.ts) as context for a request, and the tool through which a model asks for one — in `@mcp`
  * (`SKILL_TOOL`) and for every agent (`mcpHost_loadSkill`, lmTools.ts). Server text goes to the model as data in a
- * labelled context message, and to the chat view only escaped (render.ts, display.ts).
+ * labelled context message, and to the chat view only escaped (render.ts, humanText.ts).
  */
 import * as vscode from 'vscode';
-import type { HostApi, LoadedSkillFile, ServerHandle, SkillInfo } from '../../mcp';
-import { shownName } from '../../mcp/logging/display';
-import { modelMayReach, type ModelToolGate } from '../../mcp/catalogue/modelTools';
+import { type HostApi, type LoadedSkillFile, type ServerHandle, type SkillInfo, shownName, modelMayReach, type ModelToolGate } from '../../mcp';
 
 /** The name of the `@mcp` participant's own skill tool (offered to the model when a running server lists skills). */
 export const SKILL_TOOL = 'mcp_host_load_skill';

@@ -5,19 +5,16 @@
  * [question]` loads a skill's SKILL.md (verified) as context (`/skill` alone lists the skills).
  */
 import * as vscode from 'vscode';
-import type { ServerHandle } from '../../mcp';
+import { type ServerHandle, setOwn, markdownCode, markdownText, shownName } from '../../mcp';
 import { promptToChatMessages, promptToTranscript, resourceText } from './messages';
 import { bindArguments, parseInvocation, resolveTarget, tokenize } from './parse';
-import { setOwn } from '../../mcp/schema/own';
 import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressText, promptCommand, promptListing, toolListing, typeable } from './render';
-import { markdownCode, markdownText } from '../../mcp/logging/display';
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
 import { ChatModelLoop, isRunning } from './toolLoop';
-import { abortSignalOf } from '../cancellation';
+import { abortSignalOf } from '../ui/cancellation';
 import { resolveSkill, runningSkills } from './skills';
-import { shownName } from '../../mcp/logging/display';
 
 /** The slash commands' handlers (McpChat's base; the dispatcher is McpChat.handle). */
 export abstract class SlashCommands extends ChatModelLoop {

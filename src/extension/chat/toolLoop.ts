@@ -6,7 +6,7 @@
  * call is confirmed (a standing grant or the dialog) before it runs, MCP App views open for tools that have one, and
  * the loop stops after `mcpHost.chat.maxToolRounds` rounds (the answer says how to raise it).
  *
- * One request is one turn of the consent governor (src/extension/governor.ts): a tool is asked about at most once per
+ * One request is one turn of the consent governor (src/extension/trust/governor.ts): a tool is asked about at most once per
  * request (an "Allow Once" runs that one call; the model asking for the tool again in the same request is told it is
  * not run again), a Deny ends the model's turn (the loop stops and says so), Stop (the request's cancellation) closes
  * the pending question and no dialog opens after it, and at most MAX_CALLS_PER_RESPONSE calls of one response are
@@ -20,32 +20,24 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi, ServerHandle } from '../../mcp';
-import {
-  DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
-} from '../../mcp/catalogue/modelTools';
-import { ScopedGrants, type Grant } from '../grants';
-import { govern, Turn } from '../dialogs';
+import { type HostApi, type ServerHandle, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
+import { ScopedGrants, type Grant } from '../trust/grants';
+import { govern, Turn } from '../ui/dialogs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
-import { abortSignalOf } from '../cancellation';
-import { grantKey, type ServerIdentityLookup } from '../identity';
+import { abortSignalOf } from '../ui/cancellation';
+import { grantKey, type ServerIdentityLookup } from '../trust/identity';
 import { toolResultText } from './messages';
 import { uniqueToolNames } from './parse';
-import type { AppViews } from '../apps';
+import type { AppViews } from '../apps/appViews';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS, NoLanguageModelError } from './models';
 import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
-import { markdownCode, markdownText } from '../../mcp/logging/display';
 import { callInTurn } from './taskTurn';
-import { CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool } from '../../mcp/codemode/codeModeTool';
-import type { CodeModeServer } from '../../mcp/codemode/codeModeNames';
-import type { CodeModeLimits } from '../../mcp/codemode/codeModeLimits';
-import { programValue } from '../../mcp/codemode/codeModeResult';
 
-/** Where "always allow this tool" grants live (keys `scope:server:fingerprint/tool`, in the scope of the server's definition). */
+/** Where "always allow this tool" grants live (keys `scope:server:definitionKey/tool`, in the scope of the server's definition). */
 export const TOOL_ALWAYS_KEY = 'mcpHost.chat.toolGrants';
 /** Where grants keyed by a bare `server/tool` lived before; dropped on activation. */
 export const LEGACY_TOOL_ALWAYS_KEY = 'mcpHost.chat.toolsAlwaysAllowed';
@@ -233,7 +225,7 @@ export class ChatModelLoop {
 
   /**
    * The confirmation of one tool call (the model's, or an MCP App view's): a standing grant for the tool (session
-   * or always, keyed by where the server is defined plus its fingerprint) or the dialog. True when allowed (run it).
+   * or always, keyed by where the server is defined plus its definition key) or the dialog. True when allowed (run it).
    */
   async approveCall(server: string, tool: Tool, args: Record<string, unknown>, closed?: AbortSignal, turn?: Turn): Promise<boolean> {
     return await this.approval(server, tool, args, { closed, turn }) === 'allowed';

@@ -2,11 +2,10 @@
  * The `@mcp` participant's dialogs, replaceable for tests: the tool-call confirmation (once / session / always for
  * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
  */
-import type { ServerHandle } from '../../mcp';
+import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
 import { askWithCompletion } from '../commands/complete';
-import type { Grant } from '../grants';
-import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/display';
-import { ask as askDialog, type Dialog } from '../dialogs';
+import type { Grant } from '../trust/grants';
+import { ask as askDialog, type Dialog } from '../ui/dialogs';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {

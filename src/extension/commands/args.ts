@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { HostApi, ServerHandle } from '../../mcp';
+import { type HostApi, type ServerHandle, quoted, shownName } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
-import { quoted, shownName } from '../../mcp/logging/display';
 import { stateDescription } from '../../views/items';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
@@ -87,7 +86,7 @@ export function errorText(err: unknown): string {
 
 /**
  * `errorText` for a notification: it may carry a server's words, and a notification makes `[label](command:…)`
- * clickable: one line, no controls, bidi characters or links, cut (src/mcp/logging/display.ts).
+ * clickable: one line, no controls, bidi characters or links, cut (src/mcp/logging/humanText.ts).
  */
 export function shownError(err: unknown): string {
   return shownName(errorText(err), 1000);

@@ -3,11 +3,10 @@
  * arguments (a JSON box prefilled with the old ones; the call is the user's, so it runs like Call Tool / Run Prompt).
  */
 import * as vscode from 'vscode';
-import type { HistoryEntry, HostApi } from '../../mcp';
+import { type HistoryEntry, type HostApi, countOf, quoted } from '../../mcp';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
-import { resultDocuments } from '../results';
+import { resultDocuments } from '../documents/results';
 import { CommandIds } from '../../views/commandIds';
-import { countOf, quoted } from '../../mcp/logging/display';
 
 export async function openHistoryEntry(tree: HistoryTreeProvider, node: HistoryNode): Promise<vscode.TextDocument | undefined> {
   const e = tree.entry(node);

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
+import { type HostApi, quoted } from '../../mcp';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
 import { renderPromptResult } from './render';
-import { resultDocuments } from '../results';
-import { quoted } from '../../mcp/logging/display';
+import { resultDocuments } from '../documents/results';
 
 /**
  * MCP Host: Run Prompt. Arguments: a tree node or server name, a prompt name and its arguments (when

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import type { HostApi } from '../../mcp';
+import { type HostApi, quoted } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import type { ServersTreeProvider } from '../../views/serversTree';
 import type { ResourcesTreeProvider } from '../../views/resourcesTree';
 import { CommandIds } from '../../views/commandIds';
-import type { LaunchConsent } from '../consent';
-import type { OAuthBridge } from '../oauth';
-import type { InputStore } from '../inputs';
-import type { ServerLogs } from '../logs';
-import type { ResourceFileSystem } from '../resourceFs';
-import type { ServerController } from '../servers';
-import type { AppViews } from '../apps';
+import type { LaunchConsent } from '../trust/consent';
+import type { OAuthBridge } from '../oauth/signIn';
+import type { InputStore } from '../trust/inputs';
+import type { ServerLogs } from '../ui/logs';
+import type { ResourceFileSystem } from '../documents/resourceFs';
+import type { ServerController } from '../servers/serverController';
+import type { AppViews } from '../apps/appViews';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { openHistoryEntry, rerunHistoryEntry } from './history';
 import { pickServer, running, serverNameOf, shownError } from './args';
@@ -20,7 +20,6 @@ import { runPromptCommand } from './prompts';
 import { browseResourcesCommand, openResource, readResourceCommand, readTemplateCommand } from './resources';
 import { heldBack, listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
-import { quoted } from '../../mcp/logging/display';
 import { browseRegistryCommand } from './registry';
 
 /** What the commands work with. */

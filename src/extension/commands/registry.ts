@@ -13,14 +13,11 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_REGISTRY_URL } from '../settings';
-import { configuredRegistry } from '../policy';
-import type { RegistryInstalls } from '../registryInstalls';
-import { currentWorkspaceScope, scopeKey } from '../inputs';
+import { configuredRegistry } from '../trust/policy';
+import type { RegistryInstalls } from '../trust/registryInstalls';
+import { currentWorkspaceScope, scopeKey } from '../trust/inputs';
 import { searchRegistry } from '../../mcp/registry/client';
-import { describeInstall } from '../../mcp/registry/install';
-import { pickEntries, type PickEntry } from '../../mcp/registry/pick';
-import type { InstallOption } from '../../mcp/registry/serverJson';
-import { iconFreeText, quoted, shownName } from '../../mcp/logging/display';
+import { describeInstall, pickEntries, type PickEntry, type InstallOption, iconFreeText, quoted, shownName } from '../../mcp';
 import { addToSettings, askWhereToWrite, inputsNote } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';

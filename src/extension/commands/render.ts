@@ -5,8 +5,8 @@
  * not base64, an "image/png" whose bytes are no image, or an image too large to preview becomes a line that says so.
  */
 import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
-import { shownName } from '../../mcp/logging/display';
-import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../mime';
+import { shownName } from '../../mcp';
+import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../documents/mime';
 
 /** Images larger than this are not opened in the image preview (Save As… still writes them). */
 export const MAX_PREVIEW_BYTES = 16 * 1024 * 1024;

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
-import type { HostApi } from '../../mcp';
-import type { ResourceFileSystem } from '../resourceFs';
+import { type HostApi, countOf, quoted } from '../../mcp';
+import type { ResourceFileSystem } from '../documents/resourceFs';
 import { pickServer, requireRunning, running, shownError } from './args';
 import { askWithCompletion } from './complete';
-import { countOf, quoted } from '../../mcp/logging/display';
 
 /** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
 export async function openResource(fs: ResourceFileSystem, server: string, uri: string): Promise<vscode.Uri[]> {

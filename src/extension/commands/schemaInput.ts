@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { setOwn } from '../../mcp/schema/own';
-import { shortPattern, testPattern } from '../../mcp/schema/regexp';
-import { forms } from '../forms';
+import { setOwn, shortPattern, testPattern } from '../../mcp';
+import { forms } from '../forms/forms';
 
 interface PropSchema {
   type?: string | string[];

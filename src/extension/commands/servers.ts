@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { HostApi, ServerHandle } from '../../mcp';
-import { ConsentDeniedError, type ServerController } from '../servers';
-import type { ServerLogs } from '../logs';
+import { type HostApi, type ServerHandle, quoted } from '../../mcp';
+import { ConsentDeniedError, type ServerController } from '../servers/serverController';
+import type { ServerLogs } from '../ui/logs';
 import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
-import { quoted } from '../../mcp/logging/display';
-import { notify } from '../dialogs';
+import { notify } from '../ui/dialogs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
 export function offerTrust(ctl: ServerController, names: string[]): void {

@@ -2,17 +2,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { ask } from '../dialogs';
-import { afterMcpJsonImport } from '../coexistence';
-import { definitionFromCommandLine } from '../../mcp/config/commandLine';
-import { importConfig } from '../../mcp/config/import';
-import { BoundedReadError, READ_CAPS, readBoundedText } from '../../mcp/boundedRead';
+import { ask } from '../ui/dialogs';
+import { afterMcpJsonImport } from '../trust/coexistence';
+import { definitionFromCommandLine, importConfig, BoundedReadError, READ_CAPS, readBoundedText, describeInstall, type InstallOption, dialogText, iconFreeText, quoted, shownName } from '../../mcp';
 import { shownError } from './args';
-import { describeInstall } from '../../mcp/registry/install';
-import type { InstallOption } from '../../mcp/registry/serverJson';
-import { dialogText, iconFreeText, quoted, shownName } from '../../mcp/logging/display';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
-import type { AddedServers } from '../addedServers';
+import type { AddedServers } from '../trust/addedServers';
 
 /** The record of servers the host adds (set once at activation, before any command is registered). */
 let added: AddedServers | undefined;

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { isTerminal, type HostApi, type ServerHandle, type TaskInfo } from '../../mcp';
+import { isTerminal, type HostApi, type ServerHandle, type TaskInfo, quoted, shownName } from '../../mcp';
 import { shownError } from './args';
 import { renderToolResult } from './render';
-import { resultDocuments } from '../results';
-import { quoted, shownName } from '../../mcp/logging/display';
+import { resultDocuments } from '../documents/results';
 
 /** What the task commands accept: a task node of the Servers view, or (server, taskId) from code, or nothing (then they ask). */
 function taskOf(host: HostApi, arg: unknown, taskId?: string): { h: ServerHandle; t: TaskInfo } | undefined {

@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { offeredAsTask, type HostApi, type TaskMode } from '../../mcp';
+import { offeredAsTask, type HostApi, type TaskMode, quoted } from '../../mcp';
 import { errorText, pickServer, requireRunning, running, shownError } from './args';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
-import type { AppViews } from '../apps';
-import { resultDocuments } from '../results';
-import { quoted } from '../../mcp/logging/display';
-import { abortSignalOf } from '../cancellation';
+import type { AppViews } from '../apps/appViews';
+import { resultDocuments } from '../documents/results';
+import { abortSignalOf } from '../ui/cancellation';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,

@@ -2,7 +2,7 @@
  * Editor-free part of elicitation (form mode): the requested schema as a list of fields, and the
  * conversion of what the user typed or picked into schema-valid values.
  */
-import { shortPattern, testPattern } from '../../mcp/schema/regexp';
+import { shortPattern, testPattern } from '../../mcp';
 
 export interface ElicitOption { value: string; label: string }
 

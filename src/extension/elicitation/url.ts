@@ -2,17 +2,15 @@
  * URL-mode elicitation in the editor: a modal names the server, shows its message and, prominently,
  * the origin the link leads to (domain decoded from punycode, the ASCII form beside it when they
  * differ; the full URL in the detail). Dialog and open go through the one confirm-and-open path
- * (src/extension/externalUrl.ts): the URL parsed once is the one shown and opened, only after the user
+ * (src/extension/ui/externalUrl.ts): the URL parsed once is the one shown and opened, only after the user
  * picks "Open"; Decline and closing the dialog answer decline and cancel. Nothing is fetched before.
  * For a URLElicitationRequiredError the same consent runs, then a quick pick waits for the server's
  * `notifications/elicitation/complete` (it closes when that arrives; the user may retry now or stop).
  */
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
-import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome } from '../../mcp/features/urlElicitation';
-import { dialogText, quoted } from '../../mcp/logging/display';
-import { askExternalUrl, openExternalUrl } from '../externalUrl';
-import { headlineOrigin } from '../../mcp/features/externalUrl';
+import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome, dialogText, quoted, headlineOrigin } from '../../mcp';
+import { askExternalUrl, openExternalUrl } from '../ui/externalUrl';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {

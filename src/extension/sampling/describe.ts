@@ -3,8 +3,7 @@
  * the system prompt, every message (images and audio as placeholders), the limits and the model.
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
-import type { ModelDescriptor } from '../../mcp/types';
-import { describeOfferedTools } from '../../mcp/features/samplingTools';
+import { type ModelDescriptor, describeOfferedTools } from '../../mcp';
 
 type Params = CreateMessageRequest['params'];
 type Block = { type: string; text?: string; mimeType?: string; name?: string; [k: string]: unknown };

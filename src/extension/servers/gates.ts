@@ -5,11 +5,11 @@
  */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../mcp';
-import type { ConsentRequest, InputUse } from '../consent';
+import type { ConsentRequest, InputUse } from '../trust/consent';
 import { ServerControllerState } from './state';
 import { ConsentDeniedError, DENIED, WAITING } from './reasons';
 import { inputUses } from './workspaceSettings';
-import { needsLaunchConsent } from '../addedServers';
+import { needsLaunchConsent } from '../trust/addedServers';
 
 /** The start gates and lazy starts (ServerController's base). */
 export abstract class ServerGates extends ServerControllerState {

@@ -1,24 +1,22 @@
 /**
  * What the server controller knows between syncs: where each server is defined (user, workspace, a folder), why one
  * is held back, which resources are subscribed, which servers wait for their first use; and what the views read of
- * it (ServerAnnotations). The syncing itself is in `index.ts`, the start gates in `gates.ts`.
+ * it (ServerAnnotations). The syncing itself is in `serverController.ts`, the start gates in `gates.ts`.
  */
 import * as vscode from 'vscode';
-import type { ConfigError, DefinitionKey, HostApi, ServerDefinition } from '../../mcp';
-import type { RawServer } from '../../mcp/config/validate';
+import type { ConfigError, DefinitionKey, HostApi, ServerDefinition, RawServer, SourceLayer } from '../../mcp';
 import type { ServerAnnotations } from '../../views/nodes';
-import type { McpJsonWatcher } from '../coexistence';
-import type { LaunchConsent } from '../consent';
-import type { AddedServers } from '../addedServers';
-import type { RegistryInstalls } from '../registryInstalls';
-import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
-import type { ServerIdentity } from '../identity';
+import type { McpJsonWatcher } from '../trust/coexistence';
+import type { LaunchConsent } from '../trust/consent';
+import type { AddedServers } from '../trust/addedServers';
+import { currentWorkspaceScope, scopeKey, type InputStore } from '../trust/inputs';
+import type { ServerIdentity } from '../trust/identity';
+import type { RegistryInstalls } from '../trust/registryInstalls';
 import * as settings from '../settings';
-import { toVs } from '../logs';
+import { toVs } from '../ui/logs';
 import { WAITING } from './reasons';
-import type { OrgPolicyWatcher } from '../policy';
-import type { ConfigSourceFiles } from '../configSourceFiles';
-import type { SourceLayer } from '../../mcp/config/configSources';
+import type { OrgPolicyWatcher } from '../trust/policy';
+import type { ConfigSourceFiles } from '../documents/configSourceFiles';
 
 export type Origin = 'user' | 'workspace';
 
@@ -110,12 +108,12 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
 
   protected abstract doSync(): Promise<void>;
 
-  /** Where a server is defined plus its definition fingerprint (undefined for an unknown server). */
+  /** Where a server is defined plus its definition key (undefined for an unknown server). */
   identity(name: string): ServerIdentity | undefined {
     const def = this.host.get(name)?.definition;
     const scope = this.origins.get(name);
     if (!def || !scope) return undefined;
-    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, fingerprint: this.definitionKey(def) };
+    return { scope, scopeKey: scope === 'user' ? 'user' : scopeKey(currentWorkspaceScope()), name, definitionKey: this.definitionKey(def) };
   }
 
   configProblems(): string[] {

@@ -4,10 +4,9 @@
  */
 import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { RawServer } from '../../mcp/config/validate';
-import { READ_CAPS } from '../../mcp/boundedRead';
-import { readWorkspaceText } from '../workspaceFiles';
-import type { InputUse } from '../consent';
+import { type RawServer, READ_CAPS } from '../../mcp';
+import { readWorkspaceText } from '../documents/workspaceFiles';
+import type { InputUse } from '../trust/consent';
 
 /**
  * Names under `mcpHost.servers` in the workspace's settings files. In Restricted Mode VS Code hides

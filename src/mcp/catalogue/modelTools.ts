@@ -16,7 +16,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerHandle } from '../api';
 import { visibleToModel } from '../apps/meta';
-import { estimateToolTokens } from './toolBudget';
+import { estimateToolTokens } from './toolPolicy';
 
 /**
  * What decides whether a model sees a tool; every member optional (default: running servers, every tool). The one

@@ -14,7 +14,7 @@ import { identityOf, stableStringify } from './definitionKey';
 import { parseServers } from './validate';
 import { importConfig } from './import';
 import { BoundedReadError, READ_CAPS } from '../boundedRead';
-import { formatBytes } from '../logging/display';
+import { formatBytes } from '../logging/humanText';
 import type { ConfigError, ServerDefinition } from '../types';
 
 /** Where a server's entry was written. */

@@ -1,7 +1,7 @@
 /**
  * External URLs a server, an App view or an authorization server asks the host to open (App links, URL-mode
  * elicitation, OAuth sign-in), the editor-free part of the one confirm-and-open path (docs/SECURITY.md, Threat model: "What is
- * shown is what runs"; the dialog and the open are in src/extension/externalUrl.ts, the CLI prints and opens the same
+ * shown is what runs"; the dialog and the open are in src/extension/ui/externalUrl.ts, the CLI prints and opens the same
  * value). A URL is parsed ONCE, with the WHATWG parser browsers use; the normalised `url` it yields is the only
  * value that is then shown and opened, and nothing re-parses the raw text. Refused before anything is shown:
  * - anything but `https:`, and `http:` other than on this machine (loopback);
@@ -36,7 +36,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }
 
-// C0 controls and space, DEL, C1 controls, and the invisible formatting characters of src/mcp/logging/display.ts (bidi
+// C0 controls and space, DEL, C1 controls, and the invisible formatting characters of src/mcp/logging/humanText.ts (bidi
 // embeddings, overrides and isolates, zero-width characters, line and paragraph separators, BOM).
 const UNSEEN = /[\x00-\x20\x7f-\x9f\u00a0\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2069\u3000\ufeff\ufff9-\ufffb]/;
 
@@ -67,7 +67,7 @@ export function parseExternalUrl(raw: unknown): ExternalUrl | RefusedUrl {
 
 /**
  * How an origin is shown: `origin` with the domain decoded from punycode, and `asciiOrigin` (the WHATWG origin) when
- * that differs. Also for a remote server's URL in the launch consent dialog (src/extension/consent.ts).
+ * that differs. Also for a remote server's URL in the launch consent dialog (src/extension/trust/consent.ts).
  */
 export function shownOrigin(u: URL): Pick<ExternalUrl, 'origin' | 'asciiOrigin'> {
   const host = u.hostname.startsWith('[') ? u.hostname : domainToUnicode(u.hostname) || u.hostname;
@@ -83,7 +83,7 @@ export function headlineOrigin(target: Pick<ExternalUrl, 'origin' | 'asciiOrigin
 /**
  * The dialog's text for opening `target`: the question names who asks (server, and the view or purpose) and the
  * origin; the detail holds what the asker said (optional), the full URL that will be opened, and the ASCII form
- * of the domain when it differs. `asker` and `message` must already be display-safe (src/mcp/logging/display.ts).
+ * of the domain when it differs. `asker` and `message` must already be display-safe (src/mcp/logging/humanText.ts).
  */
 export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { verb?: string; message?: string } = {}): { question: string; detail: string } {
   const lines: string[] = [];

@@ -5,7 +5,7 @@
  * Values are never quoted (they may be secrets); names are.
  */
 import { promises as fsp } from 'node:fs';
-import { formatBytes } from '../logging/display';
+import { formatBytes } from '../logging/humanText';
 import type { StdioServerDefinition } from '../types';
 
 /** Linux's limit on one argument or one `NAME=value` environment entry (MAX_ARG_STRLEN). */

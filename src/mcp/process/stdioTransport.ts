@@ -17,7 +17,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
 import { limitMessage, MAX_NESTING_DEPTH, type Limits } from '../limits';
-import { formatBytes } from '../logging/display';
+import { formatBytes } from '../logging/humanText';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
 import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser } from './slicedJson';

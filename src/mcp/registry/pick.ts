@@ -4,7 +4,7 @@
  * refused entries with serverJson's reason (they cannot be installed), and a note when the page cap
  * (MAX_REGISTRY_ENTRIES) cut entries or entries were not server descriptions. Plain functions, no `vscode`.
  */
-import { iconFreeText, shownName } from '../logging/display';
+import { iconFreeText, shownName } from '../logging/humanText';
 import { fromServerJson, type ServerJsonResult } from './serverJson';
 import type { RegistryPage } from './client';
 

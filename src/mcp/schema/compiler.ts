@@ -21,7 +21,7 @@ import addFormats from 'ajv-formats';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
-import { escapeControls } from '../logging/display';
+import { escapeControls } from '../logging/humanText';
 
 /** A schema the host refuses to compile (over budget, or a pattern RE2 cannot run). The message names the server. */
 export class SchemaRefusedError extends Error {

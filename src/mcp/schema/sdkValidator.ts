@@ -6,7 +6,7 @@
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { Limits } from '../limits';
-import { describeAjvErrors } from '../catalogue/catalogue';
+import { describeAjvErrors } from './ajvErrors';
 import { SchemaCompiler } from './compiler';
 
 export class BoundedSchemaValidator implements jsonSchemaValidator {

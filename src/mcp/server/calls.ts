@@ -13,7 +13,7 @@ import {
 import type { RequestOptions } from '../api';
 import { nestingMessage, nestsDeeperThan } from '../limits';
 import { nestsDeeperThanSliced } from '../slicedWalks';
-import { describeAjvErrors } from '../catalogue/catalogue';
+import { describeAjvErrors } from '../schema/ajvErrors';
 import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,
 } from '../errors';

@@ -8,7 +8,7 @@
  *                                          readable errors, the H12 re-initialize)
  *   serverRequests.ts                      the bound on what the server asks of the host
  *   serverLog.ts                           the server's log and stderr tail through the one redaction path
- *   notifications.ts                       the server's notifications to listeners by method
+ *   notificationListeners.ts               the listeners for the server's notifications by method
  *   history.ts                             the protocol timeline
  *   ../skills/skills.ts                    the server's skills (SEP-2640): listed, read on use, verified
  * This file keeps the public API the host, the views and the CLI use.
@@ -23,7 +23,7 @@ import {
 import type { RequestOptions, ServerHandle } from '../api';
 import { Emitter, type Disposable, type Event } from '../events';
 import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, ServerState } from '../types';
-import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/catalogue';
+import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/paging';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { TIMEOUT_LIMITS, resolveLimits, type Limits } from '../limits';
@@ -37,7 +37,7 @@ import { Supervisor, type RestartPolicy } from './supervisor';
 import { ServerLog } from './serverLog';
 import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
-import { NotificationListeners } from './notifications';
+import { NotificationListeners } from './notificationListeners';
 import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTasks';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
@@ -319,7 +319,7 @@ export class Connection implements ServerHandle {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Running state, catalogue, notifications (launch: launcher.ts; listeners: notifications.ts)
+  // Running state, catalogue, notifications (launch: launcher.ts; listeners: notificationListeners.ts)
   // -------------------------------------------------------------------------------------------
 
   private runningState(session: McpSession): Extract<ServerState, { kind: 'running' }> {

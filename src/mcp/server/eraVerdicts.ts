@@ -5,7 +5,7 @@
  * stored), one entry per definition, at most MAX_ERA_VERDICTS, each trusted for ERA_VERDICT_MAX_AGE_MS (a server
  * that learned 2026-07-28 and still answers `initialize` is probed again then); one older than ERA_VERDICT_REPROBE_MS
  * is used for the start while the launcher probes the server again in the background (H401). Where it is kept is the owner's
- * business: the extension's workspace state (src/extension/eraCache.ts), the CLI's cache file (src/cli/eraCache.ts).
+ * business: the extension's workspace state (src/extension/state/eraCache.ts), the CLI's cache file (src/cli/eraCache.ts).
  * The launcher (launcher.ts) reads it, drops a verdict that fails, and records a new one.
  */
 

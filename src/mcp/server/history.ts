@@ -5,7 +5,7 @@
  * (made here, through the server's redaction path). Editor-free.
  */
 import { Emitter, type Event } from '../events';
-import { approxJsonSize } from '../catalogue/catalogue';
+import { approxJsonSize } from '../catalogue/paging';
 import { approxJsonSizeSliced } from '../slicedWalks';
 import type { Redactor } from '../logging/redact';
 

@@ -3,7 +3,7 @@
  * nothing of the resolved definition is stored), the ids of the tasks a server's session had running, so that the
  * next session of the same definition asks the server about each (`tasks/get`, through ext-tasks' `resumeTask`,
  * extTasks.ts) and lists the ones it still keeps. Where it is kept is the owner's business: the extension's
- * workspace state (src/extension/taskStore.ts); the CLI keeps none.
+ * workspace state (src/extension/state/taskStore.ts); the CLI keeps none.
  *
  * Bounded: at most the server's `maxTasksPerServer` tasks per definition (the limit in force when one is added), at
  * most MAX_TASK_MEMORY_KEYS definitions (the oldest go first), a task id of at most TASK_BOUNDS.maxTaskIdChars

@@ -5,7 +5,7 @@
  * user from the palette (issue 36) — with "Show Result" when there is a result. Texts are the core's snapshots:
  * already redacted and cut.
  */
-import { firstLine, iconFreeText } from '../logging/display';
+import { firstLine, iconFreeText } from '../logging/humanText';
 import { isTerminal } from './taskPolicy';
 import type { TaskInfo } from './tasks';
 

@@ -1,0 +1,251 @@
+/**
+ * Settings → definitions → `host.reconcile`, with the editor's gates on top: Workspace Trust (no
+ * server from workspace settings starts in Restricted Mode), launch consent for workspace stdio
+ * servers, and `${input:}` values. A held-back server stays in the host as a stopped server with a
+ * reason the views show; starting it explicitly asks what is missing.
+ *
+ * This file reads the settings and reconciles (one sync); the rooms: `state.ts` (what the controller knows, what
+ * the views read), `gates.ts` (explicit and lazy starts through trust and consent), `reasons.ts` (why a server is
+ * held back), `workspaceSettings.ts` (names Restricted Mode hides, `${input:}` uses).
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import * as settings from '../settings';
+import { ContextKeys } from '../../views/commandIds';
+import { failureKey, type SeenFailures } from '../ui/failureNotice';
+import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources, cpuMs } from '../../mcp';
+import { DENIED, WAITING } from './reasons';
+import { asObject, workspaceServerNames } from './workspaceSettings';
+import { ServerGates } from './gates';
+import { currentWorkspaceScope, scopeKey, type InputScope } from '../trust/inputs';
+import { configuredRegistry } from '../trust/policy';
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+export { ConsentDeniedError } from './reasons';
+export { inputUses } from './workspaceSettings';
+export type { Origin } from './state';
+
+/** Records a step of the first sync: wall-clock time, and the thread's CPU time under `cpu <step>`. */
+function mark(marks: Record<string, number>, step: string): void {
+  marks[step] = performance.now();
+  marks[`cpu ${step}`] = cpuMs();
+}
+
+/** The pseudo-server name settings problems are remembered under (SeenFailures). */
+const SETTINGS_PROBLEMS = '(settings)';
+
+/** The controller of configured servers (see the header). */
+export class ServerController extends ServerGates {
+  protected async doSync(): Promise<void> {
+    const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
+    this.synced = true;
+    if (marks) mark(marks, 'began');
+    const config = settings.snapshot();
+    const servers = settings.serversSetting(config);
+    const inputs = settings.inputsSetting(config);
+    const trusted = vscode.workspace.isTrusted;
+    // mcpHost.servers and the portable files mcpHost.configSources turns on (issue 40): each name once, the most
+    // specific source winning (config/configSources.ts). A `.mcp.json` server is a workspace server; a
+    // `~/.copilot/mcp-config.json` one is user-scope but written by another tool (launch consent: gates.ts).
+    const on = settings.configSources(config);
+    const files = this.sourceFiles?.current() ?? { layers: [], inputs: [], errors: [], warnings: [] };
+    // Restricted Mode: a `.mcp.json` is workspace content, named (held back) but not resolved, as workspace settings are.
+    const portable = files.layers.filter(l => (l.source === 'mcpJson' && on.mcpJson && trusted) || (l.source === 'copilotCli' && on.copilotCli));
+    const heldFiles = trusted || !on.mcpJson ? [] : files.layers.filter(l => l.source === 'mcpJson').flatMap(l => Object.keys(l.servers));
+    const sources = mergeSources([
+      { source: 'workspaceSettings', servers: asObject(servers.workspace) },
+      { source: 'userSettings', servers: asObject(servers.user) },
+      ...portable,
+    ]);
+    const merged: Record<string, unknown> = sources.servers;
+    this.origins.clear();
+    this.folders.clear();
+    this.portableFrom.clear();
+    for (const [n, layer] of sources.from) {
+      this.origins.set(n, layer.source === 'workspaceSettings' || layer.source === 'mcpJson' ? 'workspace' : 'user');
+      if (layer.label) this.portableFrom.set(n, layer);
+      if (layer.folder) {
+        this.folders.set(n, layer.folder);
+        const raw = asObject(merged[n]);
+        if (raw.roots === undefined && merged[n] && typeof merged[n] === 'object') merged[n] = { ...raw, roots: [layer.folder] };
+      }
+    }
+    // Multi-root: a folder's own `.vscode/settings.json` servers run for that folder (its name qualifies a
+    // server whose name is taken already; its roots default to that folder; `${workspaceFolder}` is that folder).
+    if (vscode.workspace.workspaceFile) {
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const own = asObject(settings.folderServersSetting(folder));
+        for (const [n, def] of Object.entries(own)) {
+          const name = n in merged ? `${folder.name}/${n}` : n;
+          const raw = asObject(def);
+          merged[name] = raw.roots === undefined && def && typeof def === 'object' ? { ...raw, roots: [folder.name] } : def;
+          this.origins.set(name, 'workspace');
+          this.folders.set(name, folder.name);
+        }
+      }
+    }
+
+    for (const n of this.used) if (!(n in merged)) this.used.delete(n);
+    const parsed = parseServers(merged);
+    if (marks) mark(marks, 'parsed');
+    this.raws.clear();
+    for (const raw of parsed.servers) this.raws.set(raw.name, raw);
+    // Inputs belong to the scope that declares them: a workspace server sees the workspace's inputs
+    // (values kept for this workspace only), a user server the user's.
+    const userInputs = parseInputs(inputs.user ?? []);
+    const wsInputs = trusted ? parseInputs(on.mcpJson && files.inputs.length ? [...asArray(inputs.workspace), ...files.inputs] : inputs.workspace ?? []) : { inputs: [], errors: [] };
+    const errors = [...parsed.errors, ...userInputs.errors, ...wsInputs.errors, ...files.errors];
+    const warnings = [...parsed.warnings, ...[...sources.warnings, ...files.warnings].map(w => ({ path: 'mcpHost.configSources', message: w }))];
+    const autoStartAll = settings.autoStart(config);
+    // `mcpHost.startup: lazy`: servers that would start now wait for their first use instead.
+    const lazy = settings.startupMode(config) === 'lazy';
+    this.lazy.clear();
+    const timeouts = settings.timeouts(config);
+    const sandboxDefault = settings.sandboxDefault(config);
+
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
+    const userHome = os.homedir();
+    const defs: ServerDefinition[] = [];
+    const ask: ServerDefinition[] = [];
+    const blocked = new Map<string, string>();
+    // Resolve every definition first, then gate them: the one-time re-keying of stored state needs them all before the
+    // first consent or grant is looked up.
+    const resolved: { def: ServerDefinition; origin: 'user' | 'workspace'; missing: string[]; wantsStart: boolean }[] = [];
+    for (const raw of parsed.servers) {
+      const origin = this.origins.get(raw.name) ?? 'user';
+      // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
+      // one that ran in this window (the user stopped it, or it failed) stays stopped.
+      const lazyHeld = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      const waits = lazyHeld && !this.used.has(raw.name);
+      if (waits) this.lazy.add(raw.name);
+      const wantsStart = lazyHeld ? false : raw.autoStart ?? autoStartAll;
+      const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
+      const missing: string[] = [];
+      const scoped = origin === 'workspace'
+        ? { inputs: wsInputs.inputs, scope: currentWorkspaceScope() }
+        : { inputs: userInputs.inputs, scope: { kind: 'user' } as InputScope };
+      // No await unless an input is asked: the first sync reaches reconcile in one turn, never yielding it to
+      // other extensions' activation between two definitions.
+      const pending = resolveServerNow(raw, this.context(folders, userHome, scoped.inputs, scoped.scope, raw, mayPrompt, missing));
+      const r = pending instanceof Promise ? await pending : pending;
+      warnings.push(...r.warnings);
+      if (!r.definition) { errors.push(...r.errors); continue; }
+      // The user-level timeouts are tuning (config/schema.ts SERVER_FIELDS): merged in, they change no definition key,
+      // so consent, grants, History and caches stay, and the running server adopts them in place (updateDefinition).
+      let def: ServerDefinition = { ...r.definition, autoStart: wantsStart, timeout: { ...timeouts, ...r.definition.timeout } };
+      // A server that ran in this window and is stopped now (the user stopped it) is not started by a settings sync
+      // while its definition is the same one.
+      const existing = this.host.get(raw.name);
+      if (this.used.has(raw.name) && existing?.state.kind === 'stopped' && this.definitionKey(existing.definition) === this.definitionKey(def)) def = { ...def, autoStart: false };
+      // mcpHost.sandbox.default (user settings only): workspace stdio servers run sandboxed unless they say otherwise.
+      if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
+      resolved.push({ def, origin, missing, wantsStart });
+    }
+    // The organisation's policy (issue 40): a server it blocks is a configuration problem (its row says why), never
+    // started by any path (settings, import, registry, Start, chat, the gateway).
+    if (this.policy) {
+      // `chat.mcp.access: registry`: a server counts as installed from the configured registry while the install's
+      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written.
+      const registries = [configuredRegistry()];
+      const workspace = scopeKey(currentWorkspaceScope());
+      const policed = applyPolicy(await this.policy.current(), resolved.map(r => r.def), def =>
+        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), registries, def.name, workspace) ?? false);
+      if (policed.errors.length) {
+        const out = new Set(policed.errors.map(e => e.server));
+        errors.push(...policed.errors);
+        resolved.splice(0, resolved.length, ...resolved.filter(r => !out.has(r.def.name)));
+      }
+    }
+    if (this.migrateKeys) {
+      const migrate = this.migrateKeys;
+      this.migrateKeys = undefined;
+      try { migrate(resolved.map(r => r.def)); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
+    }
+    for (const { origin, missing, wantsStart, ...r } of resolved) {
+      let def = r.def;
+      let reason: string | undefined;
+      if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
+      else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
+      else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
+        reason = this.consent.wasDenied(def) ? DENIED : WAITING;
+        if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
+      }
+      if (reason) {
+        blocked.set(def.name, reason);
+        def = { ...def, autoStart: false };
+      }
+      defs.push(def);
+    }
+    if (marks) mark(marks, 'resolved');
+    this.blocked.clear();
+    for (const [k, v] of blocked) this.blocked.set(k, v);
+    this.restricted = trusted ? [] : [...new Set([...await workspaceServerNames(), ...heldFiles])].filter(n => !(n in merged));
+    this.errors = errors;
+    this.changed.fire();
+    for (const e of errors) this.log.error(`${e.path}: ${e.message}`);
+    this.notifyProblems(errors);
+    for (const w of warnings) this.log.warn(`${w.path}: ${w.message}`);
+    // Nothing held back keeps running (e.g. consent was reset or denied, or its inputs are gone).
+    // (Awaited only when one does run: nothing to stop is no reason to yield the turn before reconcile.)
+    const toStop = [...blocked.keys()].filter(name => { const h = this.host.get(name); return h && h.state.kind !== 'stopped'; });
+    if (toStop.length) {
+      await Promise.all(toStop.map(async name => {
+        this.log.info(`${name}: stopped (${blocked.get(name)})`);
+        await this.host.get(name)?.stop();
+      }));
+    }
+    if (marks) mark(marks, 'reconcile');
+    const reconciled = this.host.reconcile(defs, errors);
+    if (marks) mark(marks, 'decided');
+    this.decided(performance.now());
+    // A round trip to the workbench and a log line, once what starts is decided (neither is awaited).
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
+      .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
+    this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
+    if (ask.length) void this.askConsent(ask);
+    await reconciled;
+  }
+
+  private lastProblems = '';
+  /** Settings problems shown before (across reloads); set by the extension. */
+  seenProblems?: SeenFailures;
+
+  /** One notification per new set of settings problems (not on every sync, not again after a reload). */
+  private notifyProblems(errors: ConfigError[]): void {
+    const key = errors.map(e => e.message).join('\n');
+    if (key === this.lastProblems) return;
+    this.lastProblems = key;
+    if (!errors.length) { void this.seenProblems?.forget(SETTINGS_PROBLEMS); return; }
+    const seenKey = failureKey(SETTINGS_PROBLEMS, key);
+    if (this.seenProblems?.has(seenKey)) return;
+    void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
+    const open = 'Open Settings';
+    void vscode.window.showWarningMessage(
+      errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,
+    ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
+  }
+
+  /** What resolving one server's variables needs (`folders`, `userHome`: read once per sync). */
+  private context(
+    folders: { name: string; path: string }[], userHome: string, inputs: InputDefinition[], scope: InputScope, raw: RawServer, mayPrompt: boolean, missing: string[],
+  ): ResolveContext {
+    return {
+      workspaceFolders: folders,
+      definingFolder: this.folders.get(raw.name) ?? (this.origins.get(raw.name) === 'workspace' && !vscode.workspace.workspaceFile ? folders[0] : undefined),
+      userHome,
+      env: process.env,
+      inputs,
+      resolveInput: async input => {
+        if (mayPrompt) {
+          try { return await this.inputs.resolve(input, scope, raw.name); } catch { /* cancelled */ }
+        } else {
+          const stored = await this.inputs.stored(input.id, scope);
+          if (stored !== undefined) return stored;
+        }
+        missing.push(input.id);
+        return '';
+      },
+    };
+  }
+}
