@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { JsonDepthError, SlicedJsonParser, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { JsonDepthError, SlicedJsonParser, parseJson, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
 import { approxJsonSize } from '../../src/mcp/catalogue/catalogue';
 import { nestsDeeperThan } from '../../src/mcp/limits';
 import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
@@ -149,10 +149,12 @@ function differential(text: string | Buffer, options?: SlicedJsonOptions): void 
   const where = JSON.stringify(bytes.toString('utf8').slice(0, 120));
   if (expectedError) {
     assert.throws(() => sliced(bytes, options), SyntaxError, `${where} should be refused`);
+    if (!options) assert.throws(() => parseJson(bytes.toString('utf8')), SyntaxError, `${where} should be refused by parseJson`);
     return;
   }
   assertSame(sliced(bytes, options), expected, where);
   assertSame(new SlicedJsonParser(bytes, options).parseAll(), expected, where);
+  if (!options) assertSame(parseJson(bytes.toString('utf8')), expected, `${where} (parseJson)`);
 }
 
 describe('process: SlicedJsonParser (time-sliced parsing of a big line, H142)', () => {
@@ -219,12 +221,23 @@ describe('process: SlicedJsonParser (time-sliced parsing of a big line, H142)', 
       ['{"P":0,"\\\\":0}', '{"a":[{"b":{"P":0,"\\r":{"c":"\\n"}}}],"d":"e"}', '{"a":[{"b":{"P":0,"\\r":{"c":"\\n"}}}],"d":"e"}'],
     ];
     const paths: Array<(bytes: Buffer) => unknown> = [undefined, TINY, { chunkBytes: 1, batchBytes: 1, pieceBytes: 1, maxDepth: 10_000 }]
-      .flatMap(options => [(b: Buffer) => sliced(b, options), (b: Buffer) => new SlicedJsonParser(b, options).parseAll()]);
+      .flatMap(options => [(b: Buffer) => sliced(b, options), (b: Buffer) => new SlicedJsonParser(b, options).parseAll()])
+      .concat((b: Buffer) => parseJson(b.toString('utf8'))); // H513: a message line that is not big
     cases.forEach(([poison, text, want], c) => paths.forEach((parse, k) => {
       const P = `h510-${c}-${k}`;
       JSON.parse(poison.replace('"P"', JSON.stringify(P)));
       assert.equal(JSON.stringify(parse(Buffer.from(text.replace('"P"', JSON.stringify(P))))), want.replace('"P"', JSON.stringify(P)), `case ${c}, path ${k}: ${text}`);
     }));
+  });
+
+  it('H513: parseJson (every message line that is not big) is JSON.parse where no key has an escape, the sliced parser where one may', () => {
+    assert.deepEqual(parseJson('{"a":"x\\ny","b":["\\"",{"c":null}]}'), { a: 'x\ny', b: ['"', { c: null }] });
+    assert.throws(() => parseJson('{"\\n":'), SyntaxError);
+    assert.throws(() => parseJson('{"a":1,}'), SyntaxError);
+    // A string value that looks like the end of a key takes the sliced path and gives the same value.
+    assert.deepEqual(parseJson('["\\n\\":", {"k":"v"}]'), ['\n":', { k: 'v' }]);
+    // A lone surrogate in the text itself (not from UTF-8 bytes) is JSON.parse's, unchanged.
+    assert.deepEqual(parseJson('{"a\\n":"\ud800"}'), JSON.parse('{"a\\n":"\ud800"}'));
   });
 
   it('H142: invalid UTF-8 is replaced as a whole-line decode replaces it, whatever the piece size', () => {

@@ -15,7 +15,7 @@
  */
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { RateBudget, VIEW_LIMITS, viewLimitMessage } from '../../mcp';
-import { PARSE_SLICE_MS, SlicedJsonParser } from '../../mcp/process/slicedJson';
+import { PARSE_SLICE_MS, SlicedJsonParser, parseJson } from '../../mcp/process/slicedJson';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
@@ -227,7 +227,7 @@ export class ViewTransport implements Transport {
   private accept(text: string, split = false): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (err) {
       return this.notJson(text.length, err);
     }

@@ -22,6 +22,7 @@
  * `{"\n":2}` gives the key `\` (V8 follows the earlier object's map transition; nodejs/node issue 63785, open).
  * The pre-pass marks every container holding such a key (and its ancestors) to be descended into, and the key is
  * decoded alone as a string literal, which V8 gets right: the value is the one RFC 8259 gives, on every Node.
+ * `parseJson` does the same for the lines that are not big: `JSON.parse` unless such a key may be in the text.
  *
  *   const p = new SlicedJsonParser(bytes);
  *   while (!p.step(performance.now() + 8)) await new Promise(r => setImmediate(r));
@@ -423,6 +424,27 @@ export class SlicedJsonParser {
     }
     this.deliver(s.parts);
   }
+}
+
+/**
+ * Whether a JSON text may hold an object key written with an escape: an escape followed, before any other quote or
+ * backslash, by a quote and then a colon (the end of a key). Never misses one; a rare string value can match too.
+ * Linear: from each backslash the search stops at the next quote or backslash.
+ */
+const ESCAPED_KEY = /\\.[^"\\]*"[ \t\r\n]*:/;
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `JSON.parse` of a whole text (a message line that is not big), with object keys written with an escape decoded as
+ * RFC 8259 says on every Node (the module comment: the `JSON.parse` of Node 24 and 26 can get them wrong): a text that
+ * may hold one goes through {@link SlicedJsonParser}, which decodes such keys alone; any other is `JSON.parse`'s.
+ * Throws `SyntaxError` for text that is not JSON.
+ */
+export function parseJson(text: string): unknown {
+  // Buffer.from would replace a lone surrogate of the text itself (never in text decoded from UTF-8 bytes).
+  if (!ESCAPED_KEY.test(text) || LONE_SURROGATE.test(text)) return JSON.parse(text);
+  return new SlicedJsonParser(Buffer.from(text, 'utf8')).parseAll();
 }
 
 /** obj[key] = v as JSON.parse does it: an own data property, also for `__proto__`. */

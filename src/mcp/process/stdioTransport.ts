@@ -12,7 +12,7 @@
  *   await t.stop();                        // stdin EOF → SIGTERM → SIGKILL of the launch; close() also does it
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deserializeMessage, parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
@@ -20,7 +20,7 @@ import { limitMessage, MAX_NESTING_DEPTH, type Limits } from '../limits';
 import { formatBytes } from '../logging/display';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
-import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser } from './slicedJson';
+import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser, parseJson } from './slicedJson';
 import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
 import { spawnCommand } from './windowsCommand';
 
@@ -322,7 +322,8 @@ export class StdioTransport implements Transport {
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      // The SDK's deserializeMessage, with keys written with an escape decoded right on Node 24 too (parseJson).
+      message = parseJSONRPCMessage(parseJson(text));
     } catch (err) {
       this.rejectLine(text, err);
       return;
@@ -434,7 +435,7 @@ export class StdioTransport implements Transport {
   private rejectLine(text: string, err: unknown): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (e) {
       this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(e), 120)}): ${preview(text)}`);
       return;
