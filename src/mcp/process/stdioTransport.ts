@@ -1,8 +1,9 @@
 /**
  * The host's own stdio transport (the SDK `Transport` interface: start / send / close and
  * onmessage / onerror / onclose). It spawns the server itself, frames stdout and stderr with a cap per
- * line enforced while reading, (de)serialises with the SDK's public `serializeMessage` /
- * `deserializeMessage`, and owns the whole launch: every process it starts carries a per-launch marker
+ * line enforced while reading, serialises with the SDK's public `serializeMessage` and parses with
+ * `parseJSONRPCMessage(parseJson(line))` (the SDK's `deserializeMessage` with keys written with an escape
+ * decoded right on Node 24 too, slicedJson.ts), and owns the whole launch: every process it starts carries a per-launch marker
  * in its environment, and stopping (or the server exiting) ends every process of the launch, daemons
  * included (docs/SECURITY.md, Threat model: "Bounded", "Processes").
  *
