@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { JsonDepthError, SlicedJsonParser, parseJson, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { JsonDepthError, SlicedJsonParser, mayHaveEscapedKey, parseJson, safeCut, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
 import { approxJsonSize } from '../../src/mcp/catalogue/catalogue';
 import { nestsDeeperThan } from '../../src/mcp/limits';
 import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
@@ -89,7 +89,7 @@ function assertSame(actual: unknown, expected: unknown, where: string): void {
  * represented as a pair of curly brackets surrounding zero or more name/value pairs (or members). A name is a string."
  * Duplicate names: the first position, the last value (as JSON.parse gives them).
  */
-function specValue(text: string): unknown {
+function specValue(text: string, seen: { escapedKey: boolean } = { escapedKey: false }): unknown {
   let i = 0;
   const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
   const str = (): string => {
@@ -107,7 +107,9 @@ function specValue(text: string): unknown {
       if (text[i] === '}') { i++; return o; }
       for (;;) {
         ws();
+        const from = i;
         const k = str();
+        if (text.slice(from, i).includes('\\')) seen.escapedKey = true;
         ws();
         i++; // ':'
         const v = value();
@@ -154,7 +156,13 @@ function differential(text: string | Buffer, options?: SlicedJsonOptions): void 
   }
   assertSame(sliced(bytes, options), expected, where);
   assertSame(new SlicedJsonParser(bytes, options).parseAll(), expected, where);
-  if (!options) assertSame(parseJson(bytes.toString('utf8')), expected, `${where} (parseJson)`);
+  if (!options) {
+    assertSame(parseJson(bytes.toString('utf8')), expected, `${where} (parseJson)`);
+    // H513: the test that sends a text to the sliced parser never misses a key written with an escape.
+    const seen = { escapedKey: false };
+    specValue(bytes.toString('utf8'), seen);
+    if (seen.escapedKey) assert.ok(mayHaveEscapedKey(bytes.toString('utf8')), `${where}: a key with an escape was missed`);
+  }
 }
 
 describe('process: SlicedJsonParser (time-sliced parsing of a big line, H142)', () => {
