@@ -39,9 +39,9 @@
 // unexpected failure or a stale baseline entry (both are printed); 2 when the suite could not run.
 // What is graded is what ships: dist/cli.js is built with `node esbuild.mjs --production` when missing or
 // older than the sources, and the script refuses a development build.
-// The suites need Node 22+: they run on the Node 24 that scripts/editor/setup.sh installs under
-// .vscode-test/node24 (installed here the same way when missing). The client under test runs on the
-// Node that runs this script.
+// The suites need Node 22+: they run on the Node of package.json's engines.node (scripts/node.sh: the system
+// Node when new enough, else the Node 24 under .vscode-test/node24, installed the first time). The client
+// under test runs on the Node that runs this script.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,10 +51,9 @@ import {
   bundleKind, classifyScenario, CLIENT_ERROR_ALLOWED, CLIENT_ERROR_ALLOWED_NEXT, isTallyLike, parseBaseline,
   parseRequiredClientScenarios, parseScenarioList, planJobs, scenarioLine, summaryLine, tally, unscoredClientScenarios,
 } from './conformance-lib.mjs';
+import { engineNode } from './engine-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NODE24_DIR = path.join(process.env.VSCODE_TEST_DIR ?? path.join(ROOT, '.vscode-test'), 'node24');
-const NODE24 = path.join(NODE24_DIR, 'node_modules/node/bin/node');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const CLIENT = path.join(ROOT, 'scripts/conformance-client.mjs');
 const SUITES = {
@@ -87,17 +86,6 @@ if (argv.includes('--suite')) die('--suite is gone: use --only <set,…> (sets: 
 /** Prints text from elsewhere (client stderr, runner output) indented, minus any line that looks like a test tally. */
 const excerpt = (text, lines = 5) => text.trim().split('\n').filter(l => !isTallyLike(l) && !isTallyLike(l.trim())).slice(-lines).map(l => `      ${c.d}| ${l}${c.x}`).join('\n');
 const matches = name => !scenarioFilter || scenarioFilter.some(f => (f.endsWith('*') ? name.startsWith(f.slice(0, -1)) : name === f));
-
-/** Node 24 for the suite runner: the editor setup's copy, installed the same way when missing. */
-function ensureNode24() {
-  if (fs.existsSync(NODE24)) return NODE24;
-  console.log(`conformance: installing node@24 into ${path.relative(ROOT, NODE24_DIR)} (the suite needs Node 22+)`);
-  fs.mkdirSync(NODE24_DIR, { recursive: true });
-  if (!fs.existsSync(path.join(NODE24_DIR, 'package.json'))) spawnSync('npm', ['init', '-y'], { cwd: NODE24_DIR, stdio: 'ignore' });
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'node@24'], { cwd: NODE24_DIR, stdio: 'inherit' });
-  if (r.status !== 0 || !fs.existsSync(NODE24)) die('could not install node@24; run scripts/editor/setup.sh');
-  return NODE24;
-}
 
 /** Newest mtime of what goes into dist/cli.js: the sources, the build script, the dependency versions. */
 function newestInput() {
@@ -158,7 +146,7 @@ function readExit(dir, scenario) {
   try { return JSON.parse(fs.readFileSync(path.join(dir, `${encodeURIComponent(scenario)}.json`), 'utf8')); } catch { return undefined; }
 }
 
-const node24 = ensureNode24();
+const node24 = engineNode().node;
 ensureProductionCli();
 const suites = new Set(only.map(s => (s === '0.1.16' ? 'legacy' : 'next')));
 for (const s of suites) {

@@ -17,6 +17,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rerunOnEngineNode } from './engine-node.mjs';
+
+// Every step runs on the Node of package.json's engines.node (a system Node 20 hands over to .vscode-test/node24).
+rerunOnEngineNode();
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);

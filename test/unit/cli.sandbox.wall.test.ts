@@ -111,13 +111,14 @@ describe('mcp-host CLI: the sandbox wall comes from the server\'s roots (dist/cl
 
   it('H172: a sandboxed server gets an allow-listed environment: no GITHUB_TOKEN or SSH_AUTH_SOCK of the host, PATH and HOME yes; unsandboxed it sees them (the fixture works)', async () => {
     const env = { GITHUB_TOKEN: 'ghp_host_token_1', SSH_AUTH_SOCK: '/tmp/agent.sock' };
-    const [token, sock, pathVar, homeVar, open] = await Promise.all([
-      cli(['call', 'probe', 'env', '--args', '{"name":"GITHUB_TOKEN"}'], env),
-      cli(['call', 'probe', 'env', '--args', '{"name":"SSH_AUTH_SOCK"}'], env),
-      cli(['call', 'probe', 'env', '--args', '{"name":"PATH"}'], env),
-      cli(['call', 'probe', 'env', '--args', '{"name":"HOME"}'], env),
-      cli(['call', 'plain', 'env', '--args', '{"name":"GITHUB_TOKEN"}'], env),
-    ]);
+    // One after another: each mcp-host process has its own sandbox runtime, and the empty placeholder one run's bwrap
+    // makes for an absent protected file of the shared root (.bash_profile) is removed when that run ends, under
+    // another run's bwrap that took it for an existing file ("Can't get type of source …"; seen on Node 24).
+    const token = await cli(['call', 'probe', 'env', '--args', '{"name":"GITHUB_TOKEN"}'], env);
+    const sock = await cli(['call', 'probe', 'env', '--args', '{"name":"SSH_AUTH_SOCK"}'], env);
+    const pathVar = await cli(['call', 'probe', 'env', '--args', '{"name":"PATH"}'], env);
+    const homeVar = await cli(['call', 'probe', 'env', '--args', '{"name":"HOME"}'], env);
+    const open = await cli(['call', 'plain', 'env', '--args', '{"name":"GITHUB_TOKEN"}'], env);
     assert.equal(result(token).value, null, token.stdout + token.stderr);
     assert.equal(result(sock).value, null, sock.stdout);
     assert.ok(result(pathVar).value, pathVar.stdout);

@@ -46,6 +46,15 @@ describe('process: LineReadBuffer (linear stdio framing)', () => {
     });
   }
 
+  it('H513: a key written with an escape is the key RFC 8259 gives, also where the JSON.parse of Node 24 gets it wrong', () => {
+    // After an object with the keys h513-read and \ (a backslash), the next object with h513-read and an escaped key is the one Node 24 gets wrong.
+    JSON.parse('{"h513-read":0,"\\\\":0}');
+    const b = new LineReadBuffer();
+    b.append(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"h513-read":1,"\\n":2}}\n{"jsonrpc":"2.0","id":2,"result":{"plain":true}}\n'));
+    assert.equal(JSON.stringify(b.readMessage()), '{"jsonrpc":"2.0","id":1,"result":{"h513-read":1,"\\n":2}}');
+    assert.deepEqual(b.readMessage(), { jsonrpc: '2.0', id: 2, result: { plain: true } });
+  });
+
   it('keeps an incomplete line until its newline arrives, across many chunks', () => {
     const b = new LineReadBuffer();
     b.append(Buffer.from('{"jsonrpc":"2.0",'));

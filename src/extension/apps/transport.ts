@@ -14,7 +14,7 @@
  * milliseconds, each in a turn of its own (H150): no turn holds the thread for a whole message.
  */
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { RateBudget, VIEW_LIMITS, viewLimitMessage, PARSE_SLICE_MS, SlicedJsonParser } from '../../mcp';
+import { RateBudget, VIEW_LIMITS, viewLimitMessage, PARSE_SLICE_MS, SlicedJsonParser, parseJson } from '../../mcp';
 
 /** A larger message from a view is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
@@ -226,7 +226,7 @@ export class ViewTransport implements Transport {
   private accept(text: string, split = false): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (err) {
       return this.notJson(text.length, err);
     }

@@ -11,8 +11,9 @@
  */
 import * as net from 'node:net';
 // From the client package (the same SDK core): the server package loads only with the gateway's MCP server (server.ts).
-import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineFramer } from '../process/lineFramer';
+import { parseJson } from '../process/slicedJson';
 import {
   classify, errorLine, GATEWAY_HELLO_MAX_BYTES, GATEWAY_HELLO_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS, GATEWAY_MAX_HANDSHAKES,
   GATEWAY_MAX_MESSAGE_BYTES, GATEWAY_MAX_PENDING, HELLO_OK, parseHello, PendingBound, privateEndpoint, secretsEqual,
@@ -187,7 +188,8 @@ export class GatewayTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      // The SDK's deserializeMessage, with keys written with an escape decoded right on Node 24 too (parseJson).
+      message = parseJSONRPCMessage(parseJson(text));
     } catch (e) {
       if (c.kind === 'request') { this.pending.settle(c.id); this.socket.write(errorLine(c.id, 'MCP Host gateway: not a valid JSON-RPC message')); }
       this.o.log(`MCP Host gateway: dropped an invalid message from VS Code (${e instanceof Error ? e.message : String(e)})`);

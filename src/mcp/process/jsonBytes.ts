@@ -28,6 +28,11 @@ export function skipWs(buf: Buffer, p: number): number {
   return p;
 }
 
+/** Whether bytes [a, b) hold a backslash (searched within them only: never to the end of the line). */
+export function hasBackslash(buf: Buffer, a: number, b: number): boolean {
+  return buf.subarray(a, b).indexOf(BACKSLASH) >= 0;
+}
+
 /** Index of the quote closing a string whose body starts at `from`, or -1. */
 export function stringEnd(buf: Buffer, from: number): number {
   let i = from;
@@ -92,7 +97,7 @@ const CONTROL = /[\u0000-\u001f]/;
  */
 export function stringBody(buf: Buffer, a: number, b: number): string {
   // Searched within the piece only: a search to the end of the line for every piece would be quadratic.
-  if (buf.subarray(a, b).indexOf(BACKSLASH) < 0) {
+  if (!hasBackslash(buf, a, b)) {
     const text = buf.toString('utf8', a, b);
     if (!CONTROL.test(text)) return text;
   }

@@ -8,7 +8,8 @@
  * The host frames with LineFramer (lineFramer.ts) in its own StdioTransport; this buffer serves the bench's
  * like-for-like baseline (bench/linearStdio.ts) and the fixture harness (test/fixtures/servers/sdkHooks.ts).
  */
-import { deserializeMessage } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
+import { parseJson } from './slicedJson';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** The SDK's default limit for one buffered stdio message. */
@@ -53,7 +54,8 @@ export class LineReadBuffer {
       const line = this.readLine();
       if (line === null) return null;
       try {
-        return deserializeMessage(line.replace(/\r$/, ''));
+        // The SDK's deserializeMessage, with keys written with an escape decoded right on Node 24 too (parseJson).
+        return parseJSONRPCMessage(parseJson(line.replace(/\r$/, '')));
       } catch (err) {
         if (err instanceof SyntaxError) continue;
         throw err;

@@ -1,8 +1,9 @@
 /**
  * The host's own stdio transport (the SDK `Transport` interface: start / send / close and
  * onmessage / onerror / onclose). It spawns the server itself, frames stdout and stderr with a cap per
- * line enforced while reading, (de)serialises with the SDK's public `serializeMessage` /
- * `deserializeMessage`, and owns the whole launch: every process it starts carries a per-launch marker
+ * line enforced while reading, serialises with the SDK's public `serializeMessage` and parses with
+ * `parseJSONRPCMessage(parseJson(line))` (the SDK's `deserializeMessage` with keys written with an escape
+ * decoded right on Node 24 too, slicedJson.ts), and owns the whole launch: every process it starts carries a per-launch marker
  * in its environment, and stopping (or the server exiting) ends every process of the launch, daemons
  * included (docs/SECURITY.md, Threat model: "Bounded", "Processes").
  *
@@ -12,7 +13,7 @@
  *   await t.stop();                        // stdin EOF → SIGTERM → SIGKILL of the launch; close() also does it
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deserializeMessage, parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, McpHostError, messageOf } from '../errors';
@@ -20,7 +21,7 @@ import { limitMessage, MAX_NESTING_DEPTH, type Limits } from '../limits';
 import { formatBytes } from '../logging/humanText';
 import { LineFramer, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
-import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser } from './slicedJson';
+import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser, parseJson } from './slicedJson';
 import { launchMarker, stopProcessTree, type LaunchMarker, type StopOptions, type StopResult } from './processTree';
 import { spawnCommand } from './windowsCommand';
 
@@ -322,7 +323,8 @@ export class StdioTransport implements Transport {
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      // The SDK's deserializeMessage, with keys written with an escape decoded right on Node 24 too (parseJson).
+      message = parseJSONRPCMessage(parseJson(text));
     } catch (err) {
       this.rejectLine(text, err);
       return;
@@ -434,7 +436,7 @@ export class StdioTransport implements Transport {
   private rejectLine(text: string, err: unknown): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (e) {
       this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(e), 120)}): ${preview(text)}`);
       return;
