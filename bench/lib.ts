@@ -33,6 +33,10 @@ export interface BenchResult {
   baseline?: string;
   /** Anything a reader needs to interpret the figure. */
   note?: string;
+  /** The machine's 1-minute load average while the row was measured (a shared machine measures its load too). */
+  load?: number;
+  /** The VS Code version of a row measured in the real editor. */
+  vscodeVersion?: string;
 }
 
 /** What each bench module exports. */

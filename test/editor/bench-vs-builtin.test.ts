@@ -1,0 +1,255 @@
+// For the side-by-side benchmark (bench/vsBuiltin.ts) only: loaded only when MCP_HOST_BENCH_VSBUILTIN_OUT names a file.
+// The same servers (server-everything, server-filesystem, test/fixtures/servers/side-by-side.mjs as a small-tool server,
+// as a ~31 MB result and as a 1,000-tool server) are configured twice in this one window: in the folder's
+// `.vscode/mcp.json` (VS Code's own MCP host, names `vsb-*`) and in `mcpHost.servers` (MCP Host, names `mhb-*`, reaching
+// `vscode.lm.tools` through its gateway). Both sides are measured in turns (which side goes first alternates), and
+// what was measured is written to that file as JSON; bench/vsBuiltin.ts turns it into rows of MCP Host ÷ VS Code.
+// VS Code's servers are started with its own command `workbench.mcp.startServer` ('*', { autoTrustChanges: true }):
+// the only way to start them without a chat request (an internal command; MCP Host's own test gateway.test.ts uses it too).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { monitorEventLoopDelay } from 'perf_hooks';
+import * as vscode from 'vscode';
+import type { McpHostExtensionApi } from '../../src/extension/extension';
+import { activateHost, EVERYTHING, FILESYSTEM, ROOT } from './helpers';
+
+const FIXTURE = path.join(ROOT, 'test/fixtures/servers/side-by-side.mjs');
+type Side = 'vs' | 'mh';
+const SIDES: Side[] = ['vs', 'mh'];
+const PREFIX: Record<Side, string> = { vs: 'vsb-', mh: 'mhb-' };
+/** Start/list rounds, crash rounds and big-result rounds per side (medians are judged). */
+const ROUNDS = 3;
+/** Calls of the small tool per side: blocks of CALL_BLOCK, the side going first alternating. */
+const CALLS = 100;
+const CALL_BLOCK = 20;
+const BIG_MB = 31;
+
+/** Waits (bounded) for a condition no event announces; re-checked every `every` ms. */
+async function poll(what: string, check: () => boolean | Promise<boolean>, ms = 120_000, every = 10): Promise<void> {
+  const end = Date.now() + ms;
+  while (!await check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(r => setTimeout(r, every));
+  }
+}
+
+const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+
+/** RSS (bytes) of every process below `root` whose command line contains `mark`, summed, with the count. */
+function rssOf(root: number, marks: string[]): { bytes: number; count: number } {
+  const parent = new Map<number, number>();
+  const cmd = new Map<number, string>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmd.set(Number(d), fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch { /* gone */ }
+  }
+  const below = (pid: number) => { for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === root) return true; return false; };
+  let bytes = 0;
+  let count = 0;
+  for (const [pid, c] of cmd) {
+    if (!below(pid) || !marks.some(m => c.includes(m))) continue;
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      bytes += kb * 1024;
+      count++;
+    } catch { /* gone */ }
+  }
+  return { bytes, count };
+}
+
+describe('VS Code built-in MCP side-by-side benchmark (real extension host)', () => {
+  it('records MCP Host and VS Code\'s own MCP host side by side', async function () {
+    const out = process.env.MCP_HOST_BENCH_VSBUILTIN_OUT;
+    if (!out) this.skip();
+    this.timeout(1_500_000);
+    const record: Record<string, unknown> = { vscode: vscode.version, time: new Date().toISOString() };
+    const progress: string[] = [];
+    const note = (line: string) => { progress.push(`${new Date().toISOString().slice(11, 19)} ${line}`); fs.writeFileSync(out!, JSON.stringify({ ...record, progress }, null, 1)); };
+    const api = await activateHost<McpHostExtensionApi>();
+    api.setConsentPrompt(async () => 'allow');
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const servers: Record<string, string[]> = {
+      echo: [FIXTURE],
+      big: [FIXTURE, '--size', String(BIG_MB)],
+      many: [FIXTURE, '--tools', '1000'],
+      every: [EVERYTHING, 'stdio'],
+      files: [FILESYSTEM, folder],
+    };
+    const keys = Object.keys(servers);
+    // `--title` names each process (so its RSS can be told apart: same binaries on both sides).
+    const defs = (side: Side, only = keys) => Object.fromEntries(only.map(k => [PREFIX[side] + k,
+      { type: 'stdio', command: process.execPath, args: [`--title=sbs-${side}-${k}`, ...servers[k]] }]));
+    const mcpJson = path.join(folder, '.vscode', 'mcp.json');
+    const configure: Record<Side, (on: boolean) => Promise<void>> = {
+      vs: async on => { fs.writeFileSync(mcpJson, JSON.stringify({ servers: on ? defs('vs') : {} }, null, 2)); },
+      mh: async on => { await vscode.workspace.getConfiguration('mcpHost').update('servers', on ? defs('mh') : {}, vscode.ConfigurationTarget.Workspace); },
+    };
+    // The tools of one server as VS Code lists them: VS Code's `mcp_<label>_<tool>` (vsb-echo → mcp_vsb-echo_echo),
+    // the gateway's `mcp_<gateway label>_<server>_<tool>`.
+    const toolsOf = (side: Side, key: string) => vscode.lm.tools.filter(t => t.name.includes(`${PREFIX[side]}${key}_`));
+    const toolName = (side: Side, key: string, tool: string) => toolsOf(side, key).find(t => t.name.endsWith(`${PREFIX[side]}${key}_${tool}`))?.name;
+    /** Tools listed per server of `side`, in one pass over vscode.lm.tools. */
+    const counts = (side: Side) => {
+      const c: Record<string, number> = Object.fromEntries(keys.map(k => [k, 0]));
+      for (const t of vscode.lm.tools) for (const k of keys) if (t.name.includes(`${PREFIX[side]}${k}_`)) c[k]++;
+      return c;
+    };
+    const invoke = async (name: string, input: object, ms = 120_000) => {
+      const cts = new vscode.CancellationTokenSource();
+      const timer = setTimeout(() => cts.cancel(), ms);
+      try {
+        return await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token);
+      } finally {
+        clearTimeout(timer);
+        cts.dispose();
+      }
+    };
+    const startVs = () => vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true }).then(undefined, () => undefined);
+
+    try {
+      // Warm-up: both sides on, every server's full list known (the targets of the timed rounds).
+      await configure.vs(true);
+      await configure.mh(true);
+      const expected: Record<Side, Record<string, number>> = { vs: {}, mh: {} };
+      for (const side of SIDES) {
+        let last = '';
+        let stableSince = Date.now();
+        await poll(`every ${side} server's tools in vscode.lm.tools (${JSON.stringify(counts(side))})`, () => {
+          if (side === 'vs') void startVs();
+          const c = JSON.stringify(counts(side));
+          if (c !== last) { last = c; stableSince = Date.now(); }
+          return keys.every(k => JSON.parse(c)[k] > 0) && Date.now() - stableSince > 3000;
+        }, 180_000, 250);
+        expected[side] = counts(side);
+      }
+      record.expected = expected;
+      note(`warm: ${JSON.stringify(expected)}`);
+      // MCP Host asks before a model's tool call; the tools called below are allowed "always" (then its gateway marks
+      // them read-only for VS Code, which runs them without its own modal, as it does the fixture's read-only tools).
+      api.chat.setUi({ approveTool: async () => 'always' });
+      try {
+        for (const key of ['echo', 'big']) {
+          for (const tool of api.host.get(`mhb-${key}`)!.catalogue.tools.filter(t => ['echo', 'big', 'crash'].includes(t.name))) {
+            assert.strictEqual(await api.chat.chat.approveCall(`mhb-${key}`, tool, {}), true);
+          }
+        }
+      } finally {
+        api.chat.setUi(undefined);
+      }
+      assert.ok(api.chat.chat.alwaysAllowed('mhb-echo', 'echo'), 'the grant did not stand');
+
+      // 1. Server start → every server's tools listed in vscode.lm.tools (the 1,000-tool server among them), with the
+      // longest block of this thread meanwhile. VS Code's cached lists are dropped first (MCP: Reset Cached Tools).
+      const starts: Record<Side, { allMs: number; perServer: Record<string, number>; maxBlockMs: number }[]> = { vs: [], mh: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 ? [...SIDES].reverse() : SIDES) {
+          await configure[side](false);
+          await poll(`${side} servers gone from vscode.lm.tools`, () => Object.values(counts(side)).every(n => n === 0), 60_000, 50);
+          if (side === 'vs') await vscode.commands.executeCommand('workbench.mcp.resetCachedTools');
+          await new Promise(r => setTimeout(r, 1000)); // settle: the removal's own work is not this round's
+          const eld = monitorEventLoopDelay({ resolution: 5 });
+          const t0 = performance.now();
+          eld.enable();
+          await configure[side](true);
+          const perServer: Record<string, number> = {};
+          let lastStart = 0;
+          await poll(`${side} servers listed again`, () => {
+            const now = performance.now();
+            if (side === 'vs' && now - lastStart > 200) { lastStart = now; void startVs(); }
+            const c = counts(side);
+            for (const k of keys) if (perServer[k] === undefined && c[k] >= expected[side][k]) perServer[k] = now - t0;
+            return keys.every(k => perServer[k] !== undefined);
+          }, 180_000, 20);
+          eld.disable();
+          starts[side].push({ allMs: Math.max(...Object.values(perServer)), perServer, maxBlockMs: eld.max / 1e6 });
+          note(`start ${side} round ${round + 1}: ${JSON.stringify(starts[side].at(-1))}`);
+        }
+      }
+      record.starts = starts;
+
+      // 2. Memory of the processes each host adds for 3 servers (echo, everything, filesystem; MCP Host's gateway process
+      // counted on its side), now and after the calls below.
+      const memMarks: Record<Side, string[]> = {
+        vs: ['sbs-vs-echo', 'sbs-vs-every', 'sbs-vs-files'],
+        mh: ['sbs-mh-echo', 'sbs-mh-every', 'sbs-mh-files', 'dist/gateway.js'],
+      };
+      const memory = () => Object.fromEntries(SIDES.map(s => [s, rssOf(process.pid, memMarks[s])]));
+      record.memoryStart = memory();
+      note(`memory: ${JSON.stringify(record.memoryStart)}`);
+
+      // 3. vscode.lm.invokeTool latency of the same small tool.
+      const echo: Record<Side, string> = { vs: toolName('vs', 'echo', 'echo')!, mh: toolName('mh', 'echo', 'echo')! };
+      assert.ok(echo.vs && echo.mh, `echo tools: ${JSON.stringify(echo)}`);
+      const call = async (side: Side, i: number) => {
+        const r = await invoke(echo[side], { text: `ping ${i}` }, 30_000);
+        if (textOf(r) !== `ping ${i}`) throw new Error(`${side} echo answered ${textOf(r).slice(0, 200)}`);
+      };
+      for (const side of SIDES) for (let i = 0; i < 20; i++) await call(side, i);
+      const lat: Record<Side, number[]> = { vs: [], mh: [] };
+      for (let b = 0; b * CALL_BLOCK < CALLS; b++) {
+        for (const side of b % 2 ? [...SIDES].reverse() : SIDES) {
+          for (let i = 0; i < CALL_BLOCK; i++) {
+            const t0 = performance.now();
+            await call(side, i);
+            lat[side].push(performance.now() - t0);
+          }
+        }
+      }
+      record.latency = lat;
+      record.memoryAfterCalls = memory();
+      note(`memory after ${CALLS} calls: ${JSON.stringify(record.memoryAfterCalls)}`);
+
+      // 4. The ~31 MB result: time to the result and the longest block of this thread meanwhile.
+      const bigTool: Record<Side, string> = { vs: toolName('vs', 'big', 'big')!, mh: toolName('mh', 'big', 'big')! };
+      const big: Record<Side, { ms: number; maxBlockMs: number; chars: number; error?: string }[]> = { vs: [], mh: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 ? [...SIDES].reverse() : SIDES) {
+          await new Promise(r => setTimeout(r, 1000)); // the previous result's collection is not this one's
+          const eld = monitorEventLoopDelay({ resolution: 5 });
+          eld.enable();
+          const t0 = performance.now();
+          let chars = 0;
+          let error: string | undefined;
+          try { chars = textOf(await invoke(bigTool[side], {}, 180_000)).length; } catch (e) { error = e instanceof Error ? e.message : String(e); }
+          const ms = performance.now() - t0;
+          eld.disable();
+          big[side].push({ ms, maxBlockMs: eld.max / 1e6, chars, error });
+          note(`big ${side} round ${round + 1}: ${JSON.stringify(big[side].at(-1))}`);
+        }
+      }
+      record.big = big;
+
+      // 5. A crash of one server (its `crash` tool exits the process): time until its echo answers again.
+      const crashTool: Record<Side, string> = { vs: toolName('vs', 'echo', 'crash')!, mh: toolName('mh', 'echo', 'crash')! };
+      const crash: Record<Side, { ms: number; failedCalls: number }[]> = { vs: [], mh: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 ? [...SIDES].reverse() : SIDES) {
+          await call(side, 0);
+          await invoke(crashTool[side], {}, 30_000).then(undefined, () => undefined);
+          const t0 = performance.now();
+          let failedCalls = 0;
+          await poll(`${side} echo answering after the crash`, async () => {
+            try { await call(side, 1); return true; } catch { failedCalls++; return false; }
+          }, 120_000, 50);
+          crash[side].push({ ms: performance.now() - t0, failedCalls });
+          note(`crash ${side} round ${round + 1}: ${JSON.stringify(crash[side].at(-1))}`);
+        }
+      }
+      record.crash = crash;
+      record.done = true;
+      note('done');
+    } catch (e) {
+      record.error = e instanceof Error ? `${e.message}\n${e.stack}` : String(e);
+      note(`failed: ${String(record.error).slice(0, 300)}`);
+    } finally {
+      await configure.vs(false);
+      await configure.mh(false);
+      await poll('no servers left', () => api.host.servers.length === 0, 30_000, 100).catch(() => undefined);
+    }
+  });
+});
