@@ -73,30 +73,44 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
     const api = await activateHost<McpHostExtensionApi>();
     api.setConsentPrompt(async () => 'allow');
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const servers: Record<string, string[]> = {
-      echo: [FIXTURE],
-      big: [FIXTURE, '--size', String(BIG_MB)],
-      many: [FIXTURE, '--tools', '1000'],
-      every: [EVERYTHING, 'stdio'],
-      files: [FILESYSTEM, folder],
+    const servers: Record<string, (side: Side) => string[]> = {
+      echo: side => [FIXTURE, '--label', `${PREFIX[side]}echo`],
+      big: side => [FIXTURE, '--label', `${PREFIX[side]}big`, '--size', String(BIG_MB)],
+      many: side => [FIXTURE, '--label', `${PREFIX[side]}many`, '--tools', '1000'],
+      every: () => [EVERYTHING, 'stdio'],
+      files: () => [FILESYSTEM, folder],
     };
     const keys = Object.keys(servers);
     // `--title` names each process (so its RSS can be told apart: same binaries on both sides).
     const defs = (side: Side, only = keys) => Object.fromEntries(only.map(k => [PREFIX[side] + k,
-      { type: 'stdio', command: process.execPath, args: [`--title=sbs-${side}-${k}`, ...servers[k]] }]));
+      { type: 'stdio', command: process.execPath, args: [`--title=sbs-${side}-${k}`, ...servers[k](side)] }]));
     const mcpJson = path.join(folder, '.vscode', 'mcp.json');
     const configure: Record<Side, (on: boolean) => Promise<void>> = {
       vs: async on => { fs.writeFileSync(mcpJson, JSON.stringify({ servers: on ? defs('vs') : {} }, null, 2)); },
       mh: async on => { await vscode.workspace.getConfiguration('mcpHost').update('servers', on ? defs('mh') : {}, vscode.ConfigurationTarget.Workspace); },
     };
-    // The tools of one server as VS Code lists them: VS Code's `mcp_<label>_<tool>` (vsb-echo → mcp_vsb-echo_echo),
-    // the gateway's `mcp_<gateway label>_<server>_<tool>`.
-    const toolsOf = (side: Side, key: string) => vscode.lm.tools.filter(t => t.name.includes(`${PREFIX[side]}${key}_`));
-    const toolName = (side: Side, key: string, tool: string) => toolsOf(side, key).find(t => t.name.endsWith(`${PREFIX[side]}${key}_${tool}`))?.name;
+    // The tools of one server as VS Code lists them. VS Code's own: `mcp_<the server's serverInfo name, cut to 13>_<tool>`
+    // (the fixture is told its name: mcp_vsb-echo_echo; server-everything's and server-filesystem's are found below);
+    // the gateway's: `mcp_<gateway>_<server>_<tool>` (mcp_mcp-host-gate_mhb-echo_echo).
+    const vsPrefix: Record<string, string | undefined> = { echo: 'mcp_vsb-echo_', big: 'mcp_vsb-big_', many: 'mcp_vsb-many_' };
+    const isTool = (side: Side, key: string, name: string) => side === 'mh' ? name.includes(`${PREFIX.mh}${key}_`) : !!vsPrefix[key] && name.startsWith(vsPrefix[key]!);
+    const toolsOf = (side: Side, key: string) => vscode.lm.tools.filter(t => isTool(side, key, t.name));
+    const toolName = (side: Side, key: string, tool: string) => toolsOf(side, key).find(t => t.name.endsWith(`_${tool}`))?.name;
+    /** VS Code's prefix of a server whose serverInfo name the bench does not set: the prefix most of MCP Host's copy's tools carry. */
+    const findVsPrefix = (key: string) => {
+      const names = api.host.get(`${PREFIX.mh}${key}`)?.catalogue.tools.map(t => t.name) ?? [];
+      const found = new Map<string, number>();
+      for (const t of vscode.lm.tools) {
+        if (!t.name.startsWith('mcp_') || t.name.includes(PREFIX.mh) || t.name.startsWith('mcp_vsb-')) continue;
+        for (const n of names) if (t.name.endsWith(`_${n}`)) { const p = t.name.slice(0, -n.length); found.set(p, (found.get(p) ?? 0) + 1); }
+      }
+      const best = [...found].sort((a, b) => b[1] - a[1])[0];
+      if (best && best[1] >= names.length / 2) vsPrefix[key] = best[0];
+    };
     /** Tools listed per server of `side`, in one pass over vscode.lm.tools. */
     const counts = (side: Side) => {
       const c: Record<string, number> = Object.fromEntries(keys.map(k => [k, 0]));
-      for (const t of vscode.lm.tools) for (const k of keys) if (t.name.includes(`${PREFIX[side]}${k}_`)) c[k]++;
+      for (const t of vscode.lm.tools) for (const k of keys) if (isTool(side, k, t.name)) c[k]++;
       return c;
     };
     const invoke = async (name: string, input: object, ms = 120_000) => {
@@ -113,14 +127,15 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
 
     try {
       // Warm-up: both sides on, every server's full list known (the targets of the timed rounds).
-      await configure.vs(true);
+      // MCP Host's first: its catalogues tell which of VS Code's tools are server-everything's and server-filesystem's.
       await configure.mh(true);
       const expected: Record<Side, Record<string, number>> = { vs: {}, mh: {} };
-      for (const side of SIDES) {
+      for (const side of ['mh', 'vs'] as const) {
+        if (side === 'vs') await configure.vs(true);
         let last = '';
         let stableSince = Date.now();
         await poll(() => `every ${side} server's tools in vscode.lm.tools (${JSON.stringify(counts(side))}; MCP tools listed: ${vscode.lm.tools.filter(t => t.tags.includes('mcp') && !/_t\d{4}$/.test(t.name)).slice(0, 60).map(t => t.name).join(', ')})`, () => {
-          if (side === 'vs') void startVs();
+          if (side === 'vs') { void startVs(); for (const k of ['every', 'files']) if (!vsPrefix[k]) findVsPrefix(k); }
           const c = JSON.stringify(counts(side));
           if (c !== last) { last = c; stableSince = Date.now(); }
           return keys.every(k => JSON.parse(c)[k] > 0) && Date.now() - stableSince > 3000;
@@ -128,6 +143,7 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
         expected[side] = counts(side);
       }
       record.expected = expected;
+      record.vsPrefixes = vsPrefix;
       note(`warm: ${JSON.stringify(expected)}`);
       // MCP Host asks before a model's tool call; the tools called below are allowed "always" (then its gateway marks
       // them read-only for VS Code, which runs them without its own modal, as it does the fixture's read-only tools).
