@@ -29,6 +29,8 @@ export interface VsBuiltinRecord {
   /** The workbench page's long tasks over the whole run, [epoch ms at the start, ms] (scripts/editor/run-extension-tests.mjs). */
   longTasks?: [number, number][];
   crash?: Record<Side, { ms: number; failedCalls: number }[]>;
+  /** The heaviest functions (self time) of this extension host's thread over 50 more small calls per side. */
+  profiles?: Record<Side, { fn: string; ms: number }[]>;
   done?: boolean;
   error?: string;
   progress?: string[];
@@ -141,6 +143,7 @@ export const vsBuiltin: Bench = {
     const r = await editorRun(log);
     const after = os.loadavg()[0];
     for (const line of r.progress ?? []) log(line);
+    for (const [side, top] of Object.entries(r.profiles ?? {})) log(`CPU profile of the extension host, 50 calls, ${side === 'mh' ? 'MCP Host' : 'VS Code'} (self ms): ${top.map(x => `${x.fn} ${x.ms}`).join('; ')}`);
     return rows(r, round(Math.max(before, after), 2), `${before.toFixed(1)} at the start, ${after.toFixed(1)} at the end`);
   },
 };

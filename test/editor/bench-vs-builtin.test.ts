@@ -9,6 +9,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Session } from 'inspector';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
@@ -219,6 +220,32 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
       record.latency = lat;
       record.memoryAfterCalls = memory();
       note(`memory after ${CALLS} calls: ${JSON.stringify(record.memoryAfterCalls)}`);
+      // Where the time of a call goes on this thread: a CPU profile (the inspector, this extension host) of 50 more
+      // calls per side, summed by function (self time), the heaviest first.
+      const session = new Session();
+      session.connect();
+      const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, res) => err ? reject(err) : resolve(res)));
+      const profiles: Record<string, { fn: string; ms: number }[]> = {};
+      try {
+        await post('Profiler.enable');
+        await post('Profiler.setSamplingInterval', { interval: 100 });
+        for (const side of SIDES) {
+          await post('Profiler.start');
+          for (let i = 0; i < 50; i++) await call(side, i);
+          const { profile } = await post('Profiler.stop') as { profile: { nodes: { id: number; hitCount?: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+          const self = new Map<string, number>();
+          const byId = new Map(profile.nodes.map(n => [n.id, n]));
+          profile.samples.forEach((id, i) => {
+            const f = byId.get(id)!.callFrame;
+            const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+            self.set(fn, (self.get(fn) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+          });
+          profiles[side] = [...self].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([fn, ms]) => ({ fn, ms: Math.round(ms * 10) / 10 }));
+        }
+      } finally {
+        session.disconnect();
+      }
+      record.profiles = profiles;
 
       // 4. The ~31 MB result: time to the result and the longest block of this thread meanwhile.
       const bigTool: Record<Side, string> = { vs: toolName('vs', 'big', 'big')!, mh: toolName('mh', 'big', 'big')! };
