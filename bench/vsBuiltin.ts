@@ -52,11 +52,12 @@ async function editorRun(log: (l: string) => void): Promise<VsBuiltinRecord> {
       MCP_HOST_BENCH_LONGTASKS_OUT: longTasks,
       MCP_HOST_TEST_TIMEOUT: '1500000',
       EXTTEST_TIMEOUT: '1600',
-      // VS Code's MCP on (its default), its tool confirmations auto-approved; the editor's port finder reading terminal
-      // output instead of spawning `ps` on the extension host's thread every few seconds (see bench/apps.ts).
-      MCP_HOST_EDITOR_USER_SETTINGS: JSON.stringify({
-        'chat.mcp.access': 'all', 'chat.tools.global.autoApprove': true, 'remote.autoForwardPortsSource': 'output',
-      }),
+      // VS Code's MCP on (its default). Its confirmations: the servers' trust by `autoTrustChanges` of its start
+      // command, the tools' by their read-only mark (side-by-side.mjs; MCP Host's "always" grant on its side).
+      // `chat.tools.global.autoApprove: true` is not set: VS Code 1.139 then asks "Enable global auto approve?" in a
+      // dialog on the first tool call (refused in a test window). The editor's port finder reads terminal output
+      // instead of spawning `ps` on the extension host's thread every few seconds (see bench/apps.ts).
+      MCP_HOST_EDITOR_USER_SETTINGS: JSON.stringify({ 'chat.mcp.access': 'all', 'remote.autoForwardPortsSource': 'output' }),
     }, 1_700_000, log);
     if (!fs.existsSync(out)) throw new Error(`the editor run recorded nothing (harness exit ${code}; its output is above)`);
     const r = JSON.parse(fs.readFileSync(out, 'utf8')) as VsBuiltinRecord;
