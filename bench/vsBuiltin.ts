@@ -128,7 +128,7 @@ export function rows(r: VsBuiltinRecord, load: number, loads: string): BenchResu
   if (r.crash) {
     const c = r.crash;
     row('crash of one server → its tools work again', med(c.mh.map(x => x.ms)), med(c.vs.map(x => x.ms)), 'ms',
-      `its crash tool exits the process; then its echo is called every 50 ms until it answers; MCP Host ${c.mh.map(x => `${round(x.ms, 0)} ms (${x.failedCalls} failed calls)`).join(', ')}; VS Code ${c.vs.map(x => `${round(x.ms, 0)} ms (${x.failedCalls} failed calls)`).join(', ')} (VS Code starts a crashed server again on the next call; MCP Host restarts it by itself)`);
+      `its crash tool exits the process; from the moment the process is gone its echo is called every 50 ms until it answers; MCP Host ${c.mh.map(x => `${round(x.ms, 0)} ms (${x.failedCalls} failed calls)`).join(', ')}; VS Code ${c.vs.map(x => `${round(x.ms, 0)} ms (${x.failedCalls} failed calls)`).join(', ')} (VS Code starts a crashed server again on the next call; MCP Host restarts it by itself after a backoff of 1 s, doubled per crash within 3 minutes: its crash-loop guard)`);
   }
   if (!r.done) {
     out.push({ name: `${PREFIX}: did not finish`, value: NaN, unit: '', ratio: null, target: TARGET, met: false, note: `${r.error ?? 'no error recorded'}; last steps: ${(r.progress ?? []).slice(-3).join(' | ')}; ${where}`, load, vscodeVersion: r.vscode });

@@ -37,8 +37,8 @@ async function poll(what: string | (() => string), check: () => boolean | Promis
 
 const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
-/** RSS (bytes) of every process below `root` whose command line contains `mark`, summed, with the count. */
-function rssOf(root: number, marks: string[]): { bytes: number; count: number } {
+/** The processes below `root` whose command line contains one of `marks`. */
+function pidsOf(root: number, marks: string[]): number[] {
   const parent = new Map<number, number>();
   const cmd = new Map<number, string>();
   for (const d of fs.readdirSync('/proc')) {
@@ -50,10 +50,14 @@ function rssOf(root: number, marks: string[]): { bytes: number; count: number } 
     } catch { /* gone */ }
   }
   const below = (pid: number) => { for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === root) return true; return false; };
+  return [...cmd].filter(([pid, c]) => below(pid) && marks.some(m => c.includes(m))).map(([pid]) => pid);
+}
+
+/** RSS (bytes) of every process below `root` whose command line contains one of `marks`, summed, with the count. */
+function rssOf(root: number, marks: string[]): { bytes: number; count: number } {
   let bytes = 0;
   let count = 0;
-  for (const [pid, c] of cmd) {
-    if (!below(pid) || !marks.some(m => c.includes(m))) continue;
+  for (const pid of pidsOf(root, marks)) {
     try {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
       bytes += kb * 1024;
@@ -275,7 +279,11 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
       for (let round = 0; round < ROUNDS; round++) {
         for (const side of round % 2 ? [...SIDES].reverse() : SIDES) {
           await call(side, 0);
+          const pids = pidsOf(process.pid, [`sbs-${side}-echo`]);
+          assert.strictEqual(pids.length, 1, `${side} echo processes: ${pids.join(', ')}`);
           await invoke(crashTool[side], {}, 30_000).then(undefined, () => undefined);
+          // From the moment the process is gone (it exits 20 ms after answering).
+          await poll(`${side} echo process ${pids[0]} gone`, () => !fs.existsSync(`/proc/${pids[0]}`), 30_000, 2);
           const t0 = performance.now();
           let failedCalls = 0;
           await poll(`${side} echo answering after the crash`, async () => {
