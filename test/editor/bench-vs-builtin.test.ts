@@ -275,7 +275,9 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
 
       // 5. A crash of one server (its `crash` tool exits the process): time until its echo answers again.
       const crashTool: Record<Side, string> = { vs: toolName('vs', 'echo', 'crash')!, mh: toolName('mh', 'echo', 'crash')! };
-      const crash: Record<Side, { ms: number; failedCalls: number }[]> = { vs: [], mh: [] };
+      // `failed`: each failed call (ms after the process was gone, how long it took, what it said, whether the tool was
+      // listed then, MCP Host's state of the server); `states`: MCP Host's states of the server meanwhile.
+      const crash: Record<Side, { ms: number; failedCalls: number; failed?: { at: number; ms: number; error: string; listed: boolean; state?: string }[]; states?: string[] }[]> = { vs: [], mh: [] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const side of round % 2 ? [...SIDES].reverse() : SIDES) {
           await call(side, 0);
@@ -286,10 +288,26 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
           await poll(`${side} echo process ${pids[0]} gone`, () => !fs.existsSync(`/proc/${pids[0]}`), 30_000, 2);
           const t0 = performance.now();
           let failedCalls = 0;
-          await poll(`${side} echo answering after the crash`, async () => {
-            try { await call(side, 1); return true; } catch { failedCalls++; return false; }
-          }, 120_000, 50);
-          crash[side].push({ ms: performance.now() - t0, failedCalls });
+          const failed: { at: number; ms: number; error: string; listed: boolean; state?: string }[] = [];
+          const states: string[] = [];
+          const sub = api.host.onDidChangeState(() => {
+            const st = api.host.get('mhb-echo')?.state;
+            if (side === 'mh') states.push(`${Math.round(performance.now() - t0)} ms ${st?.kind}`);
+          });
+          try {
+            await poll(`${side} echo answering after the crash`, async () => {
+              const c0 = performance.now();
+              try { await call(side, 1); return true; } catch (e) {
+                failedCalls++;
+                failed.push({ at: Math.round(c0 - t0), ms: Math.round(performance.now() - c0), error: (e instanceof Error ? e.message : String(e)).slice(0, 160),
+                  listed: !!toolName(side, 'echo', 'echo'), state: side === 'mh' ? api.host.get('mhb-echo')?.state.kind : undefined });
+                return false;
+              }
+            }, 120_000, 50);
+          } finally {
+            sub.dispose();
+          }
+          crash[side].push({ ms: performance.now() - t0, failedCalls, failed, states });
           note(`crash ${side} round ${round + 1}: ${JSON.stringify(crash[side].at(-1))}`);
         }
       }
