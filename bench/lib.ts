@@ -38,6 +38,8 @@ export interface BenchResult {
    * e.g. "1.6→3.2"), filled by run.ts: on a shared machine a figure measures its load as much as the code.
    */
   load?: string;
+  /** The VS Code version of a row measured in the real editor. */
+  vscodeVersion?: string;
 }
 
 /**

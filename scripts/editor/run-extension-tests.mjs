@@ -49,6 +49,9 @@ function pump() {
 }
 const pumpTimer = setInterval(pump, 250);
 
+// MCP_HOST_BENCH_LONGTASKS_OUT (a benchmark's): the workbench page's long tasks (Chromium's PerformanceObserver,
+// type 'longtask': a task of the renderer's main thread over 50 ms), as [epoch ms at its start, ms], written there at the end.
+const longTasksOut = env.MCP_HOST_BENCH_LONGTASKS_OUT;
 let browser;
 let page;
 let finished = false;
@@ -59,6 +62,10 @@ async function finish(code, why) {
   pump();
   console.log(`${ts()} ${why}; exit code ${code}`);
   if (args.screenshot && page) await page.screenshot({ path: args.screenshot }).catch(() => {});
+  if (longTasksOut && page) {
+    const tasks = await page.evaluate(() => globalThis.__mcpHostLongTasks ?? []).catch(() => []);
+    fs.writeFileSync(longTasksOut, JSON.stringify(tasks));
+  }
   await browser?.close().catch(() => {});
   process.exit(code);
 }
@@ -72,6 +79,13 @@ try {
     if (args.verbose) console.log(`[workbench:${type}]`, ...[].concat(msgArgs));
   });
   await page.exposeFunction('codeAutomationExit', code => finish(Number(code), 'extension host exited (suite done)'));
+  if (longTasksOut) {
+    await page.addInitScript(() => {
+      const tasks = globalThis.__mcpHostLongTasks = [];
+      new PerformanceObserver(list => { for (const e of list.getEntries()) tasks.push([performance.timeOrigin + e.startTime, e.duration]); })
+        .observe({ type: 'longtask', buffered: true });
+    });
+  }
   page.on('pageerror', e => { if (args.verbose) console.log('[page error]', String(e)); });
   page.on('crash', () => void finish(3, 'page crashed'));
   setTimeout(() => void finish(2, `TIMEOUT after ${args.timeout}s`), 1000 * Number(args.timeout));

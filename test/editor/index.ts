@@ -32,11 +32,12 @@ export function run(): Promise<void> {
     // MCP_HOST_TEST_GREP_INVERT=1: run what does NOT match (the trusted pass leaves out the other passes' tests)
     invert: process.env.MCP_HOST_TEST_GREP_INVERT === '1',
   });
-  // Three files are switches, not tests: they load only when asked for, so a normal run has no pending test.
+  // These files are switches, not tests: they load only when asked for, so a normal run has no pending test.
   const onlyWhen: Record<string, string | undefined> = {
     'force-fail.test.js': process.env.MCP_HOST_FORCE_FAIL,
     'bench-activation.test.js': process.env.MCP_HOST_BENCH_ACTIVATION_OUT,
     'bench-apps.test.js': process.env.MCP_HOST_BENCH_APPS_OUT,
+    'bench-vs-builtin.test.js': process.env.MCP_HOST_BENCH_VSBUILTIN_OUT,
   };
   for (const f of testFiles(__dirname)) {
     const base = path.basename(f);
