@@ -46,7 +46,7 @@ const throughBarrel = {
 // would fail there, a type import is erased. The list is what the unit suite reaches (test/unit/lint.rooms.test.ts
 // checks it stays complete).
 export const VSCODE_FREE = [
-  'src/extension/trust/addedServers.ts', 'src/extension/apps/bridgeHandover.ts', 'src/extension/apps/transport.ts',
+  'src/extension/trust/addedServers.ts', 'src/extension/trust/registryInstalls.ts', 'src/extension/apps/bridgeHandover.ts', 'src/extension/apps/transport.ts',
   'src/extension/state/catalogueCache.ts', 'src/extension/chat/parse.ts', 'src/extension/chat/render.ts', 'src/extension/chat/taskTurn.ts',
   'src/extension/commands/render.ts', 'src/extension/trust/definitionKeys.ts', 'src/extension/elicitation/form.ts',
   'src/extension/ui/failureNotice.ts', 'src/extension/trust/governor.ts', 'src/extension/trust/grants.ts', 'src/extension/state/historyStore.ts',

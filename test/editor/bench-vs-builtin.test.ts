@@ -13,7 +13,7 @@ import { Session } from 'inspector';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, EVERYTHING, FILESYSTEM, ROOT } from './helpers';
+import { activateHost, EVERYTHING, FILESYSTEM, ROOT, textOf } from './helpers';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/side-by-side.mjs');
 type Side = 'vs' | 'mh';
@@ -35,7 +35,6 @@ async function poll(what: string | (() => string), check: () => boolean | Promis
   }
 }
 
-const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 /** The processes below `root` whose command line contains one of `marks`. */
 function pidsOf(root: number, marks: string[]): number[] {

@@ -9,11 +9,10 @@ import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
-import { activateHost, EVERYTHING, until } from './helpers';
+import { activateHost, EVERYTHING, textOf, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const PROGRAM_TOOL = 'mcp_host_run_program';
-const lmText = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 /** The tools the fake model was offered in each request since `from` (from $FAKE_LM_LOG). */
 function offeredTools(from = 0): string[][] {
@@ -93,7 +92,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     assert.strictEqual(api.host.get('cm')!.history.length, before, 'nothing ran after the decline');
     // The bystander: a direct call of a model through the language-model tool, next to it.
     api.chat.setUi({ approveTool: async () => 'once' });
-    const direct = lmText(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'cm', tool: 'echo', arguments: { message: 'bystander' } }, toolInvocationToken: undefined }));
+    const direct = textOf(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'cm', tool: 'echo', arguments: { message: 'bystander' } }, toolInvocationToken: undefined }));
     assert.match(direct, /Echo: bystander/);
   });
 
