@@ -79,8 +79,8 @@ export class InputStore {
     if (stored !== undefined) return stored;
     const where = scope.kind === 'user' ? 'user settings' : 'this workspace';
     const value = await this.ask({
-      title: `MCP Host: ${input.description ?? input.id}`,
-      prompt: `Value for \${input:${input.id}}${server ? ` (server "${server}")` : ''}, declared in ${where}; kept in the OS keychain for ${where} only.`,
+      title: vscode.l10n.t('MCP Host: {0}', input.description ?? input.id),
+      prompt: vscode.l10n.t('Value for ${input:{0}}{1}, declared in {2}; kept in the OS keychain for {3} only.', input.id, server ? ` (server "${server}")` : '', where, where),
       value: input.password ? undefined : input.default,
       password: input.password === true,
       ignoreFocusOut: true,

@@ -107,7 +107,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
     const out: McpNode[] = p.items.map(resource => ({ kind: 'resource', server: h.name, resource }));
     if (p.error) out.push({ kind: 'message', server: h.name, text: p.error, error: true });
     else if (!p.done) out.push({ kind: 'loadMore', server: h.name });
-    else if (!out.length) out.push({ kind: 'message', server: h.name, text: 'No resources' });
+    else if (!out.length) out.push({ kind: 'message', server: h.name, text: vscode.l10n.t('No resources') });
     return out;
   }
 

@@ -99,7 +99,7 @@ export class ChatModelLoop {
   /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
   protected viewContext(stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
     const views = this.apps?.modelContexts() ?? [];
-    if (views.length) stream.markdown(`_Context from MCP App views: ${views.map(v => toolRef(v.tool, v.server)).join(', ')}._\n\n`);
+    if (views.length) stream.markdown(vscode.l10n.t('_Context from MCP App views: {0}._\n\n', views.map(v => toolRef(v.tool, v.server)).join(', ')));
     return views.map(v => vscode.LanguageModelChatMessage.User(`Context from the view of tool "${v.tool}" of MCP server "${v.server}":\n${v.text}`));
   }
 
@@ -156,7 +156,7 @@ export class ChatModelLoop {
       } catch (err) {
         // Right after start-up the model may not be there yet: wait for it (bounded), once, and say so.
         if (round > 0 || !isModelUnavailable(err)) throw err;
-        stream.progress(`Waiting for the language model "${model.name}" to become available…`);
+        stream.progress(vscode.l10n.t('Waiting for the language model "{0}" to become available…', model.name));
         const [again] = await chatModels({ id: model.id }, MODEL_WAIT_MS, token);
         if (!again) throw new NoLanguageModelError(`The language model "${model.name}" is not available (${err instanceof Error ? err.message : String(err)}).`);
         model = again;
@@ -180,15 +180,15 @@ export class ChatModelLoop {
         if (turn.ended) results.push(notRun(call, 'Not run: the request ended (the user declined a tool call or stopped the request).'));
         else results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token, turn));
       }
-      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(`\n\n_The model asked for ${asked} tool calls in one response: only the first ${MAX_CALLS_PER_RESPONSE} were considered._\n\n`);
+      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(vscode.l10n.t('\n\n_The model asked for {0} tool calls in one response: only the first {1} were considered._\n\n', asked, MAX_CALLS_PER_RESPONSE));
       if (turn.ended === 'denied') {
-        stream.markdown('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n');
+        stream.markdown(vscode.l10n.t('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n'));
         return all;
       }
       if (turn.ended || token.isCancellationRequested) return all;
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
-    stream.markdown(`\n\n_Stopped after ${maxRounds} rounds of tool calls: the limit is the setting \`mcpHost.chat.maxToolRounds\` (default ${DEFAULT_MAX_TOOL_ROUNDS}); raise it in your user settings to let a model work longer._\n`);
+    stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls: the limit is the setting `mcpHost.chat.maxToolRounds` (default {1}); raise it in your user settings to let a model work longer._\n', maxRounds, DEFAULT_MAX_TOOL_ROUNDS));
     return all;
     } finally {
       turn.end('done');
@@ -205,7 +205,7 @@ export class ChatModelLoop {
       nameOf.set(`${e.server}\u0000${e.tool}`, n);
     }
     if (name === DISCOVERY_TOOL_NAMES.search) {
-      stream.progress('Searching the MCP tools…');
+      stream.progress(vscode.l10n.t('Searching the MCP tools…'));
       const { hits, total } = await d.search([...byName.values()], args.query, mt => nameOf.get(`${mt.server}\u0000${mt.tool.name}`)!);
       return JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: d.size, maxActive: d.maxActive });
     }
@@ -272,8 +272,8 @@ export class ChatModelLoop {
     stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
     const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token), this.gate);
     stream.markdown(loaded
-      ? `\n\n_Loaded skill ${markdownCode(loaded.skill)} of ${markdownCode(loaded.server)}${loaded.verified ? ' (verified)' : ''}._\n\n`
-      : `\n\n_Skill not loaded: ${markdownCode(text)}_\n\n`);
+      ? vscode.l10n.t('\n\n_Loaded skill {0} of {1}{2}._\n\n', markdownCode(loaded.skill), markdownCode(loaded.server), loaded.verified ? ' (verified)' : '')
+      : vscode.l10n.t('\n\n_Skill not loaded: {0}_\n\n', markdownCode(text)));
     return new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
   }
 

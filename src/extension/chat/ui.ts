@@ -7,6 +7,7 @@ import { askWithCompletion } from '../commands/complete';
 import type { Grant } from '../grants';
 import { dialogText, jsonText, quoted, shownName } from '../../mcp/logging/display';
 import { ask as askDialog, type Dialog } from '../dialogs';
+import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {
@@ -54,7 +55,7 @@ export function toolDialog(ask: ToolAsk): Dialog {
   ].filter(Boolean).join('\n');
   return {
     severity: 'warning',
-    message: `Run the tool ${quoted(ask.tool)} of MCP server ${quoted(ask.server)}?`,
+    message: l10n.t('Run the tool {0} of MCP server {1}?', quoted(ask.tool), quoted(ask.server)),
     detail,
     buttons: [{ title: TOOL_BUTTONS.once }, { title: TOOL_BUTTONS.session }, { title: TOOL_BUTTONS.always }, { title: TOOL_BUTTONS.deny, isCloseAffordance: true }],
   };

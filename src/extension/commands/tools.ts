@@ -27,12 +27,12 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     : h.catalogue.tools;
   const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
     offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
-    { placeHolder: `Tool of ${h.name}`, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Tool of {0}', h.name), matchOnDetail: true },
   ))?.label;
   if (!name) return undefined;
   const tool = h.catalogue.tools.find(t => t.name === name);
   if (!tool) {
-    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} has no tool named ${quoted(name)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no tool named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
   const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
@@ -43,7 +43,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   let result: CallToolResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${tool.name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP Host: {0} › {1}', h.name, tool.name), cancellable: true },
       (progress, token) => {
         // Cancel aborts the call; a call running as a task is cancelled on the server (tasks/cancel).
         const signal = abortSignalOf(token);
@@ -67,7 +67,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     );
   } catch (err) {
     view?.cancelled(errorText(err));
-    void vscode.window.showErrorMessage(`Tool ${quoted(tool.name)} of ${quoted(h.name)} failed: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Tool {0} of {1} failed: {2}', quoted(tool.name), quoted(h.name), shownError(err)));
     return undefined;
   }
   if (view) {

@@ -88,12 +88,12 @@ interface Located extends FormError { field: string; own: boolean }
 
 function located(schema: object, value: unknown): Located[] {
   const v = compileSchema({ type: 'object', ...schema }, 'form');
-  if (v instanceof Error) return [{ path: '', message: `The schema cannot be checked: ${v.message}`, field: '', own: true }];
+  if (v instanceof Error) return [{ path: '', message: vscode.l10n.t('The schema cannot be checked: {0}', v.message), field: '', own: true }];
   if (v(value)) return [];
   return ((v.errors ?? []) as ErrorObject[]).map(e => {
     const segments = e.instancePath.split('/').slice(1).map(unescapePointer);
     if (e.keyword === 'required') segments.push(String((e.params as { missingProperty?: unknown }).missingProperty ?? ''));
-    return { path: displayPath(segments), message: e.keyword === 'required' ? 'Required.' : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
+    return { path: displayPath(segments), message: e.keyword === 'required' ? vscode.l10n.t('Required.') : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
   });
 }
 

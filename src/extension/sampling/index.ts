@@ -94,7 +94,7 @@ export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
   const summary = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
   return {
     severity: 'warning',
-    message: `MCP server ${quoted(ask.server)} wants to use the language model ${quoted(ask.model.name)}. Allow?`,
+    message: vscode.l10n.t('MCP server {0} wants to use the language model {1}. Allow?', quoted(ask.server), quoted(ask.model.name)),
     detail: dialogText(summary),
     buttons: [
       { title: B.once }, { title: B.session }, { title: B.always },
@@ -109,7 +109,7 @@ export function reviewDialog(server: string, model: ModelDescriptor, text: strin
   const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
   return {
     severity: 'info',
-    message: `Send this answer of ${quoted(model.name)} back to MCP server ${quoted(server)}?`,
+    message: vscode.l10n.t('Send this answer of {0} back to MCP server {1}?', quoted(model.name), quoted(server)),
     detail: dialogText(text + calls),
     buttons: [{ title: B.send }, { title: B.edit }, { title: B.dontSend, isCloseAffordance: true }],
   };
@@ -122,11 +122,11 @@ export const modalSamplingUi: SamplingUi = {
     for (;;) {
       const pick = await askDialog(samplingDialog(ask, edited));
       if (pick === B.more) {
-        const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: `Sampling request of ${quoted(ask.server)}` });
+        const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: vscode.l10n.t('Sampling request of {0}', quoted(ask.server)) });
         if (more !== EDIT_LAST_MESSAGE) continue;
         const text = await vscode.window.showInputBox({
-          title: `Edit the sampling request of ${quoted(ask.server)}`, value: edited ?? ask.lastUserText, ignoreFocusOut: true,
-          prompt: 'The text of the last user message sent to the model',
+          title: vscode.l10n.t('Edit the sampling request of {0}', quoted(ask.server)), value: edited ?? ask.lastUserText, ignoreFocusOut: true,
+          prompt: vscode.l10n.t('The text of the last user message sent to the model'),
         });
         if (text !== undefined) edited = text;
         continue;
@@ -141,7 +141,7 @@ export const modalSamplingUi: SamplingUi = {
       const pick = await askDialog(reviewDialog(server, model, text, toolCalls));
       if (pick === B.send) return { action: 'send', text };
       if (pick !== B.edit) return { action: 'cancel' };
-      const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
+      const edited = await vscode.window.showInputBox({ title: vscode.l10n.t('Edit the answer'), value: text, ignoreFocusOut: true });
       if (edited !== undefined) text = edited;
     }
   },
@@ -290,7 +290,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       if (err instanceof ProtocolError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(shownName(err.message, 1000)); throw err; }
       const message = modelFailure(err, ctx.model);
       deps.log(server, 'error', message);
-      void vscode.window.showWarningMessage(`MCP server ${quoted(server)}: ${shownName(message, 1000)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0}: {1}', quoted(server), shownName(message, 1000)));
       throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     }
     let text = result.text;
@@ -324,7 +324,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     listModels: async () => {
       const models = await listModels();
       // Only called for a sampling request: the core then answers the server with a clear error.
-      if (!models.length) void vscode.window.showWarningMessage('An MCP server asked for a language model completion (sampling), but no language model is available. Install or sign in to a language model provider.');
+      if (!models.length) void vscode.window.showWarningMessage(vscode.l10n.t('An MCP server asked for a language model completion (sampling), but no language model is available. Install or sign in to a language model provider.'));
       return models;
     },
     sample: ctx => queue.run(ctx.server, () => exchange(ctx), ctx.signal),

@@ -222,7 +222,7 @@ export class ServerController extends ServerGates {
     void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
     const open = 'Open Settings';
     void vscode.window.showWarningMessage(
-      errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,
+      errors.length === 1 ? vscode.l10n.t('MCP settings: {0}', errors[0].message) : vscode.l10n.t('MCP settings have {0} problems; the Servers view lists them.', errors.length), open,
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 
