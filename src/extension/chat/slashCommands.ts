@@ -10,7 +10,7 @@ import { promptToChatMessages, promptToTranscript, resourceText } from './messag
 import { bindArguments, parseInvocation, resolveTarget, tokenize } from './parse';
 import { setOwn } from '../../mcp/schema/own';
 import { CommandIds } from '../../views/commandIds';
-import { buttonTitle, progressText, promptCommand, promptListing, toolListing, typeable } from './render';
+import { buttonTitle, progressArgs, promptCommand, promptListing, toolListing, typeable } from './render';
 import { markdownCode, markdownText } from '../../mcp/logging/display';
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
@@ -63,7 +63,7 @@ export abstract class SlashCommands extends ChatModelLoop {
       const server = this.host.servers.find(h => target.startsWith(`${h.name}.`));
       if (server && !isRunning(server)) {
         stream.markdown(vscode.l10n.t('MCP server {0} is not running ({1}).\n', markdownCode(server.name), server.state.kind));
-        stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${server.name}`), arguments: [server.name] });
+        stream.button({ command: CommandIds.startServer, title: buttonTitle(vscode.l10n.t('Start {0}', server.name)), arguments: [server.name] });
       } else {
         stream.markdown(vscode.l10n.t('There is no prompt {0}. ', markdownCode(`/${target}`)));
         this.listPrompts(stream, true);
@@ -74,7 +74,7 @@ export abstract class SlashCommands extends ChatModelLoop {
     const prompt = h.catalogue.prompts.find(p => p.name === hit.prompt)!;
     const declared = prompt.arguments ?? [];
     const bound = bindArguments(inv, declared);
-    if (bound.unknown.length) stream.markdown(vscode.l10n.t('_Ignoring unknown argument{0} {1}._\n\n', bound.unknown.length > 1 ? 's' : '', bound.unknown.map(u => markdownCode(u)).join(', ')));
+    if (bound.unknown.length) stream.markdown((bound.unknown.length > 1 ? vscode.l10n.t('_Ignoring unknown arguments {0}._\n\n', bound.unknown.map(u => markdownCode(u)).join(', ')) : vscode.l10n.t('_Ignoring unknown argument {0}._\n\n', markdownCode(bound.unknown[0]))));
     const args = { ...bound.args };
     // Nothing given inline: ask every argument (optional ones may be skipped); else only missing required ones.
     const nothingGiven = !Object.keys(inv.named).length && !inv.positional.length;
@@ -95,7 +95,7 @@ export abstract class SlashCommands extends ChatModelLoop {
       }
       if (value !== '') setOwn(args, d.name, value);
     }
-    stream.progress(progressText`Getting prompt ${prompt.name} from ${h.name}…`);
+    stream.progress(vscode.l10n.t('Getting prompt {0} from {1}…', ...progressArgs(prompt.name, h.name)));
     const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });
     const shown = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
     stream.markdown(`**${markdownText(promptCommand(h.name, prompt.name))}**${shown ? ` ${markdownText(shown)}` : ''}\n\n`);
@@ -140,10 +140,10 @@ export abstract class SlashCommands extends ChatModelLoop {
     }
     if (!isRunning(h)) {
       stream.markdown(vscode.l10n.t('MCP server {0} is not running ({1}).\n', markdownCode(h.name), h.state.kind));
-      stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${h.name}`), arguments: [h.name] });
+      stream.button({ command: CommandIds.startServer, title: buttonTitle(vscode.l10n.t('Start {0}', h.name)), arguments: [h.name] });
       return {};
     }
-    stream.progress(progressText`Reading ${uri} from ${h.name}…`);
+    stream.progress(vscode.l10n.t('Reading {0} from {1}…', ...progressArgs(uri, h.name)));
     const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
     const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
     stream.markdown(vscode.l10n.t('Attached {0} from {1} ({2} characters) as context for this conversation.\n\n', markdownCode(uri), markdownCode(h.name), text.length));
@@ -188,10 +188,10 @@ export abstract class SlashCommands extends ChatModelLoop {
       return {};
     }
     const { handle: h, skill } = hit;
-    stream.progress(progressText`Loading skill ${skill.name} of ${h.name}…`);
+    stream.progress(vscode.l10n.t('Loading skill {0} of {1}…', ...progressArgs(skill.name, h.name)));
     const loaded = await h.loadSkill(skill.name, undefined, { signal: abortSignalOf(token) });
     const memo: TurnMemo = { attached: [{ server: h.name, uri: loaded.uri, text: loaded.text }] };
-    stream.markdown(vscode.l10n.t('Loaded skill {0} of {1} ({2}, {3} characters) as context for this conversation.\n\n', markdownCode(shownName(skill.name)), markdownCode(h.name), loaded.verified ? 'verified' : 'dynamic, not digest-checked', loaded.text.length));
+    stream.markdown(vscode.l10n.t('Loaded skill {0} of {1} ({2}, {3} characters) as context for this conversation.\n\n', markdownCode(shownName(skill.name)), markdownCode(h.name), loaded.verified ? vscode.l10n.t('verified') : vscode.l10n.t('dynamic, not digest-checked'), loaded.text.length));
     return this.askWithAttached(memo, rest.join(' ').trim(), request, context, stream, token);
   }
 }

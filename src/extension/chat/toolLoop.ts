@@ -29,7 +29,7 @@ import { uniqueToolNames } from './parse';
 import type { AppViews } from '../apps';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS, NoLanguageModelError } from './models';
 import { CommandIds } from '../../views/commandIds';
-import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
+import { buttonTitle, progressArgs, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
@@ -210,7 +210,7 @@ export class ChatModelLoop {
       return JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: d.size, maxActive: d.maxActive });
     }
     const { activated, text } = d.activate(args.names, n => byName.get(n));
-    if (activated.length) stream.progress(progressText`Activated ${String(activated.length)} MCP tool(s)`);
+    if (activated.length) stream.progress(vscode.l10n.t('Activated {0} MCP tool(s)', ...progressArgs(String(activated.length))));
     return text;
   }
 
@@ -269,10 +269,10 @@ export class ChatModelLoop {
   /** The model asked for a skill: loaded (verified by the core) and said in the answer; a refusal is the tool's answer. */
   private async loadSkill(call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResultPart> {
     const input = call.input as { server?: unknown; skill?: unknown } | undefined;
-    stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
+    stream.progress(vscode.l10n.t('Loading skill {0} of {1}…', ...progressArgs(String(input?.skill), String(input?.server))));
     const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token), this.gate);
     stream.markdown(loaded
-      ? vscode.l10n.t('\n\n_Loaded skill {0} of {1}{2}._\n\n', markdownCode(loaded.skill), markdownCode(loaded.server), loaded.verified ? ' (verified)' : '')
+      ? vscode.l10n.t('\n\n_Loaded skill {0} of {1}{2}._\n\n', markdownCode(loaded.skill), markdownCode(loaded.server), loaded.verified ? vscode.l10n.t(' (verified)') : '')
       : vscode.l10n.t('\n\n_Skill not loaded: {0}_\n\n', markdownCode(text)));
     return new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
   }
@@ -299,7 +299,7 @@ export class ChatModelLoop {
         : approval === 'once-used' ? 'Not run: the user allowed this tool once in this request, and that call ran. It is not run again in this request.'
           : 'Not run: the request ended.');
     }
-    stream.progress(progressText`Calling ${entry.tool} of ${entry.server}…`);
+    stream.progress(vscode.l10n.t('Calling {0} of {1}…', ...progressArgs(entry.tool, entry.server)));
     // The answer offers a button to focus the view.
     const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
     try {
@@ -307,7 +307,9 @@ export class ChatModelLoop {
       // a task still running after a short grace returns at once, and its end is notified (taskTurn.ts).
       let said = '';
       const outcome = await callInTurn(o => h.callTool(entry.tool, args, { ...o, by: 'model' }), token, t => {
-        const line = progressText`${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ' — ' : ''}${t.statusMessage ?? ''}`;
+        const status = t.status === 'input_required' ? vscode.l10n.t('needs your input') : t.status;
+        const [tool, server, shownStatus, message] = progressArgs(entry.tool, entry.server, status, t.statusMessage ?? '');
+        const line = t.statusMessage ? vscode.l10n.t('{0} ({1}): task {2} — {3}', tool, server, shownStatus, message) : vscode.l10n.t('{0} ({1}): task {2}', tool, server, shownStatus);
         if (line !== said) stream.progress(said = line);
       });
       if (outcome.kind === 'detached') {
@@ -319,7 +321,7 @@ export class ChatModelLoop {
       stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', entry.tool, entry.server));
       if (view) {
         view.result(result);
-        stream.button({ command: CommandIds.openAppView, title: buttonTitle(`Open the view of ${entry.tool}`), arguments: [entry.server, entry.tool] });
+        stream.button({ command: CommandIds.openAppView, title: buttonTitle(vscode.l10n.t('Open the view of {0}', entry.tool)), arguments: [entry.server, entry.tool] });
       }
       return reply(toolResultText(result));
     } catch (err) {
