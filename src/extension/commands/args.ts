@@ -38,7 +38,7 @@ export async function pickServer(
   }
   if (candidates.length === 1) return candidates[0];
   const items = candidates.map(h => ({ label: h.name, description: pickDescription(h), handle: h }));
-  const placeHolder = opts.placeHolder ?? 'Select an MCP server';
+  const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
   serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
   if (serverPicks.length > 20) serverPicks.shift();
   const pick = await vscode.window.showQuickPick(items, { placeHolder });

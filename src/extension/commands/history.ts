@@ -30,7 +30,7 @@ export async function rerunHistoryEntry(host: HostApi, tree: HistoryTreeProvider
   if (!input && e.method !== 'resources/read') {
     const text = await vscode.window.showInputBox({
       title: vscode.l10n.t('Re-run {0} {1} on {2}', e.method, e.target, e.server), prompt: vscode.l10n.t('The arguments as a JSON object'), value: JSON.stringify(e.args ?? {}), ignoreFocusOut: true,
-      validateInput: v => { try { const o = JSON.parse(v); return o && typeof o === 'object' && !Array.isArray(o) ? undefined : 'a JSON object, e.g. {"message": "hi"}'; } catch (err) { return `not JSON: ${err instanceof Error ? err.message : String(err)}`; } },
+      validateInput: v => { try { const o = JSON.parse(v); return o && typeof o === 'object' && !Array.isArray(o) ? undefined : vscode.l10n.t('a JSON object, e.g. {"message": "hi"}'); } catch (err) { return vscode.l10n.t('not JSON: {0}', err instanceof Error ? err.message : String(err)); } },
     });
     if (text === undefined) return undefined;
     input = JSON.parse(text) as Record<string, unknown>;

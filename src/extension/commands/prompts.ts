@@ -13,7 +13,7 @@ import { quoted } from '../../mcp/logging/display';
  * the messages open as a markdown document. Resolves the result (undefined on cancel).
  */
 export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('prompts'), none: 'No running MCP server offers prompts.' });
+  const picked = await pickServer(host, arg, { filter: running('prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return undefined;
   const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await vscode.window.showQuickPick(

@@ -100,7 +100,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       return n;
     },
     [CommandIds.signOut]: async (arg?: unknown) => {
-      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
+      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: vscode.l10n.t('No HTTP MCP server is configured.') });
       if (!h || h.definition.type === 'stdio') return;
       await s.oauth.signOut(h.definition);
       void vscode.window.showInformationMessage(vscode.l10n.t('MCP Host: signed out of {0}; it asks you to sign in on its next start.', quoted(h.name)));
@@ -125,7 +125,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
 
 async function subscription(s: CommandServices, arg: unknown, uri: string | undefined, on: boolean): Promise<void> {
   const h = await pickServer(s.host, arg, { filter: h => running('resources')(h) && (!on || h.state.kind === 'running' && h.state.capabilities.resources?.subscribe === true),
-    none: on ? 'No running MCP server supports resource subscriptions.' : 'No running MCP server offers resources.' });
+    none: on ? vscode.l10n.t('No running MCP server supports resource subscriptions.') : vscode.l10n.t('No running MCP server offers resources.') });
   if (!h) return;
   const target = uri ?? (await vscode.window.showQuickPick(
     h.catalogue.resources.filter(r => s.controller.isSubscribed(h.name, r.uri) !== on).map(r => ({ label: r.uri, description: r.title ?? r.name })),

@@ -20,7 +20,7 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
 
 /** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
 export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
@@ -41,7 +41,7 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
 
 /** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
 export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   const pick = await vscode.window.showQuickPick(
@@ -56,7 +56,7 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
  * variables (when given, nothing is asked). Each variable is asked with completion values.
  */
 export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(

@@ -31,7 +31,7 @@ async function pickTask(host: HostApi, filter: (t: TaskInfo) => boolean, none: s
 
 /** MCP Host: Cancel Task. Resolves true when a task was cancelled. */
 export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<boolean> {
-  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), 'No MCP task is running.', 'Cancel which task?');
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), vscode.l10n.t('No MCP task is running.'), vscode.l10n.t('Cancel which task?'));
   if (!target) return false;
   if (isTerminal(target.t.status)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('MCP task of {0} on {1} has already ended ({2}).', quoted(target.t.tool), quoted(target.h.name), target.t.status));
@@ -51,7 +51,7 @@ export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: s
  * for with a cancellable progress notification. Resolves the document's text (undefined when there is none).
  */
 export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<string | undefined> {
-  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => t.hasResult || !isTerminal(t.status), 'No MCP task has a result to show.', 'Show the result of which task?');
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => t.hasResult || !isTerminal(t.status), vscode.l10n.t('No MCP task has a result to show.'), vscode.l10n.t('Show the result of which task?'));
   if (!target) return undefined;
   const { h, t } = target;
   if (isTerminal(t.status) && !t.hasResult) {
@@ -78,6 +78,6 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
 
 /** The line a progress notification shows for a task. */
 export function taskMessage(t: TaskInfo): string {
-  const what = t.status === 'input_required' ? 'needs your input' : t.status;
-  return `${what}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
+  const what = t.status === 'input_required' ? vscode.l10n.t('needs your input') : t.status;
+  return t.statusMessage ? vscode.l10n.t('{0} — {1}', what, t.statusMessage) : what;
 }

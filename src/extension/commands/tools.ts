@@ -17,7 +17,7 @@ import { abortSignalOf } from '../cancellation';
  * result as a markdown document; resolves the result (undefined on cancel).
  */
 export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
+  const picked = await pickServer(host, arg, { filter: running('tools'), none: vscode.l10n.t('No running MCP server offers tools.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
@@ -35,7 +35,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no tool named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
-  const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
+  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
   if (!input) return undefined;
   // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
   const view = apps?.open(h.name, tool, input);
