@@ -140,7 +140,7 @@ export class ChatModelLoop {
     const skills = () => !offered.names.has(SKILL_TOOL) && offered.tools.some(t => t.name === SKILL_TOOL);
     let all = '';
     const send = (m: vscode.LanguageModelChat) => m.sendRequest(messages, {
-      justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
+      justification: vscode.l10n.t('The @mcp chat participant sends your request and MCP prompt messages to the language model.'),
       tools: offered.tools.length ? offered.tools : undefined,
     }, token);
     // This request is one turn of the governor: cancelled with the request, ended by a Deny or by its end.

@@ -24,13 +24,12 @@ export interface ElicitUi {
   ask(server: string, field: ElicitField, index: number, total: number, error?: string): Promise<string | string[] | undefined>;
 }
 
-const RESPOND = 'Respond…';
-const DECLINE = 'Decline';
 
 /** The real inputs: a modal, then an input box or quick pick per field. */
 export const quickInputElicitUi: ElicitUi = {
   async start(server, message) {
     // Decline and Cancel are different answers to the server (the dialog's own Cancel is the latter).
+    const RESPOND = vscode.l10n.t('Respond…'), DECLINE = vscode.l10n.t('Decline');
     const pick = await askDialog({
       severity: 'info', message: vscode.l10n.t('MCP server {0} asks for information', quoted(server)), detail: dialogText(message),
       buttons: [{ title: RESPOND }, { title: DECLINE }],
@@ -38,7 +37,7 @@ export const quickInputElicitUi: ElicitUi = {
     return pick === RESPOND ? 'respond' : pick === DECLINE ? 'decline' : 'cancel';
   },
   async ask(server, field, index, total, error) {
-    const title = `${shownName(server)} (${index + 1}/${total}): ${shownName(field.label)}${field.required ? '' : ' (optional)'}`;
+    const title = `${shownName(server)} (${index + 1}/${total}): ${shownName(field.label)}${field.required ? '' : vscode.l10n.t(' (optional)')}`;
     const placeHolder = error ?? (field.description === undefined ? undefined : shownName(field.description, 200));
     if (field.kind === 'boolean' || field.kind === 'enum') {
       const items: PickItem[] = field.kind === 'boolean'

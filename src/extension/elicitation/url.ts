@@ -26,12 +26,12 @@ export interface UrlElicitUi {
   waitForCompletion(server: string, target: ElicitationTarget, done: Promise<unknown>): Promise<'complete' | 'retry' | 'stopped'>;
 }
 
-const DECLINE = 'Decline';
 
 export const realUrlElicitUi: UrlElicitUi = {
   async consent(server, message, target) {
     const open = openLabel(target);
-    const pick = await askExternalUrl(`MCP server ${quoted(server)} asks you to open a page on ${headlineOrigin(target)}`,
+    const DECLINE = vscode.l10n.t('Decline');
+    const pick = await askExternalUrl(vscode.l10n.t('MCP server {0} asks you to open a page on {1}', quoted(server), headlineOrigin(target)),
       consentDetail(dialogText(message), target), [open, DECLINE]);
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },

@@ -78,12 +78,12 @@ export const REVIEW_CANCELLED_MESSAGE = 'The user rejected the sampling result a
 
 /** The sampling dialogs' buttons. The first dialog shows the decisions only; editing is behind "More…". */
 export const SAMPLING_BUTTONS = {
-  once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Server', more: 'More…', deny: 'Deny',
-  send: 'Send', edit: 'Edit…', dontSend: 'Don\'t Send',
+  once: vscode.l10n.t('Allow Once'), session: vscode.l10n.t('Allow for This Session'), always: vscode.l10n.t('Always Allow This Server'), more: vscode.l10n.t('More…'), deny: vscode.l10n.t('Deny'),
+  send: vscode.l10n.t('Send'), edit: vscode.l10n.t('Edit…'), dontSend: vscode.l10n.t('Don\'t Send'),
 } as const;
 const B = SAMPLING_BUTTONS;
 /** What "More…" offers. */
-const EDIT_LAST_MESSAGE = 'Edit the Last Message…';
+const EDIT_LAST_MESSAGE = vscode.l10n.t('Edit the Last Message…');
 
 /**
  * The first sampling dialog: server and model named in the first line (quoted); the request (the server's words)
@@ -91,7 +91,7 @@ const EDIT_LAST_MESSAGE = 'Edit the Last Message…';
  * request has a message to edit.
  */
 export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
-  const summary = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
+  const summary = edited === undefined ? ask.summary : vscode.l10n.t('{0}\n\nEdited last message: {1}', ask.summary, edited);
   return {
     severity: 'warning',
     message: vscode.l10n.t('MCP server {0} wants to use the language model {1}. Allow?', quoted(ask.server), quoted(ask.model.name)),
@@ -106,7 +106,7 @@ export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
 
 /** The review of the model's answer before it goes back to the server: send, edit, or don't send (also Escape). */
 export function reviewDialog(server: string, model: ModelDescriptor, text: string, toolCalls?: readonly string[]): Dialog {
-  const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
+  const calls = toolCalls?.length ? vscode.l10n.t('\n\nTool calls for the server:\n{0}', toolCalls.join('\n')) : '';
   return {
     severity: 'info',
     message: vscode.l10n.t('Send this answer of {0} back to MCP server {1}?', quoted(model.name), quoted(server)),
@@ -229,7 +229,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       // Tools the server offers (toolChoice none offers none) go to the model; its calls go back as tool_use.
       const offered = offeredTools(params);
       const response = await model.sendRequest(toChatMessages(params, offered), {
-        justification: `MCP server "${ctx.server}" asked for a completion (sampling), and you allowed it.`,
+        justification: vscode.l10n.t('MCP server "{0}" asked for a completion (sampling), and you allowed it.', ctx.server),
         modelOptions,
         ...(offered ? {
           tools: offered.tools,
