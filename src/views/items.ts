@@ -29,10 +29,10 @@ export function stateIcon(state: ServerState, blocked?: string, waiting?: boolea
  */
 export function stateDescription(state: ServerState, blocked?: string, waiting?: boolean): string {
   switch (state.kind) {
-    case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
-    case 'running': return `running · ${protocolLabel(state.protocolVersion)}`;
-    case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
-    case 'stopped': return blocked ? `stopped · ${blocked}` : waiting ? 'starts on first use' : 'stopped';
+    case 'starting': return state.attempt > 1 ? vscode.l10n.t('restarting (attempt {0})…', state.attempt) : vscode.l10n.t('starting…');
+    case 'running': return vscode.l10n.t('running · {0}', protocolLabel(state.protocolVersion));
+    case 'error': return state.crashLoop ? vscode.l10n.t('crashed repeatedly, stopped') : state.retryAt ? vscode.l10n.t('error, restarting soon') : vscode.l10n.t('error: {0}', state.message);
+    case 'stopped': return blocked ? vscode.l10n.t('stopped · {0}', blocked) : waiting ? vscode.l10n.t('starts on first use') : vscode.l10n.t('stopped');
     default: return assertNever(state, 'server state');
   }
 }
@@ -170,7 +170,7 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   const appOnly = !visibleToModel(tool);
   const described = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description, 80) ?? '') || undefined;
   // MCP Apps: a tool with a view says so first; an app-only helper too (the model never sees it).
-  item.description = [ui ? 'app' : undefined, appOnly ? 'app only' : undefined, described].filter(Boolean).join(' · ') || undefined;
+  item.description = [ui ? vscode.l10n.t('app') : undefined, appOnly ? vscode.l10n.t('app only') : undefined, described].filter(Boolean).join(' · ') || undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(mask(tool.description ?? ''))}\n\n`);
   if (ui) md.appendMarkdown(vscode.l10n.t('Has an MCP App view: {0} (opens in an editor panel when called)\n\n', markdownCode(mask(ui))));
@@ -216,7 +216,7 @@ function skillItem(server: string, skill: SkillInfo, mask: Mask): vscode.TreeIte
   const item = new vscode.TreeItem(shownName(mask(skill.name)));
   item.id = `skill/${server}/${skill.uri}`;
   item.description = shownName(mask(skill.description), 80) || undefined;
-  const size = skill.files !== undefined ? `${countOf(skill.files, 'file')}, ${formatBytes(skill.bytes ?? 0)}` : 'files listed on use';
+  const size = skill.files !== undefined ? `${countOf(skill.files, 'file')}, ${formatBytes(skill.bytes ?? 0)}` : vscode.l10n.t('files listed on use');
   item.tooltip = new vscode.MarkdownString(vscode.l10n.t('**{0}** · {1} · {2}\n\n{3}\n\nUse it in chat: {4} (its files are read and verified then).', esc(shownName(mask(skill.name))), markdownCode(mask(skill.uri)), size, esc(mask(skill.description)), markdownCode(`@mcp /skill ${server}.${shownName(mask(skill.name))}`)));
   item.iconPath = new vscode.ThemeIcon('lightbulb');
   item.contextValue = 'skill';

@@ -130,7 +130,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
         p.done = !page.nextCursor;
         p.error = undefined;
       } catch (err) {
-        p.error = `Could not list resources: ${err instanceof Error ? err.message : String(err)}`;
+        p.error = vscode.l10n.t('Could not list resources: {0}', err instanceof Error ? err.message : String(err));
       } finally {
         p.loading = undefined;
       }

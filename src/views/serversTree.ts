@@ -71,9 +71,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       accessibilityInformation: { label, role: 'checkbox' },
     });
     if (node.kind === 'server') {
-      item.checkboxState = checkbox(e.serverEnabled(node.server), `Offer the tools of ${shownName(node.server, 80)} to language models`);
+      item.checkboxState = checkbox(e.serverEnabled(node.server), vscode.l10n.t('Offer the tools of {0} to language models', shownName(node.server, 80)));
     } else if (node.kind === 'tool' && visibleToModel(node.tool)) {
-      item.checkboxState = checkbox(e.enabled(node.server, node.tool.name), `Offer the tool ${shownName(node.tool.name, 80)} of ${shownName(node.server, 80)} to language models`);
+      item.checkboxState = checkbox(e.enabled(node.server, node.tool.name), vscode.l10n.t('Offer the tool {0} of {1} to language models', shownName(node.tool.name, 80), shownName(node.server, 80)));
     } else if (node.kind === 'group' && node.group === 'tools') {
       const tools = this.host.get(node.server)?.catalogue.tools.filter(t => visibleToModel(t) && e.enabled(node.server, t.name)) ?? [];
       item.description = vscode.l10n.t('{0} · {1} to models', String(item.description ?? ''), formatTokens(estimateToolTokens(tools)));
@@ -110,7 +110,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
         const items = this.groupItems(h.name, node.group);
         if (items.length <= GROUP_LIMIT) return items;
         const more = items.length - GROUP_LIMIT;
-        const where = node.group === 'resources' ? 'the Resources view pages through all of them' : 'the MCP commands search all of them';
+        const where = node.group === 'resources' ? vscode.l10n.t('the Resources view pages through all of them') : vscode.l10n.t('the MCP commands search all of them');
         return [...items.slice(0, GROUP_LIMIT), { kind: 'message', server: h.name, text: vscode.l10n.t('… {0} more ({1})', more, where) }];
       }
       default: return [];

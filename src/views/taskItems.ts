@@ -19,7 +19,7 @@ export function taskIcon(status: TaskStatus): vscode.ThemeIcon {
 
 /** "working · Gathering sources… · 40%" (the status message and progress are the server's, already redacted and cut by the core). */
 export function taskDescription(t: TaskInfo): string {
-  const status = t.status === 'input_required' ? 'needs input' : t.status;
+  const status = t.status === 'input_required' ? vscode.l10n.t('needs input') : t.status;
   const pct = t.progress?.total ? ` · ${Math.round((t.progress.progress / t.progress.total) * 100)}%` : '';
   const message = t.error ?? t.statusMessage ?? t.progress?.message;
   return `${status}${pct}${message ? ` · ${firstLine(message, 100)}` : ''}`;

@@ -18,7 +18,7 @@ import { parseInputs, parseServers, type RawServer } from '../../mcp/config/vali
 import { resolveServerNow, type ResolveContext } from '../../mcp/config/variables';
 import { currentWorkspaceScope, type InputScope } from '../inputs';
 import { countOf } from '../../mcp/logging/display';
-import { DENIED, WAITING } from './reasons';
+import { DENIED, NEEDS_INPUT, RESTRICTED, WAITING } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { cpuMs } from '../cpuClock';
@@ -165,8 +165,8 @@ export class ServerController extends ServerGates {
     for (const { origin, missing, wantsStart, ...r } of resolved) {
       let def = r.def;
       let reason: string | undefined;
-      if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
-      else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
+      if (origin === 'workspace' && !trusted) reason = RESTRICTED;
+      else if (missing.length) reason = `${NEEDS_INPUT} ${missing.map(i => `\${input:${i}}`).join(', ')}`;
       else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
         reason = this.consent.wasDenied(def) ? DENIED : WAITING;
         if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
@@ -220,7 +220,7 @@ export class ServerController extends ServerGates {
     const seenKey = failureKey(SETTINGS_PROBLEMS, key);
     if (this.seenProblems?.has(seenKey)) return;
     void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
-    const open = 'Open Settings';
+    const open = vscode.l10n.t('Open Settings');
     void vscode.window.showWarningMessage(
       errors.length === 1 ? vscode.l10n.t('MCP settings: {0}', errors[0].message) : vscode.l10n.t('MCP settings have {0} problems; the Servers view lists them.', errors.length), open,
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });

@@ -14,7 +14,7 @@ import { currentWorkspaceScope, scopeKey, type InputStore } from '../inputs';
 import type { ServerIdentity } from '../identity';
 import * as settings from '../settings';
 import { toVs } from '../logs';
-import { WAITING } from './reasons';
+import { NEEDS_INPUT, WAITING, shownReason } from './reasons';
 import type { OrgPolicyWatcher } from '../policy';
 import type { ConfigSourceFiles } from '../configSourceFiles';
 import type { SourceLayer } from '../../mcp/config/configSources';
@@ -154,11 +154,17 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     return this.portableFrom.get(server)?.label;
   }
 
+  /** Why a stopped server is held back, as the views show it (localised). */
   blockedReason(server: string): string | undefined {
+    return shownReason(this.heldReason(server));
+  }
+
+  /** Why a stopped server is held back, as the gates compare it (DENIED, WAITING, …). */
+  heldReason(server: string): string | undefined {
     const reason = this.blocked.get(server);
     // A lazy server that will ask for launch consent or its `${input:}` values at its first use is not held back: it
     // waits for that use (the row says "starts on first use", not "stopped").
-    return (reason === WAITING || reason?.startsWith('needs input')) && this.lazy.has(server) ? undefined : reason;
+    return (reason === WAITING || reason?.startsWith(NEEDS_INPUT)) && this.lazy.has(server) ? undefined : reason;
   }
 
   /** Multi-root: the folder whose own settings define `server`, if one does. */
