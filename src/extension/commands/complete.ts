@@ -26,8 +26,9 @@ export function askWithCompletion(
     let done = false;
     const supported = h.state.kind === 'running' && h.state.capabilities.completions !== undefined;
     const update = (value: string) => {
-      const typed = value ? [{ label: value, description: vscode.l10n.t('(as typed)') }] : [];
-      qp.items = [...typed, ...qp.items.filter(i => i.description !== '(as typed)' && i.label !== value)];
+      const asTyped = vscode.l10n.t('(as typed)');
+      const typed = value ? [{ label: value, description: asTyped }] : [];
+      qp.items = [...typed, ...qp.items.filter(i => i.description !== asTyped && i.label !== value)];
       if (!supported) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(async () => {
