@@ -55,6 +55,9 @@ for v in ${EXTRA_VSIX:-}; do
 done
 # EXTTEST_LOCALE: the display language (code-server --locale; the pseudo-locale pass of run-editor-tests.mjs)
 LOCALE=(); [ -n "${EXTTEST_LOCALE:-}" ] && LOCALE=(--locale "$EXTTEST_LOCALE")
+# With a display language but no language-pack extension, the server would first try to install one from the
+# extension gallery (over the network) before it lists the extension under test; no gallery in that pass.
+[ -n "${EXTTEST_LOCALE:-}" ] && export EXTENSIONS_GALLERY='{}'
 # a free port can be taken by someone else between probing and binding: try a few
 for attempt in 1 2 3; do
   PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -87,7 +87,11 @@ function pseudoLocalised(runDir, locale) {
   fs.mkdirSync(ud, { recursive: true });
   const core = path.join(runDir, `core.${locale}.json`);
   fs.writeFileSync(core, JSON.stringify({ contents: {} }));
-  fs.writeFileSync(path.join(ud, 'languagepacks.json'), JSON.stringify({ [locale]: { hash: `mcp-host-test-${locale}`, extensions: [], translations: { vscode: core } } }));
+  // The entry as VS Code's language-pack cache writes it (an extension named, so the server counts the language as
+  // installed and does not look for a pack in a gallery).
+  fs.writeFileSync(path.join(ud, 'languagepacks.json'), JSON.stringify({
+    [locale]: { hash: `mcp-host-test-${locale}`, label: 'Pseudo', extensions: [{ extensionIdentifier: { id: `mcp-host-test.${locale}` }, version: '0.0.0' }], translations: { vscode: core } },
+  }));
   log(`pseudo-locale ${locale}: ${path.relative(ROOT, copy)}`);
   return copy;
 }
