@@ -47,20 +47,25 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
   });
 
   it('H494: the display language is qps-ploc and the VSIX under test is the copy with the pseudo files', () => {
+    // (this test file is no extension: its own vscode.l10n has no bundle; what the extension shows is checked below)
     assert.strictEqual(vscode.env.language, LOCALE);
-    assert.ok(vscode.l10n.bundle, 'VS Code loaded a bundle for the extension');
-    assert.strictEqual(vscode.l10n.t('stopped'), pseudo('stopped'));
+    assert.strictEqual(ext.extensionPath, process.env.MCP_HOST_EXPECT_SHIPPED, 'the run folder\'s copy, not the shipped folder');
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, `package.nls.${LOCALE}.json`)));
   });
 
   it('H494: the palette: every command title and its category come from package.nls.qps-ploc.json', () => {
-    const commands = (ext.packageJSON as { contributes: { commands: { command: string; title: string; category: string }[] } }).contributes.commands;
+    // A localised title or category reaches the extension host as { value, original }: the palette shows the value
+    // and also matches the English original when typed.
+    type Localised = string | { value: string; original: string };
+    const shown = (t: Localised) => typeof t === 'string' ? t : t.value;
+    const commands = (ext.packageJSON as { contributes: { commands: { command: string; title: Localised; category: Localised }[] } }).contributes.commands;
     assert.ok(commands.length > 30);
     for (const c of commands) {
       const key = `command.${c.command}.title`;
-      assert.strictEqual(c.title, nlsPseudo[key], `${c.command}: title`);
-      assert.notStrictEqual(c.title, nlsEnglish[key], `${c.command}: not the English title`);
-      assert.strictEqual(c.category, nlsPseudo['command.category']);
-      assert.notStrictEqual(c.category, nlsEnglish['command.category']);
+      assert.strictEqual(shown(c.title), nlsPseudo[key], `${c.command}: title`);
+      assert.notStrictEqual(shown(c.title), nlsEnglish[key], `${c.command}: not the English title`);
+      assert.strictEqual(shown(c.category), nlsPseudo['command.category']);
+      assert.notStrictEqual(shown(c.category), nlsEnglish['command.category']);
     }
     const pkg = ext.packageJSON as { displayName: string; contributes: { views: { mcpHost: { name: string }[] } } };
     assert.deepStrictEqual(pkg.contributes.views.mcpHost.map(v => v.name), ['views.mcpHost.servers.name', 'views.mcpHost.resources.name', 'views.mcpHost.history.name'].map(k => nlsPseudo[k]));
@@ -82,7 +87,8 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     const item = (name: string) => api.views.servers.getTreeItem(rows.find(r => r.kind === 'server' && r.server === name)!);
     const failed = String(item('missing').description);
     assert.ok(failed.startsWith(pseudo('error: {0}').split('{0}')[0]), failed);
-    assert.strictEqual(String(item('idle').description), pseudo('stopped'));
+    // not started (autoStart off), held back until its launch is allowed: both words pseudo-localised
+    assert.strictEqual(String(item('idle').description), format(pseudo('stopped · {0}'), pseudo('waiting for launch consent')));
   });
 
   it('H494: a modal dialog (Reset MCP App Permissions): message and buttons pseudo-localised', async () => {
