@@ -49,7 +49,7 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
   it('H494: the display language is qps-ploc and the VSIX under test is the copy with the pseudo files', () => {
     // (this test file is no extension: its own vscode.l10n has no bundle; what the extension shows is checked below)
     assert.strictEqual(vscode.env.language, LOCALE);
-    assert.strictEqual(ext.extensionPath, process.env.MCP_HOST_EXPECT_SHIPPED, 'the run folder\'s copy, not the shipped folder');
+    assert.strictEqual(fs.realpathSync(ext.extensionPath), fs.realpathSync(process.env.MCP_HOST_EXPECT_SHIPPED ?? ''), 'the run folder\'s copy, not the shipped folder');
     assert.ok(fs.existsSync(path.join(ext.extensionPath, `package.nls.${LOCALE}.json`)));
   });
 
