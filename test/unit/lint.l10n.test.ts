@@ -105,6 +105,10 @@ const f = { text: \`\${a} · \${b}\` };
     const used = new Set([...read('package.json').matchAll(/"%([\w.-]+)%"/g)].map(m => m[1]));
     assert.deepEqual(Object.keys(nls).filter(k => !used.has(k)), [], 'package.nls.json keys nothing uses');
     assert.equal((JSON.parse(read('package.json')) as { l10n?: string }).l10n, './l10n');
+    // Only English ships: the VSIX allow-list names the English files and no other locale (the pseudo-locale is
+    // generated into the editor test's copy only).
+    const shipped = read('.vscodeignore').split('\n').filter(l => l.startsWith('!') && /nls|l10n/.test(l));
+    assert.deepEqual(shipped, ['!package.nls.json', '!l10n/bundle.l10n.json']);
   });
 
   it('H493: l10n/bundle.l10n.json is the export of every l10n.t message, each a literal', () => {
