@@ -25,7 +25,7 @@ export const SHIPPED_EXTENSION = path.join(SHIPPED_DIR, 'extension');
 const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js', 'gateway-server.js', 're2.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
 /** What goes into the VSIX: a change to any of these makes it stale (not media/screens, the README's pictures, which the
  * UI tests write after the VSIX is built: they ship with the next build). */
-const INPUTS = ['src', 'media', 'package.json', 'package-lock.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'esbuild.mjs', '.vscodeignore'];
+const INPUTS = ['src', 'media', 'package.json', 'package.nls.json', 'l10n', 'package-lock.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'esbuild.mjs', '.vscodeignore'];
 
 function newestInput() {
   let newest = 0;

@@ -21,10 +21,11 @@ const next = {
     type: 'object',
     default: {},
     properties: {
-      tools: { type: 'integer', minimum: 1, description: 'At most this many tools go to a model at once.' },
-      tokens: { type: 'integer', minimum: 1, description: 'At most this many estimated tokens of tool definitions go to a model at once.' },
+      tools: { type: 'integer', minimum: 1, description: '%config.mcpHost.toolBudget.tools.description%' },
+      tokens: { type: 'integer', minimum: 1, description: '%config.mcpHost.toolBudget.tokens.description%' },
     },
     additionalProperties: false,
+    // The English of the three descriptions is in package.nls.json (issue 40); package.json keeps the %key%.
     markdownDescription: 'The tool budget of `@mcp` and the gateway into VS Code\'s chat, e.g. `{ "tools": 40, "tokens": 8000 }`. When the tools models may see (after `#mcpHost.disabledTools#`) are more than `tools`, or their definitions more than `tokens` estimated tokens, models get a search tool and an activate tool instead of every tool: they search by words, activate a few (at most 16 at once), and those are offered from the next step on. Under the budget (or with no budget, the default) every tool is sent.',
     scope: 'window',
   },

@@ -7,7 +7,7 @@
 # suite's result. Desktop/Electron flags are ignored. It stops everything it started (code-server's process group,
 # the browser driver) on exit and on INT/TERM/HUP.
 # Env: EXTTEST_RUN_DIR (logs etc.; default a new temp folder), EXTTEST_TIMEOUT (s, default 600), EXTTEST_SCREENSHOT (png written at the end), EXTTEST_VERBOSE=1,
-# KEEP_WORKSPACE_TRUST=1 (test the untrusted path). Variables named MCP_HOST_*, FAKE_LM_* are passed to the
+# KEEP_WORKSPACE_TRUST=1 (test the untrusted path), EXTTEST_LOCALE (display language, e.g. qps-ploc). Variables named MCP_HOST_*, FAKE_LM_* are passed to the
 # extension host explicitly (it also inherits code-server's environment).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -53,10 +53,15 @@ for v in ${EXTRA_VSIX:-}; do
   code-server --extensions-dir "$CS_EXTENSIONS_DIR" --user-data-dir "$CS_USER_DATA_DIR" --install-extension "$v" >"$RUN/install.log" 2>&1 \
     || { echo "code-wrapper: installing $v failed:" >&2; cat "$RUN/install.log" >&2; exit 65; }
 done
+# EXTTEST_LOCALE: the display language (code-server --locale; the pseudo-locale pass of run-editor-tests.mjs)
+LOCALE=(); [ -n "${EXTTEST_LOCALE:-}" ] && LOCALE=(--locale "$EXTTEST_LOCALE")
+# With a display language but no language-pack extension, the server would first try to install one from the
+# extension gallery (over the network) before it lists the extension under test; no gallery in that pass.
+[ -n "${EXTTEST_LOCALE:-}" ] && export EXTENSIONS_GALLERY='{}'
 # a free port can be taken by someone else between probing and binding: try a few
 for attempt in 1 2 3; do
   PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-  "$HERE/start-code-server.sh" "$PORT" "$RUN" --vscode-option enable-smoke-test-driver "$FOLDER" >/dev/null 2>"$RUN/start.err" && break
+  "$HERE/start-code-server.sh" "$PORT" "$RUN" --vscode-option enable-smoke-test-driver "${LOCALE[@]}" "$FOLDER" >/dev/null 2>"$RUN/start.err" && break
   [ "$attempt" = 3 ] && { cat "$RUN/start.err" >&2; exit 66; }
 done
 

@@ -54,19 +54,48 @@ run(path.join(ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', 
 log(`packaged ${path.relative(ROOT, fakeLm)}`);
 
 // Passes: the whole suite in a trusted single-folder window, then the cases that need another window: Workspace
-// Trust on (Restricted Mode: no workspace server may spawn) and a multi-root workspace (folders added live reach
-// the servers as roots). Setting KEEP_WORKSPACE_TRUST, MCP_HOST_EDITOR_OPEN or MCP_HOST_TEST_GREP runs one pass
+// Trust on (Restricted Mode: no workspace server may spawn), a multi-root workspace (folders added live reach
+// the servers as roots) and the pseudo-locale qps-ploc (no English string left in our UI). Setting KEEP_WORKSPACE_TRUST, MCP_HOST_EDITOR_OPEN or MCP_HOST_TEST_GREP runs one pass
 // as you set it; MCP_HOST_EDITOR_PASSES=trusted,untrusted picks passes by name.
 const PASSES = {
   // every test but the other passes' own (they would fail here: no Restricted Mode, no .code-workspace)
-  trusted: { MCP_HOST_TEST_GREP: 'Restricted Mode|multi-root window', MCP_HOST_TEST_GREP_INVERT: '1' },
+  trusted: { MCP_HOST_TEST_GREP: 'Restricted Mode|multi-root window|Pseudo-locale', MCP_HOST_TEST_GREP_INVERT: '1' },
   untrusted: { KEEP_WORKSPACE_TRUST: '1', MCP_HOST_TEST_GREP: 'Extension activation|Restricted Mode' },
   'multi-root': { MCP_HOST_EDITOR_OPEN: 'multi-root.code-workspace', MCP_HOST_TEST_GREP: 'Extension activation|multi-root window' },
+  // The display language qps-ploc with our strings pseudo-translated into this run's copy of the VSIX (issue 40).
+  'pseudo-locale': { EXTTEST_LOCALE: 'qps-ploc', MCP_HOST_TEST_GREP: 'Pseudo-locale' },
 };
-const custom = ['KEEP_WORKSPACE_TRUST', 'MCP_HOST_EDITOR_OPEN', 'MCP_HOST_TEST_GREP'].some(k => process.env[k]);
+const custom = ['KEEP_WORKSPACE_TRUST', 'MCP_HOST_EDITOR_OPEN', 'MCP_HOST_TEST_GREP', 'EXTTEST_LOCALE'].some(k => process.env[k]);
 const names = custom ? ['as set'] : (process.env.MCP_HOST_EDITOR_PASSES ?? Object.keys(PASSES).join(',')).split(',').map(s => s.trim()).filter(Boolean);
 for (const n of names) {
   if (n !== 'as set' && !PASSES[n]) { console.error(`[test:editor] unknown pass ${n} (passes: ${Object.keys(PASSES).join(', ')})`); process.exit(2); }
+}
+
+/**
+ * The pseudo-locale pass (EXTTEST_LOCALE=qps-ploc, issue 40): a copy of the unpacked VSIX in the run folder gets
+ * package.nls.<locale>.json and l10n/bundle.l10n.<locale>.json from `vscode-l10n-dev generate-pseudo` (the VSIX and
+ * its unpacked folder stay as shipped: English only), and the user-data folder a language-pack entry for the locale
+ * with no core translations, so that code-server (`--locale`, code-wrapper.sh) makes it the display language while
+ * the workbench's own strings stay English. Returns the copy, the extension under test for this pass.
+ */
+function pseudoLocalised(runDir, locale) {
+  const copy = path.join(runDir, 'extension');
+  fs.cpSync(shipped.extensionDir, copy, { recursive: true });
+  run(path.join(ROOT, 'node_modules/.bin/vscode-l10n-dev'), ['generate-pseudo', '-l', locale, path.join(copy, 'package.nls.json'), path.join(copy, 'l10n/bundle.l10n.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const f of [`package.nls.${locale}.json`, `l10n/bundle.l10n.${locale}.json`]) {
+    if (!fs.existsSync(path.join(copy, f))) throw new Error(`generate-pseudo wrote no ${f}`);
+  }
+  const ud = path.join(runDir, 'ud');
+  fs.mkdirSync(ud, { recursive: true });
+  const core = path.join(runDir, `core.${locale}.json`);
+  fs.writeFileSync(core, JSON.stringify({ contents: {} }));
+  // The entry as VS Code's language-pack cache writes it (an extension named, so the server counts the language as
+  // installed and does not look for a pack in a gallery).
+  fs.writeFileSync(path.join(ud, 'languagepacks.json'), JSON.stringify({
+    [locale]: { hash: `mcp-host-test-${locale}`, label: 'Pseudo', extensions: [{ extensionIdentifier: { id: `mcp-host-test.${locale}` }, version: '0.0.0' }], translations: { vscode: core } },
+  }));
+  log(`pseudo-locale ${locale}: ${path.relative(ROOT, copy)}`);
+  return copy;
 }
 
 // SIGTERM (CI cancelling) is turned into the SIGINT that runTests forwards to the wrapper, which stops its processes.
@@ -105,17 +134,20 @@ async function runOnce(name) {
   // the tests use): empty, so no policy, until test/editor/policy.test.ts writes one.
   const policyRoot = path.join(runDir, 'policy');
   fs.mkdirSync(policyRoot, { recursive: true });
+  const locale = process.env.EXTTEST_LOCALE;
+  const extensionDir = locale ? pseudoLocalised(runDir, locale) : shipped.extensionDir;
   let code;
   try {
     code = await runTests({
       vscodeExecutablePath: path.join(ROOT, 'scripts/editor/code-wrapper.sh'),
-      extensionDevelopmentPath: shipped.extensionDir,
+      extensionDevelopmentPath: extensionDir,
       extensionTestsPath: path.join(ROOT, 'out/test/editor/index.js'),
       launchArgs: [open, `--extensions-dir=${path.join(runDir, 'exts')}`, `--user-data-dir=${path.join(runDir, 'ud')}`],
       extensionTestsEnv: {
         EDITOR_ENV: path.join(WORK, 'env.sh'),
         EXTRA_VSIX: fakeLm,
-        MCP_HOST_EXPECT_SHIPPED: shipped.extensionDir,
+        MCP_HOST_EXPECT_SHIPPED: extensionDir,
+        ...(locale ? { EXTTEST_LOCALE: locale } : {}),
         EXTTEST_RUN_DIR: runDir,
         MCP_HOST_POLICY_ROOT: policyRoot,
         FAKE_LM_LOG: process.env.FAKE_LM_LOG ?? path.join(runDir, 'fake-lm.jsonl'),

@@ -43,6 +43,7 @@ import { ToolEnablement } from './toolEnablement';
 import { OrgPolicyWatcher } from './trust/policy';
 import { RegistryInstalls } from './trust/registryInstalls';
 import { setRegistryInstalls } from './commands/registry';
+import * as l10n from '@vscode/l10n';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
 export interface McpHostExtensionApi {
@@ -129,6 +130,9 @@ export interface McpHostExtensionApi {
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostExtensionApi> {
   const activationStart = performance.now();
   const cpuStart = cpuMs();
+  // The vscode-free files (unit-tested without the editor) translate through @vscode/l10n: it gets the bundle VS Code
+  // loaded for the display language, once, before any of their strings is made (issue 40; docs/DEVELOPMENT.md).
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const steps: Record<string, number> = {};
   const step = (name: string) => { steps[name] = performance.now(); steps[`cpu ${name}`] = cpuMs(); };
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };

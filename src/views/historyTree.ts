@@ -44,7 +44,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       return item;
     }
     const e = this.entry(node);
-    const item = new vscode.TreeItem(e ? historyLabel(e) : '(gone)');
+    const item = new vscode.TreeItem(e ? historyLabel(e) : vscode.l10n.t('(gone)'));
     item.id = `history/${node.server}/${node.id}`;
     if (!e) return item;
     const time = new Date(e.at).toLocaleTimeString();
@@ -53,7 +53,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     // Untrusted markdown with every piece of server text escaped (historyText.ts).
     item.tooltip = new vscode.MarkdownString(historyTooltip(e, new Date(e.at).toLocaleString()));
     item.contextValue = e.method === 'resources/read' ? 'history.read' : 'history.rerunnable';
-    item.command = { command: CommandIds.openHistoryEntry, title: 'Open', arguments: [node] };
+    item.command = { command: CommandIds.openHistoryEntry, title: vscode.l10n.t('Open'), arguments: [node] };
     return item;
   }
 

@@ -28,10 +28,10 @@ export function stateIcon(state: ServerState, blocked?: string, waiting?: boolea
  */
 export function stateDescription(state: ServerState, blocked?: string, waiting?: boolean): string {
   switch (state.kind) {
-    case 'starting': return state.attempt > 1 ? `restarting (attempt ${state.attempt})…` : 'starting…';
-    case 'running': return `running · ${protocolLabel(state.protocolVersion)}`;
-    case 'error': return state.crashLoop ? 'crashed repeatedly, stopped' : state.retryAt ? 'error, restarting soon' : `error: ${state.message}`;
-    case 'stopped': return blocked ? `stopped · ${blocked}` : waiting ? 'starts on first use' : 'stopped';
+    case 'starting': return state.attempt > 1 ? vscode.l10n.t('restarting (attempt {0})…', state.attempt) : vscode.l10n.t('starting…');
+    case 'running': return vscode.l10n.t('running · {0}', protocolLabel(state.protocolVersion));
+    case 'error': return state.crashLoop ? vscode.l10n.t('crashed repeatedly, stopped') : state.retryAt ? vscode.l10n.t('error, restarting soon') : vscode.l10n.t('error: {0}', state.message);
+    case 'stopped': return blocked ? vscode.l10n.t('stopped · {0}', blocked) : waiting ? vscode.l10n.t('starts on first use') : vscode.l10n.t('stopped');
     default: return assertNever(state, 'server state');
   }
 }
@@ -47,18 +47,18 @@ export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boole
   // the one redaction path (src/mcp/logging/redact.ts): inputs, header and query values, envFile and ${env:} secrets
   const mask = (text: string) => h.redactor.text(text, '••••');
   md.appendMarkdown(`**${esc(h.name)}** — ${esc(mask(stateDescription(s, blocked, waiting)))}\n\n`);
-  if (waiting) md.appendMarkdown('`mcpHost.startup` is `lazy`: it starts when something uses it (expanding it here, a command, a chat request, a resource document).\n\n');
-  if (d.type === 'stdio') md.appendMarkdown(`Command: \`${mask([d.command, ...d.args].join(' '))}\`\n\n`);
+  if (waiting) md.appendMarkdown(vscode.l10n.t('`mcpHost.startup` is `lazy`: it starts when something uses it (expanding it here, a command, a chat request, a resource document).\n\n'));
+  if (d.type === 'stdio') md.appendMarkdown(vscode.l10n.t('Command: `{0}`\n\n', mask([d.command, ...d.args].join(' '))));
   else md.appendMarkdown(`${d.type === 'sse' ? 'SSE' : 'HTTP'}: \`${mask(h.redactor.url(d.url))}\`\n\n`);
   // H93: the shield, and what it means.
-  if (h.sandboxed) md.appendMarkdown(`$(shield) **Sandboxed**: writes only in its roots and temporary folder, cannot read your secrets, network only to its \`sandbox.network.allowedDomains\`. What the sandbox refuses is in the server's log.\n\n`);
+  if (h.sandboxed) md.appendMarkdown(vscode.l10n.t('$(shield) **Sandboxed**: writes only in its roots and temporary folder, cannot read your secrets, network only to its `sandbox.network.allowedDomains`. What the sandbox refuses is in the server\'s log.\n\n'));
   if (s.kind === 'running') {
-    md.appendMarkdown(`Server: ${esc(s.serverInfo.name)} ${esc(s.serverInfo.version)} · ${protocolLabel(s.protocolVersion)} (${eraDetail(s.era)})\n\n`);
+    md.appendMarkdown(vscode.l10n.t('Server: {0} {1} · {2} ({3})\n\n', esc(s.serverInfo.name), esc(s.serverInfo.version), protocolLabel(s.protocolVersion), eraDetail(s.era)));
     const caps = Object.keys(s.capabilities).filter(k => (s.capabilities as Record<string, unknown>)[k] !== undefined);
-    md.appendMarkdown(`Capabilities: ${caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'}\n\n`);
-    if (s.instructions) md.appendMarkdown(`Instructions: ${esc(mask(s.instructions.slice(0, 300)))}\n\n`);
+    md.appendMarkdown(vscode.l10n.t('Capabilities: {0}\n\n', caps.length ? caps.map(c => `\`${c}\``).join(', ') : 'none'));
+    if (s.instructions) md.appendMarkdown(vscode.l10n.t('Instructions: {0}\n\n', esc(mask(s.instructions.slice(0, 300)))));
   }
-  if (s.kind === 'error') md.appendMarkdown(`**Last error:** ${esc(mask(s.message))}\n\n`);
+  if (s.kind === 'error') md.appendMarkdown(vscode.l10n.t('**Last error:** {0}\n\n', esc(mask(s.message))));
   const tail = s.kind === 'error' ? s.stderrTail : h.stderrTail;
   if ((s.kind === 'error' || s.kind === 'stopped') && tail.length) {
     md.appendCodeblock(mask(tail.slice(-10).join('\n')), 'log');
@@ -67,12 +67,12 @@ export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boole
 }
 
 const GROUPS: Record<GroupKind, { label: string; icon: string }> = {
-  tasks: { label: 'Tasks', icon: 'checklist' },
-  tools: { label: 'Tools', icon: 'tools' },
-  prompts: { label: 'Prompts', icon: 'comment-discussion' },
-  resources: { label: 'Resources', icon: 'files' },
-  resourceTemplates: { label: 'Resource Templates', icon: 'symbol-parameter' },
-  skills: { label: 'Skills', icon: 'lightbulb' },
+  tasks: { label: vscode.l10n.t('Tasks'), icon: 'checklist' },
+  tools: { label: vscode.l10n.t('Tools'), icon: 'tools' },
+  prompts: { label: vscode.l10n.t('Prompts'), icon: 'comment-discussion' },
+  resources: { label: vscode.l10n.t('Resources'), icon: 'files' },
+  resourceTemplates: { label: vscode.l10n.t('Resource Templates'), icon: 'symbol-parameter' },
+  skills: { label: vscode.l10n.t('Skills'), icon: 'lightbulb' },
 };
 
 /**
@@ -103,13 +103,13 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       const twice = notes.alsoIn?.(node.server);
       const folder = notes.folderOf?.(node.server);
       const from = notes.sourceOf?.(node.server);
-      item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? ' · cached lists' : '') + (folder && !from ? ` · folder ${folder}` : '') + (from ? ` · from ${from}` : '') + (twice ? ` · also in ${twice}` : '');
+      item.description = (h.sandboxed ? `${SHIELD} · ` : '') + h.redactor.text(stateDescription(h.state, blocked, waiting), '••••') + (h.catalogueStale ? vscode.l10n.t(' · cached lists') : '') + (folder && !from ? vscode.l10n.t(' · folder {0}', folder) : '') + (from ? vscode.l10n.t(' · from {0}', from) : '') + (twice ? vscode.l10n.t(' · also in {0}', twice) : '');
       item.tooltip = serverTooltip(h, blocked, waiting);
       const registry = notes.installedFrom?.(node.server);
       if (registry) (item.tooltip as vscode.MarkdownString).appendMarkdown(`\n\n${vscode.l10n.t('Installed from the MCP Registry at {0}', markdownCode(registry))}`);
       if (twice) (item.tooltip as vscode.MarkdownString).appendMarkdown(twice.endsWith('.vscode/mcp.json')
-        ? `\n\n**Also in \`${twice}\`**: VS Code's built-in MCP support starts it too, so it runs twice. Remove it there, or set \`chat.mcp.access\` to \`none\`.`
-        : `\n\n**Also in \`${twice}\`**: another MCP client (Claude Code, the GitHub Copilot CLI) starts it from there too. Remove it there if both should not run it.`);
+        ? vscode.l10n.t('\n\n**Also in `{0}`**: VS Code\'s built-in MCP support starts it too, so it runs twice. Remove it there, or set `chat.mcp.access` to `none`.', twice)
+        : vscode.l10n.t('\n\n**Also in `{0}`**: another MCP client (Claude Code, the GitHub Copilot CLI) starts it from there too. Remove it there if both should not run it.', twice));
       item.contextValue = `server.${h.state.kind}.${h.definition.type === 'stdio' ? 'stdio' : 'http'}`;
       return item;
     }
@@ -121,7 +121,7 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
       // Running tasks are what the user waits for: their group opens by itself.
       const item = new vscode.TreeItem(g.label, runningTasks ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `group/${node.server}/${node.group}`;
-      item.description = node.group === 'tasks' ? `${runningTasks} running · ${count - runningTasks} ended` : String(count);
+      item.description = node.group === 'tasks' ? vscode.l10n.t('{0} running · {1} ended', runningTasks, count - runningTasks) : String(count);
       item.iconPath = new vscode.ThemeIcon(g.icon);
       item.contextValue = `group.${node.group}`;
       return item;
@@ -134,13 +134,13 @@ function plainTreeItem(node: McpNode, get: (name: string) => ServerHandle | unde
     case 'task': {
       const h = get(node.server);
       const t = h?.tasks.find(x => x.taskId === node.taskId);
-      if (!t) return new vscode.TreeItem('(task ended with its session)');
+      if (!t) return new vscode.TreeItem(vscode.l10n.t('(task ended with its session)'));
       return taskItem(t, maskFor(h));
     }
     case 'loadMore': {
-      const item = new vscode.TreeItem('Load more…');
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'));
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: LOAD_MORE_COMMAND, title: 'Load more', arguments: [node.server] };
+      item.command = { command: LOAD_MORE_COMMAND, title: vscode.l10n.t('Load more'), arguments: [node.server] };
       item.contextValue = 'loadMore';
       return item;
     }
@@ -171,14 +171,14 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   const appOnly = !visibleToModel(tool);
   const described = tool.title || tool.annotations?.title ? tool.name : mask(firstLine(tool.description, 80) ?? '') || undefined;
   // MCP Apps: a tool with a view says so first; an app-only helper too (the model never sees it).
-  item.description = [ui ? 'app' : undefined, appOnly ? 'app only' : undefined, described].filter(Boolean).join(' · ') || undefined;
+  item.description = [ui ? vscode.l10n.t('app') : undefined, appOnly ? vscode.l10n.t('app only') : undefined, described].filter(Boolean).join(' · ') || undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(tool.name)}**\n\n${esc(mask(tool.description ?? ''))}\n\n`);
-  if (ui) md.appendMarkdown(`Has an MCP App view: ${markdownCode(mask(ui))} (opens in an editor panel when called)\n\n`);
-  if (appOnly) md.appendMarkdown('Only its server\'s app views may call it (`_meta.ui.visibility`); the model does not see it.\n\n');
+  if (ui) md.appendMarkdown(vscode.l10n.t('Has an MCP App view: {0} (opens in an editor panel when called)\n\n', markdownCode(mask(ui))));
+  if (appOnly) md.appendMarkdown(vscode.l10n.t('Only its server\'s app views may call it (`_meta.ui.visibility`); the model does not see it.\n\n'));
   const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
-  if (props.length) md.appendMarkdown(`Arguments: ${props.map(p => markdownCode(p)).join(', ')}\n\n`);
-  if (tool.annotations) md.appendMarkdown(`Annotations (as the server claims them): ${markdownCode(JSON.stringify(tool.annotations))}`);
+  if (props.length) md.appendMarkdown(vscode.l10n.t('Arguments: {0}\n\n', props.map(p => markdownCode(p)).join(', ')));
+  if (tool.annotations) md.appendMarkdown(vscode.l10n.t('Annotations (as the server claims them): {0}', markdownCode(JSON.stringify(tool.annotations))));
   item.tooltip = md;
   item.iconPath = new vscode.ThemeIcon(ui ? 'window' : 'tools');
   item.contextValue = 'tool';
@@ -208,7 +208,7 @@ export function resourceItem(server: string, r: Resource, get: (name: string) =>
   const state = get(server)?.state;
   const canSubscribe = state?.kind === 'running' && state.capabilities.resources?.subscribe === true;
   item.contextValue = subscribed ? 'resource.subscribed' : canSubscribe ? 'resource.canSubscribe' : 'resource.plain';
-  item.command = { command: OPEN_RESOURCE_COMMAND, title: 'Open', arguments: [server, r.uri] };
+  item.command = { command: OPEN_RESOURCE_COMMAND, title: vscode.l10n.t('Open'), arguments: [server, r.uri] };
   return item;
 }
 
@@ -217,8 +217,8 @@ function skillItem(server: string, skill: SkillInfo, mask: Mask): vscode.TreeIte
   const item = new vscode.TreeItem(shownName(mask(skill.name)));
   item.id = `skill/${server}/${skill.uri}`;
   item.description = shownName(mask(skill.description), 80) || undefined;
-  const size = skill.files !== undefined ? `${countOf(skill.files, 'file')}, ${formatBytes(skill.bytes ?? 0)}` : 'files listed on use';
-  item.tooltip = new vscode.MarkdownString(`**${esc(shownName(mask(skill.name)))}** · ${markdownCode(mask(skill.uri))} · ${size}\n\n${esc(mask(skill.description))}\n\nUse it in chat: ${markdownCode(`@mcp /skill ${server}.${shownName(mask(skill.name))}`)} (its files are read and verified then).`);
+  const size = skill.files !== undefined ? `${countOf(skill.files, 'file')}, ${formatBytes(skill.bytes ?? 0)}` : vscode.l10n.t('files listed on use');
+  item.tooltip = new vscode.MarkdownString(vscode.l10n.t('**{0}** · {1} · {2}\n\n{3}\n\nUse it in chat: {4} (its files are read and verified then).', esc(shownName(mask(skill.name))), markdownCode(mask(skill.uri)), size, esc(mask(skill.description)), markdownCode(`@mcp /skill ${server}.${shownName(mask(skill.name))}`)));
   item.iconPath = new vscode.ThemeIcon('lightbulb');
   item.contextValue = 'skill';
   return item;

@@ -107,7 +107,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
     const out: McpNode[] = p.items.map(resource => ({ kind: 'resource', server: h.name, resource }));
     if (p.error) out.push({ kind: 'message', server: h.name, text: p.error, error: true });
     else if (!p.done) out.push({ kind: 'loadMore', server: h.name });
-    else if (!out.length) out.push({ kind: 'message', server: h.name, text: 'No resources' });
+    else if (!out.length) out.push({ kind: 'message', server: h.name, text: vscode.l10n.t('No resources') });
     return out;
   }
 
@@ -130,7 +130,7 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<McpNode>, 
         p.done = !page.nextCursor;
         p.error = undefined;
       } catch (err) {
-        p.error = `Could not list resources: ${err instanceof Error ? err.message : String(err)}`;
+        p.error = vscode.l10n.t('Could not list resources: {0}', err instanceof Error ? err.message : String(err));
       } finally {
         p.loading = undefined;
       }

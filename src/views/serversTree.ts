@@ -68,13 +68,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       accessibilityInformation: { label, role: 'checkbox' },
     });
     if (node.kind === 'server') {
-      item.checkboxState = checkbox(e.serverEnabled(node.server), `Offer the tools of ${shownName(node.server, 80)} to language models`);
+      item.checkboxState = checkbox(e.serverEnabled(node.server), vscode.l10n.t('Offer the tools of {0} to language models', shownName(node.server, 80)));
     } else if (node.kind === 'tool' && visibleToModel(node.tool)) {
-      item.checkboxState = checkbox(e.enabled(node.server, node.tool.name), `Offer the tool ${shownName(node.tool.name, 80)} of ${shownName(node.server, 80)} to language models`);
+      item.checkboxState = checkbox(e.enabled(node.server, node.tool.name), vscode.l10n.t('Offer the tool {0} of {1} to language models', shownName(node.tool.name, 80), shownName(node.server, 80)));
     } else if (node.kind === 'group' && node.group === 'tools') {
       const tools = this.host.get(node.server)?.catalogue.tools.filter(t => visibleToModel(t) && e.enabled(node.server, t.name)) ?? [];
-      item.description = `${String(item.description ?? '')} · ${formatTokens(estimateToolTokens(tools))} to models`;
-      item.tooltip = `${tools.length} tools go to language models; their definitions take ${formatTokens(estimateToolTokens(tools))} of each request (an estimate: characters / 4).`;
+      item.description = vscode.l10n.t('{0} · {1} to models', String(item.description ?? ''), formatTokens(estimateToolTokens(tools)));
+      item.tooltip = vscode.l10n.t('{0} tools go to language models; their definitions take {1} of each request (an estimate: characters / 4).', tools.length, formatTokens(estimateToolTokens(tools)));
     }
   }
 
@@ -85,8 +85,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
       // tooltip; a click, and the row's inline shield action (Manage Workspace Trust), open Manage Workspace Trust.
       const banner: McpNode[] = this.notes.restrictedServers().map(name => ({
         kind: 'message', server: '', error: true, icon: 'shield', command: { id: 'workbench.trust.manage' }, context: 'restricted',
-        text: name, description: 'not trusted',
-        tooltip: `${name} is defined in this workspace's settings. The workspace is not trusted (Restricted Mode), so it does not start. Click to manage Workspace Trust (or use the shield beside the row); once you trust the workspace, it starts as its settings say.`,
+        text: name, description: vscode.l10n.t('not trusted'),
+        tooltip: vscode.l10n.t('{0} is defined in this workspace\'s settings. The workspace is not trusted (Restricted Mode), so it does not start. Click to manage Workspace Trust (or use the shield beside the row); once you trust the workspace, it starts as its settings say.', name),
       }));
       const problems: McpNode[] = this.notes.configProblems().map(text => ({
         kind: 'message', server: '', error: true, text, command: { id: 'workbench.action.openWorkspaceSettingsFile' },
@@ -107,8 +107,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<McpNode>, vs
         const items = this.groupItems(h.name, node.group);
         if (items.length <= GROUP_LIMIT) return items;
         const more = items.length - GROUP_LIMIT;
-        const where = node.group === 'resources' ? 'the Resources view pages through all of them' : 'the MCP commands search all of them';
-        return [...items.slice(0, GROUP_LIMIT), { kind: 'message', server: h.name, text: `… ${more} more (${where})` }];
+        const where = node.group === 'resources' ? vscode.l10n.t('the Resources view pages through all of them') : vscode.l10n.t('the MCP commands search all of them');
+        return [...items.slice(0, GROUP_LIMIT), { kind: 'message', server: h.name, text: vscode.l10n.t('… {0} more ({1})', more, where) }];
       }
       default: return [];
     }

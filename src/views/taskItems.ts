@@ -18,7 +18,7 @@ export function taskIcon(status: TaskStatus): vscode.ThemeIcon {
 
 /** "working · Gathering sources… · 40%" (the status message and progress are the server's, already redacted and cut by the core). */
 export function taskDescription(t: TaskInfo): string {
-  const status = t.status === 'input_required' ? 'needs input' : t.status;
+  const status = t.status === 'input_required' ? vscode.l10n.t('needs input') : t.status;
   const pct = t.progress?.total ? ` · ${Math.round((t.progress.progress / t.progress.total) * 100)}%` : '';
   const message = t.error ?? t.statusMessage ?? t.progress?.message;
   return `${status}${pct}${message ? ` · ${firstLine(message, 100)}` : ''}`;
@@ -31,14 +31,14 @@ export function taskItem(t: TaskInfo, mask: (s: string) => string): vscode.TreeI
   item.description = mask(taskDescription(t));
   item.iconPath = taskIcon(t.status);
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${esc(t.tool)}** — task \`${esc(mask(t.taskId))}\`\n\n`);
-  md.appendMarkdown(`Status: ${esc(t.status)}${t.statusMessage ? ` — ${esc(mask(t.statusMessage))}` : ''}\n\n`);
+  md.appendMarkdown(vscode.l10n.t('**{0}** — task `{1}`\n\n', esc(t.tool), esc(mask(t.taskId))));
+  md.appendMarkdown(vscode.l10n.t('Status: {0}{1}\n\n', esc(t.status), t.statusMessage ? ` — ${esc(mask(t.statusMessage))}` : ''));
   if (t.error) md.appendMarkdown(`${esc(mask(t.error))}\n\n`);
-  md.appendMarkdown(`Started ${new Date(t.startedAt).toLocaleTimeString()}${t.userStarted ? ' by you' : ' by a model'} · polled every ${t.pollMs} ms${typeof t.ttl === 'number' ? ` · ttl ${Math.round(t.ttl / 1000)} s` : ''}`);
+  md.appendMarkdown(vscode.l10n.t('Started {0}{1} · polled every {2} ms{3}', new Date(t.startedAt).toLocaleTimeString(), t.userStarted ? ' by you' : ' by a model', t.pollMs, typeof t.ttl === 'number' ? ` · ttl ${Math.round(t.ttl / 1000)} s` : ''));
   item.tooltip = md;
   const running = t.status === 'working' || t.status === 'input_required';
   item.contextValue = running ? 'task.running' : t.hasResult ? 'task.result' : 'task.ended';
-  if (t.hasResult) item.command = { command: SHOW_TASK_RESULT_COMMAND, title: 'Show Result', arguments: [{ kind: 'task', server: t.server, taskId: t.taskId }] };
+  if (t.hasResult) item.command = { command: SHOW_TASK_RESULT_COMMAND, title: vscode.l10n.t('Show Result'), arguments: [{ kind: 'task', server: t.server, taskId: t.taskId }] };
   return item;
 }
 

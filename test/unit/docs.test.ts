@@ -55,6 +55,7 @@ describe('Documentation (issue 38)', () => {
     const pkg = JSON.parse(read('package.json')) as {
       contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]>; walkthroughs: { steps: { id: string; description: string; media: { markdown?: string; image?: string } }[] }[] };
     };
+    const nls = JSON.parse(read('package.nls.json')) as Record<string, string>;
     const commands = new Set(pkg.contributes.commands.map(c => c.command));
     for (const view of Object.values(pkg.contributes.views).flat()) commands.add(`${view.id}.focus`); // a view's own focus command
     const [walk] = pkg.contributes.walkthroughs;
@@ -62,7 +63,9 @@ describe('Documentation (issue 38)', () => {
     for (const step of walk.steps) {
       const file = step.media.markdown ?? step.media.image;
       assert.ok(file && fs.existsSync(path.join(ROOT, file)), `${step.id}: ${file} exists`);
-      for (const m of step.description.matchAll(/\(command:([\w.]+)/g)) assert.ok(commands.has(m[1]), `${step.id}: command ${m[1]} is contributed`);
+      const description = step.description.replace(/^%([\w.-]+)%$/, (_, key: string) => nls[key] ?? ''); // package.nls.json (issue 40)
+      assert.ok(description, `${step.id}: has a description`);
+      for (const m of description.matchAll(/\(command:([\w.]+)/g)) assert.ok(commands.has(m[1]), `${step.id}: command ${m[1]} is contributed`);
     }
   });
 });

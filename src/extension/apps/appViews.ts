@@ -56,7 +56,9 @@ export interface PermissionsAsk { server: string; tool: string; uri: string; per
 
 /** Where app permission grants are stored (per scope, like tool grants). */
 export const APP_PERMISSIONS_KEY = 'mcpHost.appPermissionGrants';
-const PERMISSION_NAMES: Record<keyof AppPermissions, string> = { camera: 'camera', microphone: 'microphone', geolocation: 'location', clipboardWrite: 'writing to the clipboard' };
+const permissionName = (p: keyof AppPermissions): string => ({
+  camera: vscode.l10n.t('camera'), microphone: vscode.l10n.t('microphone'), geolocation: vscode.l10n.t('location'), clipboardWrite: vscode.l10n.t('writing to the clipboard'),
+})[p];
 
 export interface AppViewsOptions {
   host: HostApi;
@@ -178,7 +180,7 @@ export class AppViews implements vscode.Disposable {
   private async focus(server?: string, tool?: string): Promise<void> {
     const view = server && tool ? this.views.get(key(server, tool)) : undefined;
     if (view) { view.reveal(); return; }
-    void vscode.window.showInformationMessage(`The view of tool ${quoted(tool ?? '')} (MCP server ${quoted(server ?? '')}) was closed; call the tool again to open it.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The view of tool {0} (MCP server {1}) was closed; call the tool again to open it.', quoted(tool ?? ''), quoted(server ?? '')));
   }
 
   /** Model context the open views gave (`ui/update-model-context`), for the next @mcp request. */
@@ -200,7 +202,7 @@ export class AppViews implements vscode.Disposable {
 
   private async openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean> {
     const r = await dialogs.run<ExternalUrlOutcome | undefined>(closed => confirmAndOpen(url, {
-      asker: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)})`, button: 'Open Link', closed,
+      asker: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)})`, button: vscode.l10n.t('Open Link'), closed,
     }), undefined);
     if (!r) return false; // the view closed before the dialog's turn
     if (r.outcome === 'refused') this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a link: ${r.reason}`);
@@ -266,20 +268,20 @@ export class AppViews implements vscode.Disposable {
     else if (typeof target === 'string') server = target;
     else if (target && typeof target === 'object' && ('server' in target || 'name' in target)) server = typeof target.server === 'string' ? target.server : typeof target.name === 'string' ? target.name : undefined;
     else {
-      const all = '$(globe) All MCP servers';
+      const all = `$(globe) ${vscode.l10n.t('All MCP servers')}`;
       const pick = await vscode.window.showQuickPick([
-        { label: all, description: 'every permission granted to MCP App views' },
+        { label: all, description: vscode.l10n.t('every permission granted to MCP App views') },
         ...this.o.host.servers.map(h => ({ label: h.name, description: h.definition.type })),
-      ], { title: 'Reset MCP App Permissions', placeHolder: 'Whose App views should ask again for camera, microphone, location and clipboard access?' });
+      ], { title: vscode.l10n.t('Reset MCP App Permissions'), placeHolder: vscode.l10n.t('Whose App views should ask again for camera, microphone, location and clipboard access?') });
       if (!pick) return undefined;
       server = pick.label === all ? undefined : pick.label;
     }
-    const whose = server === undefined ? 'every MCP server' : `MCP server ${quoted(server)}`;
-    const reset = 'Reset';
+    const whose = server === undefined ? vscode.l10n.t('every MCP server') : vscode.l10n.t('MCP server {0}', quoted(server));
+    const reset = vscode.l10n.t('Reset');
     const answer = await ask({
-      severity: 'warning', message: `Reset the permissions granted to the App views of ${whose}?`,
-      detail: 'Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.',
-      buttons: [{ title: reset }, { title: 'Cancel', isCloseAffordance: true }],
+      severity: 'warning', message: vscode.l10n.t('Reset the permissions granted to the App views of {0}?', whose),
+      detail: vscode.l10n.t('Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.'),
+      buttons: [{ title: reset }, { title: vscode.l10n.t('Cancel'), isCloseAffordance: true }],
     });
     if (answer !== reset) return undefined;
     // A grant key begins with the server's scope and name (src/extension/trust/identity.ts grantKey), then its definition key.
@@ -292,7 +294,9 @@ export class AppViews implements vscode.Disposable {
     for (const v of reloaded) v.reload();
     const what = `${n} permission grant${n === 1 ? '' : 's'} of the App views of ${whose}`;
     if (server !== undefined) this.o.log(server, 'info', `MCP App: the user reset ${what}${reloaded.length ? `; ${reloaded.length} open view(s) reload without them` : ''}`);
-    void vscode.window.showInformationMessage(`MCP Host: forgot ${what}; their views ask again the next time they load.`);
+    void vscode.window.showInformationMessage(n === 1
+      ? vscode.l10n.t('MCP Host: forgot 1 permission grant of the App views of {0}; their views ask again the next time they load.', whose)
+      : vscode.l10n.t('MCP Host: forgot {0} permission grants of the App views of {1}; their views ask again the next time they load.', n, whose));
     return n;
   }
 
@@ -305,26 +309,26 @@ export class AppViews implements vscode.Disposable {
 }
 
 async function confirmDownload(a: DownloadAsk): Promise<boolean> {
-  const save = 'Save As…';
+  const save = vscode.l10n.t('Save As…');
   const r = await ask({
-    severity: 'warning', message: `The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) wants to save a file: ${quoted(a.name)}`,
-    detail: `Type: ${a.mimeType ?? 'not given'}\nSize: ${byteSize(a.size)}\nYou choose where it is saved next.`, buttons: [{ title: save }],
+    severity: 'warning', message: vscode.l10n.t('The view of tool {0} (MCP server {1}) wants to save a file: {2}', quoted(a.tool), quoted(a.server), quoted(a.name)),
+    detail: vscode.l10n.t('Type: {0}\nSize: {1}\nYou choose where it is saved next.', a.mimeType ?? vscode.l10n.t('not given'), byteSize(a.size)), buttons: [{ title: save }],
   });
   return r === save;
 }
 
 async function saveAs(a: DownloadAsk & { defaultUri: vscode.Uri }): Promise<vscode.Uri | undefined> {
-  return vscode.window.showSaveDialog({ defaultUri: a.defaultUri, saveLabel: 'Save', title: `Save ${a.name} from MCP server ${a.server}` });
+  return vscode.window.showSaveDialog({ defaultUri: a.defaultUri, saveLabel: vscode.l10n.t('Save'), title: vscode.l10n.t('Save {0} from MCP server {1}', a.name, a.server) });
 }
 
 /** The permission modal (through src/extension/ui/dialogs.ts, so tests read it as shown); the URI is server text, quoted. */
 async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
-  const allow = 'Allow';
-  const what = a.permissions.map(p => PERMISSION_NAMES[p]).join(', ');
+  const allow = vscode.l10n.t('Allow');
+  const what = a.permissions.map(permissionName).join(', ');
   const r = await ask({
-    severity: 'warning', message: `The view of tool ${quoted(a.tool)} (MCP server ${quoted(a.server)}) asks for: ${what}`,
-    detail: `Its resource ${quoted(a.uri, 200)} declares these permissions. Allowed, its frame gets them each time it loads, until this server's definition changes or you reset them (MCP Host: Reset MCP App Permissions…). The editor may still ask before the camera, microphone or location is used.`,
-    buttons: [{ title: allow }, { title: "Don't Allow", isCloseAffordance: true }],
+    severity: 'warning', message: vscode.l10n.t('The view of tool {0} (MCP server {1}) asks for: {2}', quoted(a.tool), quoted(a.server), what),
+    detail: vscode.l10n.t('Its resource {0} declares these permissions. Allowed, its frame gets them each time it loads, until this server\'s definition changes or you reset them (MCP Host: Reset MCP App Permissions…). The editor may still ask before the camera, microphone or location is used.', quoted(a.uri, 200)),
+    buttons: [{ title: allow }, { title: vscode.l10n.t('Don\'t Allow'), isCloseAffordance: true }],
   });
   return r === allow;
 }

@@ -208,7 +208,7 @@ export class AppView implements vscode.Disposable {
 
   private async doLoad(): Promise<void> {
     const h = this.s.host.get(this.server);
-    if (!h || h.state.kind !== 'running') return this.banner(`Server "${this.server}" is not running: this view is stale. It reloads when the server runs again.`);
+    if (!h || h.state.kind !== 'running') return this.banner(vscode.l10n.t('Server "{0}" is not running: this view is stale. It reloads when the server runs again.', this.server));
     this.closeBridge();
     this.dialogs = new OneAtATime();
     const dialogs = this.dialogs;
@@ -218,7 +218,7 @@ export class AppView implements vscode.Disposable {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.s.log(this.server, 'error', `MCP App: ${message}`);
-      return this.banner(`The view could not be loaded: ${message}`);
+      return this.banner(vscode.l10n.t('The view could not be loaded: {0}', message));
     }
     if (this.disposed || dialogs.signal.aborted) return;
     // Camera, microphone, geolocation, clipboard write: only what the resource declares and the user agreed to.
@@ -504,7 +504,7 @@ export class AppView implements vscode.Disposable {
       // reloaded) with a new bridge, which this must not close.
       if (!this.stale || this.loading || this.disposed) return;
       this.closeBridge();
-      this.banner(`Server "${this.server}" stopped: this view is stale. It reloads when the server runs again.`, 'Reload');
+      this.banner(vscode.l10n.t('Server "{0}" stopped: this view is stale. It reloads when the server runs again.', this.server), vscode.l10n.t('Reload'));
       this.s.changed(this);
     });
   }

@@ -35,13 +35,13 @@ export async function runPromptInChat(host: HostApi, node?: { server?: string; p
       detail: p.description === undefined ? undefined : shownName(p.description, 200).replace(/\$\(/g, '$\u200b('),
       server: h.name, prompt: p.name,
     })));
-    if (!items.length) { void vscode.window.showInformationMessage('No running MCP server offers prompts.'); return; }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Run an MCP prompt in chat', matchOnDetail: true });
+    if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers prompts.')); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Run an MCP prompt in chat'), matchOnDetail: true });
     if (!pick) return;
     ({ server, prompt } = pick);
   }
   if (!typeable(server, prompt)) {
-    void vscode.window.showWarningMessage(`The prompt ${quoted(prompt)} of MCP server ${quoted(server)} has white space in its name, so it cannot be run as @mcp /<server>.<prompt>.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('The prompt {0} of MCP server {1} has white space in its name, so it cannot be run as @mcp /<server>.<prompt>.', quoted(prompt), quoted(server)));
     return;
   }
   const p = host.get(server)?.catalogue.prompts.find(x => x.name === prompt);
@@ -55,8 +55,8 @@ export async function attachResourceToChat(host: HostApi, node?: { server?: stri
   let uri = node?.resource?.uri;
   if (!server || !uri) {
     const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.resources.map(r => ({ label: r.name, description: r.uri, server: h.name, uri: r.uri })));
-    if (!items.length) { void vscode.window.showInformationMessage('No running MCP server offers resources.'); return; }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Attach an MCP resource to chat', matchOnDescription: true });
+    if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers resources.')); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Attach an MCP resource to chat'), matchOnDescription: true });
     if (!pick) return;
     ({ server, uri } = pick);
   }

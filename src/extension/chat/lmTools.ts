@@ -62,14 +62,14 @@ export function listing(host: HostApi, only?: string, notAllowed?: (server: stri
 
 export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
   const list = vscode.lm.registerTool<ListInput>(LM_TOOL_IDS.list, {
-    prepareInvocation: () => ({ invocationMessage: 'Listing the tools of the MCP servers' }),
+    prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Listing the tools of the MCP servers') }),
     invoke: async opts => {
       await o.beforeUse?.();
       return text(listing(o.host, typeof opts.input?.server === 'string' ? opts.input.server : undefined, o.notAllowed, o.gate));
     },
   });
   const call = vscode.lm.registerTool<CallInput>(LM_TOOL_IDS.call, {
-    prepareInvocation: opts => ({ invocationMessage: `Calling the MCP tool ${String(opts.input?.tool)} of ${String(opts.input?.server)}` }),
+    prepareInvocation: opts => ({ invocationMessage: vscode.l10n.t('Calling the MCP tool {0} of {1}', String(opts.input?.tool), String(opts.input?.server)) }),
     invoke: async (opts, token) => {
       await o.beforeUse?.();
       const { server, tool: name } = opts.input ?? {};
@@ -99,7 +99,7 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
     },
   });
   const skill = vscode.lm.registerTool<{ server?: string; skill?: string }>(LM_TOOL_IDS.skill, {
-    prepareInvocation: opts => ({ invocationMessage: `Loading the MCP skill ${String(opts.input?.skill)} of ${String(opts.input?.server)}` }),
+    prepareInvocation: opts => ({ invocationMessage: vscode.l10n.t('Loading the MCP skill {0} of {1}', String(opts.input?.skill), String(opts.input?.server)) }),
     invoke: async (opts, token) => {
       await o.beforeUse?.();
       // Without a skill: what the running servers list (the model picks one and calls again).

@@ -30,7 +30,7 @@ import { SlashCommands } from './slashCommands';
 export { PARTICIPANT_ID } from './context';
 export { ChatCommandIds } from './followups';
 export { LEGACY_TOOL_ALWAYS_KEY, MAX_TOOL_ROUNDS, TOOL_ALWAYS_KEY } from './toolLoop';
-export { defaultChatUi, TOOL_BUTTONS, toolDialog, type ArgumentAsk, type ChatUi, type ToolAsk } from './ui';
+export { defaultChatUi, toolButtons, toolDialog, type ArgumentAsk, type ChatUi, type ToolAsk } from './ui';
 
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */
 export class McpChat extends SlashCommands {
@@ -71,7 +71,7 @@ export class McpChat extends SlashCommands {
     } catch (err) {
       if (token.isCancellationRequested) return {};
       const message = err instanceof vscode.LanguageModelError
-        ? `The language model failed (${err.code}): ${err.message}${isModelUnavailable(err) ? ` ${PICK_A_MODEL}` : ''}`
+        ? vscode.l10n.t('The language model failed ({0}): {1}', err.code, err.message) + (isModelUnavailable(err) ? ` ${PICK_A_MODEL}` : '')
         : errorText(err);
       // Chat renders the message as markdown, and it may carry a server's words.
       return { errorDetails: { message: errorMarkdown(message) } };

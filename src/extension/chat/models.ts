@@ -12,11 +12,11 @@ import * as vscode from 'vscode';
  * model selected and no Copilot default: `chat.defaultModel` (a model's id or family) selects one in every new chat.
  */
 // Plain text: chat shows an error as escaped markdown (render.ts errorMarkdown).
-export const PICK_A_MODEL = 'Pick a language model in the model picker under the chat input, or set the setting chat.defaultModel to a model\'s id or family (listing prompts, tools and skills needs no model).';
+export const PICK_A_MODEL = vscode.l10n.t('Pick a language model in the model picker under the chat input, or set the setting chat.defaultModel to a model\'s id or family (listing prompts, tools and skills needs no model).');
 
 /** A request needs a language model and has none (the message says how to pick one). */
 export class NoLanguageModelError extends Error {
-  constructor(why = 'This request needs a language model, and none is available.') {
+  constructor(why = vscode.l10n.t('This request needs a language model, and none is available.')) {
     super(`${why} ${PICK_A_MODEL}`);
     this.name = 'NoLanguageModelError';
   }

@@ -7,6 +7,7 @@
  * No `vscode` import: the unit tests render with these directly.
  */
 import { markdownCode, markdownText, shownName } from '../../mcp';
+import * as l10n from '@vscode/l10n';
 
 /** Longest description shown in a listing, in characters (the first line of it). */
 export const MAX_LISTED_DESCRIPTION = 200;
@@ -36,8 +37,8 @@ export function typeable(server: string, prompt: string): boolean {
  */
 export function promptListing(servers: readonly { name: string; prompts: readonly ListedPrompt[] }[], offer: boolean): string {
   let md = offer
-    ? 'Run a server prompt with `@mcp /<server>.<prompt> name=value …`, or pick one below:\n\n'
-    : 'Prompts of the running MCP servers — type one after `@mcp`, or pick one below:\n\n';
+    ? l10n.t('Run a server prompt with `@mcp /<server>.<prompt> name=value …`, or pick one below:\n\n')
+    : l10n.t('Prompts of the running MCP servers — type one after `@mcp`, or pick one below:\n\n');
   for (const s of servers) {
     md += `**${markdownText(s.name)}**\n\n`;
     for (const p of s.prompts) {
@@ -57,11 +58,11 @@ export function chipLabel(command: string): string {
 
 /** The `/tools` listing (untrusted markdown): the model-safe name, the tool's own name, its server and description. */
 export function toolListing(tools: readonly (readonly [name: string, e: { server: string; tool: string; description?: string }])[]): string {
-  if (!tools.length) return 'No running MCP server offers tools.\n';
-  let md = 'Tools the language model may call from `@mcp` (each call asks first):\n\n';
+  if (!tools.length) return l10n.t('No running MCP server offers tools.\n');
+  let md = l10n.t('Tools the language model may call from `@mcp` (each call asks first):\n\n');
   for (const [name, e] of tools) {
     const desc = description(e.description);
-    md += `- ${markdownCode(name)} — **${markdownText(e.tool, 120)}** of ${markdownCode(e.server)}${desc ? `: ${desc}` : ''}\n`;
+    md += `- ${markdownCode(name)} — ${l10n.t('**{0}** of {1}', markdownText(e.tool, 120), markdownCode(e.server))}${desc ? `: ${desc}` : ''}\n`;
   }
   return md;
 }
@@ -75,16 +76,21 @@ export function toolRef(tool: string, server: string): string {
 export function toolCallNote(kind: 'called' | 'reported-error' | 'declined' | 'failed', tool: string, server: string, error?: string): string {
   const ref = toolRef(tool, server);
   switch (kind) {
-    case 'called': return `\n\n_Called ${ref}._\n\n`;
-    case 'reported-error': return `\n\n_Called ${ref}: it reported an error._\n\n`;
-    case 'declined': return `\n\n_You declined the call of ${ref}._\n\n`;
-    case 'failed': return `\n\n_The call of ${ref} failed: ${markdownText(error ?? '', 1000)}_\n\n`;
+    case 'called': return l10n.t('\n\n_Called {0}._\n\n', ref);
+    case 'reported-error': return l10n.t('\n\n_Called {0}: it reported an error._\n\n', ref);
+    case 'declined': return l10n.t('\n\n_You declined the call of {0}._\n\n', ref);
+    case 'failed': return l10n.t('\n\n_The call of {0} failed: {1}_\n\n', ref, markdownText(error ?? '', 1000));
   }
 }
 
 /** A progress line (chat renders progress as markdown): the parts are server text, the template is ours. */
 export function progressText(template: TemplateStringsArray, ...values: unknown[]): string {
   return template.reduce((out, part, i) => out + part + (i < values.length ? markdownText(String(values[i]), 200) : ''), '');
+}
+
+/** The values of a localised progress line (`l10n.t('Calling {0} of {1}…', ...progressArgs(tool, server))`), escaped as {@link progressText} escapes them. */
+export function progressArgs(...values: unknown[]): string[] {
+  return values.map(v => markdownText(String(v), 200));
 }
 
 /** An error for `ChatResult.errorDetails.message` (rendered as markdown): one escaped paragraph. */

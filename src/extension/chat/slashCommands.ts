@@ -9,7 +9,7 @@ import { type ServerHandle, setOwn, markdownCode, markdownText, shownName } from
 import { promptToChatMessages, promptToTranscript, resourceText } from './messages';
 import { bindArguments, parseInvocation, resolveTarget, tokenize } from './parse';
 import { CommandIds } from '../../views/commandIds';
-import { buttonTitle, progressText, promptCommand, promptListing, toolListing, typeable } from './render';
+import { buttonTitle, progressArgs, promptCommand, promptListing, toolListing, typeable } from './render';
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
 import { ChatModelLoop, isRunning } from './toolLoop';
@@ -27,9 +27,9 @@ export abstract class SlashCommands extends ChatModelLoop {
     if (!servers.length) {
       const configured = this.host.servers.length;
       stream.markdown(configured
-        ? 'No running MCP server offers prompts. Start one in the **MCP Host** view.\n'
-        : 'No MCP server is configured. Add one under `mcpHost.servers` in settings.\n');
-      if (configured) stream.button({ command: CommandIds.startAll, title: 'Start All Servers' });
+        ? vscode.l10n.t('No running MCP server offers prompts. Start one in the **MCP Host** view.\n')
+        : vscode.l10n.t('No MCP server is configured. Add one under `mcpHost.servers` in settings.\n'));
+      if (configured) stream.button({ command: CommandIds.startAll, title: vscode.l10n.t('Start All Servers') });
       return {};
     }
     // The listing is untrusted markdown, every name and description escaped (render.ts): server text never sits
@@ -37,7 +37,7 @@ export abstract class SlashCommands extends ChatModelLoop {
     // one button (a quick pick of every prompt; a run of buttons is folded by the chat view, showing only the last)
     // and the follow-up chips, which run a prompt.
     stream.markdown(new vscode.MarkdownString(promptListing(servers.map(h => ({ name: h.name, prompts: h.catalogue.prompts })), offer)));
-    stream.button({ command: ChatCommandIds.runPromptInChat, title: 'Run a Prompt…' });
+    stream.button({ command: ChatCommandIds.runPromptInChat, title: vscode.l10n.t('Run a Prompt…') });
     const prompts = servers.flatMap(h => h.catalogue.prompts.filter(p => typeable(h.name, p.name)).map(p => promptCommand(h.name, p.name)));
     return { metadata: { prompts } };
   }
@@ -59,10 +59,10 @@ export abstract class SlashCommands extends ChatModelLoop {
     if (!hit) {
       const server = this.host.servers.find(h => target.startsWith(`${h.name}.`));
       if (server && !isRunning(server)) {
-        stream.markdown(`MCP server ${markdownCode(server.name)} is not running (${server.state.kind}).\n`);
-        stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${server.name}`), arguments: [server.name] });
+        stream.markdown(vscode.l10n.t('MCP server {0} is not running ({1}).\n', markdownCode(server.name), server.state.kind));
+        stream.button({ command: CommandIds.startServer, title: buttonTitle(vscode.l10n.t('Start {0}', server.name)), arguments: [server.name] });
       } else {
-        stream.markdown(`There is no prompt ${markdownCode(`/${target}`)}. `);
+        stream.markdown(vscode.l10n.t('There is no prompt {0}. ', markdownCode(`/${target}`)));
         this.listPrompts(stream, true);
       }
       return {};
@@ -71,7 +71,7 @@ export abstract class SlashCommands extends ChatModelLoop {
     const prompt = h.catalogue.prompts.find(p => p.name === hit.prompt)!;
     const declared = prompt.arguments ?? [];
     const bound = bindArguments(inv, declared);
-    if (bound.unknown.length) stream.markdown(`_Ignoring unknown argument${bound.unknown.length > 1 ? 's' : ''} ${bound.unknown.map(u => markdownCode(u)).join(', ')}._\n\n`);
+    if (bound.unknown.length) stream.markdown((bound.unknown.length > 1 ? vscode.l10n.t('_Ignoring unknown arguments {0}._\n\n', bound.unknown.map(u => markdownCode(u)).join(', ')) : vscode.l10n.t('_Ignoring unknown argument {0}._\n\n', markdownCode(bound.unknown[0]))));
     const args = { ...bound.args };
     // Nothing given inline: ask every argument (optional ones may be skipped); else only missing required ones.
     const nothingGiven = !Object.keys(inv.named).length && !inv.positional.length;
@@ -87,18 +87,18 @@ export abstract class SlashCommands extends ChatModelLoop {
         if (value === undefined || value !== '' || !d.required) break;
       }
       if (value === undefined || (value === '' && d.required) || token.isCancellationRequested) {
-        stream.markdown(`Cancelled: ${markdownCode(d.name)} is needed to run ${markdownCode(promptCommand(h.name, prompt.name))}.\n`);
+        stream.markdown(vscode.l10n.t('Cancelled: {0} is needed to run {1}.\n', markdownCode(d.name), markdownCode(promptCommand(h.name, prompt.name))));
         return {};
       }
       if (value !== '') setOwn(args, d.name, value);
     }
-    stream.progress(progressText`Getting prompt ${prompt.name} from ${h.name}…`);
+    stream.progress(vscode.l10n.t('Getting prompt {0} from {1}…', ...progressArgs(prompt.name, h.name)));
     const result = await h.getPrompt(prompt.name, args, { signal: abortSignalOf(token) });
     const shown = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
     stream.markdown(`**${markdownText(promptCommand(h.name, prompt.name))}**${shown ? ` ${markdownText(shown)}` : ''}\n\n`);
     const messages = [...history(context), ...await referenceMessages(request), ...promptToChatMessages(result)];
     if (!result.messages.length) {
-      stream.markdown('_The prompt has no messages._\n');
+      stream.markdown(vscode.l10n.t('_The prompt has no messages._\n'));
       return {};
     }
     const answer = await this.answer(messages, request.model, stream, token);
@@ -123,9 +123,9 @@ export abstract class SlashCommands extends ChatModelLoop {
     const [serverName, uri, ...rest] = tokenize(request.prompt);
     const h = serverName ? this.host.get(serverName) : undefined;
     if (!h || !uri) {
-      stream.markdown('Attach a resource with `@mcp /resource <server> <uri> [question]`.');
+      stream.markdown(vscode.l10n.t('Attach a resource with `@mcp /resource <server> <uri> [question]`.'));
       const running = this.host.servers.filter(s => isRunning(s) && s.catalogue.resources.length);
-      if (running.length) stream.markdown(' Some resources:\n\n');
+      if (running.length) stream.markdown(vscode.l10n.t(' Some resources:\n\n'));
       for (const s of running) {
         for (const r of s.catalogue.resources.slice(0, 20)) {
           // The query only fills the chat input (isPartialQuery); a URI that would not parse back is left out.
@@ -136,14 +136,14 @@ export abstract class SlashCommands extends ChatModelLoop {
       return {};
     }
     if (!isRunning(h)) {
-      stream.markdown(`MCP server ${markdownCode(h.name)} is not running (${h.state.kind}).\n`);
-      stream.button({ command: CommandIds.startServer, title: buttonTitle(`Start ${h.name}`), arguments: [h.name] });
+      stream.markdown(vscode.l10n.t('MCP server {0} is not running ({1}).\n', markdownCode(h.name), h.state.kind));
+      stream.button({ command: CommandIds.startServer, title: buttonTitle(vscode.l10n.t('Start {0}', h.name)), arguments: [h.name] });
       return {};
     }
-    stream.progress(progressText`Reading ${uri} from ${h.name}…`);
+    stream.progress(vscode.l10n.t('Reading {0} from {1}…', ...progressArgs(uri, h.name)));
     const text = resourceText(uri, await h.readResource(uri, { signal: abortSignalOf(token) }));
     const memo: TurnMemo = { attached: [{ server: h.name, uri, text }] };
-    stream.markdown(`Attached ${markdownCode(uri)} from ${markdownCode(h.name)} (${text.length} characters) as context for this conversation.\n\n`);
+    stream.markdown(vscode.l10n.t('Attached {0} from {1} ({2} characters) as context for this conversation.\n\n', markdownCode(uri), markdownCode(h.name), text.length));
     return this.askWithAttached(memo, rest.join(' ').trim(), request, context, stream, token);
   }
 
@@ -171,13 +171,13 @@ export abstract class SlashCommands extends ChatModelLoop {
     const hit = target ? resolveSkill(this.host, target) : undefined;
     if (!hit) {
       const all = runningSkills(this.host);
-      if (target) stream.markdown(`There is no skill ${markdownCode(target)}. `);
+      if (target) stream.markdown(vscode.l10n.t('There is no skill {0}. ', markdownCode(target)));
       if (!all.length) {
-        stream.markdown('No running MCP server lists skills.\n');
+        stream.markdown(vscode.l10n.t('No running MCP server lists skills.\n'));
         return {};
       }
       // Untrusted markdown, every name and description escaped; the buttons only fill the chat input.
-      stream.markdown(`Load a skill with ${markdownCode('@mcp /skill <server>.<name> [question]')}. Skills:\n\n${all.map(s => `- ${markdownCode(`${s.server}.${shownName(s.skill.name)}`)}: ${markdownText(shownName(s.skill.description, 200))}`).join('\n')}\n`);
+      stream.markdown(vscode.l10n.t('Load a skill with {0}. Skills:\n\n{1}\n', markdownCode('@mcp /skill <server>.<name> [question]'), all.map(s => `- ${markdownCode(`${s.server}.${shownName(s.skill.name)}`)}: ${markdownText(shownName(s.skill.description, 200))}`).join('\n')));
       for (const s of all.slice(0, 20)) {
         if (/[\s\x00-\x1f\x7f-\x9f]/.test(s.skill.name)) continue;
         stream.button({ command: 'workbench.action.chat.open', title: buttonTitle(`${s.server}: ${s.skill.name}`), arguments: [{ query: `@mcp /skill ${s.server}.${s.skill.name} `, isPartialQuery: true }] });
@@ -185,10 +185,10 @@ export abstract class SlashCommands extends ChatModelLoop {
       return {};
     }
     const { handle: h, skill } = hit;
-    stream.progress(progressText`Loading skill ${skill.name} of ${h.name}…`);
+    stream.progress(vscode.l10n.t('Loading skill {0} of {1}…', ...progressArgs(skill.name, h.name)));
     const loaded = await h.loadSkill(skill.name, undefined, { signal: abortSignalOf(token) });
     const memo: TurnMemo = { attached: [{ server: h.name, uri: loaded.uri, text: loaded.text }] };
-    stream.markdown(`Loaded skill ${markdownCode(shownName(skill.name))} of ${markdownCode(h.name)} (${loaded.verified ? 'verified' : 'dynamic, not digest-checked'}, ${loaded.text.length} characters) as context for this conversation.\n\n`);
+    stream.markdown(vscode.l10n.t('Loaded skill {0} of {1} ({2}, {3} characters) as context for this conversation.\n\n', markdownCode(shownName(skill.name)), markdownCode(h.name), loaded.verified ? vscode.l10n.t('verified') : vscode.l10n.t('dynamic, not digest-checked'), loaded.text.length));
     return this.askWithAttached(memo, rest.join(' ').trim(), request, context, stream, token);
   }
 }

@@ -31,7 +31,7 @@ import { uniqueToolNames } from './parse';
 import type { AppViews } from '../apps/appViews';
 import { chatModels, isModelUnavailable, MODEL_WAIT_MS, NoLanguageModelError } from './models';
 import { CommandIds } from '../../views/commandIds';
-import { buttonTitle, progressText, toolCallNote, toolRef } from './render';
+import { buttonTitle, progressArgs, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
@@ -102,7 +102,7 @@ export class ChatModelLoop {
   /** What open MCP App views put into the model's context (`ui/update-model-context`), said visibly. */
   protected viewContext(stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
     const views = this.apps?.modelContexts() ?? [];
-    if (views.length) stream.markdown(`_Context from MCP App views: ${views.map(v => toolRef(v.tool, v.server)).join(', ')}._\n\n`);
+    if (views.length) stream.markdown(vscode.l10n.t('_Context from MCP App views: {0}._\n\n', views.map(v => toolRef(v.tool, v.server)).join(', ')));
     return views.map(v => vscode.LanguageModelChatMessage.User(`Context from the view of tool "${v.tool}" of MCP server "${v.server}":\n${v.text}`));
   }
 
@@ -149,7 +149,7 @@ export class ChatModelLoop {
     const skills = () => !offered.names.has(SKILL_TOOL) && offered.tools.some(t => t.name === SKILL_TOOL);
     let all = '';
     const send = (m: vscode.LanguageModelChat) => m.sendRequest(messages, {
-      justification: 'The @mcp chat participant sends your request and MCP prompt messages to the language model.',
+      justification: vscode.l10n.t('The @mcp chat participant sends your request and MCP prompt messages to the language model.'),
       tools: offered.tools.length ? offered.tools : undefined,
     }, token);
     // This request is one turn of the governor: cancelled with the request, ended by a Deny or by its end.
@@ -165,7 +165,7 @@ export class ChatModelLoop {
       } catch (err) {
         // Right after start-up the model may not be there yet: wait for it (bounded), once, and say so.
         if (round > 0 || !isModelUnavailable(err)) throw err;
-        stream.progress(`Waiting for the language model "${model.name}" to become available…`);
+        stream.progress(vscode.l10n.t('Waiting for the language model "{0}" to become available…', model.name));
         const [again] = await chatModels({ id: model.id }, MODEL_WAIT_MS, token);
         if (!again) throw new NoLanguageModelError(`The language model "${model.name}" is not available (${err instanceof Error ? err.message : String(err)}).`);
         model = again;
@@ -189,15 +189,15 @@ export class ChatModelLoop {
         if (turn.ended) results.push(notRun(call, 'Not run: the request ended (the user declined a tool call or stopped the request).'));
         else results.push(skills() && call.name === SKILL_TOOL ? await this.loadSkill(call, stream, token) : await this.callTool(call, offered, stream, token, turn));
       }
-      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(`\n\n_The model asked for ${asked} tool calls in one response: only the first ${MAX_CALLS_PER_RESPONSE} were considered._\n\n`);
+      if (asked > MAX_CALLS_PER_RESPONSE && !turn.ended) stream.markdown(vscode.l10n.t('\n\n_The model asked for {0} tool calls in one response: only the first {1} were considered._\n\n', asked, MAX_CALLS_PER_RESPONSE));
       if (turn.ended === 'denied') {
-        stream.markdown('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n');
+        stream.markdown(vscode.l10n.t('\n\n_Stopped: you declined a tool call, so the model\'s turn ends here. Send a new request to go on._\n'));
         return all;
       }
       if (turn.ended || token.isCancellationRequested) return all;
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
-    stream.markdown(`\n\n_Stopped after ${maxRounds} rounds of tool calls: the limit is the setting \`mcpHost.chat.maxToolRounds\` (default ${DEFAULT_MAX_TOOL_ROUNDS}); raise it in your user settings to let a model work longer._\n`);
+    stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls: the limit is the setting `mcpHost.chat.maxToolRounds` (default {1}); raise it in your user settings to let a model work longer._\n', maxRounds, DEFAULT_MAX_TOOL_ROUNDS));
     return all;
     } finally {
       turn.end('done');
@@ -214,12 +214,12 @@ export class ChatModelLoop {
       nameOf.set(`${e.server}\u0000${e.tool}`, n);
     }
     if (name === DISCOVERY_TOOL_NAMES.search) {
-      stream.progress('Searching the MCP tools…');
+      stream.progress(vscode.l10n.t('Searching the MCP tools…'));
       const { hits, total } = await d.search([...byName.values()], args.query, mt => nameOf.get(`${mt.server}\u0000${mt.tool.name}`)!);
       return JSON.stringify({ matches: total, shown: hits.length, tools: hits, active: d.size, maxActive: d.maxActive });
     }
     const { activated, text } = d.activate(args.names, n => byName.get(n));
-    if (activated.length) stream.progress(progressText`Activated ${String(activated.length)} MCP tool(s)`);
+    if (activated.length) stream.progress(vscode.l10n.t('Activated {0} MCP tool(s)', ...progressArgs(String(activated.length))));
     return text;
   }
 
@@ -294,13 +294,13 @@ export class ChatModelLoop {
             if (approval === 'once-used') throw new Error(`not run: the user allowed tool "${tool.name}" of MCP server "${server}" once in this request, and that call ran.`);
             throw new ProgramStop('the request ended.');
           }
-          stream.progress(progressText`Program: calling ${tool.name} of ${server}…`);
+          stream.progress(vscode.l10n.t('Program: calling {0} of {1}…', ...progressArgs(tool.name, server)));
           const view = this.apps?.open(server, tool, args, { preserveFocus: true });
           try {
             // A tool that runs as an MCP task is awaited (its status shows as progress): the program needs its result.
             const result = await h.callTool(tool.name, args, {
               signal: o.signal, by: 'model', program: o.program,
-              onTask: t => stream.progress(progressText`${tool.name} (${server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}`),
+              onTask: t => stream.progress(vscode.l10n.t('{0} ({1}): task {2}', ...progressArgs(tool.name, server), t.status === 'input_required' ? vscode.l10n.t('needs your input') : t.status)),
             });
             view?.result(result);
             stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', tool.name, server));
@@ -342,11 +342,11 @@ export class ChatModelLoop {
   /** The model asked for a skill: loaded (verified by the core) and said in the answer; a refusal is the tool's answer. */
   private async loadSkill(call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResultPart> {
     const input = call.input as { server?: unknown; skill?: unknown } | undefined;
-    stream.progress(progressText`Loading skill ${String(input?.skill)} of ${String(input?.server)}…`);
+    stream.progress(vscode.l10n.t('Loading skill {0} of {1}…', ...progressArgs(String(input?.skill), String(input?.server))));
     const { text, loaded } = await loadSkillForModel(this.host, input, abortSignalOf(token), this.gate);
     stream.markdown(loaded
-      ? `\n\n_Loaded skill ${markdownCode(loaded.skill)} of ${markdownCode(loaded.server)}${loaded.verified ? ' (verified)' : ''}._\n\n`
-      : `\n\n_Skill not loaded: ${markdownCode(text)}_\n\n`);
+      ? vscode.l10n.t('\n\n_Loaded skill {0} of {1}{2}._\n\n', markdownCode(loaded.skill), markdownCode(loaded.server), loaded.verified ? vscode.l10n.t(' (verified)') : '')
+      : vscode.l10n.t('\n\n_Skill not loaded: {0}_\n\n', markdownCode(text)));
     return new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
   }
 
@@ -373,7 +373,7 @@ export class ChatModelLoop {
         : approval === 'once-used' ? 'Not run: the user allowed this tool once in this request, and that call ran. It is not run again in this request.'
           : 'Not run: the request ended.');
     }
-    stream.progress(progressText`Calling ${entry.tool} of ${entry.server}…`);
+    stream.progress(vscode.l10n.t('Calling {0} of {1}…', ...progressArgs(entry.tool, entry.server)));
     // The answer offers a button to focus the view.
     const view = this.apps?.open(entry.server, entry.def, args, { preserveFocus: true });
     try {
@@ -381,7 +381,9 @@ export class ChatModelLoop {
       // a task still running after a short grace returns at once, and its end is notified (taskTurn.ts).
       let said = '';
       const outcome = await callInTurn(o => h.callTool(entry.tool, args, { ...o, by: 'model' }), token, t => {
-        const line = progressText`${entry.tool} (${entry.server}): task ${t.status === 'input_required' ? 'needs your input' : t.status}${t.statusMessage ? ' — ' : ''}${t.statusMessage ?? ''}`;
+        const status = t.status === 'input_required' ? vscode.l10n.t('needs your input') : t.status;
+        const [tool, server, shownStatus, message] = progressArgs(entry.tool, entry.server, status, t.statusMessage ?? '');
+        const line = t.statusMessage ? vscode.l10n.t('{0} ({1}): task {2} — {3}', tool, server, shownStatus, message) : vscode.l10n.t('{0} ({1}): task {2}', tool, server, shownStatus);
         if (line !== said) stream.progress(said = line);
       });
       if (outcome.kind === 'detached') {
@@ -393,7 +395,7 @@ export class ChatModelLoop {
       stream.markdown(toolCallNote(result.isError ? 'reported-error' : 'called', entry.tool, entry.server));
       if (view) {
         view.result(result);
-        stream.button({ command: CommandIds.openAppView, title: buttonTitle(`Open the view of ${entry.tool}`), arguments: [entry.server, entry.tool] });
+        stream.button({ command: CommandIds.openAppView, title: buttonTitle(vscode.l10n.t('Open the view of {0}', entry.tool)), arguments: [entry.server, entry.tool] });
       }
       return reply(toolResultText(result));
     } catch (err) {

@@ -6,6 +6,7 @@ import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../.
 import { askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
 import { ask as askDialog, type Dialog } from '../ui/dialogs';
+import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {
@@ -36,7 +37,10 @@ export interface ChatUi {
 }
 
 /** The tool-call confirmation's decisions; "Deny" is also what Escape and the close box mean. */
-export const TOOL_BUTTONS = { once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Tool', deny: 'Deny' } as const;
+export function toolButtons(): { once: string; session: string; always: string; deny: string } {
+  // A function, not a constant: @vscode/l10n has its bundle only after activation configured it.
+  return { once: l10n.t('Allow Once'), session: l10n.t('Allow for This Session'), always: l10n.t('Always Allow This Tool'), deny: l10n.t('Deny') };
+}
 
 /**
  * The tool-call confirmation: the first line names the server and the tool (quoted, one line, no control or bidi
@@ -45,24 +49,26 @@ export const TOOL_BUTTONS = { once: 'Allow Once', session: 'Allow for This Sessi
  */
 export function toolDialog(ask: ToolAsk): Dialog {
   const name = shownName(ask.tool);
+  const b = toolButtons();
   const detail = [
-    name !== ask.tool ? `Tool name as sent: ${dialogText(jsonText(ask.tool, 0), 500)}` : undefined,
-    ask.description ? `Description (from the server): ${dialogText(ask.description, 1000)}` : undefined,
-    `Arguments:\n${dialogText(jsonText(ask.args), 2000)}`,
-    ask.readOnly ? 'The server says this tool only reads (not verified).' : undefined,
+    name !== ask.tool ? l10n.t('Tool name as sent: {0}', dialogText(jsonText(ask.tool, 0), 500)) : undefined,
+    ask.description ? l10n.t('Description (from the server): {0}', dialogText(ask.description, 1000)) : undefined,
+    l10n.t('Arguments:\n{0}', dialogText(jsonText(ask.args), 2000)),
+    ask.readOnly ? l10n.t('The server says this tool only reads (not verified).') : undefined,
   ].filter(Boolean).join('\n');
   return {
     severity: 'warning',
-    message: `Run the tool ${quoted(ask.tool)} of MCP server ${quoted(ask.server)}?`,
+    message: l10n.t('Run the tool {0} of MCP server {1}?', quoted(ask.tool), quoted(ask.server)),
     detail,
-    buttons: [{ title: TOOL_BUTTONS.once }, { title: TOOL_BUTTONS.session }, { title: TOOL_BUTTONS.always }, { title: TOOL_BUTTONS.deny, isCloseAffordance: true }],
+    buttons: [{ title: b.once }, { title: b.session }, { title: b.always }, { title: b.deny, isCloseAffordance: true }],
   };
 }
 
 export const defaultChatUi: ChatUi = {
   async approveTool(ask) {
     const pick = await askDialog(toolDialog(ask));
-    return pick === TOOL_BUTTONS.once ? 'once' : pick === TOOL_BUTTONS.session ? 'session' : pick === TOOL_BUTTONS.always ? 'always' : 'deny';
+    const b = toolButtons();
+    return pick === b.once ? 'once' : pick === b.session ? 'session' : pick === b.always ? 'always' : 'deny';
   },
   askArgument(ask) {
     return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {

@@ -27,17 +27,17 @@ export async function pickServer(
   const name = serverNameOf(arg);
   if (name !== undefined) {
     const h = host.get(name);
-    if (!h) void vscode.window.showErrorMessage(`No MCP server named ${quoted(name)} is configured.`);
+    if (!h) void vscode.window.showErrorMessage(vscode.l10n.t('No MCP server named {0} is configured.', quoted(name)));
     return h;
   }
   const candidates = host.servers.filter(opts.filter ?? (() => true));
   if (!candidates.length) {
-    void vscode.window.showInformationMessage(opts.none ?? 'No MCP server is configured. Add one under "mcpHost.servers" in settings.');
+    void vscode.window.showInformationMessage(opts.none ?? vscode.l10n.t('No MCP server is configured. Add one under "mcpHost.servers" in settings.'));
     return undefined;
   }
   if (candidates.length === 1) return candidates[0];
   const items = candidates.map(h => ({ label: h.name, description: pickDescription(h), handle: h }));
-  const placeHolder = opts.placeHolder ?? 'Select an MCP server';
+  const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
   serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
   if (serverPicks.length > 20) serverPicks.shift();
   const pick = await vscode.window.showQuickPick(items, { placeHolder });
@@ -75,7 +75,7 @@ export async function requireRunning(host: HostApi, h: ServerHandle): Promise<Se
     if (c) return c;
   }
   const current = host.get(h.name) ?? h;
-  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? `MCP server ${quoted(h.name)} is not running (${current.state.kind}). Start it first.`);
+  void vscode.window.showWarningMessage(lazy?.denied?.(h.name) ?? vscode.l10n.t('MCP server {0} is not running ({1}). Start it first.', quoted(h.name), current.state.kind));
   return undefined;
 }
 

@@ -18,7 +18,7 @@ export function askWithCompletion(
   return new Promise(resolve => {
     const qp = vscode.window.createQuickPick();
     qp.title = opts.title;
-    qp.placeholder = opts.placeholder ?? `Value for ${argument}${opts.required ? '' : ' (optional, Enter to skip)'}`;
+    qp.placeholder = opts.placeholder ?? vscode.l10n.t('Value for {0}{1}', argument, opts.required ? '' : ' (optional, Enter to skip)');
     qp.ignoreFocusOut = true;
     qp.matchOnDescription = false;
     let timer: NodeJS.Timeout | undefined;
@@ -26,8 +26,9 @@ export function askWithCompletion(
     let done = false;
     const supported = h.state.kind === 'running' && h.state.capabilities.completions !== undefined;
     const update = (value: string) => {
-      const typed = value ? [{ label: value, description: '(as typed)' }] : [];
-      qp.items = [...typed, ...qp.items.filter(i => i.description !== '(as typed)' && i.label !== value)];
+      const asTyped = vscode.l10n.t('(as typed)');
+      const typed = value ? [{ label: value, description: asTyped }] : [];
+      qp.items = [...typed, ...qp.items.filter(i => i.description !== asTyped && i.label !== value)];
       if (!supported) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(async () => {
@@ -36,7 +37,7 @@ export function askWithCompletion(
         try {
           const c = await h.complete(ref, { name: argument, value }, context);
           if (mine !== seq || done) return;
-          qp.items = [...(qp.value ? [{ label: qp.value, description: '(as typed)' }] : []),
+          qp.items = [...(qp.value ? [{ label: qp.value, description: vscode.l10n.t('(as typed)') }] : []),
             ...c.values.filter(v => v !== qp.value).map(v => ({ label: v }))];
         } catch {
           // Completion is a help, not a requirement.

@@ -28,13 +28,13 @@ export async function rerunHistoryEntry(host: HostApi, tree: HistoryTreeProvider
   let input = args;
   if (!input && e.method !== 'resources/read') {
     const text = await vscode.window.showInputBox({
-      title: `Re-run ${e.method} ${e.target} on ${e.server}`, prompt: 'The arguments as a JSON object', value: JSON.stringify(e.args ?? {}), ignoreFocusOut: true,
-      validateInput: v => { try { const o = JSON.parse(v); return o && typeof o === 'object' && !Array.isArray(o) ? undefined : 'a JSON object, e.g. {"message": "hi"}'; } catch (err) { return `not JSON: ${err instanceof Error ? err.message : String(err)}`; } },
+      title: vscode.l10n.t('Re-run {0} {1} on {2}', e.method, e.target, e.server), prompt: vscode.l10n.t('The arguments as a JSON object'), value: JSON.stringify(e.args ?? {}), ignoreFocusOut: true,
+      validateInput: v => { try { const o = JSON.parse(v); return o && typeof o === 'object' && !Array.isArray(o) ? undefined : vscode.l10n.t('a JSON object, e.g. {"message": "hi"}'); } catch (err) { return vscode.l10n.t('not JSON: {0}', err instanceof Error ? err.message : String(err)); } },
     });
     if (text === undefined) return undefined;
     input = JSON.parse(text) as Record<string, unknown>;
   }
-  if (!host.get(e.server)) { void vscode.window.showErrorMessage(`MCP server ${quoted(e.server)} is no longer configured.`); return undefined; }
+  if (!host.get(e.server)) { void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} is no longer configured.', quoted(e.server))); return undefined; }
   switch (e.method) {
     case 'tools/call': return vscode.commands.executeCommand(CommandIds.callTool, e.server, e.target, input ?? {});
     case 'prompts/get': return vscode.commands.executeCommand(CommandIds.runPrompt, e.server, e.target, input ?? {});

@@ -12,17 +12,17 @@ import { resultDocuments } from '../documents/results';
  * the messages open as a markdown document. Resolves the result (undefined on cancel).
  */
 export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('prompts'), none: 'No running MCP server offers prompts.' });
+  const picked = await pickServer(host, arg, { filter: running('prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return undefined;
   const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await vscode.window.showQuickPick(
     h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),
-    { placeHolder: `Prompt of ${h.name}`, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Prompt of {0}', h.name), matchOnDetail: true },
   ))?.label;
   if (!name) return undefined;
   const prompt = h.catalogue.prompts.find(p => p.name === name);
   if (!prompt) {
-    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} has no prompt named ${quoted(name)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no prompt named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
   let values = args;
@@ -44,7 +44,7 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
   try {
     result = await h.getPrompt(prompt.name, values);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Prompt ${quoted(prompt.name)} of ${quoted(h.name)} failed: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Prompt {0} of {1} failed: {2}', quoted(prompt.name), quoted(h.name), shownError(err)));
     return undefined;
   }
   await resultDocuments.openResult(h.name, `${prompt.name} prompt`, renderPromptResult(h.name, prompt.name, result), at);

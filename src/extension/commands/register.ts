@@ -90,19 +90,19 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
     [CommandIds.resetTrust]: async () => {
       await s.consent.reset();
       await controller.sync();
-      void vscode.window.showInformationMessage('MCP Host: launch consent reset; workspace servers ask again before they start.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('MCP Host: launch consent reset; workspace servers ask again before they start.'));
     },
     [CommandIds.manageWorkspaceTrust]: () => vscode.commands.executeCommand('workbench.trust.manage'),
     [CommandIds.clearInputs]: async () => {
       const n = await s.inputs.clear();
-      void vscode.window.showInformationMessage(`MCP Host: cleared ${n} stored input value${n === 1 ? '' : 's'}; they are asked again on next start.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MCP Host: cleared {0} stored input value{1}; they are asked again on next start.', n, n === 1 ? '' : 's'));
       return n;
     },
     [CommandIds.signOut]: async (arg?: unknown) => {
-      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: 'No HTTP MCP server is configured.' });
+      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: vscode.l10n.t('No HTTP MCP server is configured.') });
       if (!h || h.definition.type === 'stdio') return;
       await s.oauth.signOut(h.definition);
-      void vscode.window.showInformationMessage(`MCP Host: signed out of ${quoted(h.name)}; it asks you to sign in on its next start.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MCP Host: signed out of {0}; it asks you to sign in on its next start.', quoted(h.name)));
     },
     [CommandIds.loadMoreResources]: (server: string) => s.resourcesTree.loadMore(server),
     [CommandIds.openHistoryEntry]: (node: HistoryNode) => (s.historyTree ? openHistoryEntry(s.historyTree, node) : undefined),
@@ -114,7 +114,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       try {
         return await s.resources.saveAs(server, res, part, target);
       } catch (err) {
-        void vscode.window.showErrorMessage(`Could not save ${res} of ${quoted(server)}: ${shownError(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0} of {1}: {2}', res, quoted(server), shownError(err)));
         return undefined;
       }
     },
@@ -124,17 +124,17 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
 
 async function subscription(s: CommandServices, arg: unknown, uri: string | undefined, on: boolean): Promise<void> {
   const h = await pickServer(s.host, arg, { filter: h => running('resources')(h) && (!on || h.state.kind === 'running' && h.state.capabilities.resources?.subscribe === true),
-    none: on ? 'No running MCP server supports resource subscriptions.' : 'No running MCP server offers resources.' });
+    none: on ? vscode.l10n.t('No running MCP server supports resource subscriptions.') : vscode.l10n.t('No running MCP server offers resources.') });
   if (!h) return;
   const target = uri ?? (await vscode.window.showQuickPick(
     h.catalogue.resources.filter(r => s.controller.isSubscribed(h.name, r.uri) !== on).map(r => ({ label: r.uri, description: r.title ?? r.name })),
-    { placeHolder: on ? `Subscribe to a resource of ${h.name}` : `Unsubscribe from a resource of ${h.name}` },
+    { placeHolder: on ? vscode.l10n.t('Subscribe to a resource of {0}', h.name) : vscode.l10n.t('Unsubscribe from a resource of {0}', h.name) },
   ))?.label;
   if (!target) return;
   try {
     if (on) await s.controller.subscribe(h.name, target);
     else await s.controller.unsubscribe(h.name, target);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not ${on ? 'subscribe to' : 'unsubscribe from'} ${target}: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not {0} {1}: {2}', on ? 'subscribe to' : 'unsubscribe from', target, shownError(err)));
   }
 }

@@ -33,20 +33,20 @@ export function setRegistryInstalls(r: RegistryInstalls): void {
 }
 
 /** The install dialog's buttons. */
-export const INSTALL_USER = 'Install in User Settings';
-export const INSTALL_WORKSPACE = 'Install in Workspace Settings';
-export const INSTALL_CANCEL = 'Cancel';
+export const INSTALL_USER = vscode.l10n.t('Install in User Settings');
+export const INSTALL_WORKSPACE = vscode.l10n.t('Install in Workspace Settings');
+export const INSTALL_CANCEL = vscode.l10n.t('Cancel');
 
 type Item = vscode.QuickPickItem & { entry?: PickEntry };
 
 /** Resolves the name of the server installed, or undefined. */
 export async function browseRegistryCommand(searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
   const base = configuredRegistry();
-  const search = searchArg ?? await vscode.window.showInputBox({ prompt: `Search the MCP Registry (${base})`, placeHolder: 'e.g. filesystem, github, weather' });
+  const search = searchArg ?? await vscode.window.showInputBox({ prompt: vscode.l10n.t('Search the MCP Registry ({0})', base), placeHolder: vscode.l10n.t('e.g. filesystem, github, weather') });
   if (search === undefined) return undefined;
   let page;
   try {
-    page = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Searching the MCP Registry…' }, () => searchRegistry(base, search.trim()));
+    page = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching the MCP Registry…') }, () => searchRegistry(base, search.trim()));
   } catch (e) {
     void vscode.window.showErrorMessage(errorText(e));
     return undefined;
@@ -58,24 +58,24 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
     const items: Item[] = [
       ...(note ? [{ label: iconFreeText(shownName(note, 200)), kind: vscode.QuickPickItemKind.Separator }] : []),
       ...installable.map(e => ({ label: e.label, description: e.description, detail: e.detail, entry: e })),
-      ...(refused.length ? [{ label: 'Refused by MCP Host: cannot be installed', kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...(refused.length ? [{ label: vscode.l10n.t('Refused by MCP Host: cannot be installed'), kind: vscode.QuickPickItemKind.Separator }] : []),
       ...refused.map(e => ({ label: `$(circle-slash) ${e.label}`, description: e.description, detail: e.detail, entry: e })),
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: note ? iconFreeText(shownName(note, 200)) : undefined,
-      placeHolder: installable.length ? 'Install which MCP server?' : 'No installable server found', matchOnDescription: true, matchOnDetail: true,
+      placeHolder: installable.length ? vscode.l10n.t('Install which MCP server?') : vscode.l10n.t('No installable server found'), matchOnDescription: true, matchOnDetail: true,
     });
     chosen = pick?.entry;
   }
   if (!chosen) return undefined;
   if (chosen.refused !== undefined) {
-    void vscode.window.showErrorMessage(`${quoted(chosen.registryName || chosen.label)} cannot be installed: ${shownName(chosen.refused, 600)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} cannot be installed: {1}', quoted(chosen.registryName || chosen.label), shownName(chosen.refused, 600)));
     return undefined;
   }
   const options = chosen.result.options;
   let option: InstallOption | undefined = optionIndex !== undefined ? options[optionIndex] : options.length === 1 ? options[0] : undefined;
   if (!option && optionIndex === undefined) {
-    option = (await vscode.window.showQuickPick(options.map(o => ({ label: iconFreeText(shownName(o.label, 120)), o })), { placeHolder: 'Install how?' }))?.o;
+    option = (await vscode.window.showQuickPick(options.map(o => ({ label: iconFreeText(shownName(o.label, 120)), o })), { placeHolder: vscode.l10n.t('Install how?') }))?.o;
   }
   if (!option) return undefined;
   const target = await askWhere(base, chosen, option);
@@ -91,15 +91,15 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   } finally {
     if (!n) await installs.forget(records);
   }
-  if (n && option.inputs.length) void vscode.window.showInformationMessage(`Installed ${quoted(option.name)}.${inputsNote(option.inputs)}`);
+  if (n && option.inputs.length) void vscode.window.showInformationMessage(vscode.l10n.t('Installed {0}.{1}', quoted(option.name), inputsNote(option.inputs)));
   return n ? option.name : undefined;
 }
 
 /** The install dialog: where to write `option` (described exactly), or undefined for Cancel. */
 function askWhere(base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
-  const left = entry.result.errors.length ? `\n\n${shownName(`Other ways to install it were refused: ${entry.result.errors.join(' ')}`, 1000)}` : '';
+  const left = entry.result.errors.length ? `\n\n${shownName(vscode.l10n.t('Other ways to install it were refused: {0}', entry.result.errors.join(' ')), 1000)}` : '';
   return askWhereToWrite({
-    message: `Install the MCP server ${quoted(entry.result.title || entry.registryName)} (${quoted(entry.registryName)}) from the MCP Registry at ${shownName(base, 120)}?`,
+    message: vscode.l10n.t('Install the MCP server {0} ({1}) from the MCP Registry at {2}?', quoted(entry.result.title || entry.registryName), quoted(entry.registryName), shownName(base, 120)),
     detail: `${describeInstall(option)}${left}`,
     key: `registry-install:${entry.registryName}`,
   }, { user: INSTALL_USER, workspace: INSTALL_WORKSPACE, cancel: INSTALL_CANCEL });

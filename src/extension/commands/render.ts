@@ -7,6 +7,7 @@
 import type { CallToolResult, GetPromptResult, ContentBlock } from '@modelcontextprotocol/client';
 import { shownName } from '../../mcp';
 import { decodeBase64, formatBytes, isPreviewableImage, sniffImage } from '../documents/mime';
+import * as l10n from '@vscode/l10n';
 
 /** Images larger than this are not opened in the image preview (Save As… still writes them). */
 export const MAX_PREVIEW_BYTES = 16 * 1024 * 1024;
@@ -32,11 +33,11 @@ export interface RenderedResult {
 export function renderToolResult(server: string, tool: string, args: Record<string, unknown>, r: CallToolResult): RenderedResult {
   const parts = new Parts();
   const out = [`# ${tool} — ${server}`, ''];
-  if (r.isError) out.push('**The tool reported an error** (`isError: true`).', '');
-  out.push('## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '', '## Result', '');
+  if (r.isError) out.push(l10n.t('**The tool reported an error** (`isError: true`).'), '');
+  out.push(`## ${l10n.t('Arguments')}`, '', fence(JSON.stringify(args, null, 2), 'json'), '', `## ${l10n.t('Result')}`, '');
   for (const block of r.content ?? []) out.push(parts.block(block), '');
-  if (r.structuredContent !== undefined) out.push('## Structured content', '', fence(JSON.stringify(r.structuredContent, null, 2), 'json'), '');
-  if (!(r.content ?? []).length && r.structuredContent === undefined) out.push('_(empty result)_');
+  if (r.structuredContent !== undefined) out.push(`## ${l10n.t('Structured content')}`, '', fence(JSON.stringify(r.structuredContent, null, 2), 'json'), '');
+  if (!(r.content ?? []).length && r.structuredContent === undefined) out.push(l10n.t('_(empty result)_'));
   return { markdown: out.join('\n'), attachments: parts.attachments };
 }
 
@@ -59,10 +60,10 @@ class Parts {
       case 'text': return b.text;
       case 'image': return this.binary('image', b.mimeType, b.data);
       case 'audio': return this.binary('audio', b.mimeType, b.data);
-      case 'resource_link': return `Resource link: [${b.title ?? b.name}](${b.uri})${b.mimeType ? ` (${b.mimeType})` : ''}${b.description ? ` — ${b.description}` : ''}`;
+      case 'resource_link': return `${l10n.t('Resource link: {0}', `[${b.title ?? b.name}](${b.uri})`)}${b.mimeType ? ` (${b.mimeType})` : ''}${b.description ? ` — ${b.description}` : ''}`;
       case 'resource': {
         const res = b.resource;
-        const head = `Embedded resource \`${res.uri}\`${res.mimeType ? ` (${res.mimeType})` : ''}`;
+        const head = `${l10n.t('Embedded resource {0}', `\`${res.uri}\``)}${res.mimeType ? ` (${res.mimeType})` : ''}`;
         return 'text' in res ? `${head}:\n\n${fence(res.text, '')}` : `${head}: ${this.binary('resource', res.mimeType, res.blob)}`;
       }
       default: return fence(JSON.stringify(b, null, 2), 'json');
@@ -72,31 +73,31 @@ class Parts {
   /** One line for a binary part; its bytes become an attachment when they are what they claim to be. */
   private binary(kind: 'image' | 'audio' | 'resource', claimed: unknown, data: unknown): string {
     const label = `${kind} ${++this.counts[kind]}`;
-    const mime = shownName(typeof claimed === 'string' && claimed ? claimed : 'no MIME type', 100);
+    const mime = shownName(typeof claimed === 'string' && claimed ? claimed : l10n.t('no MIME type'), 100);
     const bytes = decodeBase64(data);
-    if (!bytes) return `[${label}: claims ${mime}, but its data is not base64, so it is not shown]`;
+    if (!bytes) return l10n.t('[{0}: claims {1}, but its data is not base64, so it is not shown]', label, mime);
     const size = formatBytes(bytes.byteLength);
     const isImage = kind === 'image' || /^image\//i.test(mime);
     if (!isImage) {
       this.attachments.push({ label, mimeType: mime, bytes, preview: false });
-      return `[${label}: ${mime}, ${size}; save it with Save As… (in the notification) to open it]`;
+      return l10n.t('[{0}: {1}, {2}; save it with Save As… (in the notification) to open it]', label, mime, size);
     }
     const actual = sniffImage(bytes);
     if (isPreviewableImage(mime) || actual) {
       if (!actual) {
         this.attachments.push({ label, mimeType: mime, bytes, preview: false });
-        return `[${label}: claims ${mime}, but its ${size} are not an image of that type, so it is not shown; Save As… writes the bytes]`;
+        return l10n.t('[{0}: claims {1}, but its {2} are not an image of that type, so it is not shown; Save As… writes the bytes]', label, mime, size);
       }
-      const note = sameImageType(actual, mime) ? '' : ` (it claims ${mime})`;
+      const note = sameImageType(actual, mime) ? '' : l10n.t(' (it claims {0})', mime);
       if (bytes.byteLength > MAX_PREVIEW_BYTES) {
         this.attachments.push({ label, mimeType: actual, bytes, preview: false });
-        return `[${label}: ${actual}${note}, ${size}: too large to preview here (over ${formatBytes(MAX_PREVIEW_BYTES)}); Save As… writes it]`;
+        return l10n.t('[{0}: {1}{2}, {3}: too large to preview here (over {4}); Save As… writes it]', label, actual, note, size, formatBytes(MAX_PREVIEW_BYTES));
       }
       this.attachments.push({ label, mimeType: actual, bytes, preview: true });
-      return `[${label}: ${actual}${note}, ${size}, shown in the image preview]`;
+      return l10n.t('[{0}: {1}{2}, {3}, shown in the image preview]', label, actual, note, size);
     }
     this.attachments.push({ label, mimeType: mime, bytes, preview: false });
-    return `[${label}: ${mime}, ${size}: not a type the image preview shows; Save As… writes it]`;
+    return l10n.t('[{0}: {1}, {2}: not a type the image preview shows; Save As… writes it]', label, mime, size);
   }
 }
 

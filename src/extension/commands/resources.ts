@@ -12,23 +12,23 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
     return await fs.open(server, uri);
   } catch (err) {
     fs.log?.(`open ${uri} of ${server}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-    void vscode.window.showErrorMessage(`Could not read ${uri} from ${quoted(server)}: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not read {0} from {1}: {2}', uri, quoted(server), shownError(err)));
     return [];
   }
 }
 
 /** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
 export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
   if (!target) {
     const qp = vscode.window.createQuickPick();
-    qp.placeholder = `Resource URI on ${h.name} (type any URI or pick one)`;
+    qp.placeholder = vscode.l10n.t('Resource URI on {0} (type any URI or pick one)', h.name);
     const known = h.catalogue.resources.map(r => ({ label: r.uri, description: r.title ?? r.name }));
     qp.items = known;
-    qp.onDidChangeValue(v => { qp.items = v ? [{ label: v, description: '(as typed)' }, ...known] : known; });
+    qp.onDidChangeValue(v => { qp.items = v ? [{ label: v, description: vscode.l10n.t('(as typed)') }, ...known] : known; });
     target = await new Promise<string | undefined>(resolve => {
       qp.onDidAccept(() => { resolve(qp.selectedItems[0]?.label ?? qp.value); qp.hide(); });
       qp.onDidHide(() => { resolve(undefined); qp.dispose(); });
@@ -40,7 +40,7 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
 
 /** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
 export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   const pick = await vscode.window.showQuickPick(
@@ -55,19 +55,19 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
  * variables (when given, nothing is asked). Each variable is asked with completion values.
  */
 export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: 'No running MCP server offers resources.' });
+  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return [];
   const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(
     h.catalogue.resourceTemplates.map(t => ({ label: t.uriTemplate, description: t.title ?? t.name, detail: t.description })),
-    { placeHolder: `Resource template of ${h.name}` },
+    { placeHolder: vscode.l10n.t('Resource template of {0}', h.name) },
   ))?.label;
   if (!tplText) return [];
   let tpl: UriTemplate;
   try {
     tpl = new UriTemplate(tplText);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Invalid URI template ${tplText}: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Invalid URI template {0}: {1}', tplText, shownError(err)));
     return [];
   }
   const values: Record<string, string> = { ...(vars ?? {}) };

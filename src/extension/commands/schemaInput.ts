@@ -14,7 +14,7 @@ interface PropSchema {
 }
 
 /** Sentinel for "leave this optional field out". */
-const SKIP = '(leave empty)';
+const skipLabel = (): string => vscode.l10n.t('(leave empty)');
 
 /**
  * Asks for tool arguments one field at a time, driven by the tool's `inputSchema`: enums and
@@ -51,7 +51,7 @@ async function askField(title: string, name: string, p: PropSchema, required: bo
   if (p.enum || type === 'boolean') {
     const values = p.enum ?? [true, false];
     const items = values.map(v => ({ label: String(v), value: v as unknown }));
-    if (!required) items.push({ label: SKIP, value: OMIT });
+    if (!required) items.push({ label: skipLabel(), value: OMIT });
     const pick = await vscode.window.showQuickPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
     return pick ? pick.value : CANCEL;
   }
@@ -60,15 +60,15 @@ async function askField(title: string, name: string, p: PropSchema, required: bo
   const isJson = !isNumber && !isStringArray && type !== 'string' && type !== undefined;
   const text = await vscode.window.showInputBox({
     title,
-    prompt: `${prompt}${isStringArray ? ' — comma-separated' : isJson ? ` — JSON ${type}` : ''}`,
+    prompt: `${prompt}${isStringArray ? vscode.l10n.t(' — comma-separated') : isJson ? vscode.l10n.t(' — JSON {0}', String(type)) : ''}`,
     value: p.default === undefined ? undefined : typeof p.default === 'string' ? p.default : JSON.stringify(p.default),
     ignoreFocusOut: true,
     validateInput: v => {
-      if (v === '') return required && type !== 'string' ? `${name} is required` : undefined;
-      if (isNumber && !Number.isFinite(Number(v))) return 'Enter a number';
-      if (type === 'integer' && !Number.isInteger(Number(v))) return 'Enter a whole number';
-      if (isJson) { try { JSON.parse(v); } catch { return 'Enter valid JSON'; } }
-      if (type === 'string' && typeof p.pattern === 'string' && testPattern(p.pattern, v) === false) return `Must match ${shortPattern(p.pattern)}`;
+      if (v === '') return required && type !== 'string' ? vscode.l10n.t('{0} is required', name) : undefined;
+      if (isNumber && !Number.isFinite(Number(v))) return vscode.l10n.t('Enter a number');
+      if (type === 'integer' && !Number.isInteger(Number(v))) return vscode.l10n.t('Enter a whole number');
+      if (isJson) { try { JSON.parse(v); } catch { return vscode.l10n.t('Enter valid JSON'); } }
+      if (type === 'string' && typeof p.pattern === 'string' && testPattern(p.pattern, v) === false) return vscode.l10n.t('Must match {0}', shortPattern(p.pattern));
       return undefined;
     },
   });

@@ -8,9 +8,10 @@ import { notify } from '../ui/dialogs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
 export function offerTrust(ctl: ServerController, names: string[]): void {
-  const manage = 'Manage Workspace Trust';
-  const which = names.length === 1 ? `${quoted(names[0])} is defined in workspace settings` : `${names.length} servers (${names.map(n => quoted(n)).join(', ')}) are defined in workspace settings`;
-  const text = `This workspace is not trusted (Restricted Mode): ${which} and cannot start until you trust it.`;
+  const manage = vscode.l10n.t('Manage Workspace Trust');
+  const text = names.length === 1
+    ? vscode.l10n.t('This workspace is not trusted (Restricted Mode): {0} is defined in workspace settings and cannot start until you trust it.', quoted(names[0]))
+    : vscode.l10n.t('This workspace is not trusted (Restricted Mode): {0} servers ({1}) are defined in workspace settings and cannot start until you trust it.', names.length, names.map(n => quoted(n)).join(', '));
   ctl.trustOffers.push({ text, actions: [manage] });
   void notify('warning', text, manage)
     .then(pick => { if (pick === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
@@ -41,7 +42,7 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
   const held = ctl.untrustedServers();
   const h = await pickServer(host, arg, {
     filter: s => s.state.kind !== 'running' && !held.includes(s.name),
-    none: host.servers.length ? 'Every MCP server is already running.' : undefined,
+    none: host.servers.length ? vscode.l10n.t('Every MCP server is already running.') : undefined,
   });
   if (!h) return false;
   // The user's own Start: the server's sampling and elicitation questions denied earlier may be asked again.
@@ -51,14 +52,14 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
     return true;
   } catch (err) {
     // "Don't Allow" was the user's own answer: the dialog was the one message.
-    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not start: ${shownError(err)}`);
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} did not start: {1}', quoted(h.name), shownError(err)));
     return false;
   }
 }
 
 /** Stops one server (its whole process tree). */
 export async function stopServer(host: HostApi, arg?: unknown): Promise<void> {
-  const h = await pickServer(host, arg, { filter: s => s.state.kind === 'running' || s.state.kind === 'starting', none: 'No MCP server is running.' });
+  const h = await pickServer(host, arg, { filter: s => s.state.kind === 'running' || s.state.kind === 'starting', none: vscode.l10n.t('No MCP server is running.') });
   await h?.stop();
 }
 
@@ -70,7 +71,7 @@ export async function restartServer(host: HostApi, ctl: ServerController, arg?: 
   try {
     await ctl.restart(h.name);
   } catch (err) {
-    if (!answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} did not restart: ${shownError(err)}`);
+    if (!answeredNo(err)) void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} did not restart: {1}', quoted(h.name), shownError(err)));
   }
 }
 
@@ -80,11 +81,11 @@ export async function startAll(host: HostApi, ctl: ServerController): Promise<vo
   if (held.length) offerTrust(ctl, held);
   const names = host.servers.filter(h => (h.state.kind === 'stopped' || h.state.kind === 'error') && !held.includes(h.name)).map(h => h.name);
   if (!names.length && !held.length) {
-    void vscode.window.showInformationMessage(host.servers.length ? 'Every MCP server is already running.' : 'No MCP server is configured. Add one under "mcpHost.servers" in settings.');
+    void vscode.window.showInformationMessage(host.servers.length ? vscode.l10n.t('Every MCP server is already running.') : vscode.l10n.t('No MCP server is configured. Add one under "mcpHost.servers" in settings.'));
     return;
   }
   const errors = await ctl.startMany(names);
-  errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(`MCP server ${quoted(names[i])} did not start: ${shownError(err)}`); });
+  errors.forEach((err, i) => { if (err && !answeredNo(err)) void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} did not start: {1}', quoted(names[i]), shownError(err))); });
 }
 
 /** True when the start failed because the user has just answered "Don't Allow" (or dismissed the dialog). */
@@ -99,29 +100,35 @@ export async function stopAll(host: HostApi): Promise<void> {
 
 /** MCP Host: List Servers — pick a server, then an action that fits its state. */
 export async function listServers(host: HostApi, ctl: ServerController, logs: ServerLogs): Promise<void> {
-  const h = await pickServer(host, undefined, { placeHolder: 'MCP servers' });
+  const h = await pickServer(host, undefined, { placeHolder: vscode.l10n.t('MCP servers') });
   if (!h) return;
   const actions = actionsFor(h);
-  const pick = await vscode.window.showQuickPick(actions.map(a => a.label), { placeHolder: `${h.name}: ${pickDescription(h)}` });
+  const pick = (await vscode.window.showQuickPick(actions, { placeHolder: `${h.name}: ${pickDescription(h)}` }))?.action;
   switch (pick) {
-    case 'Start': await startServer(host, ctl, h.name); break;
-    case 'Stop': await h.stop(); break;
-    case 'Restart': await restartServer(host, ctl, h.name); break;
-    case 'Show Logs': logs.show(h.name); break;
-    case 'Call Tool…': await vscode.commands.executeCommand(CommandIds.callTool, h.name); break;
-    case 'Run Prompt…': await vscode.commands.executeCommand(CommandIds.runPrompt, h.name); break;
-    case 'Browse Resources': await vscode.commands.executeCommand(CommandIds.browseResources, h.name); break;
+    case 'start': await startServer(host, ctl, h.name); break;
+    case 'stop': await h.stop(); break;
+    case 'restart': await restartServer(host, ctl, h.name); break;
+    case 'logs': logs.show(h.name); break;
+    case 'tool': await vscode.commands.executeCommand(CommandIds.callTool, h.name); break;
+    case 'prompt': await vscode.commands.executeCommand(CommandIds.runPrompt, h.name); break;
+    case 'resources': await vscode.commands.executeCommand(CommandIds.browseResources, h.name); break;
   }
 }
 
-function actionsFor(h: ServerHandle): { label: string }[] {
+type ServerAction = 'start' | 'stop' | 'restart' | 'logs' | 'tool' | 'prompt' | 'resources';
+
+function actionsFor(h: ServerHandle): { label: string; action: ServerAction }[] {
   const s = h.state;
-  const out = s.kind === 'running' || s.kind === 'starting' ? ['Stop', 'Restart'] : ['Start'];
-  out.push('Show Logs');
+  const label: Record<ServerAction, string> = {
+    start: vscode.l10n.t('Start'), stop: vscode.l10n.t('Stop'), restart: vscode.l10n.t('Restart'), logs: vscode.l10n.t('Show Logs'),
+    tool: vscode.l10n.t('Call Tool…'), prompt: vscode.l10n.t('Run Prompt…'), resources: vscode.l10n.t('Browse Resources'),
+  };
+  const out: ServerAction[] = s.kind === 'running' || s.kind === 'starting' ? ['stop', 'restart'] : ['start'];
+  out.push('logs');
   if (s.kind === 'running') {
-    if (s.capabilities.tools) out.push('Call Tool…');
-    if (s.capabilities.prompts) out.push('Run Prompt…');
-    if (s.capabilities.resources) out.push('Browse Resources');
+    if (s.capabilities.tools) out.push('tool');
+    if (s.capabilities.prompts) out.push('prompt');
+    if (s.capabilities.resources) out.push('resources');
   }
-  return out.map(label => ({ label }));
+  return out.map(action => ({ label: label[action], action }));
 }

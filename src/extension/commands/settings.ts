@@ -29,8 +29,9 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
-    const ok = await ask({ severity: 'warning', message: `Replace the existing servers ${clash.join(', ')}?`, buttons: [{ title: 'Replace' }] });
-    if (ok !== 'Replace') for (const n of clash) delete servers[n];
+    const replace = vscode.l10n.t('Replace');
+    const ok = await ask({ severity: 'warning', message: vscode.l10n.t('Replace the existing servers {0}?', clash.join(', ')), buttons: [{ title: replace }] });
+    if (ok !== replace) for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
   // Recorded before the write: the settings change starts a sync at once, and it must find the record (fail closed).
@@ -67,7 +68,7 @@ export async function askWhereToWrite(dialog: { message: string; detail: string;
 }
 
 /** The import dialog's buttons. */
-export const IMPORT_TITLES: WhereTitles = { user: 'Import into User Settings', workspace: 'Import into Workspace Settings', cancel: 'Cancel' };
+export const IMPORT_TITLES: WhereTitles = { user: vscode.l10n.t('Import into User Settings'), workspace: vscode.l10n.t('Import into Workspace Settings'), cancel: vscode.l10n.t('Cancel') };
 
 /**
  * What Import Servers says when `file` cannot be read (the bounded reader refused it: a FIFO, a device, a directory,
@@ -75,8 +76,8 @@ export const IMPORT_TITLES: WhereTitles = { user: 'Import into User Settings', w
  */
 export function importReadError(file: string, err: unknown): string {
   return err instanceof BoundedReadError
-    ? `Could not import ${file}, ${err.why}; choose an MCP configuration file (JSON).`
-    : `Could not read ${file}: ${shownError(err)}`;
+    ? vscode.l10n.t('Could not import {0}, {1}; choose an MCP configuration file (JSON).', file, err.why)
+    : vscode.l10n.t('Could not read {0}: {1}', file, shownError(err));
 }
 
 /**
@@ -87,9 +88,13 @@ export function importReadError(file: string, err: unknown): string {
 export function inputsNote(inputs: unknown[]): string {
   const ids = inputs.map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
   if (!ids.length) return '';
-  const when = startupMode() === 'eager' && autoStart() ? 'now, as the server starts' : 'when the server first starts';
+  const now = startupMode() === 'eager' && autoStart();
   const list = ids.map(id => `\${input:${shownName(id, 80)}}`).join(', ');
-  return ` ${list} ${ids.length === 1 ? 'is' : 'are'} asked ${when} (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.`;
+  return ' ' + (ids.length === 1
+    ? (now ? vscode.l10n.t('{0} is asked now, as the server starts (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.', list)
+      : vscode.l10n.t('{0} is asked when the server first starts (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.', list))
+    : (now ? vscode.l10n.t('{0} are asked now, as the server starts (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.', list)
+      : vscode.l10n.t('{0} are asked when the server first starts (masked if secret) and kept in SecretStorage (the OS keychain), not in settings.', list)));
 }
 
 /** Known config files of other MCP clients on this machine and in the workspace. */
@@ -97,17 +102,17 @@ function candidateFiles(): { label: string; file: string }[] {
   const home = os.homedir();
   const out: { label: string; file: string }[] = [];
   for (const f of vscode.workspace.workspaceFolders ?? []) {
-    out.push({ label: `VS Code mcp.json (${f.name})`, file: path.join(f.uri.fsPath, '.vscode', 'mcp.json') });
-    out.push({ label: `Cursor (${f.name})`, file: path.join(f.uri.fsPath, '.cursor', 'mcp.json') });
-    out.push({ label: `Claude Code project .mcp.json (${f.name})`, file: path.join(f.uri.fsPath, '.mcp.json') });
+    out.push({ label: vscode.l10n.t('VS Code mcp.json ({0})', f.name), file: path.join(f.uri.fsPath, '.vscode', 'mcp.json') });
+    out.push({ label: vscode.l10n.t('Cursor ({0})', f.name), file: path.join(f.uri.fsPath, '.cursor', 'mcp.json') });
+    out.push({ label: vscode.l10n.t('Claude Code project .mcp.json ({0})', f.name), file: path.join(f.uri.fsPath, '.mcp.json') });
   }
   out.push(
-    { label: 'Claude Desktop', file: process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
+    { label: vscode.l10n.t('Claude Desktop'), file: process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
       : process.platform === 'win32' ? path.join(process.env.APPDATA ?? home, 'Claude', 'claude_desktop_config.json')
         : path.join(home, '.config', 'Claude', 'claude_desktop_config.json') },
-    { label: 'Cursor (user)', file: path.join(home, '.cursor', 'mcp.json') },
-    { label: 'Windsurf', file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
-    { label: 'GitHub Copilot CLI', file: path.join(home, '.copilot', 'mcp-config.json') },
+    { label: vscode.l10n.t('Cursor (user)'), file: path.join(home, '.cursor', 'mcp.json') },
+    { label: vscode.l10n.t('Windsurf'), file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+    { label: vscode.l10n.t('GitHub Copilot CLI'), file: path.join(home, '.copilot', 'mcp-config.json') },
   );
   return out;
 }
@@ -123,7 +128,7 @@ export async function importServersCommand(file?: string, answer?: string, targe
   if (!chosen) {
     const existing = [];
     for (const c of candidateFiles()) if (await fs.stat(c.file).then(() => true, () => false)) existing.push({ label: c.label, description: c.file, file: c.file });
-    const pick = await vscode.window.showQuickPick([...existing, { label: 'Browse…', description: '', file: '' }], { placeHolder: 'Import MCP servers from' });
+    const pick = await vscode.window.showQuickPick([...existing, { label: vscode.l10n.t('Browse…'), description: '', file: '' }], { placeHolder: vscode.l10n.t('Import MCP servers from') });
     if (!pick) return 0;
     chosen = pick.file || (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json', 'jsonc'] } }))?.[0]?.fsPath;
     if (!chosen) return 0;
@@ -135,12 +140,12 @@ export async function importServersCommand(file?: string, answer?: string, targe
   }
   const r = importConfig(text, 'auto', path.basename(chosen));
   if (r.errors.length) {
-    void vscode.window.showErrorMessage(`Import failed: ${r.errors.map(e => e.message).join(' ')}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Import failed: {0}', r.errors.map(e => e.message).join(' ')));
     return 0;
   }
   const total = Object.keys(r.servers).length;
   if (!total) {
-    void vscode.window.showInformationMessage(`${chosen} defines no MCP servers; nothing to import.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} defines no MCP servers; nothing to import.', chosen));
     return 0;
   }
   // Which servers (asked when the user picked the file and it holds more than one; a caller naming the file imports
@@ -150,7 +155,7 @@ export async function importServersCommand(file?: string, answer?: string, targe
     const picks = await vscode.window.showQuickPick(names.map(n => ({
       label: iconFreeText(shownName(n, 120)), name: n, picked: true,
       detail: iconFreeText(shownName(describeInstall({ name: n, server: r.servers[n] as Record<string, unknown>, inputs: [] }).split('\n')[1] ?? '', 200)),
-    })), { canPickMany: true, placeHolder: `Import which servers from ${path.basename(chosen)}?`, matchOnDetail: true });
+    })), { canPickMany: true, placeHolder: vscode.l10n.t('Import which servers from {0}?', path.basename(chosen)), matchOnDetail: true });
     if (!picks?.length) return 0;
     names = picks.map(p => p.name);
   }
@@ -162,7 +167,9 @@ export async function importServersCommand(file?: string, answer?: string, targe
     ...(r.warnings.length ? [shownName(r.warnings.join(' '), 1000)] : []),
   ].join('\n\n');
   const where = await askWhereToWrite({
-    message: `Import ${names.length === 1 ? `the MCP server ${quoted(names[0])}` : `${names.length} MCP servers`} from ${shownName(chosen, 200)}?`,
+    message: names.length === 1
+      ? vscode.l10n.t('Import the MCP server {0} from {1}?', quoted(names[0]), shownName(chosen, 200))
+      : vscode.l10n.t('Import {0} MCP servers from {1}?', names.length, shownName(chosen, 200)),
     detail, key: `import:${chosen}`,
   }, IMPORT_TITLES, target === 'user' || target === 'workspace' ? target : undefined);
   if (!where) return 0;
@@ -170,12 +177,17 @@ export async function importServersCommand(file?: string, answer?: string, targe
   const note = n ? inputsNote(r.inputs) : '';
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
-    void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+    void vscode.window.showInformationMessage(importedText(n, chosen, note + (r.warnings.length ? ` ${r.warnings.join(' ')}` : '')));
     await afterMcpJsonImport(n, total, answer);
     return n;
   }
-  void vscode.window.showInformationMessage(`Imported ${n} MCP server${n === 1 ? '' : 's'} from ${chosen}.${note}${r.warnings.length ? ` ${r.warnings.join(' ')}` : ''}`);
+  void vscode.window.showInformationMessage(importedText(n, chosen, note + (r.warnings.length ? ` ${r.warnings.join(' ')}` : '')));
   return n;
+}
+
+/** "Imported 2 MCP servers from <file>." and what follows (the inputs note, the importer's warnings). */
+function importedText(n: number, file: string, rest: string): string {
+  return n === 1 ? vscode.l10n.t('Imported 1 MCP server from {0}.{1}', file, rest) : vscode.l10n.t('Imported {0} MCP servers from {1}.{2}', n, file, rest);
 }
 
 /**
@@ -186,18 +198,18 @@ export async function importServersCommand(file?: string, answer?: string, targe
  */
 export async function addServerCommand(kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
   const kind = kindArg ?? (await vscode.window.showQuickPick([
-    { label: 'Command (stdio)', value: 'stdio' as const }, { label: 'HTTP (Streamable HTTP, SSE fallback)', value: 'http' as const },
-  ], { placeHolder: 'What kind of MCP server?' }))?.value;
+    { label: vscode.l10n.t('Command (stdio)'), value: 'stdio' as const }, { label: vscode.l10n.t('HTTP (Streamable HTTP, SSE fallback)'), value: 'http' as const },
+  ], { placeHolder: vscode.l10n.t('What kind of MCP server?') }))?.value;
   if (!kind) return undefined;
   const target = targetArg ?? await vscode.window.showInputBox({
-    prompt: kind === 'stdio' ? 'Command line, e.g. npx -y @modelcontextprotocol/server-everything (quote arguments with spaces)' : 'URL, e.g. https://example.com/mcp',
+    prompt: kind === 'stdio' ? vscode.l10n.t('Command line, e.g. npx -y @modelcontextprotocol/server-everything (quote arguments with spaces)') : vscode.l10n.t('URL, e.g. https://example.com/mcp'),
     ignoreFocusOut: true,
-    validateInput: v => kind === 'http' && !/^https?:\/\//.test(v.trim()) ? 'Enter an http(s) URL' : v.trim() ? undefined : 'Required',
+    validateInput: v => kind === 'http' && !/^https?:\/\//.test(v.trim()) ? vscode.l10n.t('Enter an http(s) URL') : v.trim() ? undefined : vscode.l10n.t('Required'),
   });
   if (!target?.trim()) return undefined;
   const stdio = kind === 'stdio' ? definitionFromCommandLine(target) : undefined;
   const guess = stdio?.name ?? new URL(target.trim()).hostname.split('.')[0];
-  const name = nameArg ?? (targetArg !== undefined ? guess : await vscode.window.showInputBox({ prompt: 'Server name', value: guess || 'server', ignoreFocusOut: true }));
+  const name = nameArg ?? (targetArg !== undefined ? guess : await vscode.window.showInputBox({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
   if (!name) return undefined;
   const def = stdio?.definition ?? { type: 'http', url: target.trim() };
   return await addToSettings({ [name]: def }) ? name : undefined;

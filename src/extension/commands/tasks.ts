@@ -30,17 +30,17 @@ async function pickTask(host: HostApi, filter: (t: TaskInfo) => boolean, none: s
 
 /** MCP Host: Cancel Task. Resolves true when a task was cancelled. */
 export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<boolean> {
-  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), 'No MCP task is running.', 'Cancel which task?');
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => !isTerminal(t.status), vscode.l10n.t('No MCP task is running.'), vscode.l10n.t('Cancel which task?'));
   if (!target) return false;
   if (isTerminal(target.t.status)) {
-    void vscode.window.showInformationMessage(`MCP task of ${quoted(target.t.tool)} on ${quoted(target.h.name)} has already ended (${target.t.status}).`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP task of {0} on {1} has already ended ({2}).', quoted(target.t.tool), quoted(target.h.name), target.t.status));
     return false;
   }
   try {
     await target.h.cancelTask(target.t.taskId);
     return true;
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not cancel the task of ${quoted(target.t.tool)} on ${quoted(target.h.name)}: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not cancel the task of {0} on {1}: {2}', quoted(target.t.tool), quoted(target.h.name), shownError(err)));
     return false;
   }
 }
@@ -50,16 +50,16 @@ export async function cancelTaskCommand(host: HostApi, arg?: unknown, taskId?: s
  * for with a cancellable progress notification. Resolves the document's text (undefined when there is none).
  */
 export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId?: string): Promise<string | undefined> {
-  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => t.hasResult || !isTerminal(t.status), 'No MCP task has a result to show.', 'Show the result of which task?');
+  const target = taskOf(host, arg, taskId) ?? await pickTask(host, t => t.hasResult || !isTerminal(t.status), vscode.l10n.t('No MCP task has a result to show.'), vscode.l10n.t('Show the result of which task?'));
   if (!target) return undefined;
   const { h, t } = target;
   if (isTerminal(t.status) && !t.hasResult) {
-    void vscode.window.showErrorMessage(`The task of ${quoted(t.tool)} on ${quoted(h.name)} has no result: ${shownName(t.error ?? t.status, 1000)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The task of {0} on {1} has no result: {2}', quoted(t.tool), quoted(h.name), shownName(t.error ?? t.status, 1000)));
     return undefined;
   }
   try {
     const result = isTerminal(t.status) ? await h.taskResult(t.taskId) : await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${t.tool} (task)`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP Host: {0} › {1} (task)', h.name, t.tool), cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => { void h.cancelTask(t.taskId).catch(() => undefined); });
         const sub = h.onDidChangeTasks(i => { if (i.taskId === t.taskId) progress.report({ message: taskMessage(i) }); });
@@ -70,13 +70,13 @@ export async function showTaskResultCommand(host: HostApi, arg?: unknown, taskId
     await resultDocuments.openResult(h.name, `${t.tool} task`, rendered);
     return rendered.markdown;
   } catch (err) {
-    void vscode.window.showErrorMessage(`The task of ${quoted(t.tool)} on ${quoted(h.name)} has no result: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The task of {0} on {1} has no result: {2}', quoted(t.tool), quoted(h.name), shownError(err)));
     return undefined;
   }
 }
 
 /** The line a progress notification shows for a task. */
 export function taskMessage(t: TaskInfo): string {
-  const what = t.status === 'input_required' ? 'needs your input' : t.status;
-  return `${what}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`;
+  const what = t.status === 'input_required' ? vscode.l10n.t('needs your input') : t.status;
+  return t.statusMessage ? vscode.l10n.t('{0} — {1}', what, t.statusMessage) : what;
 }

@@ -16,7 +16,7 @@ import { abortSignalOf } from '../ui/cancellation';
  * result as a markdown document; resolves the result (undefined on cancel).
  */
 export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('tools'), none: 'No running MCP server offers tools.' });
+  const picked = await pickServer(host, arg, { filter: running('tools'), none: vscode.l10n.t('No running MCP server offers tools.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
@@ -26,15 +26,15 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     : h.catalogue.tools;
   const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
     offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
-    { placeHolder: `Tool of ${h.name}`, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Tool of {0}', h.name), matchOnDetail: true },
   ))?.label;
   if (!name) return undefined;
   const tool = h.catalogue.tools.find(t => t.name === name);
   if (!tool) {
-    void vscode.window.showErrorMessage(`MCP server ${quoted(h.name)} has no tool named ${quoted(name)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no tool named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
-  const input = args ?? await askArguments(`Call ${tool.name}`, tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
+  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
   if (!input) return undefined;
   // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
   const view = apps?.open(h.name, tool, input);
@@ -42,7 +42,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   let result: CallToolResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MCP Host: ${h.name} › ${tool.name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP Host: {0} › {1}', h.name, tool.name), cancellable: true },
       (progress, token) => {
         // Cancel aborts the call; a call running as a task is cancelled on the server (tasks/cancel).
         const signal = abortSignalOf(token);
@@ -66,7 +66,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     );
   } catch (err) {
     view?.cancelled(errorText(err));
-    void vscode.window.showErrorMessage(`Tool ${quoted(tool.name)} of ${quoted(h.name)} failed: ${shownError(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Tool {0} of {1} failed: {2}', quoted(tool.name), quoted(h.name), shownError(err)));
     return undefined;
   }
   if (view) {

@@ -132,9 +132,10 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private async showBinary(ref: ResourceRef, docUri: vscode.Uri, mimeType: string | undefined, bytes: Buffer): Promise<void> {
     const name = docUri.path.split('/').pop() ?? 'resource';
     await resultDocuments.open(ref.server, `${name} (hex)`, hexView(ref.uri, mimeType, bytes), 'txt');
-    void vscode.window.showInformationMessage(`${name} is binary (${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}): shown as hex.`, 'Save As…', 'Open Anyway').then(pick => {
-      if (pick === 'Save As…') void vscode.commands.executeCommand(CommandIds.saveResourceAs, ref.server, ref.uri, ref.part);
-      if (pick === 'Open Anyway') void vscode.commands.executeCommand('vscode.open', docUri);
+    const saveAs = vscode.l10n.t('Save As…'), openAnyway = vscode.l10n.t('Open Anyway');
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is binary ({1}, {2}): shown as hex.', name, mimeType ?? vscode.l10n.t('no MIME type'), countOf(bytes.byteLength, 'byte')), saveAs, openAnyway).then(pick => {
+      if (pick === saveAs) void vscode.commands.executeCommand(CommandIds.saveResourceAs, ref.server, ref.uri, ref.part);
+      if (pick === openAnyway) void vscode.commands.executeCommand('vscode.open', docUri);
     });
   }
 
@@ -144,7 +145,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const c = contents[part ?? 0];
     if (!c) throw new Error(`Resource ${uri} of "${server}" has no content ${part ?? 0}`);
     const name = resourceDocUri({ server, uri, part }, c.mimeType, part === undefined ? undefined : c.uri).path.split('/').pop();
-    const where = target ?? await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), name ?? 'resource'), title: `Save ${uri}` });
+    const where = target ?? await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), name ?? 'resource'), title: vscode.l10n.t('Save {0}', uri) });
     if (!where) return undefined;
     await vscode.workspace.fs.writeFile(where, 'blob' in c ? Buffer.from(c.blob, 'base64') : Buffer.from(c.text, 'utf8'));
     return where;
@@ -163,11 +164,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     return new vscode.Disposable(() => {});
   }
 
-  readDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  createDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  writeFile(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  delete(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
-  rename(): never { throw vscode.FileSystemError.NoPermissions('MCP resources are read-only'); }
+  readDirectory(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP resources are read-only')); }
+  createDirectory(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP resources are read-only')); }
+  writeFile(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP resources are read-only')); }
+  delete(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP resources are read-only')); }
+  rename(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP resources are read-only')); }
 
   private key(uri: vscode.Uri): string {
     const ref = parseResourceDocUri(uri);
@@ -237,7 +238,7 @@ function isTextMime(m: string | undefined): boolean {
 
 /** The hex view of binary contents: what it is, then up to the first 4 KiB as offset, hex and ASCII. */
 export function hexView(uri: string, mimeType: string | undefined, bytes: Uint8Array, max = 4096): string {
-  const lines = [`${uri}`, `${mimeType ?? 'no MIME type'}, ${countOf(bytes.byteLength, 'byte')}${bytes.byteLength > max ? ` (the first ${max} shown)` : ''}`, ''];
+  const lines = [`${uri}`, `${mimeType ?? vscode.l10n.t('no MIME type')}, ${countOf(bytes.byteLength, 'byte')}${bytes.byteLength > max ? vscode.l10n.t(' (the first {0} shown)', max) : ''}`, ''];
   for (let off = 0; off < Math.min(bytes.byteLength, max); off += 16) {
     const row = bytes.subarray(off, Math.min(off + 16, bytes.byteLength));
     const hex = [...row].map(b => b.toString(16).padStart(2, '0')).join(' ').padEnd(47);

@@ -52,7 +52,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
   askSave?: (notice: AttachmentNotice) => Thenable<vscode.Uri | undefined>;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.path) ?? `(This result is no longer kept: MCP Host keeps the last ${MAX_RESULTS} results. Run it again.)`;
+    return this.texts.get(uri.path) ?? vscode.l10n.t('(This result is no longer kept: MCP Host keeps the last {0} results. Run it again.)', MAX_RESULTS);
   }
 
   /**
@@ -90,12 +90,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
   async saveAs(file: vscode.Uri, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const kept = this.files.get(file.path);
     if (!kept) {
-      void vscode.window.showErrorMessage(`${file.path.split('/').pop()} is no longer kept: MCP Host keeps the attachments of the latest results (${formatBytes(MAX_ATTACHMENT_BYTES)}). Run it again.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0} is no longer kept: MCP Host keeps the attachments of the latest results ({1}). Run it again.', file.path.split('/').pop() ?? '', formatBytes(MAX_ATTACHMENT_BYTES)));
       return undefined;
     }
     const name = (file.path.split('/').pop() ?? 'attachment').replace(/[:*?"<>|]/g, '-');
     const where = target ?? await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), name), title: `Save ${kept.label}`,
+      defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), name), title: vscode.l10n.t('Save {0}', kept.label),
     });
     if (!where) return undefined;
     await vscode.workspace.fs.writeFile(where, kept.bytes);
@@ -131,17 +131,18 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
   /** "get-sum returned image 1 (image/png, 1.2 KB) and audio 1 (audio/wav, 8.0 KB)." with Save As…. */
   private offerSave(title: string, attachments: ResultAttachment[], files: vscode.Uri[]): void {
     const list = attachments.map(a => `${a.label} (${a.mimeType}, ${formatBytes(a.bytes.byteLength)})`);
-    const listed = list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list.at(-1)}` : list[0];
-    const notice: AttachmentNotice = { message: `${shownName(title)} returned ${listed}.`, files };
+    const listed = list.length > 1 ? vscode.l10n.t('{0} and {1}', list.slice(0, -1).join(', '), list.at(-1) ?? '') : list[0];
+    const notice: AttachmentNotice = { message: vscode.l10n.t('{0} returned {1}.', shownName(title), listed), files };
     this.lastNotice = notice;
-    const pick = this.askSave ? this.askSave(notice) : vscode.window.showInformationMessage(notice.message, 'Save As…').then(async b => {
-      if (b !== 'Save As…') return undefined;
+    const saveAs = vscode.l10n.t('Save As…');
+    const pick = this.askSave ? this.askSave(notice) : vscode.window.showInformationMessage(notice.message, saveAs).then(async b => {
+      if (b !== saveAs) return undefined;
       if (files.length === 1) return files[0];
-      const item = await vscode.window.showQuickPick(files.map((f, i) => ({ label: attachments[i].label, description: list[i], f })), { placeHolder: 'Save which one?' });
+      const item = await vscode.window.showQuickPick(files.map((f, i) => ({ label: attachments[i].label, description: list[i], f })), { placeHolder: vscode.l10n.t('Save which one?') });
       return item?.f;
     });
     void Promise.resolve(pick).then(f => (f ? this.saveAs(f) : undefined)).catch((err: unknown) => {
-      void vscode.window.showErrorMessage(`Could not save: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save: {0}', err instanceof Error ? err.message : String(err)));
     });
   }
 }
@@ -169,9 +170,9 @@ export class ResultFiles implements vscode.FileSystemProvider {
   }
 
   watch(): vscode.Disposable { return new vscode.Disposable(() => {}); }
-  readDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP results are read-only'); }
-  createDirectory(): never { throw vscode.FileSystemError.NoPermissions('MCP results are read-only'); }
-  writeFile(): never { throw vscode.FileSystemError.NoPermissions('MCP results are read-only'); }
-  delete(): never { throw vscode.FileSystemError.NoPermissions('MCP results are read-only'); }
-  rename(): never { throw vscode.FileSystemError.NoPermissions('MCP results are read-only'); }
+  readDirectory(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP results are read-only')); }
+  createDirectory(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP results are read-only')); }
+  writeFile(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP results are read-only')); }
+  delete(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP results are read-only')); }
+  rename(): never { throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('MCP results are read-only')); }
 }

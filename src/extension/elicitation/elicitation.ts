@@ -23,27 +23,26 @@ export interface ElicitUi {
   ask(server: string, field: ElicitField, index: number, total: number, error?: string): Promise<string | string[] | undefined>;
 }
 
-const RESPOND = 'Respond…';
-const DECLINE = 'Decline';
 
 /** The real inputs: a modal, then an input box or quick pick per field. */
 export const quickInputElicitUi: ElicitUi = {
   async start(server, message) {
     // Decline and Cancel are different answers to the server (the dialog's own Cancel is the latter).
+    const RESPOND = vscode.l10n.t('Respond…'), DECLINE = vscode.l10n.t('Decline');
     const pick = await askDialog({
-      severity: 'info', message: `MCP server ${quoted(server)} asks for information`, detail: dialogText(message),
+      severity: 'info', message: vscode.l10n.t('MCP server {0} asks for information', quoted(server)), detail: dialogText(message),
       buttons: [{ title: RESPOND }, { title: DECLINE }],
     });
     return pick === RESPOND ? 'respond' : pick === DECLINE ? 'decline' : 'cancel';
   },
   async ask(server, field, index, total, error) {
-    const title = `${shownName(server)} (${index + 1}/${total}): ${shownName(field.label)}${field.required ? '' : ' (optional)'}`;
+    const title = `${shownName(server)} (${index + 1}/${total}): ${shownName(field.label)}${field.required ? '' : vscode.l10n.t(' (optional)')}`;
     const placeHolder = error ?? (field.description === undefined ? undefined : shownName(field.description, 200));
     if (field.kind === 'boolean' || field.kind === 'enum') {
       const items: PickItem[] = field.kind === 'boolean'
-        ? [{ label: 'Yes', value: 'true' }, { label: 'No', value: 'false' }]
+        ? [{ label: vscode.l10n.t('Yes'), value: 'true' }, { label: vscode.l10n.t('No'), value: 'false' }]
         : (field.options ?? []).map(o => ({ label: o.label, description: o.label !== o.value ? o.value : undefined, value: o.value }));
-      if (!field.required) items.push({ label: '(skip)', value: '' });
+      if (!field.required) items.push({ label: vscode.l10n.t('(skip)'), value: '' });
       return pickOne(items, title, placeHolder, typeof field.initial === 'string' ? field.initial : undefined);
     }
     if (field.kind === 'multi') {
@@ -73,7 +72,7 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
   qp.placeholder = placeholder;
   qp.ignoreFocusOut = true;
   const active = items.find(i => i.value === initial);
-  if (active) active.description = active.description ? `${active.description} (default)` : '(default)';
+  if (active) active.description = active.description ? vscode.l10n.t('{0} (default)', active.description) : vscode.l10n.t('(default)');
   qp.items = items;
   if (active) qp.activeItems = [active];
   return new Promise(resolve => {
@@ -112,7 +111,7 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     if (!custom && forms && fields.length > 1) {
       const f = forms;
       const asked = await turns.ask(server, 'elicitation', {
-        show: () => f.open({ title: `MCP server "${server}" asks`, message: params.message, schema: params.requestedSchema ?? {}, decline: true }),
+        show: () => f.open({ title: vscode.l10n.t('MCP server "{0}" asks', server), message: params.message, schema: params.requestedSchema ?? {}, decline: true }),
         says: a => (a.action === 'submit' ? 'yes' : 'no'),
         signal,
       });

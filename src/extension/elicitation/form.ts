@@ -3,6 +3,7 @@
  * conversion of what the user typed or picked into schema-valid values.
  */
 import { shortPattern, testPattern } from '../../mcp';
+import * as l10n from '@vscode/l10n';
 
 export interface ElicitOption { value: string; label: string }
 
@@ -110,47 +111,47 @@ function fieldsWithoutInitial(schema: { properties?: Record<string, unknown>; re
  */
 export function coerce(field: ElicitField, raw: string | string[]): { value: unknown } | { skip: true } | { error: string } {
   if (raw === '' || (Array.isArray(raw) && raw.length === 0 && field.kind !== 'multi')) {
-    return field.required ? { error: `${field.label} is required` } : { skip: true };
+    return field.required ? { error: l10n.t('{0} is required', field.label) } : { skip: true };
   }
   switch (field.kind) {
     case 'multi': {
       const list = Array.isArray(raw) ? raw : raw.split(',').map(s => s.trim()).filter(Boolean);
       if (!list.length && !field.required) return { skip: true };
-      if (field.minItems !== undefined && list.length < field.minItems) return { error: `Pick at least ${field.minItems}` };
-      if (field.maxItems !== undefined && list.length > field.maxItems) return { error: `Pick at most ${field.maxItems}` };
+      if (field.minItems !== undefined && list.length < field.minItems) return { error: l10n.t('Pick at least {0}', field.minItems) };
+      if (field.maxItems !== undefined && list.length > field.maxItems) return { error: l10n.t('Pick at most {0}', field.maxItems) };
       const bad = list.find(v => !field.options?.some(o => o.value === v));
-      return bad !== undefined ? { error: `"${bad}" is not one of the choices` } : { value: list };
+      return bad !== undefined ? { error: l10n.t('"{0}" is not one of the choices', bad) } : { value: list };
     }
     case 'boolean': {
       const v = String(raw).toLowerCase();
       if (['true', 'yes', 'y', '1'].includes(v)) return { value: true };
       if (['false', 'no', 'n', '0'].includes(v)) return { value: false };
-      return { error: 'Answer yes or no' };
+      return { error: l10n.t('Answer yes or no') };
     }
     case 'number':
     case 'integer': {
       const n = Number(String(raw).trim());
-      if (!Number.isFinite(n) || String(raw).trim() === '') return { error: 'Enter a number' };
-      if (field.kind === 'integer' && !Number.isInteger(n)) return { error: 'Enter a whole number' };
-      if (field.minimum !== undefined && n < field.minimum) return { error: `At least ${field.minimum}` };
-      if (field.maximum !== undefined && n > field.maximum) return { error: `At most ${field.maximum}` };
+      if (!Number.isFinite(n) || String(raw).trim() === '') return { error: l10n.t('Enter a number') };
+      if (field.kind === 'integer' && !Number.isInteger(n)) return { error: l10n.t('Enter a whole number') };
+      if (field.minimum !== undefined && n < field.minimum) return { error: l10n.t('At least {0}', field.minimum) };
+      if (field.maximum !== undefined && n > field.maximum) return { error: l10n.t('At most {0}', field.maximum) };
       return { value: n };
     }
     case 'enum': {
       const v = String(raw);
       const hit = field.options?.find(o => o.value === v) ?? field.options?.find(o => o.label === v);
-      return hit ? { value: hit.value } : { error: `"${v}" is not one of the choices` };
+      return hit ? { value: hit.value } : { error: l10n.t('"{0}" is not one of the choices', v) };
     }
     case 'string': {
       const v = String(raw);
-      if (field.minLength !== undefined && v.length < field.minLength) return { error: `At least ${field.minLength} characters` };
-      if (field.maxLength !== undefined && v.length > field.maxLength) return { error: `At most ${field.maxLength} characters` };
+      if (field.minLength !== undefined && v.length < field.minLength) return { error: l10n.t('At least {0} characters', field.minLength) };
+      if (field.maxLength !== undefined && v.length > field.maxLength) return { error: l10n.t('At most {0} characters', field.maxLength) };
       // A pattern the linear-time engine cannot run is not checked here (the server checks its own answer).
-      if (field.pattern !== undefined && testPattern(field.pattern, v) === false) return { error: `Must match ${shortPattern(field.pattern)}` };
-      if (field.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(v)) return { error: 'Enter an email address' };
-      if (field.format === 'uri' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(v)) return { error: 'Enter a URI (scheme:…)' };
-      if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) return { error: 'Enter a date as YYYY-MM-DD' };
-      if (field.format === 'date-time' && Number.isNaN(Date.parse(v))) return { error: 'Enter a date and time (ISO 8601)' };
+      if (field.pattern !== undefined && testPattern(field.pattern, v) === false) return { error: l10n.t('Must match {0}', shortPattern(field.pattern)) };
+      if (field.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(v)) return { error: l10n.t('Enter an email address') };
+      if (field.format === 'uri' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(v)) return { error: l10n.t('Enter a URI (scheme:…)') };
+      if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) return { error: l10n.t('Enter a date as YYYY-MM-DD') };
+      if (field.format === 'date-time' && Number.isNaN(Date.parse(v))) return { error: l10n.t('Enter a date and time (ISO 8601)') };
       return { value: v };
     }
   }

@@ -24,24 +24,24 @@ export interface UrlElicitUi {
   waitForCompletion(server: string, target: ElicitationTarget, done: Promise<unknown>): Promise<'complete' | 'retry' | 'stopped'>;
 }
 
-const DECLINE = 'Decline';
 
 export const realUrlElicitUi: UrlElicitUi = {
   async consent(server, message, target) {
     const open = openLabel(target);
-    const pick = await askExternalUrl(`MCP server ${quoted(server)} asks you to open a page on ${headlineOrigin(target)}`,
+    const DECLINE = vscode.l10n.t('Decline');
+    const pick = await askExternalUrl(vscode.l10n.t('MCP server {0} asks you to open a page on {1}', quoted(server), headlineOrigin(target)),
       consentDetail(dialogText(message), target), [open, DECLINE]);
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },
   open: openExternalUrl,
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
-    qp.title = `MCP Host: ${quoted(server)} is waiting for you to finish on ${headlineOrigin(target)}`;
-    qp.placeholder = 'This closes by itself when the server reports the step done';
+    qp.title = vscode.l10n.t('MCP Host: {0} is waiting for you to finish on {1}', quoted(server), headlineOrigin(target));
+    qp.placeholder = vscode.l10n.t('This closes by itself when the server reports the step done');
     qp.ignoreFocusOut = true;
     qp.items = [
-      { id: 'retry', label: 'Retry Now', description: 'I finished; the server has not said so' },
-      { id: 'stopped', label: 'Stop Waiting', description: 'the request fails' },
+      { id: 'retry', label: vscode.l10n.t('Retry Now'), description: vscode.l10n.t('I finished; the server has not said so') },
+      { id: 'stopped', label: vscode.l10n.t('Stop Waiting'), description: vscode.l10n.t('the request fails') },
     ];
     return new Promise(resolve => {
       let outcome: 'complete' | 'retry' | 'stopped' = 'stopped';

@@ -46,11 +46,11 @@ export class OpenForm {
     let value: unknown = msg.value;
     const whole = (message: string) => this.errors({ '': message }, [{ path: '', message }]);
     if (msg.type === 'raw') {
-      if (typeof msg.text !== 'string' || msg.text.length > MAX_MESSAGE_CHARS) return whole('The JSON is too large.');
-      try { value = JSON.parse(msg.text); } catch (err) { return whole(`Not JSON: ${err instanceof Error ? err.message : String(err)}`); }
+      if (typeof msg.text !== 'string' || msg.text.length > MAX_MESSAGE_CHARS) return whole(vscode.l10n.t('The JSON is too large.'));
+      try { value = JSON.parse(msg.text); } catch (err) { return whole(vscode.l10n.t('Not JSON: {0}', err instanceof Error ? err.message : String(err))); }
     } else if (msg.type !== 'submit') return;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return whole('Expected a JSON object.');
-    if (JSON.stringify(value).length > MAX_MESSAGE_CHARS) return whole('The value is too large.');
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return whole(vscode.l10n.t('Expected a JSON object.'));
+    if (JSON.stringify(value).length > MAX_MESSAGE_CHARS) return whole(vscode.l10n.t('The value is too large.'));
     const found = located(this.request.schema, value);
     if (found.length) return this.errors(byField(found, msg.type === 'raw' ? 'raw' : 'form'), found.slice(0, MAX_LISTED_ERRORS).map(({ path, message }) => ({ path, message })));
     this.end({ action: 'submit', value: value as Record<string, unknown> });
@@ -88,12 +88,12 @@ interface Located extends FormError { field: string; own: boolean }
 
 function located(schema: object, value: unknown): Located[] {
   const v = compileSchema({ type: 'object', ...schema }, 'form');
-  if (v instanceof Error) return [{ path: '', message: `The schema cannot be checked: ${v.message}`, field: '', own: true }];
+  if (v instanceof Error) return [{ path: '', message: vscode.l10n.t('The schema cannot be checked: {0}', v.message), field: '', own: true }];
   if (v(value)) return [];
   return ((v.errors ?? []) as ErrorObject[]).map(e => {
     const segments = e.instancePath.split('/').slice(1).map(unescapePointer);
     if (e.keyword === 'required') segments.push(String((e.params as { missingProperty?: unknown }).missingProperty ?? ''));
-    return { path: displayPath(segments), message: e.keyword === 'required' ? 'Required.' : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
+    return { path: displayPath(segments), message: e.keyword === 'required' ? vscode.l10n.t('Required.') : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
   });
 }
 
@@ -109,8 +109,8 @@ function byField(list: Located[], mode: 'form' | 'raw'): Record<string, string> 
 
 /** What a form field says when its text is not of the field's type. */
 function typedAs(message: string): string {
-  if (message === 'must be a number') return 'Enter a number.';
-  if (message === 'must be an integer') return 'Enter a whole number.';
+  if (message === 'must be a number') return vscode.l10n.t('Enter a number.');
+  if (message === 'must be an integer') return vscode.l10n.t('Enter a whole number.');
   return message;
 }
 

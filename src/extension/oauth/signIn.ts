@@ -49,7 +49,7 @@ export class OAuthBridge implements vscode.Disposable {
   openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
     // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
     // full URL that is then opened.
-    const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: 'Continue only if you trust this site.', button: 'Open Browser' });
+    const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') });
     if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 
@@ -132,7 +132,7 @@ export class OAuthBridge implements vscode.Disposable {
     const conn = this.host()?.get(name) as Connection | undefined;
     this.log(`${name}: sign-in redirect received${q.get('error') ? ` with error ${q.get('error')}` : ''}`);
     if (q.get('error')) {
-      void vscode.window.showErrorMessage(`Sign-in to ${quoted(name)} failed: ${shownName(q.get('error_description') ?? q.get('error') ?? '', 1000)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to {0} failed: {1}', quoted(name), shownName(q.get('error_description') ?? q.get('error') ?? '', 1000)));
       return;
     }
     const code = q.get('code');
@@ -150,7 +150,7 @@ export class OAuthBridge implements vscode.Disposable {
         return;
       }
     }
-    void vscode.window.showInformationMessage(`Signed in to MCP server ${quoted(name)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to MCP server {0}.', quoted(name)));
   }
 
   dispose(): void {

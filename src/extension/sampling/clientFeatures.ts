@@ -76,12 +76,12 @@ export const REVIEW_CANCELLED_MESSAGE = 'The user rejected the sampling result a
 
 /** The sampling dialogs' buttons. The first dialog shows the decisions only; editing is behind "More…". */
 export const SAMPLING_BUTTONS = {
-  once: 'Allow Once', session: 'Allow for This Session', always: 'Always Allow This Server', more: 'More…', deny: 'Deny',
-  send: 'Send', edit: 'Edit…', dontSend: 'Don\'t Send',
+  once: vscode.l10n.t('Allow Once'), session: vscode.l10n.t('Allow for This Session'), always: vscode.l10n.t('Always Allow This Server'), more: vscode.l10n.t('More…'), deny: vscode.l10n.t('Deny'),
+  send: vscode.l10n.t('Send'), edit: vscode.l10n.t('Edit…'), dontSend: vscode.l10n.t('Don\'t Send'),
 } as const;
 const B = SAMPLING_BUTTONS;
 /** What "More…" offers. */
-const EDIT_LAST_MESSAGE = 'Edit the Last Message…';
+const EDIT_LAST_MESSAGE = vscode.l10n.t('Edit the Last Message…');
 
 /**
  * The first sampling dialog: server and model named in the first line (quoted); the request (the server's words)
@@ -89,10 +89,10 @@ const EDIT_LAST_MESSAGE = 'Edit the Last Message…';
  * request has a message to edit.
  */
 export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
-  const summary = edited === undefined ? ask.summary : `${ask.summary}\n\nEdited last message: ${edited}`;
+  const summary = edited === undefined ? ask.summary : vscode.l10n.t('{0}\n\nEdited last message: {1}', ask.summary, edited);
   return {
     severity: 'warning',
-    message: `MCP server ${quoted(ask.server)} wants to use the language model ${quoted(ask.model.name)}. Allow?`,
+    message: vscode.l10n.t('MCP server {0} wants to use the language model {1}. Allow?', quoted(ask.server), quoted(ask.model.name)),
     detail: dialogText(summary),
     buttons: [
       { title: B.once }, { title: B.session }, { title: B.always },
@@ -104,10 +104,10 @@ export function samplingDialog(ask: SamplingAsk, edited?: string): Dialog {
 
 /** The review of the model's answer before it goes back to the server: send, edit, or don't send (also Escape). */
 export function reviewDialog(server: string, model: ModelDescriptor, text: string, toolCalls?: readonly string[]): Dialog {
-  const calls = toolCalls?.length ? `\n\nTool calls for the server:\n${toolCalls.join('\n')}` : '';
+  const calls = toolCalls?.length ? vscode.l10n.t('\n\nTool calls for the server:\n{0}', toolCalls.join('\n')) : '';
   return {
     severity: 'info',
-    message: `Send this answer of ${quoted(model.name)} back to MCP server ${quoted(server)}?`,
+    message: vscode.l10n.t('Send this answer of {0} back to MCP server {1}?', quoted(model.name), quoted(server)),
     detail: dialogText(text + calls),
     buttons: [{ title: B.send }, { title: B.edit }, { title: B.dontSend, isCloseAffordance: true }],
   };
@@ -120,11 +120,11 @@ export const modalSamplingUi: SamplingUi = {
     for (;;) {
       const pick = await askDialog(samplingDialog(ask, edited));
       if (pick === B.more) {
-        const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: `Sampling request of ${quoted(ask.server)}` });
+        const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: vscode.l10n.t('Sampling request of {0}', quoted(ask.server)) });
         if (more !== EDIT_LAST_MESSAGE) continue;
         const text = await vscode.window.showInputBox({
-          title: `Edit the sampling request of ${quoted(ask.server)}`, value: edited ?? ask.lastUserText, ignoreFocusOut: true,
-          prompt: 'The text of the last user message sent to the model',
+          title: vscode.l10n.t('Edit the sampling request of {0}', quoted(ask.server)), value: edited ?? ask.lastUserText, ignoreFocusOut: true,
+          prompt: vscode.l10n.t('The text of the last user message sent to the model'),
         });
         if (text !== undefined) edited = text;
         continue;
@@ -139,7 +139,7 @@ export const modalSamplingUi: SamplingUi = {
       const pick = await askDialog(reviewDialog(server, model, text, toolCalls));
       if (pick === B.send) return { action: 'send', text };
       if (pick !== B.edit) return { action: 'cancel' };
-      const edited = await vscode.window.showInputBox({ title: 'Edit the answer', value: text, ignoreFocusOut: true });
+      const edited = await vscode.window.showInputBox({ title: vscode.l10n.t('Edit the answer'), value: text, ignoreFocusOut: true });
       if (edited !== undefined) text = edited;
     }
   },
@@ -227,7 +227,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       // Tools the server offers (toolChoice none offers none) go to the model; its calls go back as tool_use.
       const offered = offeredTools(params);
       const response = await model.sendRequest(toChatMessages(params, offered), {
-        justification: `MCP server "${ctx.server}" asked for a completion (sampling), and you allowed it.`,
+        justification: vscode.l10n.t('MCP server "{0}" asked for a completion (sampling), and you allowed it.', ctx.server),
         modelOptions,
         ...(offered ? {
           tools: offered.tools,
@@ -288,7 +288,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
       if (err instanceof ProtocolError) { deps.log(server, 'error', err.message); void vscode.window.showWarningMessage(shownName(err.message, 1000)); throw err; }
       const message = modelFailure(err, ctx.model);
       deps.log(server, 'error', message);
-      void vscode.window.showWarningMessage(`MCP server ${quoted(server)}: ${shownName(message, 1000)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0}: {1}', quoted(server), shownName(message, 1000)));
       throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     }
     let text = result.text;
@@ -322,7 +322,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     listModels: async () => {
       const models = await listModels();
       // Only called for a sampling request: the core then answers the server with a clear error.
-      if (!models.length) void vscode.window.showWarningMessage('An MCP server asked for a language model completion (sampling), but no language model is available. Install or sign in to a language model provider.');
+      if (!models.length) void vscode.window.showWarningMessage(vscode.l10n.t('An MCP server asked for a language model completion (sampling), but no language model is available. Install or sign in to a language model provider.'));
       return models;
     },
     sample: ctx => queue.run(ctx.server, () => exchange(ctx), ctx.signal),

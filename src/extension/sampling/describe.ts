@@ -4,6 +4,7 @@
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { type ModelDescriptor, describeOfferedTools } from '../../mcp';
+import * as l10n from '@vscode/l10n';
 
 type Params = CreateMessageRequest['params'];
 type Block = { type: string; text?: string; mimeType?: string; name?: string; [k: string]: unknown };
@@ -56,19 +57,19 @@ export function withLastUserText(params: Params, text: string): Params {
  */
 export function describeSampling(server: string, params: Params, model: ModelDescriptor): string {
   const lines: string[] = [];
-  lines.push(`Server: ${server}`);
-  lines.push(`Model: ${model.name}${model.name !== model.id ? ` (${model.id})` : ''}${model.vendor ? ` from ${model.vendor}` : ''}`);
-  if (params.systemPrompt) lines.push(`System prompt: ${params.systemPrompt}`);
-  lines.push(`Messages (${params.messages.length}):`);
+  lines.push(l10n.t('Server: {0}', server));
+  lines.push(l10n.t('Model: {0}', `${model.name}${model.name !== model.id ? ` (${model.id})` : ''}`) + (model.vendor ? l10n.t(' from {0}', model.vendor) : ''));
+  if (params.systemPrompt) lines.push(l10n.t('System prompt: {0}', params.systemPrompt));
+  lines.push(l10n.t('Messages ({0}):', params.messages.length));
   for (const m of params.messages) {
     lines.push(`  ${m.role}: ${blocksOf(m.content).map(blockText).join(' ')}`);
   }
   const tools = describeOfferedTools(params);
   if (tools) lines.push(tools);
-  lines.push(`Max tokens: ${params.maxTokens} (passed to the model as a model option)`);
-  if (params.temperature !== undefined) lines.push(`Temperature: ${params.temperature} (passed to the model as a model option)`);
-  if (params.stopSequences?.length) lines.push(`Stop sequences: ${params.stopSequences.map(s => JSON.stringify(s)).join(', ')} (applied to the answer)`);
+  lines.push(l10n.t('Max tokens: {0} (passed to the model as a model option)', params.maxTokens));
+  if (params.temperature !== undefined) lines.push(l10n.t('Temperature: {0} (passed to the model as a model option)', params.temperature));
+  if (params.stopSequences?.length) lines.push(l10n.t('Stop sequences: {0} (applied to the answer)', params.stopSequences.map(s => JSON.stringify(s)).join(', ')));
   const ctx = params.includeContext ?? 'none';
-  lines.push(`Include context: ${ctx}${ctx === 'none' ? '' : ' (not supported: no other context is added)'}`);
+  lines.push(ctx === 'none' ? l10n.t('Include context: {0}', ctx) : l10n.t('Include context: {0} (not supported: no other context is added)', ctx));
   return lines.join('\n');
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../mcp';
 import type { ConsentRequest, InputUse } from '../trust/consent';
 import { ServerControllerState } from './state';
-import { ConsentDeniedError, DENIED, WAITING } from './reasons';
+import { ConsentDeniedError, DENIED, NEEDS_INPUT, WAITING } from './reasons';
 import { inputUses } from './workspaceSettings';
 import { needsLaunchConsent } from '../trust/addedServers';
 
@@ -70,7 +70,7 @@ export abstract class ServerGates extends ServerControllerState {
     names.forEach((name, i) => {
       if (errors[i] || !held.includes(name)) return;
       const reason = this.blocked.get(name);
-      if (reason?.startsWith('needs input')) errors[i] = new Error(`"${name}" ${reason}.`);
+      if (reason?.startsWith(NEEDS_INPUT)) errors[i] = new Error(`"${name}" ${reason}.`);
       else if (this.waitsForConsent(name)) ask.push(name);
       else if (reason && reason !== WAITING && reason !== DENIED) errors[i] = new Error(`"${name}": ${reason}.`);
       else this.unblock(name);
@@ -171,7 +171,7 @@ export abstract class ServerGates extends ServerControllerState {
     }
     if (h.state.kind === 'running') return;
     if (h.state.kind === 'starting') { await h.start(); return; }
-    const reason = this.blockedReason(name);
+    const reason = this.heldReason(name);
     if (reason === DENIED || this.consent.wasDenied(h.definition)) {
       throw new Error(`Launching "${name}" was not allowed in this window, so it is not asked again for a document. Start the server (Servers view or MCP Host: Start Server) to be asked again.`);
     }
@@ -180,7 +180,7 @@ export abstract class ServerGates extends ServerControllerState {
       await this.start(name);
       return;
     }
-    if (reason) throw new Error(`"${name}" ${reason.startsWith('needs input') ? reason : `cannot start: ${reason}`}.`);
+    if (reason) throw new Error(`"${name}" ${reason.startsWith(NEEDS_INPUT) ? reason : `cannot start: ${reason}`}.`);
     if (h.state.kind === 'error') throw new Error(`MCP server "${name}" failed: ${h.redactor.text(h.state.message)}`);
     throw new Error(`MCP server "${name}" is stopped. Start it to read its resources.`);
   }

@@ -15,9 +15,11 @@ import { ContextKeys } from '../../views/commandIds';
 import { failureKey, type SeenFailures } from '../ui/failureNotice';
 import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources, cpuMs } from '../../mcp';
 import { DENIED, WAITING } from './reasons';
+import { currentWorkspaceScope, type InputScope } from '../trust/inputs';
+import { NEEDS_INPUT, RESTRICTED } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
-import { currentWorkspaceScope, scopeKey, type InputScope } from '../trust/inputs';
+import { scopeKey } from '../trust/inputs';
 import { configuredRegistry } from '../trust/policy';
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -165,8 +167,8 @@ export class ServerController extends ServerGates {
     for (const { origin, missing, wantsStart, ...r } of resolved) {
       let def = r.def;
       let reason: string | undefined;
-      if (origin === 'workspace' && !trusted) reason = 'Restricted Mode: trust the workspace to start it';
-      else if (missing.length) reason = `needs input ${missing.map(i => `\${input:${i}}`).join(', ')}`;
+      if (origin === 'workspace' && !trusted) reason = RESTRICTED;
+      else if (missing.length) reason = `${NEEDS_INPUT} ${missing.map(i => `\${input:${i}}`).join(', ')}`;
       else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
         reason = this.consent.wasDenied(def) ? DENIED : WAITING;
         if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
@@ -220,9 +222,9 @@ export class ServerController extends ServerGates {
     const seenKey = failureKey(SETTINGS_PROBLEMS, key);
     if (this.seenProblems?.has(seenKey)) return;
     void this.seenProblems?.forget(SETTINGS_PROBLEMS).then(() => this.seenProblems?.add(seenKey));
-    const open = 'Open Settings';
+    const open = vscode.l10n.t('Open Settings');
     void vscode.window.showWarningMessage(
-      errors.length === 1 ? `MCP settings: ${errors[0].message}` : `MCP settings have ${errors.length} problems; the Servers view lists them.`, open,
+      errors.length === 1 ? vscode.l10n.t('MCP settings: {0}', errors[0].message) : vscode.l10n.t('MCP settings have {0} problems; the Servers view lists them.', errors.length), open,
     ).then(pick => { if (pick === open) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile'); });
   }
 

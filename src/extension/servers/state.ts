@@ -17,6 +17,7 @@ import { toVs } from '../ui/logs';
 import { WAITING } from './reasons';
 import type { OrgPolicyWatcher } from '../trust/policy';
 import type { ConfigSourceFiles } from '../documents/configSourceFiles';
+import { NEEDS_INPUT, shownReason } from './reasons';
 
 export type Origin = 'user' | 'workspace';
 
@@ -169,11 +170,17 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     return this.registryInstalls?.installedFrom(this.raws.get(server), this.installScope(server), scopeKey(currentWorkspaceScope()))?.registry;
   }
 
+  /** Why a stopped server is held back, as the views show it (localised). */
   blockedReason(server: string): string | undefined {
+    return shownReason(this.heldReason(server));
+  }
+
+  /** Why a stopped server is held back, as the gates compare it (DENIED, WAITING, …). */
+  heldReason(server: string): string | undefined {
     const reason = this.blocked.get(server);
     // A lazy server that will ask for launch consent or its `${input:}` values at its first use is not held back: it
     // waits for that use (the row says "starts on first use", not "stopped").
-    return (reason === WAITING || reason?.startsWith('needs input')) && this.lazy.has(server) ? undefined : reason;
+    return (reason === WAITING || reason?.startsWith(NEEDS_INPUT)) && this.lazy.has(server) ? undefined : reason;
   }
 
   /** Multi-root: the folder whose own settings define `server`, if one does. */

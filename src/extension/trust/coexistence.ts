@@ -90,13 +90,13 @@ export async function afterMcpJsonImport(imported: number, total: number, answer
   const access = vscode.workspace.getConfiguration(VSCODE_MCP_ACCESS.section);
   if (access.get<string>(VSCODE_MCP_ACCESS.key) === VSCODE_MCP_ACCESS.off || imported === 0) return false;
   if (imported < total) {
-    void vscode.window.showWarningMessage(`Imported ${imported} of the ${countOf(total, 'server')} of .vscode/mcp.json. VS Code's built-in MCP support still starts every server of that file, so the imported ones run twice; remove them from .vscode/mcp.json to run them only here.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Imported {0} of the {1} of .vscode/mcp.json. VS Code\'s built-in MCP support still starts every server of that file, so the imported ones run twice; remove them from .vscode/mcp.json to run them only here.', imported, countOf(total, 'server')));
     return false;
   }
-  const disable = 'Disable There';
+  const disable = vscode.l10n.t('Disable There');
   const pick = answer ?? await vscode.window.showInformationMessage(
-    `Imported every server of .vscode/mcp.json. VS Code's built-in MCP support starts them too, so each would run twice. Turn VS Code's MCP servers off in this workspace (chat.mcp.access: "none")?`,
-    disable, 'Keep Both');
+    vscode.l10n.t('Imported every server of .vscode/mcp.json. VS Code\'s built-in MCP support starts them too, so each would run twice. Turn VS Code\'s MCP servers off in this workspace (chat.mcp.access: "none")?'),
+    disable, vscode.l10n.t('Keep Both'));
   if (pick !== disable) return false;
   await access.update(VSCODE_MCP_ACCESS.key, VSCODE_MCP_ACCESS.off, vscode.ConfigurationTarget.Workspace);
   return true;

@@ -183,30 +183,41 @@ function isKey(v: unknown): v is string {
  */
 export function consentQuestion(r: ConsentRequest): string {
   const d = r.def;
-  const who = r.source
-    ? (r.scope === 'user' ? `The MCP server ${quoted(d.name)} in ${r.source} (written by another tool) has not been allowed yet. It wants to` : `The workspace's ${r.source} wants to`)
-    : r.scope === 'user'
-    ? `The MCP server ${quoted(d.name)} was added to your user settings by MCP Host (an import, the MCP Registry or Add Server) and has not been allowed yet. It wants to`
-    : `The workspace settings want to`;
-  if (d.type === 'stdio') return `${who} launch the MCP server ${quoted(d.name)}. Do you trust this command?`;
-  return `${who} connect to the MCP server ${quoted(d.name)} at ${remoteOrigin(d.url).headline} and send it the values below. Do you trust this server?`;
+  const name = quoted(d.name);
+  // One whole sentence per case (a translation may order it differently), the same English as before.
+  const who = r.source ? (r.scope === 'user' ? 'otherTool' : 'workspaceFile') : r.scope === 'user' ? 'added' : 'workspace';
+  if (d.type === 'stdio') {
+    switch (who) {
+      case 'otherTool': return vscode.l10n.t('The MCP server {0} in {1} (written by another tool) has not been allowed yet. It wants to launch the MCP server {0}. Do you trust this command?', name, r.source ?? '');
+      case 'workspaceFile': return vscode.l10n.t('The workspace\'s {1} wants to launch the MCP server {0}. Do you trust this command?', name, r.source ?? '');
+      case 'added': return vscode.l10n.t('The MCP server {0} was added to your user settings by MCP Host (an import, the MCP Registry or Add Server) and has not been allowed yet. It wants to launch the MCP server {0}. Do you trust this command?', name);
+      default: return vscode.l10n.t('The workspace settings want to launch the MCP server {0}. Do you trust this command?', name);
+    }
+  }
+  const at = remoteOrigin(d.url).headline;
+  switch (who) {
+    case 'otherTool': return vscode.l10n.t('The MCP server {0} in {1} (written by another tool) has not been allowed yet. It wants to connect to the MCP server {0} at {2} and send it the values below. Do you trust this server?', name, r.source ?? '', at);
+    case 'workspaceFile': return vscode.l10n.t('The workspace\'s {1} wants to connect to the MCP server {0} at {2} and send it the values below. Do you trust this server?', name, r.source ?? '', at);
+    case 'added': return vscode.l10n.t('The MCP server {0} was added to your user settings by MCP Host (an import, the MCP Registry or Add Server) and has not been allowed yet. It wants to connect to the MCP server {0} at {1} and send it the values below. Do you trust this server?', name, at);
+    default: return vscode.l10n.t('The workspace settings want to connect to the MCP server {0} at {1} and send it the values below. Do you trust this server?', name, at);
+  }
 }
 
 /** A remote server's origin as the headline shows it (ASCII) and as the detail shows it (decoded, ASCII beside). */
 function remoteOrigin(url: string): { headline: string; detail: string } {
   try {
     const o = shownOrigin(new URL(url));
-    return { headline: headlineOrigin(o), detail: o.asciiOrigin ? `${o.asciiOrigin} (the domain has international characters: ${o.origin})` : o.origin };
+    return { headline: headlineOrigin(o), detail: o.asciiOrigin ? vscode.l10n.t('{0} (the domain has international characters: {1})', o.asciiOrigin, o.origin) : o.origin };
   } catch {
     // An unparsable URL fails at connect time; the dialog shows it as written (masked by the caller).
-    return { headline: '(an unparsable URL)', detail: '(an unparsable URL)' };
+    return { headline: vscode.l10n.t('(an unparsable URL)'), detail: vscode.l10n.t('(an unparsable URL)') };
   }
 }
 
 /** The roots line: exactly the roots the host sends the server (`HostApi.rootsFor`), folder paths and names. */
 export function describeRoots(roots: readonly Root[]): string {
-  if (!roots.length) return 'Roots it is sent: (none)';
-  return `Roots it is sent: ${roots.map(r => { const p = rootPath(r); const shown = p ?? r.uri; return r.name && r.name !== path.basename(shown) ? `${shown} (${r.name})` : shown; }).join(', ')}`;
+  if (!roots.length) return vscode.l10n.t('Roots it is sent: (none)');
+  return vscode.l10n.t('Roots it is sent: {0}', roots.map(r => { const p = rootPath(r); const shown = p ?? r.uri; return r.name && r.name !== path.basename(shown) ? `${shown} (${r.name})` : shown; }).join(', '));
 }
 
 /** A root's folder path (the sandbox's write boundary is these), or undefined for a URI that is not a file path. */
@@ -219,7 +230,7 @@ async function describeRequest(r: ConsentRequest): Promise<string> {
   const text = d.type === 'stdio' ? describeLaunch(d, await envFileKeys(d), await launchWall(d, r.roots)) : describeRemote(d);
   const lines = [text, ...(r.roots ? [describeRoots(r.roots)] : [])];
   const uses = (r.uses ?? []).filter(u => u.inputs.length);
-  if (uses.length) lines.push(`Inputs (values hidden): ${uses.map(u => `${u.inputs.map(i => `\${input:${i}}`).join(', ')} → ${u.where}`).join('; ')}`);
+  if (uses.length) lines.push(vscode.l10n.t('Inputs (values hidden): {0}', uses.map(u => `${u.inputs.map(i => `\${input:${i}}`).join(', ')} → ${u.where}`).join('; ')));
   return lines.join('\n');
 }
 
@@ -252,13 +263,13 @@ export function describeLaunch(def: ServerDefinition & { type: 'stdio' }, fileKe
   // Each word as a POSIX shell reads it back: the one quoting the install and import dialogs show too (commandLine.ts).
   const commandLine = [def.command, ...def.args].map(shellQuote).join(' ');
   return [
-    `Command: ${redactorFor(def).text(commandLine, MASK)}`,
-    `Working directory: ${def.cwd ?? `(inherited: ${process.cwd()})`}`,
-    ...(!def.sandboxEnabled ? ['Sandbox: off: it runs with all your permissions']
+    vscode.l10n.t('Command: {0}', redactorFor(def).text(commandLine, MASK)),
+    def.cwd != null ? vscode.l10n.t('Working directory: {0}', def.cwd) : vscode.l10n.t('Working directory: (inherited: {0})', process.cwd()),
+    ...(!def.sandboxEnabled ? [vscode.l10n.t('Sandbox: off: it runs with all your permissions')]
       : wall ? describeWall(wall, os.homedir())
-      : ['Sandbox: on, but its wall could not be computed here: it will not start unless the sandbox can run']),
-    `Environment variables: ${envKeys.length ? envKeys.join(', ') : '(none added)'}`,
-    ...(def.envFile ? [`Environment file: ${def.envFile}${fileKeys ? ` (${fileKeys.join(', ') || 'empty'})` : ' (not readable)'}`] : []),
+      : [vscode.l10n.t('Sandbox: on, but its wall could not be computed here: it will not start unless the sandbox can run')]),
+    vscode.l10n.t('Environment variables: {0}', envKeys.length ? envKeys.join(', ') : vscode.l10n.t('(none added)')),
+    ...(def.envFile ? [fileKeys ? vscode.l10n.t('Environment file: {0} ({1})', def.envFile, fileKeys.join(', ') || vscode.l10n.t('empty')) : vscode.l10n.t('Environment file: {0} (not readable)', def.envFile)] : []),
   ].join('\n');
 }
 
@@ -276,11 +287,13 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
   const headers = Object.keys(def.headers ?? {});
   const wi = def.workloadIdentity;
   return [
-    `Sends requests to: ${remoteOrigin(def.url).detail}`,
-    `URL: ${redactorFor(def).text(shown, MASK)}`,
-    `Headers sent there: ${headers.length ? headers.map(h => `${h}: ${MASK}`).join(', ') : '(none)'}`,
+    vscode.l10n.t('Sends requests to: {0}', remoteOrigin(def.url).detail),
+    vscode.l10n.t('URL: {0}', redactorFor(def).text(shown, MASK)),
+    vscode.l10n.t('Headers sent there: {0}', headers.length ? headers.map(h => `${h}: ${MASK}`).join(', ') : vscode.l10n.t('(none)')),
     // A workload token goes to the authorization server the server names: say whose token, from where.
-    ...(wi ? [`Signs in as workload ${JSON.stringify(wi.clientId)} with the identity token from ${wi.tokenFile !== undefined ? `the file ${wi.tokenFile}` : `the environment variable ${wi.tokenEnv}`}`] : []),
+    ...(wi ? [wi.tokenFile !== undefined
+      ? vscode.l10n.t('Signs in as workload {0} with the identity token from the file {1}', JSON.stringify(wi.clientId), wi.tokenFile)
+      : vscode.l10n.t('Signs in as workload {0} with the identity token from the environment variable {1}', JSON.stringify(wi.clientId), wi.tokenEnv ?? '')] : []),
   ].join('\n');
 }
 
@@ -298,26 +311,24 @@ async function envFileKeys(def: ServerDefinition): Promise<string[] | undefined>
  * What the answers mean, at the end of the dialog's detail: the dialog's own Cancel (Escape, the close box) sits beside
  * "Don't Allow" / "Allow None", and the two differ (LaunchConsent: a denial is remembered, a cancel is "not now").
  */
-export const ANSWERS_ONE = '"Don\'t Allow" is remembered: it stays stopped, and only your own Start (MCP Host: Start Server) asks again. '
-  + '"Cancel" is "not now": nothing is remembered, and you are asked again on your next start.';
-export const ANSWERS_MANY = '"Allow None" is remembered for each server: they stay stopped, and only your own Start (MCP Host: Start Server) asks again. '
-  + '"Cancel" is "not now": nothing is remembered, and you are asked again on your next start.';
+export const ANSWERS_ONE = vscode.l10n.t('"Don\'t Allow" is remembered: it stays stopped, and only your own Start (MCP Host: Start Server) asks again. "Cancel" is "not now": nothing is remembered, and you are asked again on your next start.');
+export const ANSWERS_MANY = vscode.l10n.t('"Allow None" is remembered for each server: they stay stopped, and only your own Start (MCP Host: Start Server) asks again. "Cancel" is "not now": nothing is remembered, and you are asked again on your next start.');
 
 async function modalPrompt(_def: ServerDefinition, detail: string, question: string): Promise<ConsentAnswer> {
-  const allow = 'Allow';
-  const deny = "Don't Allow";
+  const allow = vscode.l10n.t('Allow');
+  const deny = vscode.l10n.t('Don\'t Allow');
   // "Don't Allow" and the dialog's own Cancel differ: a denial is remembered, a cancel asks again next time.
   const pick = await askDialog({ severity: 'warning', message: question, detail: `${dialogText(detail)}\n\n${ANSWERS_ONE}`, buttons: [{ title: allow }, { title: deny }] });
   return pick === allow ? 'allow' : pick === deny ? 'deny' : undefined;
 }
 
 async function modalBatchPrompt(defs: ServerDefinition[], detail: string): Promise<ConsentBatchAnswer> {
-  const all = 'Allow All';
-  const review = 'Review Each…';
-  const none = 'Allow None';
+  const all = vscode.l10n.t('Allow All');
+  const review = vscode.l10n.t('Review Each…');
+  const none = vscode.l10n.t('Allow None');
   const pick = await askDialog({
     severity: 'warning',
-    message: `${defs.length} MCP servers (from the workspace settings, or added to your settings by MCP Host) want to start: ${defs.map(d => quoted(d.name, 40)).join(', ')}. Do you trust them?`,
+    message: vscode.l10n.t('{0} MCP servers (from the workspace settings, or added to your settings by MCP Host) want to start: {1}. Do you trust them?', defs.length, defs.map(d => quoted(d.name, 40)).join(', ')),
     detail: `${dialogText(detail)}\n\n${ANSWERS_MANY}`, buttons: [{ title: all }, { title: review }, { title: none }],
   });
   return pick === all ? 'allowAll' : pick === review ? 'review' : pick === none ? 'denyAll' : undefined;

@@ -77,10 +77,10 @@ export class InputStore {
   private async lookup(input: InputDefinition, key: string, scope: InputScope, server?: string): Promise<string> {
     const stored = await this.secrets.get(key);
     if (stored !== undefined) return stored;
-    const where = scope.kind === 'user' ? 'user settings' : 'this workspace';
+    const where = scope.kind === 'user' ? vscode.l10n.t('user settings') : vscode.l10n.t('this workspace');
     const value = await this.ask({
-      title: `MCP Host: ${input.description ?? input.id}`,
-      prompt: `Value for \${input:${input.id}}${server ? ` (server "${server}")` : ''}, declared in ${where}; kept in the OS keychain for ${where} only.`,
+      title: vscode.l10n.t('MCP Host: {0}', input.description ?? input.id),
+      prompt: vscode.l10n.t('Value for ${input:{0}}{1}, declared in {2}; kept in the OS keychain for {3} only.', input.id, server ? vscode.l10n.t(' (server "{0}")', server) : '', where, where),
       value: input.password ? undefined : input.default,
       password: input.password === true,
       ignoreFocusOut: true,

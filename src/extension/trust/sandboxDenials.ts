@@ -35,17 +35,19 @@ export interface DenialPrompts {
 
 const defaultPrompts: DenialPrompts = {
   async offer(server, grant, count) {
-    const what = grant.setting === 'network.allowedDomains' ? `connections to ${grant.value}` : `writes in ${grant.value}`;
-    const allow = 'Allow…';
-    const pick = await vscode.window.showWarningMessage(`The sandbox refused server "${server}" ${count} ${what}.`, allow);
+    const allow = vscode.l10n.t('Allow…');
+    const text = grant.setting === 'network.allowedDomains'
+      ? vscode.l10n.t('The sandbox refused server "{0}" {1} connections to {2}.', server, count, grant.value)
+      : vscode.l10n.t('The sandbox refused server "{0}" {1} writes in {2}.', server, count, grant.value);
+    const pick = await vscode.window.showWarningMessage(text, allow);
     return pick === allow;
   },
   async confirm(server, grant, target) {
-    const allow = 'Allow';
+    const allow = vscode.l10n.t('Allow');
     const pick = await ask({
       severity: 'warning',
-      message: `Let server "${server}" ${grant.setting === 'network.allowedDomains' ? `connect to ${grant.value}` : `write in ${grant.value}`}?`,
-      detail: `Adds "${grant.value}" to mcpHost.servers.${server}.sandbox.${grant.setting} in your ${target} settings; the server restarts with it.`,
+      message: grant.setting === 'network.allowedDomains' ? vscode.l10n.t('Let server "{0}" connect to {1}?', server, grant.value) : vscode.l10n.t('Let server "{0}" write in {1}?', server, grant.value),
+      detail: vscode.l10n.t('Adds "{0}" to mcpHost.servers.{1}.sandbox.{2} in your {3} settings; the server restarts with it.', grant.value, server, grant.setting, target),
       buttons: [{ title: allow }],
     }, { key: `sandbox:${server}/${grant.setting}/${grant.value}` });
     return pick === allow;

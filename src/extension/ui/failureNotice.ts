@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import { quoted, shownName } from '../../mcp';
+import * as l10n from '@vscode/l10n';
 
 export const SEEN_FAILURES_KEY = 'mcpHost.seenFailures';
 /** Failures remembered per workspace (oldest forgotten first). */
@@ -22,6 +23,8 @@ export interface FailureNotice {
   text: string;
   /** The buttons, in order. */
   actions: string[];
+  /** The action labels as shown (localised), to tell which one was picked. */
+  labels: { openSettings: string; showLogs: string; restart: string };
   /** What the log gets (everything). */
   logText: string;
 }
@@ -34,11 +37,14 @@ export function failureNotice(server: string, message: string, crashLoop: boolea
   // The toast names the server already; the PATH searched can be long: it goes to the log only.
   const own = `server \`${server}\`: `;
   const short = (message.startsWith(own) ? message.slice(own.length) : message)
-    .replace(/\s*\((?:PATH|Path)=[^)]*\)/g, ' (the PATH searched is in the log)').replace(/\s+/g, ' ').trim();
+    .replace(/\s*\((?:PATH|Path)=[^)]*\)/g, l10n.t(' (the PATH searched is in the log)')).replace(/\s+/g, ' ').trim();
   // A notification makes `[label](command:…)` clickable and shows controls and bidi overrides: the server's words
   // (its stderr is quoted in the message) are one line without them, cut (src/mcp/logging/humanText.ts).
-  const text = `MCP server ${quoted(server)} ${kind === 'settings' ? 'cannot start' : 'failed'}: ${shownName(short, 400)}`;
-  return { kind, text, actions: kind === 'settings' ? ['Open Settings', 'Show Logs'] : ['Show Logs', 'Restart'], logText: message };
+  const text = kind === 'settings'
+    ? l10n.t('MCP server {0} cannot start: {1}', quoted(server), shownName(short, 400))
+    : l10n.t('MCP server {0} failed: {1}', quoted(server), shownName(short, 400));
+  const labels = { openSettings: l10n.t('Open Settings'), showLogs: l10n.t('Show Logs'), restart: l10n.t('Restart') };
+  return { kind, text, actions: kind === 'settings' ? [labels.openSettings, labels.showLogs] : [labels.showLogs, labels.restart], labels, logText: message };
 }
 
 /** A failure's identity across reloads: the server and a sha256 of the message without numbers (pids, ports, times change). */

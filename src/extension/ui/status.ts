@@ -7,17 +7,17 @@ import { failureKey, failureNotice, type FailureNotice, type SeenFailures } from
 /** A status bar item with running/failed counts that opens the server list; also sets the `mcpHost.anyRunning` and `mcpHost.anyTask` context keys. */
 export function createStatusItem(host: HostApi): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
-  item.name = 'MCP Servers';
+  item.name = vscode.l10n.t('MCP Servers');
   item.command = CommandIds.listServers;
   // The running tasks have an item of their own (the newest one's tool and status message); a click lists them.
   const tasksItem = vscode.window.createStatusBarItem('mcpHost.tasks', vscode.StatusBarAlignment.Left, 49);
-  tasksItem.name = 'MCP Tasks';
+  tasksItem.name = vscode.l10n.t('MCP Tasks');
   tasksItem.command = CommandIds.showTaskResult;
   const updateTaskLine = () => {
     const line = runningTasksLine(host.servers.flatMap(h => h.tasks));
     if (!line) { tasksItem.hide(); return; }
     tasksItem.text = line.text;
-    tasksItem.tooltip = `MCP tasks running:\n${line.tooltip}\nClick to wait for one's result.`;
+    tasksItem.tooltip = vscode.l10n.t('MCP tasks running:\n{0}\nClick to wait for one\'s result.', line.tooltip);
     tasksItem.show();
   };
   const update = () => {
@@ -25,8 +25,8 @@ export function createStatusItem(host: HostApi): vscode.Disposable {
     const runningCount = all.filter(h => h.state.kind === 'running').length;
     const failed = all.filter(h => h.state.kind === 'error').length;
     const starting = all.filter(h => h.state.kind === 'starting').length;
-    item.text = `$(${starting ? 'loading~spin' : 'plug'}) MCP ${runningCount}/${all.length}${failed ? ` $(error) ${failed}` : ''}`;
-    item.tooltip = `MCP Host: ${runningCount} running, ${starting} starting, ${failed} failed of ${countOf(all.length, 'server')}. Click to list them.`;
+    item.text = vscode.l10n.t('$({0}) MCP {1}/{2}{3}', starting ? 'loading~spin' : 'plug', runningCount, all.length, failed ? ` $(error) ${failed}` : '');
+    item.tooltip = vscode.l10n.t('MCP Host: {0} running, {1} starting, {2} failed of {3}. Click to list them.', runningCount, starting, failed, countOf(all.length, 'server'));
     item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (all.length) item.show(); else item.hide();
     void vscode.commands.executeCommand('setContext', ContextKeys.anyRunning, runningCount > 0);
@@ -56,12 +56,13 @@ export function watchTaskEnds(host: HostApi, shown?: { text: string; actions: st
   return host.onDidChangeTasks(t => {
     const n = notices.changed(t);
     if (!n) return;
-    const show = n.showResult ? ['Show Result'] : [];
+    const showResult = vscode.l10n.t('Show Result');
+    const show = n.showResult ? [showResult] : [];
     // Tests read what was shown (bounded: the newest 100).
     if (shown) { shown.push({ text: n.text, actions: show }); if (shown.length > 100) shown.shift(); }
     const say = t.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void say(n.text, ...show).then(pick => {
-      if (pick === 'Show Result') void vscode.commands.executeCommand(CommandIds.showTaskResult, { kind: 'task', server: t.server, taskId: t.taskId });
+      if (pick === showResult) void vscode.commands.executeCommand(CommandIds.showTaskResult, { kind: 'task', server: t.server, taskId: t.taskId });
     });
   });
 }
@@ -84,7 +85,7 @@ export function watchFailures(host: HostApi, actions: {
   const notified = new Set<string>();
   const sub = host.onDidChangeState(({ server, state }) => {
     if (state.kind === 'starting' && !starting.has(server)) {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP Host: starting ${server}` },
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('MCP Host: starting {0}', server) },
         () => new Promise<void>(resolve => starting.set(server, resolve)));
     } else if (state.kind !== 'starting') {
       starting.get(server)?.();
@@ -102,9 +103,9 @@ export function watchFailures(host: HostApi, actions: {
       void actions.seen.add(key);
       actions.shown?.push(notice);
       void vscode.window.showErrorMessage(notice.text, ...notice.actions).then(pick => {
-        if (pick === 'Show Logs') actions.showLogs(server);
-        if (pick === 'Restart') void actions.restart(server);
-        if (pick === 'Open Settings') void actions.openSettings();
+        if (pick === notice.labels.showLogs) actions.showLogs(server);
+        if (pick === notice.labels.restart) void actions.restart(server);
+        if (pick === notice.labels.openSettings) void actions.openSettings();
       });
     }
   });
