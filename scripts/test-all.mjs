@@ -38,7 +38,7 @@ const STEPS = [
   { id: 'shipped', kind: 'check', cmd: [node, 'scripts/shipped.mjs'] },
   { id: 'unit', kind: 'mocha', cmd: [bin('mocha'), '--config', '.mocharc.json'] },
   { id: 'reliability', kind: 'mocha', cmd: [bin('mocha'), '--config', 'test/reliability/.mocharc.json'] },
-  ...['trusted', 'untrusted', 'multi-root'].map(pass => ({
+  ...['trusted', 'untrusted', 'multi-root', 'pseudo-locale'].map(pass => ({
     id: `editor:${pass}`, group: 'editor', kind: 'mocha', cmd: [node, 'scripts/editor/run-editor-tests.mjs'], env: { MCP_HOST_EDITOR_PASSES: pass },
   })),
   { id: 'e2e:smoke', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'] },

@@ -116,10 +116,13 @@ try {
 
   // 2. The extension's commands in the command palette. VS Code has built-in "MCP:" commands too, so look for our
   // exact titles: the commands package.json contributes with no `when` in menus.commandPalette (always listed).
+  // The titles are %keys% of package.nls.json (issue 40): the palette shows their English.
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8'));
+  const english = s => (typeof s === 'string' ? s.replace(/^%(.+)%$/, (m, key) => nls[key] ?? m) : s);
   const gated = new Set((pkg.contributes?.menus?.commandPalette ?? []).map(m => m.command));
   const titles = (pkg.contributes?.commands ?? []).filter(c => !gated.has(c.command))
-    .map(c => (c.category ? `${c.category}: ${c.title}` : c.title));
+    .map(c => (c.category ? `${english(c.category)}: ${english(c.title)}` : english(c.title)));
   // Lazy, before any server runs: the commands that start the server picked are there too.
   const firstUse = MODE === 'lazy' ? ['MCP Host: Call Tool…', 'MCP Host: Run Prompt…', 'MCP Host: Browse Resources', 'MCP Host: Read Resource by URI…'] : [];
   titles.push(...firstUse);

@@ -52,7 +52,9 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
   afterEach(async () => {
     api.chat.setUi(undefined);
     await api.chat.chat.resetGrants();
+    // A tool turned off is written where the setting is set (user settings when the workspace has none): both go.
     await config().update('disabledTools', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('disabledTools', undefined, vscode.ConfigurationTarget.Global);
     await config().update('codeModeLimits.cpuMs', undefined, vscode.ConfigurationTarget.Global);
   });
   after(async () => {

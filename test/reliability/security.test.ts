@@ -117,7 +117,7 @@ describe('Reliability: security', function () {
     // all go through (https:, loopback http: only, parsed once: src/mcp/features/externalUrl.ts).
     const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts'));
     const openers = sources.filter(f => /openExternal\(/.test(fs.readFileSync(path.join(ROOT, 'src', f), 'utf8')));
-    assert.deepEqual(openers.sort(), [path.join('extension', 'externalUrl.ts')]);
+    assert.deepEqual(openers.sort(), [path.join('extension', 'ui', 'externalUrl.ts')]);
   });
 
   it('HTTP headers (tokens, API keys, cookies) only go to the server\'s own origin: a redirect to another origin is not followed, and the error says so', async () => {

@@ -50,7 +50,10 @@ describe('code mode: the tool for models (issue 42)', function () {
   it('H470: mcpHost.codeMode is off by default; each limit is a user-only setting with the engine\'s default, and every limit message names a declared setting', () => {
     const props = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string; markdownDescription?: string }> } } }).contributes.configuration.properties;
     assert.equal(props['mcpHost.codeMode'].default, false);
-    assert.match(props['mcpHost.codeMode'].markdownDescription ?? '', /same gates as a direct call/);
+    // The description is a %key% of package.nls.json (issue 40): its English is there.
+    const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    const described = (props['mcpHost.codeMode'].markdownDescription ?? '').replace(/^%(.+)%$/, (_, key: string) => nls[key] ?? '');
+    assert.match(described, /same gates as a direct call/);
     for (const [k, v] of Object.entries(DEFAULT_CODE_MODE_LIMITS)) {
       const p = props[`mcpHost.codeModeLimits.${k}`];
       assert.ok(p, `mcpHost.codeModeLimits.${k} is declared`);

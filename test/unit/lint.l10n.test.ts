@@ -125,5 +125,9 @@ const f = { text: \`\${a} · \${b}\` };
     const stale = Object.keys(bundle).filter(m => !all.has(m));
     assert.deepEqual({ missing, stale }, { missing: [], stale: [] }, 'run: npx vscode-l10n-dev export -o l10n src/extension src/views');
     for (const [k, v] of Object.entries(bundle)) assert.equal(v, k, 'the English bundle maps each message to itself');
+    // l10n.t's format takes `{…}` up to the first `}` as a placeholder: a brace around one (`${input:{0}}`) leaves it
+    // unformatted, so a message may hold `{` only as `{0}`, `{1}` … or in text with no placeholder at all.
+    const broken = Object.keys(bundle).filter(k => /\{\d+\}/.test(k) && /\{(?!\d+\})/.test(k));
+    assert.deepEqual(broken, [], 'a `{` that is not a placeholder in a message with placeholders: pass that text in as a value');
   });
 });

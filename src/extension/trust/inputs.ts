@@ -80,7 +80,8 @@ export class InputStore {
     const where = scope.kind === 'user' ? vscode.l10n.t('user settings') : vscode.l10n.t('this workspace');
     const value = await this.ask({
       title: vscode.l10n.t('MCP Host: {0}', input.description ?? input.id),
-      prompt: vscode.l10n.t('Value for ${input:{0}}{1}, declared in {2}; kept in the OS keychain for {3} only.', input.id, server ? vscode.l10n.t(' (server "{0}")', server) : '', where, where),
+      // The `${input:…}` reference goes in whole as a value: a brace around a placeholder is not l10n.t's format.
+      prompt: vscode.l10n.t('Value for {0}{1}, declared in {2}; kept in the OS keychain for {3} only.', `\${input:${input.id}}`, server ? vscode.l10n.t(' (server "{0}")', server) : '', where, where),
       value: input.password ? undefined : input.default,
       password: input.password === true,
       ignoreFocusOut: true,
