@@ -21,6 +21,7 @@ import { CHARS_PER_TOKEN, estimateToolTokens } from '../src/mcp/catalogue/toolPo
 import { codeModeServers, codeModeTool, runCodeModeTool } from '../src/mcp/codemode/codeModeTool';
 import { DEFAULT_CODE_MODE_LIMITS } from '../src/mcp/codemode/codeModeLimits';
 import { programValue } from '../src/mcp/codemode/codeModeResult';
+import { fiveStepProgram, summarise } from './fiveStepTask';
 import { median, ROOT, round, startHost, type Bench, type BenchResult } from './lib';
 
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -33,8 +34,6 @@ const ROUNDS = 5;
 
 const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 const resultText = (r: CallToolResult) => r.content.map(c => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
-/** The summary both ways produce: each file's first line and its line count. */
-const summarise = (files: { name: string; text: string }[]) => files.map(f => `${f.name}: ${f.text.split('\n').length} lines, starts ${JSON.stringify(f.text.split('\n')[0])}`).join('\n');
 
 export const codemodeTokens: Bench = {
   id: 'codemode-tokens',
@@ -81,16 +80,7 @@ export const codemodeTokens: Bench = {
           programValue(server, tool.name, await h.host.get(server)!.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program })),
       };
       const programDefs = estimateToolTokens([codeModeTool(servers, () => true, limits)]);
-      const source = `
-const listing = await mcp.files.list_directory({ path: ${JSON.stringify(root)} });
-const names = [...String(listing.content ?? listing).matchAll(/\\[FILE\\] (\\S+)/g)].map(m => m[1]).sort().slice(0, 3);
-const files = await Promise.all(names.map(async name => {
-  const r = await mcp.files.read_text_file({ path: ${JSON.stringify(root)} + "/" + name });
-  return { name, text: String(r.content ?? r) };
-}));
-const summary = files.map(f => f.name + ": " + f.text.split("\\n").length + " lines, starts " + JSON.stringify(f.text.split("\\n")[0])).join("\\n");
-await mcp.files.write_file({ path: ${JSON.stringify(root)} + "/summary.txt", content: summary });
-return summary;`;
+      const source = fiveStepProgram(root);
       const programWay = async () => {
         const t0 = performance.now();
         let context = tokens(prompt);
