@@ -11,6 +11,7 @@
  * tool result, since each request carries the conversation so far), with the tool budget's own estimate (characters
  * / CHARS_PER_TOKEN, src/mcp/catalogue/toolPolicy.ts). The calls are real (the host's callTool, `by: 'model'`, on the
  * real server); the model's own time is not part of the wall time. Target: the program's tokens ≤ 0.5× direct.
+ * With MCP_HOST_FIVESTEP_LOG naming a saved output of the editor test H536, its figures are a third row.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,6 +22,7 @@ import { CHARS_PER_TOKEN, estimateToolTokens } from '../src/mcp/catalogue/toolPo
 import { codeModeServers, codeModeTool, runCodeModeTool } from '../src/mcp/codemode/codeModeTool';
 import { DEFAULT_CODE_MODE_LIMITS } from '../src/mcp/codemode/codeModeLimits';
 import { programValue } from '../src/mcp/codemode/codeModeResult';
+import { fiveStepProgram, summarise } from './fiveStepTask';
 import { median, ROOT, round, startHost, type Bench, type BenchResult } from './lib';
 
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -33,8 +35,16 @@ const ROUNDS = 5;
 
 const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 const resultText = (r: CallToolResult) => r.content.map(c => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
-/** The summary both ways produce: each file's first line and its line count. */
-const summarise = (files: { name: string; text: string }[]) => files.map(f => `${f.name}: ${f.text.split('\n').length} lines, starts ${JSON.stringify(f.text.split('\n')[0])}`).join('\n');
+
+/** A file holding the output of the editor test H536 (test/editor/codemode.test.ts): its `FIVESTEP_EDITOR {…}` line becomes a row. */
+const EDITOR_LOG_ENV = 'MCP_HOST_FIVESTEP_LOG';
+interface EditorFigures { directTokens: number; programTokens: number; ratio: number; directMs: number; programMs: number; directRequests: number; programRequests: number }
+function editorFigures(): EditorFigures | undefined {
+  const file = process.env[EDITOR_LOG_ENV];
+  if (!file || !fs.existsSync(file)) return undefined;
+  const lines = [...fs.readFileSync(file, 'utf8').matchAll(/FIVESTEP_EDITOR (\{.*\})/g)];
+  return lines.length ? JSON.parse(lines[lines.length - 1][1]) as EditorFigures : undefined;
+}
 
 export const codemodeTokens: Bench = {
   id: 'codemode-tokens',
@@ -81,16 +91,7 @@ export const codemodeTokens: Bench = {
           programValue(server, tool.name, await h.host.get(server)!.callTool(tool.name, args, { signal: o.signal, by: 'model', program: o.program })),
       };
       const programDefs = estimateToolTokens([codeModeTool(servers, () => true, limits)]);
-      const source = `
-const listing = await mcp.files.list_directory({ path: ${JSON.stringify(root)} });
-const names = [...String(listing.content ?? listing).matchAll(/\\[FILE\\] (\\S+)/g)].map(m => m[1]).sort().slice(0, 3);
-const files = await Promise.all(names.map(async name => {
-  const r = await mcp.files.read_text_file({ path: ${JSON.stringify(root)} + "/" + name });
-  return { name, text: String(r.content ?? r) };
-}));
-const summary = files.map(f => f.name + ": " + f.text.split("\\n").length + " lines, starts " + JSON.stringify(f.text.split("\\n")[0])).join("\\n");
-await mcp.files.write_file({ path: ${JSON.stringify(root)} + "/summary.txt", content: summary });
-return summary;`;
+      const source = fiveStepProgram(root);
       const programWay = async () => {
         const t0 = performance.now();
         let context = tokens(prompt);
@@ -128,6 +129,14 @@ return summary;`;
           note: `median of ${ROUNDS}, interleaved; direct ${round(directMs, 1)} ms; the program's time includes describe (the interpreter already loaded); reads in parallel both ways`,
         },
       ];
+      const editor = editorFigures();
+      if (editor) {
+        out.push({
+          name: 'codemode-tokens: five-step task in the editor, tokens the model sees (one program)', value: editor.programTokens, unit: 'tokens', ratio: editor.ratio,
+          baseline: 'the same task by direct @mcp tool calls (scripted fake model, production VSIX)', target: `ratio ≤ ${TARGET_RATIO}`, met: editor.ratio <= TARGET_RATIO,
+          note: `from ${process.env[EDITOR_LOG_ENV]} (test H536): direct ${editor.directTokens} tokens in ${editor.directRequests} requests, ${editor.directMs} ms; program ${editor.programTokens} in ${editor.programRequests}, ${editor.programMs} ms`,
+        });
+      }
       return out;
     } finally {
       await h.close();

@@ -4,12 +4,18 @@
 // refused inside the program, a declined one ends it, while a bystander's direct call (the language-model tool) works;
 // a hostile endless loop is stopped and the extension host keeps answering.
 import * as assert from 'assert';
+import Mocha from 'mocha';
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
-import { activateHost, EVERYTHING, textOf, until } from './helpers';
+import { CHARS_PER_TOKEN, estimateToolTokens } from '../../src/mcp/catalogue/toolPolicy';
+import { fiveStepProgram, summarise } from '../../bench/fiveStepTask';
+import { activateHost, EVERYTHING, FILESYSTEM, textOf, until } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const PROGRAM_TOOL = 'mcp_host_run_program';
@@ -135,5 +141,117 @@ describe('Code mode in Restricted Mode (untrusted workspace): off', function () 
     } finally {
       await config.update('codeMode', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+});
+
+/** One request the fake model received (from $FAKE_LM_LOG), with what the token count needs. */
+interface ModelRequest { messages: { text: string }[]; toolResults: string[]; toolCalls: string[]; toolCallInputs?: string[]; toolDefs?: Pick<Tool, 'name' | 'description' | 'inputSchema'>[] }
+function modelRequests(from = 0): ModelRequest[] {
+  const file = process.env.FAKE_LM_LOG;
+  if (!file || !fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as ModelRequest & { call: string })
+    .filter(e => e.call === 'provideLanguageModelChatResponse').slice(from);
+}
+/**
+ * The tokens the model saw in `requests`, with the tool budget's estimate (src/mcp/catalogue/toolPolicy.ts): every
+ * request's tool definitions (estimateToolTokens) plus its messages — texts, earlier calls, tool results — at
+ * CHARS_PER_TOKEN characters a token. The test's script (`SCRIPT_TOOLS:…`, standing for the model's own choices) is
+ * left out; the calls it makes are counted as the model's output sent back.
+ */
+function tokensSeen(requests: ModelRequest[]): number {
+  let seen = 0;
+  for (const r of requests) {
+    const texts = r.messages.map(m => m.text.replace(/SCRIPT_TOOLS:\[[\s\S]*\]/, '')).join('');
+    const calls = r.toolCalls.join('') + (r.toolCallInputs ?? []).join('');
+    seen += estimateToolTokens(r.toolDefs ?? []) + Math.ceil((texts + calls + r.toolResults.join('')).length / CHARS_PER_TOKEN);
+  }
+  return seen;
+}
+
+describe('Code mode: the five-step task in the editor (direct calls vs one program, server-filesystem)', function () {
+  this.timeout(120000);
+  let api: Api;
+  let fake: vscode.LanguageModelChat;
+  let root: string;
+  const config = () => vscode.workspace.getConfiguration('mcpHost');
+  const files = ['alpha.txt', 'bravo.txt', 'charlie.txt', 'delta.txt'];
+  const textOfFile = (name: string, i: number) => `${name} is file ${i + 1} of the five-step task\n${'a line of its text\n'.repeat(6 + i)}`;
+  const PROMPT = 'List the files in the folder, read the first three, summarise each in one line (its line count and first line), and write the summary to summary.txt.';
+
+  before(async () => {
+    api = await activateHost<Api>();
+    api.setConsentPrompt(async () => 'allow');
+    [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(fake, 'the fake language model is installed');
+    // Inside the workspace folder: MCP Host gives server-filesystem the window's folders as its roots, which replace
+    // the folders of its command line.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
+    root = fs.realpathSync(fs.mkdtempSync(path.join(folder, 'mcp-host-fivestep-')));
+    files.forEach((f, i) => fs.writeFileSync(path.join(root, f), textOfFile(f, i)));
+    await config().update('servers', { files: { type: 'stdio', command: process.execPath, args: [FILESYSTEM, root] } }, vscode.ConfigurationTarget.Workspace);
+    await until(() => {
+      const h = api.host.get('files');
+      return h?.state.kind === 'running' && ['list_directory', 'read_text_file', 'write_file'].every(n => h.catalogue.tools.some(t => t.name === n));
+    }, 'files running with list_directory, read_text_file and write_file');
+  });
+  afterEach(async () => {
+    api.chat.setUi(undefined);
+    await api.chat.chat.resetGrants();
+    await config().update('codeMode', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+  after(async () => {
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('H536: the same five steps by direct calls and by one program write the same summary; the model sees fewer tokens with the program; History shows the program\'s calls under it', async () => {
+    api.chat.setUi({ approveTool: async () => 'session' });
+    const expected = summarise(files.slice(0, 3).map((name, i) => ({ name, text: textOfFile(name, i) })));
+    const summaryFile = path.join(root, 'summary.txt');
+    const historyCalls = () => api.host.get('files')!.history.filter(e => e.method === 'tools/call');
+
+    // (a) Direct: list → three reads in one response → write the summary (the model's own text) → answer.
+    assert.ok(!api.chat.chat.codeMode(), 'code mode is off for the direct way');
+    const script = [
+      [['*list_directory', { path: root }]],
+      files.slice(0, 3).map(f => ['*read_text_file', { path: path.join(root, f) }]),
+      [['*write_file', { path: summaryFile, content: expected }]],
+    ];
+    let from = modelRequests().length;
+    let t0 = performance.now();
+    const direct = await api.chat.run(`${PROMPT} SCRIPT_TOOLS:${JSON.stringify(script)}`, { model: fake });
+    const directMs = performance.now() - t0;
+    const directRequests = modelRequests(from);
+    assert.strictEqual(fs.readFileSync(summaryFile, 'utf8'), expected, direct.markdown);
+    assert.strictEqual(directRequests.length, 4, 'four requests: list, reads, write, answer');
+    assert.ok(directRequests[0].toolDefs!.some(t => t.name.endsWith('read_text_file')), 'the direct way offers the server\'s tools');
+    assert.deepStrictEqual(historyCalls().slice(-5).map(e => [e.target, e.by, e.program]),
+      [['list_directory', 'model', undefined], ...files.slice(0, 3).map(() => ['read_text_file', 'model', undefined]), ['write_file', 'model', undefined]]);
+    fs.rmSync(summaryFile);
+
+    // (b) One program: code mode on, the program tool alone; its five calls run in the program, its value comes back.
+    await config().update('codeMode', true, vscode.ConfigurationTarget.Workspace);
+    await until(() => api.chat.chat.codeMode(), 'code mode on');
+    from = modelRequests().length;
+    t0 = performance.now();
+    const program = await api.chat.run(`${PROMPT} SCRIPT_TOOLS:${JSON.stringify([[[PROGRAM_TOOL, { program: fiveStepProgram(root) }]]])}`, { model: fake });
+    const programMs = performance.now() - t0;
+    const programRequests = modelRequests(from);
+    assert.strictEqual(programAnswer(program).value, expected);
+    assert.strictEqual(fs.readFileSync(summaryFile, 'utf8'), expected, program.markdown);
+    assert.strictEqual(programRequests.length, 2, 'two requests: the program, the answer');
+    assert.deepStrictEqual(programRequests[0].toolDefs!.map(t => t.name), [PROGRAM_TOOL]);
+    const calls = historyCalls().slice(-5);
+    assert.deepStrictEqual(calls.map(e => [e.target, e.by]).sort(),
+      [['list_directory', 'model'], ['read_text_file', 'model'], ['read_text_file', 'model'], ['read_text_file', 'model'], ['write_file', 'model']]);
+    assert.ok(calls[0].program && calls.every(e => e.program === calls[0].program), JSON.stringify(calls.map(e => e.program)));
+    assert.match(program.markdown, new RegExp(`Ran the program \`${calls[0].program}\`: 5 tool call\\(s\\)`));
+
+    // The figures (for bench/codemodeTokens.ts and the report): tokens the model saw and the wall time, both ways.
+    const tokens = { direct: tokensSeen(directRequests), program: tokensSeen(programRequests) };
+    // Through mocha's reporter output (test/editor/index.ts routes it to the runner's log; a plain console.log in the
+    // extension host goes to the workbench only).
+    (Mocha.reporters.Base as unknown as { consoleLog: (...a: unknown[]) => void }).consoleLog(`      FIVESTEP_EDITOR ${JSON.stringify({ directTokens: tokens.direct, programTokens: tokens.program, ratio: Math.round(tokens.program / tokens.direct * 1000) / 1000, directMs: Math.round(directMs), programMs: Math.round(programMs), directRequests: directRequests.length, programRequests: programRequests.length })}`);
+    assert.ok(tokens.program < tokens.direct, `the program's way: ${tokens.program} tokens, direct: ${tokens.direct}`);
   });
 });
