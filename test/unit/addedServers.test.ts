@@ -6,20 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { ADDED_SERVERS_KEY, AddedServers, MAX_ADDED, needsLaunchConsent } from '../../src/extension/trust/addedServers';
 import { ephemeralKeyer } from '../../src/mcp';
-import { parseServers, type RawServer } from '../../src/mcp/config/validate';
-
-/** A memento in memory, as the extension's global state behaves (get sees an update at once). */
-function memento(): { get<T>(k: string): T | undefined; update(k: string, v: unknown): Promise<void>; data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return { data, get: <T>(k: string) => data.get(k) as T | undefined, update: async (k, v) => { data.set(k, v); } };
-}
-
-/** The entry `name` of `servers` as the controller parses the settings at a sync. */
-function raw(servers: Record<string, unknown>, name: string): RawServer {
-  const s = parseServers(servers).servers.find(r => r.name === name);
-  assert.ok(s, `${name} parses`);
-  return s;
-}
+import { memento, raw } from '../support/settingsState';
 
 const imported = {
   'gh-remote': { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${input:github-token}' } },

@@ -9,20 +9,10 @@
 import * as assert from 'node:assert/strict';
 import { REGISTRY_INSTALLS_KEY, RegistryInstalls } from '../../src/extension/trust/registryInstalls';
 import { ephemeralKeyer, type ServerDefinition } from '../../src/mcp';
-import { parseServers, type RawServer } from '../../src/mcp/config/validate';
+import type { RawServer } from '../../src/mcp/config/validate';
+import { memento, raw } from '../support/settingsState';
 import { applyPolicy } from '../../src/mcp/policy/orgPolicy';
 import { registryKey, registryProvenance } from '../../src/mcp/policy/provenance';
-
-function memento(): { get<T>(k: string): T | undefined; update(k: string, v: unknown): Promise<void>; data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return { data, get: <T>(k: string) => data.get(k) as T | undefined, update: async (k, v) => { data.set(k, v); } };
-}
-
-function raw(servers: Record<string, unknown>, name: string): RawServer {
-  const s = parseServers(servers).servers.find(r => r.name === name);
-  assert.ok(s, `${name} parses`);
-  return s;
-}
 
 const REGISTRY = 'http://127.0.0.1:4567/';
 const weather = { type: 'stdio', command: 'npx', args: ['--quiet', '-y', '@example/weather-mcp@1.2.3'], env: { WEATHER_API_KEY: '${input:weather-WEATHER_API_KEY}' } };
