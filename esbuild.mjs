@@ -26,6 +26,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   gateway-server  the gateway's MCP server (the SDK's server package): the first connection from VS Code's chat
  *                   (src/extension/gateway/gatewayProvider.ts)
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
+ *   ajv             ajv and its formats: the first schema a server sends (src/mcp/schema/ajvModule.ts, compiler.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
  *   ext-tasks       @modelcontextprotocol/ext-tasks' client (its SDK and zod the host's, handed over): the first
@@ -60,6 +61,7 @@ const BRIDGE_HANDOVER = {
 const LAZY = [
   { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
+  { name: 'ajv', entry: 'src/mcp/schema/ajvModule.ts', request: /^\.\/ajvModule$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
   { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, handover: SDK_HANDOVER },
   { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },

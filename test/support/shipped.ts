@@ -26,7 +26,7 @@ export function shippedCliPath(): string {
 }
 
 /** The bundles the CLI loads on first use from next to itself (esbuild.mjs, LAZY). */
-export const CLI_LAZY_BUNDLES = ['re2.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
+export const CLI_LAZY_BUNDLES = ['re2.js', 'ajv.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
 
 /** Copies the production CLI to `to` (a path ending in cli.js) with the bundles it loads from next to itself. */
 export function copyShippedCli(to: string): void {

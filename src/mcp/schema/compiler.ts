@@ -14,10 +14,9 @@
  *   (the server's log), naming the schema (`tool \`x\` inputSchema`) with control characters escaped.
  */
 import { createHash } from 'node:crypto';
-import Ajv, { type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type * as AjvModule from './ajvModule';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
@@ -155,11 +154,18 @@ export function dialectOf(schema: Record<string, unknown>): SchemaDialect {
   return dialect;
 }
 
-const AJV_OF: Record<SchemaDialect, AjvClass> = {
-  '2020-12': Ajv2020 as unknown as AjvClass,
-  '2019-09': Ajv2019 as unknown as AjvClass,
-  'draft-07': Ajv,
-};
+let ajvModule: typeof AjvModule | undefined;
+/** ajv, loaded with the first schema (a require, not an import: esbuild.mjs makes it a require of dist/ajv.js, LAZY). */
+function ajvLib(): typeof AjvModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return ajvModule ??= require('./ajvModule') as typeof AjvModule;
+}
+
+/** The ajv class of each dialect. */
+function ajvOf(dialect: SchemaDialect): AjvClass {
+  const { Ajv, Ajv2019, Ajv2020 } = ajvLib();
+  return dialect === '2020-12' ? Ajv2020 as unknown as AjvClass : dialect === '2019-09' ? Ajv2019 as unknown as AjvClass : Ajv;
+}
 
 /**
  * The meta-schema check (is this a JSON Schema at all?) runs on one host-owned instance per draft: it
@@ -184,7 +190,7 @@ function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): v
   let checker = metaCheckers.get(A);
   if (!checker) {
     checker = new A({ strict: false, allErrors: false, validateFormats: true, code: { regExp: metaSchemaRegExpEngine } });
-    addFormats(checker);
+    ajvLib().addFormats(checker);
     metaCheckers.set(A, checker);
   }
   if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
@@ -199,7 +205,7 @@ function makeAjv(A: AjvClass, logger: AjvLogger): Ajv {
     ownProperties: true, logger,
     code: { regExp: linearRegExpEngine, optimize: false },
   });
-  addFormats(ajv);
+  ajvLib().addFormats(ajv);
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword({
     keyword: 'uniqueItems', type: 'array', schemaType: 'boolean',
@@ -307,7 +313,7 @@ export class SchemaCompiler {
       const c = this.checked(schema as object, label);
       if (c instanceof Error) return c;
       const s = (c.protoProperty ? withProtoAsPattern(schema) : schema) as Record<string, unknown>;
-      const A = AJV_OF[dialectOf(s)];
+      const A = ajvOf(dialectOf(s));
       checkAgainstMetaSchema(A, s.$schema === undefined ? s : withoutDialect(s));
       return undefined;
     } catch (err) {
@@ -349,7 +355,7 @@ export class SchemaCompiler {
       const s: Record<string, unknown> = { ...(c.protoProperty ? withProtoAsPattern(schema) as Record<string, unknown> : schema as Record<string, unknown>) };
       const dialect = dialectOf(s);
       delete s.$schema;
-      const A = AJV_OF[dialect];
+      const A = ajvOf(dialect);
       checkAgainstMetaSchema(A, s);
       let ajv = this.ajvs.get(dialect);
       if (!ajv) this.ajvs.set(dialect, ajv = makeAjv(A, this.logger));
