@@ -178,7 +178,7 @@ const configs = tests
       {
         ...bundled,
         entryPoints: { extension: 'src/extension/extension.ts' },
-        // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandbox.ts).
+        // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandboxRuntime.ts).
         external: ['vscode', '@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
         metafile: true,
@@ -211,7 +211,7 @@ const configs = tests
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
         ...bundled,
         // Its index, and the names it protects from writes in a working directory (DANGEROUS_FILES,
-        // getDangerousDirectories), which the host applies to every root itself (sandbox.ts, protectedPaths).
+        // getDangerousDirectories), which the host applies to every root itself (sandboxPolicy.ts, protectedPaths).
         outdir: undefined,
         outfile: path.join(DIST, 'sandbox-runtime.js'),
         stdin: {

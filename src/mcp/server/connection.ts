@@ -42,7 +42,8 @@ import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTasks';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
 import { bindTaskMemory, type TaskMemoryStore } from '../tasks/taskMemory';
-import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
+import { isSandboxed, type SandboxHostOptions } from '../launch/sandboxPolicy';
+import type { SandboxDenial } from '../launch/sandboxLaunch';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { EraVerdictStore } from './eraVerdicts';
@@ -83,7 +84,7 @@ export interface ConnectionOptions {
   probeTimeoutMs?: number;
   /** Protocol era negotiation: 'auto' (default: `server/discover` first, `initialize` for older servers) or 'legacy'. */
   negotiation?: 'auto' | 'legacy';
-  /** The OS sandbox for stdio servers (launch/sandbox.ts): forced for all, extra denials, paths for tests. */
+  /** The OS sandbox for stdio servers (launch/sandboxPolicy.ts, sandboxLaunch.ts): forced for all, extra denials, paths for tests. */
   sandbox?: SandboxHostOptions;
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
