@@ -29,7 +29,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
  *   ext-tasks       @modelcontextprotocol/ext-tasks' client (its SDK and zod the host's, handed over): the first
- *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTasks.ts)
+ *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTaskSession.ts)
  *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
  *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
  *   app-bridge      the MCP Apps host bridge (@modelcontextprotocol/ext-apps' app-bridge): the first App view

@@ -39,7 +39,7 @@ import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notificationListeners';
 import { ConnectionTasks } from '../tasks/toolTasks';
-import { ExtTaskTracker } from '../tasks/extTasks';
+import { ExtTaskTracker } from '../tasks/extTaskTracker';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
 import { bindTaskMemory, type TaskMemoryStore } from '../tasks/taskMemory';
 import { isSandboxed, type SandboxHostOptions } from '../launch/sandboxPolicy';
@@ -198,7 +198,7 @@ export class Connection implements ServerHandle {
           redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
           log: (level: 'info' | 'warning' | 'debug', message: string) => log(level, 'lifecycle', message),
         };
-        // Tasks of either era run on one ext-tasks session per server session (extTasks.ts), made only for a
+        // Tasks of either era run on one ext-tasks session per server session (extTaskSession.ts), made only for a
         // server that offers them (a 2026-07-28 server's extension, a 2025-11-25 server's `tasks` capability).
         if (s.declaresTasksExtension || s.takesLegacyTasks) {
           const legacy = !s.declaresTasksExtension;
