@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import { DISPLAY_MODE_CHANGES_PER_SECOND, RateBudget } from '../../mcp';
+import type { AppView, AppViewServices } from './view';
 
 /** The display modes the host offers, and what each maps to (docs/FEATURES.md, MCP Apps). */
 export const DISPLAY_MODES: readonly McpUiDisplayMode[] = ['inline', 'fullscreen', 'pip'];
@@ -16,20 +17,7 @@ export const MAXIMIZE_GROUP_COMMAND = 'workbench.action.toggleMaximizeEditorGrou
 const MOVE_RIGHT_COMMAND = 'workbench.action.moveEditorToRightGroup';
 const FOCUS_LEFT_COMMAND = 'workbench.action.focusLeftGroup';
 
-/** What the display modes need of their view. */
-export interface DisplayModeView {
-  readonly panel: vscode.WebviewPanel;
-  /** The panel's view type, to find its tab. */
-  readonly viewType: string;
-  /** Counts for tests and the log: requests, layout changes made for them, requests refused over the rate. */
-  readonly counts: { requests: number; changes: number; refused: number };
-  isDisposed(): boolean;
-  /** A warning about the view, for its server's log. */
-  warn(message: string): void;
-  /** A request was acted on (the mode in effect may be `from` still); the view tells the app its new context. */
-  settled(from: McpUiDisplayMode): void;
-}
-
+/** One view's display mode and the layout changes made for it. */
 export class DisplayModes {
   /** The display mode in effect. */
   mode: McpUiDisplayMode = 'inline';
@@ -41,32 +29,34 @@ export class DisplayModes {
   private inlineColumn?: vscode.ViewColumn;
   private said = false;
 
-  constructor(private readonly v: DisplayModeView) {}
+  constructor(private readonly v: AppView, private readonly log: AppViewServices['log']) {}
 
   /**
    * `ui/request-display-mode`: inline is the editor panel where it opened, fullscreen its editor group maximised (when
    * there is more than one group; with one, the panel already fills the editor area), pip the panel in the group to
    * the right of its own (focus back where it was; refused while the view is the only editor). At most DISPLAY_MODE_CHANGES_PER_SECOND layout changes a second (bursts twice that) and
-   * one at a time: a request over it changes nothing. Resolves the mode in effect.
+   * one at a time: a request over it changes nothing. Resolves the mode in effect (the view then tells the app its new
+   * context).
    */
   async request(mode: unknown): Promise<McpUiDisplayMode> {
-    this.v.counts.requests++;
+    const v = this.v;
+    v.modeCounts.requests++;
     const want = DISPLAY_MODES.find(m => m === mode);
-    if (!want || want === this.mode || this.v.isDisposed()) return this.mode;
+    if (!want || want === this.mode || v.isDisposed) return this.mode;
     // pip is the view beside another editor: a view alone in the only editor group has nothing to be beside (moving it
     // leaves the same layout), so the mode in effect stays.
     if (want === 'pip' && vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0].tabs.length <= 1) return this.mode;
     if (this.changing || !this.budget.take(1)) {
-      this.v.counts.refused++;
-      if (!this.said) { this.said = true; this.v.warn(`the view asked to change its display mode more often than ${DISPLAY_MODE_CHANGES_PER_SECOND} a second; the layout stays as it is`); }
+      v.modeCounts.refused++;
+      if (!this.said) { this.said = true; this.log(v.server, 'warning', `MCP App ${v.uri}: the view asked to change its display mode more often than ${DISPLAY_MODE_CHANGES_PER_SECOND} a second; the layout stays as it is`); }
       return this.mode;
     }
     this.said = false;
     this.changing = true;
     const from = this.mode;
-    const panel = this.v.panel;
+    const panel = v.panel;
     try {
-      this.v.counts.changes++;
+      v.modeCounts.changes++;
       if (this.maximized) {
         this.maximized = false;
         panel.reveal(undefined, false);
@@ -95,11 +85,11 @@ export class DisplayModes {
       }
       this.mode = want;
     } catch (err) {
-      this.v.warn(`display mode ${want} could not be set: ${err instanceof Error ? err.message : String(err)}`);
+      this.log(v.server, 'warning', `MCP App ${v.uri}: display mode ${want} could not be set: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.changing = false;
     }
-    this.v.settled(from);
+    v.trace.push(`display mode ${this.mode}`);
     return this.mode;
   }
 
@@ -107,13 +97,13 @@ export class DisplayModes {
   column(): vscode.ViewColumn | undefined {
     const panel = this.v.panel;
     const title = panel.title;
-    const group = vscode.window.tabGroups.all.find(g => g.tabs.some(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(this.v.viewType) && t.label === title));
+    const group = vscode.window.tabGroups.all.find(g => g.tabs.some(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(panel.viewType) && t.label === title));
     return group?.viewColumn ?? panel.viewColumn;
   }
 
   /** Restores the editor group this view maximised (the view is closing). */
   async restore(): Promise<void> {
-    if (!this.maximized || this.v.isDisposed()) return;
+    if (!this.maximized || this.v.isDisposed) return;
     this.maximized = false;
     this.v.panel.reveal(undefined, false);
     await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND).then(undefined, () => undefined);

@@ -66,7 +66,7 @@ export class AppView implements vscode.Disposable {
   private bridge?: AppBridge;
   private transport?: ViewTransport;
   /** The dialogs of the current load (closed with it: what waits is denied). */
-  private dialogs = new OneAtATime();
+  dialogs = new OneAtATime();
   private probes: ((state: PageState) => void)[] = [];
   /** Pages generated so far: each load's page differs, so the webview reloads even when the resource is the same. */
   private loads = 0;
@@ -104,23 +104,8 @@ export class AppView implements vscode.Disposable {
       localResourceRoots: [vscode.Uri.joinPath(s.extensionUri, 'media', 'apps')],
     });
     this.panel.iconPath = vscode.Uri.joinPath(s.extensionUri, 'media', 'mcp.svg');
-    this.modes = new DisplayModes({
-      panel: this.panel, viewType: APP_VIEW_TYPE, counts: this.modeCounts, isDisposed: () => this.disposed,
-      warn: message => this.s.log(this.server, 'warning', `MCP App ${this.uri}: ${message}`),
-      settled: from => {
-        this.trace.push(`display mode ${this.modes.mode}`);
-        if (this.modes.mode !== from) this.contextChanged();
-      },
-    });
-    this.requests = new ViewRequests(s, {
-      server, tool, uri, trace: this.trace, counts: this.modeCounts,
-      dialogs: () => this.dialogs,
-      initialized: b => this.onInitialized(b),
-      modelContext: text => { this.modelContext = text; this.s.changed(this); },
-      size: height => { void this.panel.webview.postMessage({ type: 'size', height }); },
-      close: reason => this.close(reason),
-      displayMode: mode => this.requestDisplayMode(mode),
-    });
+    this.modes = new DisplayModes(this, s.log);
+    this.requests = new ViewRequests(s, this);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage(m => this.onPage(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -252,8 +237,8 @@ export class AppView implements vscode.Disposable {
     this.s.changed(this);
   }
 
-  /** The view answered `ui/initialize` and said it is initialized: it gets what the panel last delivered. */
-  private onInitialized(b: AppBridge): void {
+  /** The view answered `ui/initialize` on bridge `b` and said it is initialized: it gets what the panel last delivered. */
+  bridgeInitialized(b: AppBridge): void {
     this.initialized = true;
     this.trace.push('ui/notifications/initialized');
     const d = this.delivery;
@@ -323,7 +308,12 @@ export class AppView implements vscode.Disposable {
   }
 
   /** `ui/request-display-mode` (displayModes.ts): resolves the mode in effect; the view gets the new host context. */
-  requestDisplayMode(mode: unknown): Promise<McpUiDisplayMode> { return this.modes.request(mode); }
+  async requestDisplayMode(mode: unknown): Promise<McpUiDisplayMode> {
+    const from = this.modes.mode;
+    const now = await this.modes.request(mode);
+    if (now !== from) this.contextChanged();
+    return now;
+  }
 
   /** The editor group the panel is in now (its tab), else what the panel last said. */
   column(): vscode.ViewColumn | undefined { return this.modes.column(); }

@@ -4,60 +4,37 @@
  * goes to `AppViewServices` (view.ts), where the rules and dialogs live; resource reads go to the view's own server
  * only (src/mcp/apps/files.ts), capped. One per view, across its loads (a download in progress stays one at a time).
  */
-import type { AppBridge, McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { ReadResourceResult, Tool } from '@modelcontextprotocol/client';
-import { contentsChars, downloadItems, logPreview, MAX_VIEW_FILE_CHARS, viewReadRefusal, type OneAtATime } from '../../mcp';
-import type { AppViewServices } from './view';
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
+import { contentsChars, downloadItems, logPreview, MAX_VIEW_FILE_CHARS, viewReadRefusal } from '../../mcp';
+import type { AppView, AppViewServices } from './view';
 
 /** Model context kept per view (characters); more is cut. */
 export const MAX_MODEL_CONTEXT_CHARS = 16 * 1024;
 
-/** What the bridge's requests need of the extension (the rules and dialogs live there). */
-export type ViewRequestServices = Pick<AppViewServices, 'host' | 'callTool' | 'openLink' | 'download' | 'sendToChat' | 'log'>;
-
-/** What the requests need of their view. */
-export interface RequestingView {
-  readonly server: string;
-  readonly tool: Tool;
-  readonly uri: string;
-  /** Messages the host sent and got (method names, for tests and the log). */
-  readonly trace: string[];
-  /** Downloads refused while one ran (tests and the log). */
-  readonly counts: { downloadsRefused: number };
-  /** The dialogs of the current load (closed with it: what waits is denied). */
-  dialogs(): OneAtATime;
-  /** The view said it is initialized (on this bridge): deliver what waits. */
-  initialized(bridge: AppBridge): void;
-  /** The view's model context changed (undefined: none). */
-  modelContext(text: string | undefined): void;
-  /** The view's content height, for the page. */
-  size(height: number): void;
-  close(reason: string): Promise<void>;
-  displayMode(mode: unknown): Promise<McpUiDisplayMode>;
-}
-
+/** The handlers of one view's requests (one per view, across its loads). */
 export class ViewRequests {
   private downloading = false;
   private said = false;
 
-  constructor(private readonly s: ViewRequestServices, private readonly v: RequestingView) {}
+  constructor(private readonly s: AppViewServices, private readonly v: AppView) {}
 
   /** Sets the bridge's handlers of the view's requests. */
   wire(b: AppBridge): void {
     const v = this.v;
     const server = v.server;
     const tool = v.tool.name;
-    b.oninitialized = () => v.initialized(b);
+    b.oninitialized = () => v.bridgeInitialized(b);
     b.oncalltool = async params => {
       v.trace.push(`tools/call ${params.name}`);
       const h = this.s.host.get(server);
       const target = h?.catalogue.tools.find(t => t.name === params.name);
       if (!h || h.state.kind !== 'running' || !target) throw new Error(`MCP server "${server}" has no running tool named "${params.name}"`);
-      return this.s.callTool(server, target, (params.arguments ?? {}) as Record<string, unknown>, v.dialogs());
+      return this.s.callTool(server, target, (params.arguments ?? {}) as Record<string, unknown>, v.dialogs);
     };
     b.onopenlink = async ({ url }) => {
       v.trace.push('ui/open-link');
-      return (await this.s.openLink(server, tool, url, v.dialogs())) ? {} : { isError: true };
+      return (await this.s.openLink(server, tool, url, v.dialogs)) ? {} : { isError: true };
     };
     b.onmessage = async params => {
       v.trace.push('ui/message');
@@ -70,23 +47,24 @@ export class ViewRequests {
       const parts = [contentText(params.content)];
       if (params.structuredContent !== undefined) parts.push(JSON.stringify(params.structuredContent));
       const text = parts.filter(Boolean).join('\n');
-      v.modelContext(text ? text.slice(0, MAX_MODEL_CONTEXT_CHARS) : undefined);
+      v.modelContext = text ? text.slice(0, MAX_MODEL_CONTEXT_CHARS) : undefined;
+      this.s.changed(v);
       return {};
     };
-    b.onsizechange = ({ height }) => { if (typeof height === 'number') v.size(height); };
+    b.onsizechange = ({ height }) => { if (typeof height === 'number') void v.panel.webview.postMessage({ type: 'size', height }); };
     b.onrequestteardown = () => { v.trace.push('ui/notifications/request-teardown'); void v.close('the view asked to close'); };
-    b.onrequestdisplaymode = async ({ mode }) => ({ mode: await v.displayMode(mode) });
+    b.onrequestdisplaymode = async ({ mode }) => ({ mode: await v.requestDisplayMode(mode) });
     b.ondownloadfile = async ({ contents }) => {
       v.trace.push('ui/download-file');
       // One download at a time (its dialogs on screen); what comes meanwhile is refused at once.
       if (this.downloading) {
-        v.counts.downloadsRefused++;
+        v.modeCounts.downloadsRefused++;
         if (!this.said) { this.said = true; this.s.log(server, 'warning', `MCP App ${v.uri}: the view asked for a download while one was in progress; refused (and so are more, until it is done)`); }
         return { isError: true };
       }
       this.downloading = true;
       this.said = false;
-      const dialogs = v.dialogs();
+      const dialogs = v.dialogs;
       try {
         for (const item of downloadItems(contents)) {
           const bytes = item.bytes ?? await this.linkBytes(item.link!);
