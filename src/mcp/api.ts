@@ -13,7 +13,7 @@ import type { Redactor } from './logging/redact';
 import type { TaskInfo, TaskMode } from './tasks/tasks';
 import type { CatalogueKind } from './catalogue/paging';
 import type { HistoryEntry, HistoryOrigin, StoredHistory } from './server/history';
-import type { SandboxDenial } from './launch/sandboxLaunch';
+import type { SandboxDenial } from './launch/sandboxPolicy';
 import type { LoadedSkillFile, SkillInfo } from './skills/skills';
 
 /** Options every request accepts. */

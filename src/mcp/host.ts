@@ -13,8 +13,7 @@ import { messageOf } from './errors';
 import { ephemeralKeyer, stableStringify, type DefinitionKey } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 import type { HistoryEntry } from './server/history';
-import type { SandboxHostOptions } from './launch/sandboxPolicy';
-import type { SandboxDenial } from './launch/sandboxLaunch';
+import type { SandboxDenial, SandboxHostOptions } from './launch/sandboxPolicy';
 import type { SkillInfo } from './skills/skills';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {

@@ -17,18 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { shellQuote } from '../config/commandLine';
-import { inside, unique, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
+import { inside, unique, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
 import { loadRuntime, type Manager } from './sandboxRuntime';
-
-/** One thing the runtime reported it refused a sandboxed server. */
-export interface SandboxDenial {
-  /** `write`: a write outside the boundary; `network`: a connection not on the allow list; `other`: anything else. */
-  kind: 'write' | 'network' | 'other';
-  /** The path (write) or `host:port` (network) refused. */
-  target: string;
-  /** The runtime's line, e.g. `deny openat /home/me/x` or `deny network-outbound example.com:443 (…)`. */
-  line: string;
-}
 
 interface LiveLaunch {
   id: string;

@@ -9,6 +9,8 @@
  *                                                    editor's storage, settings), the network allow list
  *   environment sandboxBaseEnv(env, options)         the allow-listed variables a sandboxed server starts from
  *   in words    describeWall(policy, home)           the wall as the consent dialog and the CLI show it
+ *
+ * With the types the sandbox is spoken of in (SandboxHostOptions, SandboxPolicy, SandboxDenial).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -133,6 +135,16 @@ export interface SandboxPolicy {
   roots: string[];
   /** The launch's own temporary folder (TMPDIR inside the sandbox). */
   tempDir: string;
+}
+
+/** One thing the runtime reported it refused a sandboxed server (sandboxLaunch.ts reports them). */
+export interface SandboxDenial {
+  /** `write`: a write outside the boundary; `network`: a connection not on the allow list; `other`: anything else. */
+  kind: 'write' | 'network' | 'other';
+  /** The path (write) or `host:port` (network) refused. */
+  target: string;
+  /** The runtime's line, e.g. `deny openat /home/me/x` or `deny network-outbound example.com:443 (…)`. */
+  line: string;
 }
 
 function expandHome(p: string, home: string): string {

@@ -14,9 +14,9 @@ import { StdioTransport, type StdioMessageError } from '../process/stdioTranspor
 import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
 import { setOwn } from '../schema/own';
-import { sandboxBaseEnv, sandboxPolicy, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
+import { sandboxBaseEnv, sandboxPolicy, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
 import { sandboxProtectedNames, sandboxUnavailable } from './sandboxRuntime';
-import { makeLaunchTempDir, wrapLaunch, type SandboxDenial } from './sandboxLaunch';
+import { makeLaunchTempDir, wrapLaunch } from './sandboxLaunch';
 
 export type LoadEnvironment = (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
 
