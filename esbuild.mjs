@@ -30,7 +30,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
  *   ext-tasks       @modelcontextprotocol/ext-tasks' client (its SDK and zod the host's, handed over): the first
- *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTasks.ts)
+ *                   server declaring Tasks, of either era (src/mcp/server/extTasksModule.ts, from src/mcp/tasks/extTaskSession.ts)
  *   jose            the JOSE library the SDK imports for DPoP proofs and private_key_jwt: the SDK's own `import('jose')`
  *                   on first use becomes `import('./jose.js')` (kind 'dynamic-import')
  *   app-bridge      the MCP Apps host bridge (@modelcontextprotocol/ext-apps' app-bridge): the first App view
@@ -180,7 +180,7 @@ const configs = tests
       {
         ...bundled,
         entryPoints: { extension: 'src/extension/extension.ts' },
-        // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandbox.ts).
+        // The sandbox runtime is its own bundle (below), loaded by the first sandboxed launch (src/mcp/launch/sandboxRuntime.ts).
         external: ['vscode', '@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
         metafile: true,
@@ -213,7 +213,7 @@ const configs = tests
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
         ...bundled,
         // Its index, and the names it protects from writes in a working directory (DANGEROUS_FILES,
-        // getDangerousDirectories), which the host applies to every root itself (sandbox.ts, protectedPaths).
+        // getDangerousDirectories), which the host applies to every root itself (sandboxPolicy.ts, protectedPaths).
         outdir: undefined,
         outfile: path.join(DIST, 'sandbox-runtime.js'),
         stdin: {

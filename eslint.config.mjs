@@ -29,7 +29,7 @@ const READ_ALLOWED = [
   'src/cli/eraCache.ts', // the CLI's own era cache (0600, in its own cache folder)
   'src/cli/oauth.ts', // the CLI's own token and client store (0600, in its own config folder)
   'src/mcp/process/processTree.ts', // /proc/<pid>/stat and environ of the host's own children, written by the kernel
-  'src/mcp/launch/sandbox.ts', // the kernel's /proc/sys knobs (unprivileged user namespaces)
+  'src/mcp/launch/sandboxRuntime.ts', // the kernel's /proc/sys knobs (unprivileged user namespaces)
 ];
 
 // The core's public surface is its barrel, src/mcp/index.ts (issue 39): outside src/mcp, an import names `../mcp`, never

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { nodeFixture } from '../test/support/connection';
 import { McpHost } from '../src/mcp';
-import { resetSandbox, sandboxUnavailable } from '../src/mcp/launch/sandbox';
+import { resetSandbox } from '../src/mcp/launch/sandboxLaunch';
+import { sandboxUnavailable } from '../src/mcp/launch/sandboxRuntime';
 import { BENCH_STOP, median, round, timed, type Bench } from './lib';
 
 const ROUNDS = 5;

@@ -1,4 +1,4 @@
-// The page that frames one MCP App view inside a VS Code webview (src/extension/apps/view.ts builds it).
+// The page that frames one MCP App view inside a VS Code webview (src/extension/apps/appPage.ts builds it).
 // The view runs in a sandboxed frame (scripts only: an opaque origin, no access to this page, the editor or
 // the extension); this page relays the view's JSON-RPC messages to and from the extension host, where the
 // MCP Apps bridge runs, and reports the editor's theme and the panel's size. Nothing here trusts the view.

@@ -2,10 +2,13 @@
  * The one table of mcp-host's commands: each row is a command's name, its line in the usage text, its `--help` text and
  * its handler. `main.ts` dispatches from it, `mcp-host --help` / `help <command>` / `<command> --help` print from it, and
  * test/unit/cliCommands.test.ts checks that README.md, docs/CLI.md and docs/ARCHITECTURE.md name every command in it.
- * A new command is one row here (and its handler, in `commands.ts` or its own file).
+ * A new command is one row here (and its handler, in `commands.ts` or its own file, on `commandHost.ts`).
  */
 import type { ParsedArgs } from './args';
-import { call, doctor, inspect, prompt, read, run, skill, skills, type CliRuntime } from './commands';
+import { call, inspect, prompt, read, skill, skills } from './commands';
+import type { CliRuntime } from './commandHost';
+import { run } from './codeModeRun';
+import { doctor } from './doctor';
 import { CONFORMANCE_HELP, conformanceCommand } from './conformance/command';
 import { COMMON_TAIL, CONFIG_OPTS, EXIT, INPUTS, RAW_OPT } from './help';
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfigFile, parseInputs, parseServers, resolveServers, type ConfigError, applyPolicy, loadPolicy, platformPolicyFile } from '../mcp';
 import { UsageError } from './args';
-import type { LoadedConfig } from './commands';
+import type { LoadedConfig } from './commandHost';
 import { createInputResolver, type InputResolverOptions } from './inputs';
 
 /** The candidates tried, in order, when no --config is given. */

@@ -1,6 +1,6 @@
 /** mcp-host: a headless command line over the host core; its commands are the rows of `commandTable.ts`. */
 import { UsageError, parseArgs } from './args';
-import { shutdownAll } from './commands';
+import { shutdownAll } from './commandHost';
 import { USAGE, commandNamed } from './commandTable';
 import { createRuntime } from './runtime';
 import { CLI_VERSION } from './version';

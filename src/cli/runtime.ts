@@ -1,6 +1,6 @@
 /** The real CliRuntime: configuration files through the core's config module, McpHost for servers. */
 import { McpHost, parseLimits, type Limits, type Root, resolveCommand, resetSandbox, keyMigration, type DefinitionKey, type ServerDefinition, type EraVerdicts } from '../mcp';
-import type { CliRuntime } from './commands';
+import type { CliRuntime } from './commandHost';
 import { CliSignIn } from './oauth';
 import { terminalElicit } from './elicit';
 import { loadConfig } from './config';
@@ -84,7 +84,7 @@ export function createRuntime(cwd = process.cwd(), env: NodeJS.ProcessEnv = proc
         baseEnv: withoutInputValues(process.env),
         // Elicitation is declared only when the command can answer it (`call --elicit`).
         ...(features && { features }),
-        // Only the schemas the command uses are compiled (commands.ts: `call` its tool's; `inspect` none).
+        // Only the schemas the command uses are compiled (commandHost.ts, CompileTool: `call` its tool's; `inspect` none).
         ...(compileTool && { compileToolSchemas: compileTool }),
         ...(eraFile ? { eraVerdicts: eraVerdicts ??= eraCache(eraFile), definitionKey: installation?.key } : {}),
       });

@@ -13,7 +13,7 @@ import type { Redactor } from './logging/redact';
 import type { TaskInfo, TaskMode } from './tasks/tasks';
 import type { CatalogueKind } from './catalogue/paging';
 import type { HistoryEntry, HistoryOrigin, StoredHistory } from './server/history';
-import type { SandboxDenial } from './launch/sandbox';
+import type { SandboxDenial } from './launch/sandboxPolicy';
 import type { LoadedSkillFile, SkillInfo } from './skills/skills';
 
 /** Options every request accepts. */
@@ -58,7 +58,7 @@ export interface ServerHandle {
    * definition (tooltips, CLI lines, URLs) passes it first. Log entries, error states and stderr already did.
    */
   readonly redactor: Redactor;
-  /** True when the server's process runs in the OS sandbox (launch/sandbox.ts): the shield in views and `doctor`. */
+  /** True when the server's process runs in the OS sandbox (launch/sandboxLaunch.ts): the shield in views and `doctor`. */
   readonly sandboxed: boolean;
   /** Each thing the OS sandbox refused this server (also logged, source `sandbox`). */
   readonly onDidDenyInSandbox: Event<SandboxDenial>;

@@ -13,7 +13,7 @@ import { messageOf } from './errors';
 import { ephemeralKeyer, stableStringify, type DefinitionKey } from './config/definitionKey';
 import type { TaskInfo } from './tasks/tasks';
 import type { HistoryEntry } from './server/history';
-import type { SandboxDenial, SandboxHostOptions } from './launch/sandbox';
+import type { SandboxDenial, SandboxHostOptions } from './launch/sandboxPolicy';
 import type { SkillInfo } from './skills/skills';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'features' | 'sampling' | 'roots' | 'authProvider'> {
@@ -86,7 +86,7 @@ export class McpHost implements HostApi {
   /** Any History change of any server, whichever connection it has now (history.ts). */
   readonly onDidChangeHistory: Event<HistoryEntry> = this._onDidChangeHistory.event;
   private readonly _onDidDenyInSandbox = new Emitter<{ server: string; denial: SandboxDenial }>();
-  /** Each thing the OS sandbox refused any server (launch/sandbox.ts). */
+  /** Each thing the OS sandbox refused any server (launch/sandboxLaunch.ts). */
   readonly onDidDenyInSandbox: Event<{ server: string; denial: SandboxDenial }> = this._onDidDenyInSandbox.event;
   /** Any task change of any server (tasks.ts). */
   readonly onDidChangeTasks: Event<TaskInfo> = this._onDidChangeTasks.event;

@@ -30,9 +30,11 @@ export { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, MAX_ERA_VERDICTS, type EraVerdict,
 export { TaskMemory, MAX_TASK_MEMORY_KEYS, type RememberedTask, type TaskMemoryStore } from './tasks/taskMemory';
 export { ServerSkills, SkillError, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
 export {
-  DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, resetSandbox, sandboxPolicy, sandboxProtectedNames,
-  sandboxUnavailable, type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
-} from './launch/sandbox';
+  DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, sandboxPolicy,
+  type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
+} from './launch/sandboxPolicy';
+export { sandboxProtectedNames, sandboxUnavailable } from './launch/sandboxRuntime';
+export { resetSandbox } from './launch/sandboxLaunch';
 
 // Reached from the editor and the CLI (issue 39: outside src/mcp, imports go through this file).
 export { BoundedReadError, READ_CAPS, readBoundedText } from './boundedRead';

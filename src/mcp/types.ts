@@ -61,7 +61,7 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   /** A dotenv file, merged before `env`. */
   envFile?: string;
   cwd?: string;
-  /** Run inside the OS sandbox (VS Code `mcp.json`'s `sandboxEnabled`; launch/sandbox.ts). */
+  /** Run inside the OS sandbox (VS Code `mcp.json`'s `sandboxEnabled`; launch/sandboxPolicy.ts). */
   sandboxEnabled?: boolean;
   /** What the sandbox lets through besides the roots (VS Code `mcp.json`'s `sandbox`). Paths absolute or `~/…`. */
   sandbox?: SandboxSettings;

@@ -12,7 +12,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resetSandbox, sandboxUnavailable, type SandboxDenial } from '../../src/mcp/launch/sandbox';
+import { resetSandbox } from '../../src/mcp/launch/sandboxLaunch';
+import type { SandboxDenial } from '../../src/mcp/launch/sandboxPolicy';
+import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { marked, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
 

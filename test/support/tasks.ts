@@ -1,13 +1,14 @@
 /**
  * A bare SDK v2 `Client` over stdio with the host's request coordinator on its transport (as a session has
  * it: rawRequests.ts, which also keeps a task's polling hints within the host's bounds), and a 2025-11-25
- * task tracker on it made as a connection makes one (an ext-tasks session, extTasks.ts), so the tracker is
+ * task tracker on it made as a connection makes one (an ext-tasks session, extTaskSession.ts), so the tracker is
  * tested against real servers without the host's connection.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { OBJECT_RESULT, TASK_BOUNDS } from '../../src/mcp/tasks/tasks';
-import { ExtTaskTracker, createTaskSession } from '../../src/mcp/tasks/extTasks';
+import { createTaskSession } from '../../src/mcp/tasks/extTaskSession';
+import { ExtTaskTracker } from '../../src/mcp/tasks/extTaskTracker';
 import { RawRequests } from '../../src/mcp/server/rawRequests';
 import type { Redactor } from '../../src/mcp/logging/redact';
 import { stopProcessTree } from '../../src/mcp/process/processTree';

@@ -8,7 +8,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sandboxUnavailable, resetSandbox } from '../../src/mcp/launch/sandbox';
+import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
+import { resetSandbox } from '../../src/mcp/launch/sandboxLaunch';
 import { shippedCliCopy } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 import { tmpDir } from '../support/connection';

@@ -14,9 +14,9 @@ import { definitionKeyer } from '../../src/mcp/config/definitionKey';
 
 const fingerprint = definitionKeyer('ef'.repeat(32));
 import {
-  DEFAULT_DENY_READ, describeWall, envFilesOutside, isSandboxed, registryOf, sandboxBaseEnv, sandboxPolicy, sandboxProtectedNames,
-  sandboxUnavailable, type ProtectedNames,
-} from '../../src/mcp/launch/sandbox';
+  DEFAULT_DENY_READ, describeWall, envFilesOutside, isSandboxed, registryOf, sandboxBaseEnv, sandboxPolicy, type ProtectedNames,
+} from '../../src/mcp/launch/sandboxPolicy';
+import { sandboxProtectedNames, sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { tmpDir } from '../support/connection';
 

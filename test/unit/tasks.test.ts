@@ -1,5 +1,5 @@
 /**
- * The 2025-11-25 task tracker (an ExtTaskTracker on an ext-tasks session, src/mcp/tasks/extTasks.ts) against
+ * The 2025-11-25 task tracker (an ExtTaskTracker on an ext-tasks session, src/mcp/tasks/extTaskTracker.ts) against
  * real servers: server-everything's `simulate-research-query` (2025-11-25 tasks, with and without its
  * elicitation round) and the tasks fixture for what a reference server does not do on demand (failures,
  * cancellation, ttl, hostile answers).
@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Redactor } from '../../src/mcp/logging/redact';
 import { TASK_BOUNDS, offeredAsTask, pollDelay, runAsTask, serverDeclaresTasksExtension, LongRunningTools, LONG_RUNNING_MS, type TaskInfo, type TaskDecisionInput } from '../../src/mcp/tasks/tasks';
 import { McpHostError } from '../../src/mcp/errors';
-import type { ExtTaskTracker } from '../../src/mcp/tasks/extTasks';
+import type { ExtTaskTracker } from '../../src/mcp/tasks/extTaskTracker';
 import { ROOT, fixture } from '../support/connection';
 import { connectTasks, type TaskTestClient } from '../support/tasks';
 import { textOf } from '../support/wait';

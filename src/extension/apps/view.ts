@@ -4,38 +4,31 @@
  * message channel. The webview page (media/apps/host.js) runs the view in a sandboxed frame whose Content
  * Security Policy comes from the resource's `_meta.ui.csp` and nothing more, and whose `allow` (Permissions Policy)
  * holds only what the resource declares and the user agreed to. What the view asks of the host (tool calls, links,
- * chat messages, model context, downloads, permissions) goes through `AppViewServices`, where the rules live; display
- * modes (inline, fullscreen, pip) map to the editor's layout here, at a bounded rate; resource reads go to the view's
- * own server only (src/mcp/apps/files.ts).
+ * chat messages, model context, downloads, permissions) goes through `AppViewServices`, where the rules live.
+ *
+ * This file holds the panel and its lifetime: loading the resource and a new bridge, delivering a call's input and
+ * result, the page's messages, the server stopping and starting. The page itself is appPage.ts, the bridge's handlers
+ * of the view's requests viewRequests.ts, the display modes (inline, fullscreen, pip as the editor's layout)
+ * displayModes.ts.
  */
 import * as vscode from 'vscode';
 import type { AppBridge, McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type * as BridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import { Protocol, type CallToolResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
+import { Protocol, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import {
   CallToolResultSchema, ContentBlockSchema, EmbeddedResourceSchema, EmptyResultSchema, ImplementationSchema, JSONRPCMessageSchema,
   LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
 } from '@modelcontextprotocol/core';
 import * as zod from 'zod/v4';
-import { allowAttribute, buildAppCsp, contentsChars, DISPLAY_MODE_CHANGES_PER_SECOND, downloadItems, injectCsp, loadAppResource, logPreview, MAX_VIEW_FILE_CHARS, OneAtATime, RateBudget, VIEW_LIMITS, viewReadRefusal, type AppPermissions, type AppResource, type DownloadItem, type HostApi, quoted } from '../../mcp';
-import { MAX_VIEW_MESSAGE_CHARS, ViewTransport } from './transport';
+import { buildAppCsp, loadAppResource, OneAtATime, VIEW_LIMITS, type AppPermissions, type AppResource, type DownloadItem, type HostApi, quoted } from '../../mcp';
+import { ViewTransport } from './transport';
+import { appPage, pageNumber as num, pageState, styleVariables, type PageState } from './appPage';
+import { DISPLAY_MODES, DisplayModes } from './displayModes';
+import { ViewRequests } from './viewRequests';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
 /** How long a teardown request may take before the view is closed anyway. */
 export const TEARDOWN_MS = 3_000;
-/** Model context kept per view (characters); more is cut. */
-export const MAX_MODEL_CONTEXT_CHARS = 16 * 1024;
-/** Theme variables taken from the page (count, value length). */
-const MAX_STYLE_VARIABLES = 80;
-const MAX_STYLE_VALUE = 300;
-/** The display modes the host offers, and what each maps to (docs/FEATURES.md, MCP Apps). */
-export const DISPLAY_MODES: readonly McpUiDisplayMode[] = ['inline', 'fullscreen', 'pip'];
-/** The editor's command that maximises (and restores) the active editor group: fullscreen. */
-export const MAXIMIZE_GROUP_COMMAND = 'workbench.action.toggleMaximizeEditorGroup';
-/** pip: the editor's commands that move the active editor into the group to its right (created if none) and focus back. */
-const MOVE_RIGHT_COMMAND = 'workbench.action.moveEditorToRightGroup';
-const FOCUS_LEFT_COMMAND = 'workbench.action.focusLeftGroup';
-
 /** What a view needs of the extension: the confirmation rules, the log, the chat. */
 export interface AppViewServices {
   host: HostApi;
@@ -65,9 +58,6 @@ export interface AppViewServices {
   changed(view: AppView): void;
 }
 
-/** What the page reports it shows (`AppView.probe`, for tests). */
-export interface PageState { banner: string; allow: string; sandbox: string; srcdocChars: number; csp: string[] }
-
 /** What the panel last delivered, to deliver again after a reload. */
 interface Delivery { args?: Record<string, unknown>; partial?: Record<string, unknown>; result?: CallToolResult; cancelled?: string }
 
@@ -76,7 +66,7 @@ export class AppView implements vscode.Disposable {
   private bridge?: AppBridge;
   private transport?: ViewTransport;
   /** The dialogs of the current load (closed with it: what waits is denied). */
-  private dialogs = new OneAtATime();
+  dialogs = new OneAtATime();
   private probes: ((state: PageState) => void)[] = [];
   /** Pages generated so far: each load's page differs, so the webview reloads even when the resource is the same. */
   private loads = 0;
@@ -99,20 +89,12 @@ export class AppView implements vscode.Disposable {
   pageSender?: string;
   /** Messages the host sent and got (method names, for tests and the log). */
   readonly trace: string[] = [];
-  /** The display mode in effect (`ui/request-display-mode`). */
-  displayMode: McpUiDisplayMode = 'inline';
   /** Counts for tests and the log: display mode requests, layout changes made for them, downloads refused while one ran. */
   readonly modeCounts = { requests: 0, changes: 0, refused: 0, downloadsRefused: 0 };
   /** The permissions the frame got at the last load (declared and agreed). */
   granted: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
-  private readonly modeBudget = new RateBudget(DISPLAY_MODE_CHANGES_PER_SECOND);
-  private modeChanging = false;
-  /** This view maximised its editor group (fullscreen) and restores it when leaving fullscreen. */
-  private maximized = false;
-  /** The column the view was in before pip. */
-  private inlineColumn?: vscode.ViewColumn;
-  private downloading = false;
-  private said = { modes: false, downloads: false };
+  private readonly modes: DisplayModes;
+  private readonly requests: ViewRequests;
 
   constructor(private readonly s: AppViewServices, readonly server: string, readonly tool: Tool, readonly uri: string) {
     this.panel = vscode.window.createWebviewPanel(APP_VIEW_TYPE, `${tool.title ?? tool.name} — ${server}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
@@ -122,6 +104,8 @@ export class AppView implements vscode.Disposable {
       localResourceRoots: [vscode.Uri.joinPath(s.extensionUri, 'media', 'apps')],
     });
     this.panel.iconPath = vscode.Uri.joinPath(s.extensionUri, 'media', 'mcp.svg');
+    this.modes = new DisplayModes(this, s.log);
+    this.requests = new ViewRequests(s, this);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage(m => this.onPage(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -165,8 +149,11 @@ export class AppView implements vscode.Disposable {
   /** Counts of the view's messages (received, dropped over the rate, refused over the pending cap); tests and the log. */
   get counts(): { received: number; receivedChars: number; dropped: number; refused: number } | undefined { return this.transport?.counts; }
 
+  /** The display mode in effect (`ui/request-display-mode`). */
+  get displayMode(): McpUiDisplayMode { return this.modes.mode; }
+
   /** This view maximised its editor group (fullscreen) and will restore it (tests). */
-  get groupMaximized(): boolean { return this.maximized; }
+  get groupMaximized(): boolean { return this.modes.maximized; }
 
   /** The view's dialogs waiting or on screen. */
   get dialogsWaiting(): number { return this.dialogs.waiting; }
@@ -190,11 +177,7 @@ export class AppView implements vscode.Disposable {
   /** Asks the view to tear down (bounded), then closes the panel (its editor group restored if the view maximised it). */
   async close(reason = 'closed by the user'): Promise<void> {
     await this.teardown(reason);
-    if (this.maximized && !this.disposed) {
-      this.maximized = false;
-      this.panel.reveal(undefined, false);
-      await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND).then(undefined, () => undefined);
-    }
+    await this.modes.restore();
     this.panel.dispose();
   }
 
@@ -243,7 +226,7 @@ export class AppView implements vscode.Disposable {
         permissions: Object.fromEntries(Object.entries(granted).filter(([, on]) => on).map(([k]) => [k, {}])),
       },
     }, { hostContext: this.hostContext() });
-    this.wire(bridge);
+    this.requests.wire(bridge);
     await bridge.connect(transport);
     this.stale = false;
     this.initialized = false;
@@ -254,74 +237,16 @@ export class AppView implements vscode.Disposable {
     this.s.changed(this);
   }
 
-  private wire(b: AppBridge): void {
-    const server = this.server;
-    const tool = this.tool.name;
-    b.oninitialized = () => {
-      this.initialized = true;
-      this.trace.push('ui/notifications/initialized');
-      const d = this.delivery;
-      if (d.args) void b.sendToolInput({ arguments: d.args }).catch(err => this.warn('tool input', err));
-      else if (d.partial) void b.sendToolInputPartial({ arguments: d.partial }).catch(err => this.warn('tool input (partial)', err));
-      if (d.result) void b.sendToolResult(d.result).catch(err => this.warn('tool result', err));
-      else if (d.cancelled) void b.sendToolCancelled({ reason: d.cancelled }).catch(err => this.warn('tool cancelled', err));
-      this.s.changed(this);
-    };
-    b.oncalltool = async params => {
-      this.trace.push(`tools/call ${params.name}`);
-      const h = this.s.host.get(server);
-      const target = h?.catalogue.tools.find(t => t.name === params.name);
-      if (!h || h.state.kind !== 'running' || !target) throw new Error(`MCP server "${server}" has no running tool named "${params.name}"`);
-      return this.s.callTool(server, target, (params.arguments ?? {}) as Record<string, unknown>, this.dialogs);
-    };
-    b.onopenlink = async ({ url }) => {
-      this.trace.push('ui/open-link');
-      return (await this.s.openLink(server, tool, url, this.dialogs)) ? {} : { isError: true };
-    };
-    b.onmessage = async params => {
-      this.trace.push('ui/message');
-      const text = contentText(params.content);
-      if (!text) return { isError: true };
-      return await this.s.sendToChat(server, tool, text) ? {} : { isError: true };
-    };
-    b.onupdatemodelcontext = async params => {
-      this.trace.push('ui/update-model-context');
-      const parts = [contentText(params.content)];
-      if (params.structuredContent !== undefined) parts.push(JSON.stringify(params.structuredContent));
-      const text = parts.filter(Boolean).join('\n');
-      this.modelContext = text ? text.slice(0, MAX_MODEL_CONTEXT_CHARS) : undefined;
-      this.s.changed(this);
-      return {};
-    };
-    b.onsizechange = ({ height }) => { if (typeof height === 'number') void this.panel.webview.postMessage({ type: 'size', height }); };
-    b.onrequestteardown = () => { this.trace.push('ui/notifications/request-teardown'); void this.close('the view asked to close'); };
-    b.onrequestdisplaymode = async ({ mode }) => ({ mode: await this.requestDisplayMode(mode) });
-    b.ondownloadfile = async ({ contents }) => {
-      this.trace.push('ui/download-file');
-      // One download at a time (its dialogs on screen); what comes meanwhile is refused at once.
-      if (this.downloading) {
-        this.modeCounts.downloadsRefused++;
-        if (!this.said.downloads) { this.said.downloads = true; this.s.log(server, 'warning', `MCP App ${this.uri}: the view asked for a download while one was in progress; refused (and so are more, until it is done)`); }
-        return { isError: true };
-      }
-      this.downloading = true;
-      this.said.downloads = false;
-      const dialogs = this.dialogs;
-      try {
-        for (const item of downloadItems(contents)) {
-          const bytes = item.bytes ?? await this.linkBytes(item.link!);
-          if (dialogs.signal.aborted || !await this.s.download(server, tool, { ...item, bytes, size: bytes.byteLength }, dialogs)) return { isError: true };
-        }
-        return {};
-      } finally {
-        this.downloading = false;
-      }
-    };
-    b.onreadresource = async ({ uri }) => { this.trace.push('resources/read'); return this.readForView(uri); };
-    b.onlistresources = async () => ({ resources: [...this.ownServer().catalogue.resources] });
-    b.onlistresourcetemplates = async () => ({ resourceTemplates: [...this.ownServer().catalogue.resourceTemplates] });
-    b.onloggingmessage = p => this.s.log(server, p.level === 'error' || p.level === 'critical' || p.level === 'alert' || p.level === 'emergency' ? 'error' : p.level === 'warning' ? 'warning' : 'info',
-      `MCP App ${this.uri}: ${typeof p.data === 'string' ? p.data.slice(0, 4096) : logPreview(p.data, 4096)}`.slice(0, 4096));
+  /** The view answered `ui/initialize` on bridge `b` and said it is initialized: it gets what the panel last delivered. */
+  bridgeInitialized(b: AppBridge): void {
+    this.initialized = true;
+    this.trace.push('ui/notifications/initialized');
+    const d = this.delivery;
+    if (d.args) void b.sendToolInput({ arguments: d.args }).catch(err => this.warn('tool input', err));
+    else if (d.partial) void b.sendToolInputPartial({ arguments: d.partial }).catch(err => this.warn('tool input (partial)', err));
+    if (d.result) void b.sendToolResult(d.result).catch(err => this.warn('tool result', err));
+    else if (d.cancelled) void b.sendToolCancelled({ reason: d.cancelled }).catch(err => this.warn('tool cancelled', err));
+    this.s.changed(this);
   }
 
   private hostContext(): McpUiHostContext {
@@ -364,9 +289,7 @@ export class AppView implements vscode.Disposable {
         else this.s.log(this.server, 'info', `MCP App ${this.uri}: ${num(msg.count)} messages of the view were dropped`);
         break;
       case 'probe': {
-        const str = (v: unknown) => typeof v === 'string' ? v.slice(0, 10_000) : '';
-        const state: PageState = { banner: str(msg.banner), allow: str(msg.allow), sandbox: str(msg.sandbox), srcdocChars: num(msg.srcdocChars),
-          csp: Array.isArray(msg.csp) ? msg.csp.slice(0, 8).map(str) : [] };
+        const state = pageState(msg);
         for (const p of this.probes.splice(0)) p(state);
         break;
       }
@@ -384,107 +307,16 @@ export class AppView implements vscode.Disposable {
     }
   }
 
-  /**
-   * `ui/request-display-mode`: inline is the editor panel where it opened, fullscreen its editor group maximised (when
-   * there is more than one group; with one, the panel already fills the editor area), pip the panel in the group to
-   * the right of its own (focus back where it was; refused while the view is the only editor). At most DISPLAY_MODE_CHANGES_PER_SECOND layout changes a second (bursts twice that) and
-   * one at a time: a request over it changes nothing. Resolves the mode in effect; the view gets the new host context.
-   */
+  /** `ui/request-display-mode` (displayModes.ts): resolves the mode in effect; the view gets the new host context. */
   async requestDisplayMode(mode: unknown): Promise<McpUiDisplayMode> {
-    this.modeCounts.requests++;
-    const want = DISPLAY_MODES.find(m => m === mode);
-    if (!want || want === this.displayMode || this.disposed) return this.displayMode;
-    // pip is the view beside another editor: a view alone in the only editor group has nothing to be beside (moving it
-    // leaves the same layout), so the mode in effect stays.
-    if (want === 'pip' && vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0].tabs.length <= 1) return this.displayMode;
-    if (this.modeChanging || !this.modeBudget.take(1)) {
-      this.modeCounts.refused++;
-      if (!this.said.modes) { this.said.modes = true; this.s.log(this.server, 'warning', `MCP App ${this.uri}: the view asked to change its display mode more often than ${DISPLAY_MODE_CHANGES_PER_SECOND} a second; the layout stays as it is`); }
-      return this.displayMode;
-    }
-    this.said.modes = false;
-    this.modeChanging = true;
-    const from = this.displayMode;
-    try {
-      this.modeCounts.changes++;
-      if (this.maximized) {
-        this.maximized = false;
-        this.panel.reveal(undefined, false);
-        await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND);
-      }
-      if (from === 'inline') this.inlineColumn = this.column();
-      if (want === 'fullscreen') {
-        this.panel.reveal(undefined, false);
-        if (vscode.window.tabGroups.all.length > 1) {
-          await vscode.commands.executeCommand(MAXIMIZE_GROUP_COMMAND);
-          this.maximized = true;
-        }
-      } else if (want === 'pip') {
-        // The group to the right of the view's: moved there with focus kept when it exists; else the editor's own
-        // move (which creates the group; reveal cannot move a webview into a group that does not exist), then the
-        // focus goes back to the group it left.
-        const target = Math.min((this.column() ?? vscode.ViewColumn.One) + 1, vscode.ViewColumn.Nine);
-        if (vscode.window.tabGroups.all.some(g => g.viewColumn === target)) this.panel.reveal(target, true);
-        else {
-          this.panel.reveal(undefined, false);
-          await vscode.commands.executeCommand(MOVE_RIGHT_COMMAND);
-          await vscode.commands.executeCommand(FOCUS_LEFT_COMMAND);
-        }
-      } else if (this.inlineColumn !== undefined && this.column() !== this.inlineColumn && vscode.window.tabGroups.all.some(g => g.viewColumn === this.inlineColumn)) {
-        this.panel.reveal(this.inlineColumn, true);
-      }
-      this.displayMode = want;
-    } catch (err) {
-      this.s.log(this.server, 'warning', `MCP App ${this.uri}: display mode ${want} could not be set: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      this.modeChanging = false;
-    }
-    this.trace.push(`display mode ${this.displayMode}`);
-    if (this.displayMode !== from) this.contextChanged();
-    return this.displayMode;
+    const from = this.modes.mode;
+    const now = await this.modes.request(mode);
+    if (now !== from) this.contextChanged();
+    return now;
   }
 
   /** The editor group the panel is in now (its tab), else what the panel last said. */
-  column(): vscode.ViewColumn | undefined {
-    const title = this.panel.title;
-    const group = vscode.window.tabGroups.all.find(g => g.tabs.some(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(APP_VIEW_TYPE) && t.label === title));
-    return group?.viewColumn ?? this.panel.viewColumn;
-  }
-
-  private ownServer() {
-    const h = this.s.host.get(this.server);
-    if (!h || h.state.kind !== 'running') throw new Error(`MCP server "${this.server}" is not running`);
-    return h;
-  }
-
-  /**
-   * `resources/read` from the view: to its own server only, and only what it lists or a scheme it lists
-   * (src/mcp/apps/files.ts); the result is capped. Refusals are JSON-RPC errors to the view, and a log line.
-   */
-  private async readForView(uri: unknown): Promise<ReadResourceResult> {
-    const h = this.ownServer();
-    const why = viewReadRefusal(uri, h.catalogue, this.s.host.servers.filter(x => x.name !== this.server).map(x => x.catalogue));
-    if (why) {
-      this.s.log(this.server, 'warning', `MCP App ${this.uri}: refused a resource read: ${why}`);
-      throw new Error(`Refused: ${why}`);
-    }
-    const r = await h.readResource(uri as string, { by: 'view' });
-    const chars = contentsChars(r.contents);
-    if (chars > MAX_VIEW_FILE_CHARS) {
-      this.s.log(this.server, 'warning', `MCP App ${this.uri}: a resource read of ${chars} characters is over ${MAX_VIEW_FILE_CHARS} for a view; refused`);
-      throw new Error(`Refused: the resource is larger than ${MAX_VIEW_FILE_CHARS / 1024 / 1024} MiB`);
-    }
-    return r;
-  }
-
-  /** The bytes of a download given as a resource link: read through `readForView` (its rules and cap). */
-  private async linkBytes(uri: string): Promise<Uint8Array> {
-    const r = await this.readForView(uri);
-    const c = (Array.isArray(r.contents) ? r.contents : [])[0] as { text?: unknown; blob?: unknown } | undefined;
-    if (typeof c?.text === 'string') return new TextEncoder().encode(c.text);
-    if (typeof c?.blob === 'string') return new Uint8Array(Buffer.from(c.blob, 'base64'));
-    throw new Error(`ui/download-file: ${uri.slice(0, 200)} has no contents`);
-  }
+  column(): vscode.ViewColumn | undefined { return this.modes.column(); }
 
   private contextChanged(): void {
     const ctx = this.hostContext();
@@ -545,26 +377,11 @@ export class AppView implements vscode.Disposable {
     this.s.log(this.server, 'warning', `MCP App ${this.uri}: could not send ${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  /**
-   * The page that frames the view: its own script and style from media/apps; its policy, the frame's sandbox and
-   * `allow`, and the view's document (with the view's policy first) all fixed here, when the extension generates
-   * it (docs/SECURITY.md, Threat model: "Webview pages trust only the extension"). Without a resource: no frame content and
-   * no network at all.
-   */
+  /** The page that frames the view (appPage.ts); each load's page is new. */
   private page(res?: AppResource): string {
-    const w = this.panel.webview;
-    const media = (f: string) => w.asWebviewUri(vscode.Uri.joinPath(this.s.extensionUri, 'media', 'apps', f)).toString();
-    const none = { connect: [], resource: [], frame: [], baseUri: [], dropped: [] };
-    const policy = this.pagePolicy = buildAppCsp(res?.csp ?? none, { script: [w.cspSource] });
-    const allow = res ? allowAttribute(res.permissions) : '';
-    // JSON with every `<` escaped cannot end the script element that holds it.
-    const view = res && this.policy ? `<script type="application/json" id="view-html">${JSON.stringify(injectCsp(res.html, this.policy)).replace(/</g, '\\u003c')}</script>\n` : '';
-    return `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
-<link rel="stylesheet" href="${media('host.css')}"></head>
-<body data-load="${++this.loads}" data-limits="${esc(JSON.stringify(pageLimits()))}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
-<iframe id="app" title="${esc(this.tool.title ?? this.tool.name)} (MCP App of ${esc(this.server)})" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
-${view}<script src="${media('host.js')}"></script></body></html>`;
+    const { html, policy } = appPage(this.panel.webview, this.s.extensionUri, { server: this.server, tool: this.tool, load: ++this.loads, res, viewPolicy: this.policy });
+    this.pagePolicy = policy;
+    return html;
   }
 
   dispose(): void {
@@ -600,39 +417,4 @@ function loadBridge(): Promise<typeof BridgeModule> {
     Protocol, z, CallToolResultSchema, ContentBlockSchema, EmbeddedResourceSchema, EmptyResultSchema, ImplementationSchema,
     JSONRPCMessageSchema, LoggingMessageNotificationSchema, RequestIdSchema, ResourceLinkSchema, ToolSchema,
   }).catch((err: unknown) => { bridgeModule = undefined; throw err; });
-}
-
-/** The caps the page enforces before the extension's own checks (docs/SECURITY.md, Threat model: "Every requester is bounded"). */
-function pageLimits(): Record<string, number> {
-  return {
-    maxChars: MAX_VIEW_MESSAGE_CHARS, messagesPerSecond: VIEW_LIMITS.maxViewMessagesPerSecond, charsPerSecond: VIEW_LIMITS.maxViewCharsPerSecond,
-    inFlight: VIEW_LIMITS.maxViewCharsInFlight, part: VIEW_LIMITS.viewPartChars, queued: VIEW_LIMITS.maxViewCharsQueued,
-  };
-}
-
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 100_000 ? Math.round(v) : 0;
-}
-
-/** Theme variables from the page, checked: known shape of name, bounded value, no markup. */
-function styleVariables(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!v || typeof v !== 'object') return out;
-  for (const [k, val] of Object.entries(v as Record<string, unknown>).slice(0, MAX_STYLE_VARIABLES)) {
-    if (/^--[a-z0-9-]{1,60}$/.test(k) && typeof val === 'string' && val.length <= MAX_STYLE_VALUE && !/[<>{};]/.test(val)) out[k] = val;
-  }
-  return out;
-}
-
-/** The text of content blocks (ui/message, ui/update-model-context); other kinds are named. */
-function contentText(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content.slice(0, 64).map(b => {
-    const block = b as { type?: unknown; text?: unknown };
-    return block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.type ?? 'unknown')} content]`;
-  }).join('\n').slice(0, MAX_MODEL_CONTEXT_CHARS);
 }

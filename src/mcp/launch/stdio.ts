@@ -14,10 +14,9 @@ import { StdioTransport, type StdioMessageError } from '../process/stdioTranspor
 import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
 import { setOwn } from '../schema/own';
-import {
-  makeLaunchTempDir, sandboxBaseEnv, sandboxPolicy, sandboxProtectedNames, sandboxUnavailable, wrapLaunch,
-  type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
-} from './sandbox';
+import { sandboxBaseEnv, sandboxPolicy, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
+import { sandboxProtectedNames, sandboxUnavailable } from './sandboxRuntime';
+import { makeLaunchTempDir, wrapLaunch } from './sandboxLaunch';
 
 export type LoadEnvironment = (def: StdioServerDefinition, baseEnv: NodeJS.ProcessEnv, warn?: (message: string) => void) => Promise<NodeJS.ProcessEnv>;
 
@@ -42,7 +41,7 @@ export interface StdioLaunchOptions {
   warn: (message: string) => void;
   /** True once the start was abandoned (stop, startup timeout): nothing is spawned then. */
   aborted: () => boolean;
-  /** Run the launch in the OS sandbox (launch/sandbox.ts): `roots` are the folders it may write. */
+  /** Run the launch in the OS sandbox (launch/sandboxLaunch.ts): `roots` are the folders it may write. */
   sandbox?: { options: SandboxHostOptions; roots: readonly string[]; onDenial: (d: SandboxDenial) => void };
 }
 
@@ -67,7 +66,7 @@ export interface StdioLaunch {
 
 /** Prepares one launch: the transport is created, not started (the SDK Client's connect starts it). */
 export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOptions, on: StdioLaunchEvents): Promise<StdioLaunch> {
-  // A sandboxed server starts from an allow-listed environment (sandbox.ts, SANDBOX_ENV), then its envFile and env.
+  // A sandboxed server starts from an allow-listed environment (sandboxPolicy.ts, SANDBOX_ENV), then its envFile and env.
   const baseEnv = o.sandbox ? sandboxBaseEnv(o.baseEnv ?? process.env, o.sandbox.options) : o.baseEnv ?? process.env;
   const env = await (o.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, o.warn);
   const secrets = environmentSecrets(env, baseEnv);

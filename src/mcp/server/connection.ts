@@ -39,10 +39,10 @@ import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notificationListeners';
 import { ConnectionTasks } from '../tasks/toolTasks';
-import { ExtTaskTracker } from '../tasks/extTasks';
+import { ExtTaskTracker } from '../tasks/extTaskTracker';
 import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
 import { bindTaskMemory, type TaskMemoryStore } from '../tasks/taskMemory';
-import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandbox';
+import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandboxPolicy';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { EraVerdictStore } from './eraVerdicts';
@@ -83,7 +83,7 @@ export interface ConnectionOptions {
   probeTimeoutMs?: number;
   /** Protocol era negotiation: 'auto' (default: `server/discover` first, `initialize` for older servers) or 'legacy'. */
   negotiation?: 'auto' | 'legacy';
-  /** The OS sandbox for stdio servers (launch/sandbox.ts): forced for all, extra denials, paths for tests. */
+  /** The OS sandbox for stdio servers (launch/sandboxPolicy.ts, sandboxLaunch.ts): forced for all, extra denials, paths for tests. */
   sandbox?: SandboxHostOptions;
   /** The protocol-era verdicts remembered per definition key (eraVerdicts.ts): a known legacy server is not probed. */
   eraVerdicts?: EraVerdictStore;
@@ -197,7 +197,7 @@ export class Connection implements ServerHandle {
           redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
           log: (level: 'info' | 'warning' | 'debug', message: string) => log(level, 'lifecycle', message),
         };
-        // Tasks of either era run on one ext-tasks session per server session (extTasks.ts), made only for a
+        // Tasks of either era run on one ext-tasks session per server session (extTaskSession.ts), made only for a
         // server that offers them (a 2026-07-28 server's extension, a 2025-11-25 server's `tasks` capability).
         if (s.declaresTasksExtension || s.takesLegacyTasks) {
           const legacy = !s.declaresTasksExtension;

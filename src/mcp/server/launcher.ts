@@ -21,7 +21,7 @@ import type { ServerLog } from './serverLog';
 import { legacySameOriginIssuer } from '../oauth/legacyIssuer';
 import { launcherFailed } from '../process/startReason';
 import { rediscoverOnRejectedToken } from '../oauth/rediscover';
-import { isSandboxed, type SandboxDenial } from '../launch/sandbox';
+import { isSandboxed, type SandboxDenial } from '../launch/sandboxPolicy';
 import type { ConnectionOptions } from './connection';
 import type { EraVerdictStore } from './eraVerdicts';
 import { messageOf } from '../errors';

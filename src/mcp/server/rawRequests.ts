@@ -8,7 +8,7 @@
  * everything else on unchanged.
  *
  * It also routes the progress of the host's 2026-07-28 task calls (`notifications/progress` whose token is
- * one of `TASK_PROGRESS_PREFIX`, given by extTasks.ts in the call's `_meta`) to the tracker that asked for
+ * one of `TASK_PROGRESS_PREFIX`, given by extTaskTracker.ts in the call's `_meta`) to the tracker that asked for
  * it; a notification with such a token that nobody waits for (a finished task, a token a server made up)
  * is dropped here, and every other notification passes on to the SDK unchanged.
  *

@@ -24,7 +24,7 @@ import { StdioMessageError, StdioTransport } from '../process/stdioTransport';
 import { endHttpSession } from '../launch/http';
 import { RawRequests } from './rawRequests';
 import { serverDeclaresTasksExtension, serverTakesToolTasks } from '../tasks/taskPolicy';
-import { createTaskSession, type TaskEnabledSession, type TaskInputRequest } from '../tasks/extTasks';
+import { createTaskSession, type TaskEnabledSession, type TaskInputRequest } from '../tasks/extTaskSession';
 import type { Catalogue, ClientFeatures, LogEntry, LogLevel, Root, SamplingPolicy, ServerState } from '../types';
 
 /** Which transport carries a session. */

@@ -2,7 +2,7 @@
  * The running tasks remembered across a window reload (issue 36): per definition key (config/definitionKey.ts, a hash:
  * nothing of the resolved definition is stored), the ids of the tasks a server's session had running, so that the
  * next session of the same definition asks the server about each (`tasks/get`, through ext-tasks' `resumeTask`,
- * extTasks.ts) and lists the ones it still keeps. Where it is kept is the owner's business: the extension's
+ * extTaskTracker.ts) and lists the ones it still keeps. Where it is kept is the owner's business: the extension's
  * workspace state (src/extension/state/taskStore.ts); the CLI keeps none.
  *
  * Bounded: at most the server's `maxTasksPerServer` tasks per definition (the limit in force when one is added), at
@@ -36,7 +36,7 @@ export interface TaskMemoryStore {
   forget(key: string, taskId: string): void;
 }
 
-/** One definition's part of a store, as a session's tracker uses it (extTasks.ts). */
+/** One definition's part of a store, as a session's tracker uses it (extTaskTracker.ts). */
 export interface BoundTaskMemory {
   list(): RememberedTask[];
   remember(task: RememberedTask): string | undefined;

@@ -3,7 +3,7 @@
  * Tasks extension): whether a tool call runs as a task, and the host's fixed bounds on what a server's task
  * says. Editor-free; nothing here sends a request.
  *
- * Both eras are driven by `@modelcontextprotocol/ext-tasks` (extTasks.ts): a 2025-11-25 session whose server
+ * Both eras are driven by `@modelcontextprotocol/ext-tasks` (extTaskSession.ts, extTaskTracker.ts): a 2025-11-25 session whose server
  * declares task tool calls through the SDK Client, a 2026-07-28 session whose server declares the extension
  * (`io.modelcontextprotocol/tasks`, SEP-2663: server-directed `resultType: "task"`, `tasks/get` with inlined
  * results, `tasks/update`, no `tasks/result`) through the host's own request coordinator
@@ -19,7 +19,7 @@ export type TaskMode = 'auto' | 'task' | 'plain';
 
 export const TASK_STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-/** The prefix of the progress tokens of the host's 2026-07-28 task calls (extTasks.ts gives them, rawRequests.ts routes them). */
+/** The prefix of the progress tokens of the host's 2026-07-28 task calls (extTaskTracker.ts gives them, rawRequests.ts routes them). */
 export const TASK_PROGRESS_PREFIX = 'mcp-host-task-progress-';
 
 /** Fixed bounds on what a server's task says (the count of tasks is the limit `maxTasksPerServer`). */

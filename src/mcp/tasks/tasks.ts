@@ -1,7 +1,7 @@
 /**
  * Tasks, what the host keeps of them in both eras: the `TaskInfo` snapshot the views, chat and the CLI see
  * (redacted and bounded), the options of a task call, the face of a session's tracker (`TaskRunner`; the
- * one tracker is extTasks.ts, on an ext-tasks session for a 2025-11-25 server's `tasks` capability and a
+ * one tracker is extTaskTracker.ts, on an ext-tasks session for a 2025-11-25 server's `tasks` capability and a
  * 2026-07-28 server's `io.modelcontextprotocol/tasks` extension alike), the listing order and the running
  * task bound they share, and readable error codes.
  *
@@ -88,7 +88,7 @@ export function assertTaskRoom(server: string, entries: Iterable<{ finished: boo
   }
 }
 
-/** What a connection needs of a session's tasks, in either era (ExtTaskTracker, extTasks.ts). */
+/** What a connection needs of a session's tasks, in either era (ExtTaskTracker, extTaskTracker.ts). */
 export interface TaskRunner extends Disposable {
   /** True for a tracker of the 2026-07-28 `io.modelcontextprotocol/tasks` extension (false: 2025-11-25 `tasks`). */
   readonly extension?: boolean;

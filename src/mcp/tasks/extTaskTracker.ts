@@ -1,17 +1,10 @@
 /**
- * Tasks of both eras, driven by the official client side, `@modelcontextprotocol/ext-tasks` (the only module
- * that loads it): one task session per server session, made from the SDK Client. On MCP 2026-07-28 (the
- * `io.modelcontextprotocol/tasks` extension, SEP-2663) with the host's request coordinator as `rawDispatch`
- * and the host's client description as `v2RequestFraming` (rawRequests.ts); `input_required` is answered
- * by ext-tasks through the session's input handler (the host's usual elicitation and sampling paths) and
- * sent back with `tasks/update`. On 2025-11-25 (the `tasks` capability, SEP-1686) through the Client itself;
- * the server's requests for a task reach the Client's own handlers, and the host keeps one thing ext-tasks
- * 0.2.2 does not do: a `tasks/result` wait while the task is `input_required` (legacyResultWait).
- *
- * The tracker is the host's part: the `TaskInfo` snapshots for the Tasks group, chat and the CLI, the
- * bounds (running tasks per server, finished ones kept, status messages redacted and cut, task ids at most
- * 256 characters, the task's ttl), readable errors naming the server. Polling follows the server's hint
- * within the host's bounds (clamped on the transport, rawRequests.ts).
+ * The task tracker, the host's part of tasks in both eras (the protocol side is ext-tasks', through
+ * extTaskSession.ts): the `TaskInfo` snapshots for the Tasks group, chat and the CLI, the bounds (running tasks per
+ * server, finished ones kept, status messages redacted and cut, task ids at most 256 characters, the task's ttl),
+ * readable errors naming the server, the running tasks kept across a reload (taskMemory.ts). Polling follows the
+ * server's hint within the host's bounds (clamped on the transport, rawRequests.ts). On 2025-11-25 it keeps one
+ * thing ext-tasks 0.2.2 does not do: a `tasks/result` wait while the task is `input_required` (legacyResultWait).
  *
  * Progress, in both eras: each task call carries a progress token of its own (`_meta.progressToken`, one of
  * TASK_PROGRESS_PREFIX); the server's `notifications/progress` for it (routed by the request coordinator)
@@ -19,55 +12,14 @@
  * group, chat and CLI waiting and Call Tool's notification. Progress and message-only changes reach the
  * views at most every MESSAGE_EMIT_MS, so a flood of them costs a bounded number of updates.
  */
-import type { ApplicationInputRequest, TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
-import { Client, ProtocolError } from '@modelcontextprotocol/client';
-import { extTasksZod } from '../server/sdkHandover';
+import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
 import type { BoundTaskMemory } from './taskMemory';
-
-export type { TaskEnabledSession };
-/** A task's input request as ext-tasks hands it to the host (elicitation, sampling or roots). */
-export type TaskInputRequest = ApplicationInputRequest;
-
-export interface TaskSessionOptions {
-  endpointId: string;
-  /** Only for a 2026-07-28 session: the host's request coordinator and its client description (rawRequests.ts). */
-  raw?: { dispatch: unknown; framing: { protocolVersion: string; clientInfo: unknown; clientCapabilities: unknown } };
-  onInputRequest: (request: TaskInputRequest, signal: AbortSignal) => Promise<unknown>;
-  onError: (err: Error) => void;
-}
-
-/** ext-tasks' client module once a session loaded it (its error classes, for `instanceof`). */
-let loadedExtTasks: Awaited<ReturnType<typeof import('../server/extTasksModule').loadExtTasks>> | undefined;
-
-/**
- * One ext-tasks task session on a session's SDK Client (the only place the host loads ext-tasks; an ES
- * module, loaded with the first task-capable server).
- */
-export async function createTaskSession(client: unknown, o: TaskSessionOptions): Promise<TaskEnabledSession> {
-  // Its own bundle dist/ext-tasks.js, loaded with the first task-capable server, on this SDK (extTasksModule.ts).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { loadExtTasks } = require('../server/extTasksModule') as typeof import('../server/extTasksModule');
-  const mod = loadedExtTasks = await loadExtTasks({ Client, ProtocolError, z: extTasksZod() });
-  const { createTaskSessionFromClient } = mod;
-  return createTaskSessionFromClient(client as never, {
-    endpointId: o.endpointId,
-    ...(o.raw && {
-      rawDispatch: o.raw.dispatch as never,
-      v2RequestFraming: {
-        protocolVersion: o.raw.framing.protocolVersion,
-        clientInfo: JSON.parse(JSON.stringify(o.raw.framing.clientInfo)),
-        clientCapabilities: JSON.parse(JSON.stringify(o.raw.framing.clientCapabilities)),
-      },
-    }),
-    onInputRequest: ((request: ApplicationInputRequest, ctx: { signal?: AbortSignal }) => o.onInputRequest(request, ctx.signal ?? new AbortController().signal)) as never,
-    onError: o.onError,
-  } as never);
-}
+import { ANY_OBJECT, readableTaskError, schemaProblem, serverAnswered, taskFailure } from './extTaskSession';
 
 export interface ExtTaskTrackerOptions {
   server: string;
@@ -118,16 +70,6 @@ interface Entry {
   notKept?: boolean;
   abort: AbortController;
 }
-
-/**
- * A tool result as the host takes it from ext-tasks: any JSON object (with or without `resultType`); the
- * connection checks it as every tool result (parseToolResult, the outputSchema).
- */
-const ANY_OBJECT = {
-  parse: (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? { success: true as const, value: value as Record<string, unknown> }
-    : { success: false as const, error: new Error('the tool result is not an object') as never }),
-};
 
 /** How long a session that ends waits for its detached task executions to let go before it closes. */
 const DETACH_WAIT_MS = 1_000;
@@ -193,7 +135,7 @@ export class ExtTaskTracker implements TaskRunner {
       route?.dispose();
       const bad = schemaProblem(err);
       if (bad) throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: ${this.o.redactor.cap(bad, 300).text}`, undefined, { cause: err });
-      throw this.readable(err, `calling tool \`${tool}\` on server \`${this.o.server}\``);
+      throw readableTaskError(err, `calling tool \`${tool}\` on server \`${this.o.server}\``, this.o.redactor);
     } finally {
       opts.signal?.removeEventListener('abort', onAbortCreate);
     }
@@ -329,24 +271,13 @@ export class ExtTaskTracker implements TaskRunner {
         } else if (outcome.status === 'cancelled') {
           this.finish(entry, 'cancelled', `server \`${this.o.server}\` cancelled task \`${this.redacted(taskId)}\` of tool \`${tool}\`${entry.info.statusMessage ? `: ${entry.info.statusMessage}` : ''}`);
         } else {
-          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(outcome.error)}`);
+          this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${taskFailure(outcome.error, this.o.redactor)}`);
         }
       },
       // The server's own error answer about the task (it forgot it) ends it for good; a session that closes under
       // it (a reload) does not: the next session asks again (`resume`).
-      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.failure(err)}`, !this.disposed && this.serverAnswered(err)),
+      err => this.finish(entry, 'failed', `task \`${this.redacted(taskId)}\` of tool \`${tool}\` on server \`${this.o.server}\` failed: ${taskFailure(err, this.o.redactor)}`, !this.disposed && serverAnswered(err)),
     );
-  }
-
-  /** The error is the server's JSON-RPC answer (not the connection closing, -32000, or a request timing out, -32001). */
-  private serverAnswered(err: unknown): boolean {
-    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-      if (e instanceof ProtocolError || (loadedExtTasks && e instanceof loadedExtTasks.JsonRpcResponseError)) {
-        const code = (e as { code: number }).code;
-        return code !== -32000 && code !== -32001;
-      }
-    }
-    return false;
   }
 
   private track(tool: string, args: Record<string, unknown>, exec: Execution & { kind: 'task' }, opts: TaskRunOptions, progressRoute: Disposable | undefined, startedAt = Date.now(), ttl?: number | null): Entry {
@@ -492,23 +423,6 @@ export class ExtTaskTracker implements TaskRunner {
     for (const e of finished.slice(0, Math.max(0, finished.length - TASK_BOUNDS.maxFinished))) this.entries.delete(e.info.taskId);
   }
 
-  private readable(err: unknown, what: string): Error {
-    if (err instanceof McpHostError) return err;
-    const code = (err as { code?: unknown }).code;
-    // A server's JSON-RPC error (ext-tasks' JsonRpcResponseError) as the SDK's own error class for its code (a URL
-    // elicitation required, -32042, becomes the SDK's UrlElicitationRequiredError), so the host's URL flow and
-    // codeOf/errorDataOf see it as on a plain call.
-    const rpc = err instanceof ProtocolError || (loadedExtTasks && err instanceof loadedExtTasks.JsonRpcResponseError) ? err as { code: number; message: string; data?: unknown } : undefined;
-    const cause = rpc ? ProtocolError.fromError(rpc.code, rpc.message, rpc.data) : err;
-    return new McpHostError(`${what}: ${this.o.redactor.text(messageOf(err))}`, typeof code === 'number' ? code : undefined, { cause });
-  }
-
-  /** Why a task failed, in words (a malformed answer of the server says what is wrong with it). */
-  private failure(err: unknown): string {
-    const bad = schemaProblem(err);
-    return bad ? `the server's answer about it is malformed: ${this.o.redactor.cap(bad, 300).text}` : messageOf(err);
-  }
-
   private cap(text: string): string {
     return this.o.redactor.cap(text, TASK_BOUNDS.maxStatusBytes).text;
   }
@@ -518,22 +432,7 @@ export class ExtTaskTracker implements TaskRunner {
   }
 }
 
-/**
- * What is wrong with a server's answer ext-tasks refused (its schema check, through causes): the first
- * problem as "`path`: message", or undefined for any other error.
- */
-function schemaProblem(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const issues = (e as { issues?: unknown }).issues;
-    if (Array.isArray(issues) && issues.length > 0) {
-      const first = issues[0] as { path?: unknown; message?: unknown };
-      const where = Array.isArray(first.path) && first.path.length ? `\`${first.path.map(String).join('.')}\`: ` : '';
-      return `${where}${String(first.message ?? 'invalid')}`;
-    }
-  }
-  return undefined;
-}
-
+/** `p`, or a rejection once `ms` have passed without an answer. */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms); })])
