@@ -142,9 +142,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
   // first reconcile, whichever comes first; a stdio server never signs in.
   let oauthRef: OAuthBridge | undefined;
-  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
-  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists.
-  const identity: ServerIdentityLookup = {};
+  // A redirect that lands while its server's start is failing starts it again through the controller's gate.
+  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m), name => controller.start(name)));
+  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists
+  // (sampling, built before the host and so before the controller, is given this function, not a field set later).
+  let controllerRef: ServerController | undefined;
+  const identity: ServerIdentityLookup = name => controllerRef?.identity(name);
   const sampling = push(createClientFeatures({
     context,
     identity,
@@ -199,19 +202,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Servers installed from the MCP Registry (chat.mcp.access: registry, issue 40), kept where no settings file can forge them.
   const registryInstalls = new RegistryInstalls(context.globalState, definitionKey);
   setRegistryInstalls(registryInstalls);
-  const controller = push(new ServerController(host, consent, added, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
-    workspace: context.workspaceState, global: context.globalState,
-    keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
-    grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
-    stores: [eraVerdicts, cache, taskMemory],
-    historyDir,
-  }), push(new OrgPolicyWatcher(log)), push(new ConfigSourceFiles())));
-  controller.registryInstalls = registryInstalls;
-  step('host');
-  identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
-  controller.seenProblems = seenFailures;
+  const controller = controllerRef = push(new ServerController({
+    host, consent, added, inputs, log, definitionKey, registryInstalls,
+    migrateKeys: defs => migrateStoredKeys(defs, definitionKey, {
+      workspace: context.workspaceState, global: context.globalState,
+      keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
+      grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
+      stores: [eraVerdicts, cache, taskMemory],
+      historyDir,
+    }),
+    policy: push(new OrgPolicyWatcher(log)),
+    sourceFiles: push(new ConfigSourceFiles()),
+    seenProblems: seenFailures,
+  }));
+  step('host');
   push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
   // Before the first reconcile: a root set later would tell the servers reconcile made that their roots changed.
   push(syncRoots(host));
@@ -224,7 +230,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');
   const oauth = oauthBridge();
-  oauth.startServer = name => controller.start(name);
   // What a server needs once it starts, not to decide whether it does. Still before any start: `reconcile` issues each
   // in a turn of its own after this, and a first sync that waits (an `${input:}` box) reconciles after this.
   // Caps on what servers send: user settings only (a workspace must not raise them).
@@ -246,10 +251,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Where else a server is configured (.vscode/mcp.json, …): the views' annotation, not needed to decide what starts.
   controller.watchCoexistence(push(new McpJsonWatcher()));
   const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
-  const resources = push(new ResourceFileSystem(host));
-  resources.log = m => log.error(m);
-  // A resource document (opened, or restored after a reload) is a use of its server.
-  resources.beforeRead = name => controller.ensureRunningForUse(name);
+  const resources = push(new ResourceFileSystem(host, {
+    log: m => log.error(m),
+    // A resource document (opened, or restored after a reload) is a use of its server.
+    beforeRead: name => controller.ensureRunningForUse(name),
+  }));
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
   push(vscode.workspace.registerFileSystemProvider(RESULT_FILE_SCHEME, new ResultFiles(resultDocuments), { isReadonly: true, isCaseSensitive: true }));
@@ -274,12 +280,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   step('views');
-  const chat = push(registerChat(context, host, identity));
-  const apps = push(new AppViews({
+  // The one predicate for what models see (src/mcp/catalogue/modelTools.ts), the same for @mcp, the LM tools and the
+  // gateway: running (or waiting for first use, started on use), not denied, not turned off; then the tool budget.
+  const modelGate: ModelToolGate = {
+    offers: h => h.state.kind === 'running' || controller.waitsForUse(h.name),
+    allowed: s => !controller.isDenied(s),
+    enabled: (s, t) => toolEnablement.enabled(s, t),
+  };
+  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
+  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
+  // App views and @mcp need each other: a view's tool call is confirmed by the participant (a callback, called only
+  // once a view is open), and the participant is given the views at construction.
+  const apps: AppViews = push(new AppViews({
     host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
-    ui: { approveTool: (server, tool, args, closed) => chat.chat.approveCall(server, tool, args, closed) },
+    ui: { approveTool: (server, tool, args, closed): Promise<boolean> => chat.chat.approveCall(server, tool, args, closed) },
     // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
-    identity: name => identity.of?.(name),
+    identity,
     mementos: { user: context.globalState, workspace: context.workspaceState },
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
@@ -288,28 +304,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
     },
   }));
-  chat.chat.apps = apps;
+  const chat = push(registerChat(context, {
+    host, identity, apps, gate: modelGate, notAllowed,
+    budget: () => toolEnablement.budget(),
+    maxToolRounds: settings.chatMaxToolRounds,
+    codeMode: () => settings.codeMode(),
+    beforeRequest: () => controller.startWaiting(),
+  }));
   // Several fields (tool arguments, elicitation) are asked in one form.
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
-  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
-  // The one predicate for what models see (src/mcp/catalogue/modelTools.ts), the same for @mcp, the LM tools and the
-  // gateway: running (or waiting for first use, started on use), not denied, not turned off; then the tool budget.
-  const modelGate: ModelToolGate = {
-    offers: h => h.state.kind === 'running' || controller.waitsForUse(h.name),
-    allowed: s => !controller.isDenied(s),
-    enabled: (s, t) => toolEnablement.enabled(s, t),
-  };
   // Each language-model tool invocation is one turn of the consent governor, cancelled with the invocation's token.
   push(registerLmTools({ host, approve: (server, tool, args, cancelled) => chat.chat.approveCall(server, tool, args, undefined, new Turn('language-model tool call', cancelled)), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
-  chat.chat.gate = modelGate;
-  chat.chat.budget = () => toolEnablement.budget();
-  chat.chat.maxToolRounds = settings.chatMaxToolRounds;
-  chat.chat.codeMode = () => settings.codeMode();
-  chat.chat.beforeRequest = () => controller.startWaiting();
-  chat.chat.notAllowed = notAllowed;
   step('chat');
   // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
   const gateway = push(registerGateway({

@@ -57,6 +57,8 @@ export class OAuthBridge implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly host: () => HostApi | undefined,
     private readonly log: (message: string) => void = () => undefined,
+    /** Starts a server through the extension's gate (launch consent, trust); default: the connection's own start. */
+    private readonly startServer?: (name: string) => Promise<void>,
   ) {
     this.disposables.push(vscode.window.registerUriHandler({ handleUri: uri => this.handle(uri) }));
   }
@@ -115,9 +117,6 @@ export class OAuthBridge implements vscode.Disposable {
   async signOut(def: ServerDefinition): Promise<void> {
     await this.providerFor(def)?.invalidateCredentials('all');
   }
-
-  /** Starts a server through the extension's gate (set once the controller exists). */
-  startServer: ((name: string) => Promise<void>) | undefined;
 
   /** Completes a sign-in from the redirect URI (`…/oauth/<server>?code=…`): the URI handler calls this. */
   async handle(uri: vscode.Uri): Promise<void> {

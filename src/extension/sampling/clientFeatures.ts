@@ -204,7 +204,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   const grants = new ScopedGrants({ user: deps.context.globalState, workspace: deps.context.workspaceState }, SAMPLING_ALWAYS_KEY);
   /** Scope and key of a server's sampling grant; undefined (ask every time) for a server the controller does not know. */
   const grantOf = (server: string) => {
-    const id = deps.identity?.of?.(server);
+    const id = deps.identity?.(server);
     return id && { scope: id.scope, key: grantKey(id) };
   };
   const queue = new KeyedQueue();
