@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, ROOT, activateHost, until } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until, testSupport } from './helpers';
 
 const INPUT_SECRET = 'input-secret-AtRest3300';
 const ENV_SECRET = 'env-secret-AtRest4411';
@@ -55,9 +55,9 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
 
   before(async () => {
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
-    api.setConsentBatchPrompt(async () => 'allowAll');
-    api.setInputPrompt(async () => INPUT_SECRET);
+    testSupport(api).setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentBatchPrompt(async () => 'allowAll');
+    testSupport(api).setInputPrompt(async () => INPUT_SECRET);
     process.env.MCP_HOST_AT_REST_ENV = ENV_SECRET;
     process.env.MCP_HOST_AT_REST_HEADER = HEADER_SECRET;
     fs.writeFileSync(envFile, `SERVICE_TOKEN=${ENVFILE_SECRET}\n`);
@@ -70,7 +70,7 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
     await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.clearInputs');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentBatchPrompt(undefined);
     remote?.child.kill();
     fs.rmSync(envFile, { force: true });
     delete process.env.MCP_HOST_AT_REST_ENV;

@@ -24,7 +24,7 @@ import { importReadError } from '../../src/extension/commands/settings';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf, testSupport } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -53,13 +53,13 @@ for (const mode of ['lazy', 'eager'] as const) {
     before(async () => {
       api = await activateHost<Api>();
       await vscode.commands.executeCommand('mcpHost.resetTrust');
-      api.setConsentBatchPrompt(undefined);
-      api.setConsentPrompt(async def => { asked.push(def.name); return deny.has(def.name) ? 'deny' : 'allow'; });
+      testSupport(api).setConsentBatchPrompt(undefined);
+      testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return deny.has(def.name) ? 'deny' : 'allow'; });
       await cfg().update('startup', mode, WS);
     });
 
     after(async () => {
-      api.setConsentPrompt(async () => 'allow');
+      testSupport(api).setConsentPrompt(async () => 'allow');
       await cfg().update('servers', undefined, WS);
       await cfg().update('startup', undefined, WS);
       await until(() => api.host.servers.length === 0, 'no servers left');
@@ -116,12 +116,11 @@ for (const mode of ['lazy', 'eager'] as const) {
       const def = api.host.get(shy)!.definition;
       assert.ok(denied.includes(api.definitionKey(def)), JSON.stringify(denied));
       assert.ok(denied.every(k => /^[0-9a-f]{64}$/.test(k)));
-      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey);
+      let reloadAsked = 0;
+      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey, { consentPrompt: async () => { reloadAsked++; return 'allow'; } });
       assert.strictEqual(reloaded.wasDenied(def), true, 'the denial does not survive a reload');
       assert.strictEqual(reloaded.wasDenied(api.host.get(by)!.definition), false);
       assert.strictEqual(reloaded.isAllowed(api.host.get(by)!.definition), true);
-      let reloadAsked = 0;
-      reloaded.prompt = async () => { reloadAsked++; return 'allow'; };
       assert.deepStrictEqual(await reloaded.ensureAll([{ def }]), [false], 'a reloaded store asks about a denied server without an explicit start');
       assert.strictEqual(reloadAsked, 0);
 
@@ -182,8 +181,8 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   before(async () => {
     api = await activateHost<Api>();
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentBatchPrompt(undefined);
-    api.setConsentPrompt(async (def, detail, question) => {
+    testSupport(api).setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentPrompt(async (def, detail, question) => {
       // The world as the dialog opens: the fixture's request log, and whether the process exists.
       const { requests } = await fixture.stats();
       asked.push({ name: def.name, question, detail, requests, kind: kind(api, def.name), pid: pidOf(def.name) });
@@ -204,7 +203,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   });
 
   after(async () => {
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     fs.rmSync(tmp, { recursive: true, force: true });
   });
@@ -222,7 +221,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     answerWhereToWrite(api, 'Import into User Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 2);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     const written = cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
     assert.ok('imp-remote' in written && 'imp-stdio' in written, JSON.stringify(written));
     await until(() => asked.length === 2, 'both imported servers asked about');
@@ -315,7 +314,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     answerWhereToWrite(api, 'Import into User Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 1);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     assert.ok('imp-file' in (cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
     assert.deepStrictEqual(asked, [], 'a server that does not start asks nothing');
   });

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
 
 describe('Failure messages (toasts, their buttons, not repeated)', function () {
   this.timeout(60000);
@@ -14,7 +14,7 @@ describe('Failure messages (toasts, their buttons, not repeated)', function () {
 
   before(async () => {
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
   });
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);

@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
 
 const MODERN = path.join(ROOT, 'test/fixtures/servers/modern.mjs');
 
@@ -34,7 +34,7 @@ describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
 
   before(async () => {
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     httpServer = await startHttp();
     await cfg().update('servers', {
       modern: { command: process.execPath, args: [MODERN] },

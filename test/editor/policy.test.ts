@@ -11,7 +11,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, ROOT, until } from './helpers';
+import { activateHost, ROOT, until, testSupport } from './helpers';
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
@@ -28,7 +28,7 @@ describe('Organisation policy in the editor', function () {
   before(async function () {
     if (!root) this.skip(); // only under the editor harness, which sets the test-only policy folder
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO] },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
@@ -124,14 +124,14 @@ describe('Organisation policy: chat.mcp.access registry', function () {
   before(async function () {
     if (!root) this.skip(); // only under the editor harness, which sets the test-only policy folder
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     fixture = await startHttpFixture();
     const entry = (name: string) => ({ server: { name: `io.github.example/${name}`, description: 'policy test', version: '1.0.0', remotes: [{ type: 'streamable-http', url: fixture.url }] } });
     const body = JSON.stringify({ servers: [entry('polreg'), entry('polreg2')] });
     registry = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
     await new Promise<void>(r => registry.listen(0, '127.0.0.1', r));
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, USER);
-    api.setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
+    testSupport(api).setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
     await cfg().update('servers', { polhand: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => state('polhand')?.kind === 'running', 'the hand-written server running', 90000);
   });
@@ -139,7 +139,7 @@ describe('Organisation policy: chat.mcp.access registry', function () {
   after(async () => {
     if (!root) return;
     fs.rmSync(standIn, { force: true });
-    api.setDialogAnswerer(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     const user = userServers();
     delete user.polreg;

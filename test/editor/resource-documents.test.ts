@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const SERVER = `
@@ -43,7 +43,7 @@ describe('Resource documents (images, several contents)', function () {
 
   before(async () => {
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', { media: { command: process.execPath, args: ['-e', SERVER], cwd: ROOT } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get('media')?.catalogue.resources.length === 3, 'the three resources of media', 30000);
     assert.strictEqual(api.host.get('media')?.state.kind, 'running');

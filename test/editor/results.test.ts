@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, until } from './helpers';
+import { ROOT, until, testSupport } from './helpers';
 
 const MEDIA = path.join(ROOT, 'test/fixtures/servers/media.mjs');
 
@@ -35,7 +35,7 @@ describe('Result documents: names, images and audio', function () {
 
   before(async () => {
     api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { media: { type: 'stdio', command: process.execPath, args: [MEDIA] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('media')?.catalogue.tools.length ?? 0) > 0, 'media running');
   });

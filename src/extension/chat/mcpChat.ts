@@ -21,7 +21,6 @@ import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';
 import { errorText } from '../commands/args';
 import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
-import { defaultChatUi, type ChatUi } from './ui';
 import { attachResourceToChat, ChatCommandIds, promptFollowups, runPromptInChat } from './followups';
 import { isRunning, type ChatServices } from './toolLoop';
 import { SlashCommands } from './slashCommands';
@@ -105,8 +104,6 @@ export interface ChatRegistration extends vscode.Disposable {
     command?: string; model?: vscode.LanguageModelChat | null; references?: vscode.ChatPromptReference[];
     history?: vscode.ChatContext['history']; token?: vscode.CancellationToken;
   }): Promise<ChatTranscript>;
-  /** Replaces the dialogs (undefined restores the real ones). */
-  setUi(ui: Partial<ChatUi> | undefined): void;
   /** The follow-ups the chat view offers after `result`. */
   followups(result: vscode.ChatResult): vscode.ChatFollowup[];
 }
@@ -125,7 +122,6 @@ export function registerChat(context: vscode.ExtensionContext, services: Omit<Ch
   return {
     chat,
     dispose: () => { participant.dispose(); commands.forEach(c => c.dispose()); },
-    setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
     followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
       // Not waited for: a listing needs no model, and one that does says how to pick one.

@@ -34,6 +34,7 @@ import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressArgs, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
+import type { TestSeams } from '../testSupport';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
 import { callInTurn } from './taskTurn';
 
@@ -100,12 +101,14 @@ export interface ChatServices {
   beforeRequest?: () => Promise<void>;
   /** Why a server the user denied is not started, and how the user allows it. Never asks. */
   notAllowed?: (server: string) => string | undefined;
+  /** Test-only replacements of the dialogs (testSupport.ts; given in test mode only). */
+  seams?: Pick<TestSeams, 'chatUi'>;
 }
 
 /** The participant's tools, grants and model round trips (McpChat's base). */
 export class ChatModelLoop {
-  ui: ChatUi = defaultChatUi;
   protected readonly host: HostApi;
+  private readonly seams?: ChatServices['seams'];
   /** MCP App views: tool calls with a UI open one; views' model context joins requests. */
   protected readonly apps?: ChatServices['apps'];
   private readonly identity?: ServerIdentityLookup;
@@ -118,12 +121,17 @@ export class ChatModelLoop {
   /** Code mode's limits while `mcpHost.codeMode` is on (settings.ts codeMode()), else undefined. */
   readonly codeMode: () => CodeModeLimits | undefined;
   private readonly grants: ScopedGrants;
+  /** The participant's dialogs: the real ones, or (tests) the replacements in the test seams, the rest real. */
+  protected get ui(): ChatUi {
+    return this.seams?.chatUi ? { ...defaultChatUi, ...this.seams.chatUi } : defaultChatUi;
+  }
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
   readonly onDidChangeGrants = this.grantsChanged.event;
 
   constructor(services: ChatServices) {
     this.host = services.host;
+    this.seams = services.seams;
     this.apps = services.apps;
     this.identity = services.identity;
     this.gate = services.gate ?? {};
