@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps/appViews';
 import type { Dialog } from '../../src/extension/ui/dialogs';
-import { ROOT, until, testSupport } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 const PDF = path.join(ROOT, 'test/fixtures/apps/hello.pdf');
@@ -27,8 +27,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   let dir: string;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     testSupport(api).setChatUi({ approveTool: async () => 'once' });
     ui0 = api.apps.ui;
     await api.apps.resetPermissions();

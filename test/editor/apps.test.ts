@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { AppView } from '../../src/extension/apps/appViews';
-import { ROOT, until, testSupport } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 type Response = { result?: Record<string, unknown>; error?: { message: string } };
@@ -31,8 +31,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   let undeclared: Awaited<ReturnType<typeof counter>>;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     testSupport(api).setChatUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
     declared = await counter();
     undeclared = await counter();

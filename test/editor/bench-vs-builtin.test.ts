@@ -13,7 +13,7 @@ import { Session } from 'inspector';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, EVERYTHING, FILESYSTEM, ROOT, textOf, testSupport } from './helpers';
+import { EVERYTHING, FILESYSTEM, ROOT, textOf, testSupport, activateAllowing } from './helpers';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/side-by-side.mjs');
 type Side = 'vs' | 'mh';
@@ -74,8 +74,7 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
     const record: Record<string, unknown> = { vscode: vscode.version, time: new Date().toISOString() };
     const progress: string[] = [];
     const note = (line: string) => { progress.push(`${new Date().toISOString().slice(11, 19)} ${line}`); fs.writeFileSync(out!, JSON.stringify({ ...record, progress }, null, 1)); };
-    const api = await activateHost<McpHostExtensionApi>();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    const api = await activateAllowing<McpHostExtensionApi>();
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const servers: Record<string, (side: Side) => string[]> = {
       echo: side => [FIXTURE, '--label', `${PREFIX[side]}echo`],

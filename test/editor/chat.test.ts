@@ -8,7 +8,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat/mcpChat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { ElicitField } from '../../src/extension/elicitation/elicitation';
-import { EVERYTHING, until, textOf, testSupport } from './helpers';
+import { EVERYTHING, until, textOf, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 
@@ -410,8 +410,7 @@ describe('Chat without a language model (issue 38)', function () {
   let api: Api;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);

@@ -11,7 +11,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatur
 import type { McpNode } from '../../src/views/nodes';
 import type { ElicitationTarget } from '../../src/mcp/features/urlElicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { EVERYTHING, ROOT, until, testSupport } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { sampling: SamplingFeatures };
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/client-features.mjs');
@@ -37,8 +37,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   let api: Api;
 
   before(async function () {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       features: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },

@@ -15,7 +15,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { CHARS_PER_TOKEN, estimateToolTokens } from '../../src/mcp/catalogue/toolPolicy';
 import { fiveStepProgram, summarise } from '../../bench/fiveStepTask';
-import { activateHost, EVERYTHING, FILESYSTEM, textOf, until, testSupport } from './helpers';
+import { activateHost, EVERYTHING, FILESYSTEM, textOf, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const PROGRAM_TOOL = 'mcp_host_run_program';
@@ -44,8 +44,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
   const ask = (program: string, token?: vscode.CancellationToken) => api.chat.run(`CALL_TOOL:${PROGRAM_TOOL} ${JSON.stringify({ program })}`, { model: fake, token });
 
   before(async () => {
-    api = await activateHost<Api>();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await config().update('servers', { cm: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
@@ -179,8 +178,7 @@ describe('Code mode: the five-step task in the editor (direct calls vs one progr
   const PROMPT = 'List the files in the folder, read the first three, summarise each in one line (its line count and first line), and write the summary to summary.txt.';
 
   before(async () => {
-    api = await activateHost<Api>();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     // Inside the workspace folder: MCP Host gives server-filesystem the window's folders as its roots, which replace

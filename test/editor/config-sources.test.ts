@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import * as path from 'path';
-import { activateHost, ROOT, until, testSupport } from './helpers';
+import { activateHost, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 
@@ -18,8 +18,7 @@ describe('Config sources: also configured elsewhere', function () {
   this.timeout(180000);
   let api: McpHostExtensionApi;
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     // This test is about the flag, not about reading .mcp.json (its "other" server must not be started from it).
     await vscode.workspace.getConfiguration('mcpHost').update('configSources', { mcpJson: false }, vscode.ConfigurationTarget.Global);
   });

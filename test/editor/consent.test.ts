@@ -11,7 +11,7 @@
 // origin (ASCII in its first line for a look-alike domain) and exactly the roots the host sends. Bystanders: a
 // user-scope server the user wrote starts without a dialog; an allowed workspace stdio server runs throughout.
 import * as assert from 'assert';
-import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -25,6 +25,7 @@ import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
 import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf, testSupport } from './helpers';
+import { startListening, type ListeningFixture } from '../support/listening';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -149,30 +150,13 @@ for (const mode of ['lazy', 'eager'] as const) {
 const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
 const USER = vscode.ConfigurationTarget.Global;
 
-/** Starts http-fixture.mjs on 127.0.0.1; its GET /stats counts every other request it received (`requests`). */
-function startHttpFixture(): Promise<{ url: string; stats: () => Promise<{ requests: number }>; child: ChildProcess }> {
-  const child = spawn(process.execPath, [HTTP_FIXTURE], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', d => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        const base = `http://127.0.0.1:${m[1]}`;
-        resolve({ url: `${base}/mcp`, child, stats: async () => (await fetch(`${base}/stats`)).json() as Promise<{ requests: number }> });
-      }
-    });
-    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
-  });
-}
-
 /** What one consent dialog showed, and the state of the world when it was shown. */
 interface Asked { name: string; question: string; detail: string; requests: number; kind?: string; pid?: number }
 
 describe('Consent for servers MCP Host adds (any scope) and for every workspace http server (issue 34)', function () {
   this.timeout(120000);
   let api: Api;
-  let fixture: Awaited<ReturnType<typeof startHttpFixture>>;
+  let fixture: ListeningFixture & { stats: () => Promise<{ requests: number }> };
   const asked: Asked[] = [];
   const answers = new Map<string, 'allow' | 'deny'>();
   const pidOf = (name: string) => (api.host.get(name) as unknown as { pid?: number } | undefined)?.pid;
@@ -191,7 +175,11 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   });
 
   // A fresh fixture per test: its request log starts at zero.
-  beforeEach(async () => { fixture = await startHttpFixture(); });
+  beforeEach(async () => {
+    const f = await startListening(HTTP_FIXTURE, [], { cwd: ROOT });
+    // http-fixture.mjs's GET /stats counts every other request it received (`requests`).
+    fixture = { ...f, stats: async () => (await fetch(`${f.base}/stats`)).json() as Promise<{ requests: number }> };
+  });
 
   afterEach(async () => {
     await cfg().update('servers', undefined, WS);

@@ -11,7 +11,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { HistoryNode } from '../../src/views/historyTree';
 import { resourceDocUri } from '../../src/extension/documents/resourceFs';
-import { EVERYTHING, activateHost, until, testSupport } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 const MODES = ['eager', 'lazy'] as const;
 const SECRET = 'tok-secret-1234567890abcdef';
@@ -38,8 +38,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
   };
 
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     // The URIs of two of server-everything's resources (a lazy server has no lists to read them from yet).
     await cfg().update('servers', { probe: everything({}) }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('probe')?.catalogue.resources.length ?? 0) >= 2, 'probe lists its resources', 60000);

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, ROOT, until, textOf, testSupport } from './helpers';
+import { activateHost, ROOT, until, textOf, testSupport, activateAllowing } from './helpers';
 
 const CLAIMS = path.join(ROOT, 'test/fixtures/servers/gateway-claims.mjs');
 
@@ -25,8 +25,7 @@ describe('The gateway into VS Code\'s chat', function () {
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { gw: { type: 'stdio', command: process.execPath, args: [CLAIMS] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('gw')?.catalogue.tools.length ?? 0) > 0, 'gw running');
   });

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
-import { EVERYTHING, until, testSupport } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 
@@ -18,8 +18,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
   const echoCalls = () => (api.host.get('everything')?.history ?? []).filter(e => e.method === 'tools/call' && e.target === 'echo').length;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {

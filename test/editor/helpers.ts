@@ -27,6 +27,16 @@ export async function activateHost<T extends McpHostExtensionApi = McpHostExtens
 }
 
 /**
+ * Activates MCP Host with every launch-consent dialog answered "allow" (the start-up most suites share; a suite that
+ * asks about consent itself sets its own prompt through testSupport(api) afterwards).
+ */
+export async function activateAllowing<T extends McpHostExtensionApi = McpHostExtensionApi>(): Promise<T> {
+  const api = await activateHost<T>();
+  testSupport(api).setConsentPrompt(async () => 'allow');
+  return api;
+}
+
+/**
  * The shared readiness wait (test/support/wait.ts) with the editor's pace: re-checked every 250 ms and on every event
  * of the activated host (state, servers, catalogue); fails with "timed out waiting for <what>" after `ms`.
  */

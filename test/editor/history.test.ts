@@ -5,15 +5,14 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { HistoryNode } from '../../src/views/historyTree';
-import { EVERYTHING, until, testSupport } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 describe('History view (the protocol timeline)', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { hist: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('hist')?.catalogue.tools.length ?? 0) > 0, 'hist running');
   });

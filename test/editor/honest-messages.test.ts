@@ -16,7 +16,7 @@ import type { McpNode } from '../../src/views/nodes';
 import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/trust/consent';
 import { setDialogAnswerer, type Dialog } from '../../src/extension/ui/dialogs';
 import type { ServerDefinition } from '../../src/mcp';
-import { activateHost, answerWhereToWrite, EVERYTHING, ROOT, until, testSupport } from './helpers';
+import { answerWhereToWrite, EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 const WS = vscode.ConfigurationTarget.Workspace;
@@ -26,8 +26,7 @@ describe('Honest messages and labels (issue 38)', function () {
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
   });
   afterEach(async () => {
     testSupport(api).setConsentPrompt(async () => 'allow');

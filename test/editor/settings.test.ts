@@ -7,7 +7,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, activateHost, answerWhereToWrite, until, testSupport } from './helpers';
+import { EVERYTHING, answerWhereToWrite, until, testSupport, activateAllowing } from './helpers';
 
 async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -23,8 +23,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
   });
 
   after(async () => {

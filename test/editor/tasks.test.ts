@@ -9,7 +9,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { TaskInfo } from '../../src/mcp';
 import * as path from 'path';
-import { EVERYTHING, ROOT, until, textOf, testSupport } from './helpers';
+import { EVERYTHING, ROOT, until, textOf, testSupport, activateAllowing } from './helpers';
 
 
 /** The 2025-11-25 tasks of server-everything, and the 2026-07-28 Tasks extension (the raw fixture, through ext-tasks). */
@@ -26,8 +26,7 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { [k.server]: { type: 'stdio', command: process.execPath, args: k.args } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get(k.server)?.state.kind === 'running'
       && api.host.get(k.server)!.catalogue.tools.some(t => t.name === k.tool), `${k.server} running with its tools`);
@@ -106,8 +105,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   const dialogs: string[] = [];
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     // Any modal dialog with server text is recorded (none is expected here) and dismissed.
     testSupport(api).setDialogAnswerer(async d => { dialogs.push(JSON.stringify(d).slice(0, 300)); return undefined; });
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });

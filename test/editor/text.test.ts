@@ -12,7 +12,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatur
 import type { Dialog } from '../../src/extension/ui/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
 import { quoted } from '../../src/mcp/logging/humanText';
-import { EVERYTHING, ROOT, until, testSupport } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 
@@ -47,8 +47,7 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
   let dialogs: Dialog[] = [];
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {

@@ -8,15 +8,14 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost, EVERYTHING, until, textOf, testSupport } from './helpers';
+import { EVERYTHING, until, textOf, testSupport, activateAllowing } from './helpers';
 
 
 describe('Tool budget: which tools go to models', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
   before(async () => {
-    api = await activateHost();
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { budget: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('budget')?.catalogue.tools.length ?? 0) > 0, 'budget running');
   });
