@@ -12,7 +12,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resetSandbox, sandboxUnavailable, type SandboxDenial } from '../../src/mcp/launch/sandbox';
+import { resetSandbox, type SandboxDenial } from '../../src/mcp/launch/sandbox';
+import { skipWithoutSandbox } from '../support/sandbox';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { marked, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
 
@@ -33,11 +34,7 @@ describe('sandboxed servers (issue 24)', function () {
   let accepted = 0;
 
   before(async function () {
-    const why = await sandboxUnavailable();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await skipWithoutSandbox(this);
     base = tmpDir('mcp-sandbox-');
     home = path.join(base, 'home');
     rootA = path.join(base, 'rootA');
