@@ -109,9 +109,9 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     this.sourceFiles = sourceFiles;
     this.registryInstalls = services.registryInstalls;
     this.seenProblems = services.seenProblems;
-    // One log line per denial, wherever the dialog was asked from.
-    consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
     this.disposables.push(
+      // One log line per denial, wherever the dialog was asked from.
+      consent.onDidDeny(def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`)),
       vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),

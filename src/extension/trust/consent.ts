@@ -64,8 +64,9 @@ export class LaunchConsent {
   private readonly asking = new Map<string, Promise<boolean>>();
   /** Definition keys whose dialog was dismissed in this window ("not now"): no dialog until the user's own Start. */
   private readonly notNow = new Set<string>();
-  /** Called once for every "Don't Allow" (a dismissed dialog is "not now" and not reported): the controller logs it. */
-  onDenied: ((def: ServerDefinition) => void) | undefined;
+  private readonly denials = new vscode.EventEmitter<ServerDefinition>();
+  /** Fires once for every "Don't Allow" (a dismissed dialog is "not now" and not reported): the controller logs it. */
+  readonly onDidDeny = this.denials.event;
 
   /**
    * `state` is the workspace state; `key` the definition key (a hash); `seams` the test-only replacements of the
@@ -164,7 +165,7 @@ export class LaunchConsent {
     this.notNow.delete(fp);
     const denied = this.list(CONSENT_DENIED_KEY);
     if (answer !== 'allow') {
-      this.onDenied?.(def);
+      this.denials.fire(def);
       if (!denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, [...denied, fp].slice(-MAX_DENIED));
       return false;
     }
