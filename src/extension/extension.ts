@@ -9,7 +9,7 @@ import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
 import { serverPicks, setStartOnUse } from './commands/args';
-import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent, type ConsentBatchPrompt, type ConsentPrompt } from './trust/consent';
+import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent } from './trust/consent';
 import { InputStore } from './trust/inputs';
 import { ServerLogs, toVs } from './ui/logs';
 import { ResourceFileSystem, RESOURCE_SCHEME } from './documents/resourceFs';
@@ -25,7 +25,6 @@ import { ConfigSourceFiles } from './documents/configSourceFiles';
 import { createClientFeatures, LEGACY_SAMPLING_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, type SamplingFeatures } from './sampling/clientFeatures';
 import { LEGACY_TOOL_ALWAYS_KEY, TOOL_ALWAYS_KEY, registerChat, type ChatRegistration } from './chat/mcpChat';
 import { APP_PERMISSIONS_KEY, AppViews } from './apps/appViews';
-import { setExternalUrlUi, type ExternalUrlUi } from './ui/externalUrl';
 import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './state/catalogueCache';
 import { mementoEraVerdicts } from './state/eraCache';
@@ -36,7 +35,8 @@ import { setAddedServers } from './commands/settings';
 import * as settings from './settings';
 import { Forms, useForms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './documents/results';
-import { setDialogAnswerer, Turn, type DialogAnswerer } from './ui/dialogs';
+import { Turn } from './ui/dialogs';
+import { createTestSupport, type TestSeams, type TestSupport } from './testSupport';
 import { HistoryStore } from './state/historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
 import { ToolEnablement } from './toolEnablement';
@@ -52,21 +52,18 @@ export interface McpHostExtensionApi {
   sync(): Promise<void>;
   /** Why a configured server is held back (trust, consent, inputs), if it is. */
   blockedReason(server: string): string | undefined;
-  /** Replaces the launch-consent dialog (tests answer without UI). */
-  setConsentPrompt(prompt: ConsentPrompt): void;
-  /** Replaces the dialog that asks about several servers at once (undefined: review each through the one-server prompt). */
-  setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
-  /** Replaces how modal dialogs with server text are answered (tests read them as shown); undefined: the real ones. */
-  setDialogAnswerer(answerer: DialogAnswerer | undefined): void;
-  /** Replaces the `${input:}` input box (tests answer without UI). */
-  setInputPrompt(ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>): void;
+  /**
+   * The one test-only object (testSupport.ts): every dialog a test answers without UI. Present only when the extension
+   * runs in test mode (`vscode.ExtensionMode.Test`, the editor test runner); an installed extension has none.
+   */
+  testSupport?: TestSupport;
   /** The "Allow …" offer after repeated sandbox denials (its prompts are replaceable). */
   sandboxDenials: SandboxDenials;
   /** Names of the per-server log channels created so far. */
   logChannels(): string[];
   /** The tree data providers, as the views use them. */
   views: { servers: ServersTreeProvider; resources: ResourcesTreeProvider; history: HistoryTreeProvider };
-  /** Sampling and elicitation as the core's client features (dialogs replaceable for tests). */
+  /** Sampling and elicitation as the core's client features. */
   sampling: SamplingFeatures;
   /** The `@mcp` chat participant. */
   chat: ChatRegistration;
@@ -84,15 +81,13 @@ export interface McpHostExtensionApi {
   taskNotices: readonly { text: string; actions: string[] }[];
   /** The server pickers the commands showed (placeholder, and each server's name and state as offered), newest last. */
   serverPicks: readonly { placeHolder: string; items: { label: string; description: string }[] }[];
-  /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
+  /** MCP App views (open views, their state). */
   apps: AppViews;
-  /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
-  setExternalUrlUi(ui: Partial<ExternalUrlUi> | undefined): void;
   /** The tool budget: which tools go to models (`mcpHost.disabledTools`). */
   toolEnablement: ToolEnablement;
   /** The gateway into VS Code's own chat (the MCP server definition "MCP Host"). */
   gateway: GatewayRegistration;
-  /** OAuth: the browser step (replaceable for tests) and the redirect handler. */
+  /** OAuth: the browser step and the redirect handler. */
   oauth: Pick<OAuthBridge, 'openBrowser' | 'handle'>;
   /**
    * What the extension keeps (tests check that none of it holds a secret): its workspace and global state, and the
@@ -137,17 +132,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const step = (name: string) => { steps[name] = performance.now(); steps[`cpu ${name}`] = cpuMs(); };
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
+  // The test-only replacements of the dialogs (testSupport.ts): made, and given to the features, in test mode only.
+  const seams: TestSeams | undefined = context.extensionMode === vscode.ExtensionMode.Test ? {} : undefined;
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
   // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
   // first reconcile, whichever comes first; a stdio server never signs in.
   let oauthRef: OAuthBridge | undefined;
-  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m)));
-  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists.
-  const identity: ServerIdentityLookup = {};
+  // A redirect that lands while its server's start is failing starts it again through the controller's gate.
+  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m), name => controller.start(name), seams));
+  // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists
+  // (sampling, built before the host and so before the controller, is given this function, not a field set later).
+  let controllerRef: ServerController | undefined;
+  const identity: ServerIdentityLookup = name => controllerRef?.identity(name);
   const sampling = push(createClientFeatures({
     context,
     identity,
+    seams,
     log: (server, level, msg) => {
       const ch = logsRef?.channel(server) ?? log;
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
@@ -185,8 +186,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
-  const consent = new LaunchConsent(context.workspaceState, definitionKey);
-  const inputs = new InputStore(context.secrets, context.globalState);
+  const consent = new LaunchConsent(context.workspaceState, definitionKey, seams);
+  const inputs = new InputStore(context.secrets, context.globalState, { seams });
   // The last known lists of every server (seeded below, once the first sync put the servers in the host).
   const cache = push(new CatalogueCache(context.workspaceState, host, name => {
     const d = host.get(name)?.definition;
@@ -199,19 +200,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Servers installed from the MCP Registry (chat.mcp.access: registry, issue 40), kept where no settings file can forge them.
   const registryInstalls = new RegistryInstalls(context.globalState, definitionKey);
   setRegistryInstalls(registryInstalls);
-  const controller = push(new ServerController(host, consent, added, inputs, log, definitionKey, defs => migrateStoredKeys(defs, definitionKey, {
-    workspace: context.workspaceState, global: context.globalState,
-    keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
-    grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
-    stores: [eraVerdicts, cache, taskMemory],
-    historyDir,
-  }), push(new OrgPolicyWatcher(log)), push(new ConfigSourceFiles())));
-  controller.registryInstalls = registryInstalls;
-  step('host');
-  identity.of = name => controller.identity(name);
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
-  controller.seenProblems = seenFailures;
+  const controller = controllerRef = push(new ServerController({
+    host, consent, added, inputs, log, definitionKey, registryInstalls,
+    migrateKeys: defs => migrateStoredKeys(defs, definitionKey, {
+      workspace: context.workspaceState, global: context.globalState,
+      keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
+      grantLists: [TOOL_ALWAYS_KEY, SAMPLING_ALWAYS_KEY, APP_PERMISSIONS_KEY],
+      stores: [eraVerdicts, cache, taskMemory],
+      historyDir,
+    }),
+    policy: push(new OrgPolicyWatcher(log)),
+    sourceFiles: push(new ConfigSourceFiles()),
+    seenProblems: seenFailures,
+  }));
+  step('host');
   push(toVs(host.onLog(e => { if (!e.server) log.warn(e.message); })));
   // Before the first reconcile: a root set later would tell the servers reconcile made that their roots changed.
   push(syncRoots(host));
@@ -224,7 +228,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');
   const oauth = oauthBridge();
-  oauth.startServer = name => controller.start(name);
   // What a server needs once it starts, not to decide whether it does. Still before any start: `reconcile` issues each
   // in a turn of its own after this, and a first sync that waits (an `${input:}` box) reconciles after this.
   // Caps on what servers send: user settings only (a workspace must not raise them).
@@ -246,10 +249,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Where else a server is configured (.vscode/mcp.json, …): the views' annotation, not needed to decide what starts.
   controller.watchCoexistence(push(new McpJsonWatcher()));
   const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
-  const resources = push(new ResourceFileSystem(host));
-  resources.log = m => log.error(m);
-  // A resource document (opened, or restored after a reload) is a use of its server.
-  resources.beforeRead = name => controller.ensureRunningForUse(name);
+  const resources = push(new ResourceFileSystem(host, {
+    log: m => log.error(m),
+    // A resource document (opened, or restored after a reload) is a use of its server.
+    beforeRead: name => controller.ensureRunningForUse(name),
+  }));
   push(vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resources, { isReadonly: true, isCaseSensitive: true }));
   push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments));
   push(vscode.workspace.registerFileSystemProvider(RESULT_FILE_SCHEME, new ResultFiles(resultDocuments), { isReadonly: true, isCaseSensitive: true }));
@@ -274,12 +278,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const historyTree = push(new HistoryTreeProvider(host));
   push(vscode.window.createTreeView(ViewIds.history, { treeDataProvider: historyTree, showCollapseAll: true }));
   step('views');
-  const chat = push(registerChat(context, host, identity));
-  const apps = push(new AppViews({
+  // The one predicate for what models see (src/mcp/catalogue/modelTools.ts), the same for @mcp, the LM tools and the
+  // gateway: running (or waiting for first use, started on use), not denied, not turned off; then the tool budget.
+  const modelGate: ModelToolGate = {
+    offers: h => h.state.kind === 'running' || controller.waitsForUse(h.name),
+    allowed: s => !controller.isDenied(s),
+    enabled: (s, t) => toolEnablement.enabled(s, t),
+  };
+  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
+  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
+  // App views and @mcp need each other: a view's tool call is confirmed by the participant (a callback, called only
+  // once a view is open), and the participant is given the views at construction.
+  const apps: AppViews = push(new AppViews({
     host, extensionUri: context.extensionUri, version: String(context.extension.packageJSON.version ?? '0.0.0'),
-    ui: { approveTool: (server, tool, args, closed) => chat.chat.approveCall(server, tool, args, closed) },
+    ui: { approveTool: (server, tool, args, closed): Promise<boolean> => chat.chat.approveCall(server, tool, args, closed) },
     // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
-    identity: name => identity.of?.(name),
+    identity,
     mementos: { user: context.globalState, workspace: context.workspaceState },
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
@@ -288,28 +302,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       if (level === 'warning') ch.warn(msg); else if (level === 'error') ch.error(msg); else ch.info(msg);
     },
   }));
-  chat.chat.apps = apps;
+  const chat = push(registerChat(context, {
+    host, identity, apps, gate: modelGate, notAllowed,
+    budget: () => toolEnablement.budget(),
+    maxToolRounds: settings.chatMaxToolRounds,
+    codeMode: () => settings.codeMode(),
+    beforeRequest: () => controller.startWaiting(),
+    seams,
+  }));
   // Several fields (tool arguments, elicitation) are asked in one form.
   const formHost = push(new Forms(context.extensionUri));
   useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
-  // A model, an agent or a chat request never asks about a server the user denied: it is told how the user allows it.
-  const notAllowed = (server: string) => (controller.isDenied(server) ? controller.deniedMessage(server) : undefined);
-  // The one predicate for what models see (src/mcp/catalogue/modelTools.ts), the same for @mcp, the LM tools and the
-  // gateway: running (or waiting for first use, started on use), not denied, not turned off; then the tool budget.
-  const modelGate: ModelToolGate = {
-    offers: h => h.state.kind === 'running' || controller.waitsForUse(h.name),
-    allowed: s => !controller.isDenied(s),
-    enabled: (s, t) => toolEnablement.enabled(s, t),
-  };
   // Each language-model tool invocation is one turn of the consent governor, cancelled with the invocation's token.
   push(registerLmTools({ host, approve: (server, tool, args, cancelled) => chat.chat.approveCall(server, tool, args, undefined, new Turn('language-model tool call', cancelled)), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
-  chat.chat.gate = modelGate;
-  chat.chat.budget = () => toolEnablement.budget();
-  chat.chat.maxToolRounds = settings.chatMaxToolRounds;
-  chat.chat.codeMode = () => settings.codeMode();
-  chat.chat.beforeRequest = () => controller.startWaiting();
-  chat.chat.notAllowed = notAllowed;
   step('chat');
   // The servers for VS Code's own chat: one MCP server definition, "MCP Host", backed by this host.
   const gateway = push(registerGateway({
@@ -358,10 +364,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     host,
     sync: () => controller.sync(),
     blockedReason: s => controller.blockedReason(s),
-    setConsentPrompt: p => { consent.prompt = p; },
-    setConsentBatchPrompt: p => { consent.batchPrompt = p; },
-    setInputPrompt: ask => { inputs.ask = ask; },
-    setDialogAnswerer,
+    ...(seams && { testSupport: createTestSupport(seams) }),
     sandboxDenials,
     logChannels: () => logs.names,
     views: { servers: serversTree, resources: resourcesTree, history: historyTree },
@@ -378,7 +381,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     gateway,
     toolEnablement,
     oauth,
-    setExternalUrlUi,
     storage: {
       workspace: context.workspaceState,
       global: context.globalState,

@@ -12,7 +12,8 @@
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, readmePicture, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, dialogAnswerer, openChatWithFakeModel, openWorkbench, readmePicture, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { packFakeLm, reportFailure, finish } from './lib/run.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -26,10 +27,7 @@ let page;
 let runDir;
 let stop = async () => {};
 try {
-  fs.mkdirSync(path.join(WORK, 'vsix'), { recursive: true });
-  const fakeLm = path.join(WORK, 'vsix', 'fake-lm.vsix');
-  const pack = sh(`"${path.join(ROOT, 'node_modules/.bin/vsce')}" package --no-dependencies --out "${fakeLm}"`, { cwd: path.join(ROOT, 'test/fixtures/fake-lm') });
-  if (pack.status !== 0) throw new Error(`packaging the fake model failed:\n${pack.stdout}${pack.stderr}`);
+  const fakeLm = packFakeLm();
   ({ page, runDir, stop } = await openWorkbench({
     name: 'e2e-chat', vsixes: [VSIX, fakeLm], folder: FOLDER, waitForFile: 'hello.py', env: dir => ({ FAKE_LM_LOG: path.join(dir, 'fake-lm.jsonl') }), log,
   }));
@@ -112,11 +110,8 @@ try {
 } catch (e) {
   failed = true;
   runDir ??= e?.runDir;
-  console.error(`[e2e-chat] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-  await page?.screenshot({ path: path.join(SHOTS, 'e2e-chat-failure.png') }).catch(() => {});
-  console.error(`[e2e-chat] screenshot ${path.join(SHOTS, 'e2e-chat-failure.png')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
+  await reportFailure('e2e-chat', e, { page, runDir, shotPath: path.join(SHOTS, 'e2e-chat-failure.png') });
 } finally {
   await stop();
 }
-if (!failed && !process.env.E2E_KEEP_RUN && runDir) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
-process.exit(failed ? 1 : 0);
+finish(failed, runDir);

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, SHOTS, WORK, openWorkbench } from '../../scripts/editor/workbench.mjs';
+import { reportFailure, finish } from './lib/run.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const MODE = process.env.E2E_STARTUP === 'lazy' ? 'lazy' : 'eager';
@@ -193,14 +194,8 @@ try {
 } catch (e) {
   failed = true;
   runDir ??= e?.runDir;
-  console.error(`[e2e:forms ${MODE}] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-  await page?.screenshot({ path: path.join(SHOTS, `e2e-forms-failure-${MODE}.png`) }).catch(() => {});
-  console.error(`[e2e:forms] screenshot ${path.join(SHOTS, `e2e-forms-failure-${MODE}.png`)}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
+  await reportFailure(`e2e:forms ${MODE}`, e, { page, runDir, shotPath: path.join(SHOTS, `e2e-forms-failure-${MODE}.png`) });
 } finally {
   await stop();
 }
-if (!failed && !process.env.E2E_KEEP_RUN) {
-  fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
-  fs.rmSync(FOLDER, { recursive: true, force: true, maxRetries: 3 });
-}
-process.exit(failed ? 1 : 0);
+finish(failed, runDir, [FOLDER]);

@@ -10,7 +10,8 @@
 //   npm run package && node test/e2e/gateway-confirm.mjs      E2E_VERBOSE=1, E2E_KEEP_RUN=1 as for chat.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, WORK, dialogAnswerer, openChatWithFakeModel, openWorkbench, sh, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { ROOT, SHOTS, dialogAnswerer, openChatWithFakeModel, openWorkbench, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { packFakeLm, reportFailure, finish } from './lib/run.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -24,10 +25,7 @@ let page;
 let runDir;
 let stop = async () => {};
 try {
-  fs.mkdirSync(path.join(WORK, 'vsix'), { recursive: true });
-  const fakeLm = path.join(WORK, 'vsix', 'fake-lm.vsix');
-  const pack = sh(`"${path.join(ROOT, 'node_modules/.bin/vsce')}" package --no-dependencies --out "${fakeLm}"`, { cwd: path.join(ROOT, 'test/fixtures/fake-lm') });
-  if (pack.status !== 0) throw new Error(`packaging the fake model failed:\n${pack.stdout}${pack.stderr}`);
+  const fakeLm = packFakeLm();
   let lmLog;
   ({ page, runDir, stop } = await openWorkbench({
     name: 'e2e-gateway', vsixes: [VSIX, fakeLm], folder: FOLDER, waitForFile: 'hello.py',
@@ -106,11 +104,8 @@ try {
 } catch (e) {
   failed = true;
   runDir ??= e?.runDir;
-  console.error(`[e2e-gateway] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-  await page?.screenshot({ path: path.join(SHOTS, 'e2e-gateway-failure.png') }).catch(() => {});
-  console.error(`[e2e-gateway] screenshot ${path.join(SHOTS, 'e2e-gateway-failure.png')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
+  await reportFailure('e2e-gateway', e, { page, runDir, shotPath: path.join(SHOTS, 'e2e-gateway-failure.png') });
 } finally {
   await stop();
 }
-if (!failed && !process.env.E2E_KEEP_RUN && runDir) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
-process.exit(failed ? 1 : 0);
+finish(failed, runDir);

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, SHOTS, clickPastConsent, openWorkbench, readmePicture } from '../../scripts/editor/workbench.mjs';
+import { reportFailure, finish } from './lib/run.mjs';
 
 const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
@@ -264,11 +265,8 @@ try {
 } catch (e) {
   failed = true;
   runDir ??= e?.runDir;
-  console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-  await page?.screenshot({ path: shot('failure') }).catch(() => {});
-  console.error(`[e2e] screenshot ${shot('failure')}; code-server log ${runDir ? path.join(runDir, 'cs.log') : '(not started)'}`);
+  await reportFailure('e2e', e, { page, runDir, shotPath: shot('failure') });
 } finally {
   await stop();
 }
-if (!failed && !process.env.E2E_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
-process.exit(failed ? 1 : 0);
+finish(failed, runDir);

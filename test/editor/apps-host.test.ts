@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { AppView, AppViewsUi, DownloadAsk, PermissionsAsk } from '../../src/extension/apps/appViews';
 import type { Dialog } from '../../src/extension/ui/dialogs';
-import { ROOT, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 const PDF = path.join(ROOT, 'test/fixtures/apps/hello.pdf');
@@ -27,9 +27,8 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   let dir: string;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
-    api.chat.setUi({ approveTool: async () => 'once' });
+    api = await activateAllowing<McpHostExtensionApi>();
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     ui0 = api.apps.ui;
     await api.apps.resetPermissions();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-apps-dl-'));
@@ -44,7 +43,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   afterEach(() => { api.apps.ui = ui0; });
 
   after(async () => {
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     if (ui0) api.apps.ui = ui0;
     for (const v of api.apps.all) await v.close().catch(() => undefined);
     await api.apps.resetPermissions();
@@ -112,7 +111,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
     assert.ok(name, 'partial is offered to the model');
     let seen: string | undefined;
     let answer: 'once' | 'deny' = 'once';
-    api.chat.setUi({
+    testSupport(api).setChatUi({
       approveTool: async ask => {
         if (ask.tool !== 'partial') return 'once';
         await until(() => /tool-input-partial/.test(viewOf('fx', 'partial')?.modelContext ?? ''), 'the proposed call shown in the view before the answer', 60000);
@@ -133,7 +132,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       assert.strictEqual(view.modelContext, 'tool-input-partial {"q":"hello"} | tool-input {"q":"hello"} | tool-result | tool-input-partial {"q":"again"} | tool-cancelled "The user declined to run the tool"');
       await view.close();
     } finally {
-      api.chat.setUi({ approveTool: async () => 'once' });
+      testSupport(api).setChatUi({ approveTool: async () => 'once' });
     }
   });
 
@@ -245,7 +244,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   it('H137: MCP Host: Reset MCP App Permissions… forgets what a server\'s views were granted after a confirmation: the modal is asked again (an open view reloads and asks); a cancelled reset and a reset of another server change nothing', async () => {
     const dialogs: Dialog[] = [];
     let resetAnswer: string | undefined = 'Cancel';
-    api.setDialogAnswerer(async d => { dialogs.push(d); return d.buttons.some(b => b.title === 'Reset') ? resetAnswer : 'Allow'; });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return d.buttons.some(b => b.title === 'Reset') ? resetAnswer : 'Allow'; });
     const permissionDialogs = () => dialogs.filter(d => /asks for: camera, microphone/.test(d.message));
     try {
       await api.apps.resetPermissions();
@@ -277,13 +276,13 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       // All servers ({ all: true }, the quick pick's first item): forgotten again.
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', { all: true }), 1);
       assert.strictEqual(dialogs.at(-1)!.message, 'Reset the permissions granted to the App views of every MCP server?');
-      api.setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+      testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
       view = await opened('fx', 'perms');
       assert.strictEqual(permissionDialogs().length, loadsBefore + 2, 'asked again after the reset of all');
       assert.strictEqual((await view.probe()).allow, '', 'dismissed: nothing granted');
       await view.close();
     } finally {
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await api.apps.resetPermissions();
     }
     const basic = await opened('basic', 'get-time');
@@ -293,7 +292,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
 
   it('H138: the permission modal shows a hostile resource URI (bidi override, newlines, a forged line) quoted: one line, no control or bidi characters, cut at 200; a 10 KB URI opens no view and asks nothing; the well-behaved view\'s modal shows its URI whole', async () => {
     const dialogs: Dialog[] = [];
-    api.setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
     try {
       await api.apps.resetPermissions();
       const evil = await opened('fx', 'perms-evil');
@@ -321,7 +320,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       assert.ok(dialogs[1].detail?.startsWith('Its resource "ui://fx/perms.html" declares these permissions. '), dialogs[1].detail);
       await good.close();
     } finally {
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await api.apps.resetPermissions();
     }
   });
@@ -329,7 +328,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
   it('request-teardown: the view asks to close; the host sends ui/resource-teardown (bounded), closes the panel, ends the bridge and denies the call still waiting for its dialog', async () => {
     let waiting = 0;
     let closedDialog = false;
-    api.chat.setUi({
+    testSupport(api).setChatUi({
       approveTool: ask => {
         if (ask.server !== 'fx') return Promise.resolve('once');
         waiting++;
@@ -349,7 +348,7 @@ describe('MCP Apps host: display modes, partial input, downloads, resource reads
       assert.strictEqual(viewOf('fx', 'teardown'), undefined);
       await assert.rejects(view.asView('tools/call', { name: 'good', arguments: {} }), /not loaded/);
     } finally {
-      api.chat.setUi({ approveTool: async () => 'once' });
+      testSupport(api).setChatUi({ approveTool: async () => 'once' });
     }
     const basic = await opened('basic', 'get-time');
     const r = await basic.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;

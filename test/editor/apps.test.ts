@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { AppView } from '../../src/extension/apps/appViews';
-import { ROOT, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 type Response = { result?: Record<string, unknown>; error?: { message: string } };
@@ -31,9 +31,8 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   let undeclared: Awaited<ReturnType<typeof counter>>;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
-    api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    api = await activateAllowing<McpHostExtensionApi>();
+    testSupport(api).setChatUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
     declared = await counter();
     undeclared = await counter();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -47,8 +46,8 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
   });
 
   after(async () => {
-    api.chat.setUi(undefined);
-    api.setExternalUrlUi(undefined);
+    testSupport(api).setChatUi(undefined);
+    testSupport(api).setExternalUrlUi(undefined);
     for (const v of api.apps.all) v.dispose();
     await declared?.close();
     await undeclared?.close();
@@ -100,12 +99,12 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     const view = await initialized('basic', 'get-time');
     const other = await view.asView('tools/call', { name: 'poll-system-stats', arguments: {} }) as Response;
     assert.match(String(other.error?.message), /has no running tool named "poll-system-stats"/);
-    api.chat.setUi({ approveTool: async () => 'deny' });
+    testSupport(api).setChatUi({ approveTool: async () => 'deny' });
     try {
       const denied = await view.asView('tools/call', { name: 'get-time', arguments: {} }) as Response;
       assert.match(String(denied.error?.message), /declined/);
     } finally {
-      api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+      testSupport(api).setChatUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
     }
   });
 
@@ -114,7 +113,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     const asks: { question: string; detail: string; buttons: readonly string[] }[] = [];
     const opened: string[] = [];
     let answer: string | undefined;
-    api.setExternalUrlUi({ ask: async (question, detail, buttons) => { asks.push({ question, detail, buttons }); return answer; }, open: async url => { opened.push(url); return true; } });
+    testSupport(api).setExternalUrlUi({ ask: async (question, detail, buttons) => { asks.push({ question, detail, buttons }); return answer; }, open: async url => { opened.push(url); return true; } });
     for (const url of ['file:///etc/passwd', 'https://good.example\\@evil.example/login', 'https://good.example@evil.example/login', 'javascript:alert(1)', 'http://evil.example/', 'https://good.example/\u202elogin']) {
       const r = await view.asView('ui/open-link', { url }) as Response;
       assert.strictEqual(r.result?.isError, true, url);
@@ -134,7 +133,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     assert.strictEqual(asks[2].question, 'The view of tool "get-time" (MCP server "basic") wants to open https://xn--pple-43d.com');
     assert.match(asks[2].detail, /^Full address: https:\/\/xn--pple-43d\.com\/login\nThe domain has international characters: https:\/\/аpple\.com is written https:\/\/xn--pple-43d\.com/);
     assert.strictEqual(opened[1], 'https://xn--pple-43d.com/login');
-    api.setExternalUrlUi(undefined);
+    testSupport(api).setExternalUrlUi(undefined);
   });
 
   it('ui/update-model-context is kept for the next @mcp request, bounded', async () => {
@@ -250,7 +249,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
     let open = 0;
     let most = 0;
     let shown = 0;
-    api.chat.setUi({
+    testSupport(api).setChatUi({
       approveTool: ask => {
         if (ask.server !== 'fx') return Promise.resolve('once');
         shown++; open++; most = Math.max(most, open);
@@ -274,7 +273,7 @@ describe('MCP Apps: views in editor panels (server-basic-vanillajs, server-syste
       await until(() => open === 0 && view.dialogsWaiting === 0, 'no dialog left');
       assert.strictEqual(shown, 1, 'nothing more was asked after the close');
     } finally {
-      api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+      testSupport(api).setChatUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
     }
     const basic = await initialized('basic', 'get-time');
     asked.length = 0;

@@ -3,13 +3,13 @@
 // and then every key of the workspace and global state the extension keeps, and every file under the extension's
 // storage folders and the editor's user-data folder, is searched for those values: none holds one.
 import * as assert from 'assert';
-import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, ROOT, activateHost, until } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
+import { startListening, type ListeningFixture } from '../support/listening';
 
 const INPUT_SECRET = 'input-secret-AtRest3300';
 const ENV_SECRET = 'env-secret-AtRest4411';
@@ -26,20 +26,6 @@ function filesBelow(dir: string): string[] {
   });
 }
 
-/** Starts http-fixture.mjs demanding `Authorization: Bearer <token>`; resolves with its URL. */
-function startHttp(token: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [HTTP_FIXTURE, '--token', token], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', d => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}/mcp`, child });
-    });
-    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
-  });
-}
-
 /** Every key and value of a memento, as the JSON it stores. */
 function dump(m: vscode.Memento): string {
   return JSON.stringify(m.keys().map(k => [k, m.get(k)]));
@@ -48,20 +34,19 @@ function dump(m: vscode.Memento): string {
 describe('Nothing secret at rest: workspace/global state and storage files hold hashes, never resolved definitions', function () {
   this.timeout(90000);
   let api: McpHostExtensionApi;
-  let remote: { url: string; child: ChildProcess } | undefined;
+  let remote: ListeningFixture | undefined;
   const envFile = path.join(os.tmpdir(), `mcp-host-at-rest-${process.pid}.env`);
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
   const WS = vscode.ConfigurationTarget.Workspace;
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
-    api.setConsentBatchPrompt(async () => 'allowAll');
-    api.setInputPrompt(async () => INPUT_SECRET);
+    api = await activateAllowing();
+    testSupport(api).setConsentBatchPrompt(async () => 'allowAll');
+    testSupport(api).setInputPrompt(async () => INPUT_SECRET);
     process.env.MCP_HOST_AT_REST_ENV = ENV_SECRET;
     process.env.MCP_HOST_AT_REST_HEADER = HEADER_SECRET;
     fs.writeFileSync(envFile, `SERVICE_TOKEN=${ENVFILE_SECRET}\n`);
-    remote = await startHttp(HEADER_SECRET);
+    remote = await startListening(HTTP_FIXTURE, ['--token', HEADER_SECRET], { cwd: ROOT });
   });
 
   after(async () => {
@@ -70,7 +55,7 @@ describe('Nothing secret at rest: workspace/global state and storage files hold 
     await until(() => api.host.servers.length === 0, 'no servers left');
     await vscode.commands.executeCommand('mcpHost.clearInputs');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentBatchPrompt(undefined);
     remote?.child.kill();
     fs.rmSync(envFile, { force: true });
     delete process.env.MCP_HOST_AT_REST_ENV;

@@ -11,7 +11,7 @@ import { Session } from 'inspector';
 import { PerformanceObserver, monitorEventLoopDelay, type PerformanceEntry } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const app = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -23,9 +23,8 @@ describe('Apps flood benchmark (real extension host)', () => {
     if (!out) this.skip();
     this.timeout(240_000);
     const streamMs = Number(process.env.MCP_HOST_BENCH_APPS_MS) || 5000;
-    const api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
-    api.chat.setUi({ approveTool: async () => 'once' });
+    const api = await activateAllowing<McpHostExtensionApi>();
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     const record = (r: Record<string, unknown>) => fs.writeFileSync(out!, JSON.stringify({ ...r, streamMs, vscode: vscode.version, time: new Date().toISOString() }));
     try {
       await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -119,7 +118,7 @@ describe('Apps flood benchmark (real extension host)', () => {
       assert.ok(bystander.ok > 0, `the bystander view kept working: ${JSON.stringify(bystander)}`);
     } finally {
       for (const v of api.apps.all) v.dispose();
-      api.chat.setUi(undefined);
+      testSupport(api).setChatUi(undefined);
       await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
     }
   });

@@ -13,7 +13,7 @@ import { Session } from 'inspector';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, EVERYTHING, FILESYSTEM, ROOT, textOf } from './helpers';
+import { EVERYTHING, FILESYSTEM, ROOT, textOf, testSupport, activateAllowing } from './helpers';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/side-by-side.mjs');
 type Side = 'vs' | 'mh';
@@ -74,8 +74,7 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
     const record: Record<string, unknown> = { vscode: vscode.version, time: new Date().toISOString() };
     const progress: string[] = [];
     const note = (line: string) => { progress.push(`${new Date().toISOString().slice(11, 19)} ${line}`); fs.writeFileSync(out!, JSON.stringify({ ...record, progress }, null, 1)); };
-    const api = await activateHost<McpHostExtensionApi>();
-    api.setConsentPrompt(async () => 'allow');
+    const api = await activateAllowing<McpHostExtensionApi>();
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const servers: Record<string, (side: Side) => string[]> = {
       echo: side => [FIXTURE, '--label', `${PREFIX[side]}echo`],
@@ -151,7 +150,7 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
       note(`warm: ${JSON.stringify(expected)}`);
       // MCP Host asks before a model's tool call; the tools called below are allowed "always" (then its gateway marks
       // them read-only for VS Code, which runs them without its own modal, as it does the fixture's read-only tools).
-      api.chat.setUi({ approveTool: async () => 'always' });
+      testSupport(api).setChatUi({ approveTool: async () => 'always' });
       try {
         for (const key of ['echo', 'big']) {
           for (const tool of api.host.get(`mhb-${key}`)!.catalogue.tools.filter(t => ['echo', 'big', 'crash'].includes(t.name))) {
@@ -159,7 +158,7 @@ describe('VS Code built-in MCP side-by-side benchmark (real extension host)', ()
           }
         }
       } finally {
-        api.chat.setUi(undefined);
+        testSupport(api).setChatUi(undefined);
       }
       assert.ok(api.chat.chat.alwaysAllowed('mhb-echo', 'echo'), 'the grant did not stand');
 

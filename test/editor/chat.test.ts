@@ -8,7 +8,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration, ToolAsk, ArgumentAsk } from '../../src/extension/chat/mcpChat';
 import type { SamplingAsk, SamplingFeatures } from '../../src/extension/sampling/clientFeatures';
 import type { ElicitField } from '../../src/extension/elicitation/elicitation';
-import { EVERYTHING, until, textOf } from './helpers';
+import { EVERYTHING, until, textOf, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 
@@ -39,7 +39,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
     const ext = vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!;
     api = await ext.activate();
     assert.ok(api.sampling && api.chat, 'activate() does not expose the sampling and chat wiring');
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -53,9 +53,9 @@ describe('Chat and language models (fake model, server-everything)', function ()
 
   afterEach(async () => {
     if (!api?.sampling) return;
-    api.sampling.setUi(undefined);
-    api.sampling.setElicitUi(undefined);
-    api.chat.setUi(undefined);
+    testSupport(api).setSamplingUi(undefined);
+    testSupport(api).setElicitUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await api.sampling.resetGrants();
     await api.chat.chat.resetGrants();
   });
@@ -74,7 +74,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('H18 H19: "allow" shows the request, runs the fake model, reviews, and returns its answer to the server', async () => {
     const asked: SamplingAsk[] = [];
     const reviewed: string[] = [];
-    api.sampling.setUi({
+    testSupport(api).setSamplingUi({
       approve: async ask => { asked.push(ask); return { grant: 'once' }; },
       review: async (_s, _m, answer) => { reviewed.push(answer); return { action: 'send', text: answer }; },
     });
@@ -95,7 +95,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   });
 
   it('H18: "deny" returns the rejection to the server and never calls the model', async () => {
-    api.sampling.setUi({ approve: async () => ({ grant: 'deny' }), review: async () => assert.fail('no review after deny') });
+    testSupport(api).setSamplingUi({ approve: async () => ({ grant: 'deny' }), review: async () => assert.fail('no review after deny') });
     const before = modelCalls().length;
     const out = await callText(api, 'trigger-sampling-request', { prompt: 'do not run', maxTokens: 10 });
     assert.match(out, /rejected the sampling request/, out);
@@ -106,7 +106,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
     let dialogs = 0;
     let open = 0;
     let maxOpen = 0;
-    api.sampling.setUi({
+    testSupport(api).setSamplingUi({
       approve: async () => {
         dialogs++; open++; maxOpen = Math.max(maxOpen, open);
         await new Promise(r => setTimeout(r, 300));
@@ -124,7 +124,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('H18: "Edit…" changes the message the model gets; "always" skips the review and later dialogs', async () => {
     let approvals = 0;
     let reviews = 0;
-    api.sampling.setUi({
+    testSupport(api).setSamplingUi({
       approve: async ask => { approvals++; assert.equal(ask.lastUserText, 'Resource trigger-sampling-request context: original'); return { grant: 'always', editedText: 'edited by the user' }; },
       review: async (_s, _m, answer) => { reviews++; return { action: 'send', text: answer }; },
     });
@@ -137,21 +137,21 @@ describe('Chat and language models (fake model, server-everything)', function ()
   });
 
   it('H18: cancelling the review withholds the answer: the server gets a rejection', async () => {
-    api.sampling.setUi({ approve: async () => ({ grant: 'once' }), review: async () => ({ action: 'cancel' }) });
+    testSupport(api).setSamplingUi({ approve: async () => ({ grant: 'once' }), review: async () => ({ action: 'cancel' }) });
     const out = await callText(api, 'trigger-sampling-request', { prompt: 'review me', maxTokens: 10 });
     assert.match(out, /rejected the sampling result after review/, out);
     assert.ok(!out.includes('fake-reply-to:'), out);
   });
 
   it('a failing model is a clear error to the server, not a hang', async () => {
-    api.sampling.setUi({ approve: async () => ({ grant: 'once' }), review: async () => assert.fail('no review without an answer') });
+    testSupport(api).setSamplingUi({ approve: async () => ({ grant: 'once' }), review: async () => assert.fail('no review without an answer') });
     const out = await callText(api, 'trigger-sampling-request', { prompt: 'FAKE_LM_FAIL', maxTokens: 10 });
     assert.match(out, /Sampling with "Fake Model 1" failed/, out);
   });
 
   it('a pinned model that is not available is a clear error to the server, and the user is never asked', async () => {
     let asked = 0;
-    api.sampling.setUi({ approve: async () => { asked++; return { grant: 'once' }; }, review: async (_s, _m, a) => ({ action: 'send', text: a }) });
+    testSupport(api).setSamplingUi({ approve: async () => { asked++; return { grant: 'once' }; }, review: async (_s, _m, a) => ({ action: 'send', text: a }) });
     const cfg = vscode.workspace.getConfiguration('mcpHost');
     const servers = cfg.get<Record<string, Record<string, unknown>>>('servers')!;
     await cfg.update('servers', { everything: { ...servers.everything, sampling: { model: 'no-such-model', maxRequestsPerMinute: 100 } } }, vscode.ConfigurationTarget.Workspace);
@@ -169,7 +169,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
   it('elicitation: a form from the requested schema, invalid answers asked again, accept returns the values', async () => {
     const seen: string[] = [];
     let integerTries = 0;
-    api.sampling.setElicitUi({
+    testSupport(api).setElicitUi({
       start: async (server, message) => { seen.push(`${server}: ${message}`); return 'respond'; },
       ask: async (_s, f: ElicitField, _i, _n, error) => {
         if (f.name === 'integer') { integerTries++; return integerTries === 1 ? '0.5' : (assert.equal(error, 'Enter a whole number'), '7'); }
@@ -194,12 +194,12 @@ describe('Chat and language models (fake model, server-everything)', function ()
   });
 
   it('elicitation: decline and cancel reach the server as such; H381: after a Decline the server\'s next request is declined without asking', async () => {
-    api.sampling.setElicitUi({ start: async () => 'decline', ask: async () => assert.fail('no fields after decline') });
+    testSupport(api).setElicitUi({ start: async () => 'decline', ask: async () => assert.fail('no fields after decline') });
     assert.match(await callText(api, 'trigger-elicitation-request', {}), /declined/);
-    api.sampling.setElicitUi({ start: async () => assert.fail('not asked again after a Decline this session'), ask: async () => assert.fail('no fields') });
+    testSupport(api).setElicitUi({ start: async () => assert.fail('not asked again after a Decline this session'), ask: async () => assert.fail('no fields') });
     assert.match(await callText(api, 'trigger-elicitation-request', {}), /declined/);
     await api.sampling.resetGrants();
-    api.sampling.setElicitUi({ start: async () => 'respond', ask: async () => undefined });
+    testSupport(api).setElicitUi({ start: async () => 'respond', ask: async () => undefined });
     assert.match(await callText(api, 'trigger-elicitation-request', {}), /cancelled/);
   });
 
@@ -211,7 +211,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
 
   it('H23: @mcp asks missing arguments step by step with completion values in context', async () => {
     const asks: { argument: string; suggestions: string[]; context: Record<string, string> }[] = [];
-    api.chat.setUi({
+    testSupport(api).setChatUi({
       askArgument: async (a: ArgumentAsk) => {
         const suggestions = await a.suggestions();
         asks.push({ argument: a.argument, suggestions, context: a.context });
@@ -311,11 +311,11 @@ describe('Chat and language models (fake model, server-everything)', function ()
     const everything = listed.find((s: { server: string }) => s.server === 'everything');
     assert.ok(everything.tools.some((t: { name: string; inputSchema: unknown }) => t.name === 'echo' && t.inputSchema), JSON.stringify(listed).slice(0, 300));
     const asked: string[] = [];
-    api.chat.setUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
+    testSupport(api).setChatUi({ approveTool: async ask => { asked.push(`${ask.server}/${ask.tool}`); return 'once'; } });
     const r = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: 'from another agent' } }, toolInvocationToken: undefined });
     assert.match(textOf(r), /Echo: from another agent/);
     assert.deepStrictEqual(asked, ['everything/echo']);
-    api.chat.setUi({ approveTool: async () => 'deny' });
+    testSupport(api).setChatUi({ approveTool: async () => 'deny' });
     const denied = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: 'x' } }, toolInvocationToken: undefined });
     assert.strictEqual(textOf(denied), 'The user declined to run this tool.');
     const unknown = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'nope', tool: 'echo' }, toolInvocationToken: undefined });
@@ -342,7 +342,7 @@ describe('Chat and language models (fake model, server-everything)', function ()
 
   it('H24: a tool call from chat shows tool, server and arguments and asks first; the result goes back to the model', async () => {
     const asks: ToolAsk[] = [];
-    api.chat.setUi({ approveTool: async a => { asks.push(a); return 'once'; } });
+    testSupport(api).setChatUi({ approveTool: async a => { asks.push(a); return 'once'; } });
     const t = await api.chat.run('CALL_TOOL:everything_echo {"message":"hi from chat"}', { model: fake });
     assert.deepEqual(asks.map(a => [a.server, a.tool, a.args]), [['everything', 'echo', { message: 'hi from chat' }]]);
     assert.ok(t.markdown.includes('fake-reply-to:tool-result:Echo: hi from chat'), t.markdown);
@@ -350,13 +350,13 @@ describe('Chat and language models (fake model, server-everything)', function ()
   });
 
   it('H24: a denied tool call is not made; the model hears that the user declined; a session grant asks once', async () => {
-    api.chat.setUi({ approveTool: async () => 'deny' });
+    testSupport(api).setChatUi({ approveTool: async () => 'deny' });
     const denied = await api.chat.run('CALL_TOOL:everything_echo {"message":"nope"}', { model: fake });
     // A Deny ends the model's turn (H353): the loop stops and says so, the model is not asked again.
     assert.match(denied.markdown, /You declined the call of `echo`[\s\S]*Stopped: you declined a tool call/, denied.markdown);
     assert.ok(!denied.markdown.includes('Echo: nope'));
     let asked = 0;
-    api.chat.setUi({ approveTool: async () => { asked++; return 'session'; } });
+    testSupport(api).setChatUi({ approveTool: async () => { asked++; return 'session'; } });
     for (const m of ['a', 'b']) {
       const t = await api.chat.run(`CALL_TOOL:everything_echo {"message":"${m}"}`, { model: fake });
       assert.ok(t.markdown.includes(`fake-reply-to:tool-result:Echo: ${m}`), t.markdown);
@@ -410,8 +410,7 @@ describe('Chat without a language model (issue 38)', function () {
   let api: Api;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
     }, vscode.ConfigurationTarget.Workspace);
@@ -420,7 +419,7 @@ describe('Chat without a language model (issue 38)', function () {
       return h?.state.kind === 'running' && h.catalogue.prompts.some(p => p.name === 'args-prompt');
     }, 'everything running with its prompts');
   });
-  afterEach(() => api?.chat.setUi(undefined));
+  afterEach(() => api && testSupport(api).setChatUi(undefined));
   after(async () => {
     if (!api) return;
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
@@ -437,7 +436,7 @@ describe('Chat without a language model (issue 38)', function () {
     assert.equal(listed.result.errorDetails, undefined, listed.result.errorDetails?.message);
     assert.ok(listed.markdown.includes('/everything.simple-prompt'), listed.markdown);
     const asked: string[] = [];
-    api.chat.setUi({ askArgument: async (a: ArgumentAsk) => { asked.push(a.argument); return a.argument === 'city' ? 'Oslo' : ''; } });
+    testSupport(api).setChatUi({ askArgument: async (a: ArgumentAsk) => { asked.push(a.argument); return a.argument === 'city' ? 'Oslo' : ''; } });
     const run = await api.chat.run('/everything.args-prompt', { model: null });
     assert.deepEqual(asked, ['city', 'state'], 'every argument asked, with no model');
     assert.ok(run.markdown.includes('Oslo'), `the prompt was fetched with its arguments: ${run.markdown}`);

@@ -11,7 +11,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatur
 import type { McpNode } from '../../src/views/nodes';
 import type { ElicitationTarget } from '../../src/mcp/features/urlElicitation';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { EVERYTHING, ROOT, until } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { sampling: SamplingFeatures };
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/client-features.mjs');
@@ -37,8 +37,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   let api: Api;
 
   before(async function () {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       features: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
       everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
@@ -49,9 +48,11 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   });
 
   afterEach(async () => {
-    api?.sampling.setElicitUi(undefined);
-    api?.sampling.setUrlElicitUi(undefined);
-    api?.sampling.setUi(undefined);
+    if (api) {
+      testSupport(api).setElicitUi(undefined);
+      testSupport(api).setUrlElicitUi(undefined);
+      testSupport(api).setSamplingUi(undefined);
+    }
     await api?.sampling.resetGrants();
   });
 
@@ -63,7 +64,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
 
   it('SEP-1034: the real quick inputs preselect every default; Enter on each field returns the defaults', async () => {
     // Only the "Respond / Decline" modal is answered by the test; every field is the real quick input, accepted as shown.
-    api.sampling.setElicitUi({ start: async () => 'respond' });
+    testSupport(api).setElicitUi({ start: async () => 'respond' });
     const out = json(await acceptEachInput(api.host.get('features')!.callTool('elicit_defaults', {})));
     assert.deepStrictEqual(out, {
       action: 'accept',
@@ -99,7 +100,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   it('URL mode: the consent shows the message and the decoded origin (ASCII beside it); the URL opens only after "open"', async () => {
     const seen: { server: string; message: string; target: ElicitationTarget }[] = [];
     const opened: string[] = [];
-    api.sampling.setUrlElicitUi({
+    testSupport(api).setUrlElicitUi({
       consent: async (server, message, target) => { seen.push({ server, message, target }); return 'open'; },
       open: async url => { opened.push(url); return true; },
     });
@@ -115,9 +116,9 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   it('URL mode: decline and cancel reach the server as such and open nothing; a non-http(s) URL is refused unseen', async () => {
     const opened: string[] = [];
     let asked = 0;
-    api.sampling.setUrlElicitUi({ consent: async () => { asked++; return 'decline'; }, open: async url => { opened.push(url); return true; } });
+    testSupport(api).setUrlElicitUi({ consent: async () => { asked++; return 'decline'; }, open: async url => { opened.push(url); return true; } });
     assert.deepStrictEqual(json(await call('elicit_url', { url: 'https://example.com/a', id: 'u2' })), { action: 'decline' });
-    api.sampling.setUrlElicitUi({ consent: async () => { asked++; return 'cancel'; }, open: async url => { opened.push(url); return true; } });
+    testSupport(api).setUrlElicitUi({ consent: async () => { asked++; return 'cancel'; }, open: async url => { opened.push(url); return true; } });
     assert.deepStrictEqual(json(await call('elicit_url', { url: 'https://example.com/a', id: 'u3' })), { action: 'cancel' });
     assert.equal(asked, 2);
     const refused = await call('elicit_url', { url: 'javascript:alert(1)', id: 'u4' }).then(r => JSON.stringify(r), (e: unknown) => String(e));
@@ -128,7 +129,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
 
   it('URL mode: notifications/elicitation/complete closes a pending consent (answered cancel, nothing opened)', async () => {
     const opened: string[] = [];
-    api.sampling.setUrlElicitUi({
+    testSupport(api).setUrlElicitUi({
       consent: async (_s, _m, _t, closed) => {
         void call('complete', { id: 'u5' });
         await new Promise(resolve => closed.addEventListener('abort', resolve, { once: true }));
@@ -142,21 +143,21 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
 
   it('URLElicitationRequiredError (-32042): the same consent, the link opened, the call retried once the server reports completion', async () => {
     const seen: string[] = [];
-    api.sampling.setUrlElicitUi({
+    testSupport(api).setUrlElicitUi({
       consent: async (_s, message, target) => { seen.push(`${message} @ ${target.origin}`); return 'open'; },
       // The "browser" finishes the step: the server then sends notifications/elicitation/complete for n1.
       open: async () => { void call('complete', { id: 'n1' }); return true; },
     });
     assert.deepStrictEqual(json(await call('needs_url', { url: 'https://auth.example.com/grant', id: 'n1' })), { connected: 'n1' });
     assert.deepStrictEqual(seen, ['Authorize access first @ https://auth.example.com']);
-    api.sampling.setUrlElicitUi({ consent: async () => 'decline', open: async () => assert.fail('must not open after decline') });
+    testSupport(api).setUrlElicitUi({ consent: async () => 'decline', open: async () => assert.fail('must not open after decline') });
     await assert.rejects(call('needs_url', { url: 'https://auth.example.com/grant', id: 'n2' }), /declined opening the link/);
   });
 
   it('server-everything trigger-url-elicitation: the request path, and the error path retried from the real waiting pick ("Retry Now")', async () => {
     const origins: string[] = [];
     const opened: string[] = [];
-    api.sampling.setUrlElicitUi({
+    testSupport(api).setUrlElicitUi({
       consent: async (_s, _m, target) => { origins.push(target.origin); return 'open'; },
       open: async url => { opened.push(url); return true; },
     });
@@ -174,7 +175,7 @@ describe('Client features of 2025-11-25 (client-features fixture)', function () 
   it('sampling with tools: offered to the model via vscode.lm, its tool call returned as tool_use, the tool_result round answered; behind the same confirmation', async () => {
     const asks: string[] = [];
     const reviews: { text: string; calls?: readonly string[] }[] = [];
-    api.sampling.setUi({
+    testSupport(api).setSamplingUi({
       approve: async ask => { asks.push(ask.summary); return { grant: 'once' }; },
       review: async (_s, _m, text, calls) => { reviews.push({ text, calls }); return { action: 'send', text }; },
     });

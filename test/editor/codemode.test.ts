@@ -15,7 +15,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { CHARS_PER_TOKEN, estimateToolTokens } from '../../src/mcp/catalogue/toolPolicy';
 import { fiveStepProgram, summarise } from '../../bench/fiveStepTask';
-import { activateHost, EVERYTHING, FILESYSTEM, textOf, until } from './helpers';
+import { activateHost, EVERYTHING, FILESYSTEM, textOf, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const PROGRAM_TOOL = 'mcp_host_run_program';
@@ -44,8 +44,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
   const ask = (program: string, token?: vscode.CancellationToken) => api.chat.run(`CALL_TOOL:${PROGRAM_TOOL} ${JSON.stringify({ program })}`, { model: fake, token });
 
   before(async () => {
-    api = await activateHost<Api>();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await config().update('servers', { cm: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
@@ -56,7 +55,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
     }, 'cm running with echo and get-sum');
   });
   afterEach(async () => {
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await api.chat.chat.resetGrants();
     // A tool turned off is written where the setting is set (user settings when the workspace has none): both go.
     await config().update('disabledTools', undefined, vscode.ConfigurationTarget.Workspace);
@@ -70,7 +69,7 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
 
   it('H476: @mcp offers the program tool instead of the servers\' tools; a program calling two tools returns the value; History shows both calls under the program', async () => {
     const asked: string[] = [];
-    api.chat.setUi({ approveTool: async a => { asked.push(a.tool); return 'session'; } });
+    testSupport(api).setChatUi({ approveTool: async a => { asked.push(a.tool); return 'session'; } });
     const from = offeredTools().length;
     const r = await ask('const a = await mcp.cm.echo({ message: "hi" }); const b = await mcp.cm.get_sum({ a: 2, b: 3 }); console.log("two calls"); return [a, b];');
     const tools = offeredTools(from)[0];
@@ -88,25 +87,25 @@ describe('Code mode in the editor: @mcp runs a program (fake model, server-every
   it('H477: a tool turned off for models is refused inside the program and a declined one ends it; the bystander\'s direct call works', async () => {
     await api.toolEnablement.set('cm', 'get-sum', false);
     await until(() => !api.toolEnablement.enabled('cm', 'get-sum'), 'get-sum off');
-    api.chat.setUi({ approveTool: async () => 'session' });
+    testSupport(api).setChatUi({ approveTool: async () => 'session' });
     const off = programAnswer(await ask('try { return await mcp.cm.get_sum({ a: 1, b: 1 }); } catch (e) { return e.message; }'));
     assert.match(String(off.value), /tool "get-sum" of MCP server "cm" is not available to models/);
     await api.chat.chat.resetGrants();
-    api.chat.setUi({ approveTool: async () => 'deny' });
+    testSupport(api).setChatUi({ approveTool: async () => 'deny' });
     const before = api.host.get('cm')!.history.length;
     const denied = await ask('try { await mcp.cm.echo({ message: "no" }); } catch { } return await mcp.cm.echo({ message: "again" });');
     assert.match(denied.markdown, /You declined the call of/);
     assert.match(denied.markdown, /Stopped: you declined a tool call/);
     assert.strictEqual(api.host.get('cm')!.history.length, before, 'nothing ran after the decline');
     // The bystander: a direct call of a model through the language-model tool, next to it.
-    api.chat.setUi({ approveTool: async () => 'once' });
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     const direct = textOf(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'cm', tool: 'echo', arguments: { message: 'bystander' } }, toolInvocationToken: undefined }));
     assert.match(direct, /Echo: bystander/);
   });
 
   it('H478: a hostile endless loop is stopped (slice, then CPU time) while the extension host keeps answering; a program after it works', async () => {
     await config().update('codeModeLimits.cpuMs', 1000, vscode.ConfigurationTarget.Global);
-    api.chat.setUi({ approveTool: async () => 'session' });
+    testSupport(api).setChatUi({ approveTool: async () => 'session' });
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
     const sync = programAnswer(await ask('for (;;) {}'));
@@ -179,8 +178,7 @@ describe('Code mode: the five-step task in the editor (direct calls vs one progr
   const PROMPT = 'List the files in the folder, read the first three, summarise each in one line (its line count and first line), and write the summary to summary.txt.';
 
   before(async () => {
-    api = await activateHost<Api>();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     // Inside the workspace folder: MCP Host gives server-filesystem the window's folders as its roots, which replace
@@ -195,7 +193,7 @@ describe('Code mode: the five-step task in the editor (direct calls vs one progr
     }, 'files running with list_directory, read_text_file and write_file');
   });
   afterEach(async () => {
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await api.chat.chat.resetGrants();
     await config().update('codeMode', undefined, vscode.ConfigurationTarget.Workspace);
   });
@@ -205,7 +203,7 @@ describe('Code mode: the five-step task in the editor (direct calls vs one progr
   });
 
   it('H536: the same five steps by direct calls and by one program write the same summary; the model sees fewer tokens with the program; History shows the program\'s calls under it', async () => {
-    api.chat.setUi({ approveTool: async () => 'session' });
+    testSupport(api).setChatUi({ approveTool: async () => 'session' });
     const expected = summarise(files.slice(0, 3).map((name, i) => ({ name, text: textOfFile(name, i) })));
     const summaryFile = path.join(root, 'summary.txt');
     const historyCalls = () => api.host.get('files')!.history.filter(e => e.method === 'tools/call');

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import * as path from 'path';
-import { activateHost, ROOT, until } from './helpers';
+import { activateHost, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 
@@ -18,8 +18,7 @@ describe('Config sources: also configured elsewhere', function () {
   this.timeout(180000);
   let api: McpHostExtensionApi;
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     // This test is about the flag, not about reading .mcp.json (its "other" server must not be started from it).
     await vscode.workspace.getConfiguration('mcpHost').update('configSources', { mcpJson: false }, vscode.ConfigurationTarget.Global);
   });
@@ -63,10 +62,10 @@ describe('Config sources: the MCP Registry', function () {
     const cfg = () => vscode.workspace.getConfiguration('mcpHost');
     const api = await activateHost();
     // The installed server asks for its token: answer nothing (no input box in a headless window), and deny its start.
-    api.setInputPrompt(async () => undefined);
-    api.setConsentPrompt(async () => 'deny');
+    testSupport(api).setInputPrompt(async () => undefined);
+    testSupport(api).setConsentPrompt(async () => 'deny');
     // The install dialog (issue 34): install where a folder's servers go.
-    api.setDialogAnswerer(async d => d.buttons.some(b => b.title === 'Install in Workspace Settings') ? 'Install in Workspace Settings' : undefined);
+    testSupport(api).setDialogAnswerer(async d => d.buttons.some(b => b.title === 'Install in Workspace Settings') ? 'Install in Workspace Settings' : undefined);
     try {
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
       const name = await vscode.commands.executeCommand<string>('mcpHost.browseRegistry', 'github', 'io.github.github/github-mcp-server', 0);
@@ -79,12 +78,12 @@ describe('Config sources: the MCP Registry', function () {
       assert.strictEqual(await vscode.commands.executeCommand<string | undefined>('mcpHost.browseRegistry', 'x', 'example.evil/sneaky', 0), undefined, 'a refused document installs nothing');
     } finally {
       server.close();
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
       await until(() => !api.host.get('github-mcp-server'), 'the installed server removed');
-      api.setConsentPrompt(async () => 'allow');
+      testSupport(api).setConsentPrompt(async () => 'allow');
     }
   });
 });
@@ -106,7 +105,7 @@ describe('Config sources: live .mcp.json', function () {
 
   before(async () => {
     api = await activateHost();
-    api.setConsentPrompt(async (def, _detail, question) => { questions.push(`${def.name}: ${question}`); return 'allow'; });
+    testSupport(api).setConsentPrompt(async (def, _detail, question) => { questions.push(`${def.name}: ${question}`); return 'allow'; });
     await cfg().update('servers', { bystander }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get('bystander')?.state.kind === 'running', 'bystander running', 90000);
   });
@@ -119,7 +118,7 @@ describe('Config sources: live .mcp.json', function () {
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await until(() => !api.host.get('bystander'), 'the bystander removed');
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
   });
 
   it('H465: a .mcp.json written while the editor runs: the server appears "from .mcp.json", asks consent as a workspace server, runs; a real change restarts it; removal makes it disappear', async () => {
@@ -189,7 +188,7 @@ describe('Config sources: .mcp.json in Restricted Mode', function () {
   it('H469: a .mcp.json server in an untrusted workspace is held back by name (never resolved, asked about or spawned); a user-settings bystander runs', async () => {
     const api = await activateHost();
     const asked: string[] = [];
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.mcp.json');
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpjson-untrusted-')), 'spawned');
     const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`;

@@ -11,7 +11,7 @@
 // origin (ASCII in its first line for a look-alike domain) and exactly the roots the host sends. Bystanders: a
 // user-scope server the user wrote starts without a dialog; an allowed workspace stdio server runs throughout.
 import * as assert from 'assert';
-import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -24,7 +24,8 @@ import { importReadError } from '../../src/extension/commands/settings';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
 import { parseServers } from '../../src/mcp/config/validate';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf } from './helpers';
+import { EVERYTHING, ROOT, activateHost, until, answerWhereToWrite, textOf, testSupport } from './helpers';
+import { startListening, type ListeningFixture } from '../support/listening';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -53,13 +54,13 @@ for (const mode of ['lazy', 'eager'] as const) {
     before(async () => {
       api = await activateHost<Api>();
       await vscode.commands.executeCommand('mcpHost.resetTrust');
-      api.setConsentBatchPrompt(undefined);
-      api.setConsentPrompt(async def => { asked.push(def.name); return deny.has(def.name) ? 'deny' : 'allow'; });
+      testSupport(api).setConsentBatchPrompt(undefined);
+      testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return deny.has(def.name) ? 'deny' : 'allow'; });
       await cfg().update('startup', mode, WS);
     });
 
     after(async () => {
-      api.setConsentPrompt(async () => 'allow');
+      testSupport(api).setConsentPrompt(async () => 'allow');
       await cfg().update('servers', undefined, WS);
       await cfg().update('startup', undefined, WS);
       await until(() => api.host.servers.length === 0, 'no servers left');
@@ -116,12 +117,11 @@ for (const mode of ['lazy', 'eager'] as const) {
       const def = api.host.get(shy)!.definition;
       assert.ok(denied.includes(api.definitionKey(def)), JSON.stringify(denied));
       assert.ok(denied.every(k => /^[0-9a-f]{64}$/.test(k)));
-      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey);
+      let reloadAsked = 0;
+      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey, { consentPrompt: async () => { reloadAsked++; return 'allow'; } });
       assert.strictEqual(reloaded.wasDenied(def), true, 'the denial does not survive a reload');
       assert.strictEqual(reloaded.wasDenied(api.host.get(by)!.definition), false);
       assert.strictEqual(reloaded.isAllowed(api.host.get(by)!.definition), true);
-      let reloadAsked = 0;
-      reloaded.prompt = async () => { reloadAsked++; return 'allow'; };
       assert.deepStrictEqual(await reloaded.ensureAll([{ def }]), [false], 'a reloaded store asks about a denied server without an explicit start');
       assert.strictEqual(reloadAsked, 0);
 
@@ -150,30 +150,13 @@ for (const mode of ['lazy', 'eager'] as const) {
 const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
 const USER = vscode.ConfigurationTarget.Global;
 
-/** Starts http-fixture.mjs on 127.0.0.1; its GET /stats counts every other request it received (`requests`). */
-function startHttpFixture(): Promise<{ url: string; stats: () => Promise<{ requests: number }>; child: ChildProcess }> {
-  const child = spawn(process.execPath, [HTTP_FIXTURE], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', d => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        const base = `http://127.0.0.1:${m[1]}`;
-        resolve({ url: `${base}/mcp`, child, stats: async () => (await fetch(`${base}/stats`)).json() as Promise<{ requests: number }> });
-      }
-    });
-    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
-  });
-}
-
 /** What one consent dialog showed, and the state of the world when it was shown. */
 interface Asked { name: string; question: string; detail: string; requests: number; kind?: string; pid?: number }
 
 describe('Consent for servers MCP Host adds (any scope) and for every workspace http server (issue 34)', function () {
   this.timeout(120000);
   let api: Api;
-  let fixture: Awaited<ReturnType<typeof startHttpFixture>>;
+  let fixture: ListeningFixture & { stats: () => Promise<{ requests: number }> };
   const asked: Asked[] = [];
   const answers = new Map<string, 'allow' | 'deny'>();
   const pidOf = (name: string) => (api.host.get(name) as unknown as { pid?: number } | undefined)?.pid;
@@ -182,8 +165,8 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   before(async () => {
     api = await activateHost<Api>();
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentBatchPrompt(undefined);
-    api.setConsentPrompt(async (def, detail, question) => {
+    testSupport(api).setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentPrompt(async (def, detail, question) => {
       // The world as the dialog opens: the fixture's request log, and whether the process exists.
       const { requests } = await fixture.stats();
       asked.push({ name: def.name, question, detail, requests, kind: kind(api, def.name), pid: pidOf(def.name) });
@@ -192,7 +175,11 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   });
 
   // A fresh fixture per test: its request log starts at zero.
-  beforeEach(async () => { fixture = await startHttpFixture(); });
+  beforeEach(async () => {
+    const f = await startListening(HTTP_FIXTURE, [], { cwd: ROOT });
+    // http-fixture.mjs's GET /stats counts every other request it received (`requests`).
+    fixture = { ...f, stats: async () => (await fetch(`${f.base}/stats`)).json() as Promise<{ requests: number }> };
+  });
 
   afterEach(async () => {
     await cfg().update('servers', undefined, WS);
@@ -204,7 +191,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
   });
 
   after(async () => {
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     fs.rmSync(tmp, { recursive: true, force: true });
   });
@@ -222,7 +209,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     answerWhereToWrite(api, 'Import into User Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 2);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     const written = cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
     assert.ok('imp-remote' in written && 'imp-stdio' in written, JSON.stringify(written));
     await until(() => asked.length === 2, 'both imported servers asked about');
@@ -315,7 +302,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     answerWhereToWrite(api, 'Import into User Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, undefined, 'user'), 1);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     assert.ok('imp-file' in (cfg().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
     assert.deepStrictEqual(asked, [], 'a server that does not start asks nothing');
   });

@@ -11,7 +11,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { HistoryNode } from '../../src/views/historyTree';
 import { resourceDocUri } from '../../src/extension/documents/resourceFs';
-import { EVERYTHING, activateHost, until } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 const MODES = ['eager', 'lazy'] as const;
 const SECRET = 'tok-secret-1234567890abcdef';
@@ -38,8 +38,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
   };
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     // The URIs of two of server-everything's resources (a lazy server has no lists to read them from yet).
     await cfg().update('servers', { probe: everything({}) }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('probe')?.catalogue.resources.length ?? 0) >= 2, 'probe lists its resources', 60000);
@@ -48,7 +47,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
     await until(() => !api.host.get('probe'), 'probe gone');
   });
   afterEach(async () => {
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await cfg().update('startup', undefined, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.servers.length === 0, 'no servers left');
@@ -95,7 +94,7 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         const doc = `doc-${mode}`;
         const denied = `denied-${mode}`;
         let asked = 0;
-        api.setConsentPrompt(async def => { asked++; return def.name === denied ? 'deny' : 'allow'; });
+        testSupport(api).setConsentPrompt(async def => { asked++; return def.name === denied ? 'deny' : 'allow'; });
         await cfg().update('servers', { [doc]: everything({ MODE: mode, T: 'doc' }), ...(mode === 'lazy' ? { [denied]: everything({ MODE: mode, T: 'denied' }) } : {}) }, vscode.ConfigurationTarget.Workspace);
         // As a tab restored after a reload: the document is opened by its URI, the server not running yet.
         const opened = await vscode.workspace.openTextDocument(resourceDocUri({ server: doc, uri: resourceUris[0] }));

@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { FILESYSTEM, activateHost, until, textOf } from './helpers';
+import { FILESYSTEM, until, textOf, activateAllowing } from './helpers';
 
 
 describe('Folder servers (multi-root window)', function () {
@@ -18,8 +18,7 @@ describe('Folder servers (multi-root window)', function () {
 
   before(async () => {
     assert.ok(vscode.workspace.workspaceFile, 'runs in the multi-root pass only (no .code-workspace open)');
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     extra = fs.mkdtempSync(path.join(process.env.EXTTEST_RUN_DIR ?? os.tmpdir(), 'folder-servers-'));
     const added = new Promise<void>(r => { const d = vscode.workspace.onDidChangeWorkspaceFolders(() => { d.dispose(); r(); }); });
     assert.ok(vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length, 0, { uri: vscode.Uri.file(extra), name: 'extra' }));

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import * as path from 'path';
-import { EVERYTHING, ROOT, until } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const MEDIA = path.join(ROOT, 'test/fixtures/servers/media.mjs');
 const HOSTILE_TITLE = '<img src=x onerror="document.title=\'pwned\'"><b>Label</b>';
@@ -16,9 +16,8 @@ describe('Forms for several fields (tool arguments, elicitation)', function () {
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
-    api.sampling.setElicitUi(undefined);
+    api = await activateAllowing<McpHostExtensionApi>();
+    testSupport(api).setElicitUi(undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       formy: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
       forms2: { type: 'stdio', command: process.execPath, args: [MEDIA] },

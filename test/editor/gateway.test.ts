@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, ROOT, until, textOf } from './helpers';
+import { activateHost, ROOT, until, textOf, testSupport, activateAllowing } from './helpers';
 
 const CLAIMS = path.join(ROOT, 'test/fixtures/servers/gateway-claims.mjs');
 
@@ -25,8 +25,7 @@ describe('The gateway into VS Code\'s chat', function () {
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { gw: { type: 'stdio', command: process.execPath, args: [CLAIMS] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('gw')?.catalogue.tools.length ?? 0) > 0, 'gw running');
   });
@@ -70,11 +69,11 @@ describe('The gateway into VS Code\'s chat', function () {
     // A tool allowed always in MCP Host is marked read-only for VS Code, so VS Code runs it without its own dialog
     // (a headless window could not answer one). Granted before VS Code lists the tools.
     const echo = api.host.get('gw')!.catalogue.tools.find(t => t.name === 'echo')!;
-    api.chat.setUi({ approveTool: async () => 'always' });
+    testSupport(api).setChatUi({ approveTool: async () => 'always' });
     try {
       assert.strictEqual(await api.chat.chat.approveCall('gw', echo, {}), true);
     } finally {
-      api.chat.setUi(undefined);
+      testSupport(api).setChatUi(undefined);
     }
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
     await poll('the gateway process connected to this window', () => api.gateway.connections > 0);

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
-import { EVERYTHING, until } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 
@@ -18,8 +18,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
   const echoCalls = () => (api.host.get('everything')?.history ?? []).filter(e => e.method === 'tools/call' && e.target === 'echo').length;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -32,7 +31,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
   });
 
   afterEach(async () => {
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await api.chat.chat.resetGrants();
   });
 
@@ -43,7 +42,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
 
   const bystander = async () => {
     let asked = 0;
-    api.chat.setUi({ approveTool: async () => { asked++; return 'once'; } });
+    testSupport(api).setChatUi({ approveTool: async () => { asked++; return 'once'; } });
     const before = echoCalls();
     const t = await api.chat.run('CALL_TOOL:everything_echo {"message":"bystander"}', { model: fake });
     assert.ok(t.markdown.includes('fake-reply-to:tool-result:Echo: bystander'), t.markdown);
@@ -55,7 +54,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
 
   it('(a)+(c) the same tool after every answer, 1,000 calls per response: one dialog, one tools/call, the loop ends at the bound', async () => {
     let asked = 0;
-    api.chat.setUi({ approveTool: async () => { asked++; return 'once'; } });
+    testSupport(api).setChatUi({ approveTool: async () => { asked++; return 'once'; } });
     const before = echoCalls();
     const t = await api.chat.run('HOSTILE_TOOL:*echo 1000', { model: fake });
     assert.equal(asked, 1, 'one dialog for the whole request');
@@ -67,7 +66,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
 
   it('(b) asks again after a denial: one dialog, no tools/call, the loop ends with a line in the chat', async () => {
     let asked = 0;
-    api.chat.setUi({ approveTool: async () => { asked++; return 'deny'; } });
+    testSupport(api).setChatUi({ approveTool: async () => { asked++; return 'deny'; } });
     const before = echoCalls();
     const t = await api.chat.run('HOSTILE_TOOL:*echo 3', { model: fake });
     assert.equal(asked, 1);
@@ -79,7 +78,7 @@ describe('consent governor: a hostile model in @mcp (H352, H353)', function () {
     const cts = new vscode.CancellationTokenSource();
     let asked = 0;
     // The user presses Stop while the dialog is open, then answers it.
-    api.chat.setUi({ approveTool: async () => { asked++; cts.cancel(); return 'session'; } });
+    testSupport(api).setChatUi({ approveTool: async () => { asked++; cts.cancel(); return 'session'; } });
     const before = echoCalls();
     await api.chat.run('HOSTILE_TOOL:*echo 5', { model: fake, token: cts.token });
     assert.equal(asked, 1);

@@ -2,6 +2,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
+import type { TestSupport } from '../../src/extension/testSupport';
 import { until as waitUntil, type Truthy } from '../support/wait';
 
 export { textOf } from '../support/wait';
@@ -11,9 +12,28 @@ export const ROOT = path.resolve(__dirname, '../../..');
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
+/**
+ * MCP Host's one test-only object (src/extension/testSupport.ts: the dialogs a test answers without UI). The extension
+ * returns it only in test mode (vscode.ExtensionMode.Test), which is how the editor runner starts it.
+ */
+export function testSupport(api: McpHostExtensionApi): TestSupport {
+  if (!api.testSupport) throw new Error('MCP Host returned no testSupport: it is given only when the extension runs in test mode (vscode.ExtensionMode.Test, as scripts/editor/run-editor-tests.mjs starts it)');
+  return api.testSupport;
+}
+
 /** Activates MCP Host and returns its test API. */
 export async function activateHost<T extends McpHostExtensionApi = McpHostExtensionApi>(): Promise<T> {
   return await vscode.extensions.getExtension<T>('mcp-host.mcp-host')!.activate();
+}
+
+/**
+ * Activates MCP Host with every launch-consent dialog answered "allow" (the start-up most suites share; a suite that
+ * asks about consent itself sets its own prompt through testSupport(api) afterwards).
+ */
+export async function activateAllowing<T extends McpHostExtensionApi = McpHostExtensionApi>(): Promise<T> {
+  const api = await activateHost<T>();
+  testSupport(api).setConsentPrompt(async () => 'allow');
+  return api;
 }
 
 /**
@@ -28,11 +48,11 @@ export function until<T>(check: () => T, what: string, ms = 30000): Promise<Trut
 
 /**
  * Answers the host's dialogs that ask where to write servers (Import Servers, a registry install) with `title`,
- * and records them; every other dialog is dismissed. Returns the record; `api.setDialogAnswerer(undefined)` ends it.
+ * and records them; every other dialog is dismissed. Returns the record; `testSupport(api).setDialogAnswerer(undefined)` ends it.
  */
 export function answerWhereToWrite(api: McpHostExtensionApi, title: string): { message: string; detail?: string; buttons: string[] }[] {
   const seen: { message: string; detail?: string; buttons: string[] }[] = [];
-  api.setDialogAnswerer(async d => {
+  testSupport(api).setDialogAnswerer(async d => {
     seen.push({ message: d.message, detail: d.detail, buttons: d.buttons.map(b => b.title) });
     return d.buttons.some(b => b.title === title) ? title : undefined;
   });

@@ -5,15 +5,14 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { HistoryNode } from '../../src/views/historyTree';
-import { EVERYTHING, until } from './helpers';
+import { EVERYTHING, until, testSupport, activateAllowing } from './helpers';
 
 describe('History view (the protocol timeline)', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { hist: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('hist')?.catalogue.tools.length ?? 0) > 0, 'hist running');
   });
@@ -51,11 +50,11 @@ describe('History view (the protocol timeline)', function () {
 
   it('a model\'s call is marked as the model\'s, and a failing call shows its error', async () => {
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
-    api.chat.setUi({ approveTool: async () => 'once' });
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     try {
       await api.chat.run('CALL_TOOL:hist_echo {"message":"by the model"}', { model: fake });
     } finally {
-      api.chat.setUi(undefined);
+      testSupport(api).setChatUi(undefined);
     }
     const last = api.host.get('hist')!.history.at(-1)!;
     assert.strictEqual(last.by, 'model');

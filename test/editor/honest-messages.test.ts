@@ -16,7 +16,7 @@ import type { McpNode } from '../../src/views/nodes';
 import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/trust/consent';
 import { setDialogAnswerer, type Dialog } from '../../src/extension/ui/dialogs';
 import type { ServerDefinition } from '../../src/mcp';
-import { activateHost, answerWhereToWrite, EVERYTHING, ROOT, until } from './helpers';
+import { answerWhereToWrite, EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 const WS = vscode.ConfigurationTarget.Workspace;
@@ -26,11 +26,10 @@ describe('Honest messages and labels (issue 38)', function () {
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
   });
   afterEach(async () => {
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, WS);
     await cfg().update('inputs', undefined, WS);
     await cfg().update('startup', undefined, WS);
@@ -67,11 +66,11 @@ describe('Honest messages and labels (issue 38)', function () {
 
   it('H430: an import that adds a server and its password input writes the input first: no "has no input with id" error at any point; the value is asked at once, masked, and reaches the server (eager)', async () => {
     const asked: vscode.InputBoxOptions[] = [];
-    api.setInputPrompt(async o => { asked.push(o); return 'value-38'; });
+    testSupport(api).setInputPrompt(async o => { asked.push(o); return 'value-38'; });
     const file = mcpJsonWithSecret('secret38');
     const problems = await problemsDuring(async () => {
       answerWhereToWrite(api, 'Import into Workspace Settings');
-      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
+      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { testSupport(api).setDialogAnswerer(undefined); }
       await until(() => api.host.get('secret38')?.state.kind === 'running', 'secret38 running', 60000);
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
@@ -85,11 +84,11 @@ describe('Honest messages and labels (issue 38)', function () {
   it('H431: in lazy start-up the imported server with a password input reads "starts on first use" (not "stopped · needs input"), with no settings error; its first use asks the value', async () => {
     await cfg().update('startup', 'lazy', WS);
     const asked: vscode.InputBoxOptions[] = [];
-    api.setInputPrompt(async o => { asked.push(o); return 'lazy-38'; });
+    testSupport(api).setInputPrompt(async o => { asked.push(o); return 'lazy-38'; });
     const file = mcpJsonWithSecret('later38');
     const problems = await problemsDuring(async () => {
       answerWhereToWrite(api, 'Import into Workspace Settings');
-      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { api.setDialogAnswerer(undefined); }
+      try { assert.strictEqual(await vscode.commands.executeCommand('mcpHost.importServers', file), 1); } finally { testSupport(api).setDialogAnswerer(undefined); }
       await until(() => !!api.host.get('later38'), 'later38 configured');
     });
     assert.deepStrictEqual(problems, [], 'a settings problem was shown during the import');
@@ -168,7 +167,7 @@ describe('Honest messages and labels (issue 38)', function () {
     const a = await registry(first);
     const b = await registry(second);
     // The installed server would run npx (a download): its launch is denied, it never starts.
-    api.setConsentPrompt(async () => 'deny');
+    testSupport(api).setConsentPrompt(async () => 'deny');
     const registryCfg = () => vscode.workspace.getConfiguration('mcpHost.registry');
     answerWhereToWrite(api, 'Install in Workspace Settings');
     try {
@@ -183,7 +182,7 @@ describe('Honest messages and labels (issue 38)', function () {
         await until(() => !api.host.get('server-filesystem'), 'the installed server removed');
       }
     } finally {
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await registryCfg().update('url', undefined, vscode.ConfigurationTarget.Global);
       a.server.close();
       b.server.close();

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, activateHost, until } from './helpers';
+import { EVERYTHING, activateHost, until, testSupport } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 const WS = vscode.ConfigurationTarget.Workspace;
@@ -28,14 +28,14 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
   before(async () => {
     api = await activateHost<McpHostExtensionApi>();
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentBatchPrompt(undefined);
-    api.setConsentPrompt(async d => { asked.push(d.name); return 'allow'; });
+    testSupport(api).setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentPrompt(async d => { asked.push(d.name); return 'allow'; });
   });
 
   after(async () => {
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await api.chat.chat.resetGrants();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('timeout.request', undefined, USER);
     await cfg().update('servers', undefined, WS);
     await until(() => api.host.servers.length === 0, 'no servers left');
@@ -56,10 +56,10 @@ describe('One identity: a tuning edit is the same server (H234)', function () {
     assert.ok(history > 0);
     // The user allows its tool "always" (the tool dialog's answer).
     const echoTool = api.host.get(server)!.catalogue.tools.find(t => t.name === 'echo')!;
-    api.chat.setUi({ approveTool: async () => 'always' });
+    testSupport(api).setChatUi({ approveTool: async () => 'always' });
     assert.strictEqual(await api.chat.chat.approveCall(server, echoTool, {}), true);
     assert.strictEqual(api.chat.chat.alwaysAllowed(server, 'echo'), true);
-    api.chat.setUi({ approveTool: async () => assert.fail('the "always" grant was lost: the tool dialog asked again') });
+    testSupport(api).setChatUi({ approveTool: async () => assert.fail('the "always" grant was lost: the tool dialog asked again') });
 
     // A user-level timeout edit.
     await cfg().update('timeout.request', 123_000, USER);

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { LogEntry } from '../../src/mcp';
-import { EVERYTHING, activateHost, until } from './helpers';
+import { EVERYTHING, until, activateAllowing } from './helpers';
 
 describe('Server log channels (level → trace and logging/setLevel)', function () {
   this.timeout(60000);
@@ -13,8 +13,7 @@ describe('Server log channels (level → trace and logging/setLevel)', function 
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await cfg().update('servers', { logged: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get('logged')?.state.kind === 'running', 'logged running', 30000);
     assert.strictEqual(api.host.get('logged')?.state.kind, 'running');

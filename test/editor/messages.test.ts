@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, until, activateAllowing } from './helpers';
 
 describe('Failure messages (toasts, their buttons, not repeated)', function () {
   this.timeout(60000);
@@ -13,8 +13,7 @@ describe('Failure messages (toasts, their buttons, not repeated)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
   });
   after(async () => {
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);

@@ -2,40 +2,25 @@
 // Streamable HTTP: the Servers view names its era and protocol version, and the Servers and Resources views refresh
 // when the server announces a change on its subscriptions/listen stream.
 import * as assert from 'assert';
-import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, until, activateAllowing } from './helpers';
+import { startListening, type ListeningFixture } from '../support/listening';
 
 const MODERN = path.join(ROOT, 'test/fixtures/servers/modern.mjs');
-
-/** Starts modern.mjs --http on 127.0.0.1 and resolves with its URL. */
-function startHttp(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [MODERN, '--http'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', d => {
-      out += d;
-      const m = /LISTENING (\d+) (\S+)/.exec(out);
-      if (m) resolve({ url: m[2], child });
-    });
-    child.once('exit', code => reject(new Error(`modern.mjs --http exited (${code}) before listening`)));
-  });
-}
 
 describe('A 2026-07-28 server in the editor (modern.mjs)', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
-  let httpServer: { url: string; child: ChildProcess } | undefined;
+  let httpServer: ListeningFixture | undefined;
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
   const names = ['modern', 'modern-http'];
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
-    httpServer = await startHttp();
+    api = await activateAllowing();
+    httpServer = await startListening(MODERN, ['--http'], { cwd: ROOT });
     await cfg().update('servers', {
       modern: { command: process.execPath, args: [MODERN] },
       'modern-http': { type: 'http', url: httpServer.url },

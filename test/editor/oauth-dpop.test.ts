@@ -5,11 +5,12 @@
 // servers demand nonces). The key is kept (SecretStorage): a restart presents the same key; Sign Out forgets it.
 // Neither the workload token nor a private key reaches the logs or the extension's state.
 import * as assert from 'assert';
-import { spawn, type ChildProcess } from 'child_process';
+import type { ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
+import { startListening } from '../support/listening';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/oauth-dpop.mjs');
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -30,16 +31,10 @@ describe('Workload identity and DPoP for HTTP servers', function () {
   before(async () => {
     api = await activateHost();
     process.env.MCP_HOST_EDITOR_WORKLOAD_TOKEN = WORKLOAD_TOKEN;
-    api.setConsentPrompt(async (_def, detail) => { asked.push(String(detail)); return 'allow'; });
-    api.oauth.openBrowser = async (_server, url) => { browsed.push(url); };
+    testSupport(api).setConsentPrompt(async (_def, detail) => { asked.push(String(detail)); return 'allow'; });
+    testSupport(api).setOpenBrowser(async (_server, url) => { browsed.push(url); });
     sub = api.host.onLog(e => { logs.push(e.message); });
-    child = spawn(process.execPath, [FIXTURE, '--token', WORKLOAD_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child!.stdout!.on('data', (b: Buffer) => { out += b.toString(); const m = /LISTENING (\d+)/.exec(out); if (m) resolve(m[1]); });
-      child!.on('exit', code => reject(new Error(`oauth-dpop.mjs exited (${code})`)));
-    });
-    base = `http://127.0.0.1:${port}`;
+    ({ child, base } = await startListening(FIXTURE, ['--token', WORKLOAD_TOKEN], { cwd: ROOT, stderr: 'inherit' }));
   });
 
   after(async () => {

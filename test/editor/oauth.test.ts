@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
 
 const SERVER = `
 const express = require('express');
@@ -45,7 +45,7 @@ describe('OAuth sign-in for HTTP servers', function () {
   before(async () => {
     api = await activateHost();
     // A workspace http server asks launch consent first (issue 34): allowed here.
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     child = spawn(process.execPath, ['-e', SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -55,7 +55,7 @@ describe('OAuth sign-in for HTTP servers', function () {
     url = `http://127.0.0.1:${port}/mcp`;
     // The "browser": follow the authorization URL (the demo server approves at once) and hand the
     // redirect back to the extension, as the editor's URI handler would.
-    api.oauth.openBrowser = async (_server, authUrl) => {
+    testSupport(api).setOpenBrowser(async (_server, authUrl) => {
       browsed.push(authUrl);
       const res = await fetch(authUrl, { redirect: 'manual' });
       const location = res.headers.get('location');
@@ -65,7 +65,7 @@ describe('OAuth sign-in for HTTP servers', function () {
       const redirect = new URL(new URL(authUrl).searchParams.get('redirect_uri')!);
       for (const [k, v] of new URL(location).searchParams) redirect.searchParams.set(k, v);
       setTimeout(() => void api.oauth.handle(vscode.Uri.parse(redirect.toString())), 0);
-    };
+    });
   });
 
   after(async () => {

@@ -4,14 +4,14 @@
 // (the rules: GitHub Copilot's managed settings, "If the server matches any entry in deniedMcpServers, it is
 // blocked"; docs/POLICY.md), next to a bystander server the policy allows.
 import * as assert from 'assert';
-import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { activateHost, ROOT, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
+import { startListening, type ListeningFixture } from '../support/listening';
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 const HTTP_FIXTURE = path.join(ROOT, 'test/fixtures/servers/http-fixture.mjs');
@@ -27,8 +27,7 @@ describe('Organisation policy in the editor', function () {
 
   before(async function () {
     if (!root) this.skip(); // only under the editor harness, which sets the test-only policy folder
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await cfg().update('servers', {
       polbystander: { type: 'stdio', command: process.execPath, args: [ECHO] },
       polblocked: { type: 'stdio', command: process.execPath, args: [ECHO] },
@@ -83,20 +82,6 @@ describe('Organisation policy in the editor', function () {
   });
 });
 
-/** Starts http-fixture.mjs (a Streamable HTTP MCP server) on 127.0.0.1: its endpoint URL and the process. */
-function startHttpFixture(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [HTTP_FIXTURE], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', d => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}/mcp`, child });
-    });
-    child.once('exit', code => reject(new Error(`http-fixture.mjs exited (${code}) before listening`)));
-  });
-}
-
 // H503 (issue 40): `chat.mcp.access: registry` on the production VSIX. VS Code's own words for the value: "Allows access
 // to MCP servers listed in the registry that VS Code is connected to." A test cannot set a VS Code policy in the editor
 // it runs in, so it writes the stand-in file the extension reads only under the harness's MCP_HOST_POLICY_ROOT
@@ -106,7 +91,7 @@ describe('Organisation policy: chat.mcp.access registry', function () {
   this.timeout(240000);
   let api: McpHostExtensionApi;
   let registry: http.Server;
-  let fixture: { url: string; child: ChildProcess };
+  let fixture: ListeningFixture;
   const root = process.env.MCP_HOST_POLICY_ROOT;
   const standIn = root ? path.join(root, 'vscode-policy.json') : '';
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -123,15 +108,14 @@ describe('Organisation policy: chat.mcp.access registry', function () {
 
   before(async function () {
     if (!root) this.skip(); // only under the editor harness, which sets the test-only policy folder
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
-    fixture = await startHttpFixture();
+    api = await activateAllowing();
+    fixture = await startListening(HTTP_FIXTURE, [], { cwd: ROOT });
     const entry = (name: string) => ({ server: { name: `io.github.example/${name}`, description: 'policy test', version: '1.0.0', remotes: [{ type: 'streamable-http', url: fixture.url }] } });
     const body = JSON.stringify({ servers: [entry('polreg'), entry('polreg2')] });
     registry = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
     await new Promise<void>(r => registry.listen(0, '127.0.0.1', r));
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, USER);
-    api.setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
+    testSupport(api).setDialogAnswerer(async d => (d.buttons.some(b => b.title === 'Install in User Settings') ? 'Install in User Settings' : undefined));
     await cfg().update('servers', { polhand: { type: 'stdio', command: process.execPath, args: [ECHO] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => state('polhand')?.kind === 'running', 'the hand-written server running', 90000);
   });
@@ -139,7 +123,7 @@ describe('Organisation policy: chat.mcp.access registry', function () {
   after(async () => {
     if (!root) return;
     fs.rmSync(standIn, { force: true });
-    api.setDialogAnswerer(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     const user = userServers();
     delete user.polreg;

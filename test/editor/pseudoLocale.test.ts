@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { Dialog } from '../../src/extension/ui/dialogs';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost, until } from './helpers';
+import { activateHost, until, testSupport } from './helpers';
 
 const LOCALE = 'qps-ploc';
 
@@ -29,7 +29,7 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
   before(async () => {
     ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
     api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     const json = (rel: string) => JSON.parse(fs.readFileSync(path.join(ext.extensionPath, rel), 'utf8')) as Record<string, string>;
     nlsEnglish = json('package.nls.json');
     nlsPseudo = json(`package.nls.${LOCALE}.json`);
@@ -41,7 +41,7 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     };
   });
   after(async () => {
-    api.setDialogAnswerer(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.servers.length === 0, 'no servers left');
   });
@@ -93,7 +93,7 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
 
   it('H494: a modal dialog (Reset MCP App Permissions): message and buttons pseudo-localised', async () => {
     const shown: Dialog[] = [];
-    api.setDialogAnswerer(async d => { shown.push(d); return undefined; });
+    testSupport(api).setDialogAnswerer(async d => { shown.push(d); return undefined; });
     const r = await vscode.commands.executeCommand('mcpHost.resetAppPermissions', { all: true });
     assert.strictEqual(r, undefined, 'dismissed: nothing reset');
     assert.strictEqual(shown.length, 1);

@@ -13,7 +13,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { Dialog } from '../../src/extension/ui/dialogs';
 import { describeInstall } from '../../src/mcp/registry/install';
 import { fromServerJson } from '../../src/mcp/registry/serverJson';
-import { activateHost, ROOT, until } from './helpers';
+import { activateHost, ROOT, until, testSupport } from './helpers';
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/registry/hostile.json');
 const BYSTANDER = 'io.github.example/weather';
@@ -34,17 +34,17 @@ describe('Registry install', function () {
     server = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
     api = await activateHost();
-    api.setDialogAnswerer(async d => { dialogs.push(d); return answer; });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return answer; });
     // The installed server asks for its key when it starts: no value is given, so nothing is launched (and a launch
     // consent, if one is asked, is denied): no package is ever fetched.
-    api.setInputPrompt(async o => { asked.push(String(o.prompt)); return undefined; });
-    api.setConsentPrompt(async () => 'deny');
+    testSupport(api).setInputPrompt(async o => { asked.push(String(o.prompt)); return undefined; });
+    testSupport(api).setConsentPrompt(async () => 'deny');
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     server.close();
-    api.setDialogAnswerer(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
     await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
     const user = { ...(servers()?.globalValue ?? {}) };
     delete user.weather;
@@ -52,7 +52,7 @@ describe('Registry install', function () {
     const userInputs = (inputs()?.globalValue ?? []).filter(i => i.id !== 'weather-WEATHER_API_KEY');
     await cfg().update('inputs', userInputs.length ? userInputs : undefined, vscode.ConfigurationTarget.Global);
     await until(() => !api.host.get('weather'), 'the installed server removed');
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
   });
 
   it('H374: the install dialog shows the exact command line; Cancel writes nothing; Install in User Settings writes exactly what was shown; a hostile entry cannot be installed', async () => {
@@ -111,7 +111,7 @@ describe('Registry install in Restricted Mode (untrusted workspace)', function (
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
     const api = await activateHost();
     const dialogs: Dialog[] = [];
-    api.setDialogAnswerer(async d => { dialogs.push(d); return 'Install in Workspace Settings'; });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return 'Install in Workspace Settings'; });
     const cfg = () => vscode.workspace.getConfiguration('mcpHost');
     const before = { servers: cfg().inspect('servers'), inputs: cfg().inspect('inputs') };
     try {
@@ -124,7 +124,7 @@ describe('Registry install in Restricted Mode (untrusted workspace)', function (
       assert.deepStrictEqual({ servers: cfg().inspect('servers'), inputs: cfg().inspect('inputs') }, before);
     } finally {
       server.close();
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('mcpHost.registry').update('url', undefined, vscode.ConfigurationTarget.Global);
     }
   });

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, until, activateAllowing } from './helpers';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const SERVER = `
@@ -42,8 +42,7 @@ describe('Resource documents (images, several contents)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await cfg().update('servers', { media: { command: process.execPath, args: ['-e', SERVER], cwd: ROOT } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get('media')?.catalogue.resources.length === 3, 'the three resources of media', 30000);
     assert.strictEqual(api.host.get('media')?.state.kind, 'running');

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, until, activateAllowing } from './helpers';
 
 const PAGED = path.join(ROOT, 'test/fixtures/servers/paged.mjs');
 
@@ -15,8 +15,7 @@ describe('Resources view paging (fixture server with 600 resources in pages of 1
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await cfg().update('servers', { paged: { command: process.execPath, args: [PAGED, '--resources', '600', '--page', '100', '--tools', '5', '--prompts', '2', '--templates', '2'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get('paged')?.catalogue.resources.length === 600, 'all 600 resources of paged', 30000);
     assert.strictEqual(api.host.get('paged')?.state.kind, 'running');

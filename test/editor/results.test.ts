@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { ROOT, until } from './helpers';
+import { ROOT, until, activateAllowing } from './helpers';
 
 const MEDIA = path.join(ROOT, 'test/fixtures/servers/media.mjs');
 
@@ -34,8 +34,7 @@ describe('Result documents: names, images and audio', function () {
   const shown = () => vscode.window.activeTextEditor?.document;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { media: { type: 'stdio', command: process.execPath, args: [MEDIA] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('media')?.catalogue.tools.length ?? 0) > 0, 'media running');
   });

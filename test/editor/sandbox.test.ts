@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { LogEntry } from '../../src/mcp';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, activateHost, until, testSupport } from './helpers';
 
 const PROBE = path.join(ROOT, 'test/fixtures/servers/sandbox-probe.mjs');
 
@@ -32,7 +32,7 @@ describe('Sandboxed servers (issue 24)', function () {
       this.skip();
     }
     api = await activateHost();
-    api.setConsentPrompt(async (_def, detail) => { consentDetails.push(detail); return 'allow'; });
+    testSupport(api).setConsentPrompt(async (_def, detail) => { consentDetails.push(detail); return 'allow'; });
     api.host.onLog(e => { if (e.server === 'probe') logs.push(e); });
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-editor-sandbox-')));
     await cfg().update('servers', { probe: { command: process.execPath, args: [PROBE], sandboxEnabled: true } }, vscode.ConfigurationTarget.Workspace);

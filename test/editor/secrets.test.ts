@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { LogEntry } from '../../src/mcp';
-import { ROOT, activateHost, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 const SECRET = 'sk-live-Reliab1l1tyZ9x';
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile.mjs');
@@ -30,9 +30,8 @@ describe('Secrets from ${input:} stay out of every output (output channels, trac
   let sub: { dispose(): void } | undefined;
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
-    api.setInputPrompt(async () => SECRET);
+    api = await activateAllowing();
+    testSupport(api).setInputPrompt(async () => SECRET);
     sub = api.host.onLog(e => entries.push(e));
   });
 

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, activateHost, answerWhereToWrite, until } from './helpers';
+import { EVERYTHING, answerWhereToWrite, until, testSupport, activateAllowing } from './helpers';
 
 async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -23,8 +23,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
   });
 
   after(async () => {
@@ -35,7 +34,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
 
   it('asks an ${input:} value once with a masked box, passes it to the server, and keeps it out of settings', async () => {
     const asked: vscode.InputBoxOptions[] = [];
-    api.setInputPrompt(async o => { asked.push(o); return 's3cret-value'; });
+    testSupport(api).setInputPrompt(async o => { asked.push(o); return 's3cret-value'; });
     await cfg().update('inputs', [{ id: 'token', type: 'promptString', description: 'API token', password: true }], vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', { secretive: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_TOKEN: '${input:token}' } } }, vscode.ConfigurationTarget.Workspace);
     await waitRunning(api, 'secretive');
@@ -68,7 +67,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
   it('with mcpHost.autoStart off, a server waits stopped; MCP Host: Start Server asks launch consent and starts it', async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     const asked: string[] = [];
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     await cfg().update('autoStart', false, vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', { lazy: { command: process.execPath, args: [EVERYTHING, 'stdio', '--lazy'] } }, vscode.ConfigurationTarget.Workspace);
     await api.sync();
@@ -102,14 +101,14 @@ describe('Editor settings surfaces (inputs, import)', function () {
 
   it('the launch-consent dialog shows the command line with ${input:} values hidden', async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setInputPrompt(async () => 'tok-in-args-9876');
+    testSupport(api).setInputPrompt(async () => 'tok-in-args-9876');
     await cfg().update('inputs', [{ id: 'argtoken', type: 'promptString', description: 'Token', password: true }], vscode.ConfigurationTarget.Workspace);
     const shown: string[] = [];
-    api.setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
+    testSupport(api).setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
     await cfg().update('servers', { argsecret: { command: process.execPath, args: [EVERYTHING, 'stdio', '--token=${input:argtoken}'] } }, vscode.ConfigurationTarget.Workspace);
     await api.sync();
     await until(() => shown.length > 0, 'the launch consent dialog', 5000);
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
     assert.strictEqual(shown.length, 1, 'consent was not asked');
@@ -124,14 +123,14 @@ describe('Editor settings surfaces (inputs, import)', function () {
     fs.writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(EVERYTHING).href)});`);
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     const asked: string[] = [];
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     const name = await vscode.commands.executeCommand<string>('mcpHost.addServer', 'stdio', `"${process.execPath}" "${script}" stdio`);
     assert.strictEqual(name, 'myeverything', 'the name is guessed from the script');
     const servers = cfg().inspect<Record<string, { command?: string; args?: string[] }>>('servers')?.workspaceValue ?? {};
     assert.deepStrictEqual(servers[name], { type: 'stdio', command: process.execPath, args: [script, 'stdio'] });
     await waitRunning(api, name);
     assert.deepStrictEqual(asked, [name]);
-    api.setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
@@ -141,7 +140,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { imported: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoStart: false } } }));
     const dialogs = answerWhereToWrite(api, 'Import into Workspace Settings');
     let n: number | undefined;
-    try { n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file); } finally { api.setDialogAnswerer(undefined); }
+    try { n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file); } finally { testSupport(api).setDialogAnswerer(undefined); }
     assert.strictEqual(n, 1);
     assert.strictEqual(dialogs.length, 1);
     assert.match(dialogs[0].message, /^Import the MCP server "imported" from .*claude_desktop_config\.json\?$/);
@@ -163,7 +162,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     const cancelled = answerWhereToWrite(api, 'Cancel');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 0);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     assert.strictEqual(JSON.stringify(cfg().inspect('servers')?.workspaceValue ?? {}), before, 'Cancel wrote nothing');
     assert.strictEqual(cancelled.length, 1);
     const d = cancelled[0];
@@ -175,7 +174,7 @@ describe('Editor settings surfaces (inputs, import)', function () {
     const chosen = answerWhereToWrite(api, 'Import into Workspace Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 2);
-    } finally { api.setDialogAnswerer(undefined); }
+    } finally { testSupport(api).setDialogAnswerer(undefined); }
     assert.strictEqual(chosen.length, 1);
     const written = cfg().inspect<Record<string, { args?: string[] }>>('servers')?.workspaceValue ?? {};
     assert.deepStrictEqual(written.sneaky?.args, ['safe.js', '\u202e--evil', 'a\u0007b'], 'written exactly as the file says');
@@ -208,13 +207,13 @@ describe('Editor settings surfaces (inputs, import)', function () {
       // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
       await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Disable There'), 1);
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       assert.strictEqual(access(), 'none');
       await waitRunning(api, 'twin');
       await until(() => !/also in/.test(String(twinItem()?.description)), 'the twin row without "also in"', 10000);
       assert.doesNotMatch(String(twinItem()?.description), /also in/);
     } finally {
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('chat.mcp').update('access', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(file, { force: true });

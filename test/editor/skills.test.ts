@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import type { McpNode } from '../../src/views/nodes';
-import { ROOT, until } from './helpers';
+import { ROOT, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration };
 const SKILLS = path.join(ROOT, 'test/fixtures/servers/skills.mjs');
@@ -32,8 +32,7 @@ describe('Skills (SEP-2640) in the editor: Servers view, @mcp /skill, the skill 
   let fake: vscode.LanguageModelChat;
 
   before(async function () {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
       docs: { type: 'stdio', command: process.execPath, args: [SKILLS] },
@@ -46,7 +45,7 @@ describe('Skills (SEP-2640) in the editor: Servers view, @mcp /skill, the skill 
 
   after(async () => {
     if (!api) return;
-    api.chat.setUi(undefined);
+    testSupport(api).setChatUi(undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.servers.length === 0, 'no servers left');
   });

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { EVERYTHING, until } from './helpers';
+import { EVERYTHING, until, activateAllowing } from './helpers';
 
 describe('Start-up: cached lists and lazy start', function () {
   this.timeout(60000);
@@ -18,8 +18,7 @@ describe('Start-up: cached lists and lazy start', function () {
   };
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
   });
   after(async () => {
     await cfg().update('startup', undefined, vscode.ConfigurationTarget.Workspace);

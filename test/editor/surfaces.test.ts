@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { ServerHandle } from '../../src/mcp';
-import { EVERYTHING, FILESYSTEM, until, textOf } from './helpers';
+import { EVERYTHING, FILESYSTEM, until, textOf, testSupport } from './helpers';
 
 const NODE = process.execPath;
 
@@ -36,7 +36,7 @@ describe('Editor surfaces (real extension host, real servers)', function () {
   before(async () => {
     const ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
     api = await ext.activate();
-    api.setConsentPrompt(async (def, detail) => { consentAsked.push(`${def.name}\n${detail}`); return 'allow'; });
+    testSupport(api).setConsentPrompt(async (def, detail) => { consentAsked.push(`${def.name}\n${detail}`); return 'allow'; });
     // Earlier suites may have allowed the same command lines: start from no remembered consent.
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     await settingsServers(servers);

@@ -9,7 +9,7 @@ import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import type { TaskInfo } from '../../src/mcp';
 import * as path from 'path';
-import { EVERYTHING, ROOT, until, textOf } from './helpers';
+import { EVERYTHING, ROOT, until, textOf, testSupport, activateAllowing } from './helpers';
 
 
 /** The 2025-11-25 tasks of server-everything, and the 2026-07-28 Tasks extension (the raw fixture, through ext-tasks). */
@@ -26,8 +26,7 @@ for (const k of CASES) describe(`MCP tasks in the editor (${k.title})`, function
   let api: McpHostExtensionApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { [k.server]: { type: 'stdio', command: process.execPath, args: k.args } }, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.get(k.server)?.state.kind === 'running'
       && api.host.get(k.server)!.catalogue.tools.some(t => t.name === k.tool), `${k.server} running with its tools`);
@@ -106,10 +105,9 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   const dialogs: string[] = [];
 
   before(async () => {
-    api = await vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<McpHostExtensionApi>();
     // Any modal dialog with server text is recorded (none is expected here) and dismissed.
-    api.setDialogAnswerer(async d => { dialogs.push(JSON.stringify(d).slice(0, 300)); return undefined; });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(JSON.stringify(d).slice(0, 300)); return undefined; });
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -121,8 +119,8 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   });
 
   after(async () => {
-    api.setDialogAnswerer(undefined);
-    api.chat.setUi(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
+    testSupport(api).setChatUi(undefined);
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {}, vscode.ConfigurationTarget.Workspace);
     await until(() => api.host.servers.length === 0, 'no servers left');
   });
@@ -150,7 +148,7 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   });
 
   it('H394: @mcp with the fake model calling the slow tool returns the turn at once ("running as an MCP task"); a second chat request works while it runs; its end raises ONE notice with "Show Result"', async () => {
-    api.chat.setUi({ approveTool: async () => 'once' });
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     const notices = api.taskNotices.length;
     const started = Date.now();
     const turn = await api.chat.run(`CALL_TOOL:${S}_slow_report {"ms":12000}`, { model: fake });
@@ -173,11 +171,11 @@ describe('MCP tasks in the editor: a 2026-07-28 server directs its tasks (issue 
   it('H394: the gateway into VS Code\'s chat calls the tool the server answers with a task and returns its result', async () => {
     const slow = api.host.get(S)!.catalogue.tools.find(t => t.name === 'slow')!;
     // Allowed always in MCP Host, so VS Code runs it without a dialog of its own (a headless window could not answer one).
-    api.chat.setUi({ approveTool: async () => 'always' });
+    testSupport(api).setChatUi({ approveTool: async () => 'always' });
     try {
       assert.strictEqual(await api.chat.chat.approveCall(S, slow, {}), true);
     } finally {
-      api.chat.setUi(undefined);
+      testSupport(api).setChatUi(undefined);
     }
     try {
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });

@@ -12,7 +12,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatur
 import type { Dialog } from '../../src/extension/ui/dialogs';
 import { mangleToolName } from '../../src/extension/chat/parse';
 import { quoted } from '../../src/mcp/logging/humanText';
-import { EVERYTHING, ROOT, until } from './helpers';
+import { EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 
@@ -47,8 +47,7 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
   let dialogs: Dialog[] = [];
 
   before(async () => {
-    api = await vscode.extensions.getExtension<Api>('mcp-host.mcp-host')!.activate();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing<Api>();
     [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     await vscode.workspace.getConfiguration('mcpHost').update('servers', {
@@ -62,9 +61,9 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
   });
 
   afterEach(async () => {
-    api.setDialogAnswerer(undefined);
-    api.chat.setUi(undefined);
-    api.sampling.setUi(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
+    testSupport(api).setChatUi(undefined);
+    testSupport(api).setSamplingUi(undefined);
     dialogs = [];
     await api.chat.chat.resetGrants();
     await api.sampling.resetGrants();
@@ -77,7 +76,7 @@ describe('Server text is data in every renderer (hostile.mjs --hostile-text next
 
   /** Records every dialog and answers it with `pick(dialog)`. */
   function answerDialogs(pick: (d: Dialog) => string | undefined): void {
-    api.setDialogAnswerer(async d => { dialogs.push(d); return pick(d); });
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return pick(d); });
   }
 
   it('H55: @mcp /prompts puts no server text in trusted markdown and no command link in chat; the bystander\'s prompts still list', async () => {

@@ -8,15 +8,14 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost, EVERYTHING, until, textOf } from './helpers';
+import { EVERYTHING, until, textOf, testSupport, activateAllowing } from './helpers';
 
 
 describe('Tool budget: which tools go to models', function () {
   this.timeout(60000);
   let api: McpHostExtensionApi;
   before(async () => {
-    api = await activateHost();
-    api.setConsentPrompt(async () => 'allow');
+    api = await activateAllowing();
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { budget: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } }, vscode.ConfigurationTarget.Workspace);
     await until(() => (api.host.get('budget')?.catalogue.tools.length ?? 0) > 0, 'budget running');
   });
@@ -95,7 +94,7 @@ describe('Tool budget: which tools go to models', function () {
   it('H114/H115: over mcpHost.toolBudget @mcp offers search and activate; the activated tool is offered and runs in the next turn; under it, every tool', async () => {
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
-    api.chat.setUi({ approveTool: async () => 'once' });
+    testSupport(api).setChatUi({ approveTool: async () => 'once' });
     try {
       await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', { tools: 3 }, vscode.ConfigurationTarget.Workspace);
       await until(() => api.toolEnablement.budget().tools === 3, 'the budget applied');
@@ -127,7 +126,7 @@ describe('Tool budget: which tools go to models', function () {
       const all = offeredTools(from)[0];
       assert.ok(all.includes('budget_echo') && all.length > 3 && !all.includes('mcp_host_search_tools'), all.join(', '));
     } finally {
-      api.chat.setUi(undefined);
+      testSupport(api).setChatUi(undefined);
       await vscode.workspace.getConfiguration('mcpHost').update('toolBudget', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });

@@ -13,7 +13,7 @@ import type { SamplingFeatures } from '../../src/extension/sampling/clientFeatur
 import type { ConsentBatchAnswer } from '../../src/extension/trust/consent';
 import { InputStore, type InputScope } from '../../src/extension/trust/inputs';
 import { shellQuote } from '../../src/mcp/config/commandLine';
-import { EVERYTHING, activateHost, until } from './helpers';
+import { EVERYTHING, activateHost, until, testSupport } from './helpers';
 
 type Api = McpHostExtensionApi & { chat: ChatRegistration; sampling: SamplingFeatures };
 const cfg = () => vscode.workspace.getConfiguration('mcpHost');
@@ -40,15 +40,15 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
 
   beforeEach(async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    api.setConsentPrompt(async () => 'allow');
-    api.setConsentBatchPrompt(undefined);
+    testSupport(api).setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentBatchPrompt(undefined);
   });
 
   afterEach(async () => {
-    api.setConsentPrompt(async () => 'allow');
-    api.setConsentBatchPrompt(undefined);
-    api.chat.setUi(undefined);
-    api.sampling.setUi(undefined);
+    testSupport(api).setConsentPrompt(async () => 'allow');
+    testSupport(api).setConsentBatchPrompt(undefined);
+    testSupport(api).setChatUi(undefined);
+    testSupport(api).setSamplingUi(undefined);
     await cfg().update('servers', undefined, WS);
     await cfg().update('servers', undefined, USER);
     await cfg().update('inputs', undefined, WS);
@@ -67,7 +67,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     assert.ok(pid, 'the connection knows its process id');
     const alive = (p: number) => { try { process.kill(p, 0); return true; } catch { return false; } };
     const asked: string[] = [];
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'deny'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'deny'; });
     // Forgetting consent re-asks at once; the answer "Don't Allow" stops the running server.
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     await eventually('the denial', () => asked.length === 1 && kind(api, 'guarded') === 'stopped' && /not allowed/.test(api.blockedReason('guarded') ?? ''));
@@ -84,17 +84,17 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     assert.strictEqual(asked.length, 4);
     assert.strictEqual(kind(api, 'guarded'), 'stopped');
 
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     await vscode.commands.executeCommand('mcpHost.restartServer', 'guarded');
     assert.strictEqual(asked.length, 5);
     await until(() => kind(api, 'guarded') === 'running', 'guarded running after consent');
   });
 
   it('H504: the consent dialog shows the command line shell-quoted (the one quoting of the install and import dialogs), a secret with a quote in it still masked; the plain bystander runs', async () => {
-    api.setInputPrompt(async () => "pa'ss word 4455");
+    testSupport(api).setInputPrompt(async () => "pa'ss word 4455");
     await cfg().update('inputs', [{ id: 'q-secret', type: 'promptString', password: true }], WS);
     const shown: { name: string; detail: string }[] = [];
-    api.setConsentPrompt(async (def, detail) => { shown.push({ name: def.name, detail }); return def.name === 'plainq' ? 'allow' : 'deny'; });
+    testSupport(api).setConsentPrompt(async (def, detail) => { shown.push({ name: def.name, detail }); return def.name === 'plainq' ? 'allow' : 'deny'; });
     await cfg().update('servers', {
       quoted: everything({ args: [EVERYTHING, 'stdio', "it's a b", '${input:q-secret}'] }),
       plainq: everything(),
@@ -114,10 +114,10 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     const port = (server.address() as AddressInfo).port;
     try {
       const values: Record<string, string> = { 'remote-token': 'tok-remote-7788', 'remote-key': 'key-remote-9911' };
-      api.setInputPrompt(async o => values[/input:([\w-]+)/.exec(o.prompt ?? '')![1]]);
+      testSupport(api).setInputPrompt(async o => values[/input:([\w-]+)/.exec(o.prompt ?? '')![1]]);
       await cfg().update('inputs', [{ id: 'remote-token', type: 'promptString', password: true }, { id: 'remote-key', type: 'promptString', password: true }], WS);
       const shown: { name: string; detail: string }[] = [];
-      api.setConsentPrompt(async (def, detail) => { shown.push({ name: def.name, detail }); return 'deny'; });
+      testSupport(api).setConsentPrompt(async (def, detail) => { shown.push({ name: def.name, detail }); return 'deny'; });
       await cfg().update('servers', {
         remote: { type: 'http', url: `http://127.0.0.1:${port}/secret?key=\${input:remote-key}`, headers: { Authorization: 'Bearer ${input:remote-token}', 'X-Team': 'acme' } },
         plain: { type: 'http', url: `http://127.0.0.1:${port}/plain` },
@@ -145,8 +145,8 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     const batches: string[][] = [];
     const single: string[] = [];
     let batchAnswer: ConsentBatchAnswer = 'allowAll';
-    api.setConsentBatchPrompt(async defs => { batches.push(defs.map(d => d.name)); return batchAnswer; });
-    api.setConsentPrompt(async def => { single.push(def.name); return def.name === 'one' ? 'allow' : 'deny'; });
+    testSupport(api).setConsentBatchPrompt(async defs => { batches.push(defs.map(d => d.name)); return batchAnswer; });
+    testSupport(api).setConsentPrompt(async def => { single.push(def.name); return def.name === 'one' ? 'allow' : 'deny'; });
     await cfg().update('servers', { one: everything({ env: { N: '1' } }), two: everything({ env: { N: '2' } }), three: everything({ env: { N: '3' } }) }, WS);
     await until(() => ['one', 'two', 'three'].every(n => kind(api, n) === 'running'), 'all three running', 60000);
     assert.deepStrictEqual(batches.map(b => b.sort()), [['one', 'three', 'two']], 'one dialog for three servers');
@@ -169,7 +169,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
   it('${input:} values stay in the scope that declares them: a workspace declaring a user input\'s id is asked, and never gets the user\'s value', async () => {
     const prompts: string[] = [];
     let answer = 'user-value-1111';
-    api.setInputPrompt(async o => { prompts.push(o.prompt ?? ''); return answer; });
+    testSupport(api).setInputPrompt(async o => { prompts.push(o.prompt ?? ''); return answer; });
     await cfg().update('inputs', [{ id: 'shared', type: 'promptString', password: true }, { id: 'useronly', type: 'promptString', password: true }], USER);
     await cfg().update('servers', { mine: everything({ env: { KEY: '${input:shared}', OTHER: '${input:useronly}' } }) }, USER);
     await until(() => kind(api, 'mine') === 'running', 'the user server running');
@@ -199,9 +199,8 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
     const secrets = { get: async (k: string) => kept.get(k), store: async (k: string, v: string) => { kept.set(k, v); }, delete: async (k: string) => { kept.delete(k); } } as unknown as vscode.SecretStorage;
     const memo = new Map<string, unknown>();
     const state = { get: (k: string, d?: unknown) => memo.get(k) ?? d, update: async (k: string, v: unknown) => { memo.set(k, v); }, keys: () => [...memo.keys()] } as unknown as vscode.Memento;
-    const store = new InputStore(secrets, state);
     const asked: string[] = [];
-    store.ask = async o => { asked.push(o.prompt ?? ''); return `value-${asked.length}`; };
+    const store = new InputStore(secrets, state, { ask: async o => { asked.push(o.prompt ?? ''); return `value-${asked.length}`; } });
     const input = { id: 'token', type: 'promptString' as const, password: true };
     const a: InputScope = { kind: 'workspace', id: 'file:///work/a' };
     const b: InputScope = { kind: 'workspace', id: 'file:///work/b' };
@@ -216,8 +215,8 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
   it('"always" grants for tools and sampling follow where a server is defined plus its definition, never its name', async () => {
     let toolAsks = 0;
     let samplingAsks = 0;
-    api.chat.setUi({ approveTool: async () => { toolAsks++; return 'always'; } });
-    api.sampling.setUi({ approve: async () => { samplingAsks++; return { grant: 'always' }; }, review: async (_s, _m, text) => ({ action: 'send', text }) });
+    testSupport(api).setChatUi({ approveTool: async () => { toolAsks++; return 'always'; } });
+    testSupport(api).setSamplingUi({ approve: async () => { samplingAsks++; return { grant: 'always' }; }, review: async (_s, _m, text) => ({ action: 'send', text }) });
     const [fake] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(fake, 'the fake language model is installed');
     const useBoth = async () => {
@@ -266,7 +265,7 @@ describe('Trust in the editor (consent gate, inputs and grants scoped, roots, ma
 
   it('the Servers tree tooltip masks resolved ${input:} values, as the consent dialog does', async () => {
     const SECRET = 'tip-secret-5555';
-    api.setInputPrompt(async () => SECRET);
+    testSupport(api).setInputPrompt(async () => SECRET);
     await cfg().update('inputs', [{ id: 'tip', type: 'promptString', password: true }], WS);
     await cfg().update('servers', { tipped: everything({ args: [EVERYTHING, 'stdio', `--token=\${input:tip}`] }) }, WS);
     await until(() => kind(api, 'tipped') === 'running', 'tipped running');

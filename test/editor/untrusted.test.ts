@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost } from './helpers';
+import { activateHost, testSupport } from './helpers';
 
 describe('Restricted Mode (untrusted workspace)', function () {
   this.timeout(30000);
@@ -20,7 +20,7 @@ describe('Restricted Mode (untrusted workspace)', function () {
   it('never spawns a server defined in workspace settings, and the Servers view says why', async () => {
     const api = await activateHost();
     const asked: string[] = [];
-    api.setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'untrusted-')), 'spawned');
     const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`;
     await vscode.workspace.getConfiguration('mcpHost').update('servers', { sneaky: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
@@ -44,12 +44,12 @@ describe('Restricted Mode (untrusted workspace)', function () {
     assert.deepStrictEqual(c && { title: c.title, category: c.category }, { title: 'Reset MCP App Permissions…', category: 'MCP Host' });
     assert.ok((await vscode.commands.getCommands(true)).includes('mcpHost.resetAppPermissions'));
     const shown: string[] = [];
-    api.setDialogAnswerer(async d => { shown.push(d.message); return 'Reset'; });
+    testSupport(api).setDialogAnswerer(async d => { shown.push(d.message); return 'Reset'; });
     try {
       assert.strictEqual(await vscode.commands.executeCommand('mcpHost.resetAppPermissions', { all: true }), 0);
       assert.deepStrictEqual(shown, ['Reset the permissions granted to the App views of every MCP server?']);
     } finally {
-      api.setDialogAnswerer(undefined);
+      testSupport(api).setDialogAnswerer(undefined);
     }
   });
 

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resetSandbox } from '../../src/mcp/launch/sandboxLaunch';
 import type { SandboxDenial } from '../../src/mcp/launch/sandboxPolicy';
-import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
+import { skipWithoutSandbox } from '../support/sandbox';
 import type { StdioServerDefinition } from '../../src/mcp/types';
 import { marked, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
 
@@ -35,11 +35,7 @@ describe('sandboxed servers (issue 24)', function () {
   let accepted = 0;
 
   before(async function () {
-    const why = await sandboxUnavailable();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await skipWithoutSandbox(this);
     base = tmpDir('mcp-sandbox-');
     home = path.join(base, 'home');
     rootA = path.join(base, 'rootA');

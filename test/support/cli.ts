@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { until } from './wait';
 
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
@@ -28,6 +29,24 @@ export function finishCli(child: ChildProcess, timeoutMs = 60_000): Promise<CliR
     child.on('error', reject);
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
   });
+}
+
+/**
+ * Ctrl+C during `mcp-host call <server> <tool>` of a tool that runs as a task: starts the call, waits (readiness, not
+ * time) for the CLI's `task <id> (<tool>): working` line on stderr, sends SIGINT and collects the run; `stderr` is all
+ * the stderr it wrote. Shared by the task suites of both protocol eras (issue 39).
+ */
+export async function interruptTaskCall(cli: string, server: string, tool: string, opts: { cwd: string; config: string }): Promise<CliRun> {
+  const child = startCli(cli, ['call', server, tool, '--config', opts.config], { cwd: opts.cwd });
+  let early = '';
+  child.stderr!.on('data', d => { early += d; });
+  const working = new RegExp(`mcp-host: task task-\\d+ \\(${tool}\\): working`);
+  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+  const started = await until(() => working.test(early), `the task of ${tool} on ${server} working`, { ms: 30_000, wakeOn: [l => { child.stderr!.on('data', l); return { dispose: () => child.stderr!.off('data', l) }; }] })
+    .catch(err => { child.kill('SIGKILL'); return exited.then(() => { throw err; }); });
+  if (started) child.kill('SIGINT');
+  const run = await finishCli(child);
+  return { ...run, stderr: early };
 }
 
 /** Runs the CLI to completion. */

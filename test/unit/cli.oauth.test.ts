@@ -8,47 +8,12 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import type { Server as HttpServer } from 'node:http';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
 import { freePort } from '../support/connection';
 import { copyShippedCli } from '../support/shipped';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
-
-// express comes with the SDK (its server side); it has no types here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const express = require('express') as any;
-
-
-async function startProtectedServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = express();
-  const server: HttpServer = await new Promise(resolve => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-  const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  const mcpUrl = new URL(`${base}/mcp`);
-  const provider = new DemoInMemoryAuthProvider();
-  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp'] }));
-  app.use(express.json());
-  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  app.post('/mcp', bearer, async (req: any, res: any) => {
-    const mcp = new McpServer({ name: 'protected', version: '1.0.0' });
-    mcp.registerTool('whoami', { description: 'who is calling' }, async (extra: any) => ({ content: [{ type: 'text', text: `signed-in client ${extra?.authInfo?.clientId ?? '?'}` }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => { void transport.close(); void mcp.close(); });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
-  app.get('/mcp', bearer, (_req: any, res: any) => res.status(405).end());
-  app.delete('/mcp', bearer, (_req: any, res: any) => res.status(405).end());
-  return { url: mcpUrl.href, close: () => new Promise<void>(r => { server.closeAllConnections?.(); server.close(() => r()); }) };
-}
-
-
+import { startProtectedServer } from '../support/oauthServer';
 
 describe('mcp-host CLI sign-in (OAuth against the SDK authorization server)', function () {
   this.timeout(60_000);

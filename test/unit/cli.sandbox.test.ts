@@ -8,8 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
-import { resetSandbox } from '../../src/mcp/launch/sandboxLaunch';
+import { skipWithoutSandbox } from '../support/sandbox';
 import { shippedCliCopy } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 import { tmpDir } from '../support/connection';
@@ -29,12 +28,7 @@ describe('mcp-host CLI: sandboxed servers (dist/cli.js)', function () {
   let config: string;
 
   before(async function () {
-    const why = await sandboxUnavailable();
-    await resetSandbox();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
+    await skipWithoutSandbox(this, { reset: true });
     copy = shippedCliCopy('mcp-host-cli-sandbox-');
     work = tmpDir('mcp-cli-sandbox-');
     home = path.join(work, 'home');

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, finishCli, runCli, startCli } from '../support/cli';
+import { assertNoProcessesIn, interruptTaskCall, runCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/tasks-2026.mjs');
@@ -127,14 +127,9 @@ describe('mcp-host call: tasks on 2026-07-28 (dist/cli.js)', function () {
 
   it('Ctrl+C cancels the running task on the server (tasks/cancel) before stopping it', async () => {
     fs.rmSync(record, { force: true });
-    const child = startCli(copy.cli, ['call', 't26', 'wait', '--config', config], { cwd: copy.dir });
-    let stderr = '';
-    child.stderr!.on('data', d => { stderr += d; });
-    for (const end = Date.now() + 30_000; !/mcp-host: task task-\d+ \(wait\): working/.test(stderr) && Date.now() < end;) await new Promise(r => setTimeout(r, 50));
-    child.kill('SIGINT');
-    const r = await finishCli(child);
-    assert.equal(r.code, 130, stderr + r.stderr);
-    assert.match(stderr + r.stderr, /cancelling task task-\d+ \(wait\) on server "t26"/);
+    const r = await interruptTaskCall(copy.cli, 't26', 'wait', { cwd: copy.dir, config });
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /cancelling task task-\d+ \(wait\) on server "t26"/);
     assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);
   });
 });

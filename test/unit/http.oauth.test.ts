@@ -4,42 +4,10 @@
  * discovery, dynamic client registration, PKCE, the injected browser step and token storage (H14, H15).
  */
 import * as assert from 'node:assert/strict';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { Connection } from '../../src/mcp/server/connection';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { collectLogs, http } from '../support/connection';
-
-// express comes with the SDK (its server side); it has no types here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const express = require('express') as any;
-
-async function startProtectedServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = express();
-  const server: HttpServer = await new Promise(resolve => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const mcpUrl = new URL(`${base}/mcp`);
-  const provider = new DemoInMemoryAuthProvider();
-  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp'] }));
-  app.use(express.json());
-  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  app.post('/mcp', bearer, async (req: any, res: any) => {
-    const mcp = new McpServer({ name: 'protected', version: '1.0.0' });
-    mcp.registerTool('whoami', { description: 'who is calling' }, async (extra: any) => ({ content: [{ type: 'text', text: `client ${extra?.authInfo?.clientId ?? '?'}` }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => { void transport.close(); void mcp.close(); });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
-  app.get('/mcp', bearer, (_req: any, res: any) => res.status(405).end());
-  app.delete('/mcp', bearer, (_req: any, res: any) => res.status(405).end());
-  return { url: mcpUrl.href, close: () => new Promise<void>(r => { server.closeAllConnections?.(); server.close(() => r()); }) };
-}
+import { startProtectedServer } from '../support/oauthServer';
 
 describe('HTTP OAuth (SDK authorization server)', function () {
   this.timeout(30_000);

@@ -15,29 +15,33 @@
  * `chatParticipants[].commands`), so `/<server>.<prompt>` is parsed from `request.prompt` here.
  */
 import * as vscode from 'vscode';
-import { type HostApi, markdownText, ToolDiscovery } from '../../mcp';
-import type { ServerIdentityLookup } from '../trust/identity';
+import { markdownText, ToolDiscovery } from '../../mcp';
 import { parseInvocation } from './parse';
 import { isModelUnavailable, PICK_A_MODEL } from './models';
 import { errorMarkdown } from './render';
 import { errorText } from '../commands/args';
 import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
-import { defaultChatUi, type ChatUi } from './ui';
 import { attachResourceToChat, ChatCommandIds, promptFollowups, runPromptInChat } from './followups';
-import { isRunning } from './toolLoop';
+import { isRunning, type ChatServices } from './toolLoop';
 import { SlashCommands } from './slashCommands';
 
 export { PARTICIPANT_ID } from './context';
 export { ChatCommandIds } from './followups';
-export { LEGACY_TOOL_ALWAYS_KEY, MAX_TOOL_ROUNDS, TOOL_ALWAYS_KEY } from './toolLoop';
+export { LEGACY_TOOL_ALWAYS_KEY, MAX_TOOL_ROUNDS, TOOL_ALWAYS_KEY, type ChatServices } from './toolLoop';
 export { defaultChatUi, toolButtons, toolDialog, type ArgumentAsk, type ChatUi, type ToolAsk } from './ui';
 
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */
 export class McpChat extends SlashCommands {
-  /** Before a request: servers waiting for their first use (`mcpHost.startup: lazy`) start (set by the extension). */
-  beforeRequest?: () => Promise<void>;
-  /** Why a server the user denied is not started, and how the user allows it (set by the extension). Never asks. */
-  notAllowed?: (server: string) => string | undefined;
+  /** Before a request: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
+  private readonly beforeRequest?: () => Promise<void>;
+  /** Why a server the user denied is not started, and how the user allows it. Never asks. */
+  private readonly notAllowed?: (server: string) => string | undefined;
+
+  constructor(services: ChatServices) {
+    super(services);
+    this.beforeRequest = services.beforeRequest;
+    this.notAllowed = services.notAllowed;
+  }
 
   async handle(req: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     // A sticky participant plus a typed "@mcp" leaves "@mcp" in the prompt text: drop it.
@@ -100,15 +104,14 @@ export interface ChatRegistration extends vscode.Disposable {
     command?: string; model?: vscode.LanguageModelChat | null; references?: vscode.ChatPromptReference[];
     history?: vscode.ChatContext['history']; token?: vscode.CancellationToken;
   }): Promise<ChatTranscript>;
-  /** Replaces the dialogs (undefined restores the real ones). */
-  setUi(ui: Partial<ChatUi> | undefined): void;
   /** The follow-ups the chat view offers after `result`. */
   followups(result: vscode.ChatResult): vscode.ChatFollowup[];
 }
 
-/** Registers `@mcp` (id `mcpHost.mcp`). */
-export function registerChat(context: vscode.ExtensionContext, host: HostApi, identity: ServerIdentityLookup = {}): ChatRegistration {
-  const chat = new McpChat(host, { user: context.globalState, workspace: context.workspaceState }, identity);
+/** Registers `@mcp` (id `mcpHost.mcp`) from the services it is given (grants kept in the context's user and workspace state). */
+export function registerChat(context: vscode.ExtensionContext, services: Omit<ChatServices, 'mementos'>): ChatRegistration {
+  const host = services.host;
+  const chat = new McpChat({ ...services, mementos: { user: context.globalState, workspace: context.workspaceState } });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => chat.handle(req, ctx, stream, token));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
   participant.followupProvider = { provideFollowups: result => promptFollowups(result) };
@@ -119,7 +122,6 @@ export function registerChat(context: vscode.ExtensionContext, host: HostApi, id
   return {
     chat,
     dispose: () => { participant.dispose(); commands.forEach(c => c.dispose()); },
-    setUi: ui => { chat.ui = { ...defaultChatUi, ...ui }; },
     followups: result => promptFollowups(result),
     async run(prompt, opts = {}) {
       // Not waited for: a listing needs no model, and one that does says how to pick one.

@@ -34,6 +34,7 @@ import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressArgs, toolCallNote, toolRef } from './render';
 import { errorText } from '../commands/args';
 import { defaultChatUi, type ChatUi } from './ui';
+import type { TestSeams } from '../testSupport';
 import { loadSkillForModel, SKILL_TOOL, skillTool } from './skills';
 import { callInTurn } from './taskTurn';
 
@@ -79,18 +80,65 @@ export function isRunning(h: ServerHandle): boolean {
   return h.state.kind === 'running';
 }
 
+/** What the participant is given at construction (extension.ts); nothing is set on it afterwards. */
+export interface ChatServices {
+  host: HostApi;
+  /** Where "always" grants are kept (user and workspace state). */
+  mementos?: { user?: vscode.Memento; workspace?: vscode.Memento };
+  /** Where each server is defined plus its definition key: what grants are keyed by. */
+  identity?: ServerIdentityLookup;
+  /** MCP App views: tool calls with a UI open one; views' model context joins requests. */
+  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts' | 'userActed'>;
+  /** The one predicate for what models see (src/mcp/catalogue/modelTools.ts). Default: running servers, every tool. */
+  gate?: ModelToolGate;
+  /** The tool budget now (`mcpHost.toolBudget`). Default: none. */
+  budget?: () => ToolBudget;
+  /** Round trips per request (`mcpHost.chat.maxToolRounds`). Default: MAX_TOOL_ROUNDS. */
+  maxToolRounds?: () => number;
+  /** Code mode's limits while `mcpHost.codeMode` is on, else undefined. Default: off. */
+  codeMode?: () => CodeModeLimits | undefined;
+  /** Before a request: servers waiting for their first use (`mcpHost.startup: lazy`) start. */
+  beforeRequest?: () => Promise<void>;
+  /** Why a server the user denied is not started, and how the user allows it. Never asks. */
+  notAllowed?: (server: string) => string | undefined;
+  /** Test-only replacements of the dialogs (testSupport.ts; given in test mode only). */
+  seams?: Pick<TestSeams, 'chatUi'>;
+}
+
 /** The participant's tools, grants and model round trips (McpChat's base). */
 export class ChatModelLoop {
-  ui: ChatUi = defaultChatUi;
-  /** MCP App views (set by the extension): tool calls with a UI open one; views' model context joins requests. */
-  apps?: Pick<AppViews, 'open' | 'propose' | 'modelContexts' | 'userActed'>;
+  protected readonly host: HostApi;
+  private readonly seams?: ChatServices['seams'];
+  /** MCP App views: tool calls with a UI open one; views' model context joins requests. */
+  protected readonly apps?: ChatServices['apps'];
+  private readonly identity?: ServerIdentityLookup;
+  /** What decides the tools a model sees (state, trust/consent, enablement). Default: running servers, every tool. */
+  protected readonly gate: ModelToolGate;
+  /** The tool budget now (`mcpHost.toolBudget`). Default: none. */
+  protected readonly budget: () => ToolBudget;
+  /** Round trips per request (`mcpHost.chat.maxToolRounds`). */
+  protected readonly maxToolRounds: () => number;
+  /** Code mode's limits while `mcpHost.codeMode` is on (settings.ts codeMode()), else undefined. */
+  readonly codeMode: () => CodeModeLimits | undefined;
   private readonly grants: ScopedGrants;
+  /** The participant's dialogs: the real ones, or (tests) the replacements in the test seams, the rest real. */
+  protected get ui(): ChatUi {
+    return this.seams?.chatUi ? { ...defaultChatUi, ...this.seams.chatUi } : defaultChatUi;
+  }
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
   readonly onDidChangeGrants = this.grantsChanged.event;
 
-  constructor(protected readonly host: HostApi, mementos: { user?: vscode.Memento; workspace?: vscode.Memento } = {}, private readonly identity: ServerIdentityLookup = {}) {
-    this.grants = new ScopedGrants(mementos, TOOL_ALWAYS_KEY);
+  constructor(services: ChatServices) {
+    this.host = services.host;
+    this.seams = services.seams;
+    this.apps = services.apps;
+    this.identity = services.identity;
+    this.gate = services.gate ?? {};
+    this.budget = services.budget ?? (() => ({}));
+    this.maxToolRounds = services.maxToolRounds ?? (() => MAX_TOOL_ROUNDS);
+    this.codeMode = services.codeMode ?? (() => undefined);
+    this.grants = new ScopedGrants(services.mementos ?? {}, TOOL_ALWAYS_KEY);
   }
 
   /** Forgets session and always tool grants. */
@@ -238,7 +286,7 @@ export class ChatModelLoop {
    */
   async approval(server: string, tool: Tool, args: Record<string, unknown>, o: { closed?: AbortSignal; turn?: Turn } = {}): Promise<Approval> {
     // An unknown server has no standing grant: its calls are asked (once per turn).
-    const id = this.identity.of?.(server);
+    const id = this.identity?.(server);
     const key = id && grantKey(id, tool.name);
     if (id && key && this.grants.standing(id.scope, key)) return 'allowed';
     const out = await govern({
@@ -260,8 +308,6 @@ export class ChatModelLoop {
     return grant === 'once' ? 'once-used' : 'allowed';
   }
 
-  /** Code mode's limits while `mcpHost.codeMode` is on (settings.ts codeMode()), else undefined; set by the extension. */
-  codeMode: () => CodeModeLimits | undefined = () => undefined;
 
   /** Whether the model may call `tool` of `server` now (the one predicate, on a running server). */
   private mayCall(server: string, toolName: string): boolean {
@@ -324,17 +370,10 @@ export class ChatModelLoop {
     return r.text;
   }
 
-  /** Round trips per request (`mcpHost.chat.maxToolRounds`); set by the extension. */
-  maxToolRounds: () => number = () => MAX_TOOL_ROUNDS;
-
-  /** What decides the tools a model sees (state, trust/consent, enablement); set by the extension. Default: running servers, every tool. */
-  gate: ModelToolGate = {};
-  /** The tool budget now (`mcpHost.toolBudget`); set by the extension. Default: none. */
-  budget: () => ToolBudget = () => ({});
 
   /** True when the user allowed this tool "always" (its calls show no dialog); the gateway forwards that to VS Code. */
   alwaysAllowed(server: string, toolName: string): boolean {
-    const id = this.identity.of?.(server);
+    const id = this.identity?.(server);
     const key = id && grantKey(id, toolName);
     return !!(id && key && this.grants.standing(id.scope, key) === 'always');
   }

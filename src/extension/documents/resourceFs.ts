@@ -53,6 +53,18 @@ function readableSegment(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f/\\]+/g, '_').slice(0, 80) || '_';
 }
 
+/** What the resource file system is given at construction (extension.ts). */
+export interface ResourceFsServices {
+  /** Where failures are logged (the "MCP Host" channel). */
+  log?: (message: string) => void;
+  /**
+   * Before reading from a server that is not running: a read is a use, so this starts a server waiting for its first
+   * use or waits for a starting one, through the launch-consent gate; it rejects with a readable message when the
+   * server may not start (denied, stopped by the user, Restricted Mode).
+   */
+  beforeRead?: (server: string) => Promise<void>;
+}
+
 /**
  * A read-only file system over MCP resources: reading a document runs `resources/read`; text
  * contents are UTF-8, blobs are their bytes (so images open in the image preview); a read with
@@ -65,15 +77,12 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private readonly handedOut = new Map<string, Set<string>>();
   private readonly sub: { dispose(): void };
   /** Where failures are logged (the "MCP Host" channel). */
-  log?: (message: string) => void;
-  /**
-   * Before reading from a server that is not running (set by the extension): a read is a use, so this starts a server
-   * waiting for its first use or waits for a starting one, through the launch-consent gate; it rejects with a readable
-   * message when the server may not start (denied, stopped by the user, Restricted Mode).
-   */
-  beforeRead?: (server: string) => Promise<void>;
+  readonly log?: (message: string) => void;
+  private readonly beforeRead?: (server: string) => Promise<void>;
 
-  constructor(private readonly host: HostApi) {
+  constructor(private readonly host: HostApi, services: ResourceFsServices = {}) {
+    this.log = services.log;
+    this.beforeRead = services.beforeRead;
     this.sub = host.onDidUpdateResource(({ server, uri }) => this.invalidate(server, uri));
   }
 

@@ -12,6 +12,7 @@ import { forms } from '../forms/forms';
 import { ask as askDialog } from '../ui/dialogs';
 import { KeyedQueue } from '../trust/grants';
 import type { ServerTurns } from '../trust/serverTurns';
+import type { TestSeams } from '../testSupport';
 
 export type { ElicitField } from './form';
 export type { UrlElicitUi } from './url';
@@ -94,11 +95,10 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
  * governor in the server's turn (`turns`): a Decline or a dismissed first question refuses the server's later
  * requests without a dialog for the rest of the session (they are answered "decline").
  */
-export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns) {
-  let ui: ElicitUi = quickInputElicitUi;
-  /** Tests replaced the dialogs: they answer field by field, no form. */
-  let custom = false;
-  const url = createUrlElicit(log);
+export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns, seams?: Pick<TestSeams, 'elicitUi' | 'urlElicitUi'>) {
+  // The real inputs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
+  const uiNow = (): ElicitUi => (seams?.elicitUi ? { ...quickInputElicitUi, ...seams.elicitUi } : quickInputElicitUi);
+  const url = createUrlElicit(log, seams);
   const queue = new KeyedQueue();
   const refused = (server: string, why: 'denied' | 'shared' | 'cancelled'): ElicitResult => {
     log(server, 'info', why === 'denied'
@@ -108,7 +108,8 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
   };
   const form = async (server: string, params: { message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: string[] } }, fields: ElicitField[], signal: AbortSignal): Promise<ElicitResult> => {
     // More than one field, and the dialogs are the real ones: one form (forms/), checked against the requested schema.
-    if (!custom && forms && fields.length > 1) {
+    // Tests that replaced the inputs answer field by field, no form.
+    if (!seams?.elicitUi && forms && fields.length > 1) {
       const f = forms;
       const asked = await turns.ask(server, 'elicitation', {
         show: () => f.open({ title: vscode.l10n.t('MCP server "{0}" asks', server), message: params.message, schema: params.requestedSchema ?? {}, decline: true }),
@@ -124,6 +125,7 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
       log(server, 'info', `Elicitation answered (${Object.keys(a.value).join(', ') || 'no fields'})`);
       return { action: 'accept', content: a.value as Record<string, string | number | boolean | string[]> };
     }
+    const ui = uiNow();
     const asked = await turns.ask(server, 'elicitation', {
       show: () => ui.start(server, params.message, fields),
       says: a => (a === 'respond' ? 'yes' : 'no'),
@@ -165,7 +167,5 @@ export function createElicit(log: (server: string, level: 'info' | 'warning' | '
     elicit,
     elicitUrlRequired: url.elicitUrlRequired,
     elicitationComplete: url.elicitationComplete,
-    setUi: (u: Partial<ElicitUi> | undefined) => { ui = { ...quickInputElicitUi, ...u }; custom = u !== undefined; },
-    setUrlUi: url.setUi,
   };
 }

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome, dialogText, quoted, headlineOrigin } from '../../mcp';
 import { askExternalUrl, openExternalUrl } from '../ui/externalUrl';
+import type { TestSeams } from '../testSupport';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
 export interface UrlElicitUi {
@@ -56,8 +57,9 @@ export const realUrlElicitUi: UrlElicitUi = {
 type Log = (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
 
 /** The URL-mode half of elicitation, plus the completion notification and the -32042 flow. */
-export function createUrlElicit(log: Log) {
-  let ui: UrlElicitUi = realUrlElicitUi;
+export function createUrlElicit(log: Log, seams?: Pick<TestSeams, 'urlElicitUi'>) {
+  // The real dialogs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
+  const uiNow = (): UrlElicitUi => (seams?.urlElicitUi ? { ...realUrlElicitUi, ...seams.urlElicitUi } : realUrlElicitUi);
   const followed = new UrlElicitations();
 
   /** Consent then open; `follow` is the follower already watching for the completion. */
@@ -68,7 +70,7 @@ export function createUrlElicit(log: Log) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, target.message);
     }
     log(server, 'info', `URL elicitation: ${params.message} (${target.origin}; id ${params.elicitationId})`);
-    const answer = await ui.consent(server, params.message, target, closed);
+    const answer = await uiNow().consent(server, params.message, target, closed);
     if (closed.aborted) {
       log(server, 'info', 'URL elicitation completed or withdrawn before the user answered; nothing opened');
       return { action: 'cancel' };
@@ -77,7 +79,7 @@ export function createUrlElicit(log: Log) {
       log(server, 'info', `URL elicitation ${answer === 'decline' ? 'declined' : 'cancelled'} by the user`);
       return { action: answer };
     }
-    if (!await ui.open(target.url)) {
+    if (!await uiNow().open(target.url)) {
       log(server, 'warning', `URL elicitation: the link to ${target.origin} could not be opened`);
       return { action: 'decline' };
     }
@@ -107,7 +109,7 @@ export function createUrlElicit(log: Log) {
       const r = await consentAndOpen(server, params, consentClosed.signal);
       if (r.action !== 'accept') return r.action;
       if (target instanceof Error) return 'cancel';
-      const outcome = await ui.waitForCompletion(server, target, f.done);
+      const outcome = await uiNow().waitForCompletion(server, target, f.done);
       if (outcome === 'retry') {
         log(server, 'info', `URL elicitation ${params.elicitationId}: the user asked to retry the request`);
         return 'complete';
@@ -129,6 +131,5 @@ export function createUrlElicit(log: Log) {
 
   return {
     elicitUrl, elicitUrlRequired, elicitationComplete,
-    setUi: (u: Partial<UrlElicitUi> | undefined) => { ui = { ...realUrlElicitUi, ...u }; },
   };
 }

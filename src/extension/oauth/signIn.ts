@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from '../settings';
 import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../../mcp';
 import { confirmAndOpen } from '../ui/externalUrl';
+import type { TestSeams } from '../testSupport';
 
 /**
  * SecretStorage as the core's OAuth token storage for one server URL. The storage keys carry a hash of the URL, never
@@ -45,8 +46,9 @@ export class OAuthBridge implements vscode.Disposable {
   /** Redirect URIs per server, in the form the browser can reach (after asExternalUri). */
   private readonly redirects = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [];
-  /** The browser step (ask, then openExternal); tests replace it to follow the authorization URL themselves. */
-  openBrowser: (server: string, url: string) => Promise<void> = async (server, url) => {
+  /** The browser step (ask, then openExternal); tests replace it (test seams) to follow the authorization URL themselves. */
+  readonly openBrowser = async (server: string, url: string): Promise<void> => {
+    if (this.seams?.openBrowser) return this.seams.openBrowser(server, url);
     // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
     // full URL that is then opened.
     const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') });
@@ -57,6 +59,10 @@ export class OAuthBridge implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly host: () => HostApi | undefined,
     private readonly log: (message: string) => void = () => undefined,
+    /** Starts a server through the extension's gate (launch consent, trust); default: the connection's own start. */
+    private readonly startServer?: (name: string) => Promise<void>,
+    /** Test-only replacement of the browser step (testSupport.ts; given in test mode only). */
+    private readonly seams?: Pick<TestSeams, 'openBrowser'>,
   ) {
     this.disposables.push(vscode.window.registerUriHandler({ handleUri: uri => this.handle(uri) }));
   }
@@ -115,9 +121,6 @@ export class OAuthBridge implements vscode.Disposable {
   async signOut(def: ServerDefinition): Promise<void> {
     await this.providerFor(def)?.invalidateCredentials('all');
   }
-
-  /** Starts a server through the extension's gate (set once the controller exists). */
-  startServer: ((name: string) => Promise<void>) | undefined;
 
   /** Completes a sign-in from the redirect URI (`…/oauth/<server>?code=…`): the URI handler calls this. */
   async handle(uri: vscode.Uri): Promise<void> {

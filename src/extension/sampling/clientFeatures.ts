@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { chatModels } from '../chat/models';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import { type ClientFeatures, type ModelDescriptor, type SamplingContext, type SamplingPolicy, offeredTools, type OfferedTools, dialogText, quoted, shownName } from '../../mcp';
-import { createElicit, type ElicitUi, type UrlElicitUi } from '../elicitation/elicitation';
+import { createElicit } from '../elicitation/elicitation';
+import type { TestSeams } from '../testSupport';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { KeyedQueue, ScopedGrants, type Grant } from '../trust/grants';
 import { applyStopSequences } from './stopSequences';
@@ -51,6 +52,8 @@ export interface ClientFeatureDeps {
   getPolicy?: (server: string) => SamplingPolicy | undefined;
   /** Where each server is defined plus its definition key: what "always" grants are keyed by and kept in. */
   identity?: ServerIdentityLookup;
+  /** Test-only replacements of the sampling and elicitation dialogs (testSupport.ts; given in test mode only). */
+  seams?: Pick<TestSeams, 'samplingUi' | 'elicitUi' | 'urlElicitUi'>;
 }
 
 /** The client features plus hooks for tests and commands. */
@@ -58,12 +61,6 @@ export interface SamplingFeatures extends ClientFeatures, vscode.Disposable {
   listModels: NonNullable<ClientFeatures['listModels']>;
   sample: NonNullable<ClientFeatures['sample']>;
   elicit: NonNullable<ClientFeatures['elicit']>;
-  /** Replaces the dialogs (undefined restores the real ones). */
-  setUi(ui: SamplingUi | undefined): void;
-  /** Replaces the elicitation inputs, all or some (the rest stay real); undefined restores the real ones. */
-  setElicitUi(ui: Partial<ElicitUi> | undefined): void;
-  /** Replaces the URL-mode elicitation dialogs (consent, open, wait), all or some; undefined restores the real ones. */
-  setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** Forgets session and always grants. */
   resetGrants(): Promise<void>;
   /** Forgets `server`'s sampling and elicitation denials of this session (the user started or restarted it). */
@@ -204,15 +201,16 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   const grants = new ScopedGrants({ user: deps.context.globalState, workspace: deps.context.workspaceState }, SAMPLING_ALWAYS_KEY);
   /** Scope and key of a server's sampling grant; undefined (ask every time) for a server the controller does not know. */
   const grantOf = (server: string) => {
-    const id = deps.identity?.of?.(server);
+    const id = deps.identity?.(server);
     return id && { scope: id.scope, key: grantKey(id) };
   };
   const queue = new KeyedQueue();
-  let ui: SamplingUi = modalSamplingUi;
+  // The real dialogs, or (tests) the replacement in the test seams; read each time one is asked.
+  const ui = (): SamplingUi => deps.seams?.samplingUi ?? modalSamplingUi;
   // A server's sampling and elicitation questions, once per turn through the governor: after a Deny (or a Decline)
   // that server's later requests of the kind are refused without a dialog this session.
   const turns = new ServerTurns(govern);
-  const elicitation = createElicit(deps.log, turns);
+  const elicitation = createElicit(deps.log, turns, deps.seams);
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
     const [model] = await chatModels({ id: ctx.model.id });
@@ -258,7 +256,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     let grant: Grant | undefined = where && grants.standing(where.scope, where.key);
     if (!grant) {
       const asked = await turns.ask(server, 'sampling', {
-        show: () => ui.approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) }),
+        show: () => ui().approve({ server, model: ctx.model, summary, lastUserText: lastUserText(params) }),
         says: a => (a.grant === 'deny' ? 'no' : 'yes'),
         signal: ctx.signal,
       });
@@ -293,7 +291,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     }
     let text = result.text;
     if (grant !== 'always') {
-      const review = await ui.review(server, ctx.model, text, result.toolUses.map(u => `${u.name} ${JSON.stringify(u.input)}`));
+      const review = await ui().review(server, ctx.model, text, result.toolUses.map(u => `${u.name} ${JSON.stringify(u.input)}`));
       if (review.action === 'cancel') {
         deps.log(server, 'info', 'Sampling answer withheld by the user after review');
         throw new Error(REVIEW_CANCELLED_MESSAGE);
@@ -329,9 +327,6 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
     elicit: (server, request, signal) => elicitation.elicit(server, request, signal),
     elicitUrlRequired: elicitation.elicitUrlRequired,
     elicitationComplete: elicitation.elicitationComplete,
-    setUi: u => { ui = u ?? modalSamplingUi; },
-    setElicitUi: u => elicitation.setUi(u),
-    setUrlElicitUi: u => elicitation.setUrlUi(u),
     resetGrants: () => { turns.reset(); return grants.clear(); },
     forgetDenials: server => turns.forget(server),
     dispose: () => { /* nothing held beyond the grants in the mementos */ },

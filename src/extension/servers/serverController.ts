@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as settings from '../settings';
 import { ContextKeys } from '../../views/commandIds';
-import { failureKey, type SeenFailures } from '../ui/failureNotice';
+import { failureKey } from '../ui/failureNotice';
 import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources, cpuMs } from '../../mcp';
 import { DENIED, WAITING } from './reasons';
 import { currentWorkspaceScope, type InputScope } from '../trust/inputs';
@@ -26,7 +26,7 @@ const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 export { ConsentDeniedError } from './reasons';
 export { inputUses } from './workspaceSettings';
-export type { Origin } from './state';
+export type { ControllerServices, Origin } from './state';
 
 /** Records a step of the first sync: wall-clock time, and the thread's CPU time under `cpu <step>`. */
 function mark(marks: Record<string, number>, step: string): void {
@@ -210,8 +210,6 @@ export class ServerController extends ServerGates {
   }
 
   private lastProblems = '';
-  /** Settings problems shown before (across reloads); set by the extension. */
-  seenProblems?: SeenFailures;
 
   /** One notification per new set of settings problems (not on every sync, not again after a reload). */
   private notifyProblems(errors: ConfigError[]): void {

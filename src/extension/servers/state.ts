@@ -17,9 +17,35 @@ import { toVs } from '../ui/logs';
 import { WAITING } from './reasons';
 import type { OrgPolicyWatcher } from '../trust/policy';
 import type { ConfigSourceFiles } from '../documents/configSourceFiles';
+import type { SeenFailures } from '../ui/failureNotice';
 import { NEEDS_INPUT, shownReason } from './reasons';
 
 export type Origin = 'user' | 'workspace';
+
+/** What the server controller is given at construction (extension.ts); nothing is set on it afterwards. */
+export interface ControllerServices {
+  host: HostApi;
+  consent: LaunchConsent;
+  /** Servers the host wrote into settings (import, registry): their first start asks consent in either scope. */
+  added: AddedServers;
+  inputs: InputStore;
+  log: vscode.LogOutputChannel;
+  /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
+  definitionKey: DefinitionKey;
+  /**
+   * Once, with the first sync's resolved definitions, before any consent or grant is looked up: re-keys what an
+   * older version stored under unsalted keys (definitionKeys.ts).
+   */
+  migrateKeys?: (defs: readonly ServerDefinition[]) => void;
+  /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
+  policy?: OrgPolicyWatcher;
+  /** The portable config files (`.mcp.json`, `~/.copilot/mcp-config.json`, issue 40): a change of one reconciles again. */
+  sourceFiles?: ConfigSourceFiles;
+  /** Servers installed from the MCP Registry (issue 40: `chat.mcp.access: registry`), kept where no settings file can forge them. */
+  registryInstalls?: RegistryInstalls;
+  /** Settings problems shown before (across reloads): one notification per new set of problems. */
+  seenProblems?: SeenFailures;
+}
 
 /** The controller's state and the views' annotations (ServerController's base). */
 export abstract class ServerControllerState implements ServerAnnotations, vscode.Disposable {
@@ -51,28 +77,41 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   readonly firstSyncMarks: Record<string, number> = {};
   protected synced = false;
 
-  constructor(
-    protected readonly host: HostApi,
-    protected readonly consent: LaunchConsent,
-    /** Servers the host wrote into settings (import, registry): their first start asks consent in either scope. */
-    protected readonly added: AddedServers,
-    protected readonly inputs: InputStore,
-    protected readonly log: vscode.LogOutputChannel,
-    /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
-    protected readonly definitionKey: DefinitionKey,
-    /**
-     * Once, with the first sync's resolved definitions, before any consent or grant is looked up: re-keys what an
-     * older version stored under unsalted keys (definitionKeys.ts). Undefined once done.
-     */
-    protected migrateKeys?: (defs: readonly ServerDefinition[]) => void,
-    /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
-    protected readonly policy?: OrgPolicyWatcher,
-    /** The portable config files (`.mcp.json`, `~/.copilot/mcp-config.json`, issue 40): a change of one reconciles again. */
-    protected readonly sourceFiles?: ConfigSourceFiles,
-  ) {
-    // One log line per denial, wherever the dialog was asked from.
-    consent.onDenied = def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`);
+  protected readonly host: HostApi;
+  protected readonly consent: LaunchConsent;
+  /** Servers the host wrote into settings (import, registry): their first start asks consent in either scope. */
+  protected readonly added: AddedServers;
+  protected readonly inputs: InputStore;
+  protected readonly log: vscode.LogOutputChannel;
+  /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
+  protected readonly definitionKey: DefinitionKey;
+  /** Re-keys what an older version stored (ControllerServices.migrateKeys); undefined once done. */
+  protected migrateKeys?: (defs: readonly ServerDefinition[]) => void;
+  /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
+  protected readonly policy?: OrgPolicyWatcher;
+  /** The portable config files (`.mcp.json`, `~/.copilot/mcp-config.json`, issue 40): a change of one reconciles again. */
+  protected readonly sourceFiles?: ConfigSourceFiles;
+  /** Servers installed from the MCP Registry (issue 40: `chat.mcp.access: registry`). */
+  protected readonly registryInstalls?: RegistryInstalls;
+  /** Settings problems shown before (across reloads). */
+  protected readonly seenProblems?: SeenFailures;
+
+  constructor(services: ControllerServices) {
+    const { host, consent, policy, sourceFiles } = services;
+    this.host = host;
+    this.consent = consent;
+    this.added = services.added;
+    this.inputs = services.inputs;
+    this.log = services.log;
+    this.definitionKey = services.definitionKey;
+    this.migrateKeys = services.migrateKeys;
+    this.policy = policy;
+    this.sourceFiles = sourceFiles;
+    this.registryInstalls = services.registryInstalls;
+    this.seenProblems = services.seenProblems;
     this.disposables.push(
+      // One log line per denial, wherever the dialog was asked from.
+      consent.onDidDeny(def => this.log.info(`${def.name}: launch not allowed; it stays stopped until you start it ("MCP Host: Start Server")`)),
       vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e)) void this.sync(); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sync()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()),
@@ -153,9 +192,6 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   sourceOf(server: string): string | undefined {
     return this.portableFrom.get(server)?.label;
   }
-
-  /** Servers installed from the MCP Registry (issue 40: `chat.mcp.access: registry`); set by the extension before the first sync. */
-  registryInstalls?: RegistryInstalls;
 
   /**
    * The settings scope a server is defined in, for the record of registry installs: undefined for a server read from

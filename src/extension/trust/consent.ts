@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition, headlineOrigin, shownOrigin, READ_CAPS, readBoundedText, parseDotenv, dialogText, quoted, shellQuote } from '../../mcp';
 import { ask as askDialog } from '../ui/dialogs';
+import type { TestSeams } from '../testSupport';
 
 /** Definition keys the user allowed (workspace state). */
 export const CONSENT_ALLOWED_KEY = 'mcpHost.launchConsent';
@@ -63,18 +64,19 @@ export class LaunchConsent {
   private readonly asking = new Map<string, Promise<boolean>>();
   /** Definition keys whose dialog was dismissed in this window ("not now"): no dialog until the user's own Start. */
   private readonly notNow = new Set<string>();
-  /** The one-server dialog; tests replace it through the extension's test API. */
-  prompt: ConsentPrompt = modalPrompt;
-  /**
-   * The several-servers dialog; tests replace it through the extension's test API. Unset while
-   * `prompt` is replaced: each server is then reviewed through `prompt`.
-   */
-  batchPrompt: ConsentBatchPrompt | undefined;
-  /** Called once for every "Don't Allow" (a dismissed dialog is "not now" and not reported): the controller logs it. */
-  onDenied: ((def: ServerDefinition) => void) | undefined;
+  private readonly denials = new vscode.EventEmitter<ServerDefinition>();
+  /** Fires once for every "Don't Allow" (a dismissed dialog is "not now" and not reported): the controller logs it. */
+  readonly onDidDeny = this.denials.event;
 
-  /** `state` is the workspace state; `key` the definition key (a hash). */
-  constructor(private readonly state: Pick<vscode.Memento, 'get' | 'update'>, private readonly key: (def: ServerDefinition) => string) {
+  /**
+   * `state` is the workspace state; `key` the definition key (a hash); `seams` the test-only replacements of the
+   * dialogs (testSupport.ts; given in test mode only).
+   */
+  constructor(
+    private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
+    private readonly key: (def: ServerDefinition) => string,
+    private readonly seams?: Pick<TestSeams, 'consentPrompt' | 'consentBatchPrompt'>,
+  ) {
     // Only hashes are kept: anything else (an older format) is dropped.
     for (const k of [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY]) {
       const v = state.get<unknown>(k);
@@ -140,7 +142,8 @@ export class LaunchConsent {
   private async askAll(requests: (ConsentRequest & { fp: string })[]): Promise<boolean[]> {
     if (requests.length === 1) return [await this.askOne(requests[0])];
     const details = await Promise.all(requests.map(r => describeRequest(r)));
-    const batch = this.batchPrompt ?? (this.prompt === modalPrompt ? modalBatchPrompt : async () => 'review' as const);
+    // A test that replaced the one-server dialog but not this one reviews each server through its replacement.
+    const batch = this.seams?.consentBatchPrompt ?? (this.seams?.consentPrompt ? async () => 'review' as const : modalBatchPrompt);
     const detail = requests.map((r, i) => `${consentQuestion(r)}\n${details[i]}`).join('\n\n');
     const answer = await batch(requests.map(r => r.def), detail);
     if (answer === 'review') {
@@ -152,7 +155,8 @@ export class LaunchConsent {
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
-    return this.record(r, await this.prompt(r.def, await describeRequest(r), consentQuestion(r)));
+    const prompt = this.seams?.consentPrompt ?? modalPrompt;
+    return this.record(r, await prompt(r.def, await describeRequest(r), consentQuestion(r)));
   }
 
   /** Keeps an answer: "allow" and "Don't Allow" are remembered; a dismissed dialog (undefined) is "not now", kept nowhere. */
@@ -161,7 +165,7 @@ export class LaunchConsent {
     this.notNow.delete(fp);
     const denied = this.list(CONSENT_DENIED_KEY);
     if (answer !== 'allow') {
-      this.onDenied?.(def);
+      this.denials.fire(def);
       if (!denied.includes(fp)) await this.state.update(CONSENT_DENIED_KEY, [...denied, fp].slice(-MAX_DENIED));
       return false;
     }

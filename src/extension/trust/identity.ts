@@ -11,8 +11,11 @@ export interface ServerIdentity {
   definitionKey: string;
 }
 
-/** Late-bound lookup of a server's identity (sampling and chat exist before the controller). */
-export interface ServerIdentityLookup { of?: (name: string) => ServerIdentity | undefined }
+/**
+ * A server's identity by name, given at construction: sampling and chat are built before the controller that answers it
+ * (extension.ts passes a function that asks the controller once it exists; undefined before).
+ */
+export type ServerIdentityLookup = (name: string) => ServerIdentity | undefined;
 
 /** The storage key of a grant: scope, name and definition key, plus `suffix` (e.g. a tool name). */
 export function grantKey(id: ServerIdentity, suffix?: string): string {

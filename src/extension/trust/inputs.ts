@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../../mcp';
+import type { TestSeams } from '../testSupport';
 
 const KEY_PREFIX = 'mcpHost.input.';
 const INDEX_KEY = 'mcpHost.inputKeys';
@@ -31,10 +32,17 @@ export function scopeKey(scope: InputScope): string {
  */
 export class InputStore {
   private readonly pending = new Map<string, Promise<string>>();
-  /** Shows the input box; tests replace it through the extension's test API. */
-  ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined> = o => vscode.window.showInputBox(o);
+  /** Shows the input box: `ask` as given (a store of its own in a test), else the test seam, else the real input box. */
+  private readonly ask: (options: vscode.InputBoxOptions) => Thenable<string | undefined>;
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly state: vscode.Memento) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly state: vscode.Memento,
+    options: { ask?: (options: vscode.InputBoxOptions) => Thenable<string | undefined>; seams?: Pick<TestSeams, 'inputPrompt'> } = {},
+  ) {
+    const { ask, seams } = options;
+    this.ask = ask ?? (o => (seams?.inputPrompt ? seams.inputPrompt(o) : vscode.window.showInputBox(o)));
+  }
 
   /** The stored value of `input` in `scope`, or asks the user; rejects when the user cancels. */
   resolve(input: InputDefinition, scope: InputScope, server?: string): Promise<string> {

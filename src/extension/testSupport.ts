@@ -1,0 +1,80 @@
+/**
+ * The one test-only object (issue 39): every dialog a test answers without UI goes in here, and nowhere else.
+ *
+ * `TestSeams` is what the features are given at construction (consent, inputs, @mcp, sampling and elicitation, OAuth):
+ * each reads its seam at the moment it asks, and asks through the real dialog while the seam is unset. `TestSupport`
+ * is how the editor tests set the seams (plus the two dialog paths that are one per extension host: the modal-dialog
+ * answerer of ui/dialogs.ts and the external-URL dialog of ui/externalUrl.ts).
+ *
+ * Who can reach it: extension.ts builds the seams and returns `testSupport` on its API only when the extension runs in
+ * test mode (`vscode.ExtensionMode.Test`: the editor test runner's extensionDevelopmentPath plus extensionTestsPath,
+ * scripts/editor/run-editor-tests.mjs). An installed extension is given no seams: its features have no hook to replace
+ * a dialog, and its API has no `testSupport`.
+ */
+import type * as vscode from 'vscode';
+import type { ChatUi } from './chat/ui';
+import type { ElicitUi, UrlElicitUi } from './elicitation/elicitation';
+import type { SamplingUi } from './sampling/clientFeatures';
+import type { ConsentBatchPrompt, ConsentPrompt } from './trust/consent';
+import { setDialogAnswerer, type DialogAnswerer } from './ui/dialogs';
+import { setExternalUrlUi, type ExternalUrlUi } from './ui/externalUrl';
+
+/** The replaced dialogs, read by the features given this object at construction; unset: the real dialog. */
+export interface TestSeams {
+  /** The launch-consent dialog for one server. */
+  consentPrompt?: ConsentPrompt;
+  /** The dialog about several servers at once; unset while `consentPrompt` is set: each is reviewed through it. */
+  consentBatchPrompt?: ConsentBatchPrompt;
+  /** The `${input:}` input box. */
+  inputPrompt?: (options: vscode.InputBoxOptions) => Thenable<string | undefined>;
+  /** The @mcp participant's dialogs (the rest stay real). */
+  chatUi?: Partial<ChatUi>;
+  /** The sampling dialogs (approve, review). */
+  samplingUi?: SamplingUi;
+  /** The elicitation inputs, all or some (the rest stay real; set: field by field, no form). */
+  elicitUi?: Partial<ElicitUi>;
+  /** The URL-mode elicitation dialogs (consent, open, wait), all or some. */
+  urlElicitUi?: Partial<UrlElicitUi>;
+  /** OAuth's browser step (tests follow the authorization URL themselves). */
+  openBrowser?: (server: string, url: string) => Promise<void>;
+}
+
+/** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
+export interface TestSupport {
+  /** The launch-consent dialog (tests answer without UI). */
+  setConsentPrompt(prompt: ConsentPrompt | undefined): void;
+  /** The dialog that asks about several servers at once (undefined: review each through the one-server prompt). */
+  setConsentBatchPrompt(prompt: ConsentBatchPrompt | undefined): void;
+  /** How modal dialogs with server text are answered (tests read them as shown). */
+  setDialogAnswerer(answerer: DialogAnswerer | undefined): void;
+  /** The `${input:}` input box. */
+  setInputPrompt(ask: ((options: vscode.InputBoxOptions) => Thenable<string | undefined>) | undefined): void;
+  /** The one confirm-and-open path for external URLs: its dialog and open (tests see the text shown and the URL opened). */
+  setExternalUrlUi(ui: Partial<ExternalUrlUi> | undefined): void;
+  /** The @mcp participant's dialogs (tool confirmation, argument questions; App views' tool confirmation too). */
+  setChatUi(ui: Partial<ChatUi> | undefined): void;
+  /** The sampling dialogs. */
+  setSamplingUi(ui: SamplingUi | undefined): void;
+  /** The elicitation inputs, all or some. */
+  setElicitUi(ui: Partial<ElicitUi> | undefined): void;
+  /** The URL-mode elicitation dialogs, all or some. */
+  setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
+  /** OAuth's browser step. */
+  setOpenBrowser(open: ((server: string, url: string) => Promise<void>) | undefined): void;
+}
+
+/** The test support over `seams` (the object the features were given). */
+export function createTestSupport(seams: TestSeams): TestSupport {
+  return {
+    setConsentPrompt: p => { seams.consentPrompt = p; },
+    setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },
+    setDialogAnswerer,
+    setInputPrompt: ask => { seams.inputPrompt = ask; },
+    setExternalUrlUi,
+    setChatUi: ui => { seams.chatUi = ui; },
+    setSamplingUi: ui => { seams.samplingUi = ui; },
+    setElicitUi: ui => { seams.elicitUi = ui; },
+    setUrlElicitUi: ui => { seams.urlElicitUi = ui; },
+    setOpenBrowser: open => { seams.openBrowser = open; },
+  };
+}
