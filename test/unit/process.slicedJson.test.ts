@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { JsonDepthError, SlicedJsonParser, mayHaveEscapedKey, parseJson, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
 import { safeCut } from '../../src/mcp/process/jsonBytes';
-import { approxJsonSize } from '../../src/mcp/catalogue/paging';
-import { nestsDeeperThan } from '../../src/mcp/limits';
-import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
+import { approxJsonSize, approxJsonSizeSliced, nestsDeeperThan, nestsDeeperThanSliced } from '../../src/mcp/jsonWalks';
 
 /** Tiny thresholds so that small inputs take every path (descend, batch, pieces). */
 const TINY: SlicedJsonOptions = { chunkBytes: 16, batchBytes: 24, pieceBytes: 7, maxDepth: 10_000 };
