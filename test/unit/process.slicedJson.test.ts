@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { JsonDepthError, SlicedJsonParser, mayHaveEscapedKey, parseJson, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { JsonDepthError, SlicedJsonParser, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { mayHaveEscapedKey, parseJson } from '../../src/mcp/process/parseJson';
 import { safeCut } from '../../src/mcp/process/jsonBytes';
 import { approxJsonSize, approxJsonSizeSliced, nestsDeeperThan, nestsDeeperThanSliced } from '../../src/mcp/jsonWalks';
 
