@@ -153,25 +153,9 @@ export function parseLimits(text: string, source: string): { limits: Partial<Lim
  * How deep a server's JSON may nest (a tool result, a resource, a prompt, any answer): deeper values are refused
  * where they arrive, with a message naming server and request, before anything recursive (formatting, size
  * estimates, JSON.stringify, redaction) walks them and overflows the stack. JSON.parse itself is not recursive.
+ * The check is `nestsDeeperThan` (jsonWalks.ts).
  */
 export const MAX_NESTING_DEPTH = 1000;
-
-/** True when `v` nests arrays/objects deeper than `max` levels (an iterative walk: no recursion, no stack overflow). */
-export function nestsDeeperThan(v: unknown, max = MAX_NESTING_DEPTH): boolean {
-  if (!v || typeof v !== 'object') return false;
-  const stack: Array<{ value: object; depth: number }> = [{ value: v, depth: 1 }];
-  const seen = new Set<object>();
-  while (stack.length) {
-    const { value, depth } = stack.pop()!;
-    if (depth > max) return true;
-    if (seen.has(value)) continue;
-    seen.add(value);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (child && typeof child === 'object') stack.push({ value: child as object, depth: depth + 1 });
-    }
-  }
-  return false;
-}
 
 /** "server `x`, tool `y`: the result nests deeper than 1,000 levels; the host does not take it". */
 export function nestingMessage(server: string, what: string): string {

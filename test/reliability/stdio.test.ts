@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isAlive } from '../../src/mcp/process/processTree';
-import { MAX_REPORTED_INVALID_LINES } from '../../src/mcp/process/stdioTransport';
+import { MAX_REPORTED_INVALID_LINES } from '../../src/mcp/process/stdoutReader';
 import type { ServerState } from '../../src/mcp/types';
 import { BYSTANDER, marked, markedProcesses, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
 

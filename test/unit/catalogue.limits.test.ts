@@ -4,7 +4,8 @@ import { runInNewContext } from 'node:vm';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Tool } from '@modelcontextprotocol/client';
 import { CatalogueSession } from '../../src/mcp/catalogue/catalogue';
-import { MIN_TTL_MS, approxJsonSize, expiryOf, fetchAll } from '../../src/mcp/catalogue/paging';
+import { MIN_TTL_MS, expiryOf, fetchAll } from '../../src/mcp/catalogue/paging';
+import { approxJsonSize } from '../../src/mcp/jsonWalks';
 import { resolveLimits } from '../../src/mcp/limits';
 import type { Catalogue } from '../../src/mcp/types';
 

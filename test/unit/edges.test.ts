@@ -6,8 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { McpHost } from '../../src/mcp/host';
-import { approxJsonSize } from '../../src/mcp/catalogue/paging';
-import { nestsDeeperThan } from '../../src/mcp/limits';
+import { approxJsonSize, nestsDeeperThan } from '../../src/mcp/jsonWalks';
 import { FAST_STOP, http, nodeFixture } from '../support/connection';
 import { startHttpFixture } from '../fixtures/servers/harness';
 

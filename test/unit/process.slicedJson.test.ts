@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { JsonDepthError, SlicedJsonParser, mayHaveEscapedKey, parseJson, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { JsonDepthError, SlicedJsonParser, type SlicedJsonOptions } from '../../src/mcp/process/slicedJson';
+import { mayHaveEscapedKey, parseJson } from '../../src/mcp/process/parseJson';
 import { safeCut } from '../../src/mcp/process/jsonBytes';
-import { approxJsonSize } from '../../src/mcp/catalogue/paging';
-import { nestsDeeperThan } from '../../src/mcp/limits';
-import { approxJsonSizeSliced, nestsDeeperThanSliced } from '../../src/mcp/slicedWalks';
+import { approxJsonSize, approxJsonSizeSliced, nestsDeeperThan, nestsDeeperThanSliced } from '../../src/mcp/jsonWalks';
 
 /** Tiny thresholds so that small inputs take every path (descend, batch, pieces). */
 const TINY: SlicedJsonOptions = { chunkBytes: 16, batchBytes: 24, pieceBytes: 7, maxDepth: 10_000 };

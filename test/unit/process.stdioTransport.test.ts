@@ -3,7 +3,8 @@ import { LineFramer, OVERFLOW_TAIL_BYTES, utf8Boundary, utf8Head } from '../../s
 import { describeInvalid, idAtEnd, readHead } from '../../src/mcp/process/jsonrpcShape';
 import { cutLine, trimTail } from '../../src/mcp/process/stderrLines';
 import { spawnCommand } from '../../src/mcp/process/windowsCommand';
-import { StdioMessageError, StdioTransport } from '../../src/mcp/process/stdioTransport';
+import { StdioTransport } from '../../src/mcp/process/stdioTransport';
+import { StdioMessageError } from '../../src/mcp/process/stdoutReader';
 import { isAlive, LAUNCH_MARKER_ENV } from '../../src/mcp/process/processTree';
 import { HOST_REJECTED } from '../../src/mcp/errors';
 import { rng } from '../support/rng';

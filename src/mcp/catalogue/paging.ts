@@ -1,6 +1,7 @@
 /**
  * Every page of one catalogue list (H20: tools, prompts, resources, resource templates) up to the catalogue limits,
- * a repeated cursor caught, the list's freshness from its `ttlMs`, and the size of what was read (approxJsonSize).
+ * a repeated cursor caught, the list's freshness from its `ttlMs`, and the size of what was read (`approxJsonSize`,
+ * jsonWalks.ts).
  * The catalogue session (catalogue.ts) calls it per list.
  */
 import { createHash } from 'node:crypto';
@@ -8,6 +9,7 @@ import { MAX_CACHE_TTL_MS, type Client, type RequestOptions as SdkRequestOptions
 import type { Catalogue } from '../types';
 import { LOOSE_RESULT, specSchema } from '../spec';
 import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
+import { approxJsonSize } from '../jsonWalks';
 
 export type CatalogueKind = keyof Catalogue;
 export const CATALOGUE_KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -130,43 +132,4 @@ export async function fetchAll<K extends CatalogueKind>(
 /** What `fetchAll` keeps of a cursor to see it repeated within the call: a short one itself, a long one its digest. */
 function cursorKey(cursor: string): string {
   return cursor.length <= 64 ? `=${cursor}` : `#${createHash('sha256').update(cursor).digest('base64')}`;
-}
-
-/**
- * About the length of `v` as JSON (strings' lengths plus quotes, keys, separators), for the catalogue's bytes
- * cap, the history's sizes and the skills' cap: a walk, where JSON.stringify of every item cost a quarter of a
- * 10,000-item refresh. Iterative (an explicit stack), so a value nested 100,000 levels deep cannot overflow the
- * call stack. It keeps no set of the objects seen (a set per item fed the collector for a third of a 10,000-item
- * refresh): what it walks is parsed JSON, a tree, and a shared object counts each time it occurs, as serialising
- * it would. The walk ends as soon as the size is over `stopAbove` (the caller's bound; the answer is then some
- * size over it), so with a bound even a value that is not a tree (a cycle) ends; every caller in the host passes one.
- */
-export function approxJsonSize(v: unknown, stopAbove = Number.MAX_SAFE_INTEGER): number {
-  let n = 0;
-  const stack: unknown[] = [v];
-  while (stack.length && n <= stopAbove) {
-    const x = stack.pop();
-    switch (typeof x) {
-      case 'string': n += x.length + 2; break;
-      case 'number': n += 8; break;
-      case 'boolean': n += 5; break;
-      case 'object': {
-        if (x === null) { n += 4; break; }
-        n += 2;
-        if (Array.isArray(x)) {
-          for (let i = 0; i < x.length; i++) stack.push(x[i]);
-          n += x.length;
-        } else {
-          for (const k in x) {
-            if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
-            n += k.length + 4;
-            stack.push((x as Record<string, unknown>)[k]);
-          }
-        }
-        break;
-      }
-      default: break;
-    }
-  }
-  return n;
 }

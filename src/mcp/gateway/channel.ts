@@ -13,7 +13,7 @@ import * as net from 'node:net';
 // From the client package (the same SDK core): the server package loads only with the gateway's MCP server (server.ts).
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineFramer } from '../process/lineFramer';
-import { parseJson } from '../process/slicedJson';
+import { parseJson } from '../process/parseJson';
 import {
   classify, errorLine, GATEWAY_HELLO_MAX_BYTES, GATEWAY_HELLO_TIMEOUT_MS, GATEWAY_MAX_CONNECTIONS, GATEWAY_MAX_HANDSHAKES,
   GATEWAY_MAX_MESSAGE_BYTES, GATEWAY_MAX_PENDING, HELLO_OK, parseHello, PendingBound, privateEndpoint, secretsEqual,

@@ -7,7 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProv
 import { McpHostError, httpStatusOf, messageOf } from '../errors';
 import type { FetchLike } from '../http/fetch';
 import type { HttpServerDefinition } from '../types';
-import { idKey } from '../process/stdioTransport';
+import { idKey } from '../process/stdoutReader';
 
 export type HttpKind = 'streamableHttp' | 'sse';
 

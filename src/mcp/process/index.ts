@@ -4,4 +4,5 @@ export * from './processTree';
 export * from './readBuffer';
 export * from './lineFramer';
 export * from './stdioTransport';
+export * from './stdoutReader';
 export * from './stderrLines';

@@ -157,3 +157,8 @@ export function utf8Boundary(bytes: Buffer, maxBytes: number = bytes.length): nu
 export function utf8Head(bytes: Buffer, maxBytes: number = bytes.length): string {
   return bytes.toString('utf8', 0, utf8Boundary(bytes, maxBytes));
 }
+
+/** A line's text without the `\r` of a CRLF ending. */
+export function stripCr(s: string): string {
+  return s.endsWith('\r') ? s.slice(0, -1) : s;
+}

@@ -9,7 +9,7 @@
  * like-for-like baseline (bench/linearStdio.ts) and the fixture harness (test/fixtures/servers/sdkHooks.ts).
  */
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
-import { parseJson } from './slicedJson';
+import { parseJson } from './parseJson';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** The SDK's default limit for one buffered stdio message. */

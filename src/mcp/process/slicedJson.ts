@@ -22,21 +22,22 @@
  * `{"\n":2}` gives the key `\` (V8 follows the earlier object's map transition; nodejs/node issue 63785, open).
  * The pre-pass marks every container holding such a key (and its ancestors) to be descended into, and the key is
  * decoded alone as a string literal, which V8 gets right: the value is the one RFC 8259 gives, on every Node.
- * `parseJson` does the same for the lines that are not big: `JSON.parse` unless such a key may be in the text.
+ * `parseJson` (parseJson.ts) does the same for the lines that are not big: `JSON.parse` unless such a key may be in
+ * the text.
  *
  *   const p = new SlicedJsonParser(bytes);
  *   while (!p.step(performance.now() + 8)) await new Promise(r => setImmediate(r));
  *   use(p.value);
  */
-import { BACKSLASH, COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, hasBackslash, isWs, parseSlice, safeCut, setProp, skipWs, stringBody, stringEnd, unexpected, valueEnd } from './jsonBytes';
+import { COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, hasBackslash, parseSlice, safeCut, setProp, skipWs, stringBody, stringEnd, unexpected, valueEnd } from './jsonBytes';
 
-/** Options of {@link SlicedJsonParser}; the defaults suit the stdio transport. */
 /**
  * The longest one step of the parser should hold the thread before its caller yields (ms): the deadline both of its
  * callers pass (stdio lines, App view messages).
  */
 export const PARSE_SLICE_MS = 8;
 
+/** Options of {@link SlicedJsonParser}; the defaults suit the stdio transport. */
 export interface SlicedJsonOptions {
   /** Containers at least this big are descended into; smaller values go to `JSON.parse` whole. */
   chunkBytes?: number;
@@ -61,7 +62,6 @@ export class JsonDepthError extends SyntaxError {
 }
 
 const SCAN_STRIDE = 64 * 1024;
-
 
 interface ArrayFrame { kind: 'array'; value: unknown[]; end: number }
 interface ObjectFrame { kind: 'object'; value: Record<string, unknown>; end: number; key: string | undefined }
@@ -413,49 +413,4 @@ export class SlicedJsonParser {
     }
     this.deliver(s.parts);
   }
-}
-
-/**
- * Whether a JSON text may hold an object key written with an escape. Every key ends with a quote that is not escaped
- * (an even number of backslashes before it) and a colon (maybe with whitespace between); a quote inside a string is
- * escaped, so `\":` in a string value (JSON inside a text) is no key end. From each key end the text is read back to the
- * key's opening quote: a backslash on the way (or an escaped quote) means it may. Never misses one (the differential
- * test checks it on every generated text). Linear: each key is read back once.
- */
-export function mayHaveEscapedKey(text: string): boolean {
-  if (text.indexOf('\\') < 0) return false;
-  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
-    let q = colon - 1;
-    while (q >= 0 && isWs(text.charCodeAt(q))) q--;
-    if (q < 0 || text.charCodeAt(q) !== QUOTE) continue;
-    let b = q - 1;
-    while (b >= 0 && text.charCodeAt(b) === BACKSLASH) b--;
-    const before = q - 1 - b;
-    if (before % 2 === 1) continue; // an escaped quote: inside a string, not the end of a key
-    if (before > 0) return true; // the key ends with an escaped backslash
-    for (let j = b; j >= 0; j--) {
-      const c = text.charCodeAt(j);
-      if (c === BACKSLASH) return true;
-      // A quote after a backslash is one inside the key; else it is the key's opening quote (after `{`, `,` or space).
-      if (c === QUOTE) {
-        if (j > 0 && text.charCodeAt(j - 1) === BACKSLASH) return true;
-        break;
-      }
-    }
-  }
-  return false;
-}
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * `JSON.parse` of a whole text (a message line that is not big), with object keys written with an escape decoded as
- * RFC 8259 says on every Node (the module comment: the `JSON.parse` of Node 24 and 26 can get them wrong): a text that
- * may hold one goes through {@link SlicedJsonParser}, which decodes such keys alone; any other is `JSON.parse`'s.
- * Throws `SyntaxError` for text that is not JSON.
- */
-export function parseJson(text: string): unknown {
-  // Buffer.from would replace a lone surrogate of the text itself (never in text decoded from UTF-8 bytes).
-  if (!mayHaveEscapedKey(text) || LONE_SURROGATE.test(text)) return JSON.parse(text);
-  return new SlicedJsonParser(Buffer.from(text, 'utf8')).parseAll();
 }

@@ -11,8 +11,8 @@ import {
   type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1, type Tool,
 } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '../api';
-import { nestingMessage, nestsDeeperThan } from '../limits';
-import { nestsDeeperThanSliced } from '../slicedWalks';
+import { nestingMessage } from '../limits';
+import { nestsDeeperThan, nestsDeeperThanSliced } from '../jsonWalks';
 import { describeAjvErrors } from '../schema/ajvErrors';
 import {
   CONNECTION_CLOSED_CODE, McpHostError, REQUEST_TIMEOUT_CODE, describeError, isConnectionClosedError, protocolCodeOf,

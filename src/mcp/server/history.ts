@@ -5,8 +5,7 @@
  * (made here, through the server's redaction path). Editor-free.
  */
 import { Emitter, type Event } from '../events';
-import { approxJsonSize } from '../catalogue/paging';
-import { approxJsonSizeSliced } from '../slicedWalks';
+import { approxJsonSize, approxJsonSizeSliced } from '../jsonWalks';
 import type { Redactor } from '../logging/redact';
 
 export type HistoryMethod = 'tools/call' | 'prompts/get' | 'resources/read';

@@ -11,7 +11,7 @@ import { SKILLS_EXTENSION_ID, SKILL_LIMITS, SkillVerificationError, SkillsClient
 import { Emitter, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import { limitMessage, type Limits } from '../limits';
-import { approxJsonSize } from '../catalogue/paging';
+import { approxJsonSize } from '../jsonWalks';
 import { shownName } from '../logging/humanText';
 
 export { SKILLS_EXTENSION_ID };
