@@ -41,6 +41,7 @@ import { HistoryStore } from './state/historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
 import { ToolEnablement } from './toolEnablement';
 import { OrgPolicyWatcher } from './trust/policy';
+import { quickInputs, type ShownQuickInput } from './ui/quickInputs';
 import { RegistryInstalls } from './trust/registryInstalls';
 import { setRegistryInstalls } from './commands/registry';
 import * as l10n from '@vscode/l10n';
@@ -84,6 +85,8 @@ export interface McpHostExtensionApi {
   taskNotices: readonly { text: string; actions: string[] }[];
   /** The server pickers the commands showed (placeholder, and each server's name and state as offered), newest last. */
   serverPicks: readonly { placeHolder: string; items: { label: string; description: string }[] }[];
+  /** Every quick pick and input box the commands and `@mcp` showed (title, placeholder, prompt, items), the newest 20, newest last. */
+  quickInputs: readonly ShownQuickInput[];
   /** MCP App views (open views, their state; the tool confirmation replaceable through `chat.setUi`, links through `setExternalUrlUi`). */
   apps: AppViews;
   /** The one confirm-and-open path for external URLs: replace its dialog and open (tests see the text shown and the URL opened). */
@@ -375,6 +378,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     trustOffers: controller.trustOffers,
     taskNotices,
     serverPicks,
+    quickInputs,
     gateway,
     toolEnablement,
     oauth,
