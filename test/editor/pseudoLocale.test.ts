@@ -12,7 +12,7 @@ import type { Dialog } from '../../src/extension/ui/dialogs';
 import type { McpNode } from '../../src/views/nodes';
 import type { ChatTranscript } from '../../src/extension/chat/mcpChat';
 import type { ShownQuickInput } from '../../src/extension/ui/quickInputs';
-import { activateHost, ROOT, until } from './helpers';
+import { activateHost, ROOT, textOf, until } from './helpers';
 
 const LOCALE = 'qps-ploc';
 
@@ -115,11 +115,12 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
 /**
  * The words in a string that are not the host's: the fixture server's names, the two configured servers' names and
  * what the test types (`qnone`, `qann`; all start with `q` and are no English words, so taking them out hides no
- * English of ours; `qfx_qecho` is the tool's name as the model sees it), the fake model's reply, and a running
+ * English of ours; `qfx_qecho` is the tool's name as the model sees it), the fake model's reply and name, and a running
  * server's protocol label ("MCP 2025-06-18": the protocol's name, a proper noun, and its version).
  */
-const SERVER_TEXT = ['qfx_qecho', 'qecho', 'qtext', 'qgreet', 'qwho', 'qmood', 'qfx', 'qfy', 'qnone', 'qann'];
-const MODEL_TEXT = [/fake-reply-to:[^\n]*/g];
+const SERVER_TEXT = ['qfx_qecho', 'qecho', 'qtext', 'qask', 'qplease', 'qname', 'qsample', 'qhi', 'qgreet', 'qwho', 'qmood', 'qfx', 'qfy', 'qnone', 'qann'];
+/** The fake model's reply, and its name, id and vendor as its provider gives them. */
+const MODEL_TEXT = [/fake-reply-to:[^\n]*/g, /Fake Model 1|fake-1|fakelm/g];
 const PROTOCOL_LABEL = /\bMCP \d{4}-\d{2}-\d{2}\b/g;
 
 /**
@@ -131,7 +132,7 @@ function englishIn(text: string): string[] {
   let rest = text.replace(/\$\([a-z0-9~-]+\)/g, '').replace(PROTOCOL_LABEL, '');
   for (const re of MODEL_TEXT) rest = rest.replace(re, '');
   for (const s of [...SERVER_TEXT].sort((a, b) => b.length - a.length)) rest = rest.split(s).join('');
-  return rest.match(/[A-Za-z]{2,}/g) ?? [];
+  return rest.match(/[A-Za-z]+/g) ?? [];
 }
 function assertPseudo(text: string | undefined, what: string): void {
   assert.ok(typeof text === 'string' && text !== '', `${what}: shown`);
@@ -144,6 +145,8 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
   const FIXTURE = path.join(ROOT, 'test/fixtures/servers/pseudo-locale.mjs');
   let api: McpHostExtensionApi;
   let model: vscode.LanguageModelChat;
+  /** The pseudo bundle the extension under test loaded (English message → pseudo-translation). */
+  let bundle: Record<string, string>;
   const cfg = () => vscode.workspace.getConfiguration('mcpHost');
 
   /** Every part of a chat answer a person reads: the markdown, the progress lines, the buttons, the error. */
@@ -190,6 +193,8 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
   before(async () => {
     api = await activateHost();
     api.setConsentPrompt(async () => 'allow');
+    const ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
+    bundle = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, `l10n/bundle.l10n.${LOCALE}.json`), 'utf8')) as Record<string, string>;
     [model] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
     assert.ok(model, 'the fake language model is installed');
     await cfg().update('servers', {
@@ -198,9 +203,12 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
     }, vscode.ConfigurationTarget.Workspace);
     await until(() => ['qfx', 'qfy'].every(n => api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.prompts.length === 1), 'both fixture servers running with their prompt');
   });
-  afterEach(() => {
+  afterEach(async () => {
     api.chat.setUi(undefined);
+    api.sampling.setUi(undefined);
+    api.sampling.setElicitUi(undefined);
     api.setDialogAnswerer(undefined);
+    await api.sampling.resetGrants();
   });
   after(async () => {
     await api.chat.chat.resetGrants();
@@ -209,8 +217,14 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
   });
 
   it('H570: @mcp: the prompt listings, /tools, an unknown prompt, a prompt run with its progress, and "needs a language model"', async () => {
+    // The predicate finds English: a message as it is in English, and not its pseudo-translation.
+    assert.deepStrictEqual(englishIn('Run a Prompt…'), ['Run', 'a', 'Prompt']);
+    assert.deepStrictEqual(englishIn(bundle['Run a Prompt…']), []);
     assertTranscript(await api.chat.run('', { model }), '@mcp alone');
-    assertTranscript(await api.chat.run('', { model, command: 'prompts' }), '@mcp /prompts');
+    const listed = await api.chat.run('', { model, command: 'prompts' });
+    assert.deepStrictEqual(listed.buttons.map(b => b.title), [bundle['Run a Prompt…']]);
+    assert.ok(listed.markdown.includes('`/qfx.qgreet`'), listed.markdown);
+    assertTranscript(listed, '@mcp /prompts');
     assertTranscript(await api.chat.run('', { model, command: 'tools' }), '@mcp /tools');
     assertTranscript(await api.chat.run('/qfx.qnone', { model }), '@mcp /qfx.qnone (no such prompt)');
     const run = await api.chat.run('/qfx.qgreet qwho=qann', { model });
@@ -262,11 +276,18 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
       ['Add Server: the kind, then the command line', () => vscode.commands.executeCommand('mcpHost.addServer'), 2, 1],
       ['Run Prompt in Chat: the prompt pick', () => vscode.commands.executeCommand('mcpHost.runPromptInChat'), 1],
     ];
+    const seen: ShownQuickInput[][] = [];
     for (const [what, run, count, accept] of cases) {
       const shown = await quickInputsOf(run, { accept });
       assert.strictEqual(shown.length, count, `${what}: ${JSON.stringify(shown)}`);
       shown.forEach((q, i) => assertQuickInput(q, `${what} (${i + 1})`));
+      seen.push(shown);
     }
+    // What the record holds is what the bundle says (outcomes, not only "no English").
+    assert.strictEqual(seen[0][0].placeHolder, bundle['Select an MCP server']);
+    assert.deepStrictEqual(seen[0][0].items.map(i => i.label), ['qfx', 'qfy']);
+    assert.strictEqual(seen[2][0].title, format(bundle['{0} ({1}/{2}): {3}'], format(bundle['Call {0}'], 'qecho'), '1', '1', 'qtext'));
+    assert.strictEqual(seen[4][0].placeHolder, format(bundle['Value for {0}'], 'qwho'));
   });
 
   it('H574: a dialog of the commands (Add Server over a name that exists: "Replace …?"), dismissed: nothing is written; the bystander keeps running', async () => {
@@ -280,5 +301,24 @@ describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dial
     for (const b of dialogs[0].buttons) assertPseudo(b.title, 'a dialog button');
     assert.strictEqual(JSON.stringify(cfg().inspect('servers')?.workspaceValue), before, 'the settings are as they were');
     assert.strictEqual(api.host.get('qfy')?.state.kind, 'running', 'the bystander server runs');
+  });
+
+  it('H574: a server\'s requests ask in dialogs: elicitation (information asked) and sampling (the model, with the request\'s facts), both dismissed; the bystander answers', async () => {
+    const dialogs: Dialog[] = [];
+    api.setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+    const call = async (tool: string) => textOf(await api.host.get('qfx')!.callTool(tool, {}));
+    const asked = await call('qask');
+    assert.match(asked, /"action":\s*"cancel"/, asked);
+    const sampled = await call('qsample');
+    assert.match(sampled, /^error: /, `dismissed: the server gets a rejection, ${sampled}`);
+    assert.strictEqual(dialogs.length, 2, JSON.stringify(dialogs.map(d => d.message)));
+    for (const [i, what] of ['elicitation', 'sampling'].entries()) {
+      assertPseudo(dialogs[i].message, `the ${what} dialog's message`);
+      assertPseudo(dialogs[i].detail, `the ${what} dialog's detail`);
+      for (const b of dialogs[i].buttons) assertPseudo(b.title, `a button of the ${what} dialog`);
+    }
+    // the sampling request's facts, each in the pseudo bundle's words: the server's message among them
+    assert.ok(dialogs[1].detail?.includes(`${bundle['user']}: qhi`), dialogs[1].detail);
+    assert.strictEqual(textOf(await api.host.get('qfy')!.callTool('qecho', { qtext: '7' })), '7', 'the bystander answers');
   });
 });
