@@ -18,6 +18,7 @@ import type { SamplingUi } from './sampling/clientFeatures';
 import type { ConsentBatchPrompt, ConsentPrompt } from './trust/consent';
 import { setDialogAnswerer, type DialogAnswerer } from './ui/dialogs';
 import { setExternalUrlUi, type ExternalUrlUi } from './ui/externalUrl';
+import { quickInputs, type ShownQuickInput } from './ui/quickInputs';
 
 /** The replaced dialogs, read by the features given this object at construction; unset: the real dialog. */
 export interface TestSeams {
@@ -61,6 +62,8 @@ export interface TestSupport {
   setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** OAuth's browser step. */
   setOpenBrowser(open: ((server: string, url: string) => Promise<void>) | undefined): void;
+  /** Every quick pick and input box the commands and `@mcp` showed (title, placeholder, prompt, items), the newest 20, newest last. */
+  readonly quickInputs: readonly ShownQuickInput[];
 }
 
 /** The test support over `seams` (the object the features were given). */
@@ -76,5 +79,6 @@ export function createTestSupport(seams: TestSeams): TestSupport {
     setElicitUi: ui => { seams.elicitUi = ui; },
     setUrlElicitUi: ui => { seams.urlElicitUi = ui; },
     setOpenBrowser: open => { seams.openBrowser = open; },
+    quickInputs,
   };
 }

@@ -37,7 +37,7 @@ export function stateDescription(state: ServerState, blocked?: string, waiting?:
 }
 
 /** How a sandboxed server is marked in the Servers view (H93). */
-export const SHIELD = '🛡 sandboxed';
+export const SHIELD = vscode.l10n.t('🛡 sandboxed');
 
 /** The markdown tooltip of a server: state, launch, capabilities, last error and stderr tail; resolved secrets masked as in the consent dialog. */
 export function serverTooltip(h: ServerHandle, blocked?: string, waiting?: boolean): vscode.MarkdownString {

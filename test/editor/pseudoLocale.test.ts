@@ -10,7 +10,9 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { Dialog } from '../../src/extension/ui/dialogs';
 import type { McpNode } from '../../src/views/nodes';
-import { activateHost, until, testSupport } from './helpers';
+import type { ChatTranscript } from '../../src/extension/chat/mcpChat';
+import type { ShownQuickInput } from '../../src/extension/ui/quickInputs';
+import { activateHost, ROOT, testSupport, textOf, until } from './helpers';
 
 const LOCALE = 'qps-ploc';
 
@@ -100,5 +102,223 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     assert.strictEqual(shown[0].message, format(pseudo('Reset the permissions granted to the App views of {0}?'), pseudo('every MCP server')));
     assert.strictEqual(shown[0].detail, pseudo('Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.'));
     assert.deepStrictEqual(shown[0].buttons.map(b => b.title), [pseudo('Reset'), pseudo('Cancel')]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Issue 40, H570–H574: the rest of what a person reads — `@mcp`'s answers, progress, buttons and errors, the tool-call
+// confirmation, the quick picks and input boxes of the palette's commands and of `@mcp`, and a dialog of the commands —
+// driven with a fixture server (test/fixtures/servers/pseudo-locale.mjs) and read where the UI is given them (the chat
+// transcript of `api.chat.run`, `testSupport(api).quickInputs`, the dialog answerer).
+// ---------------------------------------------------------------------------------------------------------------------
+
+/**
+ * The words in a string that are not the host's: the fixture server's names, the two configured servers' names and
+ * what the test types (`qnone`, `qann`; all start with `q` and are no English words, so taking them out hides no
+ * English of ours; `qfx_qecho` is the tool's name as the model sees it), the fake model's reply and name, and a running
+ * server's protocol label ("MCP 2025-06-18": the protocol's name, a proper noun, and its version).
+ */
+const SERVER_TEXT = ['qfx_qecho', 'qecho', 'qtext', 'qask', 'qplease', 'qname', 'qsample', 'qhi', 'qgreet', 'qwho', 'qmood', 'qfx', 'qfy', 'qnone', 'qann'];
+/** The fake model's reply, and its name, id and vendor as its provider gives them. */
+const MODEL_TEXT = [/fake-reply-to:[^\n]*/g, /Fake Model 1|fake-1|fakelm/g];
+const PROTOCOL_LABEL = /\bMCP \d{4}-\d{2}-\d{2}\b/g;
+
+/**
+ * The pseudo-locale predicate, written once: `vscode-l10n-dev generate-pseudo` replaces every ASCII letter of a message
+ * (placeholders `{0}` and codicons `$(name)` kept), so a person-facing string is pseudo-localised when, with the server's
+ * and the model's words (above) and codicons taken out, no ASCII letter is left.
+ */
+function englishIn(text: string): string[] {
+  let rest = text.replace(/\$\([a-z0-9~-]+\)/g, '').replace(PROTOCOL_LABEL, '');
+  for (const re of MODEL_TEXT) rest = rest.replace(re, '');
+  for (const s of [...SERVER_TEXT].sort((a, b) => b.length - a.length)) rest = rest.split(s).join('');
+  return rest.match(/[A-Za-z]+/g) ?? [];
+}
+function assertPseudo(text: string | undefined, what: string): void {
+  assert.ok(typeof text === 'string' && text !== '', `${what}: shown`);
+  const english = englishIn(text);
+  assert.deepStrictEqual(english, [], `${what}: English left in ${JSON.stringify(text)}`);
+}
+
+describe('Pseudo-locale (qps-ploc): @mcp chat, quick picks, input boxes and dialogs (issue 40)', function () {
+  this.timeout(90000);
+  const FIXTURE = path.join(ROOT, 'test/fixtures/servers/pseudo-locale.mjs');
+  let api: McpHostExtensionApi;
+  let model: vscode.LanguageModelChat;
+  /** The pseudo bundle the extension under test loaded (English message → pseudo-translation). */
+  let bundle: Record<string, string>;
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+
+  /** Every part of a chat answer a person reads: the markdown, the progress lines, the buttons, the error. */
+  function assertTranscript(t: ChatTranscript, what: string): void {
+    assertPseudo(t.markdown || undefined, `${what}: markdown`);
+    for (const p of t.progress) assertPseudo(p, `${what}: progress`);
+    for (const b of t.buttons) assertPseudo(b.title, `${what}: button`);
+    if (t.result.errorDetails) assertPseudo(t.result.errorDetails.message, `${what}: error`);
+  }
+
+  /** The quick inputs `run` shows: waits for each, checks it, then closes it (Escape) until `run` ends. */
+  async function quickInputsOf(run: () => Thenable<unknown>, opts: { accept?: number } = {}): Promise<ShownQuickInput[]> {
+    const from = testSupport(api).quickInputs.length;
+    let done = false;
+    const running = Promise.resolve(run()).finally(() => { done = true; });
+    let accepted = 0;
+    // The record is written as the pick is handed to the workbench, which shows it a moment later: accept (the first
+    // `accept` ones, taking their first item) or close until the next one is recorded or the command has ended.
+    while (!done) {
+      const shown = testSupport(api).quickInputs.length - from;
+      if (shown === 0) { await until(() => testSupport(api).quickInputs.length > from || done, 'the first quick input'); continue; }
+      if (accepted < (opts.accept ?? 0) && shown === accepted + 1) {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await Promise.race([running, until(() => testSupport(api).quickInputs.length - from > shown, 'the next quick input', 1000).then(() => { accepted++; }, () => undefined)]);
+        continue;
+      }
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await Promise.race([running, new Promise(r => setTimeout(r, 200))]);
+    }
+    await running;
+    return testSupport(api).quickInputs.slice(from);
+  }
+
+  function assertQuickInput(q: ShownQuickInput, what: string): void {
+    const texts = [q.title, q.placeHolder, q.prompt].filter((t): t is string => !!t);
+    assert.ok(texts.length, `${what}: a title, placeholder or prompt`);
+    for (const t of texts) assertPseudo(t, `${what}: ${JSON.stringify(t)}`);
+    for (const i of q.items) {
+      assertPseudo(i.label, `${what}: item`);
+      if (i.description) assertPseudo(i.description, `${what}: item description`);
+    }
+  }
+
+  before(async () => {
+    api = await activateHost();
+    testSupport(api).setConsentPrompt(async () => 'allow');
+    const ext = vscode.extensions.getExtension<McpHostExtensionApi>('mcp-host.mcp-host')!;
+    bundle = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, `l10n/bundle.l10n.${LOCALE}.json`), 'utf8')) as Record<string, string>;
+    [model] = await vscode.lm.selectChatModels({ vendor: 'fakelm' });
+    assert.ok(model, 'the fake language model is installed');
+    await cfg().update('servers', {
+      qfx: { command: process.execPath, args: [FIXTURE] },
+      qfy: { command: process.execPath, args: [FIXTURE] },
+    }, vscode.ConfigurationTarget.Workspace);
+    await until(() => ['qfx', 'qfy'].every(n => api.host.get(n)?.state.kind === 'running' && api.host.get(n)!.catalogue.prompts.length === 1), 'both fixture servers running with their prompt');
+  });
+  afterEach(async () => {
+    testSupport(api).setChatUi(undefined);
+    testSupport(api).setSamplingUi(undefined);
+    testSupport(api).setElicitUi(undefined);
+    testSupport(api).setDialogAnswerer(undefined);
+    await api.sampling.resetGrants();
+  });
+  after(async () => {
+    await api.chat.chat.resetGrants();
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(() => api.host.servers.length === 0, 'no servers left');
+  });
+
+  it('H570: @mcp: the prompt listings, /tools, an unknown prompt, a prompt run with its progress, and "needs a language model"', async () => {
+    // The predicate finds English: a message as it is in English, and not its pseudo-translation.
+    assert.deepStrictEqual(englishIn('Run a Prompt…'), ['Run', 'a', 'Prompt']);
+    assert.deepStrictEqual(englishIn(bundle['Run a Prompt…']), []);
+    assertTranscript(await api.chat.run('', { model }), '@mcp alone');
+    const listed = await api.chat.run('', { model, command: 'prompts' });
+    assert.deepStrictEqual(listed.buttons.map(b => b.title), [bundle['Run a Prompt…']]);
+    assert.ok(listed.markdown.includes('`/qfx.qgreet`'), listed.markdown);
+    assertTranscript(listed, '@mcp /prompts');
+    assertTranscript(await api.chat.run('', { model, command: 'tools' }), '@mcp /tools');
+    assertTranscript(await api.chat.run('/qfx.qnone', { model }), '@mcp /qfx.qnone (no such prompt)');
+    const run = await api.chat.run('/qfx.qgreet qwho=qann', { model });
+    assert.ok(run.progress.length > 0, 'the prompt run shows progress');
+    assert.ok(run.markdown.includes('fake-reply-to:hello qann'), run.markdown);
+    assertTranscript(run, '@mcp /qfx.qgreet');
+    const none = await api.chat.run('/qfx.qgreet qwho=qann', { model: null });
+    assert.ok(none.result.errorDetails, 'a request that needs a model and has none is an error');
+    assertTranscript(none, '@mcp with no model');
+  });
+
+  it('H571: @mcp calls a tool: the confirmation dialog (message, detail, buttons), the progress and the notes after it; a Deny and its note', async () => {
+    const dialogs: Dialog[] = [];
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return d.buttons[0].title; });
+    const allowed = await api.chat.run('CALL_TOOL:qfx_qecho {"qtext":"42"}', { model });
+    assert.ok(allowed.markdown.includes('fake-reply-to:tool-result:42'), allowed.markdown);
+    assert.strictEqual(dialogs.length, 1, 'one confirmation');
+    const [d] = dialogs;
+    assertPseudo(d.message, 'the confirmation\'s message');
+    // its detail: our labels, and the arguments as JSON ({"qtext": "42"}: server and user words, no English)
+    assertPseudo(d.detail, 'the confirmation\'s detail');
+    assert.strictEqual(d.buttons.length, 4);
+    for (const b of d.buttons) assertPseudo(b.title, 'a confirmation button');
+    assertTranscript(allowed, 'an allowed tool call');
+    testSupport(api).setDialogAnswerer(async x => x.buttons.find(b => b.isCloseAffordance)?.title);
+    const denied = await api.chat.run('CALL_TOOL:qfx_qecho {"qtext":"43"}', { model });
+    assert.ok(!denied.markdown.includes('tool-result:43'), denied.markdown);
+    assertTranscript(denied, 'a declined tool call');
+  });
+
+  it('H572: @mcp asks a prompt\'s argument in a quick pick (title, placeholder); cancelling it says what is needed', async () => {
+    let transcript: ChatTranscript | undefined;
+    const shown = await quickInputsOf(async () => { transcript = await api.chat.run('/qfx.qgreet', { model }); });
+    assert.strictEqual(shown.length, 1, JSON.stringify(shown));
+    assert.ok(shown[0].title?.includes('qwho'), shown[0].title);
+    assertQuickInput(shown[0], 'the argument\'s quick pick');
+    assert.ok(transcript && !transcript.markdown.includes('fake-reply-to'), 'cancelled: the model was not asked');
+    assertTranscript(transcript, 'a cancelled argument');
+  });
+
+  it('H573: the palette\'s quick picks and input boxes: server, tool, prompt, a tool\'s field, a prompt\'s argument, a server\'s actions, Add Server, Run Prompt in Chat', async () => {
+    const cases: [what: string, run: () => Thenable<unknown>, count: number, accept?: number][] = [
+      ['Call Tool: the server pick', () => vscode.commands.executeCommand('mcpHost.callTool'), 1],
+      ['Call Tool: the tool pick', () => vscode.commands.executeCommand('mcpHost.callTool', 'qfx'), 1],
+      ['Call Tool: the field\'s input box', () => vscode.commands.executeCommand('mcpHost.callTool', 'qfx', 'qecho'), 1],
+      ['Run Prompt: the prompt pick', () => vscode.commands.executeCommand('mcpHost.runPrompt', 'qfx'), 1],
+      ['Run Prompt: the argument\'s quick pick', () => vscode.commands.executeCommand('mcpHost.runPrompt', 'qfx', 'qgreet'), 1],
+      ['List Servers: the server pick, then its actions', () => vscode.commands.executeCommand('mcpHost.listServers'), 2, 1],
+      ['Add Server: the kind, then the command line', () => vscode.commands.executeCommand('mcpHost.addServer'), 2, 1],
+      ['Run Prompt in Chat: the prompt pick', () => vscode.commands.executeCommand('mcpHost.runPromptInChat'), 1],
+    ];
+    const seen: ShownQuickInput[][] = [];
+    for (const [what, run, count, accept] of cases) {
+      const shown = await quickInputsOf(run, { accept });
+      assert.strictEqual(shown.length, count, `${what}: ${JSON.stringify(shown)}`);
+      shown.forEach((q, i) => assertQuickInput(q, `${what} (${i + 1})`));
+      seen.push(shown);
+    }
+    // What the record holds is what the bundle says (outcomes, not only "no English").
+    assert.strictEqual(seen[0][0].placeHolder, bundle['Select an MCP server']);
+    assert.deepStrictEqual(seen[0][0].items.map(i => i.label), ['qfx', 'qfy']);
+    assert.strictEqual(seen[2][0].title, format(bundle['{0} ({1}/{2}): {3}'], format(bundle['Call {0}'], 'qecho'), '1', '1', 'qtext'));
+    assert.strictEqual(seen[4][0].placeHolder, format(bundle['Value for {0}'], 'qwho'));
+  });
+
+  it('H574: a dialog of the commands (Add Server over a name that exists: "Replace …?"), dismissed: nothing is written; the bystander keeps running', async () => {
+    const dialogs: Dialog[] = [];
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+    const before = JSON.stringify(cfg().inspect('servers')?.workspaceValue);
+    const r = await vscode.commands.executeCommand('mcpHost.addServer', 'stdio', `${JSON.stringify(process.execPath)} ${JSON.stringify(FIXTURE)}`, 'qfx');
+    assert.strictEqual(r, undefined, 'nothing added');
+    assert.strictEqual(dialogs.length, 1);
+    assertPseudo(dialogs[0].message, 'the dialog\'s message');
+    for (const b of dialogs[0].buttons) assertPseudo(b.title, 'a dialog button');
+    assert.strictEqual(JSON.stringify(cfg().inspect('servers')?.workspaceValue), before, 'the settings are as they were');
+    assert.strictEqual(api.host.get('qfy')?.state.kind, 'running', 'the bystander server runs');
+  });
+
+  it('H574: a server\'s requests ask in dialogs: elicitation (information asked) and sampling (the model, with the request\'s facts), both dismissed; the bystander answers', async () => {
+    const dialogs: Dialog[] = [];
+    testSupport(api).setDialogAnswerer(async d => { dialogs.push(d); return undefined; });
+    const call = async (tool: string) => textOf(await api.host.get('qfx')!.callTool(tool, {}));
+    const asked = await call('qask');
+    assert.match(asked, /"action":\s*"cancel"/, asked);
+    const sampled = await call('qsample');
+    assert.match(sampled, /^error: /, `dismissed: the server gets a rejection, ${sampled}`);
+    assert.strictEqual(dialogs.length, 2, JSON.stringify(dialogs.map(d => d.message)));
+    for (const [i, what] of ['elicitation', 'sampling'].entries()) {
+      assertPseudo(dialogs[i].message, `the ${what} dialog's message`);
+      assertPseudo(dialogs[i].detail, `the ${what} dialog's detail`);
+      for (const b of dialogs[i].buttons) assertPseudo(b.title, `a button of the ${what} dialog`);
+    }
+    // the sampling request's facts, each in the pseudo bundle's words: the server's message among them
+    assert.ok(dialogs[1].detail?.includes(`${bundle['user']}: qhi`), dialogs[1].detail);
+    assert.strictEqual(textOf(await api.host.get('qfy')!.callTool('qecho', { qtext: '7' })), '7', 'the bystander answers');
   });
 });

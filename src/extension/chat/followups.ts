@@ -7,6 +7,7 @@ import { type HostApi, quoted, shownName } from '../../mcp';
 import { CommandIds } from '../../views/commandIds';
 import { chipLabel, promptCommand, typeable } from './render';
 import { isRunning } from './toolLoop';
+import { showPick } from '../ui/quickInputs';
 
 /** Commands of this module (palette and tree items). */
 export const ChatCommandIds = { runPromptInChat: CommandIds.runPromptInChat, attachResourceToChat: CommandIds.attachResourceToChat } as const;
@@ -36,7 +37,7 @@ export async function runPromptInChat(host: HostApi, node?: { server?: string; p
       server: h.name, prompt: p.name,
     })));
     if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers prompts.')); return; }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Run an MCP prompt in chat'), matchOnDetail: true });
+    const pick = await showPick(items, { placeHolder: vscode.l10n.t('Run an MCP prompt in chat'), matchOnDetail: true });
     if (!pick) return;
     ({ server, prompt } = pick);
   }
@@ -56,7 +57,7 @@ export async function attachResourceToChat(host: HostApi, node?: { server?: stri
   if (!server || !uri) {
     const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.resources.map(r => ({ label: r.name, description: r.uri, server: h.name, uri: r.uri })));
     if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers resources.')); return; }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Attach an MCP resource to chat'), matchOnDescription: true });
+    const pick = await showPick(items, { placeHolder: vscode.l10n.t('Attach an MCP resource to chat'), matchOnDescription: true });
     if (!pick) return;
     ({ server, uri } = pick);
   }

@@ -3,7 +3,7 @@
  * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
  */
 import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
-import { askWithCompletion } from '../commands/complete';
+import { argumentStep, askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
 import { ask as askDialog, type Dialog } from '../ui/dialogs';
 import * as l10n from '@vscode/l10n';
@@ -72,7 +72,7 @@ export const defaultChatUi: ChatUi = {
   },
   askArgument(ask) {
     return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
-      title: `${shownName(`${ask.handle.name}.${ask.prompt}`, 120)} (${ask.index + 1}/${ask.total}): ${shownName(ask.argument)}${ask.required ? '' : ' (optional)'}`,
+      title: argumentStep(shownName(`${ask.handle.name}.${ask.prompt}`, 120), ask.index, ask.total, shownName(ask.argument), ask.required),
       placeholder: ask.description === undefined ? undefined : shownName(ask.description, 200),
       required: ask.required,
     });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type HostApi, type ServerHandle, quoted, shownName } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import { stateDescription } from '../../views/items';
+import { showPick } from '../ui/quickInputs';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
 export type ServerArg = McpNode | string | undefined;
@@ -40,8 +41,7 @@ export async function pickServer(
   const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
   serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
   if (serverPicks.length > 20) serverPicks.shift();
-  const pick = await vscode.window.showQuickPick(items, { placeHolder });
-  return pick?.handle;
+  return (await showPick(items, { placeHolder }))?.handle;
 }
 
 /**

@@ -1,8 +1,20 @@
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../mcp';
+import { record } from '../ui/quickInputs';
 
 /** Debounce of completion requests while typing (H23). */
 const DEBOUNCE_MS = 200;
+
+/**
+ * The title of one step when arguments are asked one at a time: "<what> (2/3): <argument>", "(optional)" after an
+ * optional one (a tool's fields, a prompt's arguments from the palette and from `@mcp`). `what` and `argument` are
+ * server text, shown as the caller made them safe.
+ */
+export function argumentStep(what: string, index: number, total: number, argument: string, required: boolean): string {
+  return required
+    ? vscode.l10n.t('{0} ({1}/{2}): {3}', what, index + 1, total, argument)
+    : vscode.l10n.t('{0} ({1}/{2}): {3} (optional)', what, index + 1, total, argument);
+}
 
 /**
  * Asks for one argument value in a quick pick whose items come from `completion/complete` as the
@@ -18,7 +30,7 @@ export function askWithCompletion(
   return new Promise(resolve => {
     const qp = vscode.window.createQuickPick();
     qp.title = opts.title;
-    qp.placeholder = opts.placeholder ?? vscode.l10n.t('Value for {0}{1}', argument, opts.required ? '' : ' (optional, Enter to skip)');
+    qp.placeholder = opts.placeholder ?? (opts.required ? vscode.l10n.t('Value for {0}', argument) : vscode.l10n.t('Value for {0} (optional, Enter to skip)', argument));
     qp.ignoreFocusOut = true;
     qp.matchOnDescription = false;
     let timer: NodeJS.Timeout | undefined;
@@ -62,5 +74,6 @@ export function askWithCompletion(
     });
     qp.show();
     update('');
+    record({ kind: 'pick', title: qp.title, placeHolder: qp.placeholder, items: [...qp.items] });
   });
 }

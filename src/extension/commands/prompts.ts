@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { type HostApi, quoted } from '../../mcp';
 import { pickServer, requireRunning, running, shownError } from './args';
-import { askWithCompletion } from './complete';
+import { argumentStep, askWithCompletion } from './complete';
+import { showPick } from '../ui/quickInputs';
 import { renderPromptResult } from './render';
 import { resultDocuments } from '../documents/results';
 
@@ -15,7 +16,7 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
   const picked = await pickServer(host, arg, { filter: running('prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
   const h = picked && await requireRunning(host, picked);
   if (!h) return undefined;
-  const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await vscode.window.showQuickPick(
+  const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await showPick(
     h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),
     { placeHolder: vscode.l10n.t('Prompt of {0}', h.name), matchOnDetail: true },
   ))?.label;
@@ -31,7 +32,7 @@ export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?
     const list = prompt.arguments ?? [];
     for (const [i, a] of list.entries()) {
       const v = await askWithCompletion(h, { type: 'ref/prompt', name: prompt.name }, a.name, values, {
-        title: `${prompt.name} (${i + 1}/${list.length}): ${a.name}${a.required ? '' : ' (optional)'}`,
+        title: argumentStep(prompt.name, i, list.length, a.name, a.required === true),
         placeholder: a.description,
         required: a.required === true,
       });

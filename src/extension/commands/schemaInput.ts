@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { setOwn, shortPattern, testPattern } from '../../mcp';
 import { forms } from '../forms/forms';
+import { showInput, showPick } from '../ui/quickInputs';
+import { argumentStep } from './complete';
 
 interface PropSchema {
   type?: string | string[];
@@ -34,7 +36,7 @@ export async function askArguments(title: string, schema: { properties?: Record<
   props.sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
   const out: Record<string, unknown> = {};
   for (const [i, [name, prop]] of props.entries()) {
-    const step = `${title} (${i + 1}/${props.length}): ${name}${required.has(name) ? '' : ' (optional)'}`;
+    const step = argumentStep(title, i, props.length, name, required.has(name));
     const value = await askField(step, name, prop, required.has(name));
     if (value === CANCEL) return undefined;
     if (value !== OMIT) setOwn(out, name, value);
@@ -52,13 +54,13 @@ async function askField(title: string, name: string, p: PropSchema, required: bo
     const values = p.enum ?? [true, false];
     const items = values.map(v => ({ label: String(v), value: v as unknown }));
     if (!required) items.push({ label: skipLabel(), value: OMIT });
-    const pick = await vscode.window.showQuickPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
+    const pick = await showPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
     return pick ? pick.value : CANCEL;
   }
   const isNumber = type === 'number' || type === 'integer';
   const isStringArray = type === 'array' && (p.items?.type === 'string' || p.items?.type === undefined);
   const isJson = !isNumber && !isStringArray && type !== 'string' && type !== undefined;
-  const text = await vscode.window.showInputBox({
+  const text = await showInput({
     title,
     prompt: `${prompt}${isStringArray ? vscode.l10n.t(' — comma-separated') : isJson ? vscode.l10n.t(' — JSON {0}', String(type)) : ''}`,
     value: p.default === undefined ? undefined : typeof p.default === 'string' ? p.default : JSON.stringify(p.default),

@@ -5,6 +5,7 @@ import type { ServerLogs } from '../ui/logs';
 import { pickDescription, pickServer, serverNameOf, shownError } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { notify } from '../ui/dialogs';
+import { showPick } from '../ui/quickInputs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
 export function offerTrust(ctl: ServerController, names: string[]): void {
@@ -103,7 +104,7 @@ export async function listServers(host: HostApi, ctl: ServerController, logs: Se
   const h = await pickServer(host, undefined, { placeHolder: vscode.l10n.t('MCP servers') });
   if (!h) return;
   const actions = actionsFor(h);
-  const pick = (await vscode.window.showQuickPick(actions, { placeHolder: `${h.name}: ${pickDescription(h)}` }))?.action;
+  const pick = (await showPick(actions, { placeHolder: `${h.name}: ${pickDescription(h)}` }))?.action;
   switch (pick) {
     case 'start': await startServer(host, ctl, h.name); break;
     case 'stop': await h.stop(); break;

@@ -8,6 +8,7 @@ import { taskMessage } from './tasks';
 import type { AppViews } from '../apps/appViews';
 import { resultDocuments } from '../documents/results';
 import { abortSignalOf } from '../ui/cancellation';
+import { showPick } from '../ui/quickInputs';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -24,7 +25,7 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
   const offered = mode === 'task' && st.kind === 'running'
     ? h.catalogue.tools.filter(t => offeredAsTask(t.execution?.taskSupport, st.protocolVersion, st.capabilities as Record<string, unknown>))
     : h.catalogue.tools;
-  const name = toolName ?? nodeTool?.name ?? (await vscode.window.showQuickPick(
+  const name = toolName ?? nodeTool?.name ?? (await showPick(
     offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
     { placeHolder: vscode.l10n.t('Tool of {0}', h.name), matchOnDetail: true },
   ))?.label;

@@ -19,10 +19,13 @@ export function blocksOf(content: unknown): Block[] {
 export function blockText(b: Block): string {
   switch (b.type) {
     case 'text': return b.text ?? '';
-    case 'image': return `[image${b.mimeType ? ` ${b.mimeType}` : ''}]`;
-    case 'audio': return `[audio${b.mimeType ? ` ${b.mimeType}` : ''}]`;
-    case 'tool_use': return `[tool call ${b.name ?? ''} ${JSON.stringify(b.input ?? {})}]`;
-    case 'tool_result': return `[tool result${b.isError === true ? ' (error)' : ''}: ${blocksOf(b.content).map(blockText).join(' ')}]`;
+    case 'image': return b.mimeType ? l10n.t('[image {0}]', b.mimeType) : l10n.t('[image]');
+    case 'audio': return b.mimeType ? l10n.t('[audio {0}]', b.mimeType) : l10n.t('[audio]');
+    case 'tool_use': return l10n.t('[tool call {0} {1}]', b.name ?? '', JSON.stringify(b.input ?? {}));
+    case 'tool_result': {
+      const inner = blocksOf(b.content).map(blockText).join(' ');
+      return b.isError === true ? l10n.t('[tool result (error): {0}]', inner) : l10n.t('[tool result: {0}]', inner);
+    }
     default: return `[${b.type}]`;
   }
 }
@@ -51,6 +54,11 @@ export function withLastUserText(params: Params, text: string): Params {
   return { ...params, messages };
 }
 
+/** A message's role as the person reads it (the protocol's two roles in words; anything else as sent). */
+function roleName(role: string): string {
+  return role === 'user' ? l10n.t('user') : role === 'assistant' ? l10n.t('assistant') : role;
+}
+
 /**
  * The request as plain text, one fact per line, for the confirmation dialog and the server's log.
  * Says which options the editor's language model API cannot enforce.
@@ -62,7 +70,7 @@ export function describeSampling(server: string, params: Params, model: ModelDes
   if (params.systemPrompt) lines.push(l10n.t('System prompt: {0}', params.systemPrompt));
   lines.push(l10n.t('Messages ({0}):', params.messages.length));
   for (const m of params.messages) {
-    lines.push(`  ${m.role}: ${blocksOf(m.content).map(blockText).join(' ')}`);
+    lines.push(`  ${roleName(m.role)}: ${blocksOf(m.content).map(blockText).join(' ')}`);
   }
   const tools = describeOfferedTools(params);
   if (tools) lines.push(tools);
@@ -70,6 +78,7 @@ export function describeSampling(server: string, params: Params, model: ModelDes
   if (params.temperature !== undefined) lines.push(l10n.t('Temperature: {0} (passed to the model as a model option)', params.temperature));
   if (params.stopSequences?.length) lines.push(l10n.t('Stop sequences: {0} (applied to the answer)', params.stopSequences.map(s => JSON.stringify(s)).join(', ')));
   const ctx = params.includeContext ?? 'none';
-  lines.push(ctx === 'none' ? l10n.t('Include context: {0}', ctx) : l10n.t('Include context: {0} (not supported: no other context is added)', ctx));
+  // "none" reads as a word; the other values are the protocol's names, said to be unsupported.
+  lines.push(ctx === 'none' ? l10n.t('Include context: none') : l10n.t('Include context: {0} (not supported: no other context is added)', ctx));
   return lines.join('\n');
 }
