@@ -23,8 +23,8 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  * (not an import) of `module` in the extension's or the CLI's code becomes `require('./<name>.js')`, resolved next
  * to the bundle that calls it; a static import still bundles it in. Unbundled (out/, tests) the same require
  * loads the module itself. scripts/shipped.mjs and .vscodeignore list these bundles too.
- *   gateway-server  the gateway's MCP server (the SDK's server package): the first connection from VS Code's chat
- *                   (src/extension/gateway/gatewayProvider.ts)
+ *   gateway-server  the gateway's MCP server and the SDK's Streamable HTTP server transport (the SDK's server package):
+ *                   the first connection from VS Code's chat (src/extension/gateway/gatewayProvider.ts)
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
@@ -58,7 +58,7 @@ const BRIDGE_HANDOVER = {
   members: { z: ['any', 'array', 'boolean', 'literal', 'never', 'number', 'object', 'record', 'string', 'undefined', 'union', 'unknown'] },
 };
 const LAZY = [
-  { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
+  { name: 'gateway-server', entry: 'src/mcp/gateway/httpSession.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/httpSession$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
   { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, handover: SDK_HANDOVER },

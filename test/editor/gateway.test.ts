@@ -41,7 +41,7 @@ describe('The gateway into VS Code\'s chat', function () {
     // Nothing here starts it (no workbench.mcp.startServer, no chat request): MCP Host asked VS Code when it offered
     // the definition, so `MCP: List Servers` shows it running and its prompts are in the `/` menu without a first use.
     await api.gateway.started;
-    await poll('the gateway process connected to this window', () => api.gateway.connections > 0, 30000);
+    await poll('VS Code connected to the gateway', () => api.gateway.connections > 0, 30000);
     await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
   });
 
@@ -77,8 +77,8 @@ describe('The gateway into VS Code\'s chat', function () {
       api.chat.setUi(undefined);
     }
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-    await poll('the gateway process connected to this window', () => api.gateway.connections > 0);
-    assert.ok(api.gateway.channelPath, 'the channel listens');
+    await poll('VS Code connected to the gateway', () => api.gateway.connections > 0);
+    assert.match(api.gateway.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, 'the listener is on 127.0.0.1');
     let tools: readonly vscode.LanguageModelToolInformation[] = [];
     await poll('the gateway\'s tools in vscode.lm.tools', () => (tools = vscode.lm.tools.filter(t => /gw_/.test(t.name))).some(t => t.name.endsWith('gw_echo')));
     const names = tools.map(t => t.name);
@@ -98,7 +98,7 @@ describe('The gateway into VS Code\'s chat', function () {
   it('H104: mcpHost.gateway.enabled: false ends the running gateway and withdraws the definition', async () => {
     await poll('a gateway connected', () => api.gateway.connections > 0);
     await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', false, vscode.ConfigurationTarget.Workspace);
-    await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.channelPath === undefined, 20000);
+    await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.url === undefined, 20000);
     assert.strictEqual(api.gateway.offered, false);
     await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
   });
@@ -112,7 +112,7 @@ describe('The gateway into VS Code\'s chat', function () {
       await poll('the definition offered again', () => api.gateway.offered, 20000);
       await api.gateway.started;
       assert.strictEqual(api.gateway.connections, 0, 'the gateway was started although chat.mcp.autostart is "never"');
-      assert.strictEqual(api.gateway.channelPath, undefined);
+      assert.strictEqual(api.gateway.url, undefined);
     } finally {
       await autostart.update('autostart', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -133,7 +133,7 @@ describe('Restricted Mode: no gateway into VS Code\'s chat', function () {
     assert.strictEqual(api.gateway.offered, false);
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*').then(undefined, () => undefined);
     await new Promise(r => setTimeout(r, 1000));
-    assert.strictEqual(api.gateway.channelPath, undefined);
+    assert.strictEqual(api.gateway.url, undefined);
     assert.strictEqual(api.gateway.connections, 0);
   });
 });
