@@ -11,8 +11,9 @@
  * - `Host` exactly `127.0.0.1:<port>` (DNS rebinding: a page on a name that resolves to 127.0.0.1 carries its own name);
  * - no `Origin` header (VS Code's client sends none; every browser's cross-site request carries one);
  * - `Authorization: Bearer <per-window secret>` (only VS Code's resolved definition carries it), compared in constant time.
- * Bounds: a body over the one message cap ({@link GATEWAY_MAX_MESSAGE_BYTES}) is answered `413` unread; requests handled at
- * once (every session, open event streams included) and sessions are capped (`503` beyond, with `Retry-After`); a session
+ * Bounds: a body over the one message cap ({@link GATEWAY_MAX_MESSAGE_BYTES}) is answered `413` (declared: unread; sent:
+ * reading stops at the cap); MCP requests answered at once (every session, open event streams included; a cancellation
+ * or a response always passes) and sessions are capped (`503` beyond, with `Retry-After`); a session
  * with no open request for {@link GATEWAY_HTTP_IDLE_MS} is dropped (its client, if still there, starts a new one); sockets
  * are capped and must send their headers in time.
  *
@@ -22,13 +23,17 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseJson } from '../process/slicedJson';
 import { GATEWAY_MAX_MESSAGE_BYTES, GATEWAY_MAX_PENDING, secretsEqual } from './wire';
 
 /** The one path the gateway answers. */
 export const GATEWAY_HTTP_PATH = '/mcp';
 /** MCP sessions at once (one per VS Code connection to "MCP Host"; a restart overlaps the old one briefly). */
 export const GATEWAY_HTTP_MAX_SESSIONS = 8;
-/** HTTP requests handled at once over every session (open event streams count): more wait for nothing, they get `503`. */
+/**
+ * MCP requests answered at once over every session (open event streams count; notifications and responses, such as a
+ * cancellation, always pass): more wait for nothing, they get `503`.
+ */
 export const GATEWAY_HTTP_MAX_REQUESTS = GATEWAY_MAX_PENDING;
 /** A session with no open request (not even its event stream) for this long is dropped. */
 export const GATEWAY_HTTP_IDLE_MS = 10 * 60_000;
@@ -41,8 +46,8 @@ export const GATEWAY_HTTP_HEADERS_TIMEOUT_MS = 10_000;
 export interface GatewayHttpSession {
   /** The id the transport assigned with `initialize` (undefined before, or when the first request was not one). */
   readonly sessionId: string | undefined;
-  /** Answers one HTTP request of this session. */
-  handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
+  /** Answers one HTTP request of this session; a POST's body is read already (`body`, parsed). */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, body?: unknown): Promise<void>;
   /** Ends the session (its GatewayServer is disposed). */
   close(): Promise<void>;
 }
@@ -96,6 +101,11 @@ export class GatewayHttpListener {
   /** The URL VS Code connects to (undefined until listening). */
   get url(): string | undefined {
     return this.port === undefined ? undefined : `http://127.0.0.1:${this.port}${GATEWAY_HTTP_PATH}`;
+  }
+
+  /** HTTP requests being answered now (open event streams included). */
+  get requests(): number {
+    return this.active;
   }
 
   /** MCP sessions open now. */
@@ -183,33 +193,68 @@ export class GatewayHttpListener {
       this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (mcpHost.limits.maxMessageBytes) is not read`);
       return;
     }
-    if (this.active >= this.maxRequests) {
+    let body: unknown;
+    if (req.method === 'POST') {
+      const bytes = await this.readBody(req);
+      if (!bytes) {
+        this.refused.size++;
+        this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (mcpHost.limits.maxMessageBytes) is not read`);
+        return;
+      }
+      try {
+        body = parseJson(bytes.toString('utf8'));
+      } catch {
+        this.refuse(res, 400, 'MCP Host gateway: the body is not JSON');
+        return;
+      }
+    }
+    // What holds an answer open: a request (one, or a batch) or the event stream (GET).
+    const holds = req.method === 'GET' || Array.isArray(body) || (!!body && typeof body === 'object' && typeof (body as { method?: unknown }).method === 'string' && (body as { id?: unknown }).id !== undefined);
+    if (holds && this.active >= this.maxRequests) {
       this.refused.busy++;
       this.refuse(res, 503, `MCP Host gateway: ${this.maxRequests} requests are already being answered; try again when one has finished`, { 'retry-after': '1' });
       return;
     }
     const header = req.headers['mcp-session-id'];
     const id = typeof header === 'string' ? header : undefined;
-    this.active++;
+    if (holds) this.active++;
     try {
-      if (id !== undefined) await this.inSession(id, req, res);
-      else await this.newSession(req, res);
+      if (id !== undefined) await this.inSession(id, req, res, body);
+      else await this.newSession(req, res, body);
     } catch (e) {
       this.o.log?.(`MCP Host gateway: a request failed (${e instanceof Error ? e.message : String(e)})`);
       if (!res.headersSent) this.refuse(res, 500, 'MCP Host gateway: internal error');
       else res.destroy();
     } finally {
-      this.active--;
+      if (holds) this.active--;
     }
   }
 
-  private async inSession(id: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** The body, or undefined past the cap (reading stops there and the connection is closed after the answer). */
+  private readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const over = () => { req.off('data', data); req.pause(); resolve(undefined); };
+      const data = (c: Buffer) => {
+        size += c.length;
+        if (size > this.maxBody) { over(); return; }
+        chunks.push(c);
+      };
+      req.on('data', data);
+      req.once('end', () => resolve(Buffer.concat(chunks, size)));
+      req.once('error', reject);
+      req.once('close', () => resolve(size > this.maxBody ? undefined : Buffer.concat(chunks)));
+    });
+  }
+
+  private async inSession(id: string, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
     const e = this.sessions.get(id);
     if (!e) { this.refuse(res, 404, 'MCP Host gateway: session not found (it ended; start a new one)'); return; }
     e.open++;
     e.last = Date.now();
     try {
-      await e.session.handle(req, res);
+      await e.session.handle(req, res, body);
     } finally {
       e.open--;
       e.last = Date.now();
@@ -220,7 +265,7 @@ export class GatewayHttpListener {
     }
   }
 
-  private async newSession(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async newSession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
     if (req.method !== 'POST') { this.refuse(res, 400, 'MCP Host gateway: no session (send initialize first)'); return; }
     if (this.sessions.size + this.creating >= this.maxSessions && !this.evictIdle()) {
       this.refused.busy++;
@@ -231,7 +276,7 @@ export class GatewayHttpListener {
     let session: GatewayHttpSession | undefined;
     try {
       session = await this.o.newSession(this.maxBody);
-      await session.handle(req, res);
+      await session.handle(req, res, body);
     } finally {
       this.creating--;
     }

@@ -9,7 +9,7 @@
  *   await s.handle(req, res);  …  await s.close();
  */
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { isJSONRPCNotification, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { GatewayServer, type GatewayServerOptions } from './server';
 import type { GatewayHttpSession } from './http';
@@ -22,13 +22,23 @@ export async function gatewaySession(options: GatewayServerOptions, maxBodyBytes
   const g = new GatewayServer(options);
   created?.(g);
   await g.connect(transport);
+  // A request VS Code cancelled gets no answer (the spec: "receivers ... SHOULD NOT send a response"), so its event
+  // stream would stay open and hold one of the listener's requests: it is closed once the cancellation is delivered.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    deliver?.(message, extra);
+    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') setImmediate(() => transport.closeSSEStream(id));
+    }
+  };
   const handler = toNodeHandler({ fetch: (request, o) => transport.handleRequest(request, o) }, {
     maxRequestBodySize: maxBodyBytes,
     onerror: e => options.log?.(`MCP Host gateway: a request could not be answered (${e.message})`),
   });
   return {
     get sessionId() { return transport.sessionId; },
-    handle: (req, res) => handler(req, res),
+    handle: (req, res, body) => handler(req, res, body),
     close: () => transport.close(),
   };
 }
