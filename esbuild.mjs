@@ -1,5 +1,5 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
-//   node esbuild.mjs               dist/extension.js + dist/cli.js + dist/gateway.js +
+//   node esbuild.mjs               dist/extension.js + dist/cli.js +
 //                                  dist/sandbox-runtime.js (with its helpers under dist/vendor/) + the bundles
 //                                  loaded on first use (LAZY below), with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
@@ -201,11 +201,6 @@ const configs = tests
         banner: { js: '#!/usr/bin/env node\nvar importMetaUrl = require("url").pathToFileURL(__filename).href;' },
       },
       {
-        // The gateway process VS Code's own MCP support starts (src/mcp/gateway/main.ts): no SDK, only the channel.
-        ...bundled,
-        entryPoints: { gateway: 'src/mcp/gateway/main.ts' },
-      },
-      {
         // The OS sandbox (issue 24): @anthropic-ai/sandbox-runtime is ESM and finds its helpers (apply-seccomp, the
         // JVM proxy agent) next to `import.meta.url`; here that is dist/sandbox-runtime.js, and the helpers are
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
@@ -264,9 +259,9 @@ if (watch) {
     }
     copySandboxHelpers();
     copyQuickJsWasm();
-    for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
+    for (const f of ['extension.js', 'cli.js']) fs.chmodSync(path.join(DIST, f), 0o755);
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
-    console.log(`[esbuild] ${['extension.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] ${['extension.js', 'cli.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
     console.log(`[esbuild] loaded on first use: ${LAZY.map(lazy => kib(`${lazy.name}.js`)).join(', ')}`);
     if (analyze) {
       for (const r of results) {

@@ -1,5 +1,5 @@
 // The gateway into VS Code's own chat, in the real editor: MCP Host's server definition provider is registered and
-// provides "MCP Host"; VS Code's MCP support starts it (dist/gateway.js of the shipped VSIX); its tools appear in
+// provides "MCP Host", an HTTP definition served by this extension host on 127.0.0.1 (issue 41); its tools appear in
 // vscode.lm.tools; invoking one through vscode.lm.invokeTool reaches the server through MCP Host (History records it);
 // turning the setting off ends it. In Restricted Mode there is no gateway at all.
 import * as assert from 'assert';

@@ -5,7 +5,7 @@
  * the SDK's own Streamable HTTP server transport (httpSession.ts, loaded with the gateway's MCP server) connected to a
  * GatewayServer (server.ts).
  *
- * Other local processes and web pages are hostile (docs/SECURITY.md, "The gateway into VS Code's chat"). Before a request
+ * Other local processes and web pages are hostile (docs/SECURITY.md, threat model, "The gateway into VS Code's chat"). Before a request
  * reaches the SDK it must pass, in this order, each refusal a `403` (never `401`, which would start an OAuth flow in VS Code)
  * with the body unread and the connection closed:
  * - `Host` exactly `127.0.0.1:<port>` (DNS rebinding: a page on a name that resolves to 127.0.0.1 carries its own name);
