@@ -139,8 +139,10 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
         await listener.listen();
         w.log(`MCP Host gateway: listening for VS Code's MCP support on ${listener.url}`);
       }
-      def.uri = vscode.Uri.parse(listener.url!);
-      def.headers = { ...def.headers, Authorization: `Bearer ${secret!}` };
+      // Turned off (or untrusted) while the listener was starting: nothing to offer.
+      if (!listener.url || !secret || !offered()) return undefined;
+      def.uri = vscode.Uri.parse(listener.url);
+      def.headers = { ...def.headers, Authorization: `Bearer ${secret}` };
       return def;
     },
   };

@@ -73,6 +73,8 @@ interface Entry { session: GatewayHttpSession; open: number; last: number }
 export class GatewayHttpListener {
   private server: http.Server | undefined;
   private starting: Promise<void> | undefined;
+  /** Counts close() calls: a listen still starting when close() came closes its server at once. */
+  private closes = 0;
   private readonly sessions = new Map<string, Entry>();
   /** Sessions being created (counted against the cap until they have an id or are dropped). */
   private creating = 0;
@@ -120,6 +122,7 @@ export class GatewayHttpListener {
   }
 
   private async start(): Promise<void> {
+    const closes = this.closes;
     const server = http.createServer({ headersTimeout: GATEWAY_HTTP_HEADERS_TIMEOUT_MS, requestTimeout: 0 }, (req, res) => { void this.request(req, res); });
     server.maxConnections = GATEWAY_HTTP_MAX_SOCKETS;
     server.maxHeadersCount = 64;
@@ -127,6 +130,7 @@ export class GatewayHttpListener {
       server.once('error', reject);
       server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => { server.off('error', reject); resolve(); });
     });
+    if (closes !== this.closes) { server.close(); return; }
     server.on('error', e => this.o.log?.(`MCP Host gateway: the HTTP listener failed: ${e.message}`));
     server.on('clientError', (_e, socket) => socket.destroy());
     this.server = server;
@@ -137,6 +141,7 @@ export class GatewayHttpListener {
 
   /** Ends every session and stops listening. */
   close(): void {
+    this.closes++;
     clearInterval(this.sweep);
     this.sweep = undefined;
     for (const e of [...this.sessions.values()]) void e.session.close().catch(() => undefined);
