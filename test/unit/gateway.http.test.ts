@@ -160,5 +160,11 @@ describe('Gateway over loopback HTTP: the SDK transport in this process, behind 
     assert.equal(listener.url, undefined);
     assert.equal(listener.connections, 0);
     await assert.rejects(raw(port, auth()), /ECONNREFUSED/);
+    // Closed while it was still starting: the new server closes too.
+    const late = new GatewayHttpListener({ secret: () => secret, newSession: max => gatewaySession({ host, version: 'test' }, max) });
+    const starting = late.listen();
+    late.close();
+    await starting;
+    assert.equal(late.url, undefined);
   });
 });
