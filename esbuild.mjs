@@ -1,5 +1,5 @@
 // Builds the extension and CLI bundles, or (with --tests) compiles tests, fixtures and benches to out/.
-//   node esbuild.mjs               dist/extension.js + dist/cli.js + dist/gateway.js +
+//   node esbuild.mjs               dist/extension.js + dist/cli.js +
 //                                  dist/sandbox-runtime.js (with its helpers under dist/vendor/) + the bundles
 //                                  loaded on first use (LAZY below), with source maps
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
@@ -23,8 +23,8 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  * (not an import) of `module` in the extension's or the CLI's code becomes `require('./<name>.js')`, resolved next
  * to the bundle that calls it; a static import still bundles it in. Unbundled (out/, tests) the same require
  * loads the module itself. scripts/shipped.mjs and .vscodeignore list these bundles too.
- *   gateway-server  the gateway's MCP server (the SDK's server package): the first connection from VS Code's chat
- *                   (src/extension/gateway/gatewayProvider.ts)
+ *   gateway-server  the gateway's MCP server and the SDK's Streamable HTTP server transport (the SDK's server package):
+ *                   the first connection from VS Code's chat (src/extension/gateway/gatewayProvider.ts)
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
  *   ajv             ajv and its formats: the first schema a server sends (src/mcp/schema/ajvModule.ts, compiler.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
@@ -59,7 +59,7 @@ const BRIDGE_HANDOVER = {
   members: { z: ['any', 'array', 'boolean', 'literal', 'never', 'number', 'object', 'record', 'string', 'undefined', 'union', 'unknown'] },
 };
 const LAZY = [
-  { name: 'gateway-server', entry: 'src/mcp/gateway/server.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/server$/ },
+  { name: 'gateway-server', entry: 'src/mcp/gateway/httpSession.ts', request: /^\.\.\/\.\.\/mcp\/gateway\/httpSession$/ },
   { name: 're2', entry: 'node_modules/re2js/build/index.js', request: /^re2js$/ },
   { name: 'ajv', entry: 'src/mcp/schema/ajvModule.ts', request: /^\.\/ajvModule$/ },
   { name: 'sdk-ajv', entry: 'node_modules/@modelcontextprotocol/client/dist/shimsNode.mjs', request: /^@modelcontextprotocol\/client\/_shims$/ },
@@ -203,11 +203,6 @@ const configs = tests
         banner: { js: '#!/usr/bin/env node\nvar importMetaUrl = require("url").pathToFileURL(__filename).href;' },
       },
       {
-        // The gateway process VS Code's own MCP support starts (src/mcp/gateway/main.ts): no SDK, only the channel.
-        ...bundled,
-        entryPoints: { gateway: 'src/mcp/gateway/main.ts' },
-      },
-      {
         // The OS sandbox (issue 24): @anthropic-ai/sandbox-runtime is ESM and finds its helpers (apply-seccomp, the
         // JVM proxy agent) next to `import.meta.url`; here that is dist/sandbox-runtime.js, and the helpers are
         // copied to dist/vendor/ below, where the runtime looks for a bundled copy.
@@ -266,9 +261,9 @@ if (watch) {
     }
     copySandboxHelpers();
     copyQuickJsWasm();
-    for (const f of ['extension.js', 'cli.js', 'gateway.js']) fs.chmodSync(path.join(DIST, f), 0o755);
+    for (const f of ['extension.js', 'cli.js']) fs.chmodSync(path.join(DIST, f), 0o755);
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
-    console.log(`[esbuild] ${['extension.js', 'cli.js', 'gateway.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
+    console.log(`[esbuild] ${['extension.js', 'cli.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
     console.log(`[esbuild] loaded on first use: ${LAZY.map(lazy => kib(`${lazy.name}.js`)).join(', ')}`);
     if (analyze) {
       for (const r of results) {

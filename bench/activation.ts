@@ -36,7 +36,7 @@ export const bundle: Bench = {
       // esbuild.mjs itself (its lazy bundles included), into a temporary folder.
       if (await runBounded(process.execPath, ['esbuild.mjs', '--production', '--outdir', dir], process.env, 120_000, log) !== 0) throw new Error('build failed');
       const size = fs.statSync(path.join(dir, 'extension.js')).size;
-      const lazy = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !['extension.js', 'cli.js', 'gateway.js', 'sandbox-runtime.js'].includes(f))
+      const lazy = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !['extension.js', 'cli.js', 'sandbox-runtime.js'].includes(f))
         .map(f => `${f} ${(fs.statSync(path.join(dir, f)).size / 1024).toFixed(0)} KiB`);
       log(`extension.js (minified) ${(size / 1024).toFixed(0)} KiB; loaded on first use: ${lazy.join(', ')}`);
       return [{

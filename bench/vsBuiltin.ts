@@ -119,7 +119,7 @@ export function rows(r: VsBuiltinRecord, load: string, loads: string): BenchResu
   if (r.memoryStart) {
     const m = r.memoryStart;
     row('RSS of the processes each host adds for 3 servers (echo, everything, filesystem)', mb(m.mh), mb(m.vs), 'MiB',
-      `MCP Host: ${m.mh.count} processes (the 3 servers and its gateway process); VS Code: ${m.vs.count} processes; the extension host itself, shared, is not counted`);
+      `MCP Host: ${m.mh.count} processes (the 3 servers; its gateway is served in the extension host, issue 41); VS Code: ${m.vs.count} processes; the extension host itself, shared, is not counted`);
   }
   if (r.memoryAfterCalls && r.latency) {
     const m = r.memoryAfterCalls;

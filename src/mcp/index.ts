@@ -49,6 +49,7 @@ export { type ResolveContext, resolveServerNow, resolveServers } from './config/
 export { describeOfferedTools, offeredTools, type OfferedTools } from './features/samplingTools';
 export { consentDetail, elicitationTarget, type ElicitationTarget, openLabel, type UrlElicitationOutcome, UrlElicitations } from './features/urlElicitation';
 export type { GatewayServer } from './gateway/server';
+export { GATEWAY_HTTP_PATH, GatewayHttpListener } from './gateway/http';
 export { countOf, dialogText, escapeControls, firstLine, formatBytes, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
 export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
 export { resolveCommand } from './process/resolveCommand';

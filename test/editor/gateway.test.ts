@@ -1,5 +1,5 @@
 // The gateway into VS Code's own chat, in the real editor: MCP Host's server definition provider is registered and
-// provides "MCP Host"; VS Code's MCP support starts it (dist/gateway.js of the shipped VSIX); its tools appear in
+// provides "MCP Host", an HTTP definition served by this extension host on 127.0.0.1 (issue 41); its tools appear in
 // vscode.lm.tools; invoking one through vscode.lm.invokeTool reaches the server through MCP Host (History records it);
 // turning the setting off ends it. In Restricted Mode there is no gateway at all.
 import * as assert from 'assert';
@@ -40,7 +40,7 @@ describe('The gateway into VS Code\'s chat', function () {
     // Nothing here starts it (no workbench.mcp.startServer, no chat request): MCP Host asked VS Code when it offered
     // the definition, so `MCP: List Servers` shows it running and its prompts are in the `/` menu without a first use.
     await api.gateway.started;
-    await poll('the gateway process connected to this window', () => api.gateway.connections > 0, 30000);
+    await poll('VS Code connected to the gateway', () => api.gateway.connections > 0, 30000);
     await poll('the gateway\'s tools in vscode.lm.tools', () => vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 30000);
   });
 
@@ -76,8 +76,8 @@ describe('The gateway into VS Code\'s chat', function () {
       testSupport(api).setChatUi(undefined);
     }
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-    await poll('the gateway process connected to this window', () => api.gateway.connections > 0);
-    assert.ok(api.gateway.channelPath, 'the channel listens');
+    await poll('VS Code connected to the gateway', () => api.gateway.connections > 0);
+    assert.match(api.gateway.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, 'the listener is on 127.0.0.1');
     let tools: readonly vscode.LanguageModelToolInformation[] = [];
     await poll('the gateway\'s tools in vscode.lm.tools', () => (tools = vscode.lm.tools.filter(t => /gw_/.test(t.name))).some(t => t.name.endsWith('gw_echo')));
     const names = tools.map(t => t.name);
@@ -97,7 +97,7 @@ describe('The gateway into VS Code\'s chat', function () {
   it('H104: mcpHost.gateway.enabled: false ends the running gateway and withdraws the definition', async () => {
     await poll('a gateway connected', () => api.gateway.connections > 0);
     await vscode.workspace.getConfiguration('mcpHost.gateway').update('enabled', false, vscode.ConfigurationTarget.Workspace);
-    await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.channelPath === undefined, 20000);
+    await poll('the gateway ended', () => api.gateway.connections === 0 && api.gateway.url === undefined, 20000);
     assert.strictEqual(api.gateway.offered, false);
     await poll('VS Code dropped its tools', () => !vscode.lm.tools.some(t => t.name.endsWith('gw_echo')), 20000);
   });
@@ -111,7 +111,7 @@ describe('The gateway into VS Code\'s chat', function () {
       await poll('the definition offered again', () => api.gateway.offered, 20000);
       await api.gateway.started;
       assert.strictEqual(api.gateway.connections, 0, 'the gateway was started although chat.mcp.autostart is "never"');
-      assert.strictEqual(api.gateway.channelPath, undefined);
+      assert.strictEqual(api.gateway.url, undefined);
     } finally {
       await autostart.update('autostart', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -132,7 +132,7 @@ describe('Restricted Mode: no gateway into VS Code\'s chat', function () {
     assert.strictEqual(api.gateway.offered, false);
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*').then(undefined, () => undefined);
     await new Promise(r => setTimeout(r, 1000));
-    assert.strictEqual(api.gateway.channelPath, undefined);
+    assert.strictEqual(api.gateway.url, undefined);
     assert.strictEqual(api.gateway.connections, 0);
   });
 });

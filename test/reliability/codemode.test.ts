@@ -2,7 +2,7 @@
  * Reliability: code mode through the gateway into VS Code's chat (issue 42, H473–H475), end to end in plain Node. The
  * real host runs @modelcontextprotocol/server-filesystem on a temporary root and the bystander (echo.mjs); the
  * gateway's MCP server (GatewayServer, as the extension builds it, with `mcpHost.codeMode` on) is reached by an SDK v2
- * client over the SDK's in-memory transport, as VS Code reaches it over the gateway process. MCP Host's confirmation
+ * client over the SDK's in-memory transport, as VS Code reaches it over the gateway's loopback HTTP. MCP Host's confirmation
  * of a program's calls is a scripted stand-in for the extension's governor turn.
  */
 import * as assert from 'node:assert/strict';

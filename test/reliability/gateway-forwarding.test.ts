@@ -2,27 +2,26 @@
  * Reliability: what the gateway forwards besides tools, prompts and resources (templates, completions, progress), and
  * the tool budget's progressive discovery through it, end to end in plain Node: the real host runs server-everything
  * (templates with completions, a prompt with completions, a tool with progress), the hostile gateway-hostile.mjs
- * (huge and never-ending completions, a progress flood) and the bystander; the gateway process (compiled
- * src/mcp/gateway/main.ts) is spoken to over stdio by an SDK v2 client, as VS Code does.
+ * (huge and never-ending completions, a progress flood) and the bystander; the gateway's loopback HTTP listener
+ * (src/mcp/gateway/http.ts, issue 41) is spoken to over Streamable HTTP by an SDK v2 client, as VS Code does.
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { GatewayChannel } from '../../src/mcp/gateway/channel';
-import { GatewayServer, MAX_COMPLETION_CHARS, templateUri } from '../../src/mcp/gateway/server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { GatewayHttpListener } from '../../src/mcp/gateway/http';
+import { gatewaySession } from '../../src/mcp/gateway/httpSession';
+import { type GatewayServer, MAX_COMPLETION_CHARS, templateUri } from '../../src/mcp/gateway/server';
 import { MAX_PROGRESS_MESSAGE_CHARS, MAX_PROGRESS_PER_CALL } from '../../src/mcp/gateway/progress';
 import { DISCOVERY_TOOL_NAMES, MAX_ACTIVE_TOOLS, type ToolBudget } from '../../src/mcp/catalogue/modelTools';
-import { GATEWAY_ENV, newSecret } from '../../src/mcp/gateway/wire';
+import { newSecret } from '../../src/mcp/gateway/wire';
 import { BYSTANDER, MARK, MARK_NAME, marked, startHost, textOf, until, type TestHost } from './helpers';
 
-const GATEWAY_MAIN = path.join(__dirname, '..', '..', 'src', 'mcp', 'gateway', 'main.js');
 const EVERYTHING = path.join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 describe('Reliability: templates, completions, progress and the tool budget through the gateway', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
-  let channel: GatewayChannel | undefined;
+  let listener: GatewayHttpListener | undefined;
   let budget: ToolBudget = {};
   let secret = '';
   const clients: Client[] = [];
@@ -35,29 +34,21 @@ describe('Reliability: templates, completions, progress and the tool budget thro
     ], { limits: { maxMessageBytes: 4 * 1024 * 1024 } });
     await until(() => (t!.host.get('everything')?.catalogue.resourceTemplates.length ?? 0) > 0 && (t!.host.get('hostile')?.catalogue.resourceTemplates.length ?? 0) > 0, 'templates listed', 20_000);
     secret = newSecret();
-    channel = new GatewayChannel({
+    listener = new GatewayHttpListener({
       secret: () => secret,
-      onConnection: tr => {
-        const g = new GatewayServer({ host: t!.host, version: 'test', budget: () => budget, completionTimeoutMs: 1_000 });
-        gateways.push(g);
-        void g.connect(tr);
-      },
+      newSession: max => gatewaySession({ host: t!.host, version: 'test', budget: () => budget, completionTimeoutMs: 1_000 }, max, g => gateways.push(g)),
     });
-    await channel.listen();
+    await listener.listen();
   });
   after(async () => {
     for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-    channel?.close();
+    listener?.close();
     await t?.close();
   });
   afterEach(() => { budget = {}; });
 
   async function connect(): Promise<Client> {
-    const transport = new StdioClientTransport({
-      command: process.execPath, args: [GATEWAY_MAIN],
-      env: { [GATEWAY_ENV.socket]: channel!.path!, [GATEWAY_ENV.secret]: secret, [MARK_NAME]: MARK },
-      stderr: 'pipe',
-    });
+    const transport = new StreamableHTTPClientTransport(new URL(listener!.url!), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } });
     const client = new Client({ name: 'vscode-stand-in', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);

@@ -1,35 +1,28 @@
 /**
  * Reliability: the gateway into VS Code's chat, end to end in plain Node. The real host runs fixture servers (the
- * bystander echo.mjs, gateway-claims.mjs, hostile.mjs); the extension's end of the channel (GatewayChannel +
- * GatewayServer) serves it; the gateway process (the compiled src/mcp/gateway/main.ts) is started as VS Code's MCP
- * support starts it, with only its own variables, and an SDK v2 client speaks MCP to it over stdio as VS Code does.
+ * bystander echo.mjs, gateway-claims.mjs, hostile.mjs); the gateway's loopback HTTP listener (src/mcp/gateway/http.ts,
+ * issue 41) with a GatewayServer per session serves it in this process, and an SDK v2 client speaks MCP to it over
+ * Streamable HTTP with the window's secret, as VS Code does.
  */
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
-import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { GatewayChannel, type GatewayTransport } from '../../src/mcp/gateway/channel';
-import { GatewayServer } from '../../src/mcp/gateway/server';
-import { GATEWAY_ENV, helloLine, newSecret } from '../../src/mcp/gateway/wire';
-import { isAlive } from '../../src/mcp/process/processTree';
-import { BYSTANDER, MARK, MARK_NAME, marked, startHost, textOf, until, type TestHost } from './helpers';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { GatewayHttpListener } from '../../src/mcp/gateway/http';
+import { gatewaySession } from '../../src/mcp/gateway/httpSession';
+import type { GatewayServer } from '../../src/mcp/gateway/server';
+import { newSecret } from '../../src/mcp/gateway/wire';
+import { BYSTANDER, marked, startHost, textOf, until, type TestHost } from './helpers';
 
-/** The compiled gateway process (out/src/mcp/gateway/main.js). */
-const GATEWAY_MAIN = path.join(__dirname, '..', '..', 'src', 'mcp', 'gateway', 'main.js');
-
-interface Editor { client: Client; transport: StdioClientTransport; pid: number; stderr(): string }
+interface Editor { client: Client; transport: StreamableHTTPClientTransport }
 
 describe('Reliability: the gateway into VS Code\'s chat', function () {
   this.timeout(60_000);
   let t: TestHost | undefined;
-  let channel: GatewayChannel | undefined;
+  let listener: GatewayHttpListener | undefined;
   let secret: string;
   const allowed = new Set<string>();
   const disabled = new Set<string>();
   const denied = new Set<string>();
   const gateways: GatewayServer[] = [];
-  const sessions: GatewayTransport[] = [];
   const logs: string[] = [];
   const editors: Editor[] = [];
 
@@ -38,54 +31,39 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     disabled.clear();
     denied.clear();
     gateways.length = 0;
-    sessions.length = 0;
     logs.length = 0;
     t = await startHost([marked('claims', 'gateway-claims'), marked('hostile', 'hostile')], { limits: { maxMessageBytes: 1024 * 1024 } });
     secret = newSecret();
-    channel = new GatewayChannel({
+    listener = new GatewayHttpListener({
       secret: () => secret,
       log: m => logs.push(m),
-      maxPending: 4,
-      helloTimeoutMs: 500,
-      onConnection: tr => {
-        sessions.push(tr);
-        const g = new GatewayServer({
-          host: t!.host, version: 'test',
-          allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`),
-          gate: { enabled: (s, tool) => !disabled.has(`${s}/${tool}`), allowed: s => !denied.has(s) },
-        });
-        gateways.push(g);
-        void g.connect(tr);
-      },
+      // Four calls waiting at once, plus the client's event stream.
+      maxRequests: 5,
+      newSession: max => gatewaySession({
+        host: t!.host, version: 'test',
+        allowedWithoutAsking: (s, tool) => allowed.has(`${s}/${tool.name}`),
+        gate: { enabled: (s, tool) => !disabled.has(`${s}/${tool}`), allowed: s => !denied.has(s) },
+      }, max, g => gateways.push(g)),
     });
-    await channel.listen();
+    await listener.listen();
   });
   afterEach(async () => {
     for (const e of editors.splice(0)) await e.client.close().catch(() => undefined);
-    channel?.close();
-    channel = undefined;
+    listener?.close();
+    listener = undefined;
     await t?.close();
     t = undefined;
   });
 
-  /** Starts the gateway process as VS Code's MCP would, with only the channel's variables (and the test's marker). */
-  function spawnGateway(withSecret = secret): StdioClientTransport & { err: string[] } {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [GATEWAY_MAIN],
-      env: { [GATEWAY_ENV.socket]: channel!.path!, [GATEWAY_ENV.secret]: withSecret, [MARK_NAME]: MARK },
-      stderr: 'pipe',
-    }) as StdioClientTransport & { err: string[] };
-    transport.err = [];
-    transport.stderr?.on('data', (c: Buffer) => transport.err.push(c.toString()));
-    return transport;
+  function transportFor(withSecret: string | null = secret): StreamableHTTPClientTransport {
+    return new StreamableHTTPClientTransport(new URL(listener!.url!), { requestInit: { headers: withSecret === null ? {} : { Authorization: `Bearer ${withSecret}` } } });
   }
 
   async function connectEditor(): Promise<Editor> {
-    const transport = spawnGateway();
+    const transport = transportFor();
     const client = new Client({ name: 'vscode-stand-in', version: '1.0.0' });
     await client.connect(transport);
-    const e = { client, transport, pid: transport.pid!, stderr: () => (transport as unknown as { err: string[] }).err.join('') };
+    const e = { client, transport };
     editors.push(e);
     return e;
   }
@@ -165,40 +143,28 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     assert.equal((await client.callTool({ name: 'claims_add_tool', arguments: { name: 'x' } })).isError, true);
   });
 
-  it('H101: refuses a gateway without the secret, a hello that never comes, and a hello that is not one', async () => {
+  it('H101/H576: refuses a client without the secret or with a wrong one (403, no session); the good one keeps working', async () => {
     const good = await connectEditor();
-    const bad = spawnGateway('not-the-secret');
-    const client = new Client({ name: 'intruder', version: '1.0.0' });
-    await assert.rejects(client.connect(bad));
-    await until(() => bad.err.join('').includes('MCP Host refused the connection'), `the refused gateway says so: ${bad.err.join('')}`, 10_000);
-    await client.close().catch(() => undefined);
-    // A raw socket: no hello (closed after the timeout), a request instead of a hello.
-    const closedAfter = async (write?: string) => {
-      const s = net.createConnection(channel!.path!);
-      const got: string[] = [];
-      s.on('data', d => got.push(String(d)));
-      if (write) s.write(write);
-      await new Promise<void>(r => s.once('close', () => r()));
-      return got.join('');
-    };
-    assert.equal(await closedAfter(), '');
-    assert.equal(await closedAfter('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'), '');
-    assert.equal(await closedAfter(helloLine(`${secret}x`)), '');
-    assert.equal(sessions.length, 1, 'only the gateway with the secret got a session');
-    assert.ok(logs.filter(l => /refused a connection/.test(l)).length >= 4, logs.join('\n'));
-    // The good one still works.
+    for (const bad of ['not-the-secret', `${secret}x`, null]) {
+      const client = new Client({ name: 'intruder', version: '1.0.0' });
+      await assert.rejects(client.connect(transportFor(bad)), /403|secret/);
+      await client.close().catch(() => undefined);
+    }
+    assert.equal(gateways.length, 1, 'only the client with the secret got a session');
+    assert.equal(listener!.connections, 1);
+    assert.ok(listener!.refused.secret >= 3);
     assert.equal(textOf(await good.client.callTool({ name: 'bystander_echo', arguments: { text: 'fine' } }) as { content: unknown }), 'fine');
   });
 
-  it('H102: bounds the requests waiting at once per connection (cancelled ones no longer count)', async () => {
+  it('H102/H579: bounds the requests answered at once (cancelled ones no longer count)', async () => {
     const { client } = await connectEditor();
     const aborts = [1, 2, 3, 4].map(() => new AbortController());
     const hanging = aborts.map(ac => client.callTool({ name: 'claims_hang', arguments: {} }, { signal: ac.signal }).catch(e => e as Error));
-    await until(() => sessions[0].pendingRequests === 4, 'four calls wait', 10_000);
-    await assert.rejects(client.callTool({ name: 'bystander_echo', arguments: { text: 'x' } }), /4 requests are already waiting/);
+    await until(() => listener!.requests === 5, 'four calls wait (and the event stream is open)', 10_000);
+    await assert.rejects(client.callTool({ name: 'bystander_echo', arguments: { text: 'x' } }), /503|already being answered/);
     for (const ac of aborts) ac.abort();
     await Promise.all(hanging);
-    await until(() => sessions[0].pendingRequests === 0, 'cancelled calls no longer count', 10_000);
+    await until(() => listener!.requests <= 1, 'cancelled calls no longer count', 10_000);
     assert.equal(textOf(await client.callTool({ name: 'bystander_echo', arguments: { text: 'after' } }) as { content: unknown }), 'after');
   });
 
@@ -212,13 +178,11 @@ describe('Reliability: the gateway into VS Code\'s chat', function () {
     void BYSTANDER;
   });
 
-  it('H104: the gateway process exits when the extension\'s channel closes', async () => {
+  it('H104/H581: closing the listener ends the sessions; the client\'s next request fails', async () => {
     const e = await connectEditor();
-    assert.ok(isAlive(e.pid));
-    let exited = false;
-    e.transport.onclose = () => { exited = true; };
-    channel!.close();
-    await until(() => exited && !isAlive(e.pid), 'the gateway process exits', 10_000);
-    assert.match(e.stderr(), /MCP Host closed the channel/);
+    listener!.close();
+    assert.equal(listener!.connections, 0);
+    assert.equal(gateways.length, 1);
+    await assert.rejects(e.client.callTool({ name: 'bystander_echo', arguments: { text: 'x' } }));
   });
 });

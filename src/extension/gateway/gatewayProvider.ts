@@ -1,10 +1,12 @@
 /**
  * MCP Host as one server for VS Code's own chat: a definition "MCP Host" handed over through the stable
  * `vscode.lm.registerMcpServerDefinitionProvider` (package.json `contributes.mcpServerDefinitionProviders`).
- * VS Code's MCP support starts it as a stdio server (`dist/gateway.js` on the editor's own Node), and the gateway
- * process connects back to this window over a private channel (src/mcp/gateway/channel.ts) with the window's
- * secret, which only the resolved definition carries (never the one VS Code may cache). Behind it: this host, its
- * launch consent, limits, redaction, History and App views (src/mcp/gateway/server.ts).
+ * It is a Streamable HTTP definition (`vscode.McpHttpServerDefinition`, issue 41) served by this extension host itself
+ * on 127.0.0.1 (src/mcp/gateway/http.ts): no gateway process, no hop between processes. VS Code's requests carry
+ * the window's secret as `Authorization: Bearer …`, which only the resolved definition holds (never the one VS Code
+ * may cache); the listener refuses any other Host, any request from a web page (an Origin header) and a wrong or
+ * missing secret. Behind it: this host, its launch consent, limits, redaction, History and App views
+ * (src/mcp/gateway/server.ts).
  *
  * VS Code starts a provided server only when something asks for it (a chat request in agent mode, `MCP: List Servers`
  * → Start, a cached prompt picked from the `/` menu): until then its prompts are missing from the `/` menu (or stale)
@@ -15,28 +17,25 @@
  * definition's id (`<extension id in lower case>/<label>`, how VS Code's extension host names a provided server);
  * without that command the gateway starts, as before, on VS Code's first use.
  *
- * Off with `mcpHost.gateway.enabled: false`; never in an untrusted workspace (no definition, no channel). The
- * gateway process gets a minimal environment: every variable of the extension host is removed (VS Code merges
- * the definition's env over its own, `null` removing one) but the channel's two and what Node needs to run.
+ * Off with `mcpHost.gateway.enabled: false`; never in an untrusted workspace (no definition, nothing listening). The
+ * listener opens with the first resolve and closes when the definition is withdrawn (setting off) or the extension ends.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { gatewayEnabled } from '../settings';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HostApi, GatewayServer, ModelToolGate, ToolBudget, GatewayServerOptions } from '../../mcp';
-import { GatewayChannel } from '../../mcp/gateway/channel';
-import type * as GatewayServerModule from '../../mcp/gateway/server';
-import { GATEWAY_ENV, minimalEnv, newSecret } from '../../mcp/gateway/wire';
+import { GatewayHttpListener, GATEWAY_HTTP_PATH, type HostApi, type GatewayServer, type ModelToolGate, type ToolBudget, type GatewayServerOptions } from '../../mcp';
+import type * as GatewaySessionModule from '../../mcp/gateway/httpSession';
+import { newSecret } from '../../mcp/gateway/wire';
 import type { AppViews } from '../apps/appViews';
 
 /**
- * The gateway's MCP server (with the SDK's server package, ~270 KiB) loads with the first connection from VS Code's
- * chat, not at activation: esbuild.mjs (LAZY) turns this require into one of dist/gateway-server.js.
+ * The gateway's MCP server and the SDK's HTTP server transport (the SDK's server package, ~270 KiB) load with the first
+ * connection from VS Code's chat, not at activation: esbuild.mjs (LAZY) turns this require into one of dist/gateway-server.js.
  */
-let serverModule: typeof GatewayServerModule | undefined;
-function gatewayServerModule(): typeof GatewayServerModule {
+let sessionModule: typeof GatewaySessionModule | undefined;
+function gatewaySessionModule(): typeof GatewaySessionModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return serverModule ??= require('../../mcp/gateway/server') as typeof GatewayServerModule;
+  return sessionModule ??= require('../../mcp/gateway/httpSession') as typeof GatewaySessionModule;
 }
 
 /** The provider id (package.json `contributes.mcpServerDefinitionProviders[].id`). */
@@ -84,9 +83,9 @@ export interface GatewayWiring {
 
 /** The registration, with what tests look at. */
 export interface GatewayRegistration extends vscode.Disposable {
-  /** The channel's path while listening. */
-  readonly channelPath: string | undefined;
-  /** Gateway processes connected now. */
+  /** The listener's URL while listening (`http://127.0.0.1:<port>/mcp`). */
+  readonly url: string | undefined;
+  /** VS Code's MCP sessions open now. */
   readonly connections: number;
   /** Whether the definition is offered now (setting on, workspace trusted). */
   readonly offered: boolean;
@@ -96,56 +95,54 @@ export interface GatewayRegistration extends vscode.Disposable {
 
 export function registerGateway(w: GatewayWiring): GatewayRegistration {
   const version = String(w.context.extension.packageJSON.version ?? '0.0.0');
-  const script = path.join(w.context.extensionPath, 'dist', 'gateway.js');
   const changed = new vscode.EventEmitter<void>();
   const sessions = new Set<GatewayServer>();
   let secret: string | undefined;
-  const channel = new GatewayChannel({
+  const options: GatewayServerOptions = {
+    host: w.host,
+    version,
+    gate: w.gate,
+    ensureRunning: server => w.startOnUseAndWait(server),
+    allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
+    budget: () => w.toolBudget?.budget() ?? {},
+    onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
+    codeMode: w.codeMode,
+    programApproval: w.programApproval,
+    log: w.log,
+  };
+  const listener = new GatewayHttpListener({
     secret: () => secret,
     log: w.log,
-    onConnection: t => {
-      const g = new (gatewayServerModule().GatewayServer)({
-        host: w.host,
-        version,
-        gate: w.gate,
-        ensureRunning: server => w.startOnUseAndWait(server),
-        allowedWithoutAsking: (server, tool) => w.alwaysAllowed(server, tool),
-        budget: () => w.toolBudget?.budget() ?? {},
-        onCall: (server, tool, args) => w.apps?.open(server, tool, args, { preserveFocus: true }),
-        codeMode: w.codeMode,
-        programApproval: w.programApproval,
-        log: w.log,
-      });
+    newSession: max => gatewaySessionModule().gatewaySession(options, max, g => {
       sessions.add(g);
       g.onClosed = () => sessions.delete(g);
-      g.connect(t).catch(e => w.log(`MCP Host gateway: a connection failed: ${e instanceof Error ? e.message : String(e)}`));
-    },
+    }),
   });
   const enabled = gatewayEnabled;
   const offered = () => enabled() && vscode.workspace.isTrusted;
   const stop = () => {
-    channel.close();
+    listener.close();
     secret = undefined;
     for (const g of sessions) g.dispose();
     sessions.clear();
   };
-  const definition = (env: Record<string, string | null>) => {
-    const d = new vscode.McpStdioServerDefinition(GATEWAY_LABEL, process.execPath, [script], env, version);
-    d.cwd = vscode.Uri.file(path.dirname(script));
-    return d;
-  };
-  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+  // The provided definition (VS Code may cache it): no port, no secret; resolve fills both in.
+  const definition = () => new vscode.McpHttpServerDefinition(GATEWAY_LABEL, vscode.Uri.parse(`http://127.0.0.1${GATEWAY_HTTP_PATH}`), {}, version);
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () => offered() ? [definition(minimalEnv(process.env))] : [],
+    provideMcpServerDefinitions: () => offered() ? [definition()] : [],
     resolveMcpServerDefinition: async def => {
       if (!offered()) return undefined;
       resolvedOnce = true;
-      if (!channel.path) {
-        await channel.listen();
+      if (!listener.url) {
         secret = newSecret();
-        w.log(`MCP Host gateway: listening for VS Code's MCP support`);
+        await listener.listen();
+        w.log(`MCP Host gateway: listening for VS Code's MCP support on ${listener.url}`);
       }
-      def.env = minimalEnv(process.env, { [GATEWAY_ENV.socket]: channel.path!, [GATEWAY_ENV.secret]: secret! });
+      // Turned off (or untrusted) while the listener was starting: nothing to offer.
+      if (!listener.url || !secret || !offered()) return undefined;
+      def.uri = vscode.Uri.parse(listener.url);
+      def.headers = { ...def.headers, Authorization: `Bearer ${secret}` };
       return def;
     },
   };
@@ -192,8 +189,8 @@ export function registerGateway(w: GatewayWiring): GatewayRegistration {
   ];
   startAgain();
   return {
-    get channelPath() { return channel.path; },
-    get connections() { return channel.connections; },
+    get url() { return listener.url; },
+    get connections() { return listener.connections; },
     get offered() { return offered(); },
     get started() { return started; },
     dispose: () => { disposed = true; clearTimeout(timer); wake?.(); stop(); for (const s of subs) s.dispose(); },
