@@ -18,6 +18,7 @@
  */
 import { Server, type CallToolResult, type Prompt, type Resource, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { HostApi, ServerHandle } from '../api';
+import { runsOrRestarts } from '../types';
 import type { Disposable } from '../events';
 import {
   DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, serverOffered, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
@@ -69,7 +70,8 @@ export interface GatewayServerOptions {
 export interface GatewayTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }
 
 const failed = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-const isRunning = (h: ServerHandle) => h.state.kind === 'running';
+/** Running, or waiting for its automatic restart after a crash (a call then waits for the restart, H585). */
+const isRunning = (h: ServerHandle) => runsOrRestarts(h.state);
 
 /** One gateway session's MCP server; see the module comment. */
 export class GatewayServer {
