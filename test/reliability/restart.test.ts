@@ -103,14 +103,17 @@ describe('Reliability: a crashed server\'s tools work again at once (issue 41)',
     await t.assertBystanderUndisturbed();
   });
 
-  it('H589: through the gateway into VS Code\'s chat: the tool list does not change across the crash, and a call made right after it answers once the server is back', async () => {
+  it('H589: through the gateway into VS Code\'s chat: the tool list does not change across the crash (no tools/list_changed), and a call made right after it answers once the server is back', async () => {
     t = await startHost([marked('crashy', 'crash-on-call')], { restart: { initialDelayMs: 20_000 } });
-    const gateway = new GatewayServer({ host: t.host, version: 'test', gate: {} });
+    const off = new Set<string>();
+    const gateway = new GatewayServer({ host: t.host, version: 'test', gate: { enabled: (s, tool) => !off.has(`${s}/${tool}`) } });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await gateway.connect(a);
     const client = new Client({ name: 'vscode-stand-in', version: '1.0.0' });
+    let toolListChanged = 0;
     try {
       await client.connect(b);
+      client.setNotificationHandler('notifications/tools/list_changed', () => { toolListChanged++; });
       const before = (await client.listTools()).tools.map(x => x.name).sort();
       assert.ok(before.some(n => /crash/.test(n)) && before.some(n => new RegExp(BYSTANDER).test(n)), before.join(', '));
       const crashName = before.find(n => /crashy.*crash$/.test(n))!;
@@ -121,7 +124,16 @@ describe('Reliability: a crashed server\'s tools work again at once (issue 41)',
       const r = await client.callTool({ name: echoName, arguments: { text: 'through the gateway' } });
       assert.equal(r.isError, undefined, textOf(r));
       assert.equal(textOf(r), 'through the gateway');
+      // The restart took longer than the gateway's debounce (150 ms), so a change of the list would have been told by now.
+      assert.equal(toolListChanged, 0, 'no tools/list_changed across the crash and restart');
       assert.deepEqual((await client.listTools()).tools.map(x => x.name).sort(), before);
+      await waitForState(t.get('crashy'), s => s.kind === 'running', 20_000);
+      // A real change (the user turns a tool off) is announced; the crash and the restart were not.
+      off.add('crashy/crash');
+      gateway.listsChanged();
+      await until(() => toolListChanged > 0, 'the tools/list_changed of a real change', 10_000);
+      assert.equal(toolListChanged, 1, 'one tools/list_changed: the tool turned off, none for the crash and restart');
+      assert.deepEqual((await client.listTools()).tools.map(x => x.name).sort(), before.filter(n => n !== crashName));
     } finally {
       await client.close().catch(() => undefined);
       gateway.dispose();

@@ -245,8 +245,13 @@ export class Connection implements ServerHandle {
   get catalogue(): Catalogue {
     // H585: while the restart after a crash is awaited, and until the new session has listed, the crashed one's catalogue.
     if (this.held && (awaitsRestart(this.state) || this.state.kind === 'running')) return this.held;
-    const live = this.state.kind === 'running' ? this.supervisor.session?.catalogue?.catalogue : undefined;
-    if (live) return live;
+    if (this.state.kind === 'running') {
+      const session = this.supervisor.session;
+      const live = session?.catalogue?.catalogue;
+      if (live) return live;
+      // The session just ended and its crash is being recorded (a few ms): what it listed, not nothing.
+      if (!session && this.lastLive) return this.lastLive;
+    }
     if (this.lastLive && awaitsRestart(this.state)) return this.lastLive;
     return this.seed ?? emptyCatalogue();
   }

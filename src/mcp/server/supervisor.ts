@@ -204,8 +204,9 @@ export class Supervisor {
     switch (this._state.kind) {
       case 'running':
         if (this._session) return this._session;
-        // The session just ended and the crash is being recorded (a few ms): decide on the state that follows.
-        if (await this.nextState(signal)) return this.ready(signal);
+        // The session just ended and the crash is being recorded (a few ms): decide on the state that follows (a stop
+        // in progress is not a reason to start the server again).
+        if (await this.nextState(signal) && this.state.kind !== 'stopped') return this.ready(signal);
         break;
       case 'starting':
         if (this.startPromise) await this.untilStarted(this.startPromise, awaitsRestart(this._state), signal);
