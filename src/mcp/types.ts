@@ -128,7 +128,13 @@ export interface ConfigError {
 
 export type ServerState =
   | { kind: 'stopped' }
-  | { kind: 'starting'; since: number; attempt: number }
+  | {
+      kind: 'starting';
+      since: number;
+      attempt: number;
+      /** The automatic restart after a running session crashed (H585): its tools stay offered, calls wait for it. */
+      restarting?: true;
+    }
   | {
       kind: 'running';
       since: number;
@@ -155,9 +161,27 @@ export type ServerState =
       crashLoop: boolean;
       /** When the next automatic restart happens (epoch ms), if one is scheduled. */
       retryAt?: number;
+      /**
+       * A running session crashed and its automatic restart is scheduled (H585): its tools stay offered and a call
+       * starts the restart at once and waits for it. Not set after a failed restart, a crash loop or a user's stop.
+       */
+      restarting?: true;
     };
 
 export type ServerStateKind = ServerState['kind'];
+
+/**
+ * True while a crashed server waits for (or is in) its automatic restart (H585): its last tools stay offered to models
+ * and a call waits for the restart instead of failing. False once the restart failed or the crash-loop guard gave up.
+ */
+export function awaitsRestart(s: ServerState): boolean {
+  return (s.kind === 'error' || s.kind === 'starting') && s.restarting === true;
+}
+
+/** True when a server's tools may be called now or after its automatic restart (running, or {@link awaitsRestart}). */
+export function runsOrRestarts(s: ServerState): boolean {
+  return s.kind === 'running' || awaitsRestart(s);
+}
 
 /** Everything a server offers, every page fetched. */
 export interface Catalogue {

@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { type HostApi, modelMaySee, modelTools, serverOffered, type ModelToolGate } from '../../mcp';
+import { type HostApi, modelMaySee, modelTools, runsOrRestarts, serverOffered, type ModelToolGate } from '../../mcp';
 import { toolResultText } from './messages';
 import { abortSignalOf } from '../ui/cancellation';
 import type { AppViews } from '../apps/appViews';
@@ -46,8 +46,8 @@ const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.Langu
  * denied is listed with `notStarted` (why, and how the user allows it).
  */
 export function listing(host: HostApi, only?: string, notAllowed?: (server: string) => string | undefined, gate: ModelToolGate = {}): string {
-  const servers = host.servers.filter(h => h.state.kind === 'running' && serverOffered(h, gate) && (!only || h.name === only));
-  const denied = host.servers.filter(h => h.state.kind !== 'running' && (!only || h.name === only))
+  const servers = host.servers.filter(h => runsOrRestarts(h.state) && serverOffered(h, gate) && (!only || h.name === only));
+  const denied = host.servers.filter(h => !runsOrRestarts(h.state) && (!only || h.name === only))
     .map(h => ({ server: h.name, notStarted: notAllowed?.(h.name) })).filter((d): d is { server: string; notStarted: string } => !!d.notStarted);
   if (only && !servers.length && denied.length) return denied[0].notStarted;
   if (!servers.length && !denied.length) return only ? `MCP server "${only}" is not running (or not configured in MCP Host).` : 'No MCP server is running in MCP Host.';
@@ -75,9 +75,9 @@ export function registerLmTools(o: LmToolsOptions): vscode.Disposable {
       const { server, tool: name } = opts.input ?? {};
       const args = opts.input?.arguments && typeof opts.input.arguments === 'object' && !Array.isArray(opts.input.arguments) ? opts.input.arguments : {};
       const h = typeof server === 'string' ? o.host.get(server) : undefined;
-      const denied = h && h.state.kind !== 'running' ? o.notAllowed?.(h.name) : undefined;
+      const denied = h && !runsOrRestarts(h.state) ? o.notAllowed?.(h.name) : undefined;
       if (denied) return text(denied);
-      if (!h || h.state.kind !== 'running') return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
+      if (!h || !runsOrRestarts(h.state)) return text(`MCP server "${String(server)}" is not running (or not configured in MCP Host). Call ${LM_TOOL_IDS.list} to see what runs.`);
       const tool = h.catalogue.tools.find(t => t.name === name);
       if (!tool || !modelMaySee(h, tool, o.gate ?? {})) return text(`MCP server "${h.name}" has no tool named "${String(name)}". Call ${LM_TOOL_IDS.list} to see its tools.`);
       // The view (if the tool has one) shows the proposed call while the user confirms (tool-input-partial).

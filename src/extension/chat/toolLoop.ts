@@ -20,7 +20,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { type HostApi, type ServerHandle, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
+import { type HostApi, type ServerHandle, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
 import { ScopedGrants, type Grant } from '../trust/grants';
 import { govern, Turn } from '../ui/dialogs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
@@ -75,9 +75,12 @@ export interface ChatTools {
   codeMode?: { servers: CodeModeServer[]; limits: CodeModeLimits };
 }
 
-/** True when the server is running (only running servers' tools, prompts and resources are offered). */
+/**
+ * True when the server is running (only running servers' tools, prompts and resources are offered), or waits for its
+ * automatic restart after a crash (H585: a call then waits for the restart).
+ */
 export function isRunning(h: ServerHandle): boolean {
-  return h.state.kind === 'running';
+  return runsOrRestarts(h.state);
 }
 
 /** What the participant is given at construction (extension.ts); nothing is set on it afterwards. */

@@ -15,6 +15,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerHandle } from '../api';
+import { awaitsRestart } from '../types';
 import { visibleToModel } from '../apps/meta';
 import { estimateToolTokens } from './toolPolicy';
 
@@ -40,9 +41,12 @@ export interface ModelTool {
 
 const running = (h: ServerHandle) => h.state.kind === 'running';
 
-/** Whether the server's tools are offered at all (state, trust/consent). */
+/**
+ * Whether the server's tools are offered at all (state, trust/consent). A crashed server waiting for its automatic
+ * restart keeps its tools offered whatever `offers` says (H585: a call waits for the restart); trust/consent still rules.
+ */
 export function serverOffered(h: ServerHandle, gate: ModelToolGate): boolean {
-  return (gate.offers ?? running)(h) && gate.allowed?.(h.name) !== false;
+  return (awaitsRestart(h.state) || (gate.offers ?? running)(h)) && gate.allowed?.(h.name) !== false;
 }
 
 /**

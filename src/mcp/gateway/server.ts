@@ -18,6 +18,7 @@
  */
 import { Server, type CallToolResult, type Prompt, type Resource, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { HostApi, ServerHandle } from '../api';
+import { runsOrRestarts } from '../types';
 import type { Disposable } from '../events';
 import {
   DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, serverOffered, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget,
@@ -69,7 +70,8 @@ export interface GatewayServerOptions {
 export interface GatewayTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }
 
 const failed = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-const isRunning = (h: ServerHandle) => h.state.kind === 'running';
+/** Running, or waiting for its automatic restart after a crash (a call then waits for the restart, H585). */
+const isRunning = (h: ServerHandle) => runsOrRestarts(h.state);
 
 /** One gateway session's MCP server; see the module comment. */
 export class GatewayServer {
@@ -84,6 +86,12 @@ export class GatewayServer {
   private readonly subs: Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private allListsChanged = false;
+  /**
+   * What this connection's client last listed, per list (its JSON): a `list_changed` goes out only for a list that now
+   * differs. Issue 41: a server that crashed and waits for its restart keeps its lists (H585), and VS Code, told of a
+   * change, re-lists and re-registers every tool (seconds with a thousand tools) while a call waits.
+   */
+  private readonly listed = new Map<'tools' | 'prompts' | 'resources' | 'templates', string>();
   private connected = false;
   /** Called once when the connection closed. */
   onClosed?: () => void;
@@ -94,7 +102,7 @@ export class GatewayServer {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, completions: {} },
       instructions: 'The tools, prompts and resources of the MCP servers that run in MCP Host. Names are <server>_<name>.',
     });
-    this.server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
+    this.server.setRequestHandler('tools/list', () => ({ tools: this.listedAs('tools', this.listTools()) }));
     this.server.setRequestHandler('tools/call', async (req, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       const progress = token === undefined ? undefined : new ProgressForwarder(token, n => ctx.mcpReq.notify(n), this.o.log);
@@ -104,14 +112,14 @@ export class GatewayServer {
         progress?.close();
       }
     });
-    this.server.setRequestHandler('prompts/list', () => ({ prompts: this.listPrompts() }));
+    this.server.setRequestHandler('prompts/list', () => ({ prompts: this.listedAs('prompts', this.listPrompts()) }));
     this.server.setRequestHandler('prompts/get', async (req, ctx) => {
       const { h, name } = await this.target(this.prompts, req.params.name, 'prompt');
       const result = await h.getPrompt(name, req.params.arguments ?? {}, { signal: ctx.mcpReq.signal, by: 'model' });
       return { ...result, _meta: undefined };
     });
-    this.server.setRequestHandler('resources/list', () => ({ resources: this.listResources() }));
-    this.server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: this.listResourceTemplates() }));
+    this.server.setRequestHandler('resources/list', () => ({ resources: this.listedAs('resources', this.listResources()) }));
+    this.server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: this.listedAs('templates', this.listResourceTemplates()) }));
     this.server.setRequestHandler('completion/complete', async (req, ctx) => ({ completion: await this.complete(req.params, ctx.mcpReq.signal) }));
     this.server.setRequestHandler('resources/read', async (req, ctx) => {
       const parsed = parseResourceUri(req.params.uri);
@@ -377,6 +385,17 @@ export class GatewayServer {
     return h;
   }
 
+  private listedAs<T>(kind: 'tools' | 'prompts' | 'resources' | 'templates', list: T): T {
+    this.listed.set(kind, JSON.stringify(list));
+    return list;
+  }
+
+  /** True when `list` differs from what the client last listed (or it never listed). */
+  private differs(kind: 'tools' | 'prompts' | 'resources' | 'templates', list: () => unknown): boolean {
+    const seen = this.listed.get(kind);
+    return seen === undefined || seen !== JSON.stringify(list());
+  }
+
   /** The lists changed for a reason the host does not announce (the user's tool switches): say so to VS Code. */
   listsChanged(): void {
     this.scheduleListChanged();
@@ -389,11 +408,11 @@ export class GatewayServer {
     this.timer = setTimeout(() => {
       if (!this.connected) return;
       const warn = (e: unknown) => this.o.log?.(`MCP Host gateway: could not send list_changed (${e instanceof Error ? e.message : String(e)})`);
-      this.server.sendToolListChanged().catch(warn);
+      if (this.differs('tools', () => this.listTools())) this.server.sendToolListChanged().catch(warn);
       if (!this.allListsChanged) return;
       this.allListsChanged = false;
-      this.server.sendPromptListChanged().catch(warn);
-      this.server.sendResourceListChanged().catch(warn);
+      if (this.differs('prompts', () => this.listPrompts())) this.server.sendPromptListChanged().catch(warn);
+      if (this.differs('resources', () => this.listResources()) || this.differs('templates', () => this.listResourceTemplates())) this.server.sendResourceListChanged().catch(warn);
     }, LIST_CHANGED_DEBOUNCE_MS);
   }
 }

@@ -36,8 +36,8 @@ export interface RequestHost {
   redactor(): Redactor;
   requestTimeout(): number;
   log(level: LogLevel, source: LogEntry['source'], message: string): void;
-  /** The running session, starting the server on first use. */
-  ready(): Promise<McpSession>;
+  /** The running session, starting the server on first use (after a crash: waiting for its restart, cancellable, H585). */
+  ready(signal?: AbortSignal): Promise<McpSession>;
   current(): McpSession | undefined;
   reinitialize(old: McpSession): Promise<McpSession>;
   /** Tool calls that run as MCP tasks (toolTasks.ts). */
@@ -107,7 +107,7 @@ export class ServerCalls {
    * session) re-initializes transparently and replays this one request once (H12).
    */
   async run<T>(method: string, fn: (session: McpSession, o: SdkRequestOptions) => Promise<T>, opts?: RequestOptions): Promise<T> {
-    let session = await this.h.ready();
+    let session = await this.h.ready(opts?.signal);
     const sdkOpts = this.sdkOptions(opts);
     for (let tries = 0; ; tries++) {
       try {
@@ -137,7 +137,7 @@ export class ServerCalls {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
-    const session = await this.h.ready();
+    const session = await this.h.ready(opts?.signal);
     this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
     if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.h.name()}\` cannot call ${v.invalid}`);

@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { RequestOptions, ServerHandle } from '../api';
 import { Emitter, type Disposable, type Event } from '../events';
-import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, ServerState } from '../types';
+import { awaitsRestart, type Catalogue, type ClientFeatures, type LogEntry, type Root, type ServerDefinition, type ServerState } from '../types';
 import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/paging';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
@@ -218,18 +218,23 @@ export class Connection implements ServerHandle {
         }
         if (s.era === 'modern') void s.listenForChanges(() => this.supervisor.session === s);
         await s.loadCatalogue();
+        // H585: the new session listed its own; the crashed session's catalogue is no longer held.
+        if (this.held) { this.held = undefined; this._onDidChangeCatalogue.fire(this.catalogue); }
         // Skills: the list only (names, descriptions, file digests); no file is read until a skill is loaded.
         if (this.supervisor.session === s) await this.serverSkills.attach(s.client);
       },
       cleared: () => {
         if (!this.supervisor.session) this.serverSkills.clear();
-        this._onDidChangeCatalogue.fire(emptyCatalogue());
+        // H585: a crashed server awaiting its automatic restart keeps offering what it listed; otherwise nothing.
+        this.held = awaitsRestart(this.state) ? this.lastLive : undefined;
+        if (!this.held) this.lastLive = undefined;
+        this._onDidChangeCatalogue.fire(this.held ?? emptyCatalogue());
       },
     });
     this.onDidChangeState = this.supervisor.onDidChangeState;
     this.requests = new ServerCalls({
       name: () => this.name, state: () => this.state, redactor: () => this.redactor, requestTimeout: () => this.requestTimeout, log,
-      ready: () => this.supervisor.ready(), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
+      ready: signal => this.supervisor.ready(signal), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
       toolTasks: this.toolTasks, elicitUrlRequired: options.features?.elicitUrlRequired,
     });
   }
@@ -238,9 +243,22 @@ export class Connection implements ServerHandle {
   get definition(): ServerDefinition { return this._definition; }
   get state(): ServerState { return this.supervisor.state; }
   get catalogue(): Catalogue {
-    const live = this.state.kind === 'running' ? this.supervisor.session?.catalogue?.catalogue : undefined;
-    return live ?? this.seed ?? emptyCatalogue();
+    // H585: while the restart after a crash is awaited, and until the new session has listed, the crashed one's catalogue.
+    if (this.held && (awaitsRestart(this.state) || this.state.kind === 'running')) return this.held;
+    if (this.state.kind === 'running') {
+      const session = this.supervisor.session;
+      const live = session?.catalogue?.catalogue;
+      if (live) return live;
+      // The session just ended and its crash is being recorded (a few ms): what it listed, not nothing.
+      if (!session && this.lastLive) return this.lastLive;
+    }
+    if (this.lastLive && awaitsRestart(this.state)) return this.lastLive;
+    return this.seed ?? emptyCatalogue();
   }
+  /** The catalogue the running session published last (H585: kept for a crashed server awaiting its restart). */
+  private lastLive?: Catalogue;
+  /** The crashed session's catalogue, from the crash until the restarted session has listed its own (H585). */
+  private held?: Catalogue;
   /** The last known catalogue (a cache), shown until the server answers; nothing is called from it. */
   private seed?: Catalogue;
   get catalogueStale(): boolean { return this.state.kind !== 'running' && this.seed !== undefined; }
@@ -341,6 +359,8 @@ export class Connection implements ServerHandle {
   }
 
   private catalogueChanged(c: Catalogue): void {
+    this.lastLive = c;
+    if (this.held) return; // published once the new session has listed everything (installed)
     // Nothing here compiles a tool's schemas (they are compiled on the tool's first call).
     this._onDidChangeCatalogue.fire(c);
   }

@@ -12,7 +12,7 @@ import { Emitter, assertNever, type Event } from '../events';
 import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
 import { startFailureReason } from '../process/startReason';
-import type { LogEntry, LogLevel, ServerState } from '../types';
+import { awaitsRestart, type LogEntry, type LogLevel, type ServerState } from '../types';
 
 /** Restart policy after crashes. */
 export interface RestartPolicy {
@@ -101,10 +101,10 @@ export class Supervisor {
     this._onDidChangeState.fire(s);
   }
 
-  private setError(message: string, crashLoop = false, retryAt?: number): void {
+  private setError(message: string, crashLoop = false, retryAt?: number, restarting = false): void {
     message = this.host.redact(message);
     this.host.log('error', 'lifecycle', message);
-    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}) });
+    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}), ...(restarting ? { restarting: true as const } : {}) });
   }
 
   /** Marks the server as unusable because of its configuration (undefined clears it). */
@@ -127,18 +127,19 @@ export class Supervisor {
     return this.beginStart(false);
   }
 
-  private beginStart(afterCrash: boolean): Promise<void> {
+  /** `restarting`: the automatic restart of a session that crashed while running (H585: its tools stay offered). */
+  private beginStart(afterCrash: boolean, restarting = false): Promise<void> {
     const epoch = ++this.epoch;
-    const p = this.doStart(epoch, afterCrash).finally(() => {
+    const p = this.doStart(epoch, afterCrash, restarting).finally(() => {
       if (this.startPromise === p) this.startPromise = undefined;
     });
     this.startPromise = p;
     return p;
   }
 
-  private async doStart(epoch: number, afterCrash: boolean): Promise<void> {
+  private async doStart(epoch: number, afterCrash: boolean, restarting: boolean): Promise<void> {
     this.attempt++;
-    this.setState({ kind: 'starting', since: Date.now(), attempt: this.attempt });
+    this.setState({ kind: 'starting', since: Date.now(), attempt: this.attempt, ...(restarting ? { restarting: true as const } : {}) });
     this.host.log('info', 'lifecycle', `starting (attempt ${this.attempt})`);
     let session: McpSession;
     try {
@@ -149,7 +150,7 @@ export class Supervisor {
       const message = err instanceof UnauthorizedError && this.host.signsIn
         ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
         : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
-      if (afterCrash) this.recordCrash(message);
+      if (afterCrash) this.recordCrash(message, false);
       else this.setError(message);
       throw new McpHostError(message, undefined, { cause: err });
     }
@@ -193,26 +194,85 @@ export class Supervisor {
     this._onDidChangeState.dispose();
   }
 
-  /** The running session, starting the server on first use. */
-  async ready(): Promise<McpSession> {
+  /**
+   * The running session, starting the server on first use. After a crash (H585) it waits for the automatic restart,
+   * starting it at once when it still waits for its backoff; bounded by the startup timeout (the start's own bound)
+   * and by `signal` (the caller's cancellation).
+   */
+  async ready(signal?: AbortSignal): Promise<McpSession> {
     if (this.reinitPromise) return this.reinitPromise;
     switch (this._state.kind) {
       case 'running':
         if (this._session) return this._session;
+        // The session just ended and the crash is being recorded (a few ms): decide on the state that follows (a stop
+        // in progress is not a reason to start the server again).
+        if (await this.nextState(signal) && this.state.kind !== 'stopped') return this.ready(signal);
         break;
       case 'starting':
-        if (this.startPromise) await this.startPromise;
+        if (this.startPromise) await this.untilStarted(this.startPromise, awaitsRestart(this._state), signal);
         break;
       case 'stopped':
         await this.start();
         break;
       case 'error':
-        throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+        if (!awaitsRestart(this._state)) throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+        await this.untilStarted(this.restartNow(), true, signal);
+        break;
       default:
         assertNever(this._state, 'state');
     }
     if (!this._session) throw new McpHostError(`server \`${this.name}\` is not running`);
     return this._session;
+  }
+
+  /** Resolves true on the next state change, false after the startup timeout; the caller's cancellation rejects. */
+  private nextState(signal?: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const done = (v: boolean | Error) => {
+        clearTimeout(timer);
+        sub.dispose();
+        signal?.removeEventListener('abort', onAbort);
+        if (v instanceof Error) reject(v); else resolve(v);
+      };
+      const onAbort = () => done(new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was restarting`));
+      const sub = this.onDidChangeState(() => done(true));
+      const timer = setTimeout(() => done(false), this.host.startupTimeout());
+      if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * A call finds the server waiting for its restart's backoff: the restart starts now (VS Code's own host restarts on
+   * the call too). The crash-loop guard's bound stays: every crash is still counted in `recordCrash`, so a server that
+   * keeps crashing is restarted at most `maxCrashes` times per window whatever the call rate, and then calls fail at
+   * once (its state is a crash loop, which does not await a restart).
+   */
+  private restartNow(): Promise<void> {
+    if (this.startPromise) return this.startPromise;
+    this.cancelRetry();
+    this.host.log('info', 'lifecycle', 'a call is waiting for the server: restarting it now instead of after the backoff');
+    const p = this.beginStart(true, true);
+    p.catch(() => undefined);
+    return p;
+  }
+
+  /** Waits for a start; a failed restart after a crash says so, with the fix; the caller's cancellation ends the wait. */
+  private async untilStarted(start: Promise<void>, restart: boolean, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was ${restart ? 'restarting' : 'starting'}`);
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was ${restart ? 'restarting' : 'starting'}`));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([start, aborted]);
+    } catch (err) {
+      if (!restart || signal?.aborted || this._state.kind === 'stopped') throw err;
+      throw new McpHostError(`server \`${this.name}\` crashed and its automatic restart failed: ${messageOf(err)}. See the server's log in MCP Host, fix the problem and start the server again`, undefined, { cause: err });
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      aborted.catch(() => undefined);
+    }
   }
 
   /** A new session in place of `old` (an HTTP server forgot ours). Single-flight. */
@@ -294,8 +354,11 @@ export class Supervisor {
     this.retryTimer = undefined;
   }
 
-  /** A running session ended without us asking: error state, then a restart with backoff or a crash-loop stop. */
-  private recordCrash(message: string): void {
+  /**
+   * A session ended without us asking: error state, then a restart with backoff or a crash-loop stop. `running`: the
+   * session had been running (not a failed restart), so its tools stay offered until the restart (H585).
+   */
+  private recordCrash(message: string, running: boolean): void {
     const policy = this.host.restart ?? {};
     const now = Date.now();
     const windowMs = policy.windowMs ?? 180_000;
@@ -311,12 +374,12 @@ export class Supervisor {
       return;
     }
     const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
-    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, now + delay);
+    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, now + delay, running);
     const epoch = this.epoch;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (epoch !== this.epoch) return;
-      this.beginStart(true).catch(() => undefined);
+      this.beginStart(true, running).catch(() => undefined);
     }, delay);
     this.retryTimer.unref?.();
   }
@@ -335,8 +398,9 @@ export class Supervisor {
     // Let the exit status and the last stderr lines arrive.
     setTimeout(() => {
       if (this._session || this._state.kind !== 'running') return;
+      // The state first: what `cleared` publishes depends on whether a restart is awaited (H585).
+      this.recordCrash(this.exitMessage(session, 'exited unexpectedly'), true);
       this.host.cleared();
-      this.recordCrash(this.exitMessage(session, 'exited unexpectedly'));
     }, 50);
   }
 
@@ -354,8 +418,8 @@ export class Supervisor {
       this.host.log('warning', 'lifecycle', `pid ${session.pid} closed its stdout but is still running; stopping it`);
       void this.teardown(session, false).then(() => {
         if (epoch !== this.epoch) return;
+        this.recordCrash(`server \`${this.name}\` closed its stdout but kept running, so none of its answers can arrive; it was stopped`, true);
         this.host.cleared();
-        this.recordCrash(`server \`${this.name}\` closed its stdout but kept running, so none of its answers can arrive; it was stopped`);
       });
     }, 200).unref?.();
   }
@@ -393,7 +457,7 @@ export class Supervisor {
             this._session = undefined;
             const epoch = this.epoch;
             void this.teardown(session, false).then(() => {
-              if (epoch === this.epoch) this.recordCrash(`server \`${this.name}\` stopped answering ping`);
+              if (epoch === this.epoch) this.recordCrash(`server \`${this.name}\` stopped answering ping`, true);
             });
           }
         },
