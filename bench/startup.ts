@@ -3,7 +3,9 @@
  * at once with the same environment (the judged ratio, issue 41), and vs. one server (reported: on 2 cores 20 servers'
  * own start CPU bounds it). Each host start is measured up to `running` with the catalogue loaded (what `reconcile`
  * waits for), each bare one up to its tools listed. Also reports the CPU a server needs to start, and so the bound
- * 20 × that ÷ cores.
+ * 20 × that ÷ cores. The host is measured twice a round: probing `server/discover` first (a definition's first
+ * start, the judged row) and with the era verdicts known (H123: every later start in the extension, `initialize` at
+ * once as the bare client's default legacy mode does; reported, to tell whether the probe is where the extra goes).
  * `startup-era` (H123, H194): starts of a 2025-era server through the host with the protocol-era verdict cache
  * (src/mcp/server/eraVerdicts.ts): one that refuses the `server/discover` probe (cached: no probe), one that stays
  * silent on it (never cached: every start waits for the probe's time limit).
@@ -28,8 +30,8 @@ function cpuMs(pid: number): number {
   }
 }
 
-async function hostStart(n: number, cpu?: number[], ownCpu?: number[]): Promise<number> {
-  const host = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false } });
+async function hostStart(n: number, cpu?: number[], ownCpu?: number[], verdicts?: EraVerdicts): Promise<number> {
+  const host = new McpHost({ pingIntervalMs: 0, stopGrace: BENCH_STOP, restart: { enabled: false }, ...(verdicts ? { eraVerdicts: verdicts } : {}) });
   const defs = Array.from({ length: n }, (_, i) => nodeFixture(`echo-${i}`, 'echo'));
   try {
     const c0 = process.cpuUsage();
@@ -75,32 +77,35 @@ export const startup: Bench = {
   async run(log) {
     await hostStart(1); // warm-up (file cache)
     await sdkStart(1);
-    const one: number[] = [], many: number[] = [], sdkOne: number[] = [], sdkMany: number[] = [];
-    const cpu: number[] = [], sdkCpu: number[] = [];
-    const ownCpu: number[] = [], sdkOwnCpu: number[] = [];
-    const pairs: number[] = [];
+    // The era verdicts the extension keeps (H123): after a definition's first start, it starts with `initialize` at
+    // once, no `server/discover` probe, as the bare SDK client (legacy by default) always does. Recorded here by a
+    // first start of the same 20 definitions.
+    const verdicts = new EraVerdicts(undefined);
+    await hostStart(N, undefined, undefined, verdicts);
+    const one: number[] = [], many: number[] = [], known: number[] = [], sdkOne: number[] = [], sdkMany: number[] = [];
+    const cpu: number[] = [], knownCpu: number[] = [], sdkCpu: number[] = [];
+    const ownCpu: number[] = [], knownOwnCpu: number[] = [], sdkOwnCpu: number[] = [];
+    const pairs: number[] = [], knownPairs: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       one.push(await hostStart(1));
       sdkOne.push(await sdkStart(1));
-      // Host and bare SDK side by side in each round, which goes first alternating: a round's ratio is judged, so a slow
-      // phase of a shared machine lands on both sides of it.
-      let h: number, b: number;
-      if (r % 2 === 0) {
-        h = await hostStart(N, cpu, ownCpu);
-        b = await sdkStart(N, sdkCpu, sdkOwnCpu);
-      } else {
-        b = await sdkStart(N, sdkCpu, sdkOwnCpu);
-        h = await hostStart(N, cpu, ownCpu);
-      }
-      many.push(h);
-      sdkMany.push(b);
-      pairs.push(h / b);
+      // Host (probing), host (era verdict known) and bare SDK side by side in each round, the order rotating: a
+      // round's ratios are judged, so a slow phase of a shared machine lands on every side of it.
+      const sides = [
+        async () => { many.push(await hostStart(N, cpu, ownCpu)); },
+        async () => { known.push(await hostStart(N, knownCpu, knownOwnCpu, verdicts)); },
+        async () => { sdkMany.push(await sdkStart(N, sdkCpu, sdkOwnCpu)); },
+      ];
+      for (let k = 0; k < sides.length; k++) await sides[(r + k) % sides.length]();
+      pairs.push(many[r] / sdkMany[r]);
+      knownPairs.push(known[r] / sdkMany[r]);
     }
     const cores = os.availableParallelism();
     const cpuPer = median(cpu.filter(Number.isFinite));
     const sdkCpuPer = median(sdkCpu.filter(Number.isFinite));
     const bound = (N * cpuPer) / cores;
-    log(`one: host ${one.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkOne.map(x => x.toFixed(0)).join('/')} ms; ${N} at once: host ${many.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkMany.map(x => x.toFixed(0)).join('/')} ms`);
+    log(`one: host ${one.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkOne.map(x => x.toFixed(0)).join('/')} ms; ${N} at once: host ${many.map(x => x.toFixed(0)).join('/')} ms, host with era verdicts ${known.map(x => x.toFixed(0)).join('/')} ms, sdk ${sdkMany.map(x => x.toFixed(0)).join('/')} ms`);
+    log(`ratios per round: probing ${pairs.map(x => x.toFixed(3)).join(', ')}; era verdicts known ${knownPairs.map(x => x.toFixed(3)).join(', ')}; server CPU per start with verdicts ${median(knownCpu.filter(Number.isFinite)).toFixed(0)} ms, client CPU per server ${median(knownOwnCpu).toFixed(1)} ms`);
     log(`a server process needs ~${cpuPer.toFixed(0)} ms CPU to start under the host, ~${sdkCpuPer.toFixed(0)} ms under the bare SDK; ${N} × that ÷ ${cores} cores = ${bound.toFixed(0)} ms; the client side spends ~${median(ownCpu).toFixed(1)} ms CPU per server (host), ~${median(sdkOwnCpu).toFixed(1)} ms (bare SDK)`);
     const vsOne = median(many) / median(one);
     const vsSdk = median(pairs);
@@ -108,7 +113,14 @@ export const startup: Bench = {
       {
         name: `start-up: ${N} at once, host ÷ ${N} bare SDK clients at once`, value: round(median(many), 1), unit: 'ms',
         ratio: round(vsSdk), target: 'ratio ≤ 1.05', met: vsSdk <= 1.05, baseline: `${N} bare SDK clients started at once, the environment the host gives its servers`,
-        note: `bare SDK ${round(median(sdkMany), 1)} ms; ratio = median of ${ROUNDS} rounds' host ÷ bare SDK (${pairs.map(x => round(x, 2)).join(', ')}), the order alternating; server CPU per start host ${round(cpuPer, 0)} / bare SDK ${round(sdkCpuPer, 0)} ms, client CPU per server host ${round(median(ownCpu), 1)} / bare SDK ${round(median(sdkOwnCpu), 1)} ms; both sides start the servers with the host's environment (the whole of process.env): given the SDK's short default one, the bare side measured 1.18× faster, all of it the servers' own start (a Node server parses NODE_EXTRA_CA_CERTS at start, ~40 ms CPU each)`,
+        note: `bare SDK ${round(median(sdkMany), 1)} ms; ratio = median of ${ROUNDS} rounds' host ÷ bare SDK (${pairs.map(x => round(x, 2)).join(', ')}), the order of the three sides (host probing, host with era verdicts, bare SDK) rotating; server CPU per start host ${round(cpuPer, 0)} / bare SDK ${round(sdkCpuPer, 0)} ms, client CPU per server host ${round(median(ownCpu), 1)} / bare SDK ${round(median(sdkOwnCpu), 1)} ms; both sides start the servers with the host's environment (the whole of process.env): given the SDK's short default one, the bare side measured 1.18× faster, all of it the servers' own start (a Node server parses NODE_EXTRA_CA_CERTS at start, ~40 ms CPU each)`,
+      },
+      {
+        name: `start-up: ${N} at once, host with the era verdicts known ÷ ${N} bare SDK clients at once`, value: round(median(known), 1), unit: 'ms',
+        // Reported, not judged (issue 41): it tells whether the probe is where the judged row's extra goes.
+        ratio: round(median(knownPairs)), target: 'report (the row above is judged)', met: null,
+        baseline: `${N} bare SDK clients started at once (the SDK's default legacy mode: initialize, no probe), the environment the host gives its servers`,
+        note: `the extension's every start of a definition after its first (H123: the era verdict cache, kept in the workspace state): initialize at once, no server/discover probe; ratio = median of ${ROUNDS} rounds (${knownPairs.map(x => round(x, 2)).join(', ')}), the three sides' order rotating; server CPU per start ${round(median(knownCpu.filter(Number.isFinite)), 0)} ms, client CPU per server ${round(median(knownOwnCpu), 1)} ms`,
       },
       {
         // Issue 41: retired as a target. On 2 cores, 20 Node processes starting at once need 20 × their start CPU ÷ 2 of
