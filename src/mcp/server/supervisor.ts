@@ -13,6 +13,7 @@ import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
 import { startFailureReason } from '../process/startReason';
 import type { LogEntry, LogLevel, ServerState } from '../types';
+import * as l10n from '@vscode/l10n';
 
 /** Restart policy after crashes. */
 export interface RestartPolicy {
@@ -145,7 +146,7 @@ export class Supervisor {
       session = await this.withStartupTimeout(epoch, s => this.host.launch(s));
     } catch (err) {
       this.host.redactError(err);
-      if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      if (epoch !== this.epoch) throw new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name));
       const message = err instanceof UnauthorizedError && this.host.signsIn
         ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
         : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
@@ -155,7 +156,7 @@ export class Supervisor {
     }
     if (epoch !== this.epoch) {
       await this.teardown(session, false);
-      throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      throw new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name));
     }
     this.install(session);
     await this.host.installed(session);
@@ -207,11 +208,11 @@ export class Supervisor {
         await this.start();
         break;
       case 'error':
-        throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+        throw new McpHostError(l10n.t('server `{0}` is not running: {1}', this.name, this._state.message));
       default:
         assertNever(this._state, 'state');
     }
-    if (!this._session) throw new McpHostError(`server \`${this.name}\` is not running`);
+    if (!this._session) throw new McpHostError(l10n.t('server `{0}` is not running', this.name));
     return this._session;
   }
 
@@ -226,7 +227,7 @@ export class Supervisor {
       const fresh = await this.withStartupTimeout(epoch, s => this.host.launch(s));
       if (epoch !== this.epoch) {
         await this.teardown(fresh, true);
-        throw new McpHostError(`server \`${this.name}\` was stopped`);
+        throw new McpHostError(l10n.t('server `{0}` was stopped', this.name));
       }
       this.install(fresh);
       void this.host.installed(fresh);
@@ -250,11 +251,11 @@ export class Supervisor {
       cancel = reject;
       timer = setTimeout(() => {
         scope.aborted = true;
-        reject(new McpHostError(`server \`${this.name}\` did not answer initialize within ${fmtMs(ms)} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout`));
+        reject(new McpHostError(l10n.t('server `{0}` did not answer initialize within {1} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout', this.name, fmtMs(ms))));
       }, ms);
     });
     // stop() during a start abandons it at once (and tears the half-open session down).
-    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(`server \`${this.name}\` was stopped while starting`)); };
+    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name))); };
     this.cancelLaunches.add(cancelLaunch);
     const attempt = run(scope);
     try {
@@ -275,7 +276,7 @@ export class Supervisor {
       const crashed = scope.sessions.find(s => s.exit !== undefined || (s.kind === 'stdio' && s.closing));
       const m = /protocol version is not supported: (.*)$/.exec(messageOf(err));
       if (m) {
-        throw new McpHostError(`server \`${this.name}\` answered with protocol version ${m[1]}, which this host does not support (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); update the server or the host`);
+        throw new McpHostError(l10n.t('server `{0}` answered with protocol version {1}, which this host does not support (supported: {2}); update the server or the host', this.name, m[1], SUPPORTED_PROTOCOL_VERSIONS.join(', ')));
       }
       if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof SdkError)) throw new McpHostError(this.exitMessage(crashed, 'exited during startup'), undefined, { cause: err });
       throw err;
