@@ -155,6 +155,11 @@ export type ServerState =
       crashLoop: boolean;
       /** When the next automatic restart happens (epoch ms), if one is scheduled. */
       retryAt?: number;
+      /**
+       * True when the fix is in the server's settings (a problem of its definition, a command not found, a missing
+       * file or folder): known from the error itself, never from the message's words, which are localised (issue 40).
+       */
+      fromSettings?: boolean;
     };
 
 export type ServerStateKind = ServerState['kind'];

@@ -14,6 +14,7 @@ import { policyVerdict, type OrgPolicy } from '../../src/mcp/policy/orgPolicy';
 import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { ServerDefinition } from '../../src/mcp/types';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
+import { failureNotice } from '../../src/extension/ui/failureNotice';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -67,5 +68,17 @@ describe('Localisation of text made in the core (issue 40)', () => {
     const e = new McpHostError(l10n.t('server `{0}` is not running', 'weather'));
     assert.equal(describeError('weather', 'tools/list', e), e.message);
     assert.ok(e.message.startsWith('⟦'), e.message);
+  });
+
+  it('H561: a failure from the settings offers Open Settings by the core\'s word (fromSettings), not by English words in a translated message', () => {
+    l10n.config({ contents: pseudoBundle() });
+    const message = l10n.t('command `{0}` not found on PATH (PATH={1}); {2}', 'no-such', '/usr/bin', l10n.t('install {0} or set `command` to an absolute path', '`no-such`'));
+    assert.ok(!/not found on PATH/.test(message), message);
+    assert.equal(failureNotice('x', message, false, true).kind, 'settings');
+    assert.equal(failureNotice('x', message, false, false).kind, 'crash', 'without the flag, a translated message is not recognised');
+    assert.equal(failureNotice('x', message, true, true).kind, 'crash', 'a crash loop stays a crash');
+    l10n.config({ contents: {} });
+    // English (the words still work as before, flag or not)
+    assert.equal(failureNotice('x', 'command `no-such` not found on PATH (PATH=/usr/bin); install it', false).kind, 'settings');
   });
 });

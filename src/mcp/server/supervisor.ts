@@ -12,6 +12,7 @@ import { Emitter, assertNever, type Event } from '../events';
 import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
 import { startFailureReason } from '../process/startReason';
+import { CommandNotFoundError } from '../process/resolveCommand';
 import type { LogEntry, LogLevel, ServerState } from '../types';
 import * as l10n from '@vscode/l10n';
 
@@ -102,16 +103,16 @@ export class Supervisor {
     this._onDidChangeState.fire(s);
   }
 
-  private setError(message: string, crashLoop = false, retryAt?: number): void {
+  private setError(message: string, crashLoop = false, retryAt?: number, fromSettings = false): void {
     message = this.host.redact(message);
     this.host.log('error', 'lifecycle', message);
-    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}) });
+    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}), ...(fromSettings ? { fromSettings } : {}) });
   }
 
   /** Marks the server as unusable because of its configuration (undefined clears it). */
   setConfigError(message: string | undefined): void {
     this.configError = message;
-    if (message) this.setError(message);
+    if (message) this.setError(message, false, undefined, true);
     else if (this._state.kind === 'error') this.setState({ kind: 'stopped' });
   }
 
@@ -148,10 +149,10 @@ export class Supervisor {
       this.host.redactError(err);
       if (epoch !== this.epoch) throw new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name));
       const message = err instanceof UnauthorizedError && this.host.signsIn
-        ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
+        ? l10n.t('server `{0}` needs you to sign in: finish signing in in the browser window that opened, then start the server again', this.name)
         : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
       if (afterCrash) this.recordCrash(message);
-      else this.setError(message);
+      else this.setError(message, false, undefined, fromSettings(err));
       throw new McpHostError(message, undefined, { cause: err });
     }
     if (epoch !== this.epoch) {
@@ -308,11 +309,11 @@ export class Supervisor {
       return;
     }
     if (this.crashes.length >= maxCrashes) {
-      this.setError(`${message}. It crashed ${this.crashes.length} times in ${fmtMs(windowMs)}, so it will not be restarted automatically; fix the problem and start it again`, true);
+      this.setError(l10n.t('{0}. It crashed {1} times in {2}, so it will not be restarted automatically; fix the problem and start it again', message, this.crashes.length, fmtMs(windowMs)), true);
       return;
     }
     const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
-    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, now + delay);
+    this.setError(l10n.t('{0}; restarting in {1}', message, fmtMs(delay)), false, now + delay);
     const epoch = this.epoch;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
@@ -407,4 +408,14 @@ export class Supervisor {
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = undefined;
   }
+}
+
+/** A start failure whose fix is in the settings: a command not found, or a file or folder missing or not allowed (by the error, not its words). */
+function fromSettings(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof CommandNotFoundError) return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return true;
+  }
+  return false;
 }
