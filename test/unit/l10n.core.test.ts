@@ -72,7 +72,7 @@ describe('Localisation of text made in the core (issue 40)', () => {
 
   it('H561: a failure from the settings offers Open Settings by the core\'s word (fromSettings), not by English words in a translated message', () => {
     l10n.config({ contents: pseudoBundle() });
-    const message = l10n.t('command `{0}` not found on PATH (PATH={1}); {2}', 'no-such', '/usr/bin', l10n.t('install {0} or set `command` to an absolute path', '`no-such`'));
+    const message = l10n.t('command `{0}` not found on PATH {1}; {2}', 'no-such', '(PATH=/usr/bin)', l10n.t('install {0} or set `command` to an absolute path', '`no-such`'));
     assert.ok(!/not found on PATH/.test(message), message);
     assert.equal(failureNotice('x', message, false, true).kind, 'settings');
     assert.equal(failureNotice('x', message, false, false).kind, 'crash', 'without the flag, a translated message is not recognised');

@@ -38,7 +38,8 @@ export class CommandNotFoundError extends Error {
     /** How to fix it, e.g. "install Node.js or set `command` to an absolute path". */
     readonly hint: string,
   ) {
-    super(l10n.t('command `{0}` not found on PATH (PATH={1}); {2}', command, pathValue, hint));
+    // `(PATH=…)` goes in as a value: the failure toast cuts it out by that shape (src/extension/ui/failureNotice.ts)
+    super(l10n.t('command `{0}` not found on PATH {1}; {2}', command, `(PATH=${pathValue})`, hint));
     this.name = 'CommandNotFoundError';
   }
 }
