@@ -8,6 +8,7 @@ import {
   OAuthError, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, SseError,
   UnauthorizedError, UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/client';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The JSON-RPC codes the host gives its own errors for a request that timed out or was cancelled, and
@@ -73,15 +74,16 @@ function isValidationError(err: unknown): err is Error & { issues: unknown[] } {
   return err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
 }
 
-const CODE_TEXT: Record<number, string> = {
-  [ProtocolErrorCode.ParseError]: 'the server could not parse the message (-32700)',
-  [ProtocolErrorCode.InvalidRequest]: 'the server called the request invalid (-32600)',
-  [ProtocolErrorCode.MethodNotFound]: 'the server does not implement this method (-32601)',
-  [ProtocolErrorCode.InvalidParams]: 'the server rejected the arguments (-32602)',
-  [ProtocolErrorCode.InternalError]: 'the server hit an internal error (-32603)',
-  [ProtocolErrorCode.ResourceNotFound]: 'resource not found (-32002)',
-  [ProtocolErrorCode.MissingRequiredClientCapability]: 'the server needs a client capability this host did not declare (-32021)',
-};
+/** The readable meaning of the JSON-RPC codes (a function: the text is made in the display language, issue 40). */
+const CODE_TEXT = (): Record<number, string> => ({
+  [ProtocolErrorCode.ParseError]: l10n.t('the server could not parse the message (-32700)'),
+  [ProtocolErrorCode.InvalidRequest]: l10n.t('the server called the request invalid (-32600)'),
+  [ProtocolErrorCode.MethodNotFound]: l10n.t('the server does not implement this method (-32601)'),
+  [ProtocolErrorCode.InvalidParams]: l10n.t('the server rejected the arguments (-32602)'),
+  [ProtocolErrorCode.InternalError]: l10n.t('the server hit an internal error (-32603)'),
+  [ProtocolErrorCode.ResourceNotFound]: l10n.t('resource not found (-32002)'),
+  [ProtocolErrorCode.MissingRequiredClientCapability]: l10n.t('the server needs a client capability this host did not declare (-32021)'),
+});
 
 /** Strips the SDK's "MCP error -32601: " prefix. */
 function bareMessage(err: Error): string {
@@ -95,7 +97,7 @@ function bareMessage(err: Error): string {
 export function describeError(server: string, method: string, err: unknown, timeoutMs?: number): string {
   if (err instanceof McpHostError) return err.message;
   if (err instanceof UnsupportedProtocolVersionError) {
-    return `server \`${server}\` does not support the protocol versions this host speaks (it supports ${err.supported.join(', ') || 'none it named'}); update the server or the host`;
+    return l10n.t('server `{0}` does not support the protocol versions this host speaks (it supports {1}); update the server or the host', server, err.supported.join(', ') || l10n.t('none it named'));
   }
   if (err instanceof ProtocolError) {
     const detail = bareMessage(err);
@@ -103,13 +105,16 @@ export function describeError(server: string, method: string, err: unknown, time
     switch (err.code) {
       case REQUEST_TIMEOUT_CODE:
         if (/cancel/i.test(detail) || (timeoutMs === undefined && !/timed out/i.test(detail))) {
-          return `${method} to server \`${server}\` was cancelled${detail && !/^Request/.test(detail) ? `: ${detail}` : ''}`;
+          return detail && !/^Request/.test(detail)
+            ? l10n.t('{0} to server `{1}` was cancelled: {2}', method, server, detail)
+            : cancelled(server, method);
         }
-        return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
+        return notAnswered(server, method, timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout);
       default: {
-        const known = Object.hasOwn(CODE_TEXT, err.code) ? CODE_TEXT[err.code] : undefined;
-        if (known) return `${method} on server \`${server}\` failed: ${known}: ${detail}`;
-        return `${method} on server \`${server}\` failed (error ${err.code}): ${detail}`;
+        const codes = CODE_TEXT();
+        const known = Object.hasOwn(codes, err.code) ? codes[err.code] : undefined;
+        if (known) return l10n.t('{0} on server `{1}` failed: {2}: {3}', method, server, known, detail);
+        return l10n.t('{0} on server `{1}` failed (error {2}): {3}', method, server, err.code, detail);
       }
     }
   }
@@ -117,41 +122,45 @@ export function describeError(server: string, method: string, err: unknown, time
     const detail = bareMessage(err);
     switch (err.code) {
       case SdkErrorCode.RequestTimeout:
-        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
-        return `server \`${server}\` did not answer ${method} within ${fmtMs(timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout)}`;
+        if (/cancel/i.test(detail)) return cancelled(server, method);
+        return notAnswered(server, method, timeoutMs ?? (err.data as { timeout?: number } | undefined)?.timeout);
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
-        if (/cancel/i.test(detail)) return `${method} to server \`${server}\` was cancelled`;
-        return `server \`${server}\` closed the connection before answering ${method}`;
+        if (/cancel/i.test(detail)) return cancelled(server, method);
+        return l10n.t('server `{0}` closed the connection before answering {1}', server, method);
       case SdkErrorCode.CapabilityNotSupported:
-        return `server \`${server}\` does not offer what ${method} needs: ${detail}`;
+        return l10n.t('server `{0}` does not offer what {1} needs: {2}', server, method, detail);
       case SdkErrorCode.InvalidResult:
-        return `server \`${server}\` answered ${method} with a malformed result: ${detail}`;
+        return l10n.t('server `{0}` answered {1} with a malformed result: {2}', server, method, detail);
       case SdkErrorCode.EraNegotiationFailed:
-        return networkProblem(server, method, err) ?? `could not agree on a protocol version with server \`${server}\`: ${detail}; check the server's \`url\` or \`command\` setting, or update the server`;
+        return networkProblem(server, method, err) ?? l10n.t('could not agree on a protocol version with server `{0}`: {1}; check the server\'s `url` or `command` setting, or update the server', server, detail);
       case SdkErrorCode.InputRequiredRoundsExceeded:
-        return `server \`${server}\` kept asking for more input during ${method}; it was stopped after too many rounds`;
+        return l10n.t('server `{0}` kept asking for more input during {1}; it was stopped after too many rounds', server, method);
       case SdkErrorCode.MethodNotSupportedByProtocolVersion:
-        return `server \`${server}\` speaks a protocol version without ${method}`;
+        return l10n.t('server `{0}` speaks a protocol version without {1}', server, method);
       default:
-        return `${method} on server \`${server}\` failed (${err.code}): ${detail}`;
+        return l10n.t('{0} on server `{1}` failed ({2}): {3}', method, server, String(err.code), detail);
     }
   }
   if (isAuthError(err)) {
     if (err instanceof IssuerMismatchError || err instanceof AuthorizationServerMismatchError) {
-      return `server \`${server}\`: signing in was stopped because the authorization server did not prove it is the one the server names (${messageOf(err)}); check the server's \`url\` setting, then sign in again`;
+      return l10n.t('server `{0}`: signing in was stopped because the authorization server did not prove it is the one the server names ({1}); check the server\'s `url` setting, then sign in again', server, messageOf(err));
     }
     if (err instanceof InsecureTokenEndpointError) {
-      return `server \`${server}\`: signing in was stopped because the authorization server's token endpoint is not HTTPS (${err.tokenEndpoint}); fix the authorization server, or set an Authorization header in the server's \`headers\` setting`;
+      return l10n.t('server `{0}`: signing in was stopped because the authorization server\'s token endpoint is not HTTPS ({1}); fix the authorization server, or set an Authorization header in the server\'s `headers` setting', server, String(err.tokenEndpoint));
     }
     if (err instanceof InsufficientScopeError) {
-      return `server \`${server}\` needs more access than the sign-in granted${err.requiredScope ? ` (scope ${err.requiredScope})` : ''}; sign in again and grant it`;
+      return err.requiredScope
+        ? l10n.t('server `{0}` needs more access than the sign-in granted (scope {1}); sign in again and grant it', server, err.requiredScope)
+        : l10n.t('server `{0}` needs more access than the sign-in granted; sign in again and grant it', server);
     }
     const code = err instanceof OAuthError ? err.code : undefined;
-    return `server \`${server}\` requires authorization and signing in failed${code ? ` (${code})` : ''}: ${messageOf(err)}. Sign in again, or set an Authorization header in the server's \`headers\` setting`;
+    return code
+      ? l10n.t('server `{0}` requires authorization and signing in failed ({1}): {2}. Sign in again, or set an Authorization header in the server\'s `headers` setting', server, code, messageOf(err))
+      : l10n.t('server `{0}` requires authorization and signing in failed: {1}. Sign in again, or set an Authorization header in the server\'s `headers` setting', server, messageOf(err));
   }
   const status = httpStatusOf(err);
-  if (status === 401) return `server \`${server}\` requires authorization (HTTP 401); sign in or set an Authorization header`;
+  if (status === 401) return l10n.t('server `{0}` requires authorization (HTTP 401); sign in or set an Authorization header', server);
   if (status === 403) {
     // Credentials are blamed only when the answer says so (the SDK's ClientHttpForbidden after a WWW-Authenticate
     // insufficient_scope challenge); otherwise the server's own reason is the message (H193). The SDK also names a
@@ -160,17 +169,23 @@ export function describeError(server: string, method: string, err: unknown, time
     return forbiddenMessage(server, err, err instanceof SdkHttpError && err.code === SdkErrorCode.ClientHttpForbidden);
   }
   // A redirect has no body to quote: the host's own word on it (where it pointed, that it was not followed) is the reason.
-  if (status !== undefined) return `${method} on server \`${server}\` failed (${serverReason(err)})${status >= 300 && status < 400 ? `: ${messageOf(err)}` : ''}`;
-  if (isAbortError(err)) {
-    return `${method} to server \`${server}\` was cancelled`;
+  if (status !== undefined) {
+    return status >= 300 && status < 400
+      ? l10n.t('{0} on server `{1}` failed ({2}): {3}', method, server, serverReason(err), messageOf(err))
+      : l10n.t('{0} on server `{1}` failed ({2})', method, server, serverReason(err));
   }
+  if (isAbortError(err)) return cancelled(server, method);
   const net = networkProblem(server, method, err);
   if (net) return net;
   if (isValidationError(err)) {
-    return `server \`${server}\` answered ${method} with a malformed result: ${zodSummary(err)}`;
+    return l10n.t('server `{0}` answered {1} with a malformed result: {2}', server, method, zodSummary(err));
   }
-  return `${method} on server \`${server}\` failed: ${messageOf(err)}`;
+  return l10n.t('{0} on server `{1}` failed: {2}', method, server, messageOf(err));
 }
+
+const cancelled = (server: string, method: string) => l10n.t('{0} to server `{1}` was cancelled', method, server);
+const notAnswered = (server: string, method: string, ms: number | undefined) =>
+  l10n.t('server `{0}` did not answer {1} within {2}', server, method, fmtMs(ms));
 
 /**
  * A 403: the server's own reason (serverReason), and the credentials blamed only when `challenged` (the answer carried a
@@ -178,8 +193,8 @@ export function describeError(server: string, method: string, err: unknown, time
  */
 export function forbiddenMessage(server: string, err: unknown, challenged: boolean): string {
   return challenged
-    ? `server \`${server}\` refused access (${serverReason(err)}): the credentials in its \`headers\` setting or its sign-in do not grant access`
-    : `server \`${server}\` refused access (${serverReason(err)}); that is the server's own reason: check the server's \`url\` setting and what the server allows`;
+    ? l10n.t('server `{0}` refused access ({1}): the credentials in its `headers` setting or its sign-in do not grant access', server, serverReason(err))
+    : l10n.t('server `{0}` refused access ({1}); that is the server\'s own reason: check the server\'s `url` setting and what the server allows', server, serverReason(err));
 }
 
 /** How much of an HTTP error's body is quoted in a message. */
@@ -206,9 +221,9 @@ export function serverReason(err: unknown): string {
 function networkProblem(server: string, method: string, err: unknown): string | undefined {
   for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED') return `cannot reach server \`${server}\`: connection refused (is it running, and is the url right?)`;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach server \`${server}\`: the host name does not resolve (check the url)`;
-    if (code === 'ECONNRESET') return `server \`${server}\` reset the connection during ${method}`;
+    if (code === 'ECONNREFUSED') return l10n.t('cannot reach server `{0}`: connection refused (is it running, and is the url right?)', server);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return l10n.t('cannot reach server `{0}`: the host name does not resolve (check the url)', server);
+    if (code === 'ECONNRESET') return l10n.t('server `{0}` reset the connection during {1}', server, method);
   }
   return undefined;
 }
@@ -232,7 +247,7 @@ function zodSummary(err: unknown): string {
 }
 
 export function fmtMs(ms: number | undefined): string {
-  if (ms === undefined) return 'the time limit';
+  if (ms === undefined) return l10n.t('the time limit');
   if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
   return `${ms} ms`;

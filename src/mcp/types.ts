@@ -166,6 +166,11 @@ export type ServerState =
        * starts the restart at once and waits for it. Not set after a failed restart, a crash loop or a user's stop.
        */
       restarting?: true;
+      /**
+       * True when the fix is in the server's settings (a problem of its definition, a command not found, a missing
+       * file or folder): known from the error itself, never from the message's words, which are localised (issue 40).
+       */
+      fromSettings?: boolean;
     };
 
 export type ServerStateKind = ServerState['kind'];

@@ -103,6 +103,21 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     assert.strictEqual(shown[0].detail, pseudo('Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.'));
     assert.deepStrictEqual(shown[0].buttons.map(b => b.title), [pseudo('Reset'), pseudo('Cancel')]);
   });
+
+  it('H562: text made in the core: a configuration problem\'s row is pseudo-localised; a bystander server beside it is listed as usual', async () => {
+    // src/mcp/config/validate.ts makes this problem through @vscode/l10n, which activation gave VS Code's bundle
+    await cfg().update('servers', { broken: null, bystander: { command: 'mcp-host-no-such-command-xyz', args: [], autoStart: false } }, vscode.ConfigurationTarget.Workspace);
+    const expected = format(pseudo('Server "{0}" ({1}) is {2} ({3}); expected an object such as {4} or {5}. To turn a server off, keep its definition and add "disabled": true.'),
+      'broken', 'mcpHost.servers.broken', '`null`', 'null', '{ "command": "npx", "args": [...] }', '{ "url": "https://…" }');
+    const problemRows = () => api.views.servers.getChildren().filter(r => r.kind === 'message' && r.error);
+    await until(() => problemRows().some(r => r.kind === 'message' && r.text.includes('"broken"')) && api.host.get('bystander') !== undefined, 'the problem row and the bystander');
+    const texts = problemRows().map(r => r.kind === 'message' ? r.text : '');
+    assert.ok(texts.includes(expected), `${JSON.stringify(texts)} holds ${JSON.stringify(expected)}`);
+    assert.ok(!texts.some(t => t.startsWith('Server "broken" (mcpHost.servers.broken) is `null`')), 'not the English source text');
+    assert.strictEqual(api.host.get('bystander')?.state.kind, 'stopped');
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(() => !problemRows().some(r => r.kind === 'message' && r.text.includes('"broken"')), 'the problem row gone with the setting');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------------

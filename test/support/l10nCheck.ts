@@ -6,8 +6,11 @@
  *  - the text of a chat response stream (`markdown`, `progress`, `warning`), of a MarkdownString (`new`,
  *    `appendMarkdown`, `appendText`), a TreeItem's label (`new TreeItem(label)`), a webview panel's title;
  *  - a property with a user-facing name (`message`, `detail`, `title`, `label`, `description`, `tooltip`,
- *    `placeHolder`, `prompt`, `text`, …) in an object literal (dialogs, quick pick items and options, input boxes,
- *    withProgress, chat buttons and results) or assigned (`item.tooltip = …`, `quickPick.title = …`).
+ *    `placeHolder`, `prompt`, `text`, `reason`, …) in an object literal (dialogs, quick pick items and options, input
+ *    boxes, withProgress, chat buttons and results; in the core a problem's `message`, a verdict's `reason`) or assigned
+ *    (`item.tooltip = …`, `quickPick.title = …`);
+ *  - the message of the core's error for people, `new McpHostError(message)` (src/mcp/errors.ts: "an error whose
+ *    message is already meant for a person"; it reaches rows, notifications and chat).
  * Not text, so allowed: a string with no letters outside codicons `$(name)` and `${…}` placeholders, a lower-case
  * identifier (`stdio`, `mcpHost.servers`) and a path. A string inside a `t(...)` call is the message itself and is fine.
  */
@@ -18,7 +21,7 @@ export interface Finding { line: number; text: string; sink: string }
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 const TEXT_CALLS = new Set(['markdown', 'progress', 'warning', 'appendMarkdown', 'appendText']);
 const TEXT_PROPS = new Set(['message', 'detail', 'title', 'label', 'description', 'tooltip', 'placeHolder', 'placeholder',
-  'prompt', 'validationMessage', 'text', 'contextualTitle', 'errorMessage', 'statusText', 'invalidMessage']);
+  'prompt', 'validationMessage', 'text', 'contextualTitle', 'errorMessage', 'statusText', 'invalidMessage', 'reason']);
 
 /** True when the literal text reads as words (not a codicon, punctuation, or an identifier). */
 export function isWords(text: string): boolean {
@@ -73,6 +76,7 @@ export function literalUserStrings(fileName: string, source: string): Finding[] 
       else if (name === 'MarkdownString' && ts.isNewExpression(node)) check(args[0], 'new MarkdownString');
       else if (name === 'TreeItem' && ts.isNewExpression(node)) check(args[0], 'new TreeItem');
       else if (name === 'createWebviewPanel') check(args[1], name);
+      else if (name === 'McpHostError' && ts.isNewExpression(node)) check(args[0], 'new McpHostError');
     }
     if (ts.isPropertyAssignment(node)) {
       const p = propName(node.name);

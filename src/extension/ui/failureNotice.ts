@@ -31,9 +31,13 @@ export interface FailureNotice {
 
 const SETTINGS = /not found on PATH|\bcwd\b|working directory|does not exist|not a directory|ENOENT|EACCES|permission denied|is not set|\$\{(?:input|env):|invalid (?:definition|server|setting|url)|mcpHost\.servers|unsupported type|no command|needs a command|needs a url/i;
 
-/** Classifies a server's final failure and shortens it for a toast. */
-export function failureNotice(server: string, message: string, crashLoop: boolean): FailureNotice {
-  const kind: FailureKind = !crashLoop && SETTINGS.test(message) ? 'settings' : 'crash';
+/**
+ * Classifies a server's final failure and shortens it for a toast. `fromSettings` is the core's own word (the error
+ * state's `fromSettings`); the words of the message are a fallback that holds in English only (issue 40: the core's
+ * messages are localised in the editor).
+ */
+export function failureNotice(server: string, message: string, crashLoop: boolean, fromSettings = false): FailureNotice {
+  const kind: FailureKind = !crashLoop && (fromSettings || SETTINGS.test(message)) ? 'settings' : 'crash';
   // The toast names the server already; the PATH searched can be long: it goes to the log only.
   const own = `server \`${server}\`: `;
   const short = (message.startsWith(own) ? message.slice(own.length) : message)

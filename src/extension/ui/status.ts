@@ -96,7 +96,7 @@ export function watchFailures(host: HostApi, actions: {
     if (isFinalFailure(state) && !notified.has(server)
       && showFailureNotifications()) {
       notified.add(server);
-      const notice = failureNotice(server, state.message, state.crashLoop);
+      const notice = failureNotice(server, state.message, state.crashLoop, state.fromSettings);
       actions.log(server, `failed for good: ${notice.logText}`);
       const key = failureKey(server, state.message);
       if (actions.seen.has(key)) return;

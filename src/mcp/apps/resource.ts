@@ -7,6 +7,7 @@ import type { ServerHandle } from '../api';
 import { McpHostError } from '../errors';
 import { APP_MIME_TYPE, MAX_UI_RESOURCE_BYTES } from './meta';
 import { appCspSources, type AppCspSources } from './csp';
+import * as l10n from '@vscode/l10n';
 
 export interface AppPermissions { camera: boolean; microphone: boolean; geolocation: boolean; clipboardWrite: boolean }
 
@@ -35,17 +36,17 @@ export async function loadAppResource(h: ServerHandle, tool: string, uri: string
   const c = contents.find(x => x.uri === uri && isAppMime(x.mimeType)) ?? contents.find(x => isAppMime(x.mimeType));
   if (!c) {
     const got = contents.map(x => x.mimeType ?? 'no MIME type').join(', ') || 'no contents';
-    throw new McpHostError(`${where} is not an MCP App: expected MIME type ${APP_MIME_TYPE}, got ${got}`);
+    throw new McpHostError(l10n.t('{0} is not an MCP App: expected MIME type {1}, got {2}', where, APP_MIME_TYPE, got));
   }
   let html: string;
   if ('text' in c && typeof c.text === 'string') {
-    if (c.text.length > MAX_UI_RESOURCE_BYTES) throw new McpHostError(`${where} is larger than ${MAX_UI_RESOURCE_BYTES / 1024 / 1024} MiB; not rendered`);
+    if (c.text.length > MAX_UI_RESOURCE_BYTES) throw new McpHostError(l10n.t('{0} is larger than {1} MiB; not rendered', where, MAX_UI_RESOURCE_BYTES / 1024 / 1024));
     html = c.text;
   } else if ('blob' in c && typeof c.blob === 'string') {
-    if (c.blob.length * 0.75 > MAX_UI_RESOURCE_BYTES) throw new McpHostError(`${where} is larger than ${MAX_UI_RESOURCE_BYTES / 1024 / 1024} MiB; not rendered`);
+    if (c.blob.length * 0.75 > MAX_UI_RESOURCE_BYTES) throw new McpHostError(l10n.t('{0} is larger than {1} MiB; not rendered', where, MAX_UI_RESOURCE_BYTES / 1024 / 1024));
     html = Buffer.from(c.blob, 'base64').toString('utf8');
   } else {
-    throw new McpHostError(`${where} has neither text nor blob contents`);
+    throw new McpHostError(l10n.t('{0} has neither text nor blob contents', where));
   }
   const listed = h.catalogue.resources.find(x => x.uri === uri);
   const ui = obj(obj(c._meta)?.ui) ?? obj(obj(listed?._meta)?.ui) ?? {};

@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { specParse } from '../spec';
 import { McpHostError } from '../errors';
+import * as l10n from '@vscode/l10n';
 
 /** Zod issues as one short line: `path: message; …` (at most three, 200 characters). */
 function issuesLine(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
@@ -25,14 +26,14 @@ function blockType(block: unknown): string {
  */
 export function parseToolResult(server: string, tool: string, raw: unknown): { result: CallToolResult; problems: string[] } {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new McpHostError(`tool \`${tool}\` on server \`${server}\` returned a result that is not an object`);
+    throw new McpHostError(l10n.t('tool `{0}` on server `{1}` returned a result that is not an object', tool, server));
   }
   const r = raw as Record<string, unknown>;
   const problems: string[] = [];
   let content = r.content;
   if (content === undefined) content = [];
   if (!Array.isArray(content)) {
-    throw new McpHostError(`tool \`${tool}\` on server \`${server}\` returned \`content\` that is not a list`);
+    throw new McpHostError(l10n.t('tool `{0}` on server `{1}` returned `content` that is not a list', tool, server));
   }
   const blocks = content.map((block: unknown, i) => {
     const parsed = specParse('ContentBlock', block);
@@ -43,7 +44,7 @@ export function parseToolResult(server: string, tool: string, raw: unknown): { r
   });
   const checked = specParse('CallToolResult', { ...r, content: blocks });
   if (!checked.success) {
-    throw new McpHostError(`tool \`${tool}\` on server \`${server}\` returned an invalid result: ${issuesLine(checked.error.issues)}`);
+    throw new McpHostError(l10n.t('tool `{0}` on server `{1}` returned an invalid result: {2}', tool, server, issuesLine(checked.error.issues)));
   }
   return { result: checked.data as CallToolResult, problems };
 }

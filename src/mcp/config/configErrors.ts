@@ -3,6 +3,7 @@
  * the server (or input), the setting path, the bad value (secrets hidden) and the fix. validate.ts finds them.
  */
 import type { ErrorObject } from 'ajv';
+import * as l10n from '@vscode/l10n';
 import type { ConfigError } from '../types';
 import { getOwn } from '../schema/own';
 import { inputSchema, serverSchema } from './schema';
@@ -11,17 +12,17 @@ import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePa
 /** The properties a server definition may have (the schema's). */
 export const SERVER_PROPERTIES = Object.keys(serverSchema.properties);
 
-/** Properties other MCP clients use, and what to write instead. */
-const FOREIGN_PROPERTIES: Record<string, string> = {
-  serverUrl: 'use `url` (this is Windsurf\'s name for it)',
-  transport: 'use `type` (`stdio`, `http` or `sse`)',
-  transportType: 'use `type` (`stdio`, `http` or `sse`)',
-  environment: 'use `env`',
-  workingDirectory: 'use `cwd`',
-  alwaysAllow: 'remove it: tool approval is not configured here',
-  autoApprove: 'remove it: tool approval is not configured here',
-  options: 'move `cwd`/`env` out of `options` onto the server itself',
-};
+/** Properties other MCP clients use, and what to write instead (a function: the text is made in the display language). */
+const FOREIGN_PROPERTIES = (): Record<string, string> => ({
+  serverUrl: l10n.t('use `url` (this is Windsurf\'s name for it)'),
+  transport: l10n.t('use `type` (`stdio`, `http` or `sse`)'),
+  transportType: l10n.t('use `type` (`stdio`, `http` or `sse`)'),
+  environment: l10n.t('use `env`'),
+  workingDirectory: l10n.t('use `cwd`'),
+  alwaysAllow: l10n.t('remove it: tool approval is not configured here'),
+  autoApprove: l10n.t('remove it: tool approval is not configured here'),
+  options: l10n.t('move `cwd`/`env` out of `options` onto the server itself'),
+});
 
 const TYPE_ALIASES: Record<string, 'stdio' | 'http' | 'sse'> = {
   'streamable-http': 'http', streamablehttp: 'http', 'streamable_http': 'http', https: 'http', remote: 'http',
@@ -41,38 +42,38 @@ export function valueAt(def: unknown, pointer: string): unknown {
 }
 
 export function typeFix(expected: string, value: unknown, rel: string): string {
-  if (rel === 'type') return 'write "stdio", "http" or "sse"';
+  if (rel === 'type') return l10n.t('write "stdio", "http" or "sse"');
   if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
-    return 'put the value in quotes';
+    return l10n.t('put the value in quotes');
   }
   if (rel === 'command' && Array.isArray(value)) {
     const [cmd, ...rest] = value.map(String);
-    return `put the program in \`command\` and its arguments in \`args\`: "command": ${JSON.stringify(cmd ?? '')}, "args": ${truncate(JSON.stringify(rest))}`;
+    return l10n.t('put the program in `command` and its arguments in `args`: "command": {0}, "args": {1}', JSON.stringify(cmd ?? ''), truncate(JSON.stringify(rest)));
   }
   if ((rel === 'env' || rel === 'headers') && Array.isArray(value) && value.length > 0 && value.every(v => typeof v === 'string' && v.includes(rel === 'env' ? '=' : ':'))) {
     const sep = rel === 'env' ? '=' : ':';
-    return `write an object of names to strings instead of a list, e.g. { ${JSON.stringify((value[0] as string).split(sep)[0].trim())}: "…" }`;
+    return l10n.t('write an object of names to strings instead of a list, e.g. {0}', `{ ${JSON.stringify((value[0] as string).split(sep)[0].trim())}: "…" }`);
   }
-  if (expected === 'string') return 'write the value as a string (in quotes)';
+  if (expected === 'string') return l10n.t('write the value as a string (in quotes)');
   if (expected === 'array' && typeof value === 'string') {
     return rel === 'args'
-      ? 'write one string per argument, e.g. ["-y", "some-package"]'
-      : `wrap it in brackets: [${JSON.stringify(value)}]`;
+      ? l10n.t('write one string per argument, e.g. ["-y", "some-package"]')
+      : l10n.t('wrap it in brackets: {0}', `[${JSON.stringify(value)}]`);
   }
   if (expected === 'object') {
-    if (rel === 'env' || rel === 'headers') return 'write an object of names to strings, e.g. { "NAME": "value" }';
-    return 'write an object, e.g. { … }';
+    if (rel === 'env' || rel === 'headers') return l10n.t('write an object of names to strings, e.g. { "NAME": "value" }');
+    return l10n.t('write an object, e.g. { … }');
   }
   if (expected === 'boolean' && typeof value === 'string' && /^(true|false)$/i.test(value)) {
-    return `remove the quotes: ${value.toLowerCase()}`;
+    return l10n.t('remove the quotes: {0}', value.toLowerCase());
   }
   if (expected === 'integer' || expected === 'number') {
-    if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return `remove the quotes: ${Number(value)}`;
-    if (typeof value === 'number') return `use a whole number such as ${Math.round(value)}`;
-    return 'write a number';
+    if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return l10n.t('remove the quotes: {0}', Number(value));
+    if (typeof value === 'number') return l10n.t('use a whole number such as {0}', Math.round(value));
+    return l10n.t('write a number');
   }
-  if (expected === 'boolean') return 'write true or false (without quotes)';
-  return `use ${article(expected)}`;
+  if (expected === 'boolean') return l10n.t('write true or false (without quotes)');
+  return l10n.t('use {0}', article(expected));
 }
 
 export function article(t: string): string {
@@ -85,16 +86,18 @@ export function serverError(name: string, path: string, def: Record<string, unkn
   const rel = relativePath(e.instancePath);
   const value = valueAt(def, e.instancePath);
   const shown = describeValue(rel, value);
-  const at = (p: string, message: string): ConfigError => ({ server: name, path: p, message: `Server "${name}": ${message}` });
+  const at = (p: string, message: string): ConfigError => ({ server: name, path: p, message: l10n.t('Server "{0}": {1}', name, message) });
   switch (e.keyword) {
     case 'if':
     case 'anyOf':
       return undefined;
     case 'type': {
       const expected = String((e.params as { type: string | string[] }).type);
-      const exp = expected === 'string,null' ? 'a string or null' : article(expected);
-      const subject = isSecretPath(rel) ? `the value of ${where} is` : `${where} is ${shown},`;
-      return at(where, `${subject} ${typeName(value)}; expected ${exp} — ${typeFix(expected.split(',')[0], value, rel)}.`);
+      const exp = expected === 'string,null' ? l10n.t('a string or null') : article(expected);
+      const fix = typeFix(expected.split(',')[0], value, rel);
+      return at(where, isSecretPath(rel)
+        ? l10n.t('the value of {0} is {1}; expected {2} — {3}.', where, typeName(value), exp, fix)
+        : l10n.t('{0} is {1}, {2}; expected {3} — {4}.', where, shown, typeName(value), exp, fix));
     }
     case 'additionalProperties': {
       const prop = (e.params as { additionalProperty: string }).additionalProperty;
@@ -104,50 +107,58 @@ export function serverError(name: string, path: string, def: Record<string, unkn
         ? SERVER_PROPERTIES
         : parentRel === 'timeout' ? ['startup', 'request']
         : parentRel === 'sampling' ? ['allowedModels', 'model', 'maxRequestsPerMinute', 'maxTokens'] : [];
-      const foreign = parentRel === '' ? getOwn(FOREIGN_PROPERTIES, prop) : undefined;
+      const foreign = parentRel === '' ? getOwn(FOREIGN_PROPERTIES(), prop) : undefined;
       const guess = closest(prop, candidates);
-      const fix = foreign ?? (guess ? `did you mean \`${guess}\`?` : `remove it; allowed here: ${candidates.map(c => `\`${c}\``).join(', ')}.`);
-      return at(propPath, `unknown property \`${prop}\` at ${propPath} — ${fix}`);
+      const fix = foreign ?? (guess ? l10n.t('did you mean `{0}`?', guess) : l10n.t('remove it; allowed here: {0}.', candidates.map(c => `\`${c}\``).join(', ')));
+      return at(propPath, l10n.t('unknown property `{0}` at {1} — {2}', prop, propPath, fix));
     }
     case 'enum': {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
       let fix: string;
       const alias = typeof value === 'string' && rel === 'type' ? getOwn(TYPE_ALIASES, value.toLowerCase()) : undefined;
       const guess = typeof value === 'string' ? closest(value, allowed) : undefined;
-      if (alias) fix = `did you mean "${alias}"?`;
-      else if (guess) fix = `did you mean "${guess}"?`;
-      else fix = `use one of ${allowed.map(a => `"${a}"`).join(', ')}.`;
-      return at(where, `${where} is ${shown}; ${fix}${alias || guess ? ` (allowed: ${allowed.join(', ')})` : ''}`);
+      if (alias) fix = l10n.t('did you mean "{0}"?', alias);
+      else if (guess) fix = l10n.t('did you mean "{0}"?', guess);
+      else fix = l10n.t('use one of {0}.', allowed.map(a => `"${a}"`).join(', '));
+      return at(where, alias || guess
+        ? l10n.t('{0} is {1}; {2} (allowed: {3})', where, shown, fix, allowed.join(', '))
+        : l10n.t('{0} is {1}; {2}', where, shown, fix));
     }
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
       const type = def.type;
       if (missing === 'command' && type === 'stdio') {
-        return at(joinPath(path, 'command'), `\`type\` is \`stdio\` but there is no \`command\` at ${joinPath(path, 'command')}; add the program to run, e.g. "command": "npx"${typeof def.url === 'string' ? ', or set "type": "http" for a server at a URL' : ''}.`);
+        return at(joinPath(path, 'command'), typeof def.url === 'string'
+          ? l10n.t('`type` is `stdio` but there is no `command` at {0}; add the program to run, e.g. "command": "npx", or set "type": "http" for a server at a URL.', joinPath(path, 'command'))
+          : l10n.t('`type` is `stdio` but there is no `command` at {0}; add the program to run, e.g. "command": "npx".', joinPath(path, 'command')));
       }
       if (missing === 'url' && (type === 'http' || type === 'sse')) {
-        return at(joinPath(path, 'url'), `\`type\` is \`${type}\` but there is no \`url\` at ${joinPath(path, 'url')}; add the server's address, e.g. "url": "https://example.com/mcp"${typeof def.command === 'string' ? ', or set "type": "stdio" to launch `command`' : ''}.`);
+        return at(joinPath(path, 'url'), typeof def.command === 'string'
+          ? l10n.t('`type` is `{0}` but there is no `url` at {1}; add the server\'s address, e.g. "url": "https://example.com/mcp", or set "type": "stdio" to launch `command`.', type, joinPath(path, 'url'))
+          : l10n.t('`type` is `{0}` but there is no `url` at {1}; add the server\'s address, e.g. "url": "https://example.com/mcp".', type, joinPath(path, 'url')));
       }
       if ((missing === 'command' || missing === 'url') && type === undefined) {
-        return at(path, `${path} has neither \`command\` nor \`url\`; add "command" (a program to launch, stdio) or "url" (a remote http/sse server).`);
+        return at(path, l10n.t('{0} has neither `command` nor `url`; add "command" (a program to launch, stdio) or "url" (a remote http/sse server).', path));
       }
-      return at(joinPath(where, missing), `${joinPath(where, missing)} is missing; add it.`);
+      return at(joinPath(where, missing), l10n.t('{0} is missing; add it.', joinPath(where, missing)));
     }
     case 'minimum':
     case 'maximum': {
       const limit = (e.params as { limit: number }).limit;
       const isTimeout = rel.startsWith('timeout');
-      let fix = e.keyword === 'minimum' ? `use at least ${limit}` : `use at most ${limit}`;
+      let fix = e.keyword === 'minimum' ? l10n.t('use at least {0}', limit) : l10n.t('use at most {0}', limit);
       if (isTimeout && typeof value === 'number' && e.keyword === 'minimum' && value > 0 && value * 1000 >= limit) {
-        fix += ` (timeouts are in milliseconds: did you mean ${value * 1000}?)`;
-      } else if (isTimeout) fix += ' (milliseconds)';
-      return at(where, `${where} is ${shown}; ${fix}.`);
+        fix = l10n.t('{0} (timeouts are in milliseconds: did you mean {1}?)', fix, value * 1000);
+      } else if (isTimeout) fix = l10n.t('{0} (milliseconds)', fix);
+      return at(where, l10n.t('{0} is {1}; {2}.', where, shown, fix));
     }
     case 'minLength':
-      return at(where, `${where} is empty; ${rel === 'command' ? 'name the program to run, e.g. "npx"' : rel === 'url' ? 'write the server\'s address, e.g. "https://example.com/mcp"' : 'write a value or remove the property'}.`);
+      return at(where, rel === 'command' ? l10n.t('{0} is empty; name the program to run, e.g. "npx".', where)
+        : rel === 'url' ? l10n.t('{0} is empty; write the server\'s address, e.g. "https://example.com/mcp".', where)
+        : l10n.t('{0} is empty; write a value or remove the property.', where));
     case 'uniqueItems': {
       const { i, j } = e.params as { i: number; j: number };
-      return at(where, `${where} lists the same value twice (items ${j} and ${i}); remove the duplicate.`);
+      return at(where, l10n.t('{0} lists the same value twice (items {1} and {2}); remove the duplicate.', where, j, i));
     }
     case 'minProperties':
     case 'maxProperties':
@@ -155,7 +166,7 @@ export function serverError(name: string, path: string, def: Record<string, unkn
     case 'format':
     case 'const':
     default:
-      return at(where, `${where} is ${shown}: ${e.message ?? 'invalid'}; fix the value to match the schema.`);
+      return at(where, l10n.t('{0} is {1}: {2}; fix the value to match the schema.', where, shown, e.message ?? l10n.t('invalid')));
   }
 }
 
@@ -165,30 +176,30 @@ export function inputError(label: string, path: string, entry: unknown, e: Error
   const rel = relativePath(e.instancePath);
   // Defaults of password inputs are secrets too.
   const value = valueAt(entry, e.instancePath);
-  const shown = rel === 'default' ? 'the default value' : describeValue(rel, value);
-  const msg = (m: string): ConfigError => ({ path: where, message: `${label}: ${m}` });
+  const shown = rel === 'default' ? l10n.t('the default value') : describeValue(rel, value);
+  const msg = (m: string): ConfigError => ({ path: where, message: l10n.t('{0}: {1}', label, m) });
   switch (e.keyword) {
     case 'type': {
-      if (e.instancePath === '') return msg(`${where} is ${shown} (${typeName(value)}); expected an object such as { "id": "api-token", "type": "promptString" }.`);
+      if (e.instancePath === '') return msg(l10n.t('{0} is {1} ({2}); expected an object such as {3}.', where, shown, typeName(value), '{ "id": "api-token", "type": "promptString" }'));
       const expected = String((e.params as { type: string }).type);
-      return msg(`${where} is ${shown}, ${typeName(value)}; expected ${article(expected)} — ${typeFix(expected, value, rel)}.`);
+      return msg(l10n.t('{0} is {1}, {2}; expected {3} — {4}.', where, shown, typeName(value), article(expected), typeFix(expected, value, rel)));
     }
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
-      const fix = missing === 'id' ? 'add "id": "some-name" and refer to it as ${input:some-name}' : 'add "type": "promptString"';
-      return { path: joinPath(where, missing), message: `${label}: ${joinPath(where, missing)} is missing; ${fix}.` };
+      const fix = missing === 'id' ? l10n.t('add "id": "some-name" and refer to it as {0}', '${input:some-name}') : l10n.t('add "type": "promptString"');
+      return { path: joinPath(where, missing), message: l10n.t('{0}: {1} is missing; {2}.', label, joinPath(where, missing), fix) };
     }
     case 'additionalProperties': {
       const prop = (e.params as { additionalProperty: string }).additionalProperty;
       const guess = closest(prop, INPUT_PROPERTIES);
-      const fix = prop === 'options' ? 'remove it: only promptString inputs are supported' : guess ? `did you mean \`${guess}\`?` : `remove it; allowed: ${INPUT_PROPERTIES.join(', ')}.`;
-      return { path: joinPath(where, prop), message: `${label}: unknown property \`${prop}\` at ${joinPath(where, prop)} — ${fix}` };
+      const fix = prop === 'options' ? l10n.t('remove it: only promptString inputs are supported') : guess ? l10n.t('did you mean `{0}`?', guess) : l10n.t('remove it; allowed: {0}.', INPUT_PROPERTIES.join(', '));
+      return { path: joinPath(where, prop), message: l10n.t('{0}: unknown property `{1}` at {2} — {3}', label, prop, joinPath(where, prop), fix) };
     }
     case 'enum':
-      return msg(`${where} is ${shown}; only "promptString" is supported (pickString and command inputs are not).`);
+      return msg(l10n.t('{0} is {1}; only "promptString" is supported (pickString and command inputs are not).', where, shown));
     case 'pattern':
-      return msg(`${where} is ${shown}; use letters, digits, \`_\`, \`.\` and \`-\` only.`);
+      return msg(l10n.t('{0} is {1}; use letters, digits, `_`, `.` and `-` only.', where, shown));
     default:
-      return msg(`${where} is ${shown}: ${e.message ?? 'invalid'}.`);
+      return msg(l10n.t('{0} is {1}: {2}.', where, shown, e.message ?? l10n.t('invalid')));
   }
 }

@@ -12,6 +12,7 @@
  */
 import { identityOf, stableStringify } from './definitionKey';
 import { parseServers } from './validate';
+import * as l10n from '@vscode/l10n';
 import { importConfig } from './import';
 import { BoundedReadError, READ_CAPS } from '../boundedRead';
 import { formatBytes } from '../logging/humanText';
@@ -82,7 +83,7 @@ export function mergeSources(layers: readonly SourceLayer[]): MergedSources {
 }
 
 /** The fix every problem of a portable file ends with. */
-const turnOff = (key: PortableSource) => `or set "${key}": false in mcpHost.configSources (user settings) to stop reading it`;
+const turnOff = (key: PortableSource) => l10n.t('or set "{0}": false in mcpHost.configSources (user settings) to stop reading it', key);
 
 /** What one portable file gave: its servers and inputs, or the one problem that kept it out. */
 export type PortableFile =
@@ -97,17 +98,17 @@ export function portableFile(read: { text: string } | { error: unknown }, label:
   if ('error' in read) {
     const r = read.error instanceof BoundedReadError ? read.error : undefined;
     if (r?.kind === 'missing') return undefined;
-    const why = r ? r.why.replace(/^which is /, 'it is ').replace(/^which /, 'it ') : `it cannot be read (${String(read.error)})`;
+    const why = r ? r.why.replace(/^which is /, 'it is ').replace(/^which /, 'it ') : l10n.t('it cannot be read ({0})', String(read.error));
     return { ok: false, warnings: [], errors: [{
       path: label,
-      message: `${label} cannot be read for MCP servers: ${why}; replace it with a JSON file of at most ${formatBytes(READ_CAPS.configFile)}, ${turnOff(key)}.`,
+      message: l10n.t('{0} cannot be read for MCP servers: {1}; replace it with a JSON file of at most {2}, {3}.', label, why, formatBytes(READ_CAPS.configFile), turnOff(key)),
     }] };
   }
   const r = importConfig(read.text, key === 'copilotCli' ? 'copilot' : 'auto', label);
   const warnings = r.warnings.map(w => `${label}: ${w}`);
   if (r.errors.length) {
     // One problem per file: the first syntax error (the ones after it follow from it).
-    return { ok: false, warnings, errors: r.errors.slice(0, 1).map(e => ({ ...e, message: `${e.message.replace(/\.$/, '')} (MCP servers of ${label}), ${turnOff(key)}.` })) };
+    return { ok: false, warnings, errors: r.errors.slice(0, 1).map(e => ({ ...e, message: l10n.t('{0} (MCP servers of {1}), {2}.', e.message.replace(/\.$/, ''), label, turnOff(key)) })) };
   }
   return { ok: true, servers: r.servers, inputs: r.inputs, warnings };
 }

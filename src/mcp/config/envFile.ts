@@ -5,6 +5,7 @@
  */
 import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
 import type { ConfigError, ServerDefinition } from '../types';
+import * as l10n from '@vscode/l10n';
 import { joinPath } from './paths';
 import { getOwn, setOwn } from '../schema/own';
 
@@ -48,13 +49,13 @@ export function parseDotenv(text: string): DotenvResult {
     const body = trimmed.replace(/^export\s+/, '');
     const eq = body.indexOf('=');
     if (eq < 0) {
-      problems.push({ line: startLine, message: `line ${startLine} has no \`=\`; write KEY=value` });
+      problems.push({ line: startLine, message: l10n.t('line {0} has no `=`; write KEY=value', startLine) });
       i = end + 1; line++;
       continue;
     }
     const key = body.slice(0, eq).trim();
     if (!KEY.test(key)) {
-      problems.push({ line: startLine, message: `line ${startLine}: the name before \`=\` is not a valid variable name; use letters, digits and \`_\`, not starting with a digit` });
+      problems.push({ line: startLine, message: l10n.t('line {0}: the name before `=` is not a valid variable name; use letters, digits and `_`, not starting with a digit', startLine) });
       i = end + 1; line++;
       continue;
     }
@@ -84,7 +85,9 @@ export function parseDotenv(text: string): DotenvResult {
       }
       if (!closed) {
         // Only this line is dropped: the lines after it are read as lines, not as the rest of a value.
-        problems.push({ line: startLine, message: `line ${startLine}: the value of ${key} opens a ${q === '"' ? 'double' : q === "'" ? 'single' : 'back'} quote that is never closed, so ${key} is not set; add the closing quote` });
+        problems.push({ line: startLine, message: q === '"' ? l10n.t('line {0}: the value of {1} opens a double quote that is never closed, so {1} is not set; add the closing quote', startLine, key)
+          : q === "'" ? l10n.t('line {0}: the value of {1} opens a single quote that is never closed, so {1} is not set; add the closing quote', startLine, key)
+          : l10n.t('line {0}: the value of {1} opens a back quote that is never closed, so {1} is not set; add the closing quote', startLine, key) });
         i = end + 1; line = startLine + 1;
         continue;
       }
@@ -92,7 +95,7 @@ export function parseDotenv(text: string): DotenvResult {
       if (rest < 0) rest = n;
       const after = src.slice(k, rest).trim();
       if (after && !after.startsWith('#')) {
-        problems.push({ line, message: `line ${line}: text after the closing quote of ${key} is ignored; move it inside the quotes or start a comment with #` });
+        problems.push({ line, message: l10n.t('line {0}: text after the closing quote of {1} is ignored; move it inside the quotes or start a comment with #', line, key) });
       }
       setOwn(vars, key, value);
       i = rest + 1; line++;
@@ -153,7 +156,7 @@ export async function loadEnvironment(
     }
     const parsed = parseDotenv(text);
     for (const p of parsed.problems) {
-      warnings.push({ server: def.name, path: settingPath, message: `Server "${def.name}": ${settingPath} ("${def.envFile}") ${p.message}.` });
+      warnings.push({ server: def.name, path: settingPath, message: l10n.t('Server "{0}": {1} ("{2}") {3}.', def.name, settingPath, def.envFile, p.message) });
     }
     for (const [k, v] of Object.entries(parsed.vars)) set(k, v);
   }

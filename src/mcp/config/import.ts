@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
 import { getOwn } from '../schema/own';
+import * as l10n from '@vscode/l10n';
 
 export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf' | 'copilot';
 
@@ -38,7 +39,7 @@ export function parseJsonc(text: string, label = 'the file'): { value: unknown; 
     const { line, column } = lineColumn(text, p.offset);
     return {
       path: `${label}:${line}:${column}`,
-      message: `${label}:${line}:${column}: JSON syntax error (${describeParseError(printParseErrorCode(p.error))}); fix the text there.`,
+      message: l10n.t('{0}:{1}:{2}: JSON syntax error ({3}); fix the text there.', label, line, column, describeParseError(printParseErrorCode(p.error))),
     };
   });
   return { value, errors, warnings };
@@ -173,23 +174,25 @@ export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', l
   if (errors.length) { result.errors.push(...errors); return result; }
   if (doc === undefined) return { ...result, kind: kind === 'auto' ? undefined : kind };
   if (!isObject(doc)) {
-    result.errors.push({ path: label, message: `${label} holds ${Array.isArray(doc) ? 'an array' : typeof doc}; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf, Copilot CLI).` });
+    result.errors.push({ path: label, message: Array.isArray(doc)
+      ? l10n.t('{0} holds an array; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf, Copilot CLI).', label)
+      : l10n.t('{0} holds {1}; expected an object with "servers" (VS Code mcp.json) or "mcpServers" (Claude, Cursor, Windsurf, Copilot CLI).', label, typeof doc) });
     return result;
   }
   const k = kind === 'auto' ? detectKind(doc) : kind;
   result.kind = k;
   if (!k) {
-    result.errors.push({ path: label, message: `${label} has neither "servers" (VS Code mcp.json) nor "mcpServers" (Claude, Cursor, Windsurf); add one of them.` });
+    result.errors.push({ path: label, message: l10n.t('{0} has neither "servers" (VS Code mcp.json) nor "mcpServers" (Claude, Cursor, Windsurf); add one of them.', label) });
     return result;
   }
   if (k === 'vscode') {
     if (doc.servers !== undefined && !isObject(doc.servers)) {
-      result.errors.push({ path: `${label}: servers`, message: `${label}: "servers" must be an object of server names to definitions.` });
+      result.errors.push({ path: `${label}: servers`, message: l10n.t('{0}: "servers" must be an object of server names to definitions.', label) });
     } else {
       for (const [name, def] of Object.entries(doc.servers ?? {})) setOwn(result.servers, name, def);
     }
     if (Array.isArray(doc.inputs)) result.inputs = doc.inputs;
-    else if (doc.inputs !== undefined) result.errors.push({ path: `${label}: inputs`, message: `${label}: "inputs" must be an array of { "id", "type": "promptString", … }.` });
+    else if (doc.inputs !== undefined) result.errors.push({ path: `${label}: inputs`, message: l10n.t('{0}: "inputs" must be an array of {1}.', label, '{ "id", "type": "promptString", … }') });
     if (isObject(doc.mcpServers)) {
       for (const [name, def] of Object.entries(doc.mcpServers)) {
         if (name in result.servers) { result.warnings.push(`"mcpServers.${name}" is also under "servers"; the "servers" one is used.`); continue; }
@@ -200,7 +203,7 @@ export function importConfig(text: string, kind: ImportKind | 'auto' = 'auto', l
   }
   const field = doc.mcpServers;
   if (!isObject(field)) {
-    result.errors.push({ path: `${label}: mcpServers`, message: `${label}: "mcpServers" must be an object of server names to definitions.` });
+    result.errors.push({ path: `${label}: mcpServers`, message: l10n.t('{0}: "mcpServers" must be an object of server names to definitions.', label) });
     return result;
   }
   for (const [name, def] of Object.entries(field)) setOwn(result.servers, name, convertForeignServer(name, def, k, result.warnings));
@@ -229,16 +232,16 @@ export function defaultImportLocations(
   if (opts.workspaceFolder) {
     const w = opts.workspaceFolder;
     out.push(
-      { kind: 'vscode', scope: 'workspace', label: 'VS Code workspace (.vscode/mcp.json)', path: p.join(w, '.vscode', 'mcp.json') },
-      { kind: 'cursor', scope: 'workspace', label: 'Cursor workspace (.cursor/mcp.json)', path: p.join(w, '.cursor', 'mcp.json') },
-      { kind: 'claude', scope: 'workspace', label: 'Claude Code project (.mcp.json)', path: p.join(w, '.mcp.json') },
+      { kind: 'vscode', scope: 'workspace', label: l10n.t('VS Code workspace (.vscode/mcp.json)'), path: p.join(w, '.vscode', 'mcp.json') },
+      { kind: 'cursor', scope: 'workspace', label: l10n.t('Cursor workspace (.cursor/mcp.json)'), path: p.join(w, '.cursor', 'mcp.json') },
+      { kind: 'claude', scope: 'workspace', label: l10n.t('Claude Code project (.mcp.json)'), path: p.join(w, '.mcp.json') },
     );
   }
   out.push(
-    { kind: 'vscode', scope: 'user', label: 'VS Code user mcp.json', path: p.join(appData, 'Code', 'User', 'mcp.json') },
+    { kind: 'vscode', scope: 'user', label: l10n.t('VS Code user mcp.json'), path: p.join(appData, 'Code', 'User', 'mcp.json') },
     { kind: 'claude', scope: 'user', label: 'Claude Desktop', path: p.join(appData, 'Claude', 'claude_desktop_config.json') },
-    { kind: 'claude', scope: 'user', label: 'Claude Code (user)', path: p.join(home, '.claude.json') },
-    { kind: 'cursor', scope: 'user', label: 'Cursor (user)', path: p.join(home, '.cursor', 'mcp.json') },
+    { kind: 'claude', scope: 'user', label: l10n.t('Claude Code (user)'), path: p.join(home, '.claude.json') },
+    { kind: 'cursor', scope: 'user', label: l10n.t('Cursor (user)'), path: p.join(home, '.cursor', 'mcp.json') },
     { kind: 'windsurf', scope: 'user', label: 'Windsurf', path: p.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
     { kind: 'copilot', scope: 'user', label: 'GitHub Copilot CLI', path: p.join(home, '.copilot', 'mcp-config.json') },
   );
@@ -273,9 +276,9 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     const r = e instanceof BoundedReadError ? e : undefined;
     base.errors.push({
       path: file,
-      message: r?.kind === 'missing' ? `The config file ${file} does not exist; check the path.`
-        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? `The config file ${file} cannot be used: it is ${r.why.replace(/^which is /, '')}; pass a JSON or JSONC file (settings.json, mcp.json).`
-        : `The config file ${file} cannot be read (${r?.code ?? String(e)}).`,
+      message: r?.kind === 'missing' ? l10n.t('The config file {0} does not exist; check the path.', file)
+        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? l10n.t('The config file {0} cannot be used: it is {1}; pass a JSON or JSONC file (settings.json, mcp.json).', file, r.why.replace(/^which is /, ''))
+        : l10n.t('The config file {0} cannot be read ({1}).', file, r?.code ?? String(e)),
     });
     return base;
   }
@@ -289,11 +292,11 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
       const out: LoadedConfig = { ...base, warnings, source: 'settings', serversPrefix: 'mcpHost.servers', inputsPrefix: 'mcpHost.inputs' };
       if (servers !== undefined) {
         if (isObject(servers)) out.servers = servers;
-        else out.errors.push({ path: 'mcpHost.servers', message: `${file}: mcpHost.servers must be an object of server names to definitions.` });
+        else out.errors.push({ path: 'mcpHost.servers', message: l10n.t('{0}: mcpHost.servers must be an object of server names to definitions.', file) });
       }
       if (inputs !== undefined) {
         if (Array.isArray(inputs)) out.inputs = inputs;
-        else out.errors.push({ path: 'mcpHost.inputs', message: `${file}: mcpHost.inputs must be an array.` });
+        else out.errors.push({ path: 'mcpHost.inputs', message: l10n.t('{0}: mcpHost.inputs must be an array.', file) });
       }
       return out;
     }

@@ -3,6 +3,7 @@
  * `${input:…}` to use instead. Messages name the setting, never the value.
  */
 import type { ConfigError } from '../types';
+import * as l10n from '@vscode/l10n';
 import { joinPath } from './paths';
 import type { RawServer } from './validate';
 
@@ -28,7 +29,8 @@ export function lintSecrets(raw: RawServer): ConfigError[] {
     const prefix = kind === 'headers' && bare !== value ? `${value.slice(0, value.length - bare.length)}` : '';
     out.push({
       server: raw.name, path,
-      message: `Server "${raw.name}": the value of ${path} looks like a secret written in plain text; replace it with "${prefix}\${input:${id}}" and add { "id": "${id}", "type": "promptString", "password": true } to the inputs, so it is kept in secret storage.`,
+      message: l10n.t('Server "{0}": the value of {1} looks like a secret written in plain text; replace it with {2} and add {3} to the inputs, so it is kept in secret storage.',
+        raw.name, path, `"${prefix}\${input:${id}}"`, `{ "id": "${id}", "type": "promptString", "password": true }`),
     });
   };
   for (const [k, v] of Object.entries(raw.env ?? {})) check('env', k, v, SECRET_NAME.test(k));

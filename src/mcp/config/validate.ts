@@ -4,6 +4,7 @@
  * names the server, the setting path, the bad value (secrets hidden) and a fix (worded in configErrors.ts).
  */
 import type { ValidateFunction } from 'ajv';
+import * as l10n from '@vscode/l10n';
 import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
 import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES } from './schema';
 import { compiledInputValidator, compiledServerValidator } from './validators.generated';
@@ -116,15 +117,15 @@ export function parseServers(raw: unknown, opts: ParseOptions = {}): ParseServer
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     result.errors.push({
       path: prefix,
-      message: `${prefix} is ${describeValue('', raw)} (${typeName(raw)}); expected an object whose keys are server names, ` +
-        'e.g. { "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] } }.',
+      message: l10n.t('{0} is {1} ({2}); expected an object whose keys are server names, e.g. {3}.', prefix, describeValue('', raw), typeName(raw),
+        '{ "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] } }'),
     });
     return result;
   }
   for (const [name, def] of Object.entries(raw as Record<string, unknown>)) {
     const path = joinPath(prefix, name);
     if (!name.trim()) {
-      result.errors.push({ server: name, path, message: `${path}: a server name is empty; give the server a name such as "github".` });
+      result.errors.push({ server: name, path, message: l10n.t('{0}: a server name is empty; give the server a name such as "github".', path) });
       continue;
     }
     const errors = validateServer(name, path, def);
@@ -143,9 +144,11 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
   if (def === null || typeof def !== 'object' || Array.isArray(def)) {
     return [{
       server: name, path,
-      message: `Server "${name}" (${path}) is ${describeValue('', def)} (${typeName(def)}); expected an object such as ` +
-        '{ "command": "npx", "args": [...] } or { "url": "https://…" }' +
-        (def === null || def === false ? '. To turn a server off, keep its definition and add "disabled": true.' : '.'),
+      message: def === null || def === false
+        ? l10n.t('Server "{0}" ({1}) is {2} ({3}); expected an object such as {4} or {5}. To turn a server off, keep its definition and add "disabled": true.',
+          name, path, describeValue('', def), typeName(def), '{ "command": "npx", "args": [...] }', '{ "url": "https://…" }')
+        : l10n.t('Server "{0}" ({1}) is {2} ({3}); expected an object such as {4} or {5}.',
+          name, path, describeValue('', def), typeName(def), '{ "command": "npx", "args": [...] }', '{ "url": "https://…" }'),
     }];
   }
   // Most definitions are a plain stdio command: they are valid without running the validator, whose first call is
@@ -172,13 +175,13 @@ function validateServer(name: string, path: string, def: unknown): ConfigError[]
       if (!seen.has(key)) { seen.add(key); errors.push(err); }
     }
     if (!errors.length) {
-      errors.push({ server: name, path, message: `Server "${name}" (${path}) is not a valid server definition; check it against the examples in the settings editor.` });
+      errors.push({ server: name, path, message: l10n.t('Server "{0}" ({1}) is not a valid server definition; check it against the examples in the settings editor.', name, path) });
     }
   }
   const url = (def as { url?: unknown }).url;
   if (typeof url === 'string' && url && !url.includes('${')) {
     const problem = checkUrl(url);
-    if (problem) errors.push({ server: name, path: joinPath(path, 'url'), message: `Server "${name}": ${joinPath(path, 'url')} ${problem}` });
+    if (problem) errors.push({ server: name, path: joinPath(path, 'url'), message: l10n.t('Server "{0}": {1} {2}', name, joinPath(path, 'url'), problem) });
   }
   return errors;
 }
@@ -190,14 +193,14 @@ export function checkUrl(url: string): string | undefined {
     const fixed = `${local ? 'http' : 'https'}://${url}`;
     let plausible = false;
     try { const h = new URL(fixed).hostname; plausible = local || h.includes('.'); } catch { /* not a URL either way */ }
-    if (plausible) return `is ${describeValue('url', url)}, which has no scheme; write ${JSON.stringify(Redactor.none.url(fixed))}.`;
+    if (plausible) return l10n.t('is {0}, which has no scheme; write {1}.', describeValue('url', url), JSON.stringify(Redactor.none.url(fixed)));
   }
   let u: URL;
   try { u = new URL(url); } catch {
-    return `is ${describeValue('url', url)}, which is not a valid URL; write a full address such as "https://example.com/mcp".`;
+    return l10n.t('is {0}, which is not a valid URL; write a full address such as "https://example.com/mcp".', describeValue('url', url));
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    return `is ${describeValue('url', Redactor.none.url(url))}: the scheme \`${u.protocol.replace(/:$/, '')}\` is not supported; use http:// or https://.`;
+    return l10n.t('is {0}: the scheme `{1}` is not supported; use http:// or https://.', describeValue('url', Redactor.none.url(url)), u.protocol.replace(/:$/, ''));
   }
   return undefined;
 }
@@ -209,7 +212,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   if (typeInferred && typeof def.command === 'string' && typeof def.url === 'string') {
     warnings.push({
       server: name, path: joinPath(path, 'type'),
-      message: `Server "${name}": ${path} has both \`command\` and \`url\` and no \`type\`; it is treated as stdio. Set "type" to "stdio" or "http" to say which you mean.`,
+      message: l10n.t('Server "{0}": {1} has both `command` and `url` and no `type`; it is treated as stdio. Set "type" to "stdio" or "http" to say which you mean.', name, path),
     });
   }
   const misplaced = type === 'stdio' ? HTTP_PROPERTIES : STDIO_PROPERTIES;
@@ -217,7 +220,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
     if (def[p] !== undefined && !(typeInferred && type === 'stdio' && p === 'url')) {
       warnings.push({
         server: name, path: joinPath(path, p),
-        message: `Server "${name}": ${joinPath(path, p)} is ignored because the server's type is \`${type}\`; remove it or change "type".`,
+        message: l10n.t('Server "{0}": {1} is ignored because the server\'s type is `{2}`; remove it or change "type".', name, joinPath(path, p), type),
       });
     }
   }
@@ -242,7 +245,7 @@ export function parseInputs(raw: unknown, opts: ParseOptions = {}): ParseInputsR
   if (!Array.isArray(raw)) {
     result.errors.push({
       path: prefix,
-      message: `${prefix} is ${describeValue('', raw)} (${typeName(raw)}); expected an array such as [{ "id": "api-token", "type": "promptString", "password": true }].`,
+      message: l10n.t('{0} is {1} ({2}); expected an array such as {3}.', prefix, describeValue('', raw), typeName(raw), '[{ "id": "api-token", "type": "promptString", "password": true }]'),
     });
     return result;
   }
@@ -251,7 +254,7 @@ export function parseInputs(raw: unknown, opts: ParseOptions = {}): ParseInputsR
   raw.forEach((entry, index) => {
     const path = joinPath(prefix, index);
     const label = entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string'
-      ? `Input "${(entry as { id: string }).id}"` : `Input ${index}`;
+      ? l10n.t('Input "{0}"', (entry as { id: string }).id) : l10n.t('Input {0}', index);
     if (!validate(entry)) {
       const seen = new Set<string>();
       for (const e of validate.errors ?? []) {
@@ -263,7 +266,7 @@ export function parseInputs(raw: unknown, opts: ParseOptions = {}): ParseInputsR
     const input = entry as InputDefinition;
     const first = ids.get(input.id);
     if (first !== undefined) {
-      result.errors.push({ path: joinPath(path, 'id'), message: `${label} (${joinPath(path, 'id')}) repeats the id of ${joinPath(prefix, first)}; give each input its own id.` });
+      result.errors.push({ path: joinPath(path, 'id'), message: l10n.t('{0} ({1}) repeats the id of {2}; give each input its own id.', label, joinPath(path, 'id'), joinPath(prefix, first)) });
       return;
     }
     ids.set(input.id, index);

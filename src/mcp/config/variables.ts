@@ -6,6 +6,7 @@
  */
 import { READ_CAPS, readBoundedTextSync } from '../boundedRead';
 import * as nodePath from 'node:path';
+import * as l10n from '@vscode/l10n';
 import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
@@ -152,7 +153,7 @@ export function resolveServerNow(raw: RawServer, ctx: ResolveContext): ResolveRe
   const failed = (e: unknown): ResolveResult => {
     const err: ConfigError = {
       server: raw?.name, path: raw?.path ?? '',
-      message: `Server "${raw?.name}": resolving its settings failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`,
+      message: l10n.t('Server "{0}": resolving its settings failed unexpectedly ({1}).', String(raw?.name), e instanceof Error ? e.message : String(e)),
     };
     return { error: err, errors: [...errors, err], warnings };
   };
@@ -173,11 +174,13 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
     : ctx.definingFolder;
   const defining = named ?? folders[0];
   const where = (rel: string) => appendPath(raw.path, rel);
-  const subject = (rel: string) => isSecretPath(rel) ? `the value of ${where(rel)}` : `${where(rel)} (${describeValue(rel, slotValue(raw, rel))})`;
-  const fail = (rel: string, message: string) => errors.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
-  const warn = (rel: string, message: string) => warnings.push({ server: raw.name, path: where(rel), message: `Server "${raw.name}": ${message}` });
+  const subject = (rel: string) => isSecretPath(rel) ? l10n.t('the value of {0}', where(rel)) : `${where(rel)} (${describeValue(rel, slotValue(raw, rel))})`;
+  const fail = (rel: string, message: string) => errors.push({ server: raw.name, path: where(rel), message: l10n.t('Server "{0}": {1}', raw.name, message) });
+  const warn = (rel: string, message: string) => warnings.push({ server: raw.name, path: where(rel), message: l10n.t('Server "{0}": {1}', raw.name, message) });
   if (typeof ctx.definingFolder === 'string' && !named) {
-    warn('', `the folder "${ctx.definingFolder}" it was defined in is not open; using ${folders[0] ? `"${folders[0].name}"` : 'no folder'} instead.`);
+    warn('', folders[0]
+      ? l10n.t('the folder "{0}" it was defined in is not open; using "{1}" instead.', ctx.definingFolder, folders[0].name)
+      : l10n.t('the folder "{0}" it was defined in is not open; using no folder instead.', ctx.definingFolder));
   }
   const envValue = (key: string): string | undefined => {
     // Own properties only: `${env:constructor}` is a variable named constructor, not Object.prototype's.
@@ -201,48 +204,51 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
         case 'workspaceFolderBasename':
           if (arg !== undefined) {
             if (!folders.some(f => f.name === arg)) {
-              fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but no open workspace folder is named "${arg}"` +
-                (folders.length ? ` (open: ${folders.map(f => `"${f.name}"`).join(', ')}); use one of those names.` : '; open that folder or write the path.'));
+              fail(slot.rel, folders.length
+                ? l10n.t('{0} uses `{1}` but no open workspace folder is named "{2}" (open: {3}); use one of those names.', subject(slot.rel), variable, arg, folders.map(f => `"${f.name}"`).join(', '))
+                : l10n.t('{0} uses `{1}` but no open workspace folder is named "{2}"; open that folder or write the path.', subject(slot.rel), variable, arg));
             }
           } else if (!folders.length) {
-            fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but no workspace folder is open; open a folder or write an absolute path.`);
+            fail(slot.rel, l10n.t('{0} uses `{1}` but no workspace folder is open; open a folder or write an absolute path.', subject(slot.rel), variable));
           } else if (folders.length > 1 && !named && !warnedAmbiguous) {
             warnedAmbiguous = true;
-            warn(slot.rel, `\`${variable}\` in ${where(slot.rel)} is ambiguous with ${folders.length} workspace folders open; using "${folders[0].name}" (the first). Write \`\${workspaceFolder:name}\` to choose one.`);
+            warn(slot.rel, l10n.t('`{0}` in {1} is ambiguous with {2} workspace folders open; using "{3}" (the first). Write `{4}` to choose one.', variable, where(slot.rel), folders.length, folders[0].name, '${workspaceFolder:name}'));
           }
           break;
         case 'userHome':
         case 'pathSeparator':
         case '/':
-          if (arg !== undefined) fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\`, which takes no argument; write \`\${${name}}\`.`);
+          if (arg !== undefined) fail(slot.rel, l10n.t('{0} uses `{1}`, which takes no argument; write `{2}`.', subject(slot.rel), variable, `\${${name}}`));
           break;
         case 'env':
-          if (!arg) fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` without a variable name; write \`\${env:NAME}\`.`);
+          if (!arg) fail(slot.rel, l10n.t('{0} uses `{1}` without a variable name; write `{2}`.', subject(slot.rel), variable, '${env:NAME}'));
           else if (envValue(arg) === undefined) {
-            warn(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but ${arg} is not set in the environment; it resolves to an empty string.`);
+            warn(slot.rel, l10n.t('{0} uses `{1}` but {2} is not set in the environment; it resolves to an empty string.', subject(slot.rel), variable, arg));
           }
           break;
         case 'input': {
-          if (!arg) { fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` without an input id; write \`\${input:some-id}\`.`); break; }
+          if (!arg) { fail(slot.rel, l10n.t('{0} uses `{1}` without an input id; write `{2}`.', subject(slot.rel), variable, '${input:some-id}')); break; }
           const input = inputsById.get(arg);
           if (!input) {
             const guess = closest(arg, [...inputsById.keys()]);
-            fail(slot.rel, `${subject(slot.rel)} uses \`${variable}\` but mcpHost.inputs has no input with id "${arg}"; ` +
-              (guess ? `did you mean \`\${input:${guess}}\`?` : `add { "id": "${arg}", "type": "promptString", "password": true } to mcpHost.inputs.`));
+            fail(slot.rel, guess
+              ? l10n.t('{0} uses `{1}` but mcpHost.inputs has no input with id "{2}"; did you mean `{3}`?', subject(slot.rel), variable, arg, `\${input:${guess}}`)
+              : l10n.t('{0} uses `{1}` but mcpHost.inputs has no input with id "{2}"; add {3} to mcpHost.inputs.', subject(slot.rel), variable, arg, `{ "id": "${arg}", "type": "promptString", "password": true }`));
           } else if (!neededInputs.includes(input)) neededInputs.push(input);
           break;
         }
         default: {
           const guess = getOwn(VARIABLE_ALIASES, name) ?? closest(name, KNOWN_NAMES);
-          const suggestion = guess ? `did you mean \`\${${guess}${arg !== undefined ? `:${arg}` : ''}}\`? ` : '';
-          fail(slot.rel, `${subject(slot.rel)} uses the unknown variable \`${variable}\`; ${suggestion}supported: ${SUPPORTED_VARIABLES.join(', ')}.`);
+          fail(slot.rel, guess
+            ? l10n.t('{0} uses the unknown variable `{1}`; did you mean `{2}`? supported: {3}.', subject(slot.rel), variable, `\${${guess}${arg !== undefined ? `:${arg}` : ''}}`, SUPPORTED_VARIABLES.join(', '))
+            : l10n.t('{0} uses the unknown variable `{1}`; supported: {2}.', subject(slot.rel), variable, SUPPORTED_VARIABLES.join(', ')));
         }
       }
     }
   }
   if (raw.roots && folders.length) {
     for (const r of raw.roots) {
-      if (!folders.some(f => f.name === r)) warn('roots', `${where('roots')} names "${r}", which is not an open workspace folder (open: ${folders.map(f => `"${f.name}"`).join(', ')}); it is ignored.`);
+      if (!folders.some(f => f.name === r)) warn('roots', l10n.t('{0} names "{1}", which is not an open workspace folder (open: {2}); it is ignored.', where('roots'), r, folders.map(f => `"${f.name}"`).join(', ')));
     }
   }
   if (errors.length) return { error: errors[0], errors, warnings };
@@ -298,7 +304,7 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
 
     if (raw.type === 'stdio') {
       const command = substitute(raw.command ?? '').trim();
-      if (!command) fail('command', `${where('command')} is empty after resolving its variables; name the program to run, e.g. "npx".`);
+      if (!command) fail('command', l10n.t('{0} is empty after resolving its variables; name the program to run, e.g. "npx".', where('command')));
       const args = (raw.args ?? []).map((a, i) => substitute(a, joinPath('args', i)));
       const env: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(raw.env ?? {})) setOwn(env, k, v === null ? null : substitute(v, joinPath('env', k)));
@@ -306,7 +312,7 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
         if (pathApi.isAbsolute(p)) return pathApi.normalize(p);
         if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) return pathApi.join(ctx.userHome, p.slice(1));
         if (!defining) {
-          fail(rel, `${where(rel)} is ${describeValue(rel, p)}, a relative path, but no workspace folder is open to resolve it against; write an absolute path.`);
+          fail(rel, l10n.t('{0} is {1}, a relative path, but no workspace folder is open to resolve it against; write an absolute path.', where(rel), describeValue(rel, p)));
           return undefined;
         }
         return pathApi.resolve(defining.path, p);
@@ -319,7 +325,7 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
       let envFile: string | undefined;
       if (raw.envFile !== undefined) {
         const f = substitute(raw.envFile).trim();
-        if (!f) fail('envFile', `${where('envFile')} is empty after resolving its variables; write the path of a .env file or remove the setting.`);
+        if (!f) fail('envFile', l10n.t('{0} is empty after resolving its variables; write the path of a .env file or remove the setting.', where('envFile')));
         else envFile = toAbsolute('envFile', f);
       }
       if (errors.length) return { error: errors[0], errors, warnings };
@@ -360,25 +366,27 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
     }
 
     const url = substitute(raw.url ?? '', 'url').trim();
-    const problem = url ? checkUrl(url) : `is empty after resolving its variables; write the server's address, e.g. "https://example.com/mcp".`;
+    const problem = url ? checkUrl(url) : l10n.t('is empty after resolving its variables; write the server\'s address, e.g. "https://example.com/mcp".');
     if (problem) fail('url', `${where('url')} ${problem}`);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(raw.headers ?? {})) {
       const value = substitute(v, joinPath('headers', k));
       setOwn(headers, k, value);
-      if (/[\r\n]/.test(value)) fail(joinPath('headers', k), `the value of ${where(joinPath('headers', k))} contains a line break after resolving its variables; remove it.`);
+      if (/[\r\n]/.test(value)) fail(joinPath('headers', k), l10n.t('the value of {0} contains a line break after resolving its variables; remove it.', where(joinPath('headers', k))));
     }
     let workloadIdentity: WorkloadIdentityConfig | undefined;
     const wi = raw.workloadIdentity;
     if (wi) {
       const clientId = substitute(wi.clientId, 'workloadIdentity.clientId').trim();
-      if (!clientId) fail('workloadIdentity.clientId', `${where('workloadIdentity.clientId')} is empty after resolving its variables; write the client id the authorization server registered for this workload.`);
+      if (!clientId) fail('workloadIdentity.clientId', l10n.t('{0} is empty after resolving its variables; write the client id the authorization server registered for this workload.', where('workloadIdentity.clientId')));
       if ((wi.tokenFile === undefined) === (wi.tokenEnv === undefined)) {
-        fail('workloadIdentity', `${where('workloadIdentity')} needs exactly one of \`tokenFile\` (the file holding the workload's identity token) and \`tokenEnv\` (the environment variable holding it); ${wi.tokenFile === undefined ? 'add one' : 'remove one'}.`);
+        fail('workloadIdentity', wi.tokenFile === undefined
+          ? l10n.t('{0} needs exactly one of `tokenFile` (the file holding the workload\'s identity token) and `tokenEnv` (the environment variable holding it); add one.', where('workloadIdentity'))
+          : l10n.t('{0} needs exactly one of `tokenFile` (the file holding the workload\'s identity token) and `tokenEnv` (the environment variable holding it); remove one.', where('workloadIdentity')));
       }
       const tokenFile = wi.tokenFile === undefined ? undefined : substitute(wi.tokenFile, 'workloadIdentity.tokenFile').trim();
       if (tokenFile !== undefined && !nodePath.isAbsolute(tokenFile)) {
-        fail('workloadIdentity.tokenFile', `${where('workloadIdentity.tokenFile')} is ${JSON.stringify(tokenFile.slice(0, 200))}, not an absolute path after resolving its variables; write a full path (\`\${userHome}\` and \`\${workspaceFolder}\` help).`);
+        fail('workloadIdentity.tokenFile', l10n.t('{0} is {1}, not an absolute path after resolving its variables; write a full path ({2} and {3} help).', where('workloadIdentity.tokenFile'), JSON.stringify(tokenFile.slice(0, 200)), '`${userHome}`', '`${workspaceFolder}`'));
       }
       workloadIdentity = { clientId, ...(tokenFile !== undefined && { tokenFile }), ...(wi.tokenEnv !== undefined && { tokenEnv: wi.tokenEnv }) };
     }
@@ -395,14 +403,14 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
         value = await askInput(ctx, input);
       } catch (e) {
         const rel = firstUse(raw, input.id);
-        fail(rel, `asking for input "${input.id}" (used in ${where(rel)}) failed: ${e instanceof Error ? e.message : String(e)}; try again or check mcpHost.inputs.`);
+        fail(rel, l10n.t('asking for input "{0}" (used in {1}) failed: {2}; try again or check mcpHost.inputs.', input.id, where(rel), e instanceof Error ? e.message : String(e)));
         continue;
       }
       if (value === undefined) {
         const rel = firstUse(raw, input.id);
         fail(rel, ctx.resolveInput
-          ? `no value was given for input "${input.id}" (used in ${where(rel)}); the server cannot start until you enter it.`
-          : `input "${input.id}" (used in ${where(rel)}) has no value and there is no way to ask for it here; give it a "default" or provide the value.`);
+          ? l10n.t('no value was given for input "{0}" (used in {1}); the server cannot start until you enter it.', input.id, where(rel))
+          : l10n.t('input "{0}" (used in {1}) has no value and there is no way to ask for it here; give it a "default" or provide the value.', input.id, where(rel)));
       } else {
         inputValues.set(input.id, value);
       }

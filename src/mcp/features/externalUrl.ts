@@ -13,6 +13,7 @@
  * decides; the detail shows the decoded form beside it.
  */
 import { domainToUnicode } from 'node:url';
+import * as l10n from '@vscode/l10n';
 
 /** A longer URL is refused (authorization URLs with PKCE and state are well under 2 KiB). */
 export const MAX_EXTERNAL_URL_CHARS = 8 * 1024;
@@ -88,7 +89,9 @@ export function headlineOrigin(target: Pick<ExternalUrl, 'origin' | 'asciiOrigin
 export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { verb?: string; message?: string } = {}): { question: string; detail: string } {
   const lines: string[] = [];
   if (opts.message) lines.push(opts.message, '');
-  lines.push(`Full address: ${target.url}`);
-  if (target.asciiOrigin) lines.push(`The domain has international characters: ${target.origin} is written ${target.asciiOrigin}, which is what opens: make sure it is the site you expect.`);
-  return { question: `${asker} ${opts.verb ?? 'wants to open'} ${headlineOrigin(target)}`, detail: lines.join('\n') };
+  lines.push(l10n.t('Full address: {0}', target.url));
+  if (target.asciiOrigin) lines.push(l10n.t('The domain has international characters: {0} is written {1}, which is what opens: make sure it is the site you expect.', target.origin, target.asciiOrigin));
+  // TODO(issue 40): a caller's `verb` is an English fragment (src/extension/oauth/signIn.ts); a whole question per caller would translate
+  const question = opts.verb ? `${asker} ${opts.verb} ${headlineOrigin(target)}` : l10n.t('{0} wants to open {1}', asker, headlineOrigin(target));
+  return { question, detail: lines.join('\n') };
 }

@@ -27,6 +27,7 @@
 import { McpHostError } from '../errors';
 import type { FetchLike } from './fetch';
 import { cappedBody, heldJsonBody, HeldResponse, jsonRpcMessages, keyOf, sseBody, type JsonRpcId, type Watch } from './responseBodies';
+import * as l10n from '@vscode/l10n';
 
 /** What the guard needs to know about the server, read at each request (the definition can change). */
 export interface GuardContext {
@@ -66,7 +67,7 @@ export function createGuardedFetch(context: () => GuardContext, base: FetchLike 
         const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;
         if (id === undefined) continue;
         accepted.ids.delete(keyOf(id));
-        inFlight.get(keyOf(id))?.abort(new McpHostError(`server \`${ctx.server}\`: request ${String(id)} was cancelled`));
+        inFlight.get(keyOf(id))?.abort(new McpHostError(l10n.t('server `{0}`: request {1} was cancelled', ctx.server, String(id))));
       }
     }
 

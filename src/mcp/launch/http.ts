@@ -8,6 +8,7 @@ import { McpHostError, httpStatusOf, messageOf } from '../errors';
 import type { FetchLike } from '../http/fetch';
 import type { HttpServerDefinition } from '../types';
 import { idKey } from '../process/stdoutReader';
+import * as l10n from '@vscode/l10n';
 
 export type HttpKind = 'streamableHttp' | 'sse';
 
@@ -38,7 +39,7 @@ export function httpTransport(def: HttpServerDefinition, kind: HttpKind, o: Http
   try {
     url = new URL(def.url);
   } catch {
-    throw new McpHostError(`server \`${o.name}\`: \`${def.url}\` is not a valid URL; fix the server's \`url\` setting`);
+    throw new McpHostError(l10n.t('server `{0}`: `{1}` is not a valid URL; fix the server\'s `url` setting', o.name, def.url));
   }
   const requestInit: RequestInit = { headers: { ...(def.headers ?? {}) } };
   return exactResponseIds(kind === 'streamableHttp'

@@ -15,6 +15,7 @@ import type { StdioMessageError } from '../process/stdoutReader';
 import type { StopOptions } from '../process/processTree';
 import type { StdioServerDefinition } from '../types';
 import { setOwn } from '../schema/own';
+import * as l10n from '@vscode/l10n';
 import { sandboxBaseEnv, sandboxPolicy, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy } from './sandboxPolicy';
 import { sandboxProtectedNames, sandboxUnavailable } from './sandboxRuntime';
 import { makeLaunchTempDir, wrapLaunch } from './sandboxLaunch';
@@ -72,14 +73,14 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
   const env = await (o.loadEnvironment ?? defaultLoadEnvironment)(def, baseEnv, o.warn);
   const secrets = environmentSecrets(env, baseEnv);
   const problem = await launchProblem(def, env, baseEnv);
-  if (problem) throw Object.assign(new McpHostError(`server \`${o.name}\`: ${problem}`), { secrets });
+  if (problem) throw Object.assign(new McpHostError(l10n.t('server `{0}`: {1}', o.name, problem)), { secrets });
   let command: string;
   try {
     command = (await resolveCommand(def.command, { cwd: def.cwd, env })).path;
   } catch (err) {
-    throw Object.assign(new McpHostError(`server \`${o.name}\`: ${messageOf(err)}`, undefined, { cause: err }), { secrets });
+    throw Object.assign(new McpHostError(l10n.t('server `{0}`: {1}', o.name, messageOf(err)), undefined, { cause: err }), { secrets });
   }
-  if (o.aborted()) throw new McpHostError(`server \`${o.name}\` start was abandoned`);
+  if (o.aborted()) throw new McpHostError(l10n.t('server `{0}` start was abandoned', o.name));
   const cleanEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) setOwn(cleanEnv, k, v);
   let spawnCommand = command;
@@ -88,7 +89,7 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
   if (o.sandbox) {
     // H94: a server that asks for the sandbox never runs without it.
     const why = await sandboxUnavailable(o.sandbox.options);
-    if (why) throw Object.assign(new McpHostError(`server \`${o.name}\` is set to run sandboxed and was not started: ${why}`), { secrets });
+    if (why) throw Object.assign(new McpHostError(l10n.t('server `{0}` is set to run sandboxed and was not started: {1}', o.name, why)), { secrets });
     const tempDir = makeLaunchTempDir(o.name, o.sandbox.options);
     try {
       const policy = sandboxPolicy(def, o.sandbox.roots, o.sandbox.options, tempDir, await sandboxProtectedNames());
@@ -98,7 +99,7 @@ export async function prepareStdio(def: StdioServerDefinition, o: StdioLaunchOpt
       sandbox = { policy, dispose: wrapped.dispose };
     } catch (err) {
       fs.rmSync(tempDir, { recursive: true, force: true });
-      throw Object.assign(new McpHostError(`server \`${o.name}\` is set to run sandboxed and was not started: the sandbox could not wrap it (${messageOf(err)})`, undefined, { cause: err }), { secrets });
+      throw Object.assign(new McpHostError(l10n.t('server `{0}` is set to run sandboxed and was not started: the sandbox could not wrap it ({1})', o.name, messageOf(err)), undefined, { cause: err }), { secrets });
     }
   }
   const transport = new StdioTransport({

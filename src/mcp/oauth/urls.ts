@@ -5,6 +5,7 @@
  */
 import { McpHostError } from '../errors';
 import { isLoopbackHost, parseExternalUrl } from '../features/externalUrl';
+import * as l10n from '@vscode/l10n';
 
 export { isLoopbackHost };
 
@@ -14,7 +15,7 @@ export { isLoopbackHost };
  */
 export function checkAuthorizationUrl(server: string, url: string | URL): URL {
   const t = parseExternalUrl(String(url));
-  if (t instanceof Error) throw new McpHostError(`server \`${server}\` asked to open an authorization URL (${t.message}); refused, nothing was opened`);
+  if (t instanceof Error) throw new McpHostError(l10n.t('server `{0}` asked to open an authorization URL ({1}); refused, nothing was opened', server, t.message));
   return new URL(t.url);
 }
 

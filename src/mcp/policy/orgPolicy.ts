@@ -10,6 +10,7 @@
  * every server (its problem names the file and the fix); a missing file means no policy.
  */
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import { BoundedReadError, readBoundedText } from '../boundedRead';
 import { parseJsonc } from '../config/import';
 import type { ConfigError, ServerDefinition } from '../types';
@@ -123,19 +124,19 @@ export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string
  */
 export function policyVerdict(policy: OrgPolicy, def: ServerDefinition, fromRegistry: boolean | string = false): PolicyVerdict {
   const where = policy.source ? ` (${policy.source})` : '';
-  if (policy.broken) return { allowed: false, reason: `blocked: ${policy.broken}` };
-  if (policy.access === 'none') return { allowed: false, reason: 'blocked by your organisation\'s policy: chat.mcp.access is "none" (no MCP server may run)' };
+  if (policy.broken) return { allowed: false, reason: l10n.t('blocked: {0}', policy.broken) };
+  if (policy.access === 'none') return { allowed: false, reason: l10n.t('blocked by your organisation\'s policy: chat.mcp.access is "none" (no MCP server may run)') };
   if (policy.access === 'registry' && fromRegistry !== true) {
     const why = typeof fromRegistry === 'string' && fromRegistry ? `: ${fromRegistry}` : '';
-    return { allowed: false, reason: `blocked by your organisation's policy: chat.mcp.access is "registry" (only servers installed from the MCP Registry may run)${why}` };
+    return { allowed: false, reason: l10n.t('blocked by your organisation\'s policy: chat.mcp.access is "registry" (only servers installed from the MCP Registry may run){0}', why) };
   }
   const name = def.name;
-  if (policy.denied.some(e => matches(e, name, def))) return { allowed: false, reason: `blocked by your organisation's policy${where}: deniedMcpServers names it` };
+  if (policy.denied.some(e => matches(e, name, def))) return { allowed: false, reason: l10n.t('blocked by your organisation\'s policy{0}: deniedMcpServers names it', where) };
   const allow = policy.allowed;
   if (!allow) return { allowed: true };
   const byKind = def.type === 'stdio' ? allow.filter(e => 'serverCommand' in e) : allow.filter(e => 'serverUrl' in e);
   const ok = byKind.length ? byKind.some(e => matches(e, name, def)) : allow.some(e => matches(e, name, def));
-  return ok ? { allowed: true } : { allowed: false, reason: `blocked by your organisation's policy${where}: allowedMcpServers does not list it` };
+  return ok ? { allowed: true } : { allowed: false, reason: l10n.t('blocked by your organisation\'s policy{0}: allowedMcpServers does not list it', where) };
 }
 
 /**
@@ -150,7 +151,7 @@ export function applyPolicy(policy: OrgPolicy | undefined, defs: readonly Server
   for (const def of defs) {
     const v = policyVerdict(policy, def, policy.access === 'registry' ? fromRegistry(def) : false);
     if (v.allowed) out.push(def);
-    else errors.push({ server: def.name, path: policy.source ?? 'chat.mcp.access', message: `Server "${def.name}" is ${v.reason}.` });
+    else errors.push({ server: def.name, path: policy.source ?? 'chat.mcp.access', message: l10n.t('Server "{0}" is {1}.', def.name, v.reason) });
   }
   return { defs: out, errors };
 }

@@ -13,6 +13,7 @@ import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { tokenize } from '../config/commandLine';
+import * as l10n from '@vscode/l10n';
 
 /** Where a command was found, and how. */
 export interface ResolvedCommand {
@@ -37,7 +38,8 @@ export class CommandNotFoundError extends Error {
     /** How to fix it, e.g. "install Node.js or set `command` to an absolute path". */
     readonly hint: string,
   ) {
-    super(`command \`${command}\` not found on PATH (PATH=${pathValue}); ${hint}`);
+    // `(PATH=…)` goes in as a value: the failure toast cuts it out by that shape (src/extension/ui/failureNotice.ts)
+    super(l10n.t('command `{0}` not found on PATH {1}; {2}', command, `(PATH=${pathValue})`, hint));
     this.name = 'CommandNotFoundError';
   }
 }
@@ -82,9 +84,9 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     const split = await wholeCommandLineHint(command, opts) ?? await notRunnableHint(full);
     const err = new CommandNotFoundError(command, pathValue, split ?? (
       via === 'absolute'
-        ? `no executable file at ${full}; fix the path in \`command\``
-        : `no executable file at ${full} (relative to ${opts.cwd ?? process.cwd()}); set \`cwd\` or use an absolute path in \`command\``));
-    err.message = `command \`${command}\` not found: ${err.hint}`;
+        ? l10n.t('no executable file at {0}; fix the path in `command`', full)
+        : l10n.t('no executable file at {0} (relative to {1}); set `cwd` or use an absolute path in `command`', full, opts.cwd ?? process.cwd())));
+    err.message = l10n.t('command `{0}` not found: {1}', command, err.hint);
     err.searched = searched;
     throw err;
   }
@@ -132,8 +134,8 @@ async function wholeCommandLineHint(command: string, opts: ResolveCommandOptions
   const found = await resolveCommand(program, opts).then(() => true, () => false);
   const args = JSON.stringify(rest);
   return found
-    ? `\`command\` holds a whole command line: set \`command\` to \`${program}\` and \`args\` to ${args}`
-    : `\`command\` holds a whole command line: set \`command\` to the program (\`${program}\`, which is not installed either) and \`args\` to ${args}`;
+    ? l10n.t('`command` holds a whole command line: set `command` to `{0}` and `args` to {1}', program, args)
+    : l10n.t('`command` holds a whole command line: set `command` to the program (`{0}`, which is not installed either) and `args` to {1}', program, args);
 }
 
 /**
@@ -154,22 +156,22 @@ export function withPathPrefix(env: NodeJS.ProcessEnv, dir: string): NodeJS.Proc
 /** What to tell the user to install for well-known launchers. */
 function hintFor(command: string): string {
   const base = path.basename(command).toLowerCase().replace(/\.(exe|cmd|bat)$/, '');
-  const tail = 'or set `command` to an absolute path';
+  const install = (what: string) => l10n.t('install {0} or set `command` to an absolute path', what);
   switch (base) {
     case 'node': case 'npx': case 'npm': case 'pnpm': case 'yarn': case 'corepack':
-      return `install Node.js ${tail}`;
+      return install('Node.js');
     case 'uv': case 'uvx':
-      return `install uv (https://docs.astral.sh/uv/) ${tail}`;
+      return install('uv (https://docs.astral.sh/uv/)');
     case 'python': case 'python3': case 'pip': case 'pipx':
-      return `install Python ${tail}`;
+      return install('Python');
     case 'docker': case 'podman':
-      return `install ${base === 'docker' ? 'Docker' : 'Podman'} ${tail}`;
+      return install(base === 'docker' ? 'Docker' : 'Podman');
     case 'deno':
-      return `install Deno ${tail}`;
+      return install('Deno');
     case 'bun': case 'bunx':
-      return `install Bun ${tail}`;
+      return install('Bun');
     default:
-      return `install \`${command}\` ${tail}`;
+      return install(`\`${command}\``);
   }
 }
 

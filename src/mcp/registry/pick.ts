@@ -7,6 +7,7 @@
 import { iconFreeText, shownName } from '../logging/humanText';
 import { fromServerJson, type ServerJsonResult } from './serverJson';
 import type { RegistryPage } from './client';
+import * as l10n from '@vscode/l10n';
 
 /** One line of the registry quick pick. */
 export interface PickEntry {
@@ -37,11 +38,11 @@ export function pickEntries(page: RegistryPage): { installable: PickEntry[]; ref
     const description = iconFreeText(shownName(registryName, 80));
     const why = result.errors.join(' ');
     if (result.options.length) {
-      const left = why ? ` — some ways to install were refused: ${why}` : '';
+      const left = why ? l10n.t(' — some ways to install were refused: {0}', why) : '';
       installable.push({ registryName, label, description, detail: iconFreeText(shownName(`${result.description}${left}`, 300)), result, ...version });
     } else {
-      const reason = why || 'Nothing to install.';
-      refused.push({ registryName, label, description: 'cannot be installed', detail: iconFreeText(shownName(`Refused: ${reason}`, 300)), result, refused: reason });
+      const reason = why || l10n.t('Nothing to install.');
+      refused.push({ registryName, label, description: l10n.t('cannot be installed'), detail: iconFreeText(shownName(l10n.t('Refused: {0}', reason), 300)), result, refused: reason });
     }
   }
   const notes = [

@@ -26,6 +26,7 @@ import type { ClientFeatures, LogEntry, LogLevel, ServerState } from '../types';
 import type { ConnectionTasks } from '../tasks/toolTasks';
 import { headerMirroredTool } from '../catalogue/toolHeaders';
 import { callWithUrlElicitation } from '../features/urlElicitation';
+import * as l10n from '@vscode/l10n';
 
 export const COMPLETION_MAX = 100;
 
@@ -118,13 +119,13 @@ export class ServerCalls {
           session = await this.h.reinitialize(session);
           continue;
         }
-        if (opts?.signal?.aborted) throw new McpHostError(`${method} to server \`${this.h.name()}\` was cancelled`, REQUEST_TIMEOUT_CODE, { cause: err });
+        if (opts?.signal?.aborted) throw new McpHostError(l10n.t('{0} to server `{1}` was cancelled', method, this.h.name()), REQUEST_TIMEOUT_CODE, { cause: err });
         // Only a session that really ended is "closed" (a server's own -32000 error is its own).
         if (isConnectionClosedError(err) && (session.closing || session.stopped)) {
           const code = CONNECTION_CLOSED_CODE;
-          if (session.stopped) throw new McpHostError(`server \`${this.h.name()}\` was stopped before answering ${method}`, code, { cause: err });
-          if (session.kind === 'stdio') throw new McpHostError(`server \`${this.h.name()}\` exited before answering ${method}`, code, { cause: err });
-          throw new McpHostError(`server \`${this.h.name()}\` closed the connection before answering ${method}`, code, { cause: err });
+          if (session.stopped) throw new McpHostError(l10n.t('server `{0}` was stopped before answering {1}', this.h.name(), method), code, { cause: err });
+          if (session.kind === 'stdio') throw new McpHostError(l10n.t('server `{0}` exited before answering {1}', this.h.name(), method), code, { cause: err });
+          throw new McpHostError(l10n.t('server `{0}` closed the connection before answering {1}', this.h.name(), method), code, { cause: err });
         }
         throw new McpHostError(describeError(this.h.name(), method, err, sdkOpts.timeout), protocolCodeOf(err), { cause: err });
       }
@@ -133,16 +134,16 @@ export class ServerCalls {
 
   /** H8: use only what the server declared. */
   private require(session: McpSession, cap: 'tools' | 'prompts' | 'resources', what: string): void {
-    if (!session.client.getServerCapabilities()?.[cap]) throw new McpHostError(`server \`${this.h.name()}\` does not offer ${cap}, so it cannot ${what}`);
+    if (!session.client.getServerCapabilities()?.[cap]) throw new McpHostError(l10n.t('server `{0}` does not offer {1}, so it cannot {2}', this.h.name(), cap, what));
   }
 
   async callTool(tool: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
     const session = await this.h.ready(opts?.signal);
     this.require(session, 'tools', `call tool \`${tool}\``);
     const v = session.catalogue?.toolValidators(tool);
-    if (v?.invalid) throw new McpHostError(v.unusable ?? `server \`${this.h.name()}\` cannot call ${v.invalid}`);
+    if (v?.invalid) throw new McpHostError(v.unusable ?? l10n.t('server `{0}` cannot call {1}', this.h.name(), v.invalid));
     if (v?.input && !v.input(args ?? {})) {
-      throw new McpHostError(`invalid arguments for tool \`${tool}\` on server \`${this.h.name()}\`: ${describeAjvErrors(v.input.errors)}`, ProtocolErrorCode.InvalidParams);
+      throw new McpHostError(l10n.t('invalid arguments for tool `{0}` on server `{1}`: {2}', tool, this.h.name(), describeAjvErrors(v.input.errors)), ProtocolErrorCode.InvalidParams);
     }
     const tasks = this.h.toolTasks;
     // The tool looked up by name in the list as held (a call does not refetch a list whose ttlMs ran out: catalogue.ts `held`).
@@ -197,10 +198,10 @@ export class ServerCalls {
     const out = (this.h.current() ?? session).catalogue?.toolValidators(tool)?.output;
     if (out && !result.isError) {
       if (result.structuredContent === undefined) {
-        throw new McpHostError(`tool \`${tool}\` on server \`${this.h.name()}\` declares an outputSchema but returned no structuredContent`);
+        throw new McpHostError(l10n.t('tool `{0}` on server `{1}` declares an outputSchema but returned no structuredContent', tool, this.h.name()));
       }
       if (!out(result.structuredContent)) {
-        throw new McpHostError(`tool \`${tool}\` on server \`${this.h.name()}\` returned structuredContent that does not match its outputSchema: ${describeAjvErrors(out.errors, 'structuredContent')}`);
+        throw new McpHostError(l10n.t('tool `{0}` on server `{1}` returned structuredContent that does not match its outputSchema: {2}', tool, this.h.name(), describeAjvErrors(out.errors, 'structuredContent')));
       }
     }
     return result;
@@ -242,7 +243,7 @@ export class ServerCalls {
     if (!session.client.getServerCapabilities()?.resources?.subscribe) throw new McpHostError(unsupported);
     const method = session.era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe';
     const done = await this.declared(session, 'subscriptions', method, async () => { await this.run(method, (s, o) => s.subscribe(uri, o)); return true; });
-    if (!done) throw new McpHostError(`${unsupported} (it declares resources.subscribe but answered ${method} with -32601)`, ProtocolErrorCode.MethodNotFound);
+    if (!done) throw new McpHostError(l10n.t('{0} (it declares resources.subscribe but answered {1} with -32601)', unsupported, method), ProtocolErrorCode.MethodNotFound);
   }
 
   async unsubscribe(uri: string): Promise<void> {

@@ -48,6 +48,7 @@ import path from 'node:path';
 import type { EraVerdictStore } from './eraVerdicts';
 import type { DefinitionKey } from '../config/definitionKey';
 import { ServerSkills, type LoadedSkillFile, type SkillInfo } from '../skills/skills';
+import * as l10n from '@vscode/l10n';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
 export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from './session';
@@ -428,14 +429,14 @@ export class Connection implements ServerHandle {
   async finishAuth(authorizationCode: string, iss?: string): Promise<void> {
     const def = this._definition;
     const provider = this.options.authProvider;
-    if (def.type === 'stdio' || !provider) throw new McpHostError(`server \`${this.name}\` does not use OAuth`);
+    if (def.type === 'stdio' || !provider) throw new McpHostError(l10n.t('server `{0}` does not use OAuth', this.name));
     let result;
     try {
       result = await auth(provider, { serverUrl: def.url, authorizationCode, fetchFn: this.fetchFn, ...(iss !== undefined ? { iss } : {}) });
     } catch (err) {
       throw new McpHostError(describeError(this.name, 'sign-in', this.redactor.error(err)), undefined, { cause: err });
     }
-    if (result !== 'AUTHORIZED') throw new McpHostError(`server \`${this.name}\`: the sign-in did not complete; try again`);
+    if (result !== 'AUTHORIZED') throw new McpHostError(l10n.t('server `{0}`: the sign-in did not complete; try again', this.name));
     this.serverLog.log('info', 'lifecycle', 'signed in');
     if (this.state.kind === 'running') return;
     await this.start();

@@ -25,6 +25,7 @@ import { isSandboxed, type SandboxDenial } from '../launch/sandboxPolicy';
 import type { ConnectionOptions } from './connection';
 import type { EraVerdictStore } from './eraVerdicts';
 import { messageOf } from '../errors';
+import * as l10n from '@vscode/l10n';
 
 /** What a launch needs of its connection. */
 export interface LaunchHost {
@@ -264,7 +265,7 @@ export class ServerLauncher {
     scope.sessions.push(session);
     this.instrument(session.transport);
     await session.connect();
-    if (scope.aborted) throw new McpHostError(`server \`${this.host.name()}\` start was abandoned`);
+    if (scope.aborted) throw new McpHostError(l10n.t('server `{0}` start was abandoned', this.host.name()));
     return session;
   }
 

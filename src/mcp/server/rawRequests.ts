@@ -19,6 +19,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpHostError } from '../errors';
 import { TASK_PROGRESS_PREFIX, pollDelay } from '../tasks/taskPolicy';
+import * as l10n from '@vscode/l10n';
 
 /** What ext-tasks expects back from a dispatch. */
 export type RawResponse =
@@ -70,13 +71,13 @@ export class RawRequests {
 
   /** Sends `request` (its id is replaced by one of ours) and resolves with the response. */
   dispatch = (request: unknown, options: RawDispatchOptions = {}): Promise<RawResponse> => {
-    if (this.closed) return Promise.reject(new McpHostError(`server \`${this.o.server()}\` is not running`));
-    if (!this.installed) return Promise.reject(new McpHostError(`server \`${this.o.server()}\`: the host's request coordinator is not connected`));
+    if (this.closed) return Promise.reject(new McpHostError(l10n.t('server `{0}` is not running', this.o.server())));
+    if (!this.installed) return Promise.reject(new McpHostError(l10n.t('server `{0}`: the host\'s request coordinator is not connected', this.o.server())));
     if (this.waiting.size >= (this.o.maxPending ?? 256)) {
-      return Promise.reject(new McpHostError(`server \`${this.o.server()}\` has ${this.waiting.size} task requests waiting for an answer; no more are sent until some are answered`));
+      return Promise.reject(new McpHostError(l10n.t('server `{0}` has {1} task requests waiting for an answer; no more are sent until some are answered', this.o.server(), this.waiting.size)));
     }
     const r = request as { method?: unknown; params?: unknown };
-    if (typeof r?.method !== 'string') return Promise.reject(new McpHostError('a raw request needs a method'));
+    if (typeof r?.method !== 'string') return Promise.reject(new McpHostError(l10n.t('a raw request needs a method')));
     const id = `mcp-host-raw-${this.next++}`;
     const method = r.method;
     const message = { jsonrpc: '2.0', id, method, ...(r.params !== undefined && { params: r.params }) } as JSONRPCMessage;
@@ -87,16 +88,16 @@ export class RawRequests {
         this.waiting.delete(id);
         options.signal?.removeEventListener('abort', onAbort);
       };
-      const onAbort = () => { done(); reject(options.signal?.reason instanceof Error ? options.signal.reason : new McpHostError(`${method} to server \`${this.o.server()}\` was cancelled`, -32800)); };
+      const onAbort = () => { done(); reject(options.signal?.reason instanceof Error ? options.signal.reason : new McpHostError(l10n.t('{0} to server `{1}` was cancelled', method, this.o.server()), -32800)); };
       const w: Waiter = {
         resolve: v => { done(); resolve(v); },
         reject: e => { done(); reject(e); },
-        timer: setTimeout(() => w.reject(new McpHostError(`server \`${this.o.server()}\` did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`, -32001)), timeoutMs),
+        timer: setTimeout(() => w.reject(new McpHostError(l10n.t('server `{0}` did not answer {1} within {2} s', this.o.server(), method, Math.round(timeoutMs / 1000)), -32001)), timeoutMs),
       };
       if (options.signal?.aborted) { onAbort(); return; }
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(id, w);
-      this.transport.send(message).catch((err: unknown) => w.reject(new McpHostError(`could not send ${method} to server \`${this.o.server()}\``, undefined, { cause: err })));
+      this.transport.send(message).catch((err: unknown) => w.reject(new McpHostError(l10n.t('could not send {0} to server `{1}`', method, this.o.server()), undefined, { cause: err })));
     });
   };
 

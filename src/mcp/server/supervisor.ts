@@ -13,6 +13,8 @@ import { McpHostError, describeError, fmtMs, messageOf } from '../errors';
 import type { McpSession } from './session';
 import { startFailureReason } from '../process/startReason';
 import { awaitsRestart, type LogEntry, type LogLevel, type ServerState } from '../types';
+import { CommandNotFoundError } from '../process/resolveCommand';
+import * as l10n from '@vscode/l10n';
 
 /** Restart policy after crashes. */
 export interface RestartPolicy {
@@ -101,16 +103,16 @@ export class Supervisor {
     this._onDidChangeState.fire(s);
   }
 
-  private setError(message: string, crashLoop = false, retryAt?: number, restarting = false): void {
+  private setError(message: string, crashLoop = false, retryAt?: number, restarting = false, fromSettings = false): void {
     message = this.host.redact(message);
     this.host.log('error', 'lifecycle', message);
-    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}), ...(restarting ? { restarting: true as const } : {}) });
+    this.setState({ kind: 'error', message, stderrTail: [...this.host.stderrTail()], crashLoop, ...(retryAt ? { retryAt } : {}), ...(restarting ? { restarting: true as const } : {}), ...(fromSettings ? { fromSettings } : {}) });
   }
 
   /** Marks the server as unusable because of its configuration (undefined clears it). */
   setConfigError(message: string | undefined): void {
     this.configError = message;
-    if (message) this.setError(message);
+    if (message) this.setError(message, false, undefined, false, true);
     else if (this._state.kind === 'error') this.setState({ kind: 'stopped' });
   }
 
@@ -146,17 +148,17 @@ export class Supervisor {
       session = await this.withStartupTimeout(epoch, s => this.host.launch(s));
     } catch (err) {
       this.host.redactError(err);
-      if (epoch !== this.epoch) throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      if (epoch !== this.epoch) throw new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name));
       const message = err instanceof UnauthorizedError && this.host.signsIn
-        ? `server \`${this.name}\` needs you to sign in: finish signing in in the browser window that opened, then start the server again`
+        ? l10n.t('server `{0}` needs you to sign in: finish signing in in the browser window that opened, then start the server again', this.name)
         : err instanceof McpHostError ? err.message : describeError(this.name, 'initialize', err);
       if (afterCrash) this.recordCrash(message, false);
-      else this.setError(message);
+      else this.setError(message, false, undefined, false, fromSettings(err));
       throw new McpHostError(message, undefined, { cause: err });
     }
     if (epoch !== this.epoch) {
       await this.teardown(session, false);
-      throw new McpHostError(`server \`${this.name}\` was stopped while starting`);
+      throw new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name));
     }
     this.install(session);
     await this.host.installed(session);
@@ -215,13 +217,13 @@ export class Supervisor {
         await this.start();
         break;
       case 'error':
-        if (!awaitsRestart(this._state)) throw new McpHostError(`server \`${this.name}\` is not running: ${this._state.message}`);
+        if (!awaitsRestart(this._state)) throw new McpHostError(l10n.t('server `{0}` is not running: {1}', this.name, this._state.message));
         await this.untilStarted(this.restartNow(), true, signal);
         break;
       default:
         assertNever(this._state, 'state');
     }
-    if (!this._session) throw new McpHostError(`server \`${this.name}\` is not running`);
+    if (!this._session) throw new McpHostError(l10n.t('server `{0}` is not running', this.name));
     return this._session;
   }
 
@@ -286,7 +288,7 @@ export class Supervisor {
       const fresh = await this.withStartupTimeout(epoch, s => this.host.launch(s));
       if (epoch !== this.epoch) {
         await this.teardown(fresh, true);
-        throw new McpHostError(`server \`${this.name}\` was stopped`);
+        throw new McpHostError(l10n.t('server `{0}` was stopped', this.name));
       }
       this.install(fresh);
       void this.host.installed(fresh);
@@ -310,11 +312,11 @@ export class Supervisor {
       cancel = reject;
       timer = setTimeout(() => {
         scope.aborted = true;
-        reject(new McpHostError(`server \`${this.name}\` did not answer initialize within ${fmtMs(ms)} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout`));
+        reject(new McpHostError(l10n.t('server `{0}` did not answer initialize within {1} (timeout.startup); check that it is an MCP server and that it writes nothing but JSON-RPC to stdout', this.name, fmtMs(ms))));
       }, ms);
     });
     // stop() during a start abandons it at once (and tears the half-open session down).
-    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(`server \`${this.name}\` was stopped while starting`)); };
+    const cancelLaunch = () => { scope.aborted = true; cancel(new McpHostError(l10n.t('server `{0}` was stopped while starting', this.name))); };
     this.cancelLaunches.add(cancelLaunch);
     const attempt = run(scope);
     try {
@@ -335,7 +337,7 @@ export class Supervisor {
       const crashed = scope.sessions.find(s => s.exit !== undefined || (s.kind === 'stdio' && s.closing));
       const m = /protocol version is not supported: (.*)$/.exec(messageOf(err));
       if (m) {
-        throw new McpHostError(`server \`${this.name}\` answered with protocol version ${m[1]}, which this host does not support (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); update the server or the host`);
+        throw new McpHostError(l10n.t('server `{0}` answered with protocol version {1}, which this host does not support (supported: {2}); update the server or the host', this.name, m[1], SUPPORTED_PROTOCOL_VERSIONS.join(', ')));
       }
       if (crashed && crashed.kind === 'stdio' && (crashed.exit !== undefined || err instanceof SdkError)) throw new McpHostError(this.exitMessage(crashed, 'exited during startup'), undefined, { cause: err });
       throw err;
@@ -370,11 +372,11 @@ export class Supervisor {
       return;
     }
     if (this.crashes.length >= maxCrashes) {
-      this.setError(`${message}. It crashed ${this.crashes.length} times in ${fmtMs(windowMs)}, so it will not be restarted automatically; fix the problem and start it again`, true);
+      this.setError(l10n.t('{0}. It crashed {1} times in {2}, so it will not be restarted automatically; fix the problem and start it again', message, this.crashes.length, fmtMs(windowMs)), true);
       return;
     }
     const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
-    this.setError(`${message}; restarting in ${fmtMs(delay)}`, false, now + delay, running);
+    this.setError(l10n.t('{0}; restarting in {1}', message, fmtMs(delay)), false, now + delay, running);
     const epoch = this.epoch;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
@@ -470,4 +472,14 @@ export class Supervisor {
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = undefined;
   }
+}
+
+/** A start failure whose fix is in the settings: a command not found, or a file or folder missing or not allowed (by the error, not its words). */
+function fromSettings(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof CommandNotFoundError) return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return true;
+  }
+  return false;
 }

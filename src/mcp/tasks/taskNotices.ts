@@ -8,17 +8,18 @@
 import { firstLine, iconFreeText } from '../logging/humanText';
 import { isTerminal } from './taskPolicy';
 import type { TaskInfo } from './tasks';
+import * as l10n from '@vscode/l10n';
 
 /** "$(sync~spin) report_tool: report 2 of 3 (+1)" and a tooltip listing each running task; undefined when none runs. */
 export function runningTasksLine(tasks: readonly TaskInfo[]): { text: string; tooltip: string } | undefined {
   const running = tasks.filter(t => !isTerminal(t.status)).sort((a, b) => b.updatedAt - a.updatedAt);
   if (!running.length) return undefined;
-  const say = (t: TaskInfo) => `${t.tool}: ${t.status === 'input_required' ? 'needs your input' : firstLine(t.statusMessage ?? t.progress?.message ?? t.status, 40)}`;
+  const say = (t: TaskInfo) => `${t.tool}: ${t.status === 'input_required' ? l10n.t('needs your input') : firstLine(t.statusMessage ?? t.progress?.message ?? t.status, 40)}`;
   const more = running.length > 1 ? ` (+${running.length - 1})` : '';
   return {
     // The status bar draws `$(name)` as an icon: the server's words go in with it escaped.
     text: `$(sync~spin) ${iconFreeText(say(running[0]))}${more}`,
-    tooltip: running.slice(0, 10).map(t => `${t.server} › ${say(t)}`).join('\n') + (running.length > 10 ? `\n… and ${running.length - 10} more` : ''),
+    tooltip: running.slice(0, 10).map(t => `${t.server} › ${say(t)}`).join('\n') + (running.length > 10 ? `\n${l10n.t('… and {0} more', running.length - 10)}` : ''),
   };
 }
 
@@ -44,9 +45,12 @@ export class TaskEndNotices {
     }
     if (!this.running.delete(key) || this.noticed.has(key)) return undefined;
     remember(this.noticed, key);
-    const what = `The task of ${t.tool} on ${t.server}`;
-    if (t.status === 'completed') return { text: `${what} has completed.`, showResult: t.hasResult };
-    return { text: `${what} ${t.status === 'cancelled' ? 'was cancelled' : 'failed'}${t.error ? `: ${firstLine(t.error, 200)}` : '.'}`, showResult: false };
+    const what = l10n.t('The task of {0} on {1}', t.tool, t.server);
+    if (t.status === 'completed') return { text: l10n.t('{0} has completed.', what), showResult: t.hasResult };
+    const text = t.status === 'cancelled'
+      ? t.error ? l10n.t('{0} was cancelled: {1}', what, firstLine(t.error, 200)) : l10n.t('{0} was cancelled.', what)
+      : t.error ? l10n.t('{0} failed: {1}', what, firstLine(t.error, 200)) : l10n.t('{0} failed.', what);
+    return { text, showResult: false };
   }
 }
 

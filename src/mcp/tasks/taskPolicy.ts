@@ -11,6 +11,7 @@
  * decides which calls go as tasks in both eras.
  */
 import { McpHostError } from '../errors';
+import * as l10n from '@vscode/l10n';
 
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -115,7 +116,9 @@ export function runAsTask(d: TaskDecisionInput): boolean {
   }
   if (!declared) {
     if (support === 'optional' && d.mode !== 'task') return false;
-    throw new McpHostError(`${where} ${support === 'required' ? 'must' : 'can only'} run as a task, but the server does not declare task tool calls (\`capabilities.tasks.requests.tools.call\`), so it cannot be called; this is a server bug: tell its author`);
+    throw new McpHostError(support === 'required'
+      ? l10n.t('tool `{0}` on server `{1}` must run as a task, but the server does not declare task tool calls (`capabilities.tasks.requests.tools.call`), so it cannot be called; this is a server bug: tell its author', d.tool, d.server)
+      : l10n.t('tool `{0}` on server `{1}` can only run as a task, but the server does not declare task tool calls (`capabilities.tasks.requests.tools.call`), so it cannot be called; this is a server bug: tell its author', d.tool, d.server));
   }
   if (support === 'required') {
     if (d.mode === 'plain') throw new McpHostError(`${where} must run as a task (its \`execution.taskSupport\` is "required"); call it without --no-task`);

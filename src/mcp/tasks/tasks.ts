@@ -13,6 +13,7 @@ import type { Disposable, Event } from '../events';
 import { McpHostError } from '../errors';
 import { limitMessage } from '../limits';
 import { isTerminal, type TaskStatus } from './taskPolicy';
+import * as l10n from '@vscode/l10n';
 
 export * from './taskPolicy';
 
@@ -84,7 +85,7 @@ export function assertTaskRoom(server: string, entries: Iterable<{ finished: boo
   let running = 0;
   for (const e of entries) if (!e.finished) running++;
   if (running >= max) {
-    throw new McpHostError(`${limitMessage(server, 'maxTasksPerServer', max, 'has too many running tasks')}; cancel one (MCP: Cancel Task) or wait`);
+    throw new McpHostError(l10n.t('{0}; cancel one (MCP: Cancel Task) or wait', limitMessage(server, 'maxTasksPerServer', max, 'has too many running tasks')));
   }
 }
 

@@ -7,6 +7,7 @@
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
 import { LongRunningTools, TASKS_EXTENSION, codeOf, errorDataOf, isTerminal, runAsTask, type TaskInfo, type TaskMode, type TaskRunOptions, type TaskRunner } from './tasks';
+import * as l10n from '@vscode/l10n';
 
 export interface ToolCallContext {
   /** The tool as listed (its `execution.taskSupport` decides). */
@@ -65,7 +66,7 @@ export class ConnectionTasks implements Disposable {
 
   /** Runs the call as a task on the current session. */
   runTask(tool: string, args: Record<string, unknown>, opts: TaskRunOptions): Promise<Record<string, unknown>> {
-    if (!this.tracker) return Promise.reject(new McpHostError(`server \`${this.server()}\` is not running`));
+    if (!this.tracker) return Promise.reject(new McpHostError(l10n.t('server `{0}` is not running', this.server())));
     return this.tracker.callTool(tool, args, opts);
   }
 
@@ -83,7 +84,7 @@ export class ConnectionTasks implements Disposable {
       if (code === -32021 && JSON.stringify(errorDataOf(err) ?? messageOf(err)).includes(TASKS_EXTENSION)) {
         // Every call of a server that declares the extension declares it too (taskPolicy.ts), so this server asks
         // for an extension it did not declare in server/discover: only its author can fix that.
-        throw new McpHostError(`tool \`${tool}\` on server \`${this.server()}\` only runs as a task of the \`${TASKS_EXTENSION}\` extension (protocol 2026-07-28), but the server does not declare that extension (\`capabilities.extensions\` of server/discover), so the host cannot call it; this is a server bug: tell its author`, code, { cause: err });
+        throw new McpHostError(l10n.t('tool `{0}` on server `{1}` only runs as a task of the `{2}` extension (protocol 2026-07-28), but the server does not declare that extension (`capabilities.extensions` of server/discover), so the host cannot call it; this is a server bug: tell its author', tool, this.server(), TASKS_EXTENSION), code, { cause: err });
       }
       throw err;
     }
@@ -91,12 +92,12 @@ export class ConnectionTasks implements Disposable {
 
   async cancel(taskId: string): Promise<void> {
     const info = this.tracker?.get(taskId);
-    if (!info) throw new McpHostError(`server \`${this.server()}\` has no task \`${taskId}\` running`);
+    if (!info) throw new McpHostError(l10n.t('server `{0}` has no task `{1}` running', this.server(), taskId));
     if (!isTerminal(info.status)) await this.tracker!.cancel(taskId);
   }
 
   result(taskId: string): Promise<Record<string, unknown>> {
-    if (!this.tracker) return Promise.reject(new McpHostError(`server \`${this.server()}\` is not running, and its tasks went with its session`));
+    if (!this.tracker) return Promise.reject(new McpHostError(l10n.t('server `{0}` is not running, and its tasks went with its session', this.server())));
     return this.tracker.result(taskId);
   }
 

@@ -1,0 +1,84 @@
+/**
+ * Text made in the core is localisable (issue 40, H561): with a bundle configured (the extension gives
+ * `@vscode/l10n` VS Code's bundle at activation), a core problem, a policy verdict, a start error and a task notice
+ * come out in the bundle's language; with none (the CLI's view), they are the English source text, unchanged.
+ * The static check that every such text goes through `l10n.t` is test/unit/lint.l10n.test.ts (H560).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { parseServers } from '../../src/mcp/config';
+import { describeError, McpHostError } from '../../src/mcp/errors';
+import { policyVerdict, type OrgPolicy } from '../../src/mcp/policy/orgPolicy';
+import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
+import type { ServerDefinition } from '../../src/mcp/types';
+import type { TaskInfo } from '../../src/mcp/tasks/tasks';
+import { failureNotice } from '../../src/extension/ui/failureNotice';
+
+const ROOT = path.resolve(__dirname, '../../..');
+/** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
+function pseudoBundle(): Record<string, string> {
+  const english = JSON.parse(fs.readFileSync(path.join(ROOT, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(english).map(([k, v]) => [k, `⟦${v.replace(/[aeiou]/g, c => ({ a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú' })[c]!)}⟧`]));
+}
+
+/** Four kinds of text the core makes for people, made now (in whatever language l10n is configured for). */
+function coreTexts(): Record<string, string> {
+  const problem = parseServers({ broken: null }).errors[0].message;
+  const policy: OrgPolicy = { access: 'all', denied: [], allowed: [{ serverName: 'other' }], source: '/etc/policy.json' };
+  const def = { name: 'weather', type: 'stdio', command: 'node', args: [] } as unknown as ServerDefinition;
+  const verdict = policyVerdict(policy, def);
+  const start = describeError('weather', 'tools/call', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+  const notices = new TaskEndNotices();
+  const task = { server: 'weather', taskId: 't1', tool: 'forecast', status: 'working', hasResult: true } as unknown as TaskInfo;
+  notices.changed(task);
+  const notice = notices.changed({ ...task, status: 'completed' })?.text ?? '';
+  return { problem, reason: verdict.allowed ? '' : verdict.reason, start, notice };
+}
+
+describe('Localisation of text made in the core (issue 40)', () => {
+  afterEach(() => l10n.config({ contents: {} }));
+
+  it('H561: with a bundle configured the core\'s problems, reasons, errors and notices are translated; with none (the CLI) they are English', () => {
+    const english = coreTexts();
+    assert.equal(english.problem, 'Server "broken" (mcpHost.servers.broken) is `null` (null); expected an object such as { "command": "npx", "args": [...] } or { "url": "https://…" }. To turn a server off, keep its definition and add "disabled": true.');
+    assert.equal(english.reason, 'blocked by your organisation\'s policy (/etc/policy.json): allowedMcpServers does not list it');
+    assert.equal(english.start, 'cannot reach server `weather`: connection refused (is it running, and is the url right?)');
+    assert.equal(english.notice, 'The task of forecast on weather has completed.');
+
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = coreTexts();
+    for (const [what, text] of Object.entries(pseudo)) {
+      assert.ok(text.startsWith('⟦'), `${what} is translated: ${text}`);
+      assert.notEqual(text, english[what as keyof typeof english]);
+    }
+    // the values (server names, paths) go in untranslated
+    assert.match(pseudo.problem, /"broken" \(mcpHost\.servers\.broken\)/);
+    assert.match(pseudo.reason, /\(\/etc\/policy\.json\)/);
+    assert.match(pseudo.start, /`weather`/);
+    assert.match(pseudo.notice, /forecast/);
+
+    l10n.config({ contents: {} });
+    assert.deepEqual(coreTexts(), english, 'with no bundle again, the English is back (what the CLI prints)');
+  });
+
+  it('H561: an error the core throws for people (McpHostError) passes describeError unchanged, in the configured language', () => {
+    l10n.config({ contents: pseudoBundle() });
+    const e = new McpHostError(l10n.t('server `{0}` is not running', 'weather'));
+    assert.equal(describeError('weather', 'tools/list', e), e.message);
+    assert.ok(e.message.startsWith('⟦'), e.message);
+  });
+
+  it('H561: a failure from the settings offers Open Settings by the core\'s word (fromSettings), not by English words in a translated message', () => {
+    l10n.config({ contents: pseudoBundle() });
+    const message = l10n.t('command `{0}` not found on PATH {1}; {2}', 'no-such', '(PATH=/usr/bin)', l10n.t('install {0} or set `command` to an absolute path', '`no-such`'));
+    assert.ok(!/not found on PATH/.test(message), message);
+    assert.equal(failureNotice('x', message, false, true).kind, 'settings');
+    assert.equal(failureNotice('x', message, false, false).kind, 'crash', 'without the flag, a translated message is not recognised');
+    assert.equal(failureNotice('x', message, true, true).kind, 'crash', 'a crash loop stays a crash');
+    l10n.config({ contents: {} });
+    // English (the words still work as before, flag or not)
+    assert.equal(failureNotice('x', 'command `no-such` not found on PATH (PATH=/usr/bin); install it', false).kind, 'settings');
+  });
+});
