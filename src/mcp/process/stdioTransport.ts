@@ -17,6 +17,7 @@ import { serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { McpHostError, messageOf } from '../errors';
+import * as l10n from '@vscode/l10n';
 import type { Limits } from '../limits';
 import { LineFramer, stripCr, utf8Boundary } from './lineFramer';
 import { StdoutReader, type StdioMessageError } from './stdoutReader';
@@ -111,7 +112,7 @@ export class StdioTransport implements Transport {
     const how = spawnCommand(command, this.options.args ?? []);
     return new Promise<void>((resolve, reject) => {
       let spawned = false;
-      const fail = (err: unknown) => reject(new McpHostError(`server \`${server}\` could not be started (${command}): ${messageOf(err)}`, undefined, { cause: err }));
+      const fail = (err: unknown) => reject(new McpHostError(l10n.t('server `{0}` could not be started ({1}): {2}', server, command, messageOf(err)), undefined, { cause: err }));
       let child: ChildProcess;
       try {
         child = spawn(how.file, how.args, {

@@ -236,7 +236,7 @@ export class Supervisor {
         signal?.removeEventListener('abort', onAbort);
         if (v instanceof Error) reject(v); else resolve(v);
       };
-      const onAbort = () => done(new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was restarting`));
+      const onAbort = () => done(new McpHostError(l10n.t('the call to server `{0}` was cancelled while the server was restarting', this.name)));
       const sub = this.onDidChangeState(() => done(true));
       const timer = setTimeout(() => done(false), this.host.startupTimeout());
       if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
@@ -260,17 +260,17 @@ export class Supervisor {
 
   /** Waits for a start; a failed restart after a crash says so, with the fix; the caller's cancellation ends the wait. */
   private async untilStarted(start: Promise<void>, restart: boolean, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was ${restart ? 'restarting' : 'starting'}`);
+    if (signal?.aborted) throw new McpHostError(cancelledWhile(this.name, restart));
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new McpHostError(`the call to server \`${this.name}\` was cancelled while the server was ${restart ? 'restarting' : 'starting'}`));
+      onAbort = () => reject(new McpHostError(cancelledWhile(this.name, restart)));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
       await Promise.race([start, aborted]);
     } catch (err) {
       if (!restart || signal?.aborted || this._state.kind === 'stopped') throw err;
-      throw new McpHostError(`server \`${this.name}\` crashed and its automatic restart failed: ${messageOf(err)}. See the server's log in MCP Host, fix the problem and start the server again`, undefined, { cause: err });
+      throw new McpHostError(l10n.t('server `{0}` crashed and its automatic restart failed: {1}. See the server\'s log in MCP Host, fix the problem and start the server again', this.name, messageOf(err)), undefined, { cause: err });
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       aborted.catch(() => undefined);
@@ -482,4 +482,11 @@ function fromSettings(err: unknown): boolean {
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return true;
   }
   return false;
+}
+
+/** A call given up by its caller while the server was starting or restarting (two whole messages, for translators). */
+function cancelledWhile(name: string, restart: boolean): string {
+  return restart
+    ? l10n.t('the call to server `{0}` was cancelled while the server was restarting', name)
+    : l10n.t('the call to server `{0}` was cancelled while the server was starting', name);
 }

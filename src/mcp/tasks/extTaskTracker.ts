@@ -15,6 +15,7 @@
 import type { TaskEnabledSession, TaskExecutionEvent, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import { Emitter, type Disposable, type Event } from '../events';
 import { McpHostError, messageOf } from '../errors';
+import * as l10n from '@vscode/l10n';
 import type { Redactor } from '../logging/redact';
 import { TASK_BOUNDS, TASK_PROGRESS_PREFIX, isTerminal, pollDelay, type TaskStatus } from './taskPolicy';
 import { assertTaskRoom, listedTasks, type TaskInfo, type TaskRunOptions, type TaskRunner } from './tasks';
@@ -100,7 +101,7 @@ export class ExtTaskTracker implements TaskRunner {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, opts: TaskRunOptions = {}): Promise<Record<string, unknown>> {
-    if (this.disposed) throw new McpHostError(`server \`${this.o.server}\` is not running`);
+    if (this.disposed) throw new McpHostError(l10n.t('server `{0}` is not running', this.o.server));
     // A 2025-11-25 call asks for a task, so the bound is checked first. A 2026-07-28 call only allows one (every call
     // of such a server does, SEP-2663) and most are answered at once: only an answer that is a task counts, below.
     if (!this.extension) assertTaskRoom(this.o.server, this.entries.values(), this.o.maxTasks);
@@ -134,7 +135,7 @@ export class ExtTaskTracker implements TaskRunner {
     } catch (err) {
       route?.dispose();
       const bad = schemaProblem(err);
-      if (bad) throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: ${this.o.redactor.cap(bad, 300).text}`, undefined, { cause: err });
+      if (bad) throw new McpHostError(l10n.t('server `{0}` answered the task call of tool `{1}` with a bad task: {2}', this.o.server, tool, this.o.redactor.cap(bad, 300).text), undefined, { cause: err });
       throw readableTaskError(err, `calling tool \`${tool}\` on server \`${this.o.server}\``, this.o.redactor);
     } finally {
       opts.signal?.removeEventListener('abort', onAbortCreate);
@@ -144,14 +145,16 @@ export class ExtTaskTracker implements TaskRunner {
       const { outcome } = await exec.settle();
       if (outcome.status === 'completed') return outcome.result;
       throw new McpHostError(outcome.status === 'failed'
-        ? `tool \`${tool}\` on server \`${this.o.server}\` failed: ${this.o.redactor.text(outcome.error.message)}`
-        : `tool \`${tool}\` on server \`${this.o.server}\` was cancelled`, outcome.status === 'cancelled' ? -32800 : outcome.error.code);
+        ? l10n.t('tool `{0}` on server `{1}` failed: {2}', tool, this.o.server, this.o.redactor.text(outcome.error.message))
+        : l10n.t('tool `{0}` on server `{1}` was cancelled', tool, this.o.server), outcome.status === 'cancelled' ? -32800 : outcome.error.code);
     }
     const taskId = exec.handle.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > TASK_BOUNDS.maxTaskIdChars) {
       route?.dispose();
       void exec.cancel().catch(() => undefined).finally(() => { void exec.close().catch(() => undefined); });
-      throw new McpHostError(`server \`${this.o.server}\` answered the task call of tool \`${tool}\` with a bad task: the task id is ${typeof taskId === 'string' ? `${taskId.length} characters long (at most ${TASK_BOUNDS.maxTaskIdChars})` : 'not a string'}`);
+      throw new McpHostError(typeof taskId === 'string'
+        ? l10n.t('server `{0}` answered the task call of tool `{1}` with a bad task: the task id is {2} characters long (at most {3})', this.o.server, tool, taskId.length, TASK_BOUNDS.maxTaskIdChars)
+        : l10n.t('server `{0}` answered the task call of tool `{1}` with a bad task: the task id is not a string', this.o.server, tool));
     }
     if (this.extension) {
       try {
@@ -222,7 +225,7 @@ export class ExtTaskTracker implements TaskRunner {
 
   result(taskId: string): Promise<Record<string, unknown>> {
     const e = this.entries.get(taskId);
-    if (!e) return Promise.reject(new McpHostError(`server \`${this.o.server}\` has no task \`${taskId}\` here (finished tasks are kept until ${TASK_BOUNDS.maxFinished} newer ones ended)`));
+    if (!e) return Promise.reject(new McpHostError(l10n.t('server `{0}` has no task `{1}` here (finished tasks are kept until {2} newer ones ended)', this.o.server, taskId, TASK_BOUNDS.maxFinished)));
     return e.done;
   }
 
@@ -412,7 +415,7 @@ export class ExtTaskTracker implements TaskRunner {
     e.info = { ...e.info, status, hasResult, updatedAt: Date.now(), ...(error !== undefined && { error: this.o.redactor.text(error) }) };
     this.emit(e);
     if (hasResult) e.settle.resolve(e.result!);
-    else e.settle.reject(new McpHostError(e.info.error ?? `task ${e.info.taskId} ended`, status === 'cancelled' ? -32800 : undefined));
+    else e.settle.reject(new McpHostError(e.info.error ?? l10n.t('task {0} ended', e.info.taskId), status === 'cancelled' ? -32800 : undefined));
     // Stop driving locally (a cancel already went to the server when the host ended the task).
     if (status !== 'completed') void e.exec.detach().catch(() => undefined);
     this.prune();
