@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedCliPath } from '../support/shipped';
+import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -33,7 +33,7 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
     this.timeout(300_000);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-skills-'));
     CLI = path.join(work, 'cli.js');
-    fs.copyFileSync(shippedCliPath(), CLI);
+    copyShippedCli(CLI);
     serverCwd = path.join(work, 'servers');
     fs.mkdirSync(serverCwd);
     config = path.join(work, 'mcp.json');
