@@ -89,6 +89,17 @@ describe('First use (issue 22): lazy start, resource documents, History, labels'
         assert.strictEqual(api.host.get('label')!.state.kind, 'stopped', 'a stopped server is not started by a settings change');
       });
 
+      it(`H610 (${mode}): a server turned off never waits for its first use (its cached tools go to no model); a bystander does`, async () => {
+        await cfg().update('servers', { bystander: everything({ MODE: mode, T: 'b' }), off: { ...everything({ MODE: mode, T: 'off' }), disabled: true } }, vscode.ConfigurationTarget.Workspace);
+        await until(() => !!api.host.get('bystander') && !!api.host.get('off'), 'both configured');
+        if (mode === 'lazy') await until(() => serverItem('bystander')?.description === 'starts on first use', 'the bystander waits for its first use');
+        else await listed('bystander');
+        assert.notStrictEqual(serverItem('off')!.description, 'starts on first use');
+        assert.strictEqual(api.host.get('off')!.state.kind, 'stopped');
+        await assert.rejects(api.host.get('off')!.ping(), /turned off/);
+        assert.strictEqual(api.host.get('off')!.state.kind, 'stopped', 'a request does not start a server turned off');
+      });
+
       it(`H79 (${mode}): a resource document is a use: it starts (or waits for) its server and opens; a denied server is not asked again and the read says why; a stopped one stays stopped`, async () => {
         // Names of their own per mode: VS Code keeps a document open by URI, and the URI names the server.
         const doc = `doc-${mode}`;

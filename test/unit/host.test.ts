@@ -60,7 +60,7 @@ describe('Host', function () {
     }
   });
 
-  it('disabled and autoStart:false servers are registered but not started; one failing server does not affect others', async () => {
+  it('H610: disabled and autoStart:false servers are registered but not started (a request starts the autoStart:false one, never the disabled one); one failing server does not affect others', async () => {
     const host = new McpHost({ pingIntervalMs: 0, stopGrace: FAST_STOP });
     try {
       await host.reconcile([
@@ -80,6 +80,10 @@ describe('Host', function () {
       const lazy = host.get('lazy')!;
       await lazy.ping();
       assert.equal(kind('lazy'), 'running');
+      // H610: a request never starts a server turned off, whoever asks; it fails saying how to turn it on.
+      await assert.rejects(host.get('off')!.ping(), /server `off` is turned off \("disabled": true in its settings\): turn it on to use it/);
+      await assert.rejects(host.get('off')!.callTool('echo', { text: 'x' }), /turned off/);
+      assert.equal(kind('off'), 'stopped');
     } finally {
       await host.shutdown();
     }

@@ -117,8 +117,9 @@ export class ServerController extends ServerGates {
     for (const raw of parsed.servers) {
       const origin = this.origins.get(raw.name) ?? 'user';
       // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
-      // one that ran in this window (the user stopped it, or it failed) stays stopped.
-      const lazyHeld = lazy && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
+      // one that ran in this window (the user stopped it, or it failed) stays stopped; one turned off never waits (its
+      // cached tools must not reach a model).
+      const lazyHeld = lazy && !raw.disabled && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
       const waits = lazyHeld && !this.used.has(raw.name);
       if (waits) this.lazy.add(raw.name);
       const wantsStart = lazyHeld ? false : raw.autoStart ?? autoStartAll;

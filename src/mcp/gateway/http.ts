@@ -195,7 +195,7 @@ export class GatewayHttpListener {
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length > this.maxBody) {
       this.refused.size++;
-      this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (mcpHost.limits.maxMessageBytes) is not read`);
+      this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (the gateway's own cap, the default of every server's message-size limit) is not read`);
       return;
     }
     let body: unknown;
@@ -203,7 +203,7 @@ export class GatewayHttpListener {
       const bytes = await this.readBody(req);
       if (!bytes) {
         this.refused.size++;
-        this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (mcpHost.limits.maxMessageBytes) is not read`);
+        this.refuse(res, 413, `MCP Host gateway: a message over ${this.maxBody} bytes (the gateway's own cap, the default of every server's message-size limit) is not read`);
         return;
       }
       try {

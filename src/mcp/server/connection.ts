@@ -235,7 +235,7 @@ export class Connection implements ServerHandle {
     this.onDidChangeState = this.supervisor.onDidChangeState;
     this.requests = new ServerCalls({
       name: () => this.name, state: () => this.state, redactor: () => this.redactor, requestTimeout: () => this.requestTimeout, log,
-      ready: signal => this.supervisor.ready(signal), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
+      ready: signal => this.ready(signal), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
       toolTasks: this.toolTasks, elicitUrlRequired: options.features?.elicitUrlRequired,
     });
   }
@@ -269,6 +269,17 @@ export class Connection implements ServerHandle {
   }
   get stderrTail(): readonly string[] { return this.serverLog.stderrTail; }
   /** The skills the running server lists (SEP-2640): names and descriptions only, nothing of their files read. */
+  /**
+   * The running session for a request, starting the server on first use; never a server turned off (`disabled`): a
+   * request does not start it (only turning it on does), whoever asks (a model's tool call, a view, the CLI).
+   */
+  private ready(signal?: AbortSignal): Promise<McpSession> {
+    if (this._definition.disabled && this.supervisor.state.kind === 'stopped') {
+      return Promise.reject(new McpHostError(l10n.t('server `{0}` is turned off ("disabled": true in its settings): turn it on to use it', this.name)));
+    }
+    return this.supervisor.ready(signal);
+  }
+
   get skills(): readonly SkillInfo[] { return this.state.kind === 'running' ? this.serverSkills.list : []; }
   /**
    * Loads a listed skill's `SKILL.md` (or another of its files, `ref` relative to the skill's root), starting the
@@ -276,7 +287,7 @@ export class Connection implements ServerHandle {
    * server, skill and file when it does not match the server's own entry.
    */
   async loadSkill(nameOrUri: string, ref?: string, opts?: RequestOptions): Promise<LoadedSkillFile> {
-    await this.supervisor.ready();
+    await this.ready();
     return this.serverSkills.read(nameOrUri, ref, opts?.signal);
   }
   async refreshCatalogue(kind?: CatalogueKind): Promise<void> {
