@@ -56,9 +56,12 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     }
     await until(() => seen.length >= 1000, 'all 1,000 lines logged', 30_000);
     assert.deepEqual(seen.slice(0, 1000), Array.from({ length: 1000 }, (_, i) => i), 'in order, none lost');
-    // Bounded: what is held at any time stays far under what went through (1 GB; seen: 122-137 MiB, garbage not yet
-    // collected included), and after a full collection next to nothing of it remains (seen: 9-13 MiB).
-    assert.ok(peak < 320 * MiB, `heap + external grew by ${Math.round(peak / MiB)} MiB for 1 GB of lines`);
+    // Bounded: what is held at any time stays under half of what went through (1 GB), garbage not yet collected
+    // included: holding the lines would take all of it. How much garbage waits for the collector depends on the
+    // machine's load (29 Nov 2026: 174-276 MiB alone at load 6-8, 378 MiB once in a full run beside other suites),
+    // so the bound is on accumulation, not on the collector's timing; after a full collection next to nothing of it
+    // remains (below: seen 9-13 MiB).
+    assert.ok(peak < 512 * MiB, `heap + external grew by ${Math.round(peak / MiB)} MiB for 1 GB of lines`);
     collectGarbage();
     const kept = inUse() - base;
     assert.ok(kept < 48 * MiB, `${Math.round(kept / MiB)} MiB still held after the 1 GB of lines and a full collection`);
