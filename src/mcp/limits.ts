@@ -4,6 +4,7 @@
  * The extension reads `mcpHost.limits.*` into a `Partial<Limits>`; the CLI takes the same keys from the
  * config file's `limits` object. Servers never set these.
  */
+import * as l10n from '@vscode/l10n';
 import { formatBytes } from './logging/humanText';
 
 export interface Limits {
@@ -119,14 +120,92 @@ export function resolveLimits(partial?: Partial<Record<keyof Limits, unknown>>):
   return out;
 }
 
-/** The message for a limit that was hit: names the server, the limit and the setting. */
-export function limitMessage(server: string, limit: keyof Limits, value: number, what: string): string {
-  return `server \`${server}\` ${what}: over the limit of ${formatLimit(limit, value)} (raise it with the setting \`${LIMIT_SETTING[limit]}\`)`;
-}
+/**
+ * What hit a limit, for `limitMessage`: each kind is one whole message (issue 40: translatable as a sentence, not an
+ * English fragment joined into one), with the values it names.
+ */
+export type LimitSituation =
+  | { kind: 'schemaTooLarge'; label: string }
+  | { kind: 'schemaPatterns'; label: string }
+  | { kind: 'logMessageCut' }
+  | { kind: 'logLineCut'; source: string }
+  | { kind: 'stderrLineCut' }
+  | { kind: 'pendingRequests'; method: string }
+  | { kind: 'skillItems' }
+  | { kind: 'skillBytes' }
+  | { kind: 'answerTooLarge'; request: string }
+  | { kind: 'stdoutDropped'; size: string; request?: string }
+  | { kind: 'tooManyTasks' }
+  | { kind: 'httpBody' }
+  | { kind: 'sseEvent' }
+  | { kind: 'cataloguePages'; method: string }
+  | { kind: 'catalogueItems'; method: string }
+  | { kind: 'catalogueBytes'; field: string; method: string };
 
-function formatLimit(limit: keyof Limits, value: number): string {
-  if (!/Bytes$/.test(limit)) return `${value.toLocaleString('en-US')} ${limit.replace(/^max/, '').replace(/[A-Z]/g, c => ` ${c.toLowerCase()}`).trim()}`;
-  return formatBytes(value);
+/** The limit each situation is over (so a message always names the setting that raises it). */
+const LIMIT_OF: Readonly<Record<LimitSituation['kind'], keyof Limits>> = /* @__PURE__ */ Object.freeze({
+  schemaTooLarge: 'maxSchemaNodes',
+  schemaPatterns: 'maxSchemaPatternChars',
+  logMessageCut: 'maxLogEntryBytes',
+  logLineCut: 'maxLogEntryBytes',
+  stderrLineCut: 'maxStderrLineBytes',
+  pendingRequests: 'maxPendingServerRequests',
+  skillItems: 'maxCatalogueItems',
+  skillBytes: 'maxCatalogueBytes',
+  answerTooLarge: 'maxMessageBytes',
+  stdoutDropped: 'maxMessageBytes',
+  tooManyTasks: 'maxTasksPerServer',
+  httpBody: 'maxMessageBytes',
+  sseEvent: 'maxMessageBytes',
+  cataloguePages: 'maxCataloguePages',
+  catalogueItems: 'maxCatalogueItems',
+  catalogueBytes: 'maxCatalogueBytes',
+});
+
+/**
+ * The message for a limit that was hit: names the server, the limit and the setting, in the configured language
+ * (English in the CLI). `value` is the limit in force; a byte limit is shown as `formatBytes` shows it.
+ */
+export function limitMessage(server: string, value: number, what: LimitSituation): string {
+  const setting = LIMIT_SETTING[LIMIT_OF[what.kind]];
+  const n = value.toLocaleString('en-US');
+  const bytes = formatBytes(value);
+  switch (what.kind) {
+    case 'schemaTooLarge':
+      return l10n.t('server `{0}` {1} is too large to compile: over the limit of {2} schema nodes (raise it with the setting `{3}`)', server, what.label, n, setting);
+    case 'schemaPatterns':
+      return l10n.t('server `{0}` {1} has patterns too long to compile: over the limit of {2} schema pattern chars (raise it with the setting `{3}`)', server, what.label, n, setting);
+    case 'logMessageCut':
+      return l10n.t('server `{0}` sent a log message: over the limit of {1} (raise it with the setting `{2}`); longer log entries are cut', server, bytes, setting);
+    case 'logLineCut':
+      return l10n.t('server `{0}` wrote a {1} line: over the limit of {2} (raise it with the setting `{3}`); longer log entries are cut', server, what.source, bytes, setting);
+    case 'stderrLineCut':
+      return l10n.t('server `{0}` wrote a stderr line that was cut: over the limit of {1} (raise it with the setting `{2}`)', server, bytes, setting);
+    case 'pendingRequests':
+      return l10n.t('server `{0}` sent too many requests at once ({1}): over the limit of {2} pending server requests (raise it with the setting `{3}`); this one was refused', server, what.method, n, setting);
+    case 'skillItems':
+      return l10n.t('server `{0}` listed more skills; the list is partial: over the limit of {1} catalogue items (raise it with the setting `{2}`)', server, n, setting);
+    case 'skillBytes':
+      return l10n.t('server `{0}` sent more skill entries than fit; the list is partial: over the limit of {1} (raise it with the setting `{2}`)', server, bytes, setting);
+    case 'answerTooLarge':
+      return l10n.t('server `{0}` answered request {1} with a message that is too large: over the limit of {2} (raise it with the setting `{3}`)', server, what.request, bytes, setting);
+    case 'stdoutDropped':
+      return what.request === undefined
+        ? l10n.t('server `{0}` sent a message of {1} on stdout; it was dropped: over the limit of {2} (raise it with the setting `{3}`)', server, what.size, bytes, setting)
+        : l10n.t('server `{0}` sent a message of {1} on stdout (the answer to request {2}); it was dropped: over the limit of {3} (raise it with the setting `{4}`)', server, what.size, what.request, bytes, setting);
+    case 'tooManyTasks':
+      return l10n.t('server `{0}` has too many running tasks: over the limit of {1} tasks per server (raise it with the setting `{2}`); cancel one (MCP: Cancel Task) or wait', server, n, setting);
+    case 'httpBody':
+      return l10n.t('server `{0}` sent an HTTP body: over the limit of {1} (raise it with the setting `{2}`)', server, bytes, setting);
+    case 'sseEvent':
+      return l10n.t('server `{0}` sent an SSE event: over the limit of {1} (raise it with the setting `{2}`)', server, bytes, setting);
+    case 'cataloguePages':
+      return l10n.t('server `{0}` sent more pages of {1}; the list is partial: over the limit of {2} catalogue pages (raise it with the setting `{3}`)', server, what.method, n, setting);
+    case 'catalogueItems':
+      return l10n.t('server `{0}` sent more items in {1}; the list is partial: over the limit of {2} catalogue items (raise it with the setting `{3}`)', server, what.method, n, setting);
+    case 'catalogueBytes':
+      return l10n.t('server `{0}` sent more {1} than fit in {2}; the list is partial: over the limit of {3} (raise it with the setting `{4}`)', server, what.field, what.method, bytes, setting);
+  }
 }
 
 /**

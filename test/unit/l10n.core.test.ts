@@ -15,6 +15,9 @@ import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { ServerDefinition } from '../../src/mcp/types';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { failureNotice } from '../../src/extension/ui/failureNotice';
+import { limitMessage } from '../../src/mcp/limits';
+import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
+import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -80,5 +83,57 @@ describe('Localisation of text made in the core (issue 40)', () => {
     l10n.config({ contents: {} });
     // English (the words still work as before, flag or not)
     assert.equal(failureNotice('x', 'command `no-such` not found on PATH (PATH=/usr/bin); install it', false).kind, 'settings');
+  });
+
+  it('H561, H600: a limit message is one whole message: translated with a bundle (the server, limit and setting untouched), the same English as before without', () => {
+    const make = () => limitMessage('weather', 3, { kind: 'tooManyTasks' });
+    const english = make();
+    assert.equal(english, 'server `weather` has too many running tasks: over the limit of 3 tasks per server (raise it with the setting `mcpHost.limits.maxTasksPerServer`); cancel one (MCP: Cancel Task) or wait');
+    // bystander: a byte limit of another situation, English too
+    assert.equal(limitMessage('weather', 1024, { kind: 'httpBody' }), 'server `weather` sent an HTTP body: over the limit of 1 KiB (raise it with the setting `mcpHost.limits.maxMessageBytes`)');
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = make();
+    assert.ok(pseudo.startsWith('⟦') && pseudo.endsWith('⟧'), `one translated message, not a translated fragment inside English: ${pseudo}`);
+    assert.ok(!/has too many running tasks|cancel one/.test(pseudo), pseudo);
+    assert.match(pseudo, /`weather`.*3.*`mcpHost\.limits\.maxTasksPerServer`/);
+    l10n.config({ contents: {} });
+    assert.equal(make(), english, 'with no bundle again, the English is back (what the CLI prints)');
+  });
+
+  it('H601: why the sandbox cannot run is translated with a bundle and English without', async () => {
+    const deps = () => ({ errors: [], warnings: ['seccomp not available - unix socket access not restricted'] });
+    const english = await sandboxUnavailable({ checkDependencies: deps });
+    assert.match(english ?? '', /^the sandbox (needs|cannot start)/);
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = await sandboxUnavailable({ checkDependencies: deps });
+    assert.ok(pseudo?.startsWith('⟦'), `translated: ${pseudo}`);
+    assert.ok(!/^the sandbox/.test(pseudo ?? ''), pseudo);
+    l10n.config({ contents: {} });
+    assert.equal(await sandboxUnavailable({ checkDependencies: deps }), english);
+  });
+
+  it('H602: why an external URL is refused and the sign-in question are translated with a bundle and English without', () => {
+    const texts = () => {
+      const refused = parseExternalUrl('http://example.com/x');
+      const ok = parseExternalUrl('https://example.com/login') as ExternalUrl;
+      return {
+        refused: refused instanceof Error ? refused.message : '',
+        signIn: externalUrlPrompt('MCP server "weather"', ok, { purpose: 'signIn' }).question,
+        open: externalUrlPrompt('MCP server "weather"', ok).question,
+      };
+    };
+    const english = texts();
+    assert.deepEqual(english, {
+      refused: 'an http: URL of another machine (http://example.com); only https: URLs (and http: on this machine) are opened',
+      signIn: 'MCP server "weather" asks you to sign in at https://example.com',
+      open: 'MCP server "weather" wants to open https://example.com',
+    });
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = texts();
+    for (const [what, text] of Object.entries(pseudo)) assert.ok(text.startsWith('⟦'), `${what}: ${text}`);
+    assert.ok(pseudo.refused.startsWith('⟦') && pseudo.refused.includes('(http://example.com)'), pseudo.refused);
+    assert.ok(!/asks you to sign in/.test(pseudo.signIn) && pseudo.signIn.includes('https://example.com'), pseudo.signIn);
+    l10n.config({ contents: {} });
+    assert.deepEqual(texts(), english);
   });
 });

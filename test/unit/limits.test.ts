@@ -55,8 +55,8 @@ describe('limits', () => {
   });
 
   it('the message names the server, the limit and the setting', () => {
-    assert.equal(limitMessage('big', 'maxMessageBytes', 64 * 1024 * 1024, 'sent a message that is too large'),
-      'server `big` sent a message that is too large: over the limit of 64 MiB (raise it with the setting `mcpHost.limits.maxMessageBytes`)');
-    assert.match(limitMessage('pages', 'maxCataloguePages', 10_000, 'listed too many pages'), /over the limit of 10,000 catalogue pages/);
+    assert.equal(limitMessage('big', 64 * 1024 * 1024, { kind: 'answerTooLarge', request: '7' }),
+      'server `big` answered request 7 with a message that is too large: over the limit of 64 MiB (raise it with the setting `mcpHost.limits.maxMessageBytes`)');
+    assert.match(limitMessage('pages', 10_000, { kind: 'cataloguePages', method: 'tools/list' }), /over the limit of 10,000 catalogue pages/);
   });
 });

@@ -51,7 +51,7 @@ export class OAuthBridge implements vscode.Disposable {
     if (this.seams?.openBrowser) return this.seams.openBrowser(server, url);
     // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
     // full URL that is then opened.
-    const r = await confirmAndOpen(url, { asker: `MCP server ${quoted(server)}`, verb: 'asks you to sign in at', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') });
+    const r = await confirmAndOpen(url, { asker: vscode.l10n.t('MCP server {0}', quoted(server)), purpose: 'signIn', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') });
     if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 

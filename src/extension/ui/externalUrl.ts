@@ -55,10 +55,10 @@ export type ExternalUrlOutcome =
  * asker's lifetime, has not ended meanwhile).
  * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts).
  */
-export async function confirmAndOpen(raw: unknown, ask: { asker: string; verb?: string; message?: string; button: string; closed?: AbortSignal }): Promise<ExternalUrlOutcome> {
+export async function confirmAndOpen(raw: unknown, ask: { asker: string; purpose?: 'signIn'; message?: string; button: string; closed?: AbortSignal }): Promise<ExternalUrlOutcome> {
   const target = parseExternalUrl(raw);
   if (target instanceof Error) return { outcome: 'refused', reason: target.message };
-  const { question, detail } = externalUrlPrompt(ask.asker, target, { verb: ask.verb, message: ask.message });
+  const { question, detail } = externalUrlPrompt(ask.asker, target, { purpose: ask.purpose, message: ask.message });
   if (await ui.ask(question, detail, [ask.button]) !== ask.button || ask.closed?.aborted) return { outcome: 'declined', target };
   return { outcome: await ui.open(target.url) ? 'opened' : 'failed', target };
 }

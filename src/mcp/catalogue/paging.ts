@@ -82,7 +82,7 @@ export async function fetchAll<K extends CatalogueKind>(
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
     if (page >= maxCataloguePages) {
-      warn(limitMessage(server, 'maxCataloguePages', maxCataloguePages, `sent more pages of ${spec.method}; the list is partial`));
+      warn(limitMessage(server, maxCataloguePages, { kind: 'cataloguePages', method: spec.method }));
       break;
     }
     // Tools are checked one by one (buildToolValidators): one malformed tool must not hide the others.
@@ -119,8 +119,8 @@ export async function fetchAll<K extends CatalogueKind>(
       warn(`server \`${server}\` repeated a ${spec.method} cursor; the list is kept as far as it was read`);
       more = false;
     }
-    if (full === 'maxCatalogueItems') warn(limitMessage(server, full, maxCatalogueItems, `sent more items in ${spec.method}; the list is partial`));
-    if (full === 'maxCatalogueBytes') warn(limitMessage(server, full, maxCatalogueBytes, `sent more ${spec.field} than fit in ${spec.method}; the list is partial`));
+    if (full === 'maxCatalogueItems') warn(limitMessage(server, maxCatalogueItems, { kind: 'catalogueItems', method: spec.method }));
+    if (full === 'maxCatalogueBytes') warn(limitMessage(server, maxCatalogueBytes, { kind: 'catalogueBytes', field: spec.field, method: spec.method }));
     if (bounds?.onPage && (await bounds.onPage(pageItems, more)) === false) break;
     if (!more) break;
     seen.add(digest);

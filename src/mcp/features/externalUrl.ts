@@ -46,22 +46,22 @@ const UNSEEN = /[\x00-\x20\x7f-\x9f\u00a0\u061c\u180e\u2000-\u200f\u2028-\u202f\
  * message says why (in words that complete "server `x` asked to open …").
  */
 export function parseExternalUrl(raw: unknown): ExternalUrl | RefusedUrl {
-  if (typeof raw !== 'string') return new RefusedUrl('something that is not a URL');
-  if (raw.length > MAX_EXTERNAL_URL_CHARS) return new RefusedUrl(`a URL longer than ${MAX_EXTERNAL_URL_CHARS} characters`);
-  if (UNSEEN.test(raw)) return new RefusedUrl('a URL with white space, control or invisible characters in it');
-  if (raw.includes('\\')) return new RefusedUrl('a URL with a backslash in it (programs disagree about where its host ends)');
+  if (typeof raw !== 'string') return new RefusedUrl(l10n.t('something that is not a URL'));
+  if (raw.length > MAX_EXTERNAL_URL_CHARS) return new RefusedUrl(l10n.t('a URL longer than {0} characters', MAX_EXTERNAL_URL_CHARS));
+  if (UNSEEN.test(raw)) return new RefusedUrl(l10n.t('a URL with white space, control or invisible characters in it'));
+  if (raw.includes('\\')) return new RefusedUrl(l10n.t('a URL with a backslash in it (programs disagree about where its host ends)'));
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    return new RefusedUrl(`something that is not a URL: ${JSON.stringify(raw.slice(0, 200))}`);
+    return new RefusedUrl(l10n.t('something that is not a URL: {0}', JSON.stringify(raw.slice(0, 200))));
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    return new RefusedUrl(`a \`${u.protocol}\` URL; only https: URLs (and http: on this machine) are opened`);
+    return new RefusedUrl(l10n.t('a `{0}` URL; only https: URLs (and http: on this machine) are opened', u.protocol));
   }
-  if (u.username || u.password) return new RefusedUrl('a URL with a user name or password in it; such URLs are not opened');
+  if (u.username || u.password) return new RefusedUrl(l10n.t('a URL with a user name or password in it; such URLs are not opened'));
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return new RefusedUrl(`an http: URL of another machine (${u.origin}); only https: URLs (and http: on this machine) are opened`);
+    return new RefusedUrl(l10n.t('an http: URL of another machine ({0}); only https: URLs (and http: on this machine) are opened', u.origin));
   }
   return { url: u.href, ...shownOrigin(u) };
 }
@@ -86,12 +86,13 @@ export function headlineOrigin(target: Pick<ExternalUrl, 'origin' | 'asciiOrigin
  * origin; the detail holds what the asker said (optional), the full URL that will be opened, and the ASCII form
  * of the domain when it differs. `asker` and `message` must already be display-safe (src/mcp/logging/humanText.ts).
  */
-export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { verb?: string; message?: string } = {}): { question: string; detail: string } {
+export function externalUrlPrompt(asker: string, target: ExternalUrl, opts: { purpose?: 'signIn'; message?: string } = {}): { question: string; detail: string } {
   const lines: string[] = [];
   if (opts.message) lines.push(opts.message, '');
   lines.push(l10n.t('Full address: {0}', target.url));
   if (target.asciiOrigin) lines.push(l10n.t('The domain has international characters: {0} is written {1}, which is what opens: make sure it is the site you expect.', target.origin, target.asciiOrigin));
-  // TODO(issue 40): a caller's `verb` is an English fragment (src/extension/oauth/signIn.ts); a whole question per caller would translate
-  const question = opts.verb ? `${asker} ${opts.verb} ${headlineOrigin(target)}` : l10n.t('{0} wants to open {1}', asker, headlineOrigin(target));
+  const question = opts.purpose === 'signIn'
+    ? l10n.t('{0} asks you to sign in at {1}', asker, headlineOrigin(target))
+    : l10n.t('{0} wants to open {1}', asker, headlineOrigin(target));
   return { question, detail: lines.join('\n') };
 }

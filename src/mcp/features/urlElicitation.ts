@@ -12,6 +12,7 @@
  * Nothing here opens a URL: the caller does, after the user's consent.
  */
 import { UrlElicitationRequiredError, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
+import * as l10n from '@vscode/l10n';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from './externalUrl';
 
 /** Where a URL-mode elicitation leads, as the consent UI shows it (and the one value that is opened). */
@@ -23,7 +24,7 @@ export type ElicitationTarget = ExternalUrl;
  */
 export function elicitationTarget(server: string, raw: unknown): ElicitationTarget | Error {
   const t = parseExternalUrl(raw);
-  return t instanceof Error ? new Error(`server \`${server}\` asked to open ${t.message}`) : t;
+  return t instanceof Error ? new Error(l10n.t('server `{0}` asked to open {1}', server, t.message)) : t;
 }
 
 /** The button that opens, naming the origin (what the user agrees to). */

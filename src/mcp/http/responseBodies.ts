@@ -54,7 +54,7 @@ export async function heldJsonBody(source: ReadableStream<Uint8Array>, ctx: Guar
       total += r.value.byteLength;
       if (total > ctx.maxMessageBytes) {
         held.length = 0;
-        throw cutOff(ctx, own, reader, 'sent an HTTP body');
+        throw cutOff(ctx, own, reader, 'httpBody');
       }
       held.push(r.value);
     }
@@ -132,8 +132,8 @@ export function utf8(b: Buffer): string {
 }
 
 /** A body read past `maxMessageBytes`: the request and the read are aborted; the limit message to fail with. */
-export function cutOff(ctx: GuardContext, own: AbortController, reader: ReadableStreamDefaultReader<Uint8Array>, what: string): McpHostError {
-  const err = new McpHostError(limitMessage(ctx.server, 'maxMessageBytes', ctx.maxMessageBytes, what));
+export function cutOff(ctx: GuardContext, own: AbortController, reader: ReadableStreamDefaultReader<Uint8Array>, what: 'httpBody' | 'sseEvent'): McpHostError {
+  const err = new McpHostError(limitMessage(ctx.server, ctx.maxMessageBytes, { kind: what }));
   own.abort(err);
   reader.cancel(err).catch(() => undefined);
   return err;
@@ -165,7 +165,7 @@ export function cappedBody(source: ReadableStream<Uint8Array>, ctx: GuardContext
         }
         total += r.value.byteLength;
         if (total > ctx.maxMessageBytes) {
-          const err = cutOff(ctx, own, reader, 'sent an HTTP body');
+          const err = cutOff(ctx, own, reader, 'httpBody');
           done();
           controller.error(err);
           return;
@@ -233,7 +233,7 @@ export function sseBody(
         }
         const events = scan.push(r.value);
         if (scan.pendingBytes > ctx.maxMessageBytes) {
-          const err = cutOff(ctx, own, reader, 'sent an SSE event');
+          const err = cutOff(ctx, own, reader, 'sseEvent');
           scan.reset();
           fail(controller, err.message, err, false);
           return;

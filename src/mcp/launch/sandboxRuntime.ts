@@ -13,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import type { ProtectedNames, SandboxHostOptions } from './sandboxPolicy';
 
 type RuntimeUtils = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js', { with: { 'resolution-mode': 'import' } });
@@ -75,13 +76,13 @@ function userNamespaceProblem(bwrap: string): string | undefined {
   const read = (f: string) => { try { return fs.readFileSync(f, 'utf8').trim(); } catch { return undefined; } };
   const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n')[0];
   const fixes: string[] = [];
-  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') fixes.push('enable unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1`');
-  if (read('/proc/sys/user/max_user_namespaces') === '0') fixes.push('allow user namespaces: `sudo sysctl -w user.max_user_namespaces=15000`');
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') fixes.push(l10n.t('enable unprivileged user namespaces: `{0}`', 'sudo sysctl -w kernel.unprivileged_userns_clone=1'));
+  if (read('/proc/sys/user/max_user_namespaces') === '0') fixes.push(l10n.t('allow user namespaces: `{0}`', 'sudo sysctl -w user.max_user_namespaces=15000'));
   if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
-    fixes.push('AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): add an AppArmor profile allowing `userns` for bwrap, or `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`');
+    fixes.push(l10n.t('AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): add an AppArmor profile allowing `userns` for bwrap, or `{0}`', 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0'));
   }
-  if (!fixes.length) fixes.push('in a container, run it with user namespaces allowed (e.g. Docker `--security-opt seccomp=unconfined --security-opt apparmor=unconfined`)');
-  return `bubblewrap cannot create a user namespace here (${why}); ${fixes.join('; or ')}`;
+  if (!fixes.length) fixes.push(l10n.t('in a container, run it with user namespaces allowed (e.g. Docker `{0}`)', '--security-opt seccomp=unconfined --security-opt apparmor=unconfined'));
+  return l10n.t('bubblewrap cannot create a user namespace here ({0}); {1}', why, fixes.join(l10n.t('; or ')));
 }
 
 function executable(p: string): boolean {
@@ -91,6 +92,10 @@ function executable(p: string): boolean {
 function onPath(program: string): boolean {
   return (process.env.PATH ?? '').split(path.delimiter).some(d => d && executable(path.join(d, program)));
 }
+
+/** The commands that install the sandbox's programs (shown in the reasons; commands, never translated). */
+const APT_INSTALL = 'sudo apt-get install bubblewrap socat ripgrep';
+const DNF_INSTALL = 'sudo dnf install bubblewrap socat ripgrep';
 
 const unavailableCache = new Map<string, Promise<string | undefined>>();
 
@@ -104,43 +109,43 @@ export function sandboxUnavailable(options: SandboxHostOptions = {}): Promise<st
   if (!p) {
     p = (async () => {
       if (process.platform === 'win32') {
-        return 'the sandbox is not available on Windows; run the server unsandboxed (remove `sandboxEnabled`, `mcpHost.sandbox.default` or `--sandbox`) or run the host in WSL, where bubblewrap sandboxes it';
+        return l10n.t('the sandbox is not available on Windows; run the server unsandboxed (remove `sandboxEnabled`, `mcpHost.sandbox.default` or `--sandbox`) or run the host in WSL, where bubblewrap sandboxes it');
       }
-      if (process.platform !== 'linux' && process.platform !== 'darwin') return `the sandbox is not available on ${process.platform} (only Linux and macOS)`;
+      if (process.platform !== 'linux' && process.platform !== 'darwin') return l10n.t('the sandbox is not available on {0} (only Linux and macOS)', process.platform);
       if (process.platform === 'linux') {
         // The runtime's own check looks at PATH too; this one names every missing program and the package to install.
         const missing = [
-          ...(options.bwrapPath ? (executable(options.bwrapPath) ? [] : [`bubblewrap (\`${options.bwrapPath}\` is not an executable)`]) : onPath('bwrap') ? [] : ['bubblewrap (`bwrap`)']),
+          ...(options.bwrapPath ? (executable(options.bwrapPath) ? [] : [l10n.t('bubblewrap (`{0}` is not an executable)', options.bwrapPath)]) : onPath('bwrap') ? [] : ['bubblewrap (`bwrap`)']),
           ...(onPath('socat') ? [] : ['socat']),
           ...(onPath('rg') ? [] : ['ripgrep (`rg`)']),
         ];
         if (missing.length) {
-          return `the sandbox needs ${missing.join(', ')}, not found on PATH; install ${missing.length > 1 ? 'them' : 'it'} ` +
-            '(Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`; Fedora: `sudo dnf install bubblewrap socat ripgrep`)';
+          return missing.length > 1
+            ? l10n.t('the sandbox needs {0}, not found on PATH; install them (Debian/Ubuntu: `{1}`; Fedora: `{2}`)', missing.join(', '), APT_INSTALL, DNF_INSTALL)
+            : l10n.t('the sandbox needs {0}, not found on PATH; install it (Debian/Ubuntu: `{1}`; Fedora: `{2}`)', missing[0], APT_INSTALL, DNF_INSTALL);
         }
       }
       const rt = await loadRuntime();
       const deps = (options.checkDependencies ?? (() => rt.SandboxManager.checkDependencies()))();
       if (deps.errors.length) {
-        const install = process.platform === 'linux'
-          ? 'install them (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`; Fedora: `sudo dnf install bubblewrap socat ripgrep`)'
-          : 'check that `sandbox-exec` and ripgrep (`brew install ripgrep`) are available';
-        return `the sandbox cannot start: ${deps.errors.join('; ')}; ${install}`;
+        return process.platform === 'linux'
+          ? l10n.t('the sandbox cannot start: {0}; install them (Debian/Ubuntu: `{1}`; Fedora: `{2}`)', deps.errors.join('; '), APT_INSTALL, DNF_INSTALL)
+          : l10n.t('the sandbox cannot start: {0}; check that `sandbox-exec` and ripgrep (`{1}`) are available', deps.errors.join('; '), 'brew install ripgrep');
       }
       // Fail closed (issue 34): a warning is a part of the wall that would be missing. Without the seccomp helper
       // the server could connect to any Unix socket (docker.sock, the ssh-agent); an old bubblewrap leaves masks open.
       if (deps.warnings.length) {
         const fixes = deps.warnings.map(w => /seccomp/i.test(w)
-          ? `the seccomp helper (apply-seccomp) for ${process.arch} is missing (${w}); it ships for x64 and arm64 Linux in the sandbox runtime's vendor/seccomp: reinstall the extension or CLI, or run the server unsandboxed`
-          : /bwrap|bubblewrap/i.test(w) ? `${w}; update bubblewrap (Debian/Ubuntu: \`sudo apt-get install --only-upgrade bubblewrap\`)` : w);
-        return `the sandbox cannot start: ${fixes.join('; ')}`;
+          ? l10n.t('the seccomp helper (apply-seccomp) for {0} is missing ({1}); it ships for x64 and arm64 Linux in the sandbox runtime\'s vendor/seccomp: reinstall the extension or CLI, or run the server unsandboxed', process.arch, w)
+          : /bwrap|bubblewrap/i.test(w) ? l10n.t('{0}; update bubblewrap (Debian/Ubuntu: `{1}`)', w, 'sudo apt-get install --only-upgrade bubblewrap') : w);
+        return l10n.t('the sandbox cannot start: {0}', fixes.join('; '));
       }
       if (process.platform === 'linux') {
         const bwrap = options.bwrapPath ?? 'bwrap';
         return userNamespaceProblem(bwrap);
       }
       return undefined;
-    })().catch(err => `the sandbox runtime could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    })().catch(err => l10n.t('the sandbox runtime could not be loaded: {0}', err instanceof Error ? err.message : String(err)));
     if (!options.checkDependencies) unavailableCache.set(key, p);
   }
   return p;

@@ -13,7 +13,7 @@
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, messageOf } from '../errors';
-import { limitMessage, MAX_NESTING_DEPTH } from '../limits';
+import { limitMessage, MAX_NESTING_DEPTH, type LimitSituation } from '../limits';
 import { formatBytes } from '../logging/humanText';
 import { LineFramer, stripCr, utf8Boundary } from './lineFramer';
 import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
@@ -288,7 +288,7 @@ export class StdoutReader {
     const fields = readHead(head.toString('utf8'));
     this.failedForOversize = undefined;
     if (fields.id === undefined || fields.method) return;
-    if (this.failRequest(fields.id, this.oversizeMessage(`answered request ${JSON.stringify(fields.id)} with a message that is too large`))) {
+    if (this.failRequest(fields.id, this.oversizeMessage({ kind: 'answerTooLarge', request: JSON.stringify(fields.id) }))) {
       this.failedForOversize = fields.id;
     }
   }
@@ -298,13 +298,13 @@ export class StdoutReader {
     this.failedForOversize = undefined;
     if (id === undefined && !readHead(head.toString('utf8')).method) {
       const atEnd = idAtEnd(tail.toString('utf8'));
-      if (atEnd !== undefined && this.failRequest(atEnd, this.oversizeMessage(`answered request ${JSON.stringify(atEnd)} with a message that is too large`))) id = atEnd;
+      if (atEnd !== undefined && this.failRequest(atEnd, this.oversizeMessage({ kind: 'answerTooLarge', request: JSON.stringify(atEnd) }))) id = atEnd;
     }
-    this.report(this.oversizeMessage(`sent a message of ${formatBytes(total)} on stdout${id !== undefined ? ` (the answer to request ${JSON.stringify(id)})` : ''}; it was dropped`));
+    this.report(this.oversizeMessage({ kind: 'stdoutDropped', size: formatBytes(total), request: id !== undefined ? JSON.stringify(id) : undefined }));
   }
 
-  private oversizeMessage(what: string): string {
-    return limitMessage(this.server, 'maxMessageBytes', this.maxMessageBytes, what);
+  private oversizeMessage(what: LimitSituation): string {
+    return limitMessage(this.server, this.maxMessageBytes, what);
   }
 
   /**

@@ -326,10 +326,10 @@ export class SchemaCompiler {
     const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
     const c = census(schema, maxSchemaNodes);
     if (c.nodes > maxSchemaNodes) {
-      return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaNodes', maxSchemaNodes, `${label} is too large to compile`));
+      return new SchemaRefusedError(limitMessage(this.server, maxSchemaNodes, { kind: 'schemaTooLarge', label }));
     }
     if (c.patternChars > maxSchemaPatternChars) {
-      return new SchemaRefusedError(limitMessage(this.server, 'maxSchemaPatternChars', maxSchemaPatternChars, `${label} has patterns too long to compile`));
+      return new SchemaRefusedError(limitMessage(this.server, maxSchemaPatternChars, { kind: 'schemaPatterns', label }));
     }
     for (const p of c.patterns) {
       let problem = this.patterns.get(p);

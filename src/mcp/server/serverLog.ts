@@ -59,7 +59,7 @@ export class ServerLog {
     this._onLog.fire({ server: this.name, level, source, message: text, time: Date.now(), ...extra });
     if (cut && !this.logCapReported) {
       this.logCapReported = true;
-      this.log('warning', 'lifecycle', `${limitMessage(this.name, 'maxLogEntryBytes', max, `${source === 'server' ? 'sent a log message' : `wrote a ${source} line`}`)}; longer log entries are cut`);
+      this.log('warning', 'lifecycle', limitMessage(this.name, max, source === 'server' ? { kind: 'logMessageCut' } : { kind: 'logLineCut', source }));
     }
   }
 
@@ -72,7 +72,7 @@ export class ServerLog {
     const { text: clean, cut } = cutLine(redacted, limits.maxStderrLineBytes, moreBytes);
     if (cut && !this.stderrCutSaid) {
       this.stderrCutSaid = true;
-      this.log('warning', 'lifecycle', limitMessage(this.name, 'maxStderrLineBytes', limits.maxStderrLineBytes, 'wrote a stderr line that was cut'));
+      this.log('warning', 'lifecycle', limitMessage(this.name, limits.maxStderrLineBytes, { kind: 'stderrLineCut' }));
     }
     this.tail.push(clean);
     trimTail(this.tail, STDERR_TAIL, limits.maxStderrTailBytes);

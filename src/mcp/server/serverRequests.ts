@@ -23,7 +23,7 @@ export class PendingServerRequests {
   /** Runs `handle` if fewer than the limit are waiting; otherwise throws an ProtocolError (sent back to the server). */
   async run<T>(method: string, handle: () => T | Promise<T>): Promise<T> {
     if (this.pending >= this.max) {
-      throw new ProtocolError(TOO_MANY_PENDING, `${limitMessage(this.server(), 'maxPendingServerRequests', this.max, `sent too many requests at once (${method})`)}; this one was refused`);
+      throw new ProtocolError(TOO_MANY_PENDING, limitMessage(this.server(), this.max, { kind: 'pendingRequests', method }));
     }
     this.pending++;
     try {

@@ -117,12 +117,12 @@ export class ServerSkills {
       let bytes = 0;
       for (const s of listing.skills) {
         if (kept.length >= maxCatalogueItems) {
-          this.host.warn(limitMessage(server, 'maxCatalogueItems', maxCatalogueItems, 'listed more skills; the list is partial'));
+          this.host.warn(limitMessage(server, maxCatalogueItems, { kind: 'skillItems' }));
           break;
         }
         bytes += approxJsonSize(s, maxCatalogueBytes - bytes);
         if (bytes > maxCatalogueBytes) {
-          this.host.warn(limitMessage(server, 'maxCatalogueBytes', maxCatalogueBytes, 'sent more skill entries than fit; the list is partial'));
+          this.host.warn(limitMessage(server, maxCatalogueBytes, { kind: 'skillBytes' }));
           break;
         }
         kept.push(s);

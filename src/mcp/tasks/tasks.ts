@@ -13,7 +13,6 @@ import type { Disposable, Event } from '../events';
 import { McpHostError } from '../errors';
 import { limitMessage } from '../limits';
 import { isTerminal, type TaskStatus } from './taskPolicy';
-import * as l10n from '@vscode/l10n';
 
 export * from './taskPolicy';
 
@@ -85,7 +84,7 @@ export function assertTaskRoom(server: string, entries: Iterable<{ finished: boo
   let running = 0;
   for (const e of entries) if (!e.finished) running++;
   if (running >= max) {
-    throw new McpHostError(l10n.t('{0}; cancel one (MCP: Cancel Task) or wait', limitMessage(server, 'maxTasksPerServer', max, 'has too many running tasks')));
+    throw new McpHostError(limitMessage(server, max, { kind: 'tooManyTasks' }));
   }
 }
 
