@@ -294,6 +294,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
     identity,
     mementos: { user: context.globalState, workspace: context.workspaceState },
+    seams,
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
       const msg = host.get(server)?.redactor.text(raw) ?? raw;

@@ -54,7 +54,7 @@ export interface ClientFeatureDeps {
   /** Where each server is defined plus its definition key: what "always" grants are keyed by and kept in. */
   identity?: ServerIdentityLookup;
   /** Test-only replacements of the sampling and elicitation dialogs (testSupport.ts; given in test mode only). */
-  seams?: Pick<TestSeams, 'samplingUi' | 'elicitUi' | 'urlElicitUi'>;
+  seams?: Pick<TestSeams, 'samplingUi' | 'elicitUi' | 'urlElicitUi' | 'externalUrlUi'>;
   /** The form host: an elicitation of more than one field is one form (undefined: quick inputs only). */
   forms?: Forms;
 }
