@@ -8,7 +8,7 @@ import { TreeIcons } from '../views/icons';
 import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
-import { serverPicks, setStartOnUse } from './commands/args';
+import { serverPicks } from './commands/args';
 import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent } from './trust/consent';
 import { InputStore } from './trust/inputs';
 import { ServerLogs, toVs } from './ui/logs';
@@ -31,9 +31,8 @@ import { mementoEraVerdicts } from './state/eraCache';
 import { mementoTaskMemory } from './state/taskStore';
 import { installationKeyer, migrateStoredKeys } from './trust/definitionKeys';
 import { AddedServers } from './trust/addedServers';
-import { setAddedServers } from './commands/settings';
 import * as settings from './settings';
-import { Forms, useForms } from './forms/forms';
+import { Forms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './documents/results';
 import { Turn } from './ui/dialogs';
 import { createTestSupport, type TestSeams, type TestSupport } from './testSupport';
@@ -42,7 +41,6 @@ import { registerGateway, type GatewayRegistration } from './gateway/gatewayProv
 import { ToolEnablement } from './toolEnablement';
 import { OrgPolicyWatcher } from './trust/policy';
 import { RegistryInstalls } from './trust/registryInstalls';
-import { setRegistryInstalls } from './commands/registry';
 import * as l10n from '@vscode/l10n';
 
 /** What `activate` returns: the running host and hooks for tests and other extensions. */
@@ -145,9 +143,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // (sampling, built before the host and so before the controller, is given this function, not a field set later).
   let controllerRef: ServerController | undefined;
   const identity: ServerIdentityLookup = name => controllerRef?.identity(name);
+  // Several fields (tool arguments, elicitation) are asked in one form: given to elicitation and the commands.
+  const formHost = push(new Forms(context.extensionUri));
   const sampling = push(createClientFeatures({
     context,
     identity,
+    forms: formHost,
     seams,
     log: (server, level, msg) => {
       const ch = logsRef?.channel(server) ?? log;
@@ -196,10 +197,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const historyDir = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'history') : undefined;
   // Servers the host writes into settings (import, registry) ask launch consent on their first start in either scope.
   const added = new AddedServers(context.globalState, definitionKey);
-  setAddedServers(added);
   // Servers installed from the MCP Registry (chat.mcp.access: registry, issue 40), kept where no settings file can forge them.
   const registryInstalls = new RegistryInstalls(context.globalState, definitionKey);
-  setRegistryInstalls(registryInstalls);
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
   const controller = controllerRef = push(new ServerController({
@@ -295,6 +294,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
     identity,
     mementos: { user: context.globalState, workspace: context.workspaceState },
+    seams,
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
       const msg = host.get(server)?.redactor.text(raw) ?? raw;
@@ -310,9 +310,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     beforeRequest: () => controller.startWaiting(),
     seams,
   }));
-  // Several fields (tool arguments, elicitation) are asked in one form.
-  const formHost = push(new Forms(context.extensionUri));
-  useForms(formHost);
   // The servers' tools for every chat agent (Agent mode, other extensions), behind the same confirmation.
   // Each language-model tool invocation is one turn of the consent governor, cancelled with the invocation's token.
   push(registerLmTools({ host, approve: (server, tool, args, cancelled) => chat.chat.approveCall(server, tool, args, undefined, new Turn('language-model tool call', cancelled)), apps, beforeUse: () => controller.startWaiting(), notAllowed, gate: modelGate }));
@@ -335,12 +332,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }));
   step('gateway');
   // A palette command on a server waiting for its first use starts it.
-  setStartOnUse({
-    waits: name => controller.waitsForUse(name),
-    start: name => controller.startOnUseAndWait(name),
-    denied: name => (controller.isDenied(name) ? controller.deniedMessage(name) : undefined),
-  });
-  context.subscriptions.push(...registerCommands({ host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree, forgetDenials: server => sampling.forgetDenials(server) }));
+  const startOnUse = {
+    waits: (name: string) => controller.waitsForUse(name),
+    start: (name: string) => controller.startOnUseAndWait(name),
+    denied: (name: string) => (controller.isDenied(name) ? controller.deniedMessage(name) : undefined),
+  };
+  context.subscriptions.push(...registerCommands({
+    host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree,
+    startOnUse, added, registryInstalls, forms: formHost, forgetDenials: server => sampling.forgetDenials(server),
+  }));
   step('commands');
   push(createStatusItem(host));
   const taskNotices: { text: string; actions: string[] }[] = [];

@@ -17,7 +17,7 @@ import type { ElicitUi, UrlElicitUi } from './elicitation/elicitation';
 import type { SamplingUi } from './sampling/clientFeatures';
 import type { ConsentBatchPrompt, ConsentPrompt } from './trust/consent';
 import { setDialogAnswerer, type DialogAnswerer } from './ui/dialogs';
-import { setExternalUrlUi, type ExternalUrlUi } from './ui/externalUrl';
+import type { ExternalUrlUi } from './ui/externalUrl';
 import { quickInputs, type ShownQuickInput } from './ui/quickInputs';
 
 /** The replaced dialogs, read by the features given this object at construction; unset: the real dialog. */
@@ -38,6 +38,8 @@ export interface TestSeams {
   urlElicitUi?: Partial<UrlElicitUi>;
   /** OAuth's browser step (tests follow the authorization URL themselves). */
   openBrowser?: (server: string, url: string) => Promise<void>;
+  /** The external-URL dialog and open (App links, URL elicitation, OAuth sign-in), all or some. */
+  externalUrlUi?: Partial<ExternalUrlUi>;
 }
 
 /** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
@@ -73,7 +75,7 @@ export function createTestSupport(seams: TestSeams): TestSupport {
     setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },
     setDialogAnswerer,
     setInputPrompt: ask => { seams.inputPrompt = ask; },
-    setExternalUrlUi,
+    setExternalUrlUi: ui => { seams.externalUrlUi = ui; },
     setChatUi: ui => { seams.chatUi = ui; },
     setSamplingUi: ui => { seams.samplingUi = ui; },
     setElicitUi: ui => { seams.elicitUi = ui; },

@@ -22,7 +22,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { byteSize, toolUi, visibleToApp, type AppPermissions, type DownloadItem, type HostApi, type OneAtATime, quoted } from '../../mcp';
 import { ScopedGrants, type GrantMemento } from '../trust/grants';
 import { grantKey, type ServerIdentity } from '../trust/identity';
-import { confirmAndOpen, type ExternalUrlOutcome } from '../ui/externalUrl';
+import { confirmAndOpen, externalUrlUi, type ExternalUrlOutcome } from '../ui/externalUrl';
+import type { TestSeams } from '../testSupport';
 import { ask } from '../ui/dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
@@ -70,6 +71,8 @@ export interface AppViewsOptions {
   identity?: (server: string) => ServerIdentity | undefined;
   /** Where "always" grants are kept, per scope. */
   mementos?: { user?: GrantMemento; workspace?: GrantMemento };
+  /** Test-only replacement of the external-URL dialog and open (testSupport.ts; given in test mode only). */
+  seams?: Pick<TestSeams, 'externalUrlUi'>;
 }
 
 export class AppViews implements vscode.Disposable {
@@ -203,7 +206,7 @@ export class AppViews implements vscode.Disposable {
   private async openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean> {
     const r = await dialogs.run<ExternalUrlOutcome | undefined>(closed => confirmAndOpen(url, {
       asker: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)})`, button: vscode.l10n.t('Open Link'), closed,
-    }), undefined);
+    }, externalUrlUi(this.o.seams)), undefined);
     if (!r) return false; // the view closed before the dialog's turn
     if (r.outcome === 'refused') this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a link: ${r.reason}`);
     return r.outcome === 'opened';

@@ -23,8 +23,9 @@ export const serverPicks: { placeHolder: string; items: { label: string; descrip
  * when there is none.
  */
 export async function pickServer(
-  host: HostApi, arg: unknown, opts: { filter?: (h: ServerHandle) => boolean; placeHolder?: string; none?: string } = {},
+  access: ServerAccess, arg: unknown, opts: { filter?: (h: ServerHandle) => boolean; placeHolder?: string; none?: string } = {},
 ): Promise<ServerHandle | undefined> {
+  const { host } = access;
   const name = serverNameOf(arg);
   if (name !== undefined) {
     const h = host.get(name);
@@ -37,7 +38,7 @@ export async function pickServer(
     return undefined;
   }
   if (candidates.length === 1) return candidates[0];
-  const items = candidates.map(h => ({ label: h.name, description: pickDescription(h), handle: h }));
+  const items = candidates.map(h => ({ label: h.name, description: pickDescription(h, access.startOnUse), handle: h }));
   const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
   serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
   if (serverPicks.length > 20) serverPicks.shift();
@@ -48,20 +49,26 @@ export async function pickServer(
  * A server's state in a picker, as the Servers view words it ("starts on first use" for one lazy start holds, not
  * "stopped"); an error's text is the server's, so it is masked and kept to one short line.
  */
-export function pickDescription(h: ServerHandle): string {
+export function pickDescription(h: ServerHandle, lazy: StartOnUse | undefined): string {
   return shownName(h.redactor.text(stateDescription(h.state, undefined, h.state.kind === 'stopped' && lazy?.waits(h.name) === true), '••••'), 120);
 }
 
-/** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (set by the extension). */
-let lazy: { waits(server: string): boolean; start(server: string): Promise<void>; denied?(server: string): string | undefined } | undefined;
-export function setStartOnUse(l: typeof lazy): void { lazy = l; }
+/** Servers waiting for their first use (`mcpHost.startup: lazy`): how to tell, and how to start one (the server controller's). */
+export interface StartOnUse { waits(server: string): boolean; start(server: string): Promise<void>; denied?(server: string): string | undefined }
+
+/**
+ * What the server commands work with (issue 39: given at registration, register.ts, never set on a module): the host,
+ * and the servers that wait for their first use, which a command starts.
+ */
+export interface ServerAccess { host: HostApi; startOnUse?: StartOnUse }
 
 /**
  * The running handle of `h`'s server; a server waiting for its first use is started now (a command is a use). The
  * handle is looked up again after a start: clearing a gate (its `${input:}` values, launch consent) may replace it.
  * Otherwise says so ("server is not running") and resolves undefined.
  */
-export async function requireRunning(host: HostApi, h: ServerHandle): Promise<ServerHandle | undefined> {
+export async function requireRunning(access: ServerAccess, h: ServerHandle): Promise<ServerHandle | undefined> {
+  const { host, startOnUse: lazy } = access;
   if (h.state.kind === 'running') return h;
   const now = () => { const c = host.get(h.name); return c?.state.kind === 'running' ? c : undefined; };
   if (h.state.kind === 'starting') {
@@ -96,7 +103,7 @@ export function shownError(err: unknown): string {
  * The running servers, optionally only those declaring a capability, and the servers waiting for their first use
  * (lazy start) whose cached lists have such items, or that have no cached lists yet.
  */
-export function running(cap?: 'tools' | 'prompts' | 'resources'): (h: ServerHandle) => boolean {
+export function running(lazy: StartOnUse | undefined, cap?: 'tools' | 'prompts' | 'resources'): (h: ServerHandle) => boolean {
   return h => (h.state.kind === 'running' && (!cap || h.state.capabilities[cap] !== undefined))
     || (!!lazy?.waits(h.name) && (!cap || !h.catalogueStale || h.catalogue[cap].length > 0));
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
-import { type HostApi, quoted } from '../../mcp';
-import { pickServer, requireRunning, running, shownError } from './args';
+import { quoted } from '../../mcp';
+import { pickServer, requireRunning, running, shownError, type ServerAccess } from './args';
 import { argumentStep, askWithCompletion } from './complete';
 import { showPick } from '../ui/quickInputs';
 import { renderPromptResult } from './render';
@@ -12,9 +12,9 @@ import { resultDocuments } from '../documents/results';
  * given, nothing is asked). Each missing argument is asked with completion values from the server;
  * the messages open as a markdown document. Resolves the result (undefined on cancel).
  */
-export async function runPromptCommand(host: HostApi, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
-  const h = picked && await requireRunning(host, picked);
+export async function runPromptCommand(access: ServerAccess, arg?: unknown, promptName?: string, args?: Record<string, string>): Promise<GetPromptResult | undefined> {
+  const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
+  const h = picked && await requireRunning(access, picked);
   if (!h) return undefined;
   const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await showPick(
     h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),

@@ -13,7 +13,7 @@ import type { ServerController } from '../servers/serverController';
 import type { AppViews } from '../apps/appViews';
 import type { HistoryNode, HistoryTreeProvider } from '../../views/historyTree';
 import { openHistoryEntry, rerunHistoryEntry } from './history';
-import { pickServer, running, serverNameOf, shownError } from './args';
+import { pickServer, running, serverNameOf, shownError, type ServerAccess, type StartOnUse } from './args';
 import { callToolCommand } from './tools';
 import { cancelTaskCommand, showTaskResultCommand } from './tasks';
 import { runPromptCommand } from './prompts';
@@ -21,10 +21,24 @@ import { browseResourcesCommand, openResource, readResourceCommand, readTemplate
 import { heldBack, listServers, restartServer, startAll, startServer, stopAll, stopServer } from './servers';
 import { addServerCommand, importServersCommand } from './settings';
 import { browseRegistryCommand } from './registry';
+import type { AddedServers } from '../trust/addedServers';
+import type { RegistryInstalls } from '../trust/registryInstalls';
+import type { Forms } from '../forms/forms';
 
-/** What the commands work with. */
+/**
+ * What the commands work with, given once at registration (issue 39): each handler closes over these, and no command
+ * module holds state set from outside.
+ */
 export interface CommandServices {
   host: HostApi;
+  /** Servers waiting for their first use (`mcpHost.startup: lazy`): a command on one starts it. */
+  startOnUse: StartOnUse;
+  /** The record of servers the host writes into settings (import, registry, Add Server): they ask launch consent. */
+  added: AddedServers;
+  /** The record of servers installed from the MCP Registry (`chat.mcp.access: registry`). */
+  registryInstalls: RegistryInstalls;
+  /** The form host: arguments of more than one field are one form (undefined: quick inputs only). */
+  forms?: Forms;
   controller: ServerController;
   logs: ServerLogs;
   resources: ResourceFileSystem;
@@ -44,33 +58,34 @@ export interface CommandServices {
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
 export function registerCommands(s: CommandServices): vscode.Disposable[] {
   const { host, controller } = s;
+  const access: ServerAccess = { host, startOnUse: s.startOnUse };
   // Restricted Mode: a picker whose only candidates are held back says why and offers Manage Workspace Trust.
-  const trusted = (arg: unknown, cap: 'tools' | 'prompts' | 'resources') => !heldBack(host, controller, arg, running(cap));
+  const trusted = (arg: unknown, cap: 'tools' | 'prompts' | 'resources') => !heldBack(host, controller, arg, running(s.startOnUse, cap));
   const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;
   const handlers: Record<string, (...args: any[]) => unknown> = {
-    [CommandIds.listServers]: () => listServers(host, controller, s.logs),
-    [CommandIds.startServer]: (arg?: unknown) => startServer(host, controller, arg, s.forgetDenials),
-    [CommandIds.stopServer]: (arg?: unknown) => stopServer(host, arg),
-    [CommandIds.restartServer]: (arg?: unknown) => restartServer(host, controller, arg, s.forgetDenials),
+    [CommandIds.listServers]: () => listServers(access, controller, s.logs),
+    [CommandIds.startServer]: (arg?: unknown) => startServer(access, controller, arg, s.forgetDenials),
+    [CommandIds.stopServer]: (arg?: unknown) => stopServer(access, arg),
+    [CommandIds.restartServer]: (arg?: unknown) => restartServer(access, controller, arg, s.forgetDenials),
     [CommandIds.startAll]: () => startAll(host, controller),
     [CommandIds.stopAll]: () => stopAll(host),
     [CommandIds.showLogs]: async (arg?: unknown) => {
-      const h = await pickServer(host, arg);
+      const h = await pickServer(access, arg);
       if (h) s.logs.show(h.name);
     },
-    [CommandIds.browseResources]: (arg?: unknown) => (trusted(arg, 'resources') ? browseResourcesCommand(host, s.resources, arg) : []),
-    [CommandIds.readResource]: (arg?: unknown, uri?: string) => (trusted(arg, 'resources') ? readResourceCommand(host, s.resources, arg, uri) : []),
-    [CommandIds.readResourceTemplate]: (arg?: unknown, tpl?: string, vars?: Record<string, string>) => (trusted(arg, 'resources') ? readTemplateCommand(host, s.resources, arg, tpl, vars) : []),
+    [CommandIds.browseResources]: (arg?: unknown) => (trusted(arg, 'resources') ? browseResourcesCommand(access, s.resources, arg) : []),
+    [CommandIds.readResource]: (arg?: unknown, uri?: string) => (trusted(arg, 'resources') ? readResourceCommand(access, s.resources, arg, uri) : []),
+    [CommandIds.readResourceTemplate]: (arg?: unknown, tpl?: string, vars?: Record<string, string>) => (trusted(arg, 'resources') ? readTemplateCommand(access, s.resources, arg, tpl, vars) : []),
     [CommandIds.openResource]: (arg: unknown, uri?: string) => {
       const server = serverNameOf(arg);
       const target = resourceOf(arg, uri);
       return server && target ? openResource(s.resources, server, target) : [];
     },
-    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(host, arg, tool, args, 'auto', s.apps) : undefined),
-    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(host, arg, tool, args, 'task', s.apps) : undefined),
+    [CommandIds.callTool]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(access, arg, tool, args, 'auto', { apps: s.apps, forms: s.forms }) : undefined),
+    [CommandIds.callToolAsTask]: (arg?: unknown, tool?: string, args?: Record<string, unknown>) => (trusted(arg, 'tools') ? callToolCommand(access, arg, tool, args, 'task', { apps: s.apps, forms: s.forms }) : undefined),
     [CommandIds.cancelTask]: (arg?: unknown, taskId?: string) => cancelTaskCommand(host, arg, taskId),
     [CommandIds.showTaskResult]: (arg?: unknown, taskId?: string) => showTaskResultCommand(host, arg, taskId),
-    [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => (trusted(arg, 'prompts') ? runPromptCommand(host, arg, prompt, args) : undefined),
+    [CommandIds.runPrompt]: (arg?: unknown, prompt?: string, args?: Record<string, string>) => (trusted(arg, 'prompts') ? runPromptCommand(access, arg, prompt, args) : undefined),
     [CommandIds.refresh]: async () => {
       // Servers that never send list_changed: their lists are fetched again.
       await Promise.all(host.servers.filter(h => h.state.kind === 'running').map(h => h.refreshCatalogue().catch(() => undefined)));
@@ -83,9 +98,9 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const target = resourceOf(arg, uri) ?? (arg as McpNode & { template?: { uriTemplate: string } })?.template?.uriTemplate;
       if (target) await vscode.env.clipboard.writeText(target);
     },
-    [CommandIds.importServers]: (file?: string, answer?: string, target?: 'user' | 'workspace') => importServersCommand(file, answer, target),
-    [CommandIds.browseRegistry]: (search?: string, name?: string, option?: number) => browseRegistryCommand(search, name, option),
-    [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(kind, target, name),
+    [CommandIds.importServers]: (file?: string, answer?: string, target?: 'user' | 'workspace') => importServersCommand(s.added, file, answer, target),
+    [CommandIds.browseRegistry]: (search?: string, name?: string, option?: number) => browseRegistryCommand(s, search, name, option),
+    [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(s.added, kind, target, name),
     [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),
     [CommandIds.resetTrust]: async () => {
       await s.consent.reset();
@@ -99,7 +114,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       return n;
     },
     [CommandIds.signOut]: async (arg?: unknown) => {
-      const h = await pickServer(host, arg, { filter: x => x.definition.type !== 'stdio', none: vscode.l10n.t('No HTTP MCP server is configured.') });
+      const h = await pickServer(access, arg, { filter: x => x.definition.type !== 'stdio', none: vscode.l10n.t('No HTTP MCP server is configured.') });
       if (!h || h.definition.type === 'stdio') return;
       await s.oauth.signOut(h.definition);
       void vscode.window.showInformationMessage(vscode.l10n.t('MCP Host: signed out of {0}; it asks you to sign in on its next start.', quoted(h.name)));
@@ -123,7 +138,7 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
 }
 
 async function subscription(s: CommandServices, arg: unknown, uri: string | undefined, on: boolean): Promise<void> {
-  const h = await pickServer(s.host, arg, { filter: h => running('resources')(h) && (!on || h.state.kind === 'running' && h.state.capabilities.resources?.subscribe === true),
+  const h = await pickServer(s, arg, { filter: h => running(s.startOnUse, 'resources')(h) && (!on || h.state.kind === 'running' && h.state.capabilities.resources?.subscribe === true),
     none: on ? vscode.l10n.t('No running MCP server supports resource subscriptions.') : vscode.l10n.t('No running MCP server offers resources.') });
   if (!h) return;
   const target = uri ?? (await vscode.window.showQuickPick(

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_REGISTRY_URL } from '../settings';
 import { configuredRegistry } from '../trust/policy';
 import type { RegistryInstalls } from '../trust/registryInstalls';
+import type { AddedServers } from '../trust/addedServers';
 import { currentWorkspaceScope, scopeKey } from '../trust/inputs';
 import { searchRegistry } from '../../mcp/registry/client';
 import { describeInstall, pickEntries, type PickEntry, type InstallOption, iconFreeText, quoted, shownName } from '../../mcp';
@@ -24,14 +25,6 @@ import type { SettingsTarget } from '../settings';
 
 export { DEFAULT_REGISTRY_URL };
 
-/** The record of registry installs (set once at activation, before any command is registered). */
-let installs: RegistryInstalls | undefined;
-
-/** Gives the install command the record of registry installs (extension.ts, at activation). */
-export function setRegistryInstalls(r: RegistryInstalls): void {
-  installs = r;
-}
-
 /** The install dialog's buttons. */
 export const INSTALL_USER = vscode.l10n.t('Install in User Settings');
 export const INSTALL_WORKSPACE = vscode.l10n.t('Install in Workspace Settings');
@@ -39,8 +32,12 @@ export const INSTALL_CANCEL = vscode.l10n.t('Cancel');
 
 type Item = vscode.QuickPickItem & { entry?: PickEntry };
 
+/** What an install records and writes through (extension.ts gives them to the commands at registration, issue 39). */
+export interface InstallRecords { added: AddedServers; registryInstalls: RegistryInstalls }
+
 /** Resolves the name of the server installed, or undefined. */
-export async function browseRegistryCommand(searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
+export async function browseRegistryCommand(records: InstallRecords, searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
+  const installs = records.registryInstalls;
   const base = configuredRegistry();
   const search = searchArg ?? await vscode.window.showInputBox({ prompt: vscode.l10n.t('Search the MCP Registry ({0})', base), placeHolder: vscode.l10n.t('e.g. filesystem, github, weather') });
   if (search === undefined) return undefined;
@@ -82,14 +79,13 @@ export async function browseRegistryCommand(searchArg?: string, pickName?: strin
   if (!target) return undefined;
   // The user confirmed: the install is recorded (issue 40: what `chat.mcp.access: registry` lets run) before the
   // write, whose sync must find it; an install that writes nothing after all forgets it again.
-  if (!installs) throw new Error('MCP Host is not ready to install servers yet; try again in a moment.');
-  const records = await installs.record({ registry: base, entry: shownName(chosen.registryName, 200), version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
+  const recorded = await installs.record({ registry: base, entry: shownName(chosen.registryName, 200), version: chosen.version }, { [option.name]: option.server }, target, scopeKey(currentWorkspaceScope()));
   // The same object the dialog described is what is written.
   let n = 0;
   try {
-    n = await addToSettings({ [option.name]: option.server }, option.inputs, { target });
+    n = await addToSettings(records.added, { [option.name]: option.server }, option.inputs, { target });
   } finally {
-    if (!n) await installs.forget(records);
+    if (!n) await installs.forget(recorded);
   }
   if (n && option.inputs.length) void vscode.window.showInformationMessage(vscode.l10n.t('Installed {0}.{1}', quoted(option.name), inputsNote(option.inputs)));
   return n ? option.name : undefined;

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
-import { type HostApi, countOf, quoted } from '../../mcp';
+import { countOf, quoted } from '../../mcp';
 import type { ResourceFileSystem } from '../documents/resourceFs';
-import { pickServer, requireRunning, running, shownError } from './args';
+import { pickServer, requireRunning, running, shownError, type ServerAccess } from './args';
 import { askWithCompletion } from './complete';
 
 /** Opens `uri` of `server` as documents; shows a readable error instead of throwing. Resolves the document URIs. */
@@ -18,9 +18,9 @@ export async function openResource(fs: ResourceFileSystem, server: string, uri: 
 }
 
 /** MCP Host: Read Resource by URI. Arguments: server (node or name) and URI; otherwise asks, offering the known resources. */
-export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
-  const h = picked && await requireRunning(host, picked);
+export async function readResourceCommand(access: ServerAccess, fs: ResourceFileSystem, arg?: unknown, uri?: string): Promise<vscode.Uri[]> {
+  const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
+  const h = picked && await requireRunning(access, picked);
   if (!h) return [];
   let target = uri ?? (arg as { resource?: Resource } | undefined)?.resource?.uri;
   if (!target) {
@@ -39,9 +39,9 @@ export async function readResourceCommand(host: HostApi, fs: ResourceFileSystem,
 }
 
 /** MCP Host: Browse Resources. Quick pick of a server's resources (every page, from the core's catalogue); opens the choice. */
-export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
-  const h = picked && await requireRunning(host, picked);
+export async function browseResourcesCommand(access: ServerAccess, fs: ResourceFileSystem, arg?: unknown): Promise<vscode.Uri[]> {
+  const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
+  const h = picked && await requireRunning(access, picked);
   if (!h) return [];
   const pick = await vscode.window.showQuickPick(
     h.catalogue.resources.map(r => ({ label: r.title ?? r.name, description: r.uri, detail: r.description, uri: r.uri })),
@@ -54,9 +54,9 @@ export async function browseResourcesCommand(host: HostApi, fs: ResourceFileSyst
  * MCP Host: Read Resource from Template. Arguments: server, template (node or URI template) and the
  * variables (when given, nothing is asked). Each variable is asked with completion values.
  */
-export async function readTemplateCommand(host: HostApi, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
-  const picked = await pickServer(host, arg, { filter: running('resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
-  const h = picked && await requireRunning(host, picked);
+export async function readTemplateCommand(access: ServerAccess, fs: ResourceFileSystem, arg?: unknown, uriTemplate?: string, vars?: Record<string, string>): Promise<vscode.Uri[]> {
+  const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'resources'), none: vscode.l10n.t('No running MCP server offers resources.') });
+  const h = picked && await requireRunning(access, picked);
   if (!h) return [];
   const tplText = uriTemplate ?? (arg as { template?: ResourceTemplate } | undefined)?.template?.uriTemplate ?? (await vscode.window.showQuickPick(
     h.catalogue.resourceTemplates.map(t => ({ label: t.uriTemplate, description: t.title ?? t.name, detail: t.description })),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { setOwn, shortPattern, testPattern } from '../../mcp';
-import { forms } from '../forms/forms';
+import type { Forms } from '../forms/forms';
 import { showInput, showPick } from '../ui/quickInputs';
 import { argumentStep } from './complete';
 
@@ -23,8 +23,9 @@ const skipLabel = (): string => vscode.l10n.t('(leave empty)');
  * booleans as pick lists, numbers and strings as input boxes, arrays of strings comma-separated,
  * anything else as JSON. Validation against the schema happens in the core before the call.
  * Resolves undefined when the user cancels. Property names are data (`__proto__` is a field like any other).
+ * `forms`: the form host (extension.ts gives it at registration); without one, quick inputs only.
  */
-export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }): Promise<Record<string, unknown> | undefined> {
+export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }, forms: Forms | undefined): Promise<Record<string, unknown> | undefined> {
   const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   // More than one field: one form (forms/), not a string of quick inputs.
   if (forms && Object.keys(properties).length > 1) {

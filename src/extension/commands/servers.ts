@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type HostApi, type ServerHandle, quoted } from '../../mcp';
 import { ConsentDeniedError, type ServerController } from '../servers/serverController';
 import type { ServerLogs } from '../ui/logs';
-import { pickDescription, pickServer, serverNameOf, shownError } from './args';
+import { pickDescription, pickServer, serverNameOf, shownError, type ServerAccess } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { notify } from '../ui/dialogs';
 import { showPick } from '../ui/quickInputs';
@@ -38,10 +38,11 @@ export function heldBack(host: HostApi, ctl: ServerController, arg: unknown, fit
 }
 
 /** Starts one server through the controller's gates; shows a readable error. Resolves true when it runs. */
-export async function startServer(host: HostApi, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<boolean> {
+export async function startServer(access: ServerAccess, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<boolean> {
+  const { host } = access;
   if (heldBack(host, ctl, arg, s => s.state.kind !== 'running')) return false;
   const held = ctl.untrustedServers();
-  const h = await pickServer(host, arg, {
+  const h = await pickServer(access, arg, {
     filter: s => s.state.kind !== 'running' && !held.includes(s.name),
     none: host.servers.length ? vscode.l10n.t('Every MCP server is already running.') : undefined,
   });
@@ -59,14 +60,14 @@ export async function startServer(host: HostApi, ctl: ServerController, arg?: un
 }
 
 /** Stops one server (its whole process tree). */
-export async function stopServer(host: HostApi, arg?: unknown): Promise<void> {
-  const h = await pickServer(host, arg, { filter: s => s.state.kind === 'running' || s.state.kind === 'starting', none: vscode.l10n.t('No MCP server is running.') });
+export async function stopServer(access: ServerAccess, arg?: unknown): Promise<void> {
+  const h = await pickServer(access, arg, { filter: s => s.state.kind === 'running' || s.state.kind === 'starting', none: vscode.l10n.t('No MCP server is running.') });
   await h?.stop();
 }
 
 /** Restarts one server through the same gate as Start: a server held back (consent, inputs) asks again, never relaunches silently. */
-export async function restartServer(host: HostApi, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<void> {
-  const h = await pickServer(host, arg);
+export async function restartServer(access: ServerAccess, ctl: ServerController, arg?: unknown, forgetDenials?: (server: string) => void): Promise<void> {
+  const h = await pickServer(access, arg);
   if (!h) return;
   forgetDenials?.(h.name);
   try {
@@ -100,15 +101,15 @@ export async function stopAll(host: HostApi): Promise<void> {
 }
 
 /** MCP Host: List Servers — pick a server, then an action that fits its state. */
-export async function listServers(host: HostApi, ctl: ServerController, logs: ServerLogs): Promise<void> {
-  const h = await pickServer(host, undefined, { placeHolder: vscode.l10n.t('MCP servers') });
+export async function listServers(access: ServerAccess, ctl: ServerController, logs: ServerLogs): Promise<void> {
+  const h = await pickServer(access, undefined, { placeHolder: vscode.l10n.t('MCP servers') });
   if (!h) return;
   const actions = actionsFor(h);
-  const pick = (await showPick(actions, { placeHolder: `${h.name}: ${pickDescription(h)}` }))?.action;
+  const pick = (await showPick(actions, { placeHolder: `${h.name}: ${pickDescription(h, access.startOnUse)}` }))?.action;
   switch (pick) {
-    case 'start': await startServer(host, ctl, h.name); break;
+    case 'start': await startServer(access, ctl, h.name); break;
     case 'stop': await h.stop(); break;
-    case 'restart': await restartServer(host, ctl, h.name); break;
+    case 'restart': await restartServer(access, ctl, h.name); break;
     case 'logs': logs.show(h.name); break;
     case 'tool': await vscode.commands.executeCommand(CommandIds.callTool, h.name); break;
     case 'prompt': await vscode.commands.executeCommand(CommandIds.runPrompt, h.name); break;

@@ -10,22 +10,15 @@ import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, wri
 import type { AddedServers } from '../trust/addedServers';
 import { showInput, showPick } from '../ui/quickInputs';
 
-/** The record of servers the host adds (set once at activation, before any command is registered). */
-let added: AddedServers | undefined;
-
-/** Gives addToSettings the record of added servers (extension.ts, at activation). */
-export function setAddedServers(a: AddedServers): void {
-  added = a;
-}
-
 /**
  * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. `opts.target`: user or
  * workspace settings, as the user chose in the registry's or import's dialog (default: the workspace when a folder is
  * open, else the user's). Every server written is recorded
  * first (addedServers.ts), so its first start asks launch consent in either scope; Import, the MCP Registry and Add
- * Server all write through here. Resolves the number of servers written.
+ * Server all write through here. `added`: that record (extension.ts gives it to the commands at registration, issue 39).
+ * Resolves the number of servers written.
  */
-export async function addToSettings(servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
+export async function addToSettings(added: AddedServers, servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
   const target: SettingsTarget = opts.target ?? (vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user');
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
@@ -36,7 +29,6 @@ export async function addToSettings(servers: Record<string, unknown>, inputs: un
   }
   if (!Object.keys(servers).length) return 0;
   // Recorded before the write: the settings change starts a sync at once, and it must find the record (fail closed).
-  if (!added) throw new Error('MCP Host is not ready to add servers yet; try again in a moment.');
   await added.record(servers);
   // Inputs first: a server written before the inputs it names is, for a moment, a configuration error ("no input
   // with id …") that the reconcile in between reports and fails the server on.
@@ -124,7 +116,7 @@ function candidateFiles(): { label: string; file: string }[] {
  * workspace; default: the workspace when a folder is open, else the user's). Every server imported asks launch
  * consent on its first start, in either scope (addToSettings). Resolves the number of servers imported.
  */
-export async function importServersCommand(file?: string, answer?: string, target?: SettingsTarget): Promise<number> {
+export async function importServersCommand(added: AddedServers, file?: string, answer?: string, target?: SettingsTarget): Promise<number> {
   let chosen = file;
   if (!chosen) {
     const existing = [];
@@ -174,7 +166,7 @@ export async function importServersCommand(file?: string, answer?: string, targe
     detail, key: `import:${chosen}`,
   }, IMPORT_TITLES, target === 'user' || target === 'workspace' ? target : undefined);
   if (!where) return 0;
-  const n = await addToSettings(servers, r.inputs, { target: where });
+  const n = await addToSettings(added, servers, r.inputs, { target: where });
   const note = n ? inputsNote(r.inputs) : '';
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
@@ -197,7 +189,7 @@ function importedText(n: number, file: string, rest: string): string {
  * Arguments skip the questions (tests, other extensions): kind, command line or URL, and the name (default: the
  * guessed one). Resolves the name.
  */
-export async function addServerCommand(kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
+export async function addServerCommand(added: AddedServers, kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
   const kind = kindArg ?? (await showPick([
     { label: vscode.l10n.t('Command (stdio)'), value: 'stdio' as const }, { label: vscode.l10n.t('HTTP (Streamable HTTP, SSE fallback)'), value: 'http' as const },
   ], { placeHolder: vscode.l10n.t('What kind of MCP server?') }))?.value;
@@ -213,5 +205,5 @@ export async function addServerCommand(kindArg?: 'stdio' | 'http', targetArg?: s
   const name = nameArg ?? (targetArg !== undefined ? guess : await showInput({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
   if (!name) return undefined;
   const def = stdio?.definition ?? { type: 'http', url: target.trim() };
-  return await addToSettings({ [name]: def }) ? name : undefined;
+  return await addToSettings(added, { [name]: def }) ? name : undefined;
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { offeredAsTask, type HostApi, type TaskMode, quoted } from '../../mcp';
-import { errorText, pickServer, requireRunning, running, shownError } from './args';
+import { offeredAsTask, type TaskMode, quoted } from '../../mcp';
+import { errorText, pickServer, requireRunning, running, shownError, type ServerAccess } from './args';
+import type { Forms } from '../forms/forms';
 import { askArguments } from './schemaInput';
 import { renderToolResult } from './render';
 import { taskMessage } from './tasks';
@@ -16,9 +17,9 @@ import { showPick } from '../ui/quickInputs';
  * progress with cancel (a task's status and message while it runs; cancel cancels the task) and opens the
  * result as a markdown document; resolves the result (undefined on cancel).
  */
-export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', apps?: Pick<AppViews, 'open'>): Promise<CallToolResult | undefined> {
-  const picked = await pickServer(host, arg, { filter: running('tools'), none: vscode.l10n.t('No running MCP server offers tools.') });
-  const h = picked && await requireRunning(host, picked);
+export async function callToolCommand(access: ServerAccess, arg?: unknown, toolName?: string, args?: Record<string, unknown>, mode: TaskMode = 'auto', ui: { apps?: Pick<AppViews, 'open'>; forms?: Forms } = {}): Promise<CallToolResult | undefined> {
+  const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'tools'), none: vscode.l10n.t('No running MCP server offers tools.') });
+  const h = picked && await requireRunning(access, picked);
   if (!h) return undefined;
   const nodeTool = (arg as { tool?: Tool } | undefined)?.tool;
   const st = h.state;
@@ -35,10 +36,10 @@ export async function callToolCommand(host: HostApi, arg?: unknown, toolName?: s
     void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no tool named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
-  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] });
+  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] }, ui.forms);
   if (!input) return undefined;
   // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
-  const view = apps?.open(h.name, tool, input);
+  const view = ui.apps?.open(h.name, tool, input);
   const at = new Date();
   let result: CallToolResult;
   try {

@@ -8,7 +8,7 @@ import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@model
 import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn, dialogText, quoted, shownName } from '../../mcp';
 import { createUrlElicit } from './url';
-import { forms } from '../forms/forms';
+import type { Forms } from '../forms/forms';
 import { ask as askDialog } from '../ui/dialogs';
 import { KeyedQueue } from '../trust/grants';
 import type { ServerTurns } from '../trust/serverTurns';
@@ -95,7 +95,7 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
  * governor in the server's turn (`turns`): a Decline or a dismissed first question refuses the server's later
  * requests without a dialog for the rest of the session (they are answered "decline").
  */
-export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns, seams?: Pick<TestSeams, 'elicitUi' | 'urlElicitUi'>) {
+export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns, seams?: Pick<TestSeams, 'elicitUi' | 'urlElicitUi' | 'externalUrlUi'>, forms?: Forms) {
   // The real inputs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
   const uiNow = (): ElicitUi => (seams?.elicitUi ? { ...quickInputElicitUi, ...seams.elicitUi } : quickInputElicitUi);
   const url = createUrlElicit(log, seams);

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome, dialogText, quoted, headlineOrigin } from '../../mcp';
-import { askExternalUrl, openExternalUrl } from '../ui/externalUrl';
+import { externalUrlUi, type ExternalUrlUi } from '../ui/externalUrl';
 import type { TestSeams } from '../testSupport';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
@@ -26,15 +26,16 @@ export interface UrlElicitUi {
 }
 
 
-export const realUrlElicitUi: UrlElicitUi = {
+/** The real URL-mode dialogs, over the external-URL dialog and open `ext` (ui/externalUrl.ts). */
+export const realUrlElicitUi = (ext: ExternalUrlUi): UrlElicitUi => ({
   async consent(server, message, target) {
     const open = openLabel(target);
     const DECLINE = vscode.l10n.t('Decline');
-    const pick = await askExternalUrl(vscode.l10n.t('MCP server {0} asks you to open a page on {1}', quoted(server), headlineOrigin(target)),
+    const pick = await ext.ask(vscode.l10n.t('MCP server {0} asks you to open a page on {1}', quoted(server), headlineOrigin(target)),
       consentDetail(dialogText(message), target), [open, DECLINE]);
     return pick === open ? 'open' : pick === DECLINE ? 'decline' : 'cancel';
   },
-  open: openExternalUrl,
+  open: url => ext.open(url),
   waitForCompletion(server, target, done) {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: 'retry' | 'stopped' }>();
     qp.title = vscode.l10n.t('MCP Host: {0} is waiting for you to finish on {1}', quoted(server), headlineOrigin(target));
@@ -52,14 +53,17 @@ export const realUrlElicitUi: UrlElicitUi = {
       qp.show();
     });
   },
-};
+});
 
 type Log = (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
 
 /** The URL-mode half of elicitation, plus the completion notification and the -32042 flow. */
-export function createUrlElicit(log: Log, seams?: Pick<TestSeams, 'urlElicitUi'>) {
+export function createUrlElicit(log: Log, seams?: Pick<TestSeams, 'urlElicitUi' | 'externalUrlUi'>) {
   // The real dialogs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
-  const uiNow = (): UrlElicitUi => (seams?.urlElicitUi ? { ...realUrlElicitUi, ...seams.urlElicitUi } : realUrlElicitUi);
+  const uiNow = (): UrlElicitUi => {
+    const real = realUrlElicitUi(externalUrlUi(seams));
+    return seams?.urlElicitUi ? { ...real, ...seams.urlElicitUi } : real;
+  };
   const followed = new UrlElicitations();
 
   /** Consent then open; `follow` is the follower already watching for the completion. */

@@ -168,7 +168,3 @@ function page(w: vscode.Webview, media: vscode.Uri, r: FormRequest): string {
 <body><script type="application/json" id="spec">${spec}</script><form id="form" novalidate></form>
 <script src="${src('form.js')}"></script></body></html>`;
 }
-
-/** The form host the commands and elicitation use (set by the extension; undefined: quick inputs only). */
-export let forms: Forms | undefined;
-export function useForms(f: Forms | undefined): void { forms = f; }

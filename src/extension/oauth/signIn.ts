@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from '../settings';
 import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../../mcp';
-import { confirmAndOpen } from '../ui/externalUrl';
+import { confirmAndOpen, externalUrlUi } from '../ui/externalUrl';
 import type { TestSeams } from '../testSupport';
 
 /**
@@ -51,7 +51,7 @@ export class OAuthBridge implements vscode.Disposable {
     if (this.seams?.openBrowser) return this.seams.openBrowser(server, url);
     // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
     // full URL that is then opened.
-    const r = await confirmAndOpen(url, { asker: vscode.l10n.t('MCP server {0}', quoted(server)), purpose: 'signIn', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') });
+    const r = await confirmAndOpen(url, { asker: vscode.l10n.t('MCP server {0}', quoted(server)), purpose: 'signIn', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') }, externalUrlUi(this.seams));
     if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 
@@ -62,7 +62,7 @@ export class OAuthBridge implements vscode.Disposable {
     /** Starts a server through the extension's gate (launch consent, trust); default: the connection's own start. */
     private readonly startServer?: (name: string) => Promise<void>,
     /** Test-only replacement of the browser step (testSupport.ts; given in test mode only). */
-    private readonly seams?: Pick<TestSeams, 'openBrowser'>,
+    private readonly seams?: Pick<TestSeams, 'openBrowser' | 'externalUrlUi'>,
   ) {
     this.disposables.push(vscode.window.registerUriHandler({ handleUri: uri => this.handle(uri) }));
   }

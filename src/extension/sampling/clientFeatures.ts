@@ -10,6 +10,7 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageResult } from '@mod
 import { type ClientFeatures, type ModelDescriptor, type SamplingContext, type SamplingPolicy, offeredTools, type OfferedTools, dialogText, quoted, shownName } from '../../mcp';
 import { createElicit } from '../elicitation/elicitation';
 import type { TestSeams } from '../testSupport';
+import type { Forms } from '../forms/forms';
 import { blocksOf, describeSampling, lastUserText, withLastUserText } from './describe';
 import { KeyedQueue, ScopedGrants, type Grant } from '../trust/grants';
 import { applyStopSequences } from './stopSequences';
@@ -53,7 +54,9 @@ export interface ClientFeatureDeps {
   /** Where each server is defined plus its definition key: what "always" grants are keyed by and kept in. */
   identity?: ServerIdentityLookup;
   /** Test-only replacements of the sampling and elicitation dialogs (testSupport.ts; given in test mode only). */
-  seams?: Pick<TestSeams, 'samplingUi' | 'elicitUi' | 'urlElicitUi'>;
+  seams?: Pick<TestSeams, 'samplingUi' | 'elicitUi' | 'urlElicitUi' | 'externalUrlUi'>;
+  /** The form host: an elicitation of more than one field is one form (undefined: quick inputs only). */
+  forms?: Forms;
 }
 
 /** The client features plus hooks for tests and commands. */
@@ -210,7 +213,7 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   // A server's sampling and elicitation questions, once per turn through the governor: after a Deny (or a Decline)
   // that server's later requests of the kind are refused without a dialog this session.
   const turns = new ServerTurns(govern);
-  const elicitation = createElicit(deps.log, turns, deps.seams);
+  const elicitation = createElicit(deps.log, turns, deps.seams, deps.forms);
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
     const [model] = await chatModels({ id: ctx.model.id });

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { ask as askDialog } from './dialogs';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../mcp';
+import type { TestSeams } from '../testSupport';
 
 /** The dialog and the open, replaceable for tests (they see exactly the text shown and the string opened). */
 export interface ExternalUrlUi {
@@ -27,21 +28,12 @@ export const realExternalUrlUi: ExternalUrlUi = {
   },
 };
 
-let ui: ExternalUrlUi = realExternalUrlUi;
-
-/** Replaces the dialog and the open (tests); undefined restores the real ones. */
-export function setExternalUrlUi(u: Partial<ExternalUrlUi> | undefined): void {
-  ui = { ...realExternalUrlUi, ...u };
-}
-
-/** Shows the modal (text from externalUrlPrompt) with the given buttons; resolves the button picked. */
-export function askExternalUrl(question: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
-  return ui.ask(question, detail, buttons);
-}
-
-/** Opens exactly `url`: the `url` of an ExternalUrl from parseExternalUrl, the value the dialog showed. */
-export function openExternalUrl(url: string): Promise<boolean> {
-  return ui.open(url);
+/**
+ * The dialog and the open a feature uses now: the real ones, or (tests) the replacements in the test seams the feature
+ * was given at construction (issue 39: no module state), the rest real. Read each time one is asked.
+ */
+export function externalUrlUi(seams: Pick<TestSeams, 'externalUrlUi'> | undefined): ExternalUrlUi {
+  return seams?.externalUrlUi ? { ...realExternalUrlUi, ...seams.externalUrlUi } : realExternalUrlUi;
 }
 
 /** What `confirmAndOpen` did. */
@@ -53,9 +45,9 @@ export type ExternalUrlOutcome =
  * Parses `raw` once; refuses what may not be opened (without asking); otherwise asks "<asker> wants to open
  * <origin>" with the full URL in the detail and opens that same URL if the user picks `button` (and `closed`, the
  * asker's lifetime, has not ended meanwhile).
- * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts).
+ * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts). `ui`: `externalUrlUi(seams)`.
  */
-export async function confirmAndOpen(raw: unknown, ask: { asker: string; purpose?: 'signIn'; message?: string; button: string; closed?: AbortSignal }): Promise<ExternalUrlOutcome> {
+export async function confirmAndOpen(raw: unknown, ask: { asker: string; purpose?: 'signIn'; message?: string; button: string; closed?: AbortSignal }, ui: ExternalUrlUi): Promise<ExternalUrlOutcome> {
   const target = parseExternalUrl(raw);
   if (target instanceof Error) return { outcome: 'refused', reason: target.message };
   const { question, detail } = externalUrlPrompt(ask.asker, target, { purpose: ask.purpose, message: ask.message });
