@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { GatewayNames, gatewayName, MAX_GATEWAY_NAME, sanitiseName } from '../../src/mcp/gateway/names';
-import { parseResourceUri, resourceUri } from '../../src/mcp/gateway/server';
+import { parseResourceUri, resourceUri } from '../../src/mcp/gateway/gatewayUris';
 import { newSecret, secretsEqual } from '../../src/mcp/gateway/wire';
 
 describe('Gateway: names, URIs, secret', () => {

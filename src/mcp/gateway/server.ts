@@ -1,8 +1,9 @@
 /**
  * The gateway's MCP server: what VS Code's own MCP support sees of MCP Host. It offers the servers' tools, prompts
- * and resources under names unique across servers (names.ts), answers every request through the host (so launch
- * consent, limits, redaction, History and App views apply as for any other use), and follows the servers' changes
- * with its own `list_changed`. Built on the SDK v2 server package; one instance per gateway connection (channel.ts).
+ * and resources under names unique across servers (names.ts; the resource URIs: gatewayUris.ts), answers every
+ * request through the host (so launch consent, limits, redaction, History and App views apply as for any other use),
+ * and follows the servers' changes with its own `list_changed`. Built on the SDK v2 server package; one instance per
+ * gateway connection (channel.ts).
  *
  * Annotations are a server's claims: VS Code runs a tool marked `readOnlyHint` without asking, so the gateway
  * forwards `readOnlyHint: true` only for a tool the user allowed "always" in MCP Host, and never the server's own.
@@ -28,9 +29,8 @@ import { CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCod
 import type { CodeModeLimits } from '../codemode/codeModeLimits';
 import { programValue } from '../codemode/codeModeResult';
 import { ProgressForwarder } from './progress';
+import { parseResourceUri, resourceUri, templateUri } from './gatewayUris';
 
-/** The scheme of the resource URIs the gateway hands out: `mcp-host-gateway://<server>/<original URI, encoded>`. */
-export const GATEWAY_RESOURCE_SCHEME = 'mcp-host-gateway';
 /** Changes are gathered this long before one `list_changed` goes out. */
 export const LIST_CHANGED_DEBOUNCE_MS = 150;
 
@@ -431,32 +431,4 @@ function boundedContext(args: unknown): Record<string, string> | undefined {
     if (typeof v === 'string' && k.length <= 256 && v.length <= MAX_COMPLETION_CHARS) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-/**
- * The gateway template of a server's resource template: like {@link resourceUri}, with the template's expressions
- * (`{id}`, `{+path}`) kept, so that VS Code's expansion gives a gateway URI whose decoding is the server's own URI.
- */
-export function templateUri(server: string, uriTemplate: string): string {
-  const body = uriTemplate.replace(/\{[^{}]*\}|[^{]+|\{/g, m => (m.startsWith('{') && m.endsWith('}') ? m : encodeURIComponent(m)));
-  return `${GATEWAY_RESOURCE_SCHEME}://${encodeURIComponent(server)}/${body}`;
-}
-
-/** The gateway URI of a server's resource. */
-export function resourceUri(server: string, uri: string): string {
-  return `${GATEWAY_RESOURCE_SCHEME}://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
-}
-
-/** The server and original URI behind a gateway URI. */
-export function parseResourceUri(uri: string): { server: string; uri: string } | undefined {
-  const prefix = `${GATEWAY_RESOURCE_SCHEME}://`;
-  if (!uri.startsWith(prefix)) return undefined;
-  const rest = uri.slice(prefix.length);
-  const slash = rest.indexOf('/');
-  if (slash <= 0) return undefined;
-  try {
-    return { server: decodeURIComponent(rest.slice(0, slash)), uri: decodeURIComponent(rest.slice(slash + 1)) };
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@
  *                                          readable errors, the H12 re-initialize)
  *   serverRequests.ts                      the bound on what the server asks of the host
  *   serverLog.ts                           the server's log and stderr tail through the one redaction path
+ *   shownCatalogue.ts                      the catalogue shown: live, held across a restart (H585), or cached
  *   notificationListeners.ts               the listeners for the server's notifications by method
  *   history.ts                             the protocol timeline
  *   ../skills/skills.ts                    the server's skills (SEP-2640): listed, read on use, verified
@@ -22,8 +23,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { RequestOptions, ServerHandle } from '../api';
 import { Emitter, type Disposable, type Event } from '../events';
-import { awaitsRestart, type Catalogue, type ClientFeatures, type LogEntry, type Root, type ServerDefinition, type ServerState } from '../types';
-import { CATALOGUE_KINDS, emptyCatalogue, type CatalogueKind } from '../catalogue/paging';
+import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, ServerState } from '../types';
+import type { CatalogueKind } from '../catalogue/paging';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
 import { TIMEOUT_LIMITS, resolveLimits, type Limits } from '../limits';
@@ -33,8 +34,10 @@ import { SamplingService } from '../features/sampling';
 import type { LoadEnvironment } from '../launch/stdio';
 import type { ReconnectionOptions } from '../launch/http';
 import type { McpSession, ServerNotification, SessionHost, TransportKind } from './session';
-import { Supervisor, type RestartPolicy } from './supervisor';
+import { Supervisor } from './supervisor';
+import type { RestartPolicy } from './crashLoopGuard';
 import { ServerLog } from './serverLog';
+import { ShownCatalogue } from './shownCatalogue';
 import { ServerCalls } from './calls';
 import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notificationListeners';
@@ -52,7 +55,7 @@ import * as l10n from '@vscode/l10n';
 
 export { defaultLoadEnvironment } from '../launch/stdio';
 export { STDIO_PROBE_TIMEOUT, type ServerNotification, type TransportKind } from './session';
-export type { RestartPolicy } from './supervisor';
+export type { RestartPolicy } from './crashLoopGuard';
 export { STDERR_TAIL } from './serverLog';
 
 export { COMPLETION_MAX } from './calls';
@@ -126,29 +129,18 @@ export class Connection implements ServerHandle {
   readonly onDidChangeSkills: Event<readonly SkillInfo[]>;
   /** Which transport won the last connect. */
   transportKind: TransportKind | undefined;
-  /**
-   * Tools that cannot be called, with the reason, as far as known without compiling (the list's checks, and the tools
-   * compiled so far: a schema is compiled on its tool's first call).
-   */
-  get invalidTools(): ReadonlyMap<string, string> {
-    const out = new Map<string, string>();
-    const c = this.supervisor.session?.catalogue;
-    if (!c) return out;
-    for (const t of c.catalogue.tools) {
-      const why = c.toolProblem(t.name);
-      if (why) out.set(t.name, why);
-    }
-    return out;
-  }
+  /** Tools that cannot be called, with the reason, as far as known without compiling (shownCatalogue.ts). */
+  get invalidTools(): ReadonlyMap<string, string> { return this.shown.invalidTools; }
 
-  private readonly _onDidChangeCatalogue = new Emitter<Catalogue>();
+  /** The catalogue shown: the live one, one held across a restart (H585), or the cached seed (shownCatalogue.ts). */
+  private readonly shown = new ShownCatalogue(() => this.state, () => this.supervisor.session);
   private readonly _onDidUpdateResource = new Emitter<string>();
   private readonly _onDidDenyInSandbox = new Emitter<SandboxDenial>();
   /** Each thing the OS sandbox refused this server (logged too, with source `sandbox`). */
   readonly onDidDenyInSandbox: Event<SandboxDenial> = this._onDidDenyInSandbox.event;
   private disposed = false;
   readonly onDidChangeState: Event<ServerState>;
-  readonly onDidChangeCatalogue: Event<Catalogue> = this._onDidChangeCatalogue.event;
+  readonly onDidChangeCatalogue: Event<Catalogue> = this.shown.onDidChange;
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
   readonly onLog: Event<LogEntry>;
 
@@ -173,7 +165,7 @@ export class Connection implements ServerHandle {
       clientInfo: options.clientInfo, features: options.features ?? {}, sampling: this.sampling,
       samplingPolicy: () => this._definition.sampling, roots: () => this.visibleRoots(),
       negotiation: options.negotiation, probeTimeoutMs: options.probeTimeoutMs, compileToolSchemas: options.compileToolSchemas,
-      onCatalogue: (_s, c) => this.catalogueChanged(c),
+      onCatalogue: (_s, c) => this.shown.changed(c),
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
       onNotification: n => this.notifications.dispatch(n),
       onClosed: s => this.supervisor.onSessionClosed(s),
@@ -220,16 +212,14 @@ export class Connection implements ServerHandle {
         if (s.era === 'modern') void s.listenForChanges(() => this.supervisor.session === s);
         await s.loadCatalogue();
         // H585: the new session listed its own; the crashed session's catalogue is no longer held.
-        if (this.held) { this.held = undefined; this._onDidChangeCatalogue.fire(this.catalogue); }
+        this.shown.listed();
         // Skills: the list only (names, descriptions, file digests); no file is read until a skill is loaded.
         if (this.supervisor.session === s) await this.serverSkills.attach(s.client);
       },
       cleared: () => {
         if (!this.supervisor.session) this.serverSkills.clear();
         // H585: a crashed server awaiting its automatic restart keeps offering what it listed; otherwise nothing.
-        this.held = awaitsRestart(this.state) ? this.lastLive : undefined;
-        if (!this.held) this.lastLive = undefined;
-        this._onDidChangeCatalogue.fire(this.held ?? emptyCatalogue());
+        this.shown.cleared();
       },
     });
     this.onDidChangeState = this.supervisor.onDidChangeState;
@@ -243,30 +233,9 @@ export class Connection implements ServerHandle {
   get name(): string { return this._definition.name; }
   get definition(): ServerDefinition { return this._definition; }
   get state(): ServerState { return this.supervisor.state; }
-  get catalogue(): Catalogue {
-    // H585: while the restart after a crash is awaited, and until the new session has listed, the crashed one's catalogue.
-    if (this.held && (awaitsRestart(this.state) || this.state.kind === 'running')) return this.held;
-    if (this.state.kind === 'running') {
-      const session = this.supervisor.session;
-      const live = session?.catalogue?.catalogue;
-      if (live) return live;
-      // The session just ended and its crash is being recorded (a few ms): what it listed, not nothing.
-      if (!session && this.lastLive) return this.lastLive;
-    }
-    if (this.lastLive && awaitsRestart(this.state)) return this.lastLive;
-    return this.seed ?? emptyCatalogue();
-  }
-  /** The catalogue the running session published last (H585: kept for a crashed server awaiting its restart). */
-  private lastLive?: Catalogue;
-  /** The crashed session's catalogue, from the crash until the restarted session has listed its own (H585). */
-  private held?: Catalogue;
-  /** The last known catalogue (a cache), shown until the server answers; nothing is called from it. */
-  private seed?: Catalogue;
-  get catalogueStale(): boolean { return this.state.kind !== 'running' && this.seed !== undefined; }
-  seedCatalogue(c: Catalogue | undefined): void {
-    this.seed = c;
-    if (this.state.kind !== 'running') this._onDidChangeCatalogue.fire(this.catalogue);
-  }
+  get catalogue(): Catalogue { return this.shown.current; }
+  get catalogueStale(): boolean { return this.shown.stale; }
+  seedCatalogue(c: Catalogue | undefined): void { this.shown.seedWith(c); }
   get stderrTail(): readonly string[] { return this.serverLog.stderrTail; }
   /** The skills the running server lists (SEP-2640): names and descriptions only, nothing of their files read. */
   /**
@@ -290,10 +259,7 @@ export class Connection implements ServerHandle {
     await this.ready();
     return this.serverSkills.read(nameOrUri, ref, opts?.signal);
   }
-  async refreshCatalogue(kind?: CatalogueKind): Promise<void> {
-    const c = this.supervisor.session?.catalogue;
-    if (c) await Promise.all((kind ? [kind] : CATALOGUE_KINDS).map(k => c.refresh(k)));
-  }
+  refreshCatalogue(kind?: CatalogueKind): Promise<void> { return this.shown.refresh(kind); }
   /** This server's part of the one redaction path (redact.ts): its definition's secrets and its launch environment's. */
   get redactor(): Redactor { return this.serverLog.redactor; }
   /** True when this server's process runs in the OS sandbox (its `sandboxEnabled`, or the host forces it). */
@@ -342,7 +308,7 @@ export class Connection implements ServerHandle {
     this.timeline.dispose();
     this.toolTasks.dispose();
     this.serverSkills.dispose();
-    this._onDidChangeCatalogue.dispose();
+    this.shown.dispose();
     this._onDidUpdateResource.dispose();
     this._onDidDenyInSandbox.dispose();
     this.serverLog.dispose();
@@ -368,13 +334,6 @@ export class Connection implements ServerHandle {
       kind: 'running', since: Date.now(), protocolVersion, era, serverInfo: info, capabilities: session.client.getServerCapabilities() ?? {},
       ...(instructions ? { instructions } : {}), transport: session.kind,
     };
-  }
-
-  private catalogueChanged(c: Catalogue): void {
-    this.lastLive = c;
-    if (this.held) return; // published once the new session has listed everything (installed)
-    // Nothing here compiles a tool's schemas (they are compiled on the tool's first call).
-    this._onDidChangeCatalogue.fire(c);
   }
 
   /**

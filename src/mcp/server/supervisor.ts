@@ -3,7 +3,8 @@
  * startup timeout, restarts after crashes with backoff and stops after a crash loop (its message carries the
  * last stderr line), a periodic health check, the end of a stdio launch whose stdout closed, and shutdown
  * (a stdio launch's whole process tree: stdin EOF → SIGTERM → SIGKILL). What a session is and how it is
- * launched come from the connection (`SupervisorHost.launch`); this file only decides when.
+ * launched come from the connection (`SupervisorHost.launch`); this file only decides when. The crash-loop guard and
+ * the backoff are crashLoopGuard.ts; a call's wait for a start or a restart is restartWait.ts.
  *
  * Every failure becomes state plus a log line; no method leaves an unhandled rejection behind.
  */
@@ -15,20 +16,8 @@ import { startFailureReason } from '../process/startReason';
 import { awaitsRestart, type LogEntry, type LogLevel, type ServerState } from '../types';
 import { CommandNotFoundError } from '../process/resolveCommand';
 import * as l10n from '@vscode/l10n';
-
-/** Restart policy after crashes. */
-export interface RestartPolicy {
-  /** Restart automatically after a crash (default true). */
-  enabled?: boolean;
-  /** First backoff delay (default 1000 ms), doubled per crash. */
-  initialDelayMs?: number;
-  /** Backoff cap (default 30 000 ms). */
-  maxDelayMs?: number;
-  /** Crashes within `windowMs` that stop restarting (default 5). */
-  maxCrashes?: number;
-  /** Window for counting crashes (default 180 000 ms). */
-  windowMs?: number;
-}
+import { nextState, untilStarted } from './restartWait';
+import { CrashLoopGuard, type RestartPolicy } from './crashLoopGuard';
 
 /** The longest a failed start waits for the server's stderr to end before the session is torn down (ms). */
 const STDERR_DRAIN_MS = 2000;
@@ -70,7 +59,7 @@ export class Supervisor {
   /** Bumped by every start/stop so stale async work can tell it is stale. */
   private epoch = 0;
   private attempt = 0;
-  private crashes: number[] = [];
+  private readonly crashGuard = new CrashLoopGuard();
   private retryTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private pingFailures = 0;
@@ -125,7 +114,7 @@ export class Supervisor {
     if (this._state.kind === 'running') return Promise.resolve();
     if (this.startPromise) return this.startPromise;
     this.cancelRetry();
-    this.crashes = [];
+    this.crashGuard.reset();
     return this.beginStart(false);
   }
 
@@ -208,39 +197,23 @@ export class Supervisor {
         if (this._session) return this._session;
         // The session just ended and the crash is being recorded (a few ms): decide on the state that follows (a stop
         // in progress is not a reason to start the server again).
-        if (await this.nextState(signal) && this.state.kind !== 'stopped') return this.ready(signal);
+        if (await nextState(this.onDidChangeState, this.host.startupTimeout(), this.name, signal) && this.state.kind !== 'stopped') return this.ready(signal);
         break;
       case 'starting':
-        if (this.startPromise) await this.untilStarted(this.startPromise, awaitsRestart(this._state), signal);
+        if (this.startPromise) await untilStarted(this.startPromise, awaitsRestart(this._state), this.name, () => this._state.kind === 'stopped', signal);
         break;
       case 'stopped':
         await this.start();
         break;
       case 'error':
         if (!awaitsRestart(this._state)) throw new McpHostError(l10n.t('server `{0}` is not running: {1}', this.name, this._state.message));
-        await this.untilStarted(this.restartNow(), true, signal);
+        await untilStarted(this.restartNow(), true, this.name, () => this._state.kind === 'stopped', signal);
         break;
       default:
         assertNever(this._state, 'state');
     }
     if (!this._session) throw new McpHostError(l10n.t('server `{0}` is not running', this.name));
     return this._session;
-  }
-
-  /** Resolves true on the next state change, false after the startup timeout; the caller's cancellation rejects. */
-  private nextState(signal?: AbortSignal): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      const done = (v: boolean | Error) => {
-        clearTimeout(timer);
-        sub.dispose();
-        signal?.removeEventListener('abort', onAbort);
-        if (v instanceof Error) reject(v); else resolve(v);
-      };
-      const onAbort = () => done(new McpHostError(l10n.t('the call to server `{0}` was cancelled while the server was restarting', this.name)));
-      const sub = this.onDidChangeState(() => done(true));
-      const timer = setTimeout(() => done(false), this.host.startupTimeout());
-      if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   /**
@@ -256,25 +229,6 @@ export class Supervisor {
     const p = this.beginStart(true, true);
     p.catch(() => undefined);
     return p;
-  }
-
-  /** Waits for a start; a failed restart after a crash says so, with the fix; the caller's cancellation ends the wait. */
-  private async untilStarted(start: Promise<void>, restart: boolean, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new McpHostError(cancelledWhile(this.name, restart));
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new McpHostError(cancelledWhile(this.name, restart)));
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      await Promise.race([start, aborted]);
-    } catch (err) {
-      if (!restart || signal?.aborted || this._state.kind === 'stopped') throw err;
-      throw new McpHostError(l10n.t('server `{0}` crashed and its automatic restart failed: {1}. See the server\'s log in MCP Host, fix the problem and start the server again', this.name, messageOf(err)), undefined, { cause: err });
-    } finally {
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      aborted.catch(() => undefined);
-    }
   }
 
   /** A new session in place of `old` (an HTTP server forgot ours). Single-flight. */
@@ -361,21 +315,17 @@ export class Supervisor {
    * session had been running (not a failed restart), so its tools stay offered until the restart (H585).
    */
   private recordCrash(message: string, running: boolean): void {
-    const policy = this.host.restart ?? {};
     const now = Date.now();
-    const windowMs = policy.windowMs ?? 180_000;
-    const maxCrashes = policy.maxCrashes ?? 5;
-    this.crashes = this.crashes.filter(t => now - t < windowMs);
-    this.crashes.push(now);
-    if (policy.enabled === false) {
+    const verdict = this.crashGuard.record(this.host.restart ?? {}, now);
+    if (verdict.kind === 'off') {
       this.setError(message);
       return;
     }
-    if (this.crashes.length >= maxCrashes) {
-      this.setError(l10n.t('{0}. It crashed {1} times in {2}, so it will not be restarted automatically; fix the problem and start it again', message, this.crashes.length, fmtMs(windowMs)), true);
+    if (verdict.kind === 'loop') {
+      this.setError(l10n.t('{0}. It crashed {1} times in {2}, so it will not be restarted automatically; fix the problem and start it again', message, verdict.crashes, fmtMs(verdict.windowMs)), true);
       return;
     }
-    const delay = Math.min((policy.initialDelayMs ?? 1000) * 2 ** (this.crashes.length - 1), policy.maxDelayMs ?? 30_000);
+    const delay = verdict.delay;
     this.setError(l10n.t('{0}; restarting in {1}', message, fmtMs(delay)), false, now + delay, running);
     const epoch = this.epoch;
     this.retryTimer = setTimeout(() => {
@@ -482,11 +432,4 @@ function fromSettings(err: unknown): boolean {
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return true;
   }
   return false;
-}
-
-/** A call given up by its caller while the server was starting or restarting (two whole messages, for translators). */
-function cancelledWhile(name: string, restart: boolean): string {
-  return restart
-    ? l10n.t('the call to server `{0}` was cancelled while the server was restarting', name)
-    : l10n.t('the call to server `{0}` was cancelled while the server was starting', name);
 }
