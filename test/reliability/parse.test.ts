@@ -62,9 +62,12 @@ describe('Reliability: big stdout lines parsed in slices (H142–H145)', functio
     // so the bound is on accumulation, not on the collector's timing; after a full collection next to nothing of it
     // remains (below: seen 9-13 MiB).
     assert.ok(peak < 512 * MiB, `heap + external grew by ${Math.round(peak / MiB)} MiB for 1 GB of lines`);
-    collectGarbage();
-    const kept = inUse() - base;
-    assert.ok(kept < 48 * MiB, `${Math.round(kept / MiB)} MiB still held after the 1 GB of lines and a full collection`);
+    // A full collection frees the heap at once, but the lines' buffers (external memory) are released by V8's
+    // background threads after it, later on a loaded machine (a full run saw 69 MiB right after the collection): so
+    // collect until what is held is under the bound, or fail naming what stayed.
+    let kept = Infinity;
+    await until(() => { collectGarbage(); kept = inUse() - base; return kept < 48 * MiB; }, 'under 48 MiB held after the 1 GB of lines and a full collection', 15_000)
+      .catch(() => assert.fail(`${Math.round(kept / MiB)} MiB still held after the 1 GB of lines and repeated full collections`));
     assert.equal(textOf(await c.callTool('ping', {})), 'pong');
     await t.assertBystanderUndisturbed();
   });

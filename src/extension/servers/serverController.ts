@@ -122,7 +122,8 @@ export class ServerController extends ServerGates {
       const lazyHeld = lazy && !raw.disabled && raw.autoStart === undefined && autoStartAll && this.host.get(raw.name)?.state.kind !== 'running';
       const waits = lazyHeld && !this.used.has(raw.name);
       if (waits) this.lazy.add(raw.name);
-      const wantsStart = lazyHeld ? false : raw.autoStart ?? autoStartAll;
+      // A server turned off is neither started nor asked about (no consent dialog for it): only turning it on does.
+      const wantsStart = !raw.disabled && (lazyHeld ? false : raw.autoStart ?? autoStartAll);
       const mayPrompt = (wantsStart || this.promptFor.has(raw.name)) && (origin === 'user' || trusted);
       const missing: string[] = [];
       const scoped = origin === 'workspace'
