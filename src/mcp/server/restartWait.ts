@@ -17,7 +17,7 @@ export function nextState(onDidChangeState: Event<ServerState>, startupTimeout: 
       signal?.removeEventListener('abort', onAbort);
       if (v instanceof Error) reject(v); else resolve(v);
     };
-    const onAbort = () => done(new McpHostError(l10n.t('the call to server `{0}` was cancelled while the server was restarting', name)));
+    const onAbort = () => done(new McpHostError(cancelledWhile(name, true)));
     const sub = onDidChangeState(() => done(true));
     const timer = setTimeout(() => done(false), startupTimeout);
     if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
