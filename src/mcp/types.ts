@@ -9,40 +9,36 @@ import type {
   ElicitRequestURLParams,
 } from '@modelcontextprotocol/client';
 import type { UrlElicitationOutcome } from './features/urlElicitation';
+import type { CommonProperty, HttpProperty, serverSchema, ServerFields, StdioProperty } from './config/schema';
+import type { FromSchema } from './config/schemaType';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (the shape of VS Code's mcp.json, under `mcpHost.servers` / `mcpHost.inputs`)
 // ---------------------------------------------------------------------------------------------
 
+// The fields are the server schema's (config/schema.ts `serverSchema`, documented there by `markdownDescription`),
+// typed from it: a new property of the schema is a field here with no edit (issue 39).
+
+type Property = typeof serverSchema.properties;
+
 /** Timeouts in milliseconds. `startup` covers spawn/connect + `initialize`; `request` each later request. */
-export interface TimeoutConfig {
-  startup?: number;
-  request?: number;
-}
+export type TimeoutConfig = FromSchema<Property['timeout']>;
 
-/** Per-server sampling policy (see the chat issue). */
-export interface SamplingPolicy {
-  /** Model ids (or substrings) this server may use; empty or missing = any. */
-  allowedModels?: string[];
-  /** Pin one model id; overrides modelPreferences. */
-  model?: string;
-  /** Max sampling requests per minute from this server (default 10). */
-  maxRequestsPerMinute?: number;
-  /** Upper bound on maxTokens the server may ask for. */
-  maxTokens?: number;
-}
+/** Per-server sampling policy: allowed models, a pinned model, requests per minute, a cap on `maxTokens`. */
+export type SamplingPolicy = FromSchema<Property['sampling']>;
 
-interface ServerDefinitionBase {
+/** The `sandbox` object of a stdio server, in the shape of VS Code's `mcp.json` (paths absolute or `~/…` once resolved). */
+export type SandboxSettings = FromSchema<Property['sandbox']>;
+
+/** `workloadIdentity` of an http/sse server (SEP-1933): exactly one of `tokenFile` (variables resolved) and `tokenEnv`. */
+export type WorkloadIdentityConfig = FromSchema<Property['workloadIdentity']>;
+
+/** Fields the resolver always fills (config/variables.ts): optional in settings, present in a resolved definition. */
+type Filled<P extends keyof ServerFields, F extends P> = Omit<Pick<ServerFields, P>, F> & Required<Pick<ServerFields, F>>;
+
+interface ServerDefinitionBase extends Pick<ServerFields, CommonProperty> {
   /** The key under `servers`: unique, shown everywhere. */
   name: string;
-  /** Do not start this server at all. */
-  disabled?: boolean;
-  /** Start when the host starts (default true) rather than on first use. */
-  autoStart?: boolean;
-  timeout?: TimeoutConfig;
-  /** Restrict roots to these workspace folder names (multi-root). Missing = every folder. */
-  roots?: string[];
-  sampling?: SamplingPolicy;
   /**
    * Values that never appear in any output (set by resolveServer): `${input:}` values, header values, URL
    * query values and credentials, `envFile` and `env` values whose names look secret, and `${env:}` values
@@ -51,54 +47,14 @@ interface ServerDefinitionBase {
   secrets?: string[];
 }
 
-export interface StdioServerDefinition extends ServerDefinitionBase {
+/** A stdio server: `command` resolved (an absolute path at spawn time), `args`, `env` (`null` removes a variable), … */
+export interface StdioServerDefinition extends ServerDefinitionBase, Filled<StdioProperty, 'command' | 'args' | 'env'> {
   type: 'stdio';
-  /** After variable resolution. Resolved to an absolute path at spawn time. */
-  command: string;
-  args: string[];
-  /** Merged over the user's environment; `null` removes a variable. */
-  env: Record<string, string | null>;
-  /** A dotenv file, merged before `env`. */
-  envFile?: string;
-  cwd?: string;
-  /** Run inside the OS sandbox (VS Code `mcp.json`'s `sandboxEnabled`; launch/sandboxPolicy.ts). */
-  sandboxEnabled?: boolean;
-  /** What the sandbox lets through besides the roots (VS Code `mcp.json`'s `sandbox`). Paths absolute or `~/…`. */
-  sandbox?: SandboxSettings;
 }
 
-/** The `sandbox` object of a stdio server, in the shape of VS Code's `mcp.json`. */
-export interface SandboxSettings {
-  filesystem?: {
-    /** More folders the server may write (its roots and temporary folder always). */
-    allowWrite?: string[];
-    /** More paths it may not read (the secrets of DEFAULT_DENY_READ always). */
-    denyRead?: string[];
-    /** Paths inside the writable folders that stay read-only. */
-    denyWrite?: string[];
-  };
-  network?: {
-    /** The only hosts it may reach (`example.com`, `*.example.com`, `127.0.0.1:8080`). Empty: none. */
-    allowedDomains?: string[];
-    /** Hosts refused even when allowed. */
-    deniedDomains?: string[];
-  };
-}
-
-export interface HttpServerDefinition extends ServerDefinitionBase {
+export interface HttpServerDefinition extends ServerDefinitionBase, Filled<HttpProperty, 'url' | 'headers'> {
   /** `http` = Streamable HTTP with SSE fallback; `sse` = the 2024-11-05 HTTP+SSE transport only. */
-  type: 'http' | 'sse';
-  url: string;
-  headers: Record<string, string>;
-  /** Sign in as a workload (SEP-1933): the jwt-bearer grant with the identity token from a file or variable. */
-  workloadIdentity?: WorkloadIdentityConfig;
-}
-
-/** `workloadIdentity` of an http/sse server: exactly one of `tokenFile` (variables resolved) and `tokenEnv`. */
-export interface WorkloadIdentityConfig {
-  clientId: string;
-  tokenFile?: string;
-  tokenEnv?: string;
+  type: Exclude<ServerFields['type'], 'stdio' | undefined>;
 }
 
 /** A fully validated and resolved server definition (no `${…}` left). */

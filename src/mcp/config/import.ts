@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
 import { getOwn } from '../schema/own';
+import { isServerField, type ServerField } from './schema';
 import * as l10n from '@vscode/l10n';
 
 export type ImportKind = 'vscode' | 'claude' | 'cursor' | 'windsurf' | 'copilot';
@@ -121,16 +122,21 @@ const TYPE_MAP: Record<string, string> = {
   stdio: 'stdio', http: 'http', sse: 'sse', 'streamable-http': 'http', streamablehttp: 'http', streamable_http: 'http', local: 'stdio',
 };
 
+/** Fields of the table that other clients write in their own shape; each has its case in convertForeignServer. */
+const FOREIGN_SHAPES: readonly ServerField[] = ['type', 'timeout'];
+
 /** Converts one `mcpServers` entry (Claude/Cursor/Windsurf/Cline) to this project's shape. */
 function convertForeignServer(name: string, def: unknown, kind: ImportKind, warnings: string[]): unknown {
   if (!isObject(def)) return def; // parseServers reports it with its path
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(def)) {
+    // A field of the table (schema.ts SERVER_FIELDS) is carried over as it is, unless other clients write it in
+    // another shape (FOREIGN_SHAPES, below): a new server-definition field is imported with no edit here.
+    if (isServerField(k) && !FOREIGN_SHAPES.includes(k)) {
+      setOwn(out, k, v);
+      continue;
+    }
     switch (k) {
-      case 'command': case 'args': case 'env': case 'envFile': case 'cwd': case 'url': case 'headers':
-      case 'disabled': case 'autoStart': case 'roots': case 'sampling':
-        out[k] = v;
-        break;
       case 'serverUrl':
         if (def.url === undefined) out.url = v;
         break;

@@ -7,6 +7,7 @@
  * defaults, enums and examples, and there are no `$ref`s, so a sub-schema can be copied as it is.
  */
 import { TIMEOUT_LIMITS } from '../limits';
+import type { FromSchema } from './schemaType';
 
 /** Keywords the VS Code settings editor understands that plain JSON Schema does not. */
 export const EDITOR_KEYWORDS = [
@@ -22,10 +23,12 @@ export const SAMPLING_LIMITS = {
   maxTokens: { minimum: 1, maximum: 1_000_000 },
 } as const;
 
-/** Properties only a stdio server may have. */
-export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const;
+/** Properties only a stdio server may have. A property in neither list is common to both transports. */
+export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'] as const satisfies readonly ServerField[];
 /** Properties only an http/sse server may have. */
-export const HTTP_PROPERTIES = ['url', 'headers', 'workloadIdentity'] as const;
+export const HTTP_PROPERTIES = ['url', 'headers', 'workloadIdentity'] as const satisfies readonly ServerField[];
+/** Properties accepted (so that VS Code's `mcp.json` pastes) and ignored: never copied into a parsed definition. */
+export const IGNORED_PROPERTIES = ['dev'] as const satisfies readonly ServerField[];
 
 const variablesNote =
   'Variables: `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`, `${userHome}`, ' +
@@ -299,8 +302,11 @@ export const serverSchema = {
  * server is run — a change is adopted in place (`Connection.updateDefinition`), never asks consent, never restarts.
  *
  * The one table: `definitionKey` (definitionKey.ts) hashes the identity fields only, and the host's restart rule is
- * that key; `toRawServer` (validate.ts) copies the fields it lists. `satisfies` makes a schema property without a class
- * a type error, and test/unit/definitionKey.test.ts checks the schema, package.json and this table agree.
+ * that key; `toRawServer` (validate.ts) copies the fields it lists, the resolver (variables.ts) and the import of other
+ * clients' configs (import.ts) carry them over, and `RawServer` and `ServerDefinition` are typed from the schema
+ * (`ServerFields`), so a new field is the schema's property and its row here (issue 39). `satisfies` makes a schema
+ * property without a class a type error, and test/unit/definitionKey.test.ts checks the schema, package.json and this
+ * table agree.
  */
 export type FieldClass = 'identity' | 'tuning';
 
@@ -346,10 +352,31 @@ export const DEFINITION_FIELDS = { ...SERVER_FIELDS, ...RESOLVED_FIELDS } as con
 export const IDENTITY_FIELDS = (Object.keys(DEFINITION_FIELDS) as (keyof typeof DEFINITION_FIELDS)[])
   .filter(k => DEFINITION_FIELDS[k] === 'identity');
 
-/** Properties both transport types may have (besides `type`): the table's fields that are not stdio- or http-only. */
-export const COMMON_PROPERTIES = (Object.keys(SERVER_FIELDS) as (keyof typeof SERVER_FIELDS)[])
-  .filter(k => k !== 'type' && k !== 'dev' && !(STDIO_PROPERTIES as readonly string[]).includes(k) && !(HTTP_PROPERTIES as readonly string[]).includes(k)) as
-  readonly ('disabled' | 'autoStart' | 'timeout' | 'roots' | 'sampling')[];
+/** A property of the server schema: a key of the table. */
+export type ServerField = keyof typeof serverSchema.properties;
+export type StdioProperty = typeof STDIO_PROPERTIES[number];
+export type HttpProperty = typeof HTTP_PROPERTIES[number];
+export type IgnoredProperty = typeof IGNORED_PROPERTIES[number];
+/** A property both transport types may have (besides `type`): computed from the table and the two lists above. */
+export type CommonProperty = Exclude<ServerField, 'type' | StdioProperty | HttpProperty | IgnoredProperty>;
+
+/**
+ * A server definition as settings hold it, typed from the schema (schemaType.ts): every property optional (the schema's
+ * `allOf` requires `command` or `url`). `RawServer` (validate.ts) and `ServerDefinition` (types.ts) are derived from it,
+ * so a new property of the schema needs no type written anywhere else.
+ */
+export type ServerFields = FromSchema<typeof serverSchema>;
+
+/** True when `key` is a property of the server schema (an own key of the table, so never `constructor` or `__proto__`). */
+export function isServerField(key: string): key is ServerField {
+  return Object.prototype.hasOwnProperty.call(SERVER_FIELDS, key);
+}
+
+const NOT_COMMON: readonly string[] = ['type', ...STDIO_PROPERTIES, ...HTTP_PROPERTIES, ...IGNORED_PROPERTIES];
+
+/** Properties both transport types may have (besides `type`), in table order: the table's fields in neither list. */
+export const COMMON_PROPERTIES: readonly CommonProperty[] = (Object.keys(SERVER_FIELDS) as ServerField[])
+  .filter((k): k is CommonProperty => !NOT_COMMON.includes(k));
 
 /** `mcpHost.servers`. */
 export const serversSchema = {

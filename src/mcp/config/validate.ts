@@ -5,38 +5,27 @@
  */
 import type { ValidateFunction } from 'ajv';
 import * as l10n from '@vscode/l10n';
-import type { ConfigError, InputDefinition, SamplingPolicy, SandboxSettings, TimeoutConfig, WorkloadIdentityConfig } from '../types';
-import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES } from './schema';
+import type { ConfigError, InputDefinition } from '../types';
+import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES, type IgnoredProperty, type ServerFields } from './schema';
 import { compiledInputValidator, compiledServerValidator } from './validators.generated';
 import { lintSecrets } from './secrets';
 import { Redactor } from '../logging/redact';
 import { closest, describeValue, joinPath, typeName } from './paths';
 import { inputError, serverError, SERVER_PROPERTIES } from './configErrors';
 
-/** A server definition that passed validation, with `type` inferred; variables not yet resolved. */
-export interface RawServer {
+/**
+ * A server definition that passed validation, with `type` inferred; variables not yet resolved. Its fields are the
+ * server schema's (schema.ts `ServerFields`, typed from `serverSchema`) but the ignored ones (`dev`): a new property of
+ * the schema is a field here, and `toRawServer` copies it, with no edit.
+ */
+export interface RawServer extends Omit<ServerFields, 'type' | IgnoredProperty> {
   /** The key under `servers`. */
   name: string;
   /** The setting path of this server, e.g. `mcpHost.servers.github`. */
   path: string;
-  type: 'stdio' | 'http' | 'sse';
+  type: NonNullable<ServerFields['type']>;
   /** True when `type` was not written and was inferred from `command` / `url`. */
   typeInferred: boolean;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string | null>;
-  envFile?: string;
-  cwd?: string;
-  sandboxEnabled?: boolean;
-  sandbox?: SandboxSettings;
-  url?: string;
-  headers?: Record<string, string>;
-  workloadIdentity?: WorkloadIdentityConfig;
-  disabled?: boolean;
-  autoStart?: boolean;
-  timeout?: TimeoutConfig;
-  roots?: string[];
-  sampling?: SamplingPolicy;
 }
 
 export interface ParseOptions {
@@ -226,7 +215,7 @@ function toRawServer(name: string, path: string, def: Record<string, unknown>): 
   }
   const server: RawServer = { name, path, type, typeInferred };
   const copy = <K extends keyof RawServer>(k: K) => { if (def[k] !== undefined) server[k] = structuredClone(def[k]) as RawServer[K]; };
-  // The fields of the table (schema.ts SERVER_FIELDS): the type's own, then the common ones (`dev` is ignored).
+  // The fields of the table (schema.ts SERVER_FIELDS): the type's own, then the common ones (IGNORED_PROPERTIES are not).
   (type === 'stdio' ? STDIO_PROPERTIES : HTTP_PROPERTIES).forEach(copy);
   COMMON_PROPERTIES.forEach(copy);
   return { server, warnings };

@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import type { ConfigError, InputDefinition, SandboxSettings, ServerDefinition, WorkloadIdentityConfig } from '../types';
 import type { RawServer } from './validate';
 import { checkUrl } from './validate';
+import { COMMON_PROPERTIES, HTTP_PROPERTIES, STDIO_PROPERTIES, type CommonProperty, type HttpProperty, type ServerField, type StdioProperty } from './schema';
 import { appendPath, closest, describeValue, isSecretPath, joinPath } from './paths';
 import { parseDotenv } from './envFile';
 import { definitionSecrets, looksSecretName } from '../logging/redact';
@@ -63,6 +64,22 @@ const VARIABLE_ALIASES: Record<string, string> = {
   workspaceRoot: 'workspaceFolder', rootPath: 'workspaceFolder', cwd: 'workspaceFolder', home: 'userHome', HOME: 'userHome',
   workspaceRootFolderName: 'workspaceFolderBasename', separator: 'pathSeparator',
 };
+
+/**
+ * The fields this module resolves (variables substituted, paths made absolute, values checked) in `resolveInner`. Every
+ * other field of the table (schema.ts SERVER_FIELDS) that the server's transport may have is copied as it is, so a new
+ * server-definition field needs no line here unless it takes variables.
+ */
+const RESOLVED_HERE: readonly ServerField[] = ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'url', 'headers', 'workloadIdentity'];
+
+/** The fields of `raw` that resolution does not change (see RESOLVED_HERE), deep-copied. */
+function copiedAsIs(raw: RawServer): Pick<RawServer, CommonProperty | StdioProperty | HttpProperty> {
+  const out: Record<string, unknown> = {};
+  for (const k of [...COMMON_PROPERTIES, ...(raw.type === 'stdio' ? STDIO_PROPERTIES : HTTP_PROPERTIES)]) {
+    if (!RESOLVED_HERE.includes(k) && raw[k] !== undefined) out[k] = structuredClone(raw[k]);
+  }
+  return out as Pick<RawServer, CommonProperty | StdioProperty | HttpProperty>;
+}
 
 /** A string-valued place in a raw definition: its server-relative path and value. */
 interface Slot {
@@ -288,14 +305,7 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
       }
     });
 
-    const base = {
-      name: raw.name,
-      ...(raw.disabled !== undefined && { disabled: raw.disabled }),
-      ...(raw.autoStart !== undefined && { autoStart: raw.autoStart }),
-      ...(raw.timeout && { timeout: { ...raw.timeout } }),
-      ...(raw.roots && { roots: [...raw.roots] }),
-      ...(raw.sampling && { sampling: structuredClone(raw.sampling) }),
-    };
+    const base = { name: raw.name, ...copiedAsIs(raw) };
     const withSecrets = <T extends ServerDefinition>(d: T): T => {
       for (const v of definitionSecrets(d)) secrets.add(v);
       const list = [...secrets].filter(v => v.length > 0);
@@ -359,7 +369,6 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
         ...base, type: 'stdio', command, args, env,
         ...(envFile !== undefined && { envFile }),
         ...(cwd !== undefined && { cwd }),
-        ...(raw.sandboxEnabled !== undefined && { sandboxEnabled: raw.sandboxEnabled }),
         ...(sandbox && { sandbox }),
       });
       return { definition, warnings };
