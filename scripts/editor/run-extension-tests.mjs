@@ -32,12 +32,12 @@ const outFile = args.out ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ext
 fs.writeFileSync(outFile, '');
 // What the workbench shows, for a test that must read a part the extension host cannot (a walkthrough page rendered
 // in the workbench's own webview): GET <MCP_HOST_UI_PROBE>/frames answers the visible text of every frame of the page
-// (nested webview frames included) as JSON [{ url, text }], each text cut at 20,000 characters. On 127.0.0.1 only,
+// (nested webview frames included) as JSON [{ url, main, text }] (`main`: the workbench's own frame), each text cut at 20,000 characters. On 127.0.0.1 only,
 // for the suite of this run (the URL goes to its extension host alone); closed when the run ends.
 let page;
 const probe = http.createServer((req, res) => {
   if (req.method !== 'GET' || req.url !== '/frames' || !page) { res.writeHead(404).end(); return; }
-  void Promise.all(page.frames().map(async f => ({ url: f.url().slice(0, 300), text: String(await f.evaluate(() => document.body?.innerText ?? '').catch(() => '')).slice(0, 20000) })))
+  void Promise.all(page.frames().map(async f => ({ url: f.url().slice(0, 300), main: f === page.mainFrame(), text: String(await f.evaluate(() => document.body?.innerText ?? '').catch(() => '')).slice(0, 20000) })))
     .then(frames => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(frames)), e => res.writeHead(500).end(String(e)));
 });
 await new Promise(resolve => probe.listen(0, '127.0.0.1', resolve));
