@@ -13,6 +13,10 @@
   const limits = (() => { try { return JSON.parse(document.body.dataset.limits || '{}'); } catch { return {}; } })();
   const cap = (k, d) => (typeof limits[k] === 'number' && limits[k] > 0 ? limits[k] : d);
   const MAX_CHARS = cap('maxChars', 4 * 1024 * 1024);
+  // What this page may say, made by the extension in the editor's language (appPage.ts pageStrings, in this page's
+  // markup): no text a person reads is written here (test/unit/l10n.pages.test.ts, H632). A missing one is its key.
+  const strings = (() => { try { return JSON.parse(document.body.dataset.strings || '{}'); } catch { return {}; } })();
+  const say = k => (typeof strings[k] === 'string' ? strings[k] : k);
   let minHeight = 0;
 
   const css = name => getComputedStyle(document.body).getPropertyValue(name).trim();
@@ -118,13 +122,13 @@
     if (event.source === frame.contentWindow) {
       // From the view: relayed as JSON text, bounded; the extension host checks it is JSON-RPC (and the bounds again).
       const data = event.data;
-      if (!messages(1)) { refuse(data, 'Refused: the view sent messages faster than the host takes them (messages per second)'); if (dropped++ === 0) vscode.postMessage({ type: 'dropped' }); return; }
+      if (!messages(1)) { refuse(data, say('tooFast')); if (dropped++ === 0) vscode.postMessage({ type: 'dropped' }); return; }
       let text;
       try { text = JSON.stringify(data); } catch { return; }
       if (typeof text !== 'string') return;
-      if (text.length > MAX_CHARS) { refuse(data, `Refused: the message is larger than ${MAX_CHARS} characters`); return; }
+      if (text.length > MAX_CHARS) { refuse(data, say('tooLarge')); return; }
       if (queuedChars + text.length > QUEUED || !chars(text.length)) {
-        refuse(data, 'Refused: the view sent more than the host takes in a second (characters per second)');
+        refuse(data, say('tooMuch'));
         if (dropped++ === 0) vscode.postMessage({ type: 'dropped' });
         return;
       }
@@ -153,9 +157,11 @@
         fit();
         break;
       case 'probe':
-        // What this page shows now, for the extension's tests: the banner, the frame's permissions, the policies.
+        // What this page shows now, for the extension's tests: the banner, the frame's title and permissions, the
+        // policies, and the strings it was given.
         vscode.postMessage({
-          type: 'probe', banner: banner.hidden ? '' : bannerText.textContent, allow: frame.getAttribute('allow') || '',
+          type: 'probe', banner: banner.hidden ? '' : bannerText.textContent, title: frame.getAttribute('title') || '', strings,
+          allow: frame.getAttribute('allow') || '',
           sandbox: frame.getAttribute('sandbox') || '', srcdocChars: (frame.getAttribute('srcdoc') || '').length,
           csp: [...document.querySelectorAll('meta[http-equiv="Content-Security-Policy"]')].map(x => x.getAttribute('content')),
         });

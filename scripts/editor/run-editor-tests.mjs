@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTests } from '@vscode/test-electron';
 import { ensureShipped } from '../shipped.mjs';
+import { writePseudoPages } from '../l10n/pseudoPages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
@@ -76,7 +77,7 @@ for (const n of names) {
  * package.nls.<locale>.json and l10n/bundle.l10n.<locale>.json from `vscode-l10n-dev generate-pseudo` (the VSIX and
  * its unpacked folder stay as shipped: English only), and the user-data folder a language-pack entry for the locale
  * with no core translations, so that code-server (`--locale`, code-wrapper.sh) makes it the display language while
- * the workbench's own strings stay English. Returns the copy, the extension under test for this pass.
+ * the workbench's own strings stay English. The walkthrough's pages get pseudo pages (scripts/l10n/pseudoPages.mjs). Returns the copy, the extension under test for this pass.
  */
 function pseudoLocalised(runDir, locale) {
   const copy = path.join(runDir, 'extension');
@@ -85,6 +86,8 @@ function pseudoLocalised(runDir, locale) {
   for (const f of [`package.nls.${locale}.json`, `l10n/bundle.l10n.${locale}.json`]) {
     if (!fs.existsSync(path.join(copy, f))) throw new Error(`generate-pseudo wrote no ${f}`);
   }
+  // the walkthrough's pages: a pseudo page beside each English one, named in package.nls.<locale>.json (H631)
+  const pages = writePseudoPages(copy, locale);
   const ud = path.join(runDir, 'ud');
   fs.mkdirSync(ud, { recursive: true });
   const core = path.join(runDir, `core.${locale}.json`);
@@ -94,7 +97,7 @@ function pseudoLocalised(runDir, locale) {
   fs.writeFileSync(path.join(ud, 'languagepacks.json'), JSON.stringify({
     [locale]: { hash: `mcp-host-test-${locale}`, label: 'Pseudo', extensions: [{ extensionIdentifier: { id: `mcp-host-test.${locale}` }, version: '0.0.0' }], translations: { vscode: core } },
   }));
-  log(`pseudo-locale ${locale}: ${path.relative(ROOT, copy)}`);
+  log(`pseudo-locale ${locale}: ${path.relative(ROOT, copy)} (${pages.length} walkthrough pages)`);
   return copy;
 }
 

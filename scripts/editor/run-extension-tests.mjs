@@ -11,6 +11,7 @@
 // Only ONE extensionDevelopmentPath is honoured (the payload is read into a Map): helper extensions go into
 // code-server's --extensions-dir as VSIX files. Exit codes: suite's code, 2 timeout, 3 page crash, 4 browser error.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from './workbench.mjs';
@@ -29,7 +30,18 @@ const remote = p => `vscode-remote://${base.host}${p}`;   // code-server's remot
 // The suite index appends mocha's (formatted) output to this file; we stream it to our stdout.
 const outFile = args.out ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'exttest-')), 'mocha.log');
 fs.writeFileSync(outFile, '');
-const env = { ...(args.env ? JSON.parse(args.env) : {}), EXTENSION_TEST_OUTPUT: outFile };
+// What the workbench shows, for a test that must read a part the extension host cannot (a walkthrough page rendered
+// in the workbench's own webview): GET <MCP_HOST_UI_PROBE>/frames answers the visible text of every frame of the page
+// (nested webview frames included) as JSON [{ url, main, text }] (`main`: the workbench's own frame), each text cut at 20,000 characters. On 127.0.0.1 only,
+// for the suite of this run (the URL goes to its extension host alone); closed when the run ends.
+let page;
+const probe = http.createServer((req, res) => {
+  if (req.method !== 'GET' || req.url !== '/frames' || !page) { res.writeHead(404).end(); return; }
+  void Promise.all(page.frames().map(async f => ({ url: f.url().slice(0, 300), main: f === page.mainFrame(), text: String(await f.evaluate(() => document.body?.innerText ?? '').catch(() => '')).slice(0, 20000) })))
+    .then(frames => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(frames)), e => res.writeHead(500).end(String(e)));
+});
+await new Promise(resolve => probe.listen(0, '127.0.0.1', resolve));
+const env = { ...(args.env ? JSON.parse(args.env) : {}), EXTENSION_TEST_OUTPUT: outFile, MCP_HOST_UI_PROBE: `http://127.0.0.1:${probe.address().port}` };
 const payload = [
   ['extensionDevelopmentPath', remote(args.ext)],
   ['extensionTestsPath', remote(args.tests)],
@@ -53,7 +65,6 @@ const pumpTimer = setInterval(pump, 250);
 // type 'longtask': a task of the renderer's main thread over 50 ms), as [epoch ms at its start, ms], written there at the end.
 const longTasksOut = env.MCP_HOST_BENCH_LONGTASKS_OUT;
 let browser;
-let page;
 let finished = false;
 async function finish(code, why) {
   if (finished) return;
@@ -67,6 +78,7 @@ async function finish(code, why) {
     fs.writeFileSync(longTasksOut, JSON.stringify(tasks));
   }
   await browser?.close().catch(() => {});
+  probe.close();
   process.exit(code);
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void finish(130, `got ${sig}`));

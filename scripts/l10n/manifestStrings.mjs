@@ -7,6 +7,9 @@ export const USER_FACING_KEYS = ['displayName', 'description', 'markdownDescript
   'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage', 'title', 'shortTitle', 'category',
   'name', 'contextualTitle', 'contents', 'fullName', 'userDescription', 'label', 'altText'];
 
+/** The walkthrough step media fields that name a page (a path per language), not text. */
+export const WALKTHROUGH_PAGE_FIELDS = ['markdown'];
+
 /** Settings whose nested schema is generated from src/mcp/config/schema.ts (English-only core; see docs). */
 const CORE_SCHEMA_SETTINGS = new Set(['mcpHost.servers', 'mcpHost.inputs']);
 
@@ -51,7 +54,10 @@ export function manifestStrings(pkg) {
     fields(w, `walkthrough.${w.id}`, ['title', 'description']);
     for (const s of w.steps ?? []) {
       fields(s, `walkthrough.${w.id}.${s.id}`, ['title', 'description']);
-      if (s.media) fields(s.media, `walkthrough.${w.id}.${s.id}.media`, ['altText']);
+      // The page a step shows is localisable too: a translation ships its own page and names it in its
+      // package.nls.<lang>.json under this key (docs/DEVELOPMENT.md, "Localisation"; VS Code substitutes `%key%` in
+      // every string of the manifest, the media path included). The value is a path, not text.
+      if (s.media) fields(s.media, `walkthrough.${w.id}.${s.id}.media`, ['altText', ...WALKTHROUGH_PAGE_FIELDS]);
     }
   }
   for (const [id, sub] of Object.entries(c.submenus ?? {})) fields(sub, `submenu.${sub.id ?? id}`, ['label']);

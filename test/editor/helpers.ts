@@ -58,3 +58,16 @@ export function answerWhereToWrite(api: McpHostExtensionApi, title: string): { m
   });
   return seen;
 }
+
+/**
+ * The visible text of every frame of the workbench page as the browser shows it (the workbench and its webviews,
+ * the walkthrough's page among them), from the runner's UI probe (scripts/editor/run-extension-tests.mjs,
+ * MCP_HOST_UI_PROBE; `main` marks the workbench's own frame): for what the extension host cannot read. One snapshot; wait for a state with `until`.
+ */
+export async function workbenchFrames(): Promise<{ url: string; main: boolean; text: string }[]> {
+  const probe = process.env.MCP_HOST_UI_PROBE;
+  if (!probe) throw new Error('MCP_HOST_UI_PROBE is not set: run the editor tests with scripts/editor/run-editor-tests.mjs (its runner serves the UI probe)');
+  const res = await fetch(`${probe}/frames`, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`the UI probe answered ${res.status}`);
+  return await res.json() as { url: string; main: boolean; text: string }[];
+}

@@ -12,7 +12,7 @@ import type { Dialog } from '../../src/extension/ui/dialogs';
 import type { McpNode } from '../../src/views/nodes';
 import type { ChatTranscript } from '../../src/extension/chat/mcpChat';
 import type { ShownQuickInput } from '../../src/extension/ui/quickInputs';
-import { activateHost, ROOT, testSupport, textOf, until } from './helpers';
+import { activateHost, ROOT, testSupport, textOf, until, workbenchFrames } from './helpers';
 
 const LOCALE = 'qps-ploc';
 
@@ -102,6 +102,56 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     assert.strictEqual(shown[0].message, format(pseudo('Reset the permissions granted to the App views of {0}?'), pseudo('every MCP server')));
     assert.strictEqual(shown[0].detail, pseudo('Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.'));
     assert.deepStrictEqual(shown[0].buttons.map(b => b.title), [pseudo('Reset'), pseudo('Cancel')]);
+  });
+
+  it('H631: the walkthrough shows each step\'s pseudo page, the one package.nls.qps-ploc.json names (never the English page)', async () => {
+    // VS Code substitutes `%key%` in every string of the manifest, the step's `media.markdown` included, and the
+    // walkthrough reads the localised manifest: the path it resolves is this one (ext.packageJSON, the same manifest).
+    type Step = { id: string; media: { markdown: string } };
+    const steps = (ext.packageJSON as { contributes: { walkthroughs: { id: string; steps: Step[] }[] } }).contributes.walkthroughs[0].steps;
+    assert.deepStrictEqual(steps.map(s => s.id), ['addServer', 'seeServers', 'callTool', 'chatPrompt']);
+    // The longest run of plain words in the page's first line of prose (between code and emphasis marks): what only
+    // the page says (its heading can be the step's own title, which the workbench shows beside the page).
+    const sentence = (rel: string) => (/^# .+\n+([^\n]+)/.exec(fs.readFileSync(path.join(ext.extensionPath, rel), 'utf8'))?.[1] ?? '')
+      .split(/[`*[\]]/).map(t => t.trim()).sort((a, b) => b.length - a.length)[0] ?? '';
+    try {
+      for (const step of steps) {
+        const key = `walkthrough.getStarted.${step.id}.media.markdown`;
+        assert.strictEqual(step.media.markdown, nlsPseudo[key], `${step.id}: the manifest VS Code reads names the pseudo page`);
+        assert.notStrictEqual(step.media.markdown, nlsEnglish[key]);
+        const [shown, english] = [sentence(step.media.markdown), sentence(nlsEnglish[key])];
+        assert.ok(shown.length > 10 && english.length > 10 && !/[A-Za-z]/.test(shown), `${step.id}: the pseudo page's first words ${JSON.stringify(shown)} (English ${JSON.stringify(english)})`);
+        await vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: `${ext.id}#getStarted`, step: step.id }, false);
+        // the page as the workbench renders it (in a webview of the Welcome editor, not the workbench's own frame), read in the browser
+        const frames = await until(async () => { const f = await workbenchFrames(); return f.some(x => !x.main && x.text.includes(shown)) && f; }, `the walkthrough showing ${step.media.markdown}`, 30000);
+        assert.ok(!frames.some(x => x.text.includes(english)), `${step.id}: the English page (${english}) is not shown`);
+      }
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
+  it('H632: an MCP App view\'s host page carries its strings and its frame\'s title pseudo-localised (host.js writes none of its own)', async () => {
+    await cfg().update('servers', { fx: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/apps-hostile.mjs')] } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await until(() => (api.host.get('fx')?.catalogue.tools.length ?? 0) > 0, 'the App fixture server running with its tools', 60000);
+      await vscode.commands.executeCommand('mcpHost.callTool', 'fx', 'partial', {});
+      const view = await until(() => api.apps.get('fx', 'partial')?.initialized && api.apps.get('fx', 'partial'), 'the view initialized by its app in the frame', 60000);
+      const state = await view.probe(); // as the page itself reports it, from the webview
+      assert.deepStrictEqual(state.strings, {
+        tooFast: pseudo('Refused: the view sent messages faster than the host takes them (messages per second)'),
+        tooLarge: format(pseudo('Refused: the message is larger than {0} characters'), String(4 * 1024 * 1024)),
+        tooMuch: pseudo('Refused: the view sent more than the host takes in a second (characters per second)'),
+      });
+      // '{0} (MCP App of {1})': the tool's title or name and the server's name are the server's words
+      const [, around, after] = /^\{0\}(.*)\{1\}(.*)$/.exec(pseudo('{0} (MCP App of {1})')) ?? [];
+      assert.ok(around !== undefined && state.title.endsWith(`${around}fx${after}`), `the frame's title ${JSON.stringify(state.title)}`);
+      assert.ok(!state.title.includes('MCP App of'), 'not the English title');
+      await view.close();
+    } finally {
+      await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(() => api.host.servers.length === 0, 'no servers left');
+    }
   });
 
   it('H562: text made in the core: a configuration problem\'s row is pseudo-localised; a bystander server beside it is listed as usual', async () => {

@@ -13,7 +13,17 @@ const MAX_STYLE_VARIABLES = 80;
 const MAX_STYLE_VALUE = 300;
 
 /** What the page reports it shows (`AppView.probe`, for tests). */
-export interface PageState { banner: string; allow: string; sandbox: string; srcdocChars: number; csp: string[] }
+export interface PageState {
+  banner: string;
+  /** The frame's title (what a screen reader says of the view). */
+  title: string;
+  /** The strings the page was given (`pageStrings`), as it read them. */
+  strings: Record<string, string>;
+  allow: string;
+  sandbox: string;
+  srcdocChars: number;
+  csp: string[];
+}
 
 /** What a page is made of: the view's server and tool, and (once loaded) its resource and the view's own policy. */
 export interface PageParts {
@@ -42,8 +52,8 @@ export function appPage(webview: vscode.Webview, extensionUri: vscode.Uri, p: Pa
   const html = `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
 <link rel="stylesheet" href="${media('host.css')}"></head>
-<body data-load="${p.load}" data-limits="${esc(JSON.stringify(pageLimits()))}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
-<iframe id="app" title="${esc(p.tool.title ?? p.tool.name)} (MCP App of ${esc(p.server)})" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
+<body data-load="${p.load}" data-limits="${esc(JSON.stringify(pageLimits()))}" data-strings="${esc(JSON.stringify(pageStrings()))}"><div id="banner" hidden><span id="banner-text"></span><button id="banner-button" hidden></button></div>
+<iframe id="app" title="${esc(vscode.l10n.t('{0} (MCP App of {1})', p.tool.title ?? p.tool.name, p.server))}" sandbox="allow-scripts allow-forms" allow="${esc(allow)}"></iframe>
 ${view}<script src="${media('host.js')}"></script></body></html>`;
   return { html, policy };
 }
@@ -53,6 +63,18 @@ function pageLimits(): Record<string, number> {
   return {
     maxChars: MAX_VIEW_MESSAGE_CHARS, messagesPerSecond: VIEW_LIMITS.maxViewMessagesPerSecond, charsPerSecond: VIEW_LIMITS.maxViewCharsPerSecond,
     inFlight: VIEW_LIMITS.maxViewCharsInFlight, part: VIEW_LIMITS.viewPartChars, queued: VIEW_LIMITS.maxViewCharsQueued,
+  };
+}
+
+/**
+ * What the page (media/apps/host.js) may say, in the editor's language: it writes no text of its own (H632). The
+ * refusals answer a view's request the page turns away before it reaches the extension (a view may show them).
+ */
+export function pageStrings(): Record<string, string> {
+  return {
+    tooFast: vscode.l10n.t('Refused: the view sent messages faster than the host takes them (messages per second)'),
+    tooLarge: vscode.l10n.t('Refused: the message is larger than {0} characters', MAX_VIEW_MESSAGE_CHARS),
+    tooMuch: vscode.l10n.t('Refused: the view sent more than the host takes in a second (characters per second)'),
   };
 }
 
@@ -78,6 +100,10 @@ export function styleVariables(v: unknown): Record<string, string> {
 /** A probe's answer from the page, each part bounded. */
 export function pageState(msg: Record<string, unknown>): PageState {
   const str = (v: unknown) => typeof v === 'string' ? v.slice(0, 10_000) : '';
-  return { banner: str(msg.banner), allow: str(msg.allow), sandbox: str(msg.sandbox), srcdocChars: pageNumber(msg.srcdocChars),
+  const strings: Record<string, string> = {};
+  if (msg.strings && typeof msg.strings === 'object') {
+    for (const [k, v] of Object.entries(msg.strings as Record<string, unknown>).slice(0, 20)) if (typeof v === 'string') strings[k.slice(0, 40)] = str(v);
+  }
+  return { banner: str(msg.banner), title: str(msg.title), strings, allow: str(msg.allow), sandbox: str(msg.sandbox), srcdocChars: pageNumber(msg.srcdocChars),
     csp: Array.isArray(msg.csp) ? msg.csp.slice(0, 8).map(str) : [] };
 }
