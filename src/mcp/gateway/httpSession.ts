@@ -11,7 +11,8 @@
  * stream would carry nothing but its answer is answered with that answer as one JSON body (the specification's other
  * form: "the server MUST either return `Content-Type: text/event-stream` ... or `Content-Type: application/json`"):
  * headers, body and end in one write, and VS Code reads it with `res.text()` instead of its event-stream parser. A
- * request that gets anything before its answer (progress) keeps its event stream, from the first event on.
+ * request that gets anything before its answer (progress) keeps its event stream, from the first event on. The headers
+ * wait for the first event: at most the transport's keep-alive interval (15 s), whose comment starts the stream.
  *
  *   const s = await gatewaySession(options, maxBodyBytes, g => sessions.add(g));
  *   await s.handle(req, res, body);  …  await s.close();
