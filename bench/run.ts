@@ -2,7 +2,7 @@
  * `npm run bench [-- --only a,b] [-- --skip c]`: runs the benchmarks in order, prints a table of figures and
  * same-run ratios, and writes bench/results.json (an array of { name, value, unit, ratio, target, met, load }, plus
  * `baseline` and `note`; `load` is the 1-minute load average when the row's bench started → ended). Not tests: nothing here fails a build; a missed target is reported, not thrown.
- * Ids: overhead, throughput, http, http2026, startup, startup-era, catalogue, flood, big, shutdown, activation, bundle, startup-tree, sandbox, cli, block, apps-flood, tool-search, codemode, codemode-tokens, vs-builtin.
+ * Ids: overhead, throughput, http, http2026, startup, startup-era, catalogue, flood, big, shutdown, activation, bundle, startup-tree, sandbox, cli, block, apps-flood, tool-search, codemode, codemode-tokens, vs-builtin, gateway-hop.
  * `--no-write` leaves bench/results.json alone. A partial run (`--only`, `--skip`) updates only its own rows:
  * the rows it measured replace the file's rows with the same prefix (the text before the first ':', e.g.
  * "big payload", "activation"), in place; every other row is kept as it was.
@@ -29,8 +29,9 @@ import { codemodeTokens } from './codemodeTokens';
 import { appsFlood } from './apps';
 import { toolSearch } from './search';
 import { vsBuiltin } from './vsBuiltin';
+import { gatewayHop } from './gatewayHop';
 
-const ALL: Bench[] = [overhead, throughput, httpBench, http2026, startup, startupEra, catalogue, flood, big, shutdown, bundle, activation, startupTree, sandboxStartup, cliStartup, block, appsFlood, toolSearch, codemode, codemodeTokens, vsBuiltin];
+const ALL: Bench[] = [overhead, throughput, httpBench, http2026, startup, startupEra, catalogue, flood, big, shutdown, bundle, activation, startupTree, sandboxStartup, cliStartup, block, appsFlood, toolSearch, codemode, codemodeTokens, vsBuiltin, gatewayHop];
 
 function listArg(name: string): string[] | undefined {
   const argv = process.argv.slice(2);

@@ -94,11 +94,13 @@ export class GatewayHttpListener {
     this.idleMs = o.idleMs ?? GATEWAY_HTTP_IDLE_MS;
   }
 
-  /** The port while listening. */
+  /** The port while listening (read once when listening starts: `address()` is a system call, and every request checks it). */
   get port(): number | undefined {
-    const a = this.server?.address();
-    return a && typeof a === 'object' ? (a as AddressInfo).port : undefined;
+    return this.server ? this.listeningOn : undefined;
   }
+  private listeningOn: number | undefined;
+  /** `Host` exactly as a request to this listener carries it. */
+  private ownHost = '';
 
   /** The URL VS Code connects to (undefined until listening). */
   get url(): string | undefined {
@@ -134,6 +136,8 @@ export class GatewayHttpListener {
     server.on('error', e => this.o.log?.(`MCP Host gateway: the HTTP listener failed: ${e.message}`));
     server.on('clientError', (_e, socket) => socket.destroy());
     this.server = server;
+    this.listeningOn = (server.address() as AddressInfo).port;
+    this.ownHost = `127.0.0.1:${this.listeningOn}`;
     const every = Math.max(50, Math.min(60_000, Math.floor(this.idleMs / 4)));
     this.sweep = setInterval(() => this.dropIdle(), every);
     this.sweep.unref?.();
@@ -169,9 +173,8 @@ export class GatewayHttpListener {
   }
 
   private async request(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const port = this.port;
-    if (port === undefined) { this.refuse(res, 503, 'MCP Host gateway: not listening'); return; }
-    if (req.headers.host !== `127.0.0.1:${port}`) {
+    if (this.port === undefined) { this.refuse(res, 503, 'MCP Host gateway: not listening'); return; }
+    if (req.headers.host !== this.ownHost) {
       this.refused.host++;
       this.refuse(res, 403, 'MCP Host gateway: refused (the Host header must be this listener\'s own 127.0.0.1 address)');
       return;

@@ -15,9 +15,13 @@ export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Constant-time comparison of two secrets of any length (compares their SHA-256 digests). */
+/**
+ * Constant-time comparison of two secrets of any length (compares their SHA-256 digests). `b` is the expected one: its
+ * digest is kept while it stays the same (issue 41: one digest per request instead of two).
+ */
 export function secretsEqual(a: string, b: string): boolean {
   const da = createHash('sha256').update(a, 'utf8').digest();
-  const db = createHash('sha256').update(b, 'utf8').digest();
-  return timingSafeEqual(da, db);
+  if (expected?.secret !== b) expected = { secret: b, digest: createHash('sha256').update(b, 'utf8').digest() };
+  return timingSafeEqual(da, expected.digest);
 }
+let expected: { secret: string; digest: Buffer } | undefined;
