@@ -18,6 +18,7 @@ import { failureNotice } from '../../src/extension/ui/failureNotice';
 import { limitMessage } from '../../src/mcp/limits';
 import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
+import { configureDisplayLanguage, countOf, formatBytes } from '../../src/mcp/logging/humanText';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -41,7 +42,7 @@ function coreTexts(): Record<string, string> {
 }
 
 describe('Localisation of text made in the core (issue 40)', () => {
-  afterEach(() => l10n.config({ contents: {} }));
+  afterEach(() => { l10n.config({ contents: {} }); configureDisplayLanguage('en-US'); });
 
   it('H561: with a bundle configured the core\'s problems, reasons, errors and notices are translated; with none (the CLI) they are English', () => {
     const english = coreTexts();
@@ -134,6 +135,27 @@ describe('Localisation of text made in the core (issue 40)', () => {
     assert.ok(pseudo.refused.startsWith('⟦') && pseudo.refused.includes('(http://example.com)'), pseudo.refused);
     assert.ok(!/asks you to sign in/.test(pseudo.signIn) && pseudo.signIn.includes('https://example.com'), pseudo.signIn);
     l10n.config({ contents: {} });
+    assert.deepEqual(texts(), english);
+  });
+
+  it('H627: counts and sizes are whole messages per form and unit, their numbers in the display language; English (the CLI) unchanged', () => {
+    const texts = () => ({
+      one: countOf(1, 'request'), many: countOf(12345, 'byte'), servers: countOf(0, 'server'),
+      bytes: formatBytes(1023), kib: formatBytes(1536), over: formatBytes(16 * 1024 * 1024 + 1), gib: formatBytes(3 * 1024 ** 3),
+    });
+    const english = texts();
+    assert.deepEqual(english, { one: '1 request', many: '12345 bytes', servers: '0 servers', bytes: '1023 B', kib: '1.5 KiB', over: '16.0 MiB', gib: '3 GiB' });
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = texts();
+    for (const [what, text] of Object.entries(pseudo)) assert.ok(text.startsWith('⟦') && text.endsWith('⟧'), `${what} is one translated message: ${text}`);
+    assert.notEqual(pseudo.one.replace(/[⟦⟧]/g, ''), pseudo.many.replace(/[⟦⟧]/g, '').replace('12345', '1'), 'one and many are different messages');
+    l10n.config({ contents: {} });
+    configureDisplayLanguage('de');
+    assert.equal(formatBytes(1536), '1,5 KiB', 'the decimal comma of German');
+    assert.equal(countOf(12345, 'byte'), '12345 bytes', 'no digit grouping: the same digits in every language');
+    configureDisplayLanguage('not a language tag');
+    assert.deepEqual(texts(), english, 'an unknown language writes numbers the en-US way');
+    configureDisplayLanguage('en-US');
     assert.deepEqual(texts(), english);
   });
 });
