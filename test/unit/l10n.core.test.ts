@@ -18,6 +18,7 @@ import { failureNotice } from '../../src/extension/ui/failureNotice';
 import { limitMessage } from '../../src/mcp/limits';
 import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
+import { describeValue, typeName } from '../../src/mcp/config/paths';
 import { configureDisplayLanguage, countOf, formatBytes } from '../../src/mcp/logging/humanText';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -156,6 +157,32 @@ describe('Localisation of text made in the core (issue 40)', () => {
     configureDisplayLanguage('not a language tag');
     assert.deepEqual(texts(), english, 'an unknown language writes numbers the en-US way');
     configureDisplayLanguage('en-US');
+    assert.deepEqual(texts(), english);
+  });
+
+  it('H628: the words describing a value in a problem ("a string", "nothing", "the value of …") are translated; the value itself is not', () => {
+    const texts = () => ({
+      str: typeName('x'), int: typeName(3), num: typeName(1.5), arr: typeName([]), obj: typeName({}), bool: typeName(true),
+      nothing: describeValue('command', undefined), secret: describeValue('env.API_TOKEN', 'hunter2'),
+      wrongType: parseServers({ weather: { command: 42 } }).errors[0]?.message ?? '',
+    });
+    const english = texts();
+    assert.deepEqual({ ...english, wrongType: undefined }, {
+      str: 'a string', int: 'an integer', num: 'a number', arr: 'an array', obj: 'an object', bool: 'a boolean',
+      nothing: 'nothing', secret: 'the value of env.API_TOKEN', wrongType: undefined,
+    });
+    assert.match(english.wrongType, /is `42`, an integer; expected a string/, english.wrongType);
+    // bystanders: null and a value stay as they are
+    assert.equal(typeName(null), 'null');
+    assert.equal(describeValue('command', 'npx'), '`"npx"`');
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = texts();
+    for (const [what, text] of Object.entries(pseudo)) assert.ok(text.startsWith('⟦'), `${what}: ${text}`);
+    assert.match(pseudo.secret, /env\.API_TOKEN/);
+    assert.ok(!/hunter2/.test(pseudo.secret));
+    assert.ok(!/an integer|a string/.test(pseudo.wrongType), pseudo.wrongType);
+    assert.equal(describeValue('command', 'npx'), '`"npx"`', 'the value is not translated');
+    l10n.config({ contents: {} });
     assert.deepEqual(texts(), english);
   });
 });
