@@ -19,6 +19,9 @@ import { limitMessage } from '../../src/mcp/limits';
 import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
 import { describeValue, typeName } from '../../src/mcp/config/paths';
+import type { ErrorObject } from 'ajv';
+import { compileSchema } from '../../src/mcp/catalogue/toolSchemas';
+import { describeAjvErrors, schemaProblem } from '../../src/mcp/schema/ajvErrors';
 import { configureDisplayLanguage, countOf, formatBytes } from '../../src/mcp/logging/humanText';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -184,5 +187,44 @@ describe('Localisation of text made in the core (issue 40)', () => {
     assert.equal(describeValue('command', 'npx'), '`"npx"`', 'the value is not translated');
     l10n.config({ contents: {} });
     assert.deepEqual(texts(), english);
+  });
+
+  it('H626: schema errors (forms, tool arguments) are written from the keyword and its params: ajv\'s English without a bundle, translated with one', () => {
+    const schema = {
+      type: 'object', required: ['name'],
+      properties: {
+        n: { type: 'number' }, i: { type: 'integer', minimum: 1 }, max: { type: 'number', maximum: 9 }, gt: { type: 'number', exclusiveMinimum: 0 },
+        short: { type: 'string', minLength: 2 }, long: { type: 'string', maxLength: 3 }, code: { type: 'string', pattern: '^[a-z]+$' },
+        color: { enum: ['red', 'blue'] }, mail: { type: 'string', format: 'email' }, maybe: { type: ['string', 'null'] }, flag: { type: 'boolean' },
+        name: { type: 'string' },
+      },
+    };
+    const v = compileSchema(schema, 'l10n');
+    assert.ok(!(v instanceof Error), String(v));
+    const bad = { n: 'x', i: 0, max: 10, gt: 0, short: 'a', long: 'abcd', code: 'A1', color: 'green', mail: 'not-mail', maybe: 1, flag: 'yes' };
+    assert.equal(v(bad), false);
+    const errors = v.errors as ErrorObject[];
+    const keywords = new Set(errors.map(e => e.keyword));
+    for (const k of ['required', 'type', 'minimum', 'maximum', 'exclusiveMinimum', 'minLength', 'maxLength', 'pattern', 'enum', 'format']) assert.ok(keywords.has(k), `${k} in ${[...keywords].join(', ')}`);
+    // English: exactly ajv's own text for every keyword (what the reliability tests and the CLI pin)
+    for (const e of errors) assert.equal(schemaProblem(e), e.message, `${e.keyword} ${e.instancePath}`);
+    const words = Object.fromEntries(errors.filter(e => e.keyword === 'type').map(e => [e.instancePath, schemaProblem(e, 'words')]));
+    assert.deepEqual(words, { '/n': 'must be a number', '/maybe': 'must be a string or null', '/flag': 'must be true or false' });
+    const english = describeAjvErrors(errors);
+    assert.match(english, /^`arguments\.name` is required; `arguments\.n` must be number; /);
+
+    l10n.config({ contents: pseudoBundle() });
+    for (const e of errors) {
+      const text = schemaProblem(e, 'words');
+      assert.ok(text.startsWith('⟦') && !/must/.test(text), `${e.keyword}: ${text}`);
+    }
+    const pattern = errors.find(e => e.keyword === 'pattern')!;
+    assert.ok(schemaProblem(pattern).includes('^[a-z]+$'), 'the pattern itself is not translated');
+    assert.ok(!/is required|must be/.test(describeAjvErrors(errors)), describeAjvErrors(errors));
+    // bystander: a keyword outside the list keeps ajv's text
+    const other = { keyword: 'multipleOf', instancePath: '/n', schemaPath: '#', params: { multipleOf: 2 }, message: 'must be multiple of 2' } as ErrorObject;
+    assert.equal(schemaProblem(other), 'must be multiple of 2');
+    l10n.config({ contents: {} });
+    assert.equal(describeAjvErrors(errors), english);
   });
 });
