@@ -15,7 +15,7 @@ import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { ServerDefinition } from '../../src/mcp/types';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { failureNotice } from '../../src/extension/ui/failureNotice';
-import { limitMessage } from '../../src/mcp/limits';
+import { limitMessage, nestingMessage } from '../../src/mcp/limits';
 import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
 import { describeValue, typeName } from '../../src/mcp/config/paths';
@@ -157,10 +157,13 @@ describe('Localisation of text made in the core (issue 40)', () => {
     configureDisplayLanguage('de');
     assert.equal(formatBytes(1536), '1,5 KiB', 'the decimal comma of German');
     assert.equal(countOf(12345, 'byte'), '12345 bytes', 'no digit grouping: the same digits in every language');
+    assert.match(limitMessage('weather', 10_000, { kind: 'pendingRequests', method: 'ping' }), /over the limit of 10\.000 pending/, 'a limit is grouped the German way');
+    assert.match(nestingMessage('weather', { kind: 'tool', name: 'deep' }), /deeper than 1\.000 levels/);
     configureDisplayLanguage('not a language tag');
     assert.deepEqual(texts(), english, 'an unknown language writes numbers the en-US way');
     configureDisplayLanguage('en-US');
     assert.deepEqual(texts(), english);
+    assert.equal(nestingMessage('edges', { kind: 'tool', name: 'deep' }), 'server `edges`, tool `deep`: the result nests deeper than 1,000 levels; the host does not take it');
   });
 
   it('H628: the words describing a value in a problem ("a string", "nothing", "the value of …") are translated; the value itself is not', () => {

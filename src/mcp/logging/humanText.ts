@@ -113,27 +113,37 @@ export function jsonText(value: unknown, indent = 2): string {
   return json.replace(/[\x7f-\x9f\u2028\u2029]/g, u4).replace(INVISIBLE, u4);
 }
 
+/** How `formatNumber` writes a number: whole, with one decimal, or whole with the language's digit grouping. */
+export type NumberStyle = 'whole' | 'tenths' | 'grouped';
+
+function numberFormats(language: string): Record<NumberStyle, Intl.NumberFormat> {
+  return {
+    whole: new Intl.NumberFormat(language, { useGrouping: false }),
+    tenths: new Intl.NumberFormat(language, { useGrouping: false, minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    grouped: new Intl.NumberFormat(language),
+  };
+}
+
 /** Numbers are written the display language's way; until `configureDisplayLanguage` (the CLI never calls it): en-US. */
-let numbers = { language: 'en-US', whole: new Intl.NumberFormat('en-US', { useGrouping: false }), tenths: new Intl.NumberFormat('en-US', { useGrouping: false, minimumFractionDigits: 1, maximumFractionDigits: 1 }) };
+let numbers = numberFormats('en-US');
 
 /**
  * The language numbers in the core's text are written in (the extension passes `vscode.env.language` at activation,
- * beside `l10n.config`; the CLI keeps en-US). No digit grouping, so the English stays "1023 B" and "12345 bytes". A
- * language `Intl` does not know falls back to en-US.
+ * beside `l10n.config`; the CLI keeps en-US). A language `Intl` does not know falls back to en-US.
  */
 export function configureDisplayLanguage(language: string): void {
   let lang = 'en-US';
   try { lang = Intl.NumberFormat.supportedLocalesOf([language])[0] ?? 'en-US'; } catch { /* not a language tag: en-US */ }
-  numbers = {
-    language: lang,
-    whole: new Intl.NumberFormat(lang, { useGrouping: false }),
-    tenths: new Intl.NumberFormat(lang, { useGrouping: false, minimumFractionDigits: 1, maximumFractionDigits: 1 }),
-  };
+  numbers = numberFormats(lang);
 }
 
-/** A number as the display language writes it: whole, or with one decimal (`toFixed(1)`'s rounding) when `tenths`. */
-export function formatNumber(n: number, tenths = false): string {
-  return (tenths ? numbers.tenths : numbers.whole).format(n);
+/**
+ * A number as the display language writes it: `whole` and `tenths` (one decimal, `toFixed(1)`'s rounding) without
+ * digit grouping, so counts and sizes read "1023 B" and "12345 bytes" in English as they always did; `grouped` for a
+ * limit ("10,000" in English, what `toLocaleString('en-US')` wrote).
+ */
+export function formatNumber(n: number, style: NumberStyle = 'whole'): string {
+  return numbers[style].format(n);
 }
 
 /**
@@ -143,7 +153,7 @@ export function formatNumber(n: number, tenths = false): string {
  * number written the display language's way (`formatNumber`).
  */
 export function formatBytes(n: number): string {
-  const shown = (v: number) => formatNumber(v, !Number.isInteger(v));
+  const shown = (v: number) => formatNumber(v, Number.isInteger(v) ? 'whole' : 'tenths');
   if (n >= 1024 * 1024 * 1024) return l10n.t('{0} GiB', shown(n / (1024 * 1024 * 1024)));
   if (n >= 1024 * 1024) return l10n.t('{0} MiB', shown(n / (1024 * 1024)));
   if (n >= 1024) return l10n.t('{0} KiB', shown(n / 1024));

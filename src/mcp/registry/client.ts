@@ -10,6 +10,7 @@
 import * as l10n from '@vscode/l10n';
 import { McpHostError } from '../errors';
 import { usableUrl } from './serverJson';
+import { formatNumber } from '../logging/humanText';
 
 /** A registry answer's body is cut here. */
 export const MAX_REGISTRY_BODY_BYTES = 4 * 1024 * 1024;
@@ -68,7 +69,7 @@ export async function searchRegistry(base: string, search = '', cursor?: string,
   const next = typeof meta.nextCursor === 'string' && meta.nextCursor.length <= 1024 ? meta.nextCursor : undefined;
   return {
     servers, skipped, ...(next ? { nextCursor: next } : {}),
-    ...(cut ? { cut, note: l10n.t('The MCP registry at {0} answered {1} entries for a page of {2}; only the first {3} were read.', url.origin, o.servers.length.toLocaleString('en-US'), REGISTRY_PAGE, MAX_REGISTRY_ENTRIES) } : {}),
+    ...(cut ? { cut, note: l10n.t('The MCP registry at {0} answered {1} entries for a page of {2}; only the first {3} were read.', url.origin, formatNumber(o.servers.length, 'grouped'), REGISTRY_PAGE, MAX_REGISTRY_ENTRIES) } : {}),
   };
 }
 
