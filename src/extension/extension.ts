@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions, type ModelToolGate, cpuMs } from '../mcp';
+import { McpHost, type DefinitionKey, type HostApi, type SandboxHostOptions, type ModelToolGate, configureDisplayLanguage, cpuMs } from '../mcp';
 import { ServersTreeProvider } from '../views/serversTree';
 import { ResourcesTreeProvider } from '../views/resourcesTree';
 import { HistoryTreeProvider } from '../views/historyTree';
@@ -124,8 +124,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const activationStart = performance.now();
   const cpuStart = cpuMs();
   // The vscode-free files (unit-tested without the editor) translate through @vscode/l10n: it gets the bundle VS Code
-  // loaded for the display language, once, before any of their strings is made (issue 40; docs/DEVELOPMENT.md).
+  // loaded for the display language, once, before any of their strings is made (issue 40; docs/DEVELOPMENT.md), and
+  // the language its numbers are written in (counts and sizes: countOf, formatBytes).
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  configureDisplayLanguage(vscode.env.language);
   const steps: Record<string, number> = {};
   const step = (name: string) => { steps[name] = performance.now(); steps[`cpu ${name}`] = cpuMs(); };
   const push = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };

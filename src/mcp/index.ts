@@ -50,7 +50,7 @@ export { describeOfferedTools, offeredTools, type OfferedTools } from './feature
 export { consentDetail, elicitationTarget, type ElicitationTarget, openLabel, type UrlElicitationOutcome, UrlElicitations } from './features/urlElicitation';
 export type { GatewayServer } from './gateway/server';
 export { GATEWAY_HTTP_PATH, GatewayHttpListener } from './gateway/http';
-export { countOf, dialogText, escapeControls, firstLine, formatBytes, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
+export { configureDisplayLanguage, countOf, type CountNoun, dialogText, escapeControls, firstLine, formatBytes, formatNumber, type NumberStyle, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
 export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
 export { resolveCommand } from './process/resolveCommand';
 export { PARSE_SLICE_MS, SlicedJsonParser } from './process/slicedJson';

@@ -5,7 +5,7 @@
  * config file's `limits` object. Servers never set these.
  */
 import * as l10n from '@vscode/l10n';
-import { formatBytes } from './logging/humanText';
+import { formatBytes, formatNumber } from './logging/humanText';
 
 export interface Limits {
   /** Largest single JSON-RPC message read from a server (stdio line, HTTP JSON body, one SSE event). */
@@ -168,7 +168,7 @@ const LIMIT_OF: Readonly<Record<LimitSituation['kind'], keyof Limits>> = /* @__P
  */
 export function limitMessage(server: string, value: number, what: LimitSituation): string {
   const setting = LIMIT_SETTING[LIMIT_OF[what.kind]];
-  const n = value.toLocaleString('en-US');
+  const n = formatNumber(value, 'grouped');
   const bytes = formatBytes(value);
   switch (what.kind) {
     case 'schemaTooLarge':
@@ -236,7 +236,15 @@ export function parseLimits(text: string, source: string): { limits: Partial<Lim
  */
 export const MAX_NESTING_DEPTH = 1000;
 
-/** "server `x`, tool `y`: the result nests deeper than 1,000 levels; the host does not take it". */
-export function nestingMessage(server: string, what: string): string {
-  return `server \`${server}\`, ${what}: the result nests deeper than ${MAX_NESTING_DEPTH.toLocaleString('en-US')} levels; the host does not take it`;
+/** What answered a result too deep: a tool, a prompt or a resource, by its name or URI. */
+export interface NestedAnswer { kind: 'tool' | 'prompt' | 'resource'; name: string }
+
+/** "server `x`, tool `y`: the result nests deeper than 1,000 levels; the host does not take it" (one message per kind). */
+export function nestingMessage(server: string, what: NestedAnswer): string {
+  const depth = formatNumber(MAX_NESTING_DEPTH, 'grouped');
+  switch (what.kind) {
+    case 'tool': return l10n.t('server `{0}`, tool `{1}`: the result nests deeper than {2} levels; the host does not take it', server, what.name, depth);
+    case 'prompt': return l10n.t('server `{0}`, prompt `{1}`: the result nests deeper than {2} levels; the host does not take it', server, what.name, depth);
+    case 'resource': return l10n.t('server `{0}`, resource `{1}`: the result nests deeper than {2} levels; the host does not take it', server, what.name, depth);
+  }
 }

@@ -168,6 +168,33 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await until(() => !problemRows().some(r => r.kind === 'message' && r.text.includes('"broken"')), 'the problem row gone with the setting');
   });
+
+  it('H629: a form\'s schema errors (made in the core from ajv\'s keyword and params) are pseudo-localised, in both modes; a valid value still goes through', async () => {
+    await cfg().update('servers', { forms2: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/media.mjs')] } }, vscode.ConfigurationTarget.Workspace);
+    await until(() => (api.host.get('forms2')?.catalogue.tools.length ?? 0) > 0, 'forms2 running');
+    const call = vscode.commands.executeCommand<{ content: { text?: string }[] }>('mcpHost.callTool', 'forms2', 'order');
+    await until(() => !!api.forms.active, 'a form on screen', 20000);
+    const form = api.forms.active!;
+    try {
+      form.receive({ type: 'raw', text: '{"count": "abc", "size": 2.5, "color": "green"}' });
+      const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+      assert.deepStrictEqual([...form.lastErrorList].sort(byPath), [
+        { path: 'color', message: pseudo('must be equal to one of the allowed values') },
+        { path: 'count', message: format(pseudo('must be {0}'), pseudo('a number')) },
+        { path: 'label', message: pseudo('Required.') },
+        { path: 'size', message: format(pseudo('must be {0}'), pseudo('an integer')) },
+      ]);
+      form.receive({ type: 'submit', value: { count: 'abc', size: 1.5 } });
+      assert.deepStrictEqual(form.lastErrors, { count: pseudo('Enter a number.'), size: pseudo('Enter a whole number.'), label: pseudo('Required.') }, 'chosen by the error\'s type, not by its (now pseudo) words');
+      // the bystander: a well-formed value reaches the server
+      form.receive({ type: 'submit', value: { count: 3, label: 'ok' } });
+      assert.match((await call)?.content[0]?.text ?? '', /order: \{"count":3,"label":"ok"\}/);
+    } finally {
+      api.forms.active?.end({ action: 'cancel' });
+      await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(() => api.host.get('forms2') === undefined, 'forms2 gone with the setting');
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -10,7 +10,10 @@
  *    boxes, withProgress, chat buttons and results; in the core a problem's `message`, a verdict's `reason`) or assigned
  *    (`item.tooltip = …`, `quickPick.title = …`);
  *  - the message of the core's error for people, `new McpHostError(message)` (src/mcp/errors.ts: "an error whose
- *    message is already meant for a person"; it reaches rows, notifications and chat).
+ *    message is already meant for a person"; it reaches rows, notifications and chat);
+ *  - with `plainErrors` (the core, H625): the message of a plain `new Error(message)` too: an error a person reads is
+ *    an `McpHostError` with a `t(...)` message; a plain one is for a server, a model, the log or a programmer, and the
+ *    caller's allow-list says which.
  * Not text, so allowed: a string with no letters outside codicons `$(name)` and `${…}` placeholders, a lower-case
  * identifier (`stdio`, `mcpHost.servers`) and a path. A string inside a `t(...)` call is the message itself and is fine.
  */
@@ -55,7 +58,7 @@ const propName = (n: ts.PropertyName | ts.MemberName): string | undefined =>
   ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined;
 
 /** Every literal user-facing string of `source` (file name for positions only). */
-export function literalUserStrings(fileName: string, source: string): Finding[] {
+export function literalUserStrings(fileName: string, source: string, opts: { plainErrors?: boolean } = {}): Finding[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const out: Finding[] = [];
   const report = (node: ts.Node, text: string, sink: string) => out.push({ line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text, sink });
@@ -77,6 +80,7 @@ export function literalUserStrings(fileName: string, source: string): Finding[] 
       else if (name === 'TreeItem' && ts.isNewExpression(node)) check(args[0], 'new TreeItem');
       else if (name === 'createWebviewPanel') check(args[1], name);
       else if (name === 'McpHostError' && ts.isNewExpression(node)) check(args[0], 'new McpHostError');
+      else if (opts.plainErrors && name === 'Error' && ts.isNewExpression(node)) check(args[0], 'new Error');
     }
     if (ts.isPropertyAssignment(node)) {
       const p = propName(node.name);

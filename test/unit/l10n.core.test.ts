@@ -15,9 +15,14 @@ import { TaskEndNotices } from '../../src/mcp/tasks/taskNotices';
 import type { ServerDefinition } from '../../src/mcp/types';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
 import { failureNotice } from '../../src/extension/ui/failureNotice';
-import { limitMessage } from '../../src/mcp/limits';
+import { limitMessage, nestingMessage } from '../../src/mcp/limits';
 import { sandboxUnavailable } from '../../src/mcp/launch/sandboxRuntime';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../src/mcp/features/externalUrl';
+import { describeValue, typeName } from '../../src/mcp/config/paths';
+import type { ErrorObject } from 'ajv';
+import { compileSchema } from '../../src/mcp/catalogue/toolSchemas';
+import { describeAjvErrors, schemaProblem } from '../../src/mcp/schema/ajvErrors';
+import { configureDisplayLanguage, countOf, formatBytes } from '../../src/mcp/logging/humanText';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -41,7 +46,7 @@ function coreTexts(): Record<string, string> {
 }
 
 describe('Localisation of text made in the core (issue 40)', () => {
-  afterEach(() => l10n.config({ contents: {} }));
+  afterEach(() => { l10n.config({ contents: {} }); configureDisplayLanguage('en-US'); });
 
   it('H561: with a bundle configured the core\'s problems, reasons, errors and notices are translated; with none (the CLI) they are English', () => {
     const english = coreTexts();
@@ -135,5 +140,94 @@ describe('Localisation of text made in the core (issue 40)', () => {
     assert.ok(!/asks you to sign in/.test(pseudo.signIn) && pseudo.signIn.includes('https://example.com'), pseudo.signIn);
     l10n.config({ contents: {} });
     assert.deepEqual(texts(), english);
+  });
+
+  it('H627: counts and sizes are whole messages per form and unit, their numbers in the display language; English (the CLI) unchanged', () => {
+    const texts = () => ({
+      one: countOf(1, 'request'), many: countOf(12345, 'byte'), servers: countOf(0, 'server'),
+      bytes: formatBytes(1023), kib: formatBytes(1536), over: formatBytes(16 * 1024 * 1024 + 1), gib: formatBytes(3 * 1024 ** 3),
+    });
+    const english = texts();
+    assert.deepEqual(english, { one: '1 request', many: '12345 bytes', servers: '0 servers', bytes: '1023 B', kib: '1.5 KiB', over: '16.0 MiB', gib: '3 GiB' });
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = texts();
+    for (const [what, text] of Object.entries(pseudo)) assert.ok(text.startsWith('⟦') && text.endsWith('⟧'), `${what} is one translated message: ${text}`);
+    assert.notEqual(pseudo.one.replace(/[⟦⟧]/g, ''), pseudo.many.replace(/[⟦⟧]/g, '').replace('12345', '1'), 'one and many are different messages');
+    l10n.config({ contents: {} });
+    configureDisplayLanguage('de');
+    assert.equal(formatBytes(1536), '1,5 KiB', 'the decimal comma of German');
+    assert.equal(countOf(12345, 'byte'), '12345 bytes', 'no digit grouping: the same digits in every language');
+    assert.match(limitMessage('weather', 10_000, { kind: 'pendingRequests', method: 'ping' }), /over the limit of 10\.000 pending/, 'a limit is grouped the German way');
+    assert.match(nestingMessage('weather', { kind: 'tool', name: 'deep' }), /deeper than 1\.000 levels/);
+    configureDisplayLanguage('not a language tag');
+    assert.deepEqual(texts(), english, 'an unknown language writes numbers the en-US way');
+    configureDisplayLanguage('en-US');
+    assert.deepEqual(texts(), english);
+    assert.equal(nestingMessage('edges', { kind: 'tool', name: 'deep' }), 'server `edges`, tool `deep`: the result nests deeper than 1,000 levels; the host does not take it');
+  });
+
+  it('H628: the words describing a value in a problem ("a string", "nothing", "the value of …") are translated; the value itself is not', () => {
+    const texts = () => ({
+      str: typeName('x'), int: typeName(3), num: typeName(1.5), arr: typeName([]), obj: typeName({}), bool: typeName(true),
+      nothing: describeValue('command', undefined), secret: describeValue('env.API_TOKEN', 'hunter2'),
+      wrongType: parseServers({ weather: { command: 42 } }).errors[0]?.message ?? '',
+    });
+    const english = texts();
+    assert.deepEqual({ ...english, wrongType: undefined }, {
+      str: 'a string', int: 'an integer', num: 'a number', arr: 'an array', obj: 'an object', bool: 'a boolean',
+      nothing: 'nothing', secret: 'the value of env.API_TOKEN', wrongType: undefined,
+    });
+    assert.match(english.wrongType, /is `42`, an integer; expected a string/, english.wrongType);
+    // bystanders: null and a value stay as they are
+    assert.equal(typeName(null), 'null');
+    assert.equal(describeValue('command', 'npx'), '`"npx"`');
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = texts();
+    for (const [what, text] of Object.entries(pseudo)) assert.ok(text.startsWith('⟦'), `${what}: ${text}`);
+    assert.match(pseudo.secret, /env\.API_TOKEN/);
+    assert.ok(!/hunter2/.test(pseudo.secret));
+    assert.ok(!/an integer|a string/.test(pseudo.wrongType), pseudo.wrongType);
+    assert.equal(describeValue('command', 'npx'), '`"npx"`', 'the value is not translated');
+    l10n.config({ contents: {} });
+    assert.deepEqual(texts(), english);
+  });
+
+  it('H626: schema errors (forms, tool arguments) are written from the keyword and its params: ajv\'s English without a bundle, translated with one', () => {
+    const schema = {
+      type: 'object', required: ['name'],
+      properties: {
+        n: { type: 'number' }, i: { type: 'integer', minimum: 1 }, max: { type: 'number', maximum: 9 }, gt: { type: 'number', exclusiveMinimum: 0 },
+        short: { type: 'string', minLength: 2 }, long: { type: 'string', maxLength: 3 }, code: { type: 'string', pattern: '^[a-z]+$' },
+        color: { enum: ['red', 'blue'] }, mail: { type: 'string', format: 'email' }, maybe: { type: ['string', 'null'] }, flag: { type: 'boolean' },
+        name: { type: 'string' },
+      },
+    };
+    const v = compileSchema(schema, 'l10n');
+    assert.ok(!(v instanceof Error), String(v));
+    const bad = { n: 'x', i: 0, max: 10, gt: 0, short: 'a', long: 'abcd', code: 'A1', color: 'green', mail: 'not-mail', maybe: 1, flag: 'yes' };
+    assert.equal(v(bad), false);
+    const errors = v.errors as ErrorObject[];
+    const keywords = new Set(errors.map(e => e.keyword));
+    for (const k of ['required', 'type', 'minimum', 'maximum', 'exclusiveMinimum', 'minLength', 'maxLength', 'pattern', 'enum', 'format']) assert.ok(keywords.has(k), `${k} in ${[...keywords].join(', ')}`);
+    // English: exactly ajv's own text for every keyword (what the reliability tests and the CLI pin)
+    for (const e of errors) assert.equal(schemaProblem(e), e.message, `${e.keyword} ${e.instancePath}`);
+    const words = Object.fromEntries(errors.filter(e => e.keyword === 'type').map(e => [e.instancePath, schemaProblem(e, 'words')]));
+    assert.deepEqual(words, { '/n': 'must be a number', '/maybe': 'must be a string or null', '/flag': 'must be true or false' });
+    const english = describeAjvErrors(errors);
+    assert.match(english, /^`arguments\.name` is required; `arguments\.n` must be number; /);
+
+    l10n.config({ contents: pseudoBundle() });
+    for (const e of errors) {
+      const text = schemaProblem(e, 'words');
+      assert.ok(text.startsWith('⟦') && !/must/.test(text), `${e.keyword}: ${text}`);
+    }
+    const pattern = errors.find(e => e.keyword === 'pattern')!;
+    assert.ok(schemaProblem(pattern).includes('^[a-z]+$'), 'the pattern itself is not translated');
+    assert.ok(!/is required|must be/.test(describeAjvErrors(errors)), describeAjvErrors(errors));
+    // bystander: a keyword outside the list keeps ajv's text
+    const other = { keyword: 'multipleOf', instancePath: '/n', schemaPath: '#', params: { multipleOf: 2 }, message: 'must be multiple of 2' } as ErrorObject;
+    assert.equal(schemaProblem(other), 'must be multiple of 2');
+    l10n.config({ contents: {} });
+    assert.equal(describeAjvErrors(errors), english);
   });
 });

@@ -9,7 +9,10 @@
  *  - H560: the core (src/mcp) passes the text it makes for people (a problem's `message`, a verdict's `reason`,
  *    `new McpHostError(…)`, labels and tooltips) through `@vscode/l10n`'s `t` too; the CLI configures no bundle, so it
  *    stays English. Text for models, servers, App views and logs is on the reasoned allow-list below.
- *    The behaviour (translated with a bundle, English without) is test/unit/l10n.core.test.ts (H561).
+ *    The behaviour (translated with a bundle, English without) is test/unit/l10n.core.test.ts (H561);
+ *  - H625: in the core a plain `new Error('…')` with words is a finding too: an error a person reads is an
+ *    McpHostError with an l10n.t message; each plain one left is on CORE_ALLOWED with why (a server, a model, the log,
+ *    a programmer error, a lazy bundle).
  * The pseudo-locale run in the real editor is test/editor/pseudoLocale.test.ts (H494).
  */
 import * as assert from 'node:assert/strict';
@@ -66,7 +69,6 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
   ],
   'src/mcp/catalogue/modelTools.ts': [{ starts: '*', why: 'tool and input-schema descriptions read by the language model' }],
   'src/mcp/codemode/codeModeTool.ts': [{ starts: '*', why: 'the code-mode tool\'s descriptions and answers, read by the language model' }],
-  'src/mcp/gateway/server.ts': [{ starts: 'MCP Host', why: 'the product name, as the gateway\'s server info' }],
   'src/mcp/http/responseBodies.ts': [{ starts: 'server `${…}` answered request', why: 'a JSON-RPC error put in place of a forbidden response (protocol text)' }],
   'src/mcp/spec.ts': [{ starts: 'the result is not an object', why: 'a Standard Schema issue inside the SDK\'s result check (described by describeError)' }],
   'src/mcp/tasks/tasks.ts': [{ starts: 'the result is not an object', why: 'a Standard Schema issue inside the SDK\'s result check' }],
@@ -80,8 +82,34 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
     { starts: '${…}: --no-task applies', why: 'the CLI\'s --no-task' },
     { starts: '${…} must run as a task', why: 'the CLI\'s --no-task' },
   ],
+  // Plain `new Error('…')` in the core (H625): each one here is not for a person, or reaches one only wrapped.
+  'src/mcp/apps/files.ts': [{ starts: 'ui/download-file:', why: 'a JSON-RPC error answered to the App view (protocol text)' }],
+  'src/mcp/codemode/codeModeEngine.ts': [
+    { starts: 'code mode\'s interpreter is missing', why: 'in the lazy bundle dist/codemode.js, which has its own module copies: an McpHostError or @vscode/l10n there would be a second class and an unconfigured bundle; the code-mode tool reports it to the model' },
+    { starts: 'mcp.${…}.${…} is not a tool', why: 'thrown into the model\'s program (code mode): read by the model' },
+    { starts: 'not an object', why: 'an internal parse check inside the program\'s bridge, caught there' },
+  ],
+  'src/mcp/codemode/codeModeResult.ts': [{ starts: 'tool "${…}" on server', why: 'thrown into the model\'s program (code mode): read by the model' }],
+  'src/mcp/events.ts': [{ starts: 'unexpected ${…}', why: 'assertNever: a programmer error (a state the types rule out)' }],
+  'src/mcp/gateway/server.ts': [
+    { starts: 'MCP Host', why: 'the product name, as the gateway\'s server info' },
+    { starts: 'MCP Host gateway:', why: 'a JSON-RPC error to the gateway\'s client (another program; protocol text)' },
+    { starts: 'not run: the user allowed', why: 'a tool error to the gateway\'s client, read by its model' },
+    { starts: 'MCP server "${…}" is not', why: 'a JSON-RPC error to the gateway\'s client (protocol text)' },
+  ],
+  'src/mcp/process/readBuffer.ts': [{ starts: 'ReadBuffer exceeded', why: 'the SDK ReadBuffer\'s own error, kept word for word (the bench baseline and fixture harness only)' }],
+  'src/mcp/process/slicedJson.ts': [{ starts: 'the JSON text is not parsed yet', why: 'a programmer error (a result read before parsing)' }],
+  'src/mcp/process/stdioTransport.ts': [
+    { starts: 'the stdio transport of server', why: 'a programmer error (start called twice)' },
+    { starts: 'Not connected', why: 'the SDK transport\'s own wording for a send after close; describeError wraps it with the server and method' },
+  ],
+  'src/mcp/server/session.ts': [{ starts: 'server `${…}` asked for sampling', why: 'the error answered to the server\'s task input request (JSON-RPC, protocol text)' }],
+  'src/mcp/tasks/extTaskSession.ts': [{ starts: 'the tool result is not an object', why: 'a Standard Schema issue inside ext-tasks\' result check (described by describeError)' }],
+  'src/mcp/tasks/extTaskTracker.ts': [{ starts: 'no answer within', why: 'a tasks/cancel that timed out: a log line (the cancel itself already ended the task)' }],
 };
 
+/** In the core a plain `new Error('…')` is a sink too (H625): what a person reads is an McpHostError with an l10n.t message. */
+const CORE_CHECK = { plainErrors: true };
 
 const allowedIn = (list: Record<string, { starts: string }[]>, rel: string, text: string) =>
   list[rel]?.some(a => a.starts === '*' || text.startsWith(a.starts)) ?? false;
@@ -144,7 +172,7 @@ const f = { text: \`\${a} · \${b}\` };
     const files = sources([CORE]);
     for (const rel of files) {
       const src = read(rel);
-      for (const f of literalUserStrings(rel, src)) {
+      for (const f of literalUserStrings(rel, src, CORE_CHECK)) {
         if (allowedIn(CORE_ALLOWED, rel, f.text)) continue;
         left.push(`${rel}:${f.line} (${f.sink}): ${JSON.stringify(f.text.slice(0, 80))}`);
       }
@@ -155,9 +183,26 @@ const f = { text: \`\${a} · \${b}\` };
     assert.deepEqual(left, [], 'wrap these in l10n.t(...) from @vscode/l10n (text for a model, a server, a view or the log: add it to CORE_ALLOWED with why); see docs/DEVELOPMENT.md "Localisation"');
   });
 
+  it('H625: in the core a plain new Error with words is a finding (an error for people is an McpHostError with an l10n.t message); outside the core it is not', () => {
+    const probe = `import * as l10n from '@vscode/l10n';
+throw new Error('the registry did not answer');
+void Promise.reject(new Error(\`server \${name} is gone\`));
+// not findings:
+throw new McpHostError(l10n.t('server {0} is gone', name));
+throw new Error(l10n.t('server {0} asked to open {1}', name, url));
+throw new Error(err.message);
+throw new Error(\`\${a}: \${b}\`);
+`;
+    const core = literalUserStrings('probe.ts', probe, { plainErrors: true });
+    assert.deepEqual(core.map(f => [f.line, f.sink, f.text]), [[2, 'new Error', 'the registry did not answer'], [3, 'new Error', 'server ${…} is gone']]);
+    assert.deepEqual(literalUserStrings('probe.ts', probe), [], 'src/extension and src/views: errors there are shown through their own sinks');
+    // bystander: the same check still finds an McpHostError with a literal
+    assert.equal(literalUserStrings('p.ts', "throw new McpHostError('the server is gone');", { plainErrors: true }).length, 1);
+  });
+
   it('H560: the core allow-list names only literals that are still there', () => {
     for (const [rel, list] of Object.entries(CORE_ALLOWED)) {
-      const found = literalUserStrings(rel, read(rel));
+      const found = literalUserStrings(rel, read(rel), CORE_CHECK);
       for (const a of list) assert.ok(found.some(f => a.starts === '*' || f.text.startsWith(a.starts)), `${rel}: "${a.starts}" is no longer found: drop it from CORE_ALLOWED`);
     }
   });

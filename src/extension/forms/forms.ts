@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ErrorObject } from 'ajv';
-import { compileSchema } from '../../mcp';
+import { compileSchema, schemaProblem } from '../../mcp';
 
 export interface FormRequest {
   title: string;
@@ -77,14 +77,17 @@ export function validate(schema: object, value: unknown): Record<string, string>
 
 /**
  * Every error of the host's ajv rules with its path (`a`, `items[0].name`; a missing property's own path), in words a
- * person reads: "must be a number", never ajv's "must be number".
+ * person reads: "must be a number", never ajv's "must be number" (the core's `schemaProblem`, localised).
  */
 export function validateAll(schema: object, value: unknown): FormError[] {
   return located(schema, value).map(({ path, message }) => ({ path, message }));
 }
 
-/** An error, the top-level field it belongs to ('' for none) and whether it is about that field itself. */
-interface Located extends FormError { field: string; own: boolean }
+/**
+ * An error, the top-level field it belongs to ('' for none), whether it is about that field itself, and the type the
+ * field wanted when the error is that its value has another (a number field holding text).
+ */
+interface Located extends FormError { field: string; own: boolean; wanted?: string }
 
 function located(schema: object, value: unknown): Located[] {
   const v = compileSchema({ type: 'object', ...schema }, 'form');
@@ -93,7 +96,8 @@ function located(schema: object, value: unknown): Located[] {
   return ((v.errors ?? []) as ErrorObject[]).map(e => {
     const segments = e.instancePath.split('/').slice(1).map(unescapePointer);
     if (e.keyword === 'required') segments.push(String((e.params as { missingProperty?: unknown }).missingProperty ?? ''));
-    return { path: displayPath(segments), message: e.keyword === 'required' ? vscode.l10n.t('Required.') : readable(e), field: segments[0] ?? '', own: segments.length <= 1 };
+    const wanted = e.keyword === 'type' ? String((e.params as { type?: unknown }).type ?? '') : undefined;
+    return { path: displayPath(segments), message: e.keyword === 'required' ? vscode.l10n.t('Required.') : schemaProblem(e, 'words'), field: segments[0] ?? '', own: segments.length <= 1, wanted };
   });
 }
 
@@ -101,29 +105,17 @@ function located(schema: object, value: unknown): Located[] {
 function byField(list: Located[], mode: 'form' | 'raw'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of list) {
-    const message = mode === 'form' && e.own ? typedAs(e.message) : e.message;
+    const message = mode === 'form' && e.own ? typedAs(e) : e.message;
     out[e.field] ??= e.own ? message : `${e.path}: ${message}`;
   }
   return out;
 }
 
-/** What a form field says when its text is not of the field's type. */
-function typedAs(message: string): string {
-  if (message === 'must be a number') return vscode.l10n.t('Enter a number.');
-  if (message === 'must be an integer') return vscode.l10n.t('Enter a whole number.');
-  return message;
-}
-
-const ARTICLE: Record<string, string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' };
-
-/** ajv's message, with the type errors in words ("must be a number", "must be a string or null"). */
-function readable(e: ErrorObject): string {
-  if (e.keyword === 'type') {
-    const t = (e.params as { type?: unknown }).type;
-    const types = (Array.isArray(t) ? t : String(t ?? '').split(',')).map(x => ARTICLE[String(x)] ?? String(x));
-    return `must be ${types.join(' or ')}`;
-  }
-  return e.message ?? 'is not valid';
+/** What a form field says when its text is not of the field's type (by the error's type, not its words). */
+function typedAs(e: Located): string {
+  if (e.wanted === 'number') return vscode.l10n.t('Enter a number.');
+  if (e.wanted === 'integer') return vscode.l10n.t('Enter a whole number.');
+  return e.message;
 }
 
 function unescapePointer(s: string): string {

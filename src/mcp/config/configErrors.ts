@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { ConfigError } from '../types';
 import { getOwn } from '../schema/own';
 import { inputSchema, serverSchema } from './schema';
-import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePath, truncate, typeName } from './paths';
+import { closest, describeValue, isSecretPath, joinPath, joinPointer, relativePath, truncate, typeName, typeWord } from './paths';
 
 /** The properties a server definition may have (the schema's). */
 export const SERVER_PROPERTIES = Object.keys(serverSchema.properties);
@@ -77,7 +77,7 @@ export function typeFix(expected: string, value: unknown, rel: string): string {
 }
 
 export function article(t: string): string {
-  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+  return typeWord(t) ?? (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 }
 
 /** Turns one ajv error into a ConfigError, or undefined for errors that only echo others (`if`, `anyOf`). */

@@ -3,6 +3,7 @@
  * and edit distance for "did you mean" hints.
  */
 
+import * as l10n from '@vscode/l10n';
 import { Redactor } from '../logging/redact';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
@@ -48,8 +49,8 @@ export function truncate(s: string, max = 60): string {
 
 /** A short, readable rendering of a value for an error message; never shows secrets. */
 export function describeValue(rel: string, value: unknown): string {
-  if (isSecretPath(rel)) return `the value of ${rel}`;
-  if (value === undefined) return 'nothing';
+  if (isSecretPath(rel)) return l10n.t('the value of {0}', rel);
+  if (value === undefined) return l10n.t('nothing');
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(rel === 'url' || rel.startsWith('url') ? Redactor.none.url(value) : value);
   else {
@@ -58,17 +59,29 @@ export function describeValue(rel: string, value: unknown): string {
   return `\`${truncate(text)}\``;
 }
 
+/**
+ * A JSON type as a phrase for people ("a string", "an integer"): the one place these words are made, for a value's
+ * type (`typeName`) and for the type a setting expects (configErrors.ts `article`). `null` (the JSON word, said as
+ * is) and a name that is not a JSON type are `undefined`.
+ */
+export function typeWord(type: string): string | undefined {
+  switch (type) {
+    case 'array': return l10n.t('an array');
+    case 'string': return l10n.t('a string');
+    case 'integer': return l10n.t('an integer');
+    case 'number': return l10n.t('a number');
+    case 'boolean': return l10n.t('a boolean');
+    case 'object': return l10n.t('an object');
+    default: return undefined;
+  }
+}
+
 /** JSON-ish type name of a value, for "expected X, got Y". */
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string': return 'a string';
-    case 'number': return Number.isInteger(value) ? 'an integer' : 'a number';
-    case 'boolean': return 'a boolean';
-    case 'object': return 'an object';
-    default: return typeof value;
-  }
+  if (Array.isArray(value)) return typeWord('array')!;
+  const t = typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+  return typeWord(t) ?? t;
 }
 
 /** Edit distance counting a swap of neighbours as one edit (optimal string alignment). */

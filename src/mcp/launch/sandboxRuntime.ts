@@ -10,6 +10,7 @@
  *   loading     loadRuntime()                        the shipped dist/sandbox-runtime.js, else the package; for
  *                                                    the launches (sandboxLaunch.ts)
  */
+import { McpHostError } from '../errors';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,7 +50,7 @@ export function loadRuntime(): Promise<Runtime> {
 export async function sandboxProtectedNames(): Promise<ProtectedNames> {
   const rt = await loadRuntime();
   if (!Array.isArray(rt.DANGEROUS_FILES) || typeof rt.getDangerousDirectories !== 'function') {
-    throw new Error('this sandbox runtime does not name the paths it protects (DANGEROUS_FILES); the host cannot protect the roots');
+    throw new McpHostError(l10n.t('this sandbox runtime does not name the paths it protects (DANGEROUS_FILES); the host cannot protect the roots'));
   }
   return { files: [...rt.DANGEROUS_FILES], dirs: rt.getDangerousDirectories() };
 }

@@ -14,6 +14,7 @@
  * - `jsonText`: JSON for a terminal or a pipe — what `JSON.stringify` leaves raw (DEL, C1, U+2028/9) as `\u` escapes.
  * Plain functions on strings: the core, the CLI and the extension share them.
  */
+import * as l10n from '@vscode/l10n';
 
 /** C0 (but tab and newline), DEL and C1 controls. */
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
@@ -112,22 +113,74 @@ export function jsonText(value: unknown, indent = 2): string {
   return json.replace(/[\x7f-\x9f\u2028\u2029]/g, u4).replace(INVISIBLE, u4);
 }
 
+/** How `formatNumber` writes a number: whole, with one decimal, or whole with the language's digit grouping. */
+export type NumberStyle = 'whole' | 'tenths' | 'grouped';
+
+function numberFormats(language: string): Record<NumberStyle, Intl.NumberFormat> {
+  return {
+    whole: new Intl.NumberFormat(language, { useGrouping: false }),
+    tenths: new Intl.NumberFormat(language, { useGrouping: false, minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    grouped: new Intl.NumberFormat(language),
+  };
+}
+
+/** Numbers are written the display language's way; until `configureDisplayLanguage` (the CLI never calls it): en-US. */
+let numbers = numberFormats('en-US');
+
+/**
+ * The language numbers in the core's text are written in (the extension passes `vscode.env.language` at activation,
+ * beside `l10n.config`; the CLI keeps en-US). A language `Intl` does not know falls back to en-US.
+ */
+export function configureDisplayLanguage(language: string): void {
+  let lang = 'en-US';
+  try { lang = Intl.NumberFormat.supportedLocalesOf([language])[0] ?? 'en-US'; } catch { /* not a language tag: en-US */ }
+  numbers = numberFormats(lang);
+}
+
+/**
+ * A number as the display language writes it: `whole` and `tenths` (one decimal, `toFixed(1)`'s rounding) without
+ * digit grouping, so counts and sizes read "1023 B" and "12345 bytes" in English as they always did; `grouped` for a
+ * limit ("10,000" in English, what `toLocaleString('en-US')` wrote).
+ */
+export function formatNumber(n: number, style: NumberStyle = 'whole'): string {
+  return numbers[style].format(n);
+}
+
 /**
  * A byte count as people read it, in binary units: "812 B", "12.3 KiB", "64 MiB" (a whole number of units without
  * decimals, so a size just over a limit never reads as the limit itself: "16.0 MiB" is more than "16 MiB"). The one
- * formatter of sizes for the core, the CLI, the views and the extension.
+ * formatter of sizes for the core, the CLI, the views and the extension; each unit is a message (`l10n.t`), the
+ * number written the display language's way (`formatNumber`).
  */
 export function formatBytes(n: number): string {
-  const one = (v: number, unit: string) => (Number.isInteger(v) ? `${v} ${unit}` : `${v.toFixed(1)} ${unit}`);
-  if (n >= 1024 * 1024 * 1024) return one(n / (1024 * 1024 * 1024), 'GiB');
-  if (n >= 1024 * 1024) return one(n / (1024 * 1024), 'MiB');
-  if (n >= 1024) return one(n / 1024, 'KiB');
-  return `${n} B`;
+  const shown = (v: number) => formatNumber(v, Number.isInteger(v) ? 'whole' : 'tenths');
+  if (n >= 1024 * 1024 * 1024) return l10n.t('{0} GiB', shown(n / (1024 * 1024 * 1024)));
+  if (n >= 1024 * 1024) return l10n.t('{0} MiB', shown(n / (1024 * 1024)));
+  if (n >= 1024) return l10n.t('{0} KiB', shown(n / 1024));
+  return l10n.t('{0} B', formatNumber(n));
 }
 
-/** A count with its word agreeing: "1 request", "2 requests" (`many` for irregular plurals). */
-export function countOf(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** The things the host counts in text for people (`countOf`): each has a message for one and one for more. */
+export type CountNoun = 'byte' | 'file' | 'line' | 'prompt' | 'request' | 'resource' | 'server' | 'template' | 'tool';
+
+/**
+ * A count with its word agreeing: "1 request", "2 requests". One whole message per form (1, and any other number),
+ * so a translation words each phrase itself; the number written the display language's way.
+ */
+export function countOf(n: number, noun: CountNoun): string {
+  const c = formatNumber(n);
+  const one = n === 1;
+  switch (noun) {
+    case 'byte': return one ? l10n.t('{0} byte', c) : l10n.t('{0} bytes', c);
+    case 'file': return one ? l10n.t('{0} file', c) : l10n.t('{0} files', c);
+    case 'line': return one ? l10n.t('{0} line', c) : l10n.t('{0} lines', c);
+    case 'prompt': return one ? l10n.t('{0} prompt', c) : l10n.t('{0} prompts', c);
+    case 'request': return one ? l10n.t('{0} request', c) : l10n.t('{0} requests', c);
+    case 'resource': return one ? l10n.t('{0} resource', c) : l10n.t('{0} resources', c);
+    case 'server': return one ? l10n.t('{0} server', c) : l10n.t('{0} servers', c);
+    case 'template': return one ? l10n.t('{0} template', c) : l10n.t('{0} templates', c);
+    case 'tool': return one ? l10n.t('{0} tool', c) : l10n.t('{0} tools', c);
+  }
 }
 
 /** The first line of a text, trimmed and cut to `max` characters (with "…"); undefined for undefined. */

@@ -5,6 +5,8 @@
  * the process logs or serialises can carry it out. A stored value that is not a usable key is an Error
  * naming the server, where it is kept and the fix; it is never overwritten silently (tokens are bound to it).
  */
+import * as l10n from '@vscode/l10n';
+import { McpHostError } from '../errors';
 import { createHash, webcrypto } from 'node:crypto';
 import { generateDpopKeyPair, type DpopKeyPair } from '@modelcontextprotocol/client';
 import type { OAuthStorage } from './provider';
@@ -45,10 +47,6 @@ async function importKey(stored: StoredKey): Promise<DpopKeyPair> {
   return { privateKey, publicKey, publicJwk: { ...pub }, thumbprint: thumbprint(pub), alg: 'ES256' } as DpopKeyPair;
 }
 
-/** Why a storage error happened, as the user can act on it. */
-function unusable(server: string, issuer: string, why: string): Error {
-  return new Error(`server "${server}": the DPoP key for the authorization server ${issuer} ${why}`);
-}
 
 /**
  * The DPoP key pair under `name` in `storage` and the stored text: read and imported, or (none stored) made,
@@ -60,15 +58,15 @@ export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, s
   try {
     raw = await storage.get(name);
   } catch (err) {
-    throw unusable(server, issuer, `cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    throw new McpHostError(l10n.t('server "{0}": the DPoP key for the authorization server {1} cannot be read: {2}', server, issuer, err instanceof Error ? err.message : String(err)));
   }
   if (raw !== undefined) {
     const stored = parseStored(raw);
-    if (!stored) throw unusable(server, issuer, 'is stored but is not an ES256 key (damaged or written by something else); sign out of the server (CLI: delete the key file it names) to make a new key, then sign in again');
+    if (!stored) throw new McpHostError(l10n.t('server "{0}": the DPoP key for the authorization server {1} is stored but is not an ES256 key (damaged or written by something else); sign out of the server (CLI: delete the key file it names) to make a new key, then sign in again', server, issuer));
     try {
       return { keyPair: await importKey(stored), stored: raw };
     } catch {
-      throw unusable(server, issuer, 'is stored but is not a valid P-256 key; sign out of the server (CLI: delete the key file) to make a new key, then sign in again');
+      throw new McpHostError(l10n.t('server "{0}": the DPoP key for the authorization server {1} is stored but is not a valid P-256 key; sign out of the server (CLI: delete the key file) to make a new key, then sign in again', server, issuer));
     }
   }
   const fresh = await generateDpopKeyPair({ alg: 'ES256', extractable: true });
@@ -78,7 +76,7 @@ export async function loadOrCreateDpopKey(storage: OAuthStorage, name: string, s
   try {
     await storage.set(name, text);
   } catch (err) {
-    throw unusable(server, issuer, `cannot be stored: ${err instanceof Error ? err.message : String(err)}`);
+    throw new McpHostError(l10n.t('server "{0}": the DPoP key for the authorization server {1} cannot be stored: {2}', server, issuer, err instanceof Error ? err.message : String(err)));
   }
   return { keyPair: await importKey(stored), stored: text };
 }

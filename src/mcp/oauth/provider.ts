@@ -14,6 +14,8 @@
  * Workload identity federation (SEP-1933): with `workloadIdentity`, the flow is non-interactive: no
  * redirect, a pre-registered client id, and the RFC 7523 jwt-bearer grant with the workload's token.
  */
+import * as l10n from '@vscode/l10n';
+import { McpHostError } from '../errors';
 import { DpopSession, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { dpopStorageKey, loadOrCreateDpopKey } from './dpopKey';
 import { checkAuthorizationUrl } from './urls';
@@ -69,7 +71,7 @@ const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export function checkClientMetadataUrl(raw: string, where: string): string | Error {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (!url || url.protocol !== 'https:' || url.pathname === '/' || url.hash) {
-    return new Error(`${where} must be an https URL with a path (the client ID metadata document), not ${JSON.stringify(raw.slice(0, 200))}; leave it empty to register clients dynamically`);
+    return new McpHostError(l10n.t('{0} must be an https URL with a path (the client ID metadata document), not {1}; leave it empty to register clients dynamically', where, JSON.stringify(raw.slice(0, 200))));
   }
   return url.href;
 }
@@ -173,7 +175,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const v = this.verifier ?? await this.opts.storage.get(this.k('verifier'));
-    if (!v) throw new Error('No PKCE code verifier saved: start the sign-in again');
+    if (!v) throw new McpHostError(l10n.t('No PKCE code verifier saved: start the sign-in again'));
     return v;
   }
 

@@ -7,7 +7,10 @@
  *
  *   const page = await searchRegistry('https://registry.modelcontextprotocol.io', 'weather');
  */
+import * as l10n from '@vscode/l10n';
+import { McpHostError } from '../errors';
 import { usableUrl } from './serverJson';
+import { formatNumber } from '../logging/humanText';
 
 /** A registry answer's body is cut here. */
 export const MAX_REGISTRY_BODY_BYTES = 4 * 1024 * 1024;
@@ -33,7 +36,7 @@ export interface RegistryPage {
 
 /** Searches the registry at `base`; rejects with a readable message. */
 export async function searchRegistry(base: string, search = '', cursor?: string, fetchImpl: typeof fetch = fetch): Promise<RegistryPage> {
-  if (!usableUrl(base)) throw new Error(`The registry URL ${base} is not an https URL (or a loopback http one).`);
+  if (!usableUrl(base)) throw new McpHostError(l10n.t('The registry URL {0} is not an https URL (or a loopback http one).', base));
   const url = new URL(`${base.replace(/\/+$/, '')}/v0.1/servers`);
   url.searchParams.set('limit', String(REGISTRY_PAGE));
   if (search) url.searchParams.set('search', search);
@@ -42,17 +45,19 @@ export async function searchRegistry(base: string, search = '', cursor?: string,
   try {
     res = await fetchImpl(url, { redirect: 'manual', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(REGISTRY_TIMEOUT_MS) });
   } catch (e) {
-    throw new Error(`The MCP registry at ${url.origin} did not answer (${e instanceof Error ? e.message : String(e)}).`);
+    throw new McpHostError(l10n.t('The MCP registry at {0} did not answer ({1}).', url.origin, e instanceof Error ? e.message : String(e)));
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    throw new Error(`The MCP registry at ${url.origin} answered ${res.status}${res.status >= 300 && res.status < 400 ? ' (a redirect, not followed)' : ''}.`);
+    throw new McpHostError(res.status >= 300 && res.status < 400
+      ? l10n.t('The MCP registry at {0} answered {1} (a redirect, not followed).', url.origin, res.status)
+      : l10n.t('The MCP registry at {0} answered {1}.', url.origin, res.status));
   }
   const text = await readCapped(res, MAX_REGISTRY_BODY_BYTES, url.origin);
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch { throw new Error(`The MCP registry at ${url.origin} answered something that is not JSON.`); }
+  try { doc = JSON.parse(text); } catch { throw new McpHostError(l10n.t('The MCP registry at {0} answered something that is not JSON.', url.origin)); }
   const o = doc && typeof doc === 'object' && !Array.isArray(doc) ? doc as Record<string, unknown> : {};
-  if (!Array.isArray(o.servers)) throw new Error(`The MCP registry at ${url.origin} answered without a "servers" list.`);
+  if (!Array.isArray(o.servers)) throw new McpHostError(l10n.t('The MCP registry at {0} answered without a "servers" list.', url.origin));
   const servers: unknown[] = [];
   let skipped = 0;
   const cut = Math.max(0, o.servers.length - MAX_REGISTRY_ENTRIES);
@@ -64,7 +69,7 @@ export async function searchRegistry(base: string, search = '', cursor?: string,
   const next = typeof meta.nextCursor === 'string' && meta.nextCursor.length <= 1024 ? meta.nextCursor : undefined;
   return {
     servers, skipped, ...(next ? { nextCursor: next } : {}),
-    ...(cut ? { cut, note: `The MCP registry at ${url.origin} answered ${o.servers.length.toLocaleString('en-US')} entries for a page of ${REGISTRY_PAGE}; only the first ${MAX_REGISTRY_ENTRIES} were read.` } : {}),
+    ...(cut ? { cut, note: l10n.t('The MCP registry at {0} answered {1} entries for a page of {2}; only the first {3} were read.', url.origin, formatNumber(o.servers.length, 'grouped'), REGISTRY_PAGE, MAX_REGISTRY_ENTRIES) } : {}),
   };
 }
 
@@ -79,7 +84,7 @@ async function readCapped(res: Response, max: number, origin: string): Promise<s
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => undefined);
-      throw new Error(`The MCP registry at ${origin} answered more than ${max} bytes; not read.`);
+      throw new McpHostError(l10n.t('The MCP registry at {0} answered more than {1} bytes; not read.', origin, max));
     }
     chunks.push(value);
   }

@@ -13,6 +13,8 @@
  * - ajv's own warnings (an unknown `format`, ignored) never reach the process's stderr: they go to `warn`
  *   (the server's log), naming the schema (`tool \`x\` inputSchema`) with control characters escaped.
  */
+import * as l10n from '@vscode/l10n';
+import { McpHostError } from '../errors';
 import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
@@ -145,11 +147,11 @@ const DIALECT_URIS: ReadonlyMap<string, SchemaDialect> = new Map([
 export function dialectOf(schema: Record<string, unknown>): SchemaDialect {
   const declared = schema.$schema;
   if (declared === undefined) return '2020-12';
-  if (typeof declared !== 'string') throw new Error('`$schema` is not a string');
+  if (typeof declared !== 'string') throw new McpHostError(l10n.t('`$schema` is not a string'));
   const key = declared.trim().replace(/^https?:\/\//, '').replace(/#$/, '');
   const dialect = DIALECT_URIS.get(key);
   if (!dialect) {
-    throw new Error(`the schema declares an unsupported dialect ("$schema": "${declared.slice(0, 200)}"); supported: JSON Schema 2020-12 (the default when \`$schema\` is absent), 2019-09, draft-07 and draft-06`);
+    throw new McpHostError(l10n.t('the schema declares an unsupported dialect ("$schema": "{0}"); supported: JSON Schema 2020-12 (the default when `$schema` is absent), 2019-09, draft-07 and draft-06', declared.slice(0, 200)));
   }
   return dialect;
 }
@@ -193,7 +195,7 @@ function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unknown>): v
     ajvLib().addFormats(checker);
     metaCheckers.set(A, checker);
   }
-  if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+  if (!checker.validateSchema(schema)) throw new McpHostError(l10n.t('schema is invalid: {0}', checker.errorsText(checker.errors)));
 }
 
 /** Where ajv's log lines go: warnings and errors to `warn`, the rest nowhere (never the console). */
@@ -287,7 +289,7 @@ export class SchemaCompiler {
    * schema) instead of throwing.
    */
   compile(schema: unknown, label: string): ValidateFunction | Error {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new Error('the schema is not an object');
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new McpHostError(l10n.t('the schema is not an object'));
     // Over the node budget: refused below without serialising it (the census stops at the budget).
     const key = census(schema, this.budget.maxSchemaNodes).nodes > this.budget.maxSchemaNodes ? undefined : this.reuseKey(schema);
     const known = key === undefined ? undefined : this.compiled.get(key) ?? this.reuse?.get(key);
@@ -308,7 +310,7 @@ export class SchemaCompiler {
    * resolves nowhere) is left to `compile`.
    */
   precheck(schema: unknown, label: string): Error | undefined {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new Error('the schema is not an object');
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return new McpHostError(l10n.t('the schema is not an object'));
     try {
       const c = this.checked(schema as object, label);
       if (c instanceof Error) return c;

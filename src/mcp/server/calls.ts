@@ -11,7 +11,7 @@ import {
   type ReadResourceResult, type RequestOptions as SdkRequestOptions, type StandardSchemaV1, type Tool,
 } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '../api';
-import { nestingMessage } from '../limits';
+import { nestingMessage, type NestedAnswer } from '../limits';
 import { nestsDeeperThan, nestsDeeperThanSliced } from '../jsonWalks';
 import { describeAjvErrors } from '../schema/ajvErrors';
 import {
@@ -165,7 +165,7 @@ export class ServerCalls {
           ? s.client.callTool({ name: tool, arguments: args ?? {} }, { ...o, toolDefinition: mirrored })
           : s.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, LOOSE_RESULT, o)), opts))),
       urlFlow && (e => urlFlow(name, e, opts?.signal)));
-    await this.boundedSliced(raw, `tool \`${tool}\``);
+    await this.boundedSliced(raw, { kind: 'tool', name: tool });
     return this.checkToolResult(session, tool, raw);
   }
 
@@ -173,19 +173,19 @@ export class ServerCalls {
   async taskResult(taskId: string): Promise<CallToolResult> {
     const tool = this.h.toolTasks.tasks.find(t => t.taskId === taskId)?.tool ?? 'unknown';
     const raw = await this.h.toolTasks.result(taskId);
-    await this.boundedSliced(raw, `tool \`${tool}\``);
+    await this.boundedSliced(raw, { kind: 'tool', name: tool });
     const session = this.h.current();
     return session ? this.checkToolResult(session, tool, raw) : parseToolResult(this.h.name(), tool, raw).result;
   }
 
   /** Refuses an answer nested deeper than MAX_NESTING_DEPTH before anything recursive walks it; returns it. */
-  private bounded<T>(result: T, what: string): T {
+  private bounded<T>(result: T, what: NestedAnswer): T {
     if (nestsDeeperThan(result)) throw new McpHostError(nestingMessage(this.h.name(), what));
     return result;
   }
 
   /** {@link bounded} for a tool result, which may be big: the walk yields to the event loop every few ms. */
-  private async boundedSliced(result: unknown, what: string): Promise<void> {
+  private async boundedSliced(result: unknown, what: NestedAnswer): Promise<void> {
     if (await nestsDeeperThanSliced(result)) throw new McpHostError(nestingMessage(this.h.name(), what));
   }
 
@@ -209,12 +209,12 @@ export class ServerCalls {
 
   async getPrompt(prompt: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
     this.require(await this.h.ready(), 'prompts', `get prompt \`${prompt}\``);
-    return this.bounded(await this.run('prompts/get', (s, o) => s.client.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts), `prompt \`${prompt}\``);
+    return this.bounded(await this.run('prompts/get', (s, o) => s.client.request({ method: 'prompts/get', params: { name: prompt, arguments: args } }, specSchema('GetPromptResult'), o), opts), { kind: 'prompt', name: prompt });
   }
 
   async readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
     this.require(await this.h.ready(), 'resources', `read \`${uri}\``);
-    return this.bounded(await this.run('resources/read', (s, o) => s.client.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts), `resource \`${uri}\``);
+    return this.bounded(await this.run('resources/read', (s, o) => s.client.request({ method: 'resources/read', params: { uri } }, specSchema('ReadResourceResult'), o), opts), { kind: 'resource', name: uri });
   }
 
   async listResourcesPage(cursor?: string, opts?: RequestOptions): Promise<ListResourcesResult> {
