@@ -18,9 +18,12 @@ import { EXT_TASKS_ZOD, SDK_HANDOVER, extTasksZod } from '../../src/mcp/server/s
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** The `./x.js` files a bundle requires or imports at run time (esbuild leaves them as written). */
+/**
+ * The `./x.js` files a bundle requires or imports at run time (esbuild leaves them as written), and the worker
+ * bundles it starts from next to itself (esbuild.mjs WORKERS: a `"<name>-worker.js"` file name).
+ */
 function lazyRequires(bundle: string): string[] {
-  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("\.\/([\w-]+\.js)"\)/g)].map(m => m[1]))].sort();
+  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("\.\/([\w-]+\.js)"\)|"([\w-]+-worker\.js)"/g)].map(m => m[1] ?? m[2]))].sort();
 }
 
 describe('bundles loaded on first use (production dist/, as in the VSIX)', function () {
@@ -51,7 +54,10 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const cliLazy = lazyRequires(path.join(unpacked, 'cli.js'));
     assert.deepEqual(ext, ['ajv.js', 'app-bridge.js', 'codemode.js', 'ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
     assert.deepEqual(cliLazy, [...CLI_LAZY_BUNDLES].sort());
-    for (const f of [...ext, ...cliLazy]) {
+    // Code mode's engine (dist/codemode.js) starts the interpreter's worker from next to itself (issue 41).
+    const engine = lazyRequires(path.join(unpacked, 'codemode.js'));
+    assert.deepEqual(engine, ['codemode-worker.js']);
+    for (const f of [...ext, ...cliLazy, ...engine]) {
       assert.ok(fs.existsSync(path.join(unpacked, f)), `dist/${f} is not in the VSIX`);
       assert.ok(fs.readFileSync(path.join(unpacked, f)).equals(fs.readFileSync(path.join(ROOT, 'dist', f))), `dist/${f} differs from the VSIX's`);
     }
