@@ -75,6 +75,19 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     assert.match(c.stdout, /no engine needed/);
   });
 
+  it('H648: without code mode\'s worker next to it, `mcp-host run` fails naming the missing file and the fix; the CLI\'s other commands work', async () => {
+    fs.copyFileSync(shippedCliPath(), path.join(work, 'cli.js'));
+    for (const f of CLI_LAZY_BUNDLES) fs.rmSync(path.join(work, f), { force: true });
+    fs.copyFileSync(path.join(path.dirname(shippedCliPath()), 'ajv.js'), path.join(work, 'ajv.js'));
+    fs.writeFileSync(path.join(work, 'p.js'), 'return await mcp.echo.echo({ text: "hi" });');
+    const r = await cli(['run', 'echo', path.join(work, 'p.js'), '--allow', 'echo/echo']);
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /code mode's engine is missing: .*codemode-worker\.js does not exist \(it ships next to the extension's and the CLI's bundles; reinstall mcp-host\)/);
+    const c = await cli(['call', 'echo', 'echo', '--args', '{"text":"bystander"}']);
+    ok(c);
+    assert.match(c.stdout, /bystander/);
+  });
+
   it('with RE2 next to it, the CLI validates patterns on RE2 and still refuses a backreference; echo on the same server works', async () => {
     copyShippedCli(path.join(work, 'cli.js'));
     const good = await cli(['call', 'schemas', 'redos', '--args', '{"x":"aaaa"}']);
