@@ -57,7 +57,10 @@ export interface InterpreterResult {
   calls: CodeModeCall[];
 }
 
-/** Above this QuickJS's recursion reaches Node's own stack limit first (measured: 512 KiB does, 384 KiB does not). */
+/**
+ * Above this QuickJS's recursion reaches Node's own stack limit first (measured on a main thread's ~1 MB stack: 512 KiB
+ * does, 384 KiB does not; a worker's is 4 MB, so the bound holds there too).
+ */
 export const MAX_STACK_BYTES = 384 * 1024;
 
 /** How long the engine runs the program's jobs before it lets the event loop turn (ms). */
