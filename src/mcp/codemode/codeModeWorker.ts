@@ -19,7 +19,7 @@ export interface WorkerStart {
   source: string;
   table: NameTable;
   limits: CodeModeLimits;
-  /** The interpreter compiled by an earlier worker of this process, if any (compiling it again takes the worker ~20 ms). */
+  /** The interpreter compiled by an earlier worker of this process, if any (compiling it again costs the worker ~15 ms of CPU). */
   compiled?: WebAssembly.Module;
   /** Set to 1 by the main thread when the run is cancelled: read inside a slice, where no message arrives. */
   cancelled: Int32Array<SharedArrayBuffer>;
