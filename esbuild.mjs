@@ -66,10 +66,20 @@ const LAZY = [
   { name: 'ext-tasks', entry: 'src/mcp/server/extTasksModule.ts', request: /^\.\.\/server\/extTasksModule$/, handover: SDK_HANDOVER },
   { name: 'jose', entry: 'node_modules/jose/dist/webapi/index.js', request: /^jose$/, kind: 'dynamic-import' },
   { name: 'app-bridge', entry: 'src/extension/apps/bridgeModule.ts', request: /^\.\/bridgeModule$/, handover: BRIDGE_HANDOVER },
-  // Code mode's engine (issue 42), required by src/mcp/codemode/codeModeTool.ts with the first program; quickjs-emscripten's
-  // loader asks `import.meta.url` for its own place (dist/codemode.js), its WebAssembly file is in dist/vendor/quickjs/.
-  { name: 'codemode', entry: 'src/mcp/codemode/codeModeEngine.ts', request: /^\.\/codeModeEngine$/, importMetaUrl: true },
+  // Code mode's engine (issue 42), required by src/mcp/codemode/codeModeTool.ts with the first program: it starts the
+  // interpreter's worker (WORKERS below) and bridges its tool calls.
+  { name: 'codemode', entry: 'src/mcp/codemode/codeModeEngine.ts', request: /^\.\/codeModeEngine$/ },
 ];
+
+/**
+ * Bundles started as a `worker_threads` Worker by the code next to them, never required (issue 41): dist/<name>.js,
+ * listed in scripts/shipped.mjs and .vscodeignore, and copied next to the CLI (test/support/shipped.ts).
+ *   codemode-worker  code mode's interpreter (QuickJS), one worker per program, started by
+ *                    src/mcp/codemode/codeModeEngine.ts (in dist/codemode.js for the extension, in dist/cli.js for the
+ *                    CLI) so that guest code never runs on their main thread; quickjs-emscripten's loader asks
+ *                    `import.meta.url` for its own place, its WebAssembly file is in dist/vendor/quickjs/.
+ */
+const WORKERS = [{ name: 'codemode-worker', entry: 'src/mcp/codemode/codeModeWorker.ts' }];
 
 /**
  * In a LAZY bundle with a `handover`: each package of `imports` and the handover module are one stand-in module
@@ -190,7 +200,12 @@ const configs = tests
         entryPoints: { [lazy.name]: lazy.entry },
         plugins: [...(lazy.handover ? [handoverPlugin(lazy.handover)] : []), ...(lazy.name === 'codemode' ? [] : [codeModeLazyPlugin])],
         ...(lazy.handover ? { metafile: true } : {}),
-        ...(lazy.importMetaUrl ? { define: { 'import.meta.url': 'importMetaUrl' }, banner: { js: 'var importMetaUrl = require("url").pathToFileURL(__filename).href;' } } : {}),
+      })),
+      ...WORKERS.map(w => ({
+        ...bundled,
+        entryPoints: { [w.name]: w.entry },
+        define: { 'import.meta.url': 'importMetaUrl' },
+        banner: { js: 'var importMetaUrl = require("url").pathToFileURL(__filename).href;' },
       })),
       {
         ...bundled,
@@ -198,9 +213,8 @@ const configs = tests
         external: ['@anthropic-ai/sandbox-runtime'],
         plugins: [lazyPlugin],
         metafile: true,
-        // Code mode's interpreter (quickjs-emscripten's loader) asks `import.meta.url` for its own place: dist/cli.js.
-        define: { 'import.meta.url': 'importMetaUrl' },
-        banner: { js: '#!/usr/bin/env node\nvar importMetaUrl = require("url").pathToFileURL(__filename).href;' },
+        // Code mode's interpreter is not in it: it runs in dist/codemode-worker.js (WORKERS), found next to dist/cli.js.
+        banner: { js: '#!/usr/bin/env node' },
       },
       {
         // The OS sandbox (issue 24): @anthropic-ai/sandbox-runtime is ESM and finds its helpers (apply-seccomp, the
@@ -222,7 +236,7 @@ const configs = tests
       },
     ];
 
-/** Code mode's interpreter (src/mcp/codemode/codeModeEngine.ts): its WebAssembly file in dist/vendor/quickjs/ (issue 42). */
+/** Code mode's interpreter (src/mcp/codemode/codeModeInterpreter.ts, in dist/codemode-worker.js): its WebAssembly file in dist/vendor/quickjs/ (issue 42). */
 function copyQuickJsWasm() {
   const src = 'node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm';
   const dest = path.join(DIST, 'vendor', 'quickjs', 'emscripten-module.wasm');
@@ -265,6 +279,7 @@ if (watch) {
     const kib = f => `${DIST}/${f} ${(fs.statSync(path.join(DIST, f)).size / 1024).toFixed(0)} KiB`;
     console.log(`[esbuild] ${['extension.js', 'cli.js'].map(kib).join(', ')}${production ? ' (production)' : ''}`);
     console.log(`[esbuild] loaded on first use: ${LAZY.map(lazy => kib(`${lazy.name}.js`)).join(', ')}`);
+    console.log(`[esbuild] started as workers: ${WORKERS.map(w => kib(`${w.name}.js`)).join(', ')}`);
     if (analyze) {
       for (const r of results) {
         if (r.metafile) console.log(await esbuild.analyzeMetafile(r.metafile, { verbose: false }));

@@ -21,8 +21,8 @@ export const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 // the extension under a running benchmark.
 export const SHIPPED_DIR = process.env.MCP_HOST_SHIPPED_DIR ? path.resolve(process.env.MCP_HOST_SHIPPED_DIR) : path.join(WORK, 'shipped');
 export const SHIPPED_EXTENSION = path.join(SHIPPED_DIR, 'extension');
-// With the bundles loaded on first use (esbuild.mjs, LAZY): the VSIX must carry each (.vscodeignore).
-const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'sandbox-runtime.js', 'gateway-server.js', 're2.js', 'ajv.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
+// With the bundles loaded on first use (esbuild.mjs, LAZY) and started as workers (WORKERS): the VSIX must carry each (.vscodeignore).
+const BUNDLES = ['extension.js', 'app-bridge.js', 'cli.js', 'sandbox-runtime.js', 'gateway-server.js', 're2.js', 'ajv.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js', 'codemode.js', 'codemode-worker.js'];
 /** What goes into the VSIX: a change to any of these makes it stale (not media/screens, the README's pictures, which the
  * UI tests write after the VSIX is built: they ship with the next build). */
 const INPUTS = ['src', 'media', 'package.json', 'package.nls.json', 'l10n', 'package-lock.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'esbuild.mjs', '.vscodeignore'];

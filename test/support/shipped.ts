@@ -25,8 +25,8 @@ export function shippedCliPath(): string {
   return cli;
 }
 
-/** The bundles the CLI loads on first use from next to itself (esbuild.mjs, LAZY). */
-export const CLI_LAZY_BUNDLES = ['re2.js', 'ajv.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js'];
+/** The bundles the CLI loads on first use from next to itself (esbuild.mjs, LAZY; code mode's worker, WORKERS). */
+export const CLI_LAZY_BUNDLES = ['re2.js', 'ajv.js', 'sdk-ajv.js', 'ext-tasks.js', 'jose.js', 'codemode-worker.js'];
 
 /** Copies the production CLI to `to` (a path ending in cli.js) with the bundles it loads from next to itself. */
 export function copyShippedCli(to: string): void {

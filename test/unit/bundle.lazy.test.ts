@@ -18,9 +18,12 @@ import { EXT_TASKS_ZOD, SDK_HANDOVER, extTasksZod } from '../../src/mcp/server/s
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** The `./x.js` files a bundle requires or imports at run time (esbuild leaves them as written). */
+/**
+ * The `./x.js` files a bundle requires or imports at run time (esbuild leaves them as written), and the worker
+ * bundles it starts from next to itself (esbuild.mjs WORKERS: a `"<name>-worker.js"` file name).
+ */
 function lazyRequires(bundle: string): string[] {
-  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("\.\/([\w-]+\.js)"\)/g)].map(m => m[1]))].sort();
+  return [...new Set([...fs.readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("\.\/([\w-]+\.js)"\)|"([\w-]+-worker\.js)"/g)].map(m => m[1] ?? m[2]))].sort();
 }
 
 describe('bundles loaded on first use (production dist/, as in the VSIX)', function () {
@@ -51,7 +54,10 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const cliLazy = lazyRequires(path.join(unpacked, 'cli.js'));
     assert.deepEqual(ext, ['ajv.js', 'app-bridge.js', 'codemode.js', 'ext-tasks.js', 'gateway-server.js', 'jose.js', 're2.js', 'sdk-ajv.js']);
     assert.deepEqual(cliLazy, [...CLI_LAZY_BUNDLES].sort());
-    for (const f of [...ext, ...cliLazy]) {
+    // Code mode's engine (dist/codemode.js) starts the interpreter's worker from next to itself (issue 41).
+    const engine = lazyRequires(path.join(unpacked, 'codemode.js'));
+    assert.deepEqual(engine, ['codemode-worker.js']);
+    for (const f of [...ext, ...cliLazy, ...engine]) {
       assert.ok(fs.existsSync(path.join(unpacked, f)), `dist/${f} is not in the VSIX`);
       assert.ok(fs.readFileSync(path.join(unpacked, f)).equals(fs.readFileSync(path.join(ROOT, 'dist', f))), `dist/${f} differs from the VSIX's`);
     }
@@ -67,6 +73,19 @@ describe('bundles loaded on first use (production dist/, as in the VSIX)', funct
     const c = await cli(['call', 'echo', 'echo', '--args', '{"text":"no engine needed"}']);
     ok(c);
     assert.match(c.stdout, /no engine needed/);
+  });
+
+  it('H648: without code mode\'s worker next to it, `mcp-host run` fails naming the missing file and the fix; the CLI\'s other commands work', async () => {
+    fs.copyFileSync(shippedCliPath(), path.join(work, 'cli.js'));
+    for (const f of CLI_LAZY_BUNDLES) fs.rmSync(path.join(work, f), { force: true });
+    fs.copyFileSync(path.join(path.dirname(shippedCliPath()), 'ajv.js'), path.join(work, 'ajv.js'));
+    fs.writeFileSync(path.join(work, 'p.js'), 'return await mcp.echo.echo({ text: "hi" });');
+    const r = await cli(['run', 'echo', path.join(work, 'p.js'), '--allow', 'echo/echo']);
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /code mode's engine is missing: .*codemode-worker\.js does not exist \(it ships next to the extension's and the CLI's bundles; reinstall mcp-host\)/);
+    const c = await cli(['call', 'echo', 'echo', '--args', '{"text":"bystander"}']);
+    ok(c);
+    assert.match(c.stdout, /bystander/);
   });
 
   it('with RE2 next to it, the CLI validates patterns on RE2 and still refuses a backreference; echo on the same server works', async () => {

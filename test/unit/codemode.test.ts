@@ -181,3 +181,38 @@ describe('code mode engine (issue 42)', function () {
     ].join('\n'));
   });
 });
+
+describe('code mode runs in a worker, off the caller\'s thread (issue 41)', function () {
+  this.timeout(60_000);
+
+  it('H646: a runaway program is stopped by the slice limit with the same error while a main-thread timer keeps firing and a bystander program finishes', async () => {
+    let looping = false;
+    let ticksWhileLooping = 0;
+    const timer = setInterval(() => { if (looping) ticksWhileLooping++; }, 5);
+    try {
+      // The loop starts once its tool call is answered, and holds its thread for 1 s of CPU time: before issue 41 that
+      // thread was this one, and the timer could not fire until the slice limit stopped it.
+      const runaway = runProgram('await mcp.echo.echo({}); for (;;) {}', opts({ callTool: async () => { looping = true; return {}; }, limits: { sliceMs: 1_000 } }))
+        .finally(() => { looping = false; });
+      const bystanding = bystander();
+      await rejects(runaway, 'slice', /^The program ran 1000 ms without awaiting and was stopped \(setting mcpHost\.codeModeLimits\.sliceMs\)\. Split long work with `await null` between parts\.$/);
+      await bystanding;
+      assert.ok(ticksWhileLooping >= 10, `the main thread's timer fired ${ticksWhileLooping} times while the program looped`);
+    } finally {
+      clearInterval(timer);
+    }
+    // The default limit's wording, as before.
+    await rejects(runProgram('for (;;) {}', opts({ limits: { sliceMs: 50 } })), 'slice', /^The program ran 50 ms without awaiting and was stopped \(setting mcpHost\.codeModeLimits\.sliceMs\)/);
+    await bystander();
+  });
+
+  it('H647: cancelling a run stops a program inside a long synchronous stretch (not at its limit) with "cancelled"; the bystander works', async () => {
+    const stop = new AbortController();
+    const err = await rejects(runProgram('await mcp.echo.echo({}); for (;;) {}', opts({
+      callTool: async () => { setTimeout(() => stop.abort(), 50); return {}; },
+      limits: { sliceMs: 30_000, cpuMs: 30_000 }, signal: stop.signal,
+    })), 'aborted', /^The program was cancelled\.$/);
+    assert.deepEqual(err.calls, [{ server: 'echo', tool: 'echo', ok: true }]);
+    await bystander();
+  });
+});

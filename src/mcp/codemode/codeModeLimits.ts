@@ -7,11 +7,11 @@
 export interface CodeModeLimits {
   /** CPU time of the guest, all slices together, in ms. */
   cpuMs: number;
-  /** Longest synchronous stretch of guest code between two awaits, in ms (the event loop is blocked meanwhile). */
+  /** Longest synchronous stretch of guest code between two awaits, in ms (the worker's thread waits meanwhile, not the caller's). */
   sliceMs: number;
   /** QuickJS heap limit in bytes. */
   memoryBytes: number;
-  /** QuickJS stack limit in bytes (at most MAX_STACK_BYTES: the interpreter's frames share Node's own stack). */
+  /** QuickJS stack limit in bytes (at most MAX_STACK_BYTES: the interpreter's frames share its thread's own stack). */
   stackBytes: number;
   /** Bytes of the return value (as JSON) and, separately, of console output. */
   outputBytes: number;

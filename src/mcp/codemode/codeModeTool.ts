@@ -4,7 +4,8 @@
  * description names the servers and their tools (safe identifiers only, codeModeNames.ts: no server text reaches the
  * model here); `describe: ["server", "server/tool"]` answers with TypeScript declarations of the tools' arguments and
  * results (codeModeTypes.ts, on demand like the budget's search); `program` runs a program in the engine
- * (codeModeEngine.ts, loaded on first use: dist/codemode.js) and answers with its return value and console output.
+ * (codeModeEngine.ts, loaded on first use: dist/codemode.js, which runs it in a worker thread, dist/codemode-worker.js)
+ * and answers with its return value and console output.
  *
  * The caller supplies the one path to a server (`call`): its own gate (the model gate, approval and grants through the
  * consent governor, then `callTool(..., { by: 'model', program })`), so a program reaches exactly what the model could
