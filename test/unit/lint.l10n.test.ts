@@ -85,7 +85,12 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
   // Plain `new Error('…')` in the core (H625): each one here is not for a person, or reaches one only wrapped.
   'src/mcp/apps/files.ts': [{ starts: 'ui/download-file:', why: 'a JSON-RPC error answered to the App view (protocol text)' }],
   'src/mcp/codemode/codeModeEngine.ts': [
-    { starts: 'code mode\'s interpreter is missing', why: 'in the lazy bundle dist/codemode.js, which has its own module copies: an McpHostError or @vscode/l10n there would be a second class and an unconfigured bundle; the code-mode tool reports it to the model' },
+    { starts: 'code mode\'s engine is missing', why: 'in the lazy bundle dist/codemode.js, which has its own module copies: an McpHostError or @vscode/l10n there would be a second class and an unconfigured bundle; the code-mode tool reports it to the model' },
+    { starts: 'code mode\'s engine stopped unexpectedly', why: 'the same bundle; the code-mode tool reports it to the model as the program\'s error' },
+    { starts: 'code mode\'s worker sent an unknown message', why: 'an internal protocol check between the engine and its worker; reported to the model as the program\'s error' },
+  ],
+  'src/mcp/codemode/codeModeInterpreter.ts': [
+    { starts: 'code mode\'s interpreter is missing', why: 'in the worker bundle dist/codemode-worker.js (its own module copies, no l10n bundle); the code-mode tool reports it to the model' },
     { starts: 'mcp.${…}.${…} is not a tool', why: 'thrown into the model\'s program (code mode): read by the model' },
     { starts: 'not an object', why: 'an internal parse check inside the program\'s bridge, caught there' },
   ],
