@@ -88,29 +88,30 @@ export interface ShippedCliSuite {
   readonly serverCwd: string;
   /** The suite's mcp.json. */
   readonly config: string;
-  /** Runs `cli …args --config <config>` in `dir` to completion. */
+  /** Runs `cli …args --config <config>` in `dir` to completion (with the suite's `env`, then `env`). */
   run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliRun>;
 }
 
 /**
  * A describe block's CLI start-up, written once (issue 39): before its tests a private copy of the shipped CLI
  * (shippedCliWorkspace) with an mcp.json of `servers(ws)`; after each test no process of its servers may be left in
- * `serverCwd` (assertNoProcessesIn); after all the copy is removed. Call it in the describe body.
+ * `serverCwd` (assertNoProcessesIn); after all the copy is removed. Call it in the describe body; `servers` may start
+ * what the servers need (a suite stops that in its own `after`).
  */
 export function useShippedCli(
   prefix: string,
-  servers: (ws: { dir: string; serverCwd: string }) => Record<string, unknown>,
-  opts: { setupMs?: number } = {},
+  servers: (ws: { dir: string; serverCwd: string }) => Record<string, unknown> | Promise<Record<string, unknown>>,
+  opts: { setupMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): ShippedCliSuite {
   let ws: ReturnType<typeof shippedCliWorkspace> | undefined;
   const get = () => {
     if (!ws) throw new Error(`the CLI of ${prefix} is not set up yet (use it inside a test or hook)`);
     return ws;
   };
-  before(function () {
+  before(async function () {
     if (opts.setupMs) this.timeout(opts.setupMs);
     ws = shippedCliWorkspace(prefix);
-    fs.writeFileSync(ws.config, JSON.stringify({ servers: servers({ dir: ws.copy.dir, serverCwd: ws.serverCwd }) }));
+    fs.writeFileSync(ws.config, JSON.stringify({ servers: await servers({ dir: ws.copy.dir, serverCwd: ws.serverCwd }) }));
   });
   afterEach(async () => { await assertNoProcessesIn(get().serverCwd); });
   after(() => ws?.copy.dispose());
@@ -119,6 +120,6 @@ export function useShippedCli(
     get cli() { return get().copy.cli; },
     get serverCwd() { return get().serverCwd; },
     get config() { return get().config; },
-    run: (args, env) => runCli(get().copy.cli, [...args, '--config', get().config], { cwd: get().copy.dir, env }),
+    run: (args, env) => runCli(get().copy.cli, [...args, '--config', get().config], { cwd: get().copy.dir, env: { ...opts.env, ...env } }),
   };
 }
