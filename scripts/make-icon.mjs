@@ -2,7 +2,7 @@
 // A rounded square in an indigo→teal gradient carrying a white hub-and-spoke glyph (a host linked to its servers).
 //   node scripts/make-icon.mjs [out.png]
 import fs from 'node:fs';
-import zlib from 'node:zlib';
+import { encodePng } from './png.mjs';
 
 const N = 128;
 const out = process.argv[2] ?? 'media/icon.png';
@@ -67,31 +67,7 @@ for (let py = 0; py < N; py++) {
   }
 }
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const byte of buf) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type, data) {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(N, 0); ihdr.writeUInt32BE(N, 4);
-ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0; // 8-bit RGBA
-const png = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  chunk('IHDR', ihdr),
-  chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
-  chunk('IEND', Buffer.alloc(0)),
-]);
+const png = encodePng(N, N, 6, raw, { level: 9 });
 fs.mkdirSync(new URL('.', `file://${process.cwd()}/${out}`).pathname, { recursive: true });
 fs.writeFileSync(out, png);
 console.log(`${out}: ${N}x${N} RGBA, ${png.length} bytes`);

@@ -2,7 +2,7 @@
  * The SDK v2's protocol schemas, as the host uses them: `specParse` checks a value against one named
  * spec type (the SDK's public `specTypeSchemas`, Standard Schema) and reports the issues as zod did;
  * `LOOSE_RESULT` is the result schema of requests whose result the host checks itself (tool results
- * block by block, catalogue pages item by item).
+ * block by block, catalogue pages item by item) or does not use (a 2025-11-25 `tasks/result` wait's answer).
  */
 import { specTypeSchemas, type SpecTypeName, type SpecTypes, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 
@@ -24,7 +24,7 @@ export function specParse<K extends SpecTypeName>(name: K, value: unknown): Spec
   return { success: false, error: { issues: r.issues.map(i => ({ path: issuePath(i.path), message: i.message })) } };
 }
 
-/** Any JSON object: the request's result is checked by the caller. */
+/** Any JSON object: the request's result is checked by the caller (or not used). */
 export const LOOSE_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
   '~standard': {
     version: 1,

@@ -3,49 +3,25 @@
 // the app's own document inside the webview's frames (webview → its content frame → the sandboxed app frame),
 // checks the tool result rendered there (#server-time), clicks the app's "Get Server Time" button, allows the
 // tool call in the editor's confirmation dialog, and sees the time change. Screenshots in .vscode-test/screenshots/.
-import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, SHOTS, clickPastConsent, openWorkbench, readmePicture } from '../../scripts/editor/workbench.mjs';
-import { reportFailure, finish } from './lib/run.mjs';
+import { allowConsent, endRun, packagedVsix, timedLog, folded, frameWith, pickInQuickInput } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e:apps ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
-if (!fs.existsSync(VSIX)) { console.error(`[e2e:apps] ${VSIX} is missing: run npm run package`); process.exit(1); }
+const VSIX = packagedVsix('e2e:apps');
+const log = timedLog('e2e:apps');
 
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
-const folded = async loc => ((await loc.textContent({ timeout: 2000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-
-/** The frame (at any depth) whose document has `selector`. */
-async function frameWith(selector, ms = 45000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    for (const f of page.frames()) {
-      if (await f.$(selector).catch(() => null)) return f;
-    }
-    if (Date.now() > end) throw new Error(`no frame shows ${selector} (frames: ${page.frames().map(f => f.url().slice(0, 60)).join(' | ')})`);
-    await page.waitForTimeout(300);
-  }
-}
+let failure;
 
 /** Answers the launch-consent dialog(s) until `server` runs (its row in the Servers view says so). */
 async function allowUntilRunning(server) {
   const row = page.locator('.part.sidebar .monaco-list-row', { hasText: server }).first();
   const end = Date.now() + 60000;
   for (;;) {
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false)) {
-      const all = dialog.getByRole('button', { name: 'Allow All', exact: true });
-      const allow = (await all.isVisible().catch(() => false)) ? all : dialog.getByRole('button', { name: 'Allow', exact: true });
-      if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${(await folded(dialog)).slice(0, 200)}`);
-      await allow.click();
-      await page.waitForTimeout(300);
-      continue;
-    }
+    if (await allowConsent(page) !== undefined) continue;
     if (/running/i.test(await folded(row))) return;
     if (Date.now() > end) throw new Error(`${server} did not reach "running": ${await folded(row)}`);
     await page.waitForTimeout(500);
@@ -61,12 +37,7 @@ try {
   log('basic-app running');
 
   const quickInput = page.locator('.quick-input-widget');
-  async function pick(label) {
-    await quickInput.locator('.monaco-list-row', { hasText: label }).first().waitFor({ timeout: 15000 });
-    await quickInput.locator('input').fill(label);
-    await page.waitForTimeout(200);
-    await page.keyboard.press('Enter');
-  }
+  const pick = label => pickInQuickInput(page, label);
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
@@ -80,7 +51,7 @@ try {
   await pick('get-time');
   log('called get-time from the palette');
 
-  const app = await frameWith('#get-time-btn');
+  const app = await frameWith(page, '#get-time-btn');
   const timeText = () => app.locator('#server-time').textContent();
   const end = Date.now() + 30000;
   let first = await timeText();
@@ -115,10 +86,6 @@ try {
   log('screenshots e2e-app-view.png, e2e-app-confirm.png, e2e-app-updated.png');
   log('PASS');
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure('e2e:apps', e, { page, runDir, shotPath: path.join(SHOTS, 'e2e-apps-failure.png') });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir);
+await endRun('e2e:apps', failure, { page, runDir, stop, shotPath: path.join(SHOTS, 'e2e-apps-failure.png') });

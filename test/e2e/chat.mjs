@@ -10,27 +10,19 @@
 // and saves screenshots to .vscode-test/screenshots/e2e-chat-*.png. Exit code 0 = every step passed. Stops
 // code-server's process group and the browser.
 //   npm run package && node test/e2e/chat.mjs      E2E_VERBOSE=1 for page errors, E2E_KEEP_RUN=1 keeps the run folder
-import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, dialogAnswerer, openChatWithFakeModel, openWorkbench, readmePicture, startFromMcpView } from '../../scripts/editor/workbench.mjs';
-import { packFakeLm, reportFailure, finish } from './lib/run.mjs';
+import { SHOTS, dialogAnswerer, openChatWithFakeModel, readmePicture, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { endRun, openSampleWithFakeModel, packagedVsix, timedLog } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
-const FOLDER = path.join(ROOT, 'sample');
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e-chat ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const VSIX = packagedVsix('e2e-chat');
+const log = timedLog('e2e-chat');
 
-if (!fs.existsSync(VSIX)) { console.error(`[e2e-chat] ${VSIX} is missing: run npm run package`); process.exit(1); }
-
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
+let failure;
 try {
-  const fakeLm = packFakeLm();
-  ({ page, runDir, stop } = await openWorkbench({
-    name: 'e2e-chat', vsixes: [VSIX, fakeLm], folder: FOLDER, waitForFile: 'hello.py', env: dir => ({ FAKE_LM_LOG: path.join(dir, 'fake-lm.jsonl') }), log,
-  }));
+  ({ page, runDir, stop } = await openSampleWithFakeModel({ name: 'e2e-chat', vsix: VSIX, log }));
   log('workbench up');
 
   const answerDialogsUntil = dialogAnswerer(page, log);
@@ -138,10 +130,6 @@ try {
   log(`elicitation: one form with ${fieldCount} fields, declined; screenshot e2e-chat-elicitation.png`);
   log('PASS');
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure('e2e-chat', e, { page, runDir, shotPath: path.join(SHOTS, 'e2e-chat-failure.png') });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir);
+await endRun('e2e-chat', failure, { page, runDir, stop, shotPath: path.join(SHOTS, 'e2e-chat-failure.png') });

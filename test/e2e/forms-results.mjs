@@ -9,14 +9,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, SHOTS, WORK, openWorkbench } from '../../scripts/editor/workbench.mjs';
-import { reportFailure, finish } from './lib/run.mjs';
+import { allowConsent, saveShot, endRun, packagedVsix, timedLog, folded, frameWith, waitFor, pickInQuickInput } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const MODE = process.env.E2E_STARTUP === 'lazy' ? 'lazy' : 'eager';
 const HOSTILE_TITLE = '<img src=x onerror="document.title=\'pwned\'"><b>Label</b>';
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e:forms ${MODE} ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
-if (!fs.existsSync(VSIX)) { console.error(`[e2e:forms] ${VSIX} is missing: run npm run package`); process.exit(1); }
+const VSIX = packagedVsix('e2e:forms');
+const log = timedLog(`e2e:forms ${MODE}`);
 
 // A workspace of its own: one file, and the media fixture as a workspace server (so launch consent is asked).
 const FOLDER = path.join(WORK, 'runs', `forms-ws-${MODE}-${Date.now()}`);
@@ -27,38 +25,11 @@ fs.writeFileSync(path.join(FOLDER, '.vscode/settings.json'), JSON.stringify({
   'mcpHost.servers': { media: { type: 'stdio', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/media.mjs')] } },
 }, null, 2));
 
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
-const folded = async loc => ((await loc.textContent({ timeout: 2000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-const shot = async name => {
-  const file = path.join(SHOTS, `${name}-${MODE}.png`);
-  await page.screenshot({ path: file });
-  log('screenshot', path.relative(ROOT, file));
-};
-
-/** The frame (at any depth) whose document has `selector`. */
-async function frameWith(selector, ms = 45000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    for (const f of page.frames()) {
-      if (await f.$(selector).catch(() => null)) return f;
-    }
-    if (Date.now() > end) throw new Error(`no frame shows ${selector}`);
-    await page.waitForTimeout(300);
-  }
-}
-
-async function waitFor(what, check, ms = 20000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(250);
-  }
-}
+let failure;
+const shot = name => saveShot(page, path.join(SHOTS, `${name}-${MODE}.png`), log);
 
 try {
   ({ page, runDir, stop } = await openWorkbench({ name: `e2e-forms-${MODE}`, vsixes: [VSIX], folder: FOLDER, waitForFile: 'readme.txt', log }));
@@ -72,14 +43,9 @@ try {
   let expanded = false;
   for (;;) {
     if (Date.now() > end) throw new Error(`media did not reach "running": ${await folded(row)}`);
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false)) {
-      const all = dialog.getByRole('button', { name: 'Allow All', exact: true });
-      const allow = (await all.isVisible().catch(() => false)) ? all : dialog.getByRole('button', { name: 'Allow', exact: true });
-      if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${(await folded(dialog)).slice(0, 200)}`);
-      log(`dialog "${(await folded(dialog)).slice(0, 90)}" → Allow`);
-      await allow.click();
-      await page.waitForTimeout(300);
+    const asked = await allowConsent(page);
+    if (asked !== undefined) {
+      log(`dialog "${asked.slice(0, 90)}" → Allow`);
       continue;
     }
     if (!(await row.isVisible().catch(() => false))) {
@@ -96,12 +62,7 @@ try {
   log('media running');
 
   const quickInput = page.locator('.quick-input-widget');
-  async function pick(label) {
-    await quickInput.locator('.monaco-list-row', { hasText: label }).first().waitFor({ timeout: 15000 });
-    await quickInput.locator('input').fill(label);
-    await page.waitForTimeout(200);
-    await page.keyboard.press('Enter');
-  }
+  const pick = label => pickInQuickInput(page, label);
   async function callTool(tool) {
     for (let attempt = 1; ; attempt++) {
       await page.keyboard.press('F1');
@@ -114,15 +75,15 @@ try {
     }
     // With one running server the server pick is skipped: the tool pick ("Tool of media") comes at once.
     const placeholder = () => quickInput.locator('input').getAttribute('placeholder').catch(() => '');
-    await waitFor('the server or tool pick', async () => /^Tool of media|server/i.test((await placeholder()) ?? ''));
+    await waitFor(page, 'the server or tool pick', async () => /^Tool of media|server/i.test((await placeholder()) ?? ''));
     if (!/^Tool of media/.test((await placeholder()) ?? '')) await pick('media');
-    await waitFor('the tool pick', async () => /^Tool of media/.test((await placeholder()) ?? ''));
+    await waitFor(page, 'the tool pick', async () => /^Tool of media/.test((await placeholder()) ?? ''));
     await pick(tool);
   }
 
   // 1. The form of `order`: server text is text.
   await callTool('order');
-  const form = await frameWith('#form');
+  const form = await frameWith(page, '#form');
   const label = form.locator('label[for="f-2"]');
   const labelText = await label.textContent();
   if (labelText !== `${HOSTILE_TITLE} (label)`) throw new Error(`the hostile title reads: ${labelText}`);
@@ -143,7 +104,7 @@ try {
   await form.locator('#f-0').fill('abc');
   await form.locator('#submit').click();
   const countError = form.locator('#f-0-error');
-  await waitFor('the number error', async () => (await countError.textContent()) === 'Enter a number.', 60000).catch(async e => {
+  await waitFor(page, 'the number error', async () => (await countError.textContent()) === 'Enter a number.', 60000).catch(async e => {
     throw new Error(`${e.message}; the page got ${JSON.stringify(await form.evaluate(() => window.__answers ?? []))}, general error "${await form.locator('#error-general').textContent()}"`);
   });
   log(`the page got the host's answer as ${JSON.stringify(await form.evaluate(() => window.__answers))}`);
@@ -156,10 +117,10 @@ try {
   // 3. Raw JSON: the errors listed with their paths under the JSON.
   await form.locator('#toggle-raw').click();
   const rawErrors = form.locator('#raw-errors');
-  await waitFor('the raw error list after switching', async () => (await rawErrors.isVisible()) && /count: must be a number/.test(await folded(rawErrors)), 60000);
+  await waitFor(page, 'the raw error list after switching', async () => (await rawErrors.isVisible()) && /count: must be a number/.test(await folded(rawErrors)), 60000);
   await form.locator('#raw').fill('{"count": "x", "size": 2.5, "label": ""}');
   await form.locator('#submit').click();
-  await waitFor('the raw error list', async () => /size: must be an integer/.test(await folded(rawErrors)), 60000);
+  await waitFor(page, 'the raw error list', async () => /size: must be an integer/.test(await folded(rawErrors)), 60000);
   const listed = await rawErrors.locator('li').allTextContents();
   for (const want of ['count: must be a number', 'size: must be an integer']) if (!listed.includes(want)) throw new Error(`raw errors: ${JSON.stringify(listed)}`);
   if (await form.locator('#fields').isVisible()) throw new Error('the fields are visible in Raw JSON mode');
@@ -170,17 +131,17 @@ try {
   await form.locator('#raw').fill('{"count": 2, "label": "ok"}');
   await form.locator('#submit').click();
   const editorArea = page.locator('.part.editor');
-  await waitFor('the order result', async () => /order: \{"count":2,"label":"ok"\}/.test(await folded(editorArea)), 60000);
+  await waitFor(page, 'the order result', async () => /order: \{"count":2,"label":"ok"\}/.test(await folded(editorArea)), 60000);
   const orderTab = page.locator('.part.editor .tab', { hasText: /order · \d\d:\d\d:\d\d\.md/ }).first();
   await orderTab.waitFor({ timeout: 10000 });
   log(`result tab: ${(await orderTab.textContent())?.trim()}`);
 
   // 5. A picture: the image in the image preview beside the text, the Save As… notification.
   await callTool('picture');
-  await waitFor('the picture result', async () => /Before the picture\./.test(await folded(editorArea)), 60000);
+  await waitFor(page, 'the picture result', async () => /Before the picture\./.test(await folded(editorArea)), 60000);
   const imageTab = page.locator('.part.editor .tab', { hasText: /picture · \d\d:\d\d:\d\d image 1\.png/ }).first();
   await imageTab.waitFor({ timeout: 20000 });
-  const preview = await frameWith('img.scale-to-fit, img.pixelated', 30000);
+  const preview = await frameWith(page, 'img.scale-to-fit, img.pixelated', 30000);
   const size = await preview.evaluate(() => { const i = document.querySelector('img.scale-to-fit, img.pixelated'); return i ? `${i.naturalWidth}x${i.naturalHeight}` : 'none'; });
   if (size !== '48x48') throw new Error(`the image preview shows ${size}`);
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'picture returned image 1 (image/png, 145 B) and audio 1 (audio/wav, 844 B).' }).first();
@@ -192,10 +153,6 @@ try {
   await shot('e2e-result-image');
   log('PASS');
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure(`e2e:forms ${MODE}`, e, { page, runDir, shotPath: path.join(SHOTS, `e2e-forms-failure-${MODE}.png`) });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir, [FOLDER]);
+await endRun(`e2e:forms ${MODE}`, failure, { page, runDir, stop, shotPath: path.join(SHOTS, `e2e-forms-failure-${MODE}.png`), also: [FOLDER] });

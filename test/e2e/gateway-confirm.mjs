@@ -10,28 +10,19 @@
 //   npm run package && node test/e2e/gateway-confirm.mjs      E2E_VERBOSE=1, E2E_KEEP_RUN=1 as for chat.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SHOTS, dialogAnswerer, openChatWithFakeModel, openWorkbench, startFromMcpView } from '../../scripts/editor/workbench.mjs';
-import { packFakeLm, reportFailure, finish } from './lib/run.mjs';
+import { SHOTS, dialogAnswerer, openChatWithFakeModel, startFromMcpView } from '../../scripts/editor/workbench.mjs';
+import { endRun, openSampleWithFakeModel, packagedVsix, timedLog } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
-const FOLDER = path.join(ROOT, 'sample');
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e-gateway ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const VSIX = packagedVsix('e2e-gateway');
+const log = timedLog('e2e-gateway');
 
-if (!fs.existsSync(VSIX)) { console.error(`[e2e-gateway] ${VSIX} is missing: run npm run package`); process.exit(1); }
-
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
+let failure;
 try {
-  const fakeLm = packFakeLm();
   let lmLog;
-  ({ page, runDir, stop } = await openWorkbench({
-    name: 'e2e-gateway', vsixes: [VSIX, fakeLm], folder: FOLDER, waitForFile: 'hello.py',
-    env: dir => ({ FAKE_LM_LOG: (lmLog = path.join(dir, 'fake-lm.jsonl')) }), log,
-    userSettings: { 'chat.allowAnonymousAccess': true },
-  }));
+  ({ page, runDir, stop, lmLog } = await openSampleWithFakeModel({ name: 'e2e-gateway', vsix: VSIX, log, userSettings: { 'chat.allowAnonymousAccess': true } }));
   log('workbench up');
   /** The fake model's answered requests (tools offered, tool results seen). */
   const modelCalls = () => (fs.existsSync(lmLog) ? fs.readFileSync(lmLog, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [])
@@ -102,10 +93,6 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gateway-no-confirm.png') });
   log(`get-sum ran without a confirmation (${modelCalls().length - before} model requests); PASS`);
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure('e2e-gateway', e, { page, runDir, shotPath: path.join(SHOTS, 'e2e-gateway-failure.png') });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir);
+await endRun('e2e-gateway', failure, { page, runDir, stop, shotPath: path.join(SHOTS, 'e2e-gateway-failure.png') });

@@ -11,13 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, SHOTS, WORK, openWorkbench } from '../../scripts/editor/workbench.mjs';
-import { reportFailure, finish } from './lib/run.mjs';
+import { saveShot, endRun, packagedVsix, timedLog, folded, waitFor } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const MODE = process.env.E2E_STARTUP === 'lazy' ? 'lazy' : 'eager';
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e:restricted ${MODE} ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
-if (!fs.existsSync(VSIX)) { console.error(`[e2e:restricted] ${VSIX} is missing: run npm run package`); process.exit(1); }
+const VSIX = packagedVsix('e2e:restricted');
+const log = timedLog(`e2e:restricted ${MODE}`);
 
 // A workspace of its own: one file, and two workspace servers. Each server's command is a wrapper that appends the
 // server's name to a marker file and then runs the echo fixture: the marker exists once any server has started.
@@ -34,25 +32,11 @@ fs.writeFileSync(path.join(FOLDER, '.vscode/settings.json'), JSON.stringify({
   'mcpHost.servers': Object.fromEntries(SERVERS.map(name => [name, { type: 'stdio', command: '/bin/sh', args: [WRAPPER, name] }])),
 }, null, 2));
 
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
-const folded = async loc => ((await loc.textContent({ timeout: 2000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-const shot = async name => {
-  const file = path.join(SHOTS, `e2e-restricted-${name}-${MODE}.png`);
-  await page.screenshot({ path: file });
-  log('screenshot', path.relative(ROOT, file));
-};
-async function waitFor(what, check, ms = 20000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(250);
-  }
-}
+let failure;
+const shot = name => saveShot(page, path.join(SHOTS, `e2e-restricted-${name}-${MODE}.png`), log);
 /** The processes of code-server's session (its pgid is the session id: setsid) that run a server: the wrapper, or the
  *  fixture it execs. */
 function serverProcesses() {
@@ -96,7 +80,7 @@ try {
   }
 
   // 1. The Servers view: one whole row per held-back server, saying it is not trusted, with Manage Workspace Trust.
-  await waitFor('a row per held-back server', async () => {
+  await waitFor(page, 'a row per held-back server', async () => {
     const texts = await Promise.all(SERVERS.map(n => folded(row(n))));
     return texts.every(t => /not trusted/.test(t));
   }, 120000);
@@ -133,11 +117,11 @@ try {
     const part = page.locator('.part.editor', { has: page.locator('.workspace-trust-editor') }).last();
     const close = part.locator('.codicon-close, .codicon-chrome-close').filter({ visible: true }).first();
     await close.click({ timeout: 5000 }).catch(() => undefined);
-    if (await waitFor('the Workspace Trust editor to close', gone, 3000).then(() => true, () => false)) return;
+    if (await waitFor(page, 'the Workspace Trust editor to close', gone, 3000).then(() => true, () => false)) return;
     if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) return;
     log('the Workspace Trust editor did not close on its close button: Escape');
     await page.keyboard.press('Escape');
-    await waitFor('the Workspace Trust editor to close', gone, 10000);
+    await waitFor(page, 'the Workspace Trust editor to close', gone, 10000);
   }
   // (the view may be re-rendering as the extension settles: a click lost to that is repeated)
   for (let attempt = 1; ; attempt++) {
@@ -165,7 +149,7 @@ try {
   const allNotifications = async () => (await toasts.allTextContents()).map(t => t.replace(/\s+/g, ' ')).join(' | ');
   async function clearNotifications() {
     await runCommand('Notifications: Clear All Notifications');
-    await waitFor('the notifications to clear', async () => (await toasts.count()) === 0, 10000);
+    await waitFor(page, 'the notifications to clear', async () => (await toasts.count()) === 0, 10000);
   }
   const offers = {
     'MCP Host: Start Server': 'start-server',
@@ -198,7 +182,7 @@ try {
   await trustButton.click();
   // VS Code may ask to confirm in a dialog of its own; eager, the launch-consent dialog comes up once it is trusted.
   const dialog = page.locator('.monaco-dialog-box');
-  await waitFor('the workspace to be trusted', async () => {
+  await waitFor(page, 'the workspace to be trusted', async () => {
     if (await dialog.isVisible().catch(() => false)) {
       const trust = dialog.getByRole('button', { name: /^Trust/ }).first();
       if (await trust.isVisible().catch(() => false)) { log(`dialog "${(await folded(dialog)).slice(0, 90)}" → Trust`); await trust.click(); return false; }
@@ -224,7 +208,7 @@ try {
 
   if (MODE === 'eager') {
     // 4a. Eager: the servers start now (the host asks for launch consent first, both in one dialog).
-    await waitFor('both servers running', async () => {
+    await waitFor(page, 'both servers running', async () => {
       if (await allowDialog()) return false;
       if (await trustEditor.isVisible().catch(() => false)) { await closeTrustEditor(); return false; }
       const s = await states();
@@ -235,7 +219,7 @@ try {
     // 4b. Lazy: nothing starts on trust; each server waits for its first use. A tool call is the use of "echo".
     if (await dialog.isVisible().catch(() => false)) throw new Error(`lazy: a dialog came up on trust: ${(await folded(dialog)).slice(0, 200)}`);
     await closeTrustEditor();
-    await waitFor('both servers waiting for their first use', async () => (await states()).every(t => /starts on first use/.test(t)), 60000);
+    await waitFor(page, 'both servers waiting for their first use', async () => (await states()).every(t => /starts on first use/.test(t)), 60000);
     if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) throw new Error('lazy: something asked before any use');
     assertNothingStarted('lazy, trusted, before any use');
     await shot('trusted-waiting');
@@ -246,16 +230,16 @@ try {
     await quickInput.locator('input').fill('echo');
     await page.waitForTimeout(200);
     await page.keyboard.press('Enter');
-    await waitFor('the tool pick of "echo"', async () => { await allowDialog(); return /^Tool of echo/.test((await placeholder()) ?? ''); }, 60000);
+    await waitFor(page, 'the tool pick of "echo"', async () => { await allowDialog(); return /^Tool of echo/.test((await placeholder()) ?? ''); }, 60000);
     await quickInput.locator('input').fill('echo');
     await page.waitForTimeout(200);
     await page.keyboard.press('Enter');
-    await waitFor('the input box for "text"', async () => /text/.test(await folded(quickInput)), 20000);
+    await waitFor(page, 'the input box for "text"', async () => /text/.test(await folded(quickInput)), 20000);
     await quickInput.locator('input').fill('hello after trust');
     await page.keyboard.press('Enter');
-    await waitFor('the tool result', async () => /hello after trust/.test(await folded(page.locator('.part.editor'))), 30000);
+    await waitFor(page, 'the tool result', async () => /hello after trust/.test(await folded(page.locator('.part.editor'))), 30000);
     if (!(await header.isVisible().catch(() => false))) await mcpTab.click();
-    await waitFor('"echo" running', async () => /running/.test(await folded(row('echo'))), 30000);
+    await waitFor(page, '"echo" running', async () => /running/.test(await folded(row('echo'))), 30000);
   }
   const procs = serverProcesses();
   const marker = started();
@@ -266,10 +250,6 @@ try {
   await shot('trusted');
   log('PASS');
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure(`e2e:restricted ${MODE}`, e, { page, runDir, shotPath: path.join(SHOTS, `e2e-restricted-failure-${MODE}.png`) });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir, [FOLDER]);
+await endRun(`e2e:restricted ${MODE}`, failure, { page, runDir, stop, shotPath: path.join(SHOTS, `e2e-restricted-failure-${MODE}.png`), also: [FOLDER] });

@@ -10,22 +10,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, SHOTS, clickPastConsent, openWorkbench, readmePicture } from '../../scripts/editor/workbench.mjs';
-import { reportFailure, finish } from './lib/run.mjs';
+import { endRun, packagedVsix, timedLog, folded, pickInQuickInput } from './lib/run.mjs';
 
-const VSIX = path.join(ROOT, 'dist/mcp-host.vsix');
 const FOLDER = path.join(ROOT, 'sample');
 const MODE = process.env.E2E_STARTUP === 'lazy' ? 'lazy' : 'eager';
-const t0 = Date.now();
-const log = (...a) => console.log(`[e2e${MODE === 'lazy' ? ' lazy' : ''} ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const VSIX = packagedVsix('e2e');
+const log = timedLog(`e2e${MODE === 'lazy' ? ' lazy' : ''}`);
 /** The path of a screenshot: e2e-<name>.png, e2e-lazy-<name>.png in lazy mode. */
 const shot = name => path.join(SHOTS, `e2e${MODE === 'lazy' ? '-lazy' : ''}-${name}.png`);
 
-if (!fs.existsSync(VSIX)) { console.error(`[e2e] ${VSIX} is missing: run npm run package`); process.exit(1); }
 
-let failed = false;
 let page;
 let runDir;
 let stop = async () => {};
+let failure;
 try {
   ({ page, runDir, stop } = await openWorkbench({
     name: MODE === 'lazy' ? 'e2e-lazy' : 'e2e', vsixes: [VSIX], folder: FOLDER, waitForFile: 'hello.py', log,
@@ -76,20 +74,8 @@ try {
   }
   for (;;) {
     if (MODE === 'lazy') break;
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false)) {
-      const text = ((await dialog.locator('.dialog-message-text').textContent().catch(() => null))
-        ?? (await dialog.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-      // Several servers waiting at once are asked in one dialog (Allow All); a single one with Allow.
-      const all = dialog.getByRole('button', { name: 'Allow All', exact: true });
-      const allow = (await all.isVisible().catch(() => false)) ? all : dialog.getByRole('button', { name: 'Allow', exact: true });
-      if (!(await allow.isVisible())) throw new Error(`unexpected dialog: ${text.slice(0, 200)}`);
-      log(`dialog "${text.slice(0, 100)}" → ${await allow.textContent()}`);
-      await allow.click();
-      allowed++;
-      await page.waitForTimeout(300);
-      continue;
-    }
+    // Several servers waiting at once are asked in one dialog (Allow All); a single one with Allow.
+    if (await allowDialog()) continue;
     const states = await Promise.all(['everything', 'filesystem'].map(state));
     if (states.every(s => /running/i.test(s))) { log(`Servers view: ${states.join(' | ')}`); break; }
     if (states.some(s => /error|crash/i.test(s))) throw new Error(`a server failed: ${states.join(' | ')}`);
@@ -147,8 +133,8 @@ try {
   }
   log(`command palette lists all ${titles.length} always-visible MCP Host commands: ${titles.join(' | ')}`);
 
-  // Monaco renders spaces as U+00A0 and splits lines into spans: compare on whitespace-folded text.
-  const folded = async locator => ((await locator.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ');
+  // Monaco renders spaces as U+00A0 and splits lines into spans: compare on whitespace-folded text (folded, waiting as
+  // long as Playwright's default for the text).
   const quickInput = page.locator('.quick-input-widget');
   async function runCommand(title) {
     await page.keyboard.press('F1');
@@ -157,18 +143,11 @@ try {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');
   }
-  /** Picks the row labelled `label` in the open quick pick. */
-  async function pick(label) {
-    const row = quickInput.locator('.monaco-list-row', { hasText: label }).first();
-    await row.waitFor({ timeout: 15000 });
-    await quickInput.locator('input').fill(label);
-    await page.waitForTimeout(200);
-    await page.keyboard.press('Enter');
-  }
+  const pick = label => pickInQuickInput(page, label);
   async function waitForText(locator, re, what, ms = 20000) {
     const end = Date.now() + ms;
-    while (!re.test(await folded(locator))) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; saw: ${(await folded(locator)).slice(0, 300)}`);
+    while (!re.test(await folded(locator, {}))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; saw: ${(await folded(locator, {})).slice(0, 300)}`);
       await page.waitForTimeout(250);
     }
   }
@@ -246,7 +225,7 @@ try {
   await restored.click();
   const end = Date.now() + 60000;
   for (;;) {
-    const text = await folded(editorArea);
+    const text = await folded(editorArea, {});
     if (/could not be opened|unexpected error|is not running/i.test(text)) throw new Error(`the restored resource tab failed: ${text.slice(0, 300)}`);
     if (await editorArea.locator('.monaco-editor .view-lines, .image-container, img').first().isVisible().catch(() => false)) break;
     if (Date.now() > end) throw new Error(`the restored resource tab shows no contents: ${text.slice(0, 300)}`);
@@ -263,10 +242,6 @@ try {
   log('after a reload History still lists the echo call; screenshot', path.relative(ROOT, shot('history-after-reload')));
   log('PASS');
 } catch (e) {
-  failed = true;
-  runDir ??= e?.runDir;
-  await reportFailure('e2e', e, { page, runDir, shotPath: shot('failure') });
-} finally {
-  await stop();
+  failure = e ?? new Error('the run threw nothing');
 }
-finish(failed, runDir);
+await endRun('e2e', failure, { page, runDir, stop, shotPath: shot('failure') });

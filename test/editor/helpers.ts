@@ -37,6 +37,26 @@ export async function activateAllowing<T extends McpHostExtensionApi = McpHostEx
 }
 
 /**
+ * A describe block's start-up in the real editor, written once (issue 39): before its tests MCP Host activated with
+ * launches allowed (activateAllowing); after them the workspace's `mcpHost.servers` removed and the host left with no
+ * server. `api` is the extension's API once `before` ran; `cfg()` the `mcpHost` settings.
+ */
+export function activatedSuite(): { readonly api: McpHostExtensionApi; cfg(): vscode.WorkspaceConfiguration } {
+  let api: McpHostExtensionApi | undefined;
+  const get = (): McpHostExtensionApi => {
+    if (!api) throw new Error('MCP Host is activated in the suite\'s before hook; use its API inside a test or hook');
+    return api;
+  };
+  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
+  before(async () => { api = await activateAllowing(); });
+  after(async () => {
+    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await until(() => get().host.servers.length === 0, 'no servers left');
+  });
+  return { get api() { return get(); }, cfg };
+}
+
+/**
  * The shared readiness wait (test/support/wait.ts) with the editor's pace: re-checked every 250 ms and on every event
  * of the activated host (state, servers, catalogue); fails with "timed out waiting for <what>" after `ms`.
  */

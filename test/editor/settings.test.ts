@@ -6,58 +6,45 @@ import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
-import type { McpHostExtensionApi } from '../../src/extension/extension';
-import { EVERYTHING, answerWhereToWrite, until, testSupport, activateAllowing } from './helpers';
-
-async function waitRunning(api: McpHostExtensionApi, name: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    if (api.host.get(name)?.state.kind === 'running') return;
-    await new Promise(r => setTimeout(r, 200));
-  }
-  throw new Error(`${name} is not running: ${JSON.stringify(api.host.get(name)?.state)}`);
-}
+import { EVERYTHING, activatedSuite, answerWhereToWrite, until, testSupport } from './helpers';
 
 describe('Editor settings surfaces (inputs, import)', function () {
   this.timeout(60000);
-  let api: McpHostExtensionApi;
-  const cfg = () => vscode.workspace.getConfiguration('mcpHost');
-
-  before(async () => {
-    api = await activateAllowing();
-  });
+  const suite = activatedSuite();
+  const cfg = suite.cfg;
+  const waitRunning = (name: string) => until(() => suite.api.host.get(name)?.state.kind === 'running', `${name} running`);
 
   after(async () => {
-    await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('mcpHost.clearInputs');
   });
 
   it('asks an ${input:} value once with a masked box, passes it to the server, and keeps it out of settings', async () => {
     const asked: vscode.InputBoxOptions[] = [];
-    testSupport(api).setInputPrompt(async o => { asked.push(o); return 's3cret-value'; });
+    testSupport(suite.api).setInputPrompt(async o => { asked.push(o); return 's3cret-value'; });
     await cfg().update('inputs', [{ id: 'token', type: 'promptString', description: 'API token', password: true }], vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', { secretive: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_TOKEN: '${input:token}' } } }, vscode.ConfigurationTarget.Workspace);
-    await waitRunning(api, 'secretive');
+    await waitRunning('secretive');
     assert.strictEqual(asked.length, 1);
     assert.strictEqual(asked[0].password, true);
-    const env = await api.host.get('secretive')!.callTool('get-env', {});
+    const env = await suite.api.host.get('secretive')!.callTool('get-env', {});
     assert.ok(JSON.stringify(env).includes('s3cret-value'), 'the server did not get the input value');
     const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
     assert.ok(!fs.readFileSync(settingsFile, 'utf8').includes('s3cret-value'), 'the secret was written to settings');
     // A settings change elsewhere does not ask again (the value is in SecretStorage).
     await cfg().update('servers', { secretive: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_TOKEN: '${input:token}', OTHER: '1' } } }, vscode.ConfigurationTarget.Workspace);
-    await api.sync();
-    await waitRunning(api, 'secretive');
+    await suite.api.sync();
+    await waitRunning('secretive');
     assert.strictEqual(asked.length, 1, 'asked for the stored input again');
   });
 
   it('shows a server that fails to start as an error, with its last stderr lines in the tooltip', async () => {
     const script = 'process.stderr.write("boom: missing API key\\n"); process.exit(3)';
     await cfg().update('servers', { broken: { command: process.execPath, args: ['-e', script] } }, vscode.ConfigurationTarget.Workspace);
-    await until(() => api.host.get('broken')?.state.kind === 'error', 'broken in its error state', 30000);
-    const state = api.host.get('broken')?.state;
+    await until(() => suite.api.host.get('broken')?.state.kind === 'error', 'broken in its error state', 30000);
+    const state = suite.api.host.get('broken')?.state;
     assert.strictEqual(state?.kind, 'error', JSON.stringify(state));
-    const item = api.views.servers.getTreeItem({ kind: 'server', server: 'broken' });
+    const item = suite.api.views.servers.getTreeItem({ kind: 'server', server: 'broken' });
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'error');
     assert.match(String(item.contextValue), /^server\.error\./);
     assert.match((item.tooltip as vscode.MarkdownString).value, /boom: missing API key/);
@@ -67,15 +54,15 @@ describe('Editor settings surfaces (inputs, import)', function () {
   it('with mcpHost.autoStart off, a server waits stopped; MCP Host: Start Server asks launch consent and starts it', async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     const asked: string[] = [];
-    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(suite.api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     await cfg().update('autoStart', false, vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', { lazy: { command: process.execPath, args: [EVERYTHING, 'stdio', '--lazy'] } }, vscode.ConfigurationTarget.Workspace);
-    await api.sync();
-    assert.strictEqual(api.host.get('lazy')?.state.kind, 'stopped');
+    await suite.api.sync();
+    assert.strictEqual(suite.api.host.get('lazy')?.state.kind, 'stopped');
     assert.deepStrictEqual(asked, [], 'consent asked for a server nobody started');
     assert.strictEqual(await vscode.commands.executeCommand('mcpHost.startServer', 'lazy'), true);
     assert.deepStrictEqual(asked, ['lazy']);
-    assert.strictEqual(api.host.get('lazy')?.state.kind, 'running');
+    assert.strictEqual(suite.api.host.get('lazy')?.state.kind, 'running');
     await cfg().update('autoStart', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
@@ -85,8 +72,8 @@ describe('Editor settings surfaces (inputs, import)', function () {
       typo: { type: 'stdoi', command: process.execPath },
       fine: { command: process.execPath, args: [EVERYTHING, 'stdio'], autoStart: false },
     }, vscode.ConfigurationTarget.Workspace);
-    await api.sync();
-    const nodes = api.views.servers.getChildren() as { kind: string; text?: string; server: string }[];
+    await suite.api.sync();
+    const nodes = suite.api.views.servers.getChildren() as { kind: string; text?: string; server: string }[];
     const problem = nodes.find(n => n.kind === 'message' && /typo/.test(n.text ?? ''));
     assert.ok(problem, JSON.stringify(nodes));
     assert.match(problem.text!, /mcpHost\.servers\.typo/);
@@ -101,14 +88,14 @@ describe('Editor settings surfaces (inputs, import)', function () {
 
   it('the launch-consent dialog shows the command line with ${input:} values hidden', async () => {
     await vscode.commands.executeCommand('mcpHost.resetTrust');
-    testSupport(api).setInputPrompt(async () => 'tok-in-args-9876');
+    testSupport(suite.api).setInputPrompt(async () => 'tok-in-args-9876');
     await cfg().update('inputs', [{ id: 'argtoken', type: 'promptString', description: 'Token', password: true }], vscode.ConfigurationTarget.Workspace);
     const shown: string[] = [];
-    testSupport(api).setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
+    testSupport(suite.api).setConsentPrompt(async (_def, text) => { shown.push(text ?? ''); return 'deny'; });
     await cfg().update('servers', { argsecret: { command: process.execPath, args: [EVERYTHING, 'stdio', '--token=${input:argtoken}'] } }, vscode.ConfigurationTarget.Workspace);
-    await api.sync();
+    await suite.api.sync();
     await until(() => shown.length > 0, 'the launch consent dialog', 5000);
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    testSupport(suite.api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     await cfg().update('inputs', undefined, vscode.ConfigurationTarget.Workspace);
     assert.strictEqual(shown.length, 1, 'consent was not asked');
@@ -123,14 +110,14 @@ describe('Editor settings surfaces (inputs, import)', function () {
     fs.writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(EVERYTHING).href)});`);
     await vscode.commands.executeCommand('mcpHost.resetTrust');
     const asked: string[] = [];
-    testSupport(api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
+    testSupport(suite.api).setConsentPrompt(async def => { asked.push(def.name); return 'allow'; });
     const name = await vscode.commands.executeCommand<string>('mcpHost.addServer', 'stdio', `"${process.execPath}" "${script}" stdio`);
     assert.strictEqual(name, 'myeverything', 'the name is guessed from the script');
     const servers = cfg().inspect<Record<string, { command?: string; args?: string[] }>>('servers')?.workspaceValue ?? {};
     assert.deepStrictEqual(servers[name], { type: 'stdio', command: process.execPath, args: [script, 'stdio'] });
-    await waitRunning(api, name);
+    await waitRunning(name);
     assert.deepStrictEqual(asked, [name]);
-    testSupport(api).setConsentPrompt(async () => 'allow');
+    testSupport(suite.api).setConsentPrompt(async () => 'allow');
     await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
@@ -138,9 +125,9 @@ describe('Editor settings surfaces (inputs, import)', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-'));
     const file = path.join(dir, 'claude_desktop_config.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { imported: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoStart: false } } }));
-    const dialogs = answerWhereToWrite(api, 'Import into Workspace Settings');
+    const dialogs = answerWhereToWrite(suite.api, 'Import into Workspace Settings');
     let n: number | undefined;
-    try { n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file); } finally { testSupport(api).setDialogAnswerer(undefined); }
+    try { n = await vscode.commands.executeCommand<number>('mcpHost.importServers', file); } finally { testSupport(suite.api).setDialogAnswerer(undefined); }
     assert.strictEqual(n, 1);
     assert.strictEqual(dialogs.length, 1);
     assert.match(dialogs[0].message, /^Import the MCP server "imported" from .*claude_desktop_config\.json\?$/);
@@ -159,10 +146,10 @@ describe('Editor settings surfaces (inputs, import)', function () {
       plain: { type: 'stdio', command: 'node', args: ['server.js'], cwd: '/srv', autoStart: false },
     } }));
     const before = JSON.stringify(cfg().inspect('servers')?.workspaceValue ?? {});
-    const cancelled = answerWhereToWrite(api, 'Cancel');
+    const cancelled = answerWhereToWrite(suite.api, 'Cancel');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 0);
-    } finally { testSupport(api).setDialogAnswerer(undefined); }
+    } finally { testSupport(suite.api).setDialogAnswerer(undefined); }
     assert.strictEqual(JSON.stringify(cfg().inspect('servers')?.workspaceValue ?? {}), before, 'Cancel wrote nothing');
     assert.strictEqual(cancelled.length, 1);
     const d = cancelled[0];
@@ -171,10 +158,10 @@ describe('Editor settings surfaces (inputs, import)', function () {
     assert.ok(!/[\u202e\u0007]/.test(d.detail ?? ''), 'no raw bidi or control character reaches the dialog');
     assert.match(d.detail ?? '', /Name in settings: sneaky\nRuns: node safe\.js '\\u202e--evil' 'a\\x07b'/);
     assert.match(d.detail ?? '', /Name in settings: plain\nRuns: node server\.js\nWorking directory: \/srv/);
-    const chosen = answerWhereToWrite(api, 'Import into Workspace Settings');
+    const chosen = answerWhereToWrite(suite.api, 'Import into Workspace Settings');
     try {
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file), 2);
-    } finally { testSupport(api).setDialogAnswerer(undefined); }
+    } finally { testSupport(suite.api).setDialogAnswerer(undefined); }
     assert.strictEqual(chosen.length, 1);
     const written = cfg().inspect<Record<string, { args?: string[] }>>('servers')?.workspaceValue ?? {};
     assert.deepStrictEqual(written.sneaky?.args, ['safe.js', '\u202e--evil', 'a\u0007b'], 'written exactly as the file says');
@@ -192,28 +179,28 @@ describe('Editor settings surfaces (inputs, import)', function () {
     fs.writeFileSync(file, JSON.stringify({ servers: { twin: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
     const access = () => vscode.workspace.getConfiguration('chat.mcp').inspect<string>('access')?.workspaceValue;
     const twinItem = () => {
-      const tree = api.views.servers;
+      const tree = suite.api.views.servers;
       const node = (tree.getChildren() as { server?: string; kind: string }[]).find(n => n.kind === 'server' && n.server === 'twin');
       return node && tree.getTreeItem(node as never);
     };
     try {
-      answerWhereToWrite(api, 'Import into Workspace Settings');
+      answerWhereToWrite(suite.api, 'Import into Workspace Settings');
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Keep Both'), 1);
       assert.strictEqual(access(), undefined, 'Keep Both leaves VS Code alone');
-      await waitRunning(api, 'twin');
+      await waitRunning('twin');
       await until(() => /also in \.vscode\/mcp\.json/.test(String(twinItem()?.description)), 'the twin row saying "also in .vscode/mcp.json"', 10000);
       assert.match(String(twinItem()?.description), /^running · MCP [\d-]+ · also in \.vscode\/mcp\.json$/);
       assert.match((twinItem()?.tooltip as vscode.MarkdownString).value, /runs twice/);
       // Import the whole file again (twin removed first, so nothing to replace) and turn VS Code's copy off.
       await cfg().update('servers', {}, vscode.ConfigurationTarget.Workspace);
       assert.strictEqual(await vscode.commands.executeCommand<number>('mcpHost.importServers', file, 'Disable There'), 1);
-      testSupport(api).setDialogAnswerer(undefined);
+      testSupport(suite.api).setDialogAnswerer(undefined);
       assert.strictEqual(access(), 'none');
-      await waitRunning(api, 'twin');
+      await waitRunning('twin');
       await until(() => !/also in/.test(String(twinItem()?.description)), 'the twin row without "also in"', 10000);
       assert.doesNotMatch(String(twinItem()?.description), /also in/);
     } finally {
-      testSupport(api).setDialogAnswerer(undefined);
+      testSupport(suite.api).setDialogAnswerer(undefined);
       await vscode.workspace.getConfiguration('chat.mcp').update('access', undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(file, { force: true });

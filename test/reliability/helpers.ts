@@ -11,7 +11,7 @@ import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, ServerDefinition, StdioServerDefinition } from '../../src/mcp/types';
 import { FAST_STOP, nodeFixture } from '../support/connection';
 
-export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, waitForState } from '../support/connection';
+export { FAST_STOP, collectLogs, fixture, freePort, http, nodeFixture, stdio, tmpDir, tmpDirPerTest, waitForState } from '../support/connection';
 export { textOf, until } from '../support/wait';
 
 /** Every stdio server of this run carries this in its environment, and its children inherit it. */

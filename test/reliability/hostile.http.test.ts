@@ -12,6 +12,7 @@ import * as vm from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { McpOAuthProvider } from '../../src/mcp/oauth/provider';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
+import { MESSAGE_CAP_HINT, MESSAGE_CAP_TEXT } from '../support/messageCap';
 import { http as httpDef, startHost, textOf, until, type TestHost } from './helpers';
 
 v8.setFlagsFromString('--expose-gc');
@@ -76,13 +77,13 @@ describe('Reliability: hostile HTTP servers', function () {
   });
 
   for (const [tool, what] of [['huge_json', 'sent an HTTP body'], ['huge_sse', 'sent an SSE event']] as const) {
-    it(`${tool}: an endless answer is cut at 64 MiB (limits.maxMessageBytes) with a message naming server, limit and setting; memory grows < 200 MB and is given back`, async () => {
+    it(`${tool}: an endless answer is cut at ${MESSAGE_CAP_TEXT} (limits.maxMessageBytes) with a message naming server, limit and setting; memory grows < 200 MB and is given back`, async () => {
       const f = await hostile();
       t = await startHost([httpDef('hostile', f.url)]);
       assert.equal(t.get('hostile').state.kind, 'running');
       const m = await measure(() => t!.get('hostile').callTool(tool, {}, { timeout: 600_000 }).then(() => undefined, (e: Error) => e));
       assert.ok(m.result instanceof Error, 'the call failed');
-      assert.match(m.result.message, new RegExp(`server \`hostile\` ${what}: over the limit of 64 MiB \\(raise it with the setting \`mcpHost\\.limits\\.maxMessageBytes\`\\)`));
+      assert.match(m.result.message, new RegExp(`server \`hostile\` ${what}: ${MESSAGE_CAP_HINT}`));
       assert.ok(m.peakRss < 200 * MB && m.peakUsed < 200 * MB, `peak growth rss ${Math.round(m.peakRss / MB)} MB, heap+buffers ${Math.round(m.peakUsed / MB)} MB`);
       assert.ok(m.left < 32 * MB, `left after the call: ${Math.round(m.left / MB)} MB`);
       await until(async () => ((await f.stats()).closedEarly as number) >= 1, 'the server saw the read stop', 10_000);

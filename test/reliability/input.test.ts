@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseInputs, parseServers, resolveServer, type ResolveContext } from '../../src/mcp/config';
 import type { ConfigError, ServerDefinition, ServerState } from '../../src/mcp/types';
-import { BYSTANDER, marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
+import { BYSTANDER, marked, startHost, textOf, tmpDirPerTest, type TestHost } from './helpers';
 import { rng } from '../support/rng';
 
 /** Hand-picked malformed definitions: wrong types, typos, unknown variables, missing and circular inputs. */
@@ -58,13 +58,7 @@ const INPUTS: unknown[] = [
 describe('Reliability: bad input', function () {
   this.timeout(120_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-input-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-reliability-input-', async () => { await t?.close(); t = undefined; });
 
   /** Settings → definitions and errors, the way the extension and CLI do it (inputs answered with their default). */
   async function fromSettings(servers: unknown, inputs: unknown): Promise<{ defs: ServerDefinition[]; errors: ConfigError[] }> {
@@ -72,7 +66,7 @@ describe('Reliability: bad input', function () {
     const parsed = parseServers(servers);
     const errors = [...parsed.errors, ...parsedInputs.errors];
     const ctx: ResolveContext = {
-      workspaceFolders: [{ name: 'web', path: dir }], userHome: dir, env: { HOME: dir }, platform: process.platform,
+      workspaceFolders: [{ name: 'web', path: scratch.dir }], userHome: scratch.dir, env: { HOME: scratch.dir }, platform: process.platform,
       inputs: parsedInputs.inputs,
       resolveInput: async i => (i.id === 'unanswered' ? undefined : i.default ?? 'typed-by-the-user'),
     };
@@ -155,7 +149,7 @@ describe('Reliability: bad input', function () {
   });
 
   it('malformed tool inputSchemas: those tools are refused with a message naming tool and server; the others work', async () => {
-    const record = path.join(dir, 'record');
+    const record = path.join(scratch.dir, 'record');
     t = await startHost([marked('schemas', 'hostile', ['--bad-schema', '--record', record])]);
     const s = t.get('schemas');
     assert.equal(s.state.kind, 'running');

@@ -11,24 +11,18 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { GatewayServer } from '../../src/mcp/gateway/server';
 import { modelTools, serverOffered } from '../../src/mcp/catalogue/modelTools';
 import { awaitsRestart, type ServerState } from '../../src/mcp/types';
-import { BYSTANDER, marked, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
+import { BYSTANDER, marked, startHost, textOf, tmpDirPerTest, until, waitForState, type TestHost } from './helpers';
 
 describe('Reliability: a crashed server\'s tools work again at once (issue 41)', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-restart-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-restart-', async () => { await t?.close(); t = undefined; });
 
   const starts = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').length : 0);
   const toolNames = (server: string) => modelTools(t!.host.servers, {}).filter(m => m.server === server).map(m => m.tool.name);
 
   it('H585: a call made while the crashed server waits for its backoff restarts it at once and answers; its tools stay offered throughout', async () => {
-    const count = path.join(dir, 'starts');
+    const count = path.join(scratch.dir, 'starts');
     // A 20 s backoff: the call must not wait for it.
     t = await startHost([marked('crashy', 'crash-on-call', ['--count-file', count])], { restart: { initialDelayMs: 20_000 } });
     const crashy = t.get('crashy');
@@ -51,7 +45,7 @@ describe('Reliability: a crashed server\'s tools work again at once (issue 41)',
   });
 
   it('H586: a crash-looping server is restarted at most maxCrashes times whatever the call rate, then calls fail at once and its tools are withdrawn', async () => {
-    const count = path.join(dir, 'starts');
+    const count = path.join(scratch.dir, 'starts');
     t = await startHost([marked('loop', 'crash-on-call', ['--count-file', count])], { restart: { initialDelayMs: 20_000, maxCrashes: 3, windowMs: 120_000 } });
     const loop = t.get('loop');
     // Each call finds the server waiting for its restart, restarts it and crashes it again; 50 calls, 3 crashes at most.
@@ -72,7 +66,7 @@ describe('Reliability: a crashed server\'s tools work again at once (issue 41)',
   });
 
   it('H587: a restart that fails: the waiting call fails naming the server, the reason and the fix, and the tools are withdrawn', async () => {
-    const failFile = path.join(dir, 'fail');
+    const failFile = path.join(scratch.dir, 'fail');
     t = await startHost([marked('fragile', 'crash-on-call', ['--fail-restart-file', failFile])], { restart: { initialDelayMs: 20_000 } });
     const fragile = t.get('fragile');
     fs.writeFileSync(failFile, 'x');

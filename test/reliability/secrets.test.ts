@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
 import { DEFAULT_LIMITS, LIMIT_SETTING } from '../../src/mcp/limits';
 import type { ServerDefinition, ServerState } from '../../src/mcp/types';
-import { BYSTANDER, MARK, MARK_NAME, fixture, marked, startHost, textOf, tmpDir, until, type TestHost } from './helpers';
+import { BYSTANDER, MARK, MARK_NAME, fixture, marked, startHost, textOf, tmpDirPerTest, until, type TestHost } from './helpers';
 
 const INPUT = 'in-"S3cr3t"\\val';
 const ENVFILE = 'ef-T0kenAbcdef';
@@ -24,16 +24,10 @@ const NEEDLES = ['S3cr3t', 'T0kenAbc', 'ArgSecret'];
 describe('Reliability: secrets never leave through any output', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-secrets-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-reliability-secrets-', async () => { await t?.close(); t = undefined; });
 
   async function definitions(): Promise<ServerDefinition[]> {
-    const envFile = path.join(dir, '.env');
+    const envFile = path.join(scratch.dir, '.env');
     fs.writeFileSync(envFile, `# secrets\nAPI_TOKEN=${ENVFILE}\nPLAIN=hello\n`);
     const settings = {
       leaky: {
@@ -49,7 +43,7 @@ describe('Reliability: secrets never leave through any output', function () {
     assert.deepEqual(parsed.errors, []);
     const defs: ServerDefinition[] = [];
     for (const raw of parsed.servers) {
-      const r = await resolveServer(raw, { workspaceFolders: [], userHome: dir, env: { MY_ARG: ENVARG }, inputs: inputs.inputs, resolveInput: async () => INPUT });
+      const r = await resolveServer(raw, { workspaceFolders: [], userHome: scratch.dir, env: { MY_ARG: ENVARG }, inputs: inputs.inputs, resolveInput: async () => INPUT });
       assert.ok(r.definition, JSON.stringify(r.error));
       defs.push(r.definition);
     }

@@ -15,7 +15,7 @@ import { parseInputs, parseServers, resolveServer } from '../../src/mcp/config';
 import { renderToolResult } from '../../src/extension/commands/render';
 import type { ServerDefinition, ServerState } from '../../src/mcp/types';
 import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
-import { BYSTANDER, MARK, MARK_NAME, fixture, http as httpDef, marked, startHost, textOf, tmpDir, until, type TestHost } from './helpers';
+import { BYSTANDER, MARK, MARK_NAME, fixture, http as httpDef, marked, startHost, textOf, tmpDir, tmpDirPerTest, until, type TestHost } from './helpers';
 import { ROOT } from '../support/connection';
 
 /** A plain HTTP server on 127.0.0.1 that records every request's headers and answers with `handler`. */
@@ -35,13 +35,10 @@ describe('Reliability: security', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
   const cleanups: Array<() => Promise<unknown>> = [];
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-sec-'); });
-  afterEach(async () => {
+  const scratch = tmpDirPerTest('mcp-reliability-sec-', async () => {
     await t?.close();
     t = undefined;
     for (const c of cleanups.splice(0)) await c();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('a secret given through ${input:} (in args and an innocently named env variable) appears in no log line, trace, stderr tail or error state', async () => {
@@ -55,7 +52,7 @@ describe('Reliability: security', function () {
     assert.deepEqual(parsed.errors, []);
     const defs: ServerDefinition[] = [];
     for (const raw of parsed.servers) {
-      const r = await resolveServer(raw, { workspaceFolders: [], userHome: dir, env: {}, platform: process.platform, inputs: inputs.inputs, resolveInput: async () => SECRET });
+      const r = await resolveServer(raw, { workspaceFolders: [], userHome: scratch.dir, env: {}, platform: process.platform, inputs: inputs.inputs, resolveInput: async () => SECRET });
       assert.ok(r.definition, JSON.stringify(r.error));
       defs.push(r.definition);
     }
@@ -103,7 +100,7 @@ describe('Reliability: security', function () {
   });
 
   it('resource links in a tool result are not followed: no resources/read, nothing opened; they are shown as text for the user to choose', async () => {
-    const record = path.join(dir, 'record');
+    const record = path.join(scratch.dir, 'record');
     t = await startHost([marked('linker', 'hostile', ['--record', record])]);
     const result = await t.get('linker').callTool('links', {});
     await new Promise(r => setTimeout(r, 300));

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { isAlive } from '../../src/mcp/process/processTree';
 import type { ServerState } from '../../src/mcp/types';
 import {
-  BYSTANDER, MARK, MARK_NAME, assertNoMarkedProcesses, fixture, markedProcesses, marked, startHost, stdio, textOf, tmpDir, until,
+  BYSTANDER, MARK, MARK_NAME, assertNoMarkedProcesses, fixture, markedProcesses, marked, startHost, stdio, textOf, tmpDirPerTest, until,
   waitForState, type TestHost,
 } from './helpers';
 
@@ -23,13 +23,7 @@ function errorState(s: ServerState): ErrorState {
 describe('Reliability: servers that misbehave (stdio)', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-reliability-', async () => { await t?.close(); t = undefined; });
 
   /** Pids of marked processes other than the bystander's. */
   const othersThanBystander = () => markedProcesses().filter(p => p !== t?.get(BYSTANDER).pid);
@@ -57,7 +51,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
   });
 
   it('crash loop: restarts with growing backoff, then stops restarting and says so', async () => {
-    const countFile = path.join(dir, 'starts');
+    const countFile = path.join(scratch.dir, 'starts');
     t = await startHost([], { restart: { initialDelayMs: 50, maxDelayMs: 400, maxCrashes: 4, windowMs: 120_000 } });
     const states: ServerState[] = [];
     t.host.onDidChangeState(e => { if (e.server === 'loop') states.push(e.state); });
@@ -132,7 +126,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
   });
 
   it('floods 20 000 notifications (logs, list_changed, stray progress, unknown methods): the session keeps answering, refreshes are coalesced', async () => {
-    const record = path.join(dir, 'flood-record');
+    const record = path.join(scratch.dir, 'flood-record');
     t = await startHost([marked('flood', 'hostile', ['--flood', '20000', '--record', record])]);
     const f = t.get('flood');
     await until(() => t!.logs.filter(l => l.server === 'flood' && l.source === 'server').length >= 5000, 'the flood arrived', 30_000);
@@ -148,7 +142,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
   });
 
   it('sends requests and notifications before initialized: answered, and the server runs', async () => {
-    const record = path.join(dir, 'early-record');
+    const record = path.join(scratch.dir, 'early-record');
     t = await startHost([marked('eager', 'hostile', ['--early', '--record', record])]);
     const e = t.get('eager');
     assert.equal(e.state.kind, 'running');
@@ -172,7 +166,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
   });
 
   it('hangs on a tool call: cancel ends it at once and tells the server; the request timeout fires with a message naming the setting', async () => {
-    const record = path.join(dir, 'hang-record');
+    const record = path.join(scratch.dir, 'hang-record');
     t = await startHost([marked('hang', 'hostile', ['--record', record])]);
     const h = t.get('hang');
     const ac = new AbortController();
@@ -202,7 +196,7 @@ describe('Reliability: servers that misbehave (stdio)', function () {
 
   for (const variant of ['node', 'shell wrapper'] as const) {
     it(`spawns a grandchild (${variant}): none left after stop, restart, reconcile (changed, removed) or deactivate (process table)`, async () => {
-      const pidFile = path.join(dir, 'gc');
+      const pidFile = path.join(scratch.dir, 'gc');
       const def = (name: string, extra: string[] = []) => variant === 'node'
         ? marked(name, 'grandchild', ['--pid-file', pidFile, ...extra])
         : { ...stdio(name, '/bin/sh', [fixture('grandchild-wrapper.sh'), '--pid-file', pidFile, ...extra]), env: { FIXTURE_NODE: process.execPath, [MARK_NAME]: MARK } };

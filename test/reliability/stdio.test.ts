@@ -13,10 +13,11 @@ import { runInNewContext } from 'node:vm';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { MAX_REPORTED_INVALID_LINES } from '../../src/mcp/process/stdoutReader';
 import type { ServerState } from '../../src/mcp/types';
-import { BYSTANDER, marked, markedProcesses, startHost, textOf, tmpDir, until, waitForState, type TestHost } from './helpers';
+import { MESSAGE_CAP, MESSAGE_CAP_HINT } from '../support/messageCap';
+import { BYSTANDER, marked, markedProcesses, startHost, textOf, tmpDirPerTest, until, waitForState, type TestHost } from './helpers';
 
 const MiB = 1024 * 1024;
-const LIMIT_HINT = /over the limit of 64 MiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)/;
+const LIMIT_HINT = new RegExp(MESSAGE_CAP_HINT);
 
 /** A full garbage collection (the flag is set at run time, so the suite needs no node option). */
 function collectGarbage(): void {
@@ -41,13 +42,7 @@ function memoryPeak(): { stop(): { rss: number; external: number } } {
 describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, launches)', function () {
   this.timeout(120_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-stdio-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-reliability-stdio-', async () => { await t?.close(); t = undefined; });
 
   it('answers with one 300 MB line: the call fails at once naming the limit and setting; memory grows < 200 MB and is released; the server keeps answering', async () => {
     t = await startHost([marked('huge', 'hostile', [], { timeout: { request: 600_000 } })]);
@@ -75,7 +70,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     }
     assert.ok(kept < 32 * MiB, `${Math.round(kept / MiB)} MiB still held after the call`);
     assert.ok(t.logs.some(l => l.server === 'huge' && l.level === 'warning'
-      && /^server `huge` sent a message of 300(\.\d)? MiB on stdout \(the answer to request \d+\); it was dropped: over the limit of 64 MiB/.test(l.message)), 'the drop is logged');
+      && new RegExp(`^server \`huge\` sent a message of 300(\\.\\d)? MiB on stdout \\(the answer to request \\d+\\); it was dropped: over the limit of ${MESSAGE_CAP}`).test(l.message)), 'the drop is logged');
     assert.equal(h.state.kind, 'running');
     await t.assertBystanderUndisturbed();
   });
@@ -97,7 +92,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     await until(() => t!.logs.some(e => e.server === 'loud' && /sent a message of 100(\.\d)? MiB on stdout; it was dropped/.test(e.message)), 'the drop is logged', 60_000);
     const warning = t.logs.find(e => e.server === 'loud' && /it was dropped/.test(e.message))!;
     assert.equal(warning.level, 'warning');
-    assert.match(warning.message, /^server `loud` .*: over the limit of 64 MiB \(raise it with the setting `mcpHost\.limits\.maxMessageBytes`\)$/);
+    assert.match(warning.message, new RegExp(`^server \`loud\` .*: ${MESSAGE_CAP_HINT}$`));
     assert.equal(textOf(await l.callTool('echo', { text: 'still here' })), 'still here');
     assert.equal(l.state.kind, 'running');
     await t.assertBystanderUndisturbed();
@@ -157,7 +152,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
     for (const ignoreTerm of [false, true]) {
       it(`leaves a daemon outside its process tree (${mode}${ignoreTerm ? ', ignoring SIGTERM' : ''}): stop, restart and shutdown end the whole launch (process table)`, async function () {
         if (process.platform !== 'linux') this.skip();
-        const pidFile = path.join(dir, 'daemons');
+        const pidFile = path.join(scratch.dir, 'daemons');
         const args = ['--mode', mode, '--pid-file', pidFile, ...(ignoreTerm ? ['--ignore-term'] : [])];
         t = await startHost([marked('d', 'daemon', args)]);
         const d = t.get('d');
@@ -180,7 +175,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
 
   it('exits by itself and leaves a daemon behind: the daemon is ended with the launch; the crash is reported as usual', async function () {
     if (process.platform !== 'linux') this.skip();
-    const pidFile = path.join(dir, 'daemons');
+    const pidFile = path.join(scratch.dir, 'daemons');
     t = await startHost([], { restart: { enabled: false } });
     await t.host.reconcile([marked(BYSTANDER, 'echo'), marked('crash', 'daemon', ['--mode', 'double-fork', '--ignore-term', '--pid-file', pidFile, '--exit-after', '1500'])]);
     const c = t.get('crash');
@@ -194,7 +189,7 @@ describe('Reliability: hostile input over stdio (limits, JSON-RPC strictness, la
 
   it('exits by itself leaving a daemon that ignores SIGTERM, and the host shuts down at once: shutdown waits until the daemon is gone', async function () {
     if (process.platform !== 'linux') this.skip();
-    const pidFile = path.join(dir, 'daemons');
+    const pidFile = path.join(scratch.dir, 'daemons');
     t = await startHost([], { restart: { enabled: false } });
     await t.host.reconcile([marked(BYSTANDER, 'echo'), marked('crash', 'daemon', ['--mode', 'double-fork', '--ignore-term', '--pid-file', pidFile, '--exit-after', '1000'])]);
     await until(() => daemonPids(pidFile).length === 1, 'the daemon runs', 10_000);

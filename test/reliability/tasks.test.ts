@@ -8,18 +8,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TaskInfo } from '../../src/mcp/tasks/tasks';
-import { marked, startHost, textOf, tmpDir, type TestHost } from './helpers';
+import { marked, startHost, textOf, tmpDirPerTest, type TestHost } from './helpers';
 
 describe('Reliability: tasks that misbehave', function () {
   this.timeout(90_000);
   let t: TestHost | undefined;
-  let dir: string;
-  beforeEach(() => { dir = tmpDir('mcp-reliability-tasks-'); });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = tmpDirPerTest('mcp-reliability-tasks-', async () => { await t?.close(); t = undefined; });
 
   it('10,000 status notifications for unknown tasks change nothing; the real task completes', async () => {
     t = await startHost([marked('fx', 'tasks', ['--notify'])]);
@@ -34,7 +28,7 @@ describe('Reliability: tasks that misbehave', function () {
   });
 
   it('a task that never ends (ttl null) is polled at its bounded interval and ends when the caller cancels', async () => {
-    const record = path.join(dir, 'rec');
+    const record = path.join(scratch.dir, 'rec');
     t = await startHost([marked('fx', 'tasks', ['--poll', '0', '--record', record])]);
     const ac = new AbortController();
     let started = 0;

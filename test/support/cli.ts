@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shippedCliWorkspace } from './shipped';
 import { until } from './wait';
 
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
@@ -75,4 +76,50 @@ export async function assertNoProcessesIn(dir: string, ms = 4000): Promise<void>
   const left = processesIn(dir);
   for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
   assert.deepEqual(left, [], `processes left running in ${dir}`);
+}
+
+/** The shipped CLI as one describe block uses it (made by {@link useShippedCli}). */
+export interface ShippedCliSuite {
+  /** The private copy's folder: the CLI runs with it as its cwd. */
+  readonly dir: string;
+  /** The copy's cli.js. */
+  readonly cli: string;
+  /** The cwd to give every server the suite starts (after each test no process may be left in it). */
+  readonly serverCwd: string;
+  /** The suite's mcp.json. */
+  readonly config: string;
+  /** Runs `cli …args --config <config>` in `dir` to completion (with the suite's `env`, then `env`). */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliRun>;
+}
+
+/**
+ * A describe block's CLI start-up, written once (issue 39): before its tests a private copy of the shipped CLI
+ * (shippedCliWorkspace) with an mcp.json of `servers(ws)`; after each test no process of its servers may be left in
+ * `serverCwd` (assertNoProcessesIn); after all the copy is removed. Call it in the describe body; `servers` may start
+ * what the servers need (a suite stops that in its own `after`).
+ */
+export function useShippedCli(
+  prefix: string,
+  servers: (ws: { dir: string; serverCwd: string }) => Record<string, unknown> | Promise<Record<string, unknown>>,
+  opts: { setupMs?: number; env?: NodeJS.ProcessEnv } = {},
+): ShippedCliSuite {
+  let ws: ReturnType<typeof shippedCliWorkspace> | undefined;
+  const get = () => {
+    if (!ws) throw new Error(`the CLI of ${prefix} is not set up yet (use it inside a test or hook)`);
+    return ws;
+  };
+  before(async function () {
+    if (opts.setupMs) this.timeout(opts.setupMs);
+    ws = shippedCliWorkspace(prefix);
+    fs.writeFileSync(ws.config, JSON.stringify({ servers: await servers({ dir: ws.copy.dir, serverCwd: ws.serverCwd }) }));
+  });
+  afterEach(async () => { await assertNoProcessesIn(get().serverCwd); });
+  after(() => ws?.copy.dispose());
+  return {
+    get dir() { return get().copy.dir; },
+    get cli() { return get().copy.cli; },
+    get serverCwd() { return get().serverCwd; },
+    get config() { return get().config; },
+    run: (args, env) => runCli(get().copy.cli, [...args, '--config', get().config], { cwd: get().copy.dir, env: { ...opts.env, ...env } }),
+  };
 }

@@ -99,3 +99,23 @@ export function waitForState(c: Connection, pred: (s: Connection['state']) => bo
 export function tmpDir(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
+
+/**
+ * A suite's per-test start-up, written once (issue 39): a new temp folder (tmpDir) before each test; after it
+ * `cleanup()` (closing what the test started), then the folder removed. Call it in the describe body.
+ */
+export function tmpDirPerTest(prefix: string, cleanup: () => Promise<void> | void = () => undefined): { readonly dir: string } {
+  let dir: string | undefined;
+  beforeEach(() => { dir = tmpDir(prefix); });
+  afterEach(async () => {
+    await cleanup();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  return {
+    get dir() {
+      if (!dir) throw new Error(`the ${prefix} folder exists only while a test runs`);
+      return dir;
+    },
+  };
+}

@@ -6,7 +6,8 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { OBJECT_RESULT, TASK_BOUNDS } from '../../src/mcp/tasks/tasks';
+import { LOOSE_RESULT } from '../../src/mcp/spec';
+import { TASK_BOUNDS } from '../../src/mcp/tasks/tasks';
 import { createTaskSession } from '../../src/mcp/tasks/extTaskSession';
 import { ExtTaskTracker } from '../../src/mcp/tasks/extTaskTracker';
 import { RawRequests } from '../../src/mcp/server/rawRequests';
@@ -48,7 +49,7 @@ export async function connectTasks(command: string, args: string[], elicit?: (pa
       session: await createTaskSession(client, { endpointId: `test:${o.server}`, onInputRequest: async () => ({ action: 'decline' }), onError: () => undefined }),
       requestTimeout: () => 10_000,
       progress: (token, h) => raw.onProgress(token, h),
-      legacyResultWait: (taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, OBJECT_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }),
+      legacyResultWait: (taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, LOOSE_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }),
     }),
     close: async () => {
       const pid = transport.pid ?? undefined;

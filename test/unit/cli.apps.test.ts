@@ -4,33 +4,19 @@
  * stderr. Real MCP App servers: server-basic-vanillajs and server-system-monitor.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, runCli } from '../support/cli';
+import { useShippedCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const entry = (pkg: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/${pkg}/dist/index.js`);
 
 describe('mcp-host and MCP Apps (dist/cli.js)', function () {
   this.timeout(60_000);
-  let copy: ReturnType<typeof shippedCliCopy>;
-  let serverCwd: string;
-  let config: string;
-
-  before(() => {
-    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-apps-'));
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        basic: { type: 'stdio', command: process.execPath, args: [entry('server-basic-vanillajs'), '--stdio'], cwd: serverCwd },
-        sysmon: { type: 'stdio', command: process.execPath, args: [entry('server-system-monitor'), '--stdio'], cwd: serverCwd },
-      },
-    }));
-  });
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => copy.dispose());
-
-  const cli = (args: string[]) => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
+  const ws = useShippedCli('mcp-host-cli-apps-', ({ serverCwd }) => ({
+    basic: { type: 'stdio', command: process.execPath, args: [entry('server-basic-vanillajs'), '--stdio'], cwd: serverCwd },
+    sysmon: { type: 'stdio', command: process.execPath, args: [entry('server-system-monitor'), '--stdio'], cwd: serverCwd },
+  }));
+  const cli = (args: string[]) => ws.run(args);
 
   it('inspect lists the tools with a view and the app-only ones', async () => {
     const r = await cli(['inspect', 'sysmon']);

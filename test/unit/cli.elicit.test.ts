@@ -10,27 +10,16 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, processesIn, runCli } from '../support/cli';
+import { processesIn, useShippedCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 describe('mcp-host call --elicit (dist/cli.js, server-everything)', function () {
   this.timeout(120_000);
-  let copy: ReturnType<typeof shippedCliCopy>;
-  let serverCwd: string;
-  let config: string;
-
-  before(() => {
-    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-elicit-'));
-    fs.writeFileSync(config, JSON.stringify({
-      servers: { everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd } },
-    }));
-  });
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => copy.dispose());
-
-  const cli = (args: string[]) => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
+  const ws = useShippedCli('mcp-host-cli-elicit-', ({ serverCwd }) => ({
+    everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd },
+  }));
+  const cli = (args: string[]) => ws.run(args);
 
   it('H111: answers a plain call\'s form with the given fields and the schema\'s defaults for the rest', async () => {
     const r = await cli(['call', 'everything', 'trigger-elicitation-request', '--elicit', '{"name":"Ada","check":true,"email":"ada@example.com","notAField":1}']);
@@ -59,7 +48,7 @@ describe('mcp-host call --elicit (dist/cli.js, server-everything)', function () 
     const arr = await cli(['call', 'everything', 'trigger-elicitation-request', '--elicit', '["Ada"]']);
     assert.equal(arr.code, 2);
     assert.match(arr.stderr, /--elicit .* must be a JSON object of the form's fields, .* not an array/);
-    assert.deepEqual(processesIn(serverCwd), []);
+    assert.deepEqual(processesIn(ws.serverCwd), []);
   });
 
   it('H112: content that does not fit the form cancels it, fails (exit 2) with what is wrong and an example, and stops the server', async () => {
@@ -79,8 +68,8 @@ describe('mcp-host call --elicit (dist/cli.js, server-everything)', function () 
 
   it('without --elicit, on a terminal (a pty through script(1)), asks the form field by field; an answer that does not fit is asked again', async function () {
     if (!fs.existsSync('/usr/bin/script')) this.skip();
-    const cmd = [process.execPath, copy.cli, 'call', 'everything', 'trigger-elicitation-request', '--config', config].map(a => `'${a}'`).join(' ');
-    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { cwd: copy.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const cmd = [process.execPath, ws.cli, 'call', 'everything', 'trigger-elicitation-request', '--config', ws.config].map(a => `'${a}'`).join(' ');
+    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let typed = false;
     child.stdout.on('data', d => {

@@ -8,16 +8,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { copyShippedCli } from '../support/shipped';
-import { assertNoProcessesIn, finishCli, processesIn, runCli, startCli, type CliRun } from '../support/cli';
+import { finishCli, processesIn, runCli, startCli, useShippedCli, type CliRun } from '../support/cli';
 import { freePort } from '../support/connection';
 import { startHttpFixture } from '../fixtures/servers/harness';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
-let CLI = '';
 
 /** A value that repeats nowhere (so any 24 characters of it would be found in a leak). */
 function uniqueValue(bytes: number, seed: string): string {
@@ -41,39 +38,25 @@ function assertHidden(what: string, run: CliRun, value: string): void {
 
 describe('mcp-host CLI: hostile inputs at its edges (production build)', function () {
   this.timeout(120_000);
-  let work: string;
-  let serverCwd: string;
-
-  before(function () {
-    this.timeout(180_000);
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-hostile-'));
-    CLI = path.join(work, 'cli.js');
-    copyShippedCli(CLI);
-    serverCwd = path.join(work, 'servers');
-    fs.mkdirSync(serverCwd);
-  });
-
-  afterEach(async () => {
-    await assertNoProcessesIn(serverCwd);
-  });
-  after(() => { if (work) fs.rmSync(work, { recursive: true, force: true }); });
+  // Each test writes the config it needs (config() below); the suite's own mcp.json lists no server.
+  const ws = useShippedCli('mcp-host-cli-hostile-', () => ({}), { setupMs: 180_000 });
 
   function config(name: string, servers: Record<string, unknown>): string {
-    const file = path.join(work, name);
+    const file = path.join(ws.dir, name);
     fs.writeFileSync(file, JSON.stringify({ servers }, null, 2));
     return file;
   }
 
-  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(CLI, args, { cwd: work, env, timeoutMs: 60_000 });
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(ws.cli, args, { cwd: ws.dir, env, timeoutMs: 60_000 });
 
   it('H70: a 1 MB envFile secret: doctor reports the server cleanly and prints no part of it; the bystander\'s secret is still hidden in its log lines', async () => {
     const huge = uniqueValue(1024 * 1024, 'HugeSecret');
     const small = uniqueValue(2000, 'SmallSecret');
-    fs.writeFileSync(path.join(work, 'huge.env'), `API_TOKEN=${huge}\n`);
-    fs.writeFileSync(path.join(work, 'small.env'), `API_TOKEN=${small}\n`);
+    fs.writeFileSync(path.join(ws.dir, 'huge.env'), `API_TOKEN=${huge}\n`);
+    fs.writeFileSync(path.join(ws.dir, 'small.env'), `API_TOKEN=${small}\n`);
     const cfg = config('huge-secret.json', {
-      huge: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(work, 'huge.env'), cwd: serverCwd },
-      leaky: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(work, 'small.env'), cwd: serverCwd },
+      huge: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(ws.dir, 'huge.env'), cwd: ws.serverCwd },
+      leaky: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.mjs'), '--secret-env', 'API_TOKEN'], envFile: path.join(ws.dir, 'small.env'), cwd: ws.serverCwd },
     });
     const doctor = await run(['doctor', '--config', cfg, '--verbose', '--timeout', '10000']);
     assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr.slice(0, 2000));
@@ -95,8 +78,8 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
   });
   function edgesConfig(): string {
     return config('edges.json', {
-      edges: { command: process.execPath, args: [path.join(FIXTURES, 'edges.mjs')], cwd: serverCwd },
-      bystander: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd },
+      edges: { command: process.execPath, args: [path.join(FIXTURES, 'edges.mjs')], cwd: ws.serverCwd },
+      bystander: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: ws.serverCwd },
     });
   }
 
@@ -138,36 +121,36 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
     assert.equal(known.stdout, 'known resource\n');
   });
   it('H74: Ctrl+C during a task (after the server answered tasks/cancel) exits 130 with no process of the launch left; the bystander call before it worked', async () => {
-    const record = path.join(work, 'tasks.record');
+    const record = path.join(ws.dir, 'tasks.record');
     const cfg = config('tasks.json', {
-      fx: { command: process.execPath, args: [path.join(FIXTURES, 'tasks.mjs'), '--notify', '--record', record], cwd: serverCwd },
+      fx: { command: process.execPath, args: [path.join(FIXTURES, 'tasks.mjs'), '--notify', '--record', record], cwd: ws.serverCwd },
     });
     const plain = await run(['call', 'fx', 'plain', '--config', cfg]);
     assert.equal(plain.code, 0, plain.stderr);
     for (let i = 0; i < 3; i++) {
-      const child = startCli(CLI, ['call', 'fx', 'never', '--config', cfg], { cwd: work });
+      const child = startCli(ws.cli, ['call', 'fx', 'never', '--config', cfg], { cwd: ws.dir });
       let stderr = '';
       child.stderr!.on('data', d => { stderr += d; });
       for (const end = Date.now() + 30_000; !/mcp-host: task task-\d+ \(never\): working/.test(stderr) && Date.now() < end;) await new Promise(r => setTimeout(r, 50));
-      assert.ok(processesIn(serverCwd).length > 0, 'the server runs');
+      assert.ok(processesIn(ws.serverCwd).length > 0, 'the server runs');
       child.kill('SIGINT');
       const r = await finishCli(child);
       assert.equal(r.code, 130, stderr + r.stderr);
       assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);
       // At once, not after a grace period: the CLI exits only when every server it started is gone.
-      assert.deepEqual(processesIn(serverCwd), [], `run ${i + 1}: processes left after exit`);
+      assert.deepEqual(processesIn(ws.serverCwd), [], `run ${i + 1}: processes left after exit`);
     }
   });
 
   it('H403: a Node server that throws at start and npx of a package that does not exist: the reason is the line that explains it; the bystander starts', async () => {
     const closed = await freePort(); // nothing listens there: the registry is unreachable, and nothing leaves the machine
     const cfg = config('start-failures.json', {
-      throws: { command: process.execPath, args: [path.join(FIXTURES, 'crash-at-start.mjs'), '--throw', '--lines', '2', '--message', 'getaddrinfo ENOTFOUND docs.invalid'], cwd: serverCwd },
+      throws: { command: process.execPath, args: [path.join(FIXTURES, 'crash-at-start.mjs'), '--throw', '--lines', '2', '--message', 'getaddrinfo ENOTFOUND docs.invalid'], cwd: ws.serverCwd },
       missing: {
-        command: 'npx', args: ['-y', 'no-such-mcp-server-h403'], cwd: serverCwd,
-        env: { npm_config_registry: `http://127.0.0.1:${closed}/`, npm_config_fetch_retries: '0', npm_config_cache: path.join(work, 'npm-cache'), npm_config_update_notifier: 'false' },
+        command: 'npx', args: ['-y', 'no-such-mcp-server-h403'], cwd: ws.serverCwd,
+        env: { npm_config_registry: `http://127.0.0.1:${closed}/`, npm_config_fetch_retries: '0', npm_config_cache: path.join(ws.dir, 'npm-cache'), npm_config_update_notifier: 'false' },
       },
-      ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd },
+      ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: ws.serverCwd },
     });
     const doctor = await run(['doctor', '--config', cfg, '--timeout', '60000']);
     assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr);
@@ -191,7 +174,7 @@ describe('mcp-host CLI: hostile inputs at its edges (production build)', functio
   it('H403: a 403 with a body shows the server\'s own words and blames no credentials; the bystander works', async () => {
     const fx = await startHttpFixture(['--forbid', 'Access is only allowed at localhost:47521'], 'hostile-http.mjs');
     try {
-      const cfg = config('forbidden.json', { pw: { type: 'http', url: fx.url }, ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: serverCwd } });
+      const cfg = config('forbidden.json', { pw: { type: 'http', url: fx.url }, ok: { command: process.execPath, args: [path.join(FIXTURES, 'echo.mjs')], cwd: ws.serverCwd } });
       const r = await run(['inspect', 'pw', '--config', cfg, '-v']);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stderr, /403[^\n]*"Access is only allowed at localhost:47521"/);

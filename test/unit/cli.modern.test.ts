@@ -6,10 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+import { useShippedCli, type CliRun } from '../support/cli';
 import { fixtureServer, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
 
 type Kind = 'stdio' | 'http';
@@ -17,31 +15,18 @@ type Kind = 'stdio' | 'http';
 for (const kind of ['stdio', 'http'] as Kind[]) {
   describe(`mcp-host CLI against a 2026-07-28 server (modern.mjs, ${kind}; production dist/cli.js)`, function () {
     this.timeout(120_000);
-    let copy: ReturnType<typeof shippedCliCopy>;
-    let serverCwd: string;
-    let cfg: string;
     let fixture: HttpFixture | undefined;
-
-    const cli = (args: string[]): Promise<CliRun> => runCli(copy.cli, [...args, '--config', cfg], { cwd: copy.dir, env: { MCP_HOST_SIGN_IN: 'never' } });
-    const ok = (r: CliRun) => assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
-
-    before(async () => {
-      ({ copy, serverCwd } = shippedCliWorkspace('mcp-host-cli-modern-'));
-      let server: Record<string, unknown>;
+    const ws = useShippedCli('mcp-host-cli-modern-', async ({ serverCwd }) => {
       if (kind === 'http') {
         fixture = await startHttpFixture(['--http'], 'modern.mjs');
-        server = { type: 'http', url: fixture.url };
-      } else {
-        server = { type: 'stdio', command: process.execPath, args: [fixtureServer('modern.mjs')], cwd: serverCwd };
+        return { modern: { type: 'http', url: fixture.url } };
       }
-      cfg = path.join(copy.dir, 'mcp.json');
-      fs.writeFileSync(cfg, JSON.stringify({ servers: { modern: server } }));
-    });
-    afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-    after(async () => {
-      await fixture?.stop();
-      copy?.dispose();
-    });
+      return { modern: { type: 'stdio', command: process.execPath, args: [fixtureServer('modern.mjs')], cwd: serverCwd } };
+    }, { env: { MCP_HOST_SIGN_IN: 'never' } });
+    after(async () => { await fixture?.stop(); });
+
+    const cli = (args: string[]): Promise<CliRun> => ws.run(args);
+    const ok = (r: CliRun) => assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
 
     it('H38/H42/H83: doctor reports the server with protocol 2026-07-28, no era name (exit 0)', async () => {
       const r = await cli(['doctor']);
@@ -79,9 +64,9 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
     });
 
     it('H39/H16: a roots input_required round is answered with the --root folder', async () => {
-      const r = await cli(['call', 'modern', 'ask_roots', '--root', serverCwd, '--json']);
+      const r = await cli(['call', 'modern', 'ask_roots', '--root', ws.serverCwd, '--json']);
       ok(r);
-      assert.deepEqual(JSON.parse(r.stdout).structuredContent, { roots: [pathToFileURL(fs.realpathSync(serverCwd)).href] });
+      assert.deepEqual(JSON.parse(r.stdout).structuredContent, { roots: [pathToFileURL(fs.realpathSync(ws.serverCwd)).href] });
     });
 
     it(`H38: the x-mcp-header parameter ${kind === 'http' ? 'arrives as Mcp-Param-Region' : 'needs no header over stdio'}`, async () => {

@@ -8,31 +8,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+import { useShippedCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo.mjs');
 
 describe('mcp-host run: code mode on the command line (dist/cli.js, echo.mjs)', function () {
   this.timeout(120_000);
-  let copy: ReturnType<typeof shippedCliCopy>;
-  let serverCwd: string;
-  let config: string;
+  const ws = useShippedCli('mcp-host-cli-run-', ({ serverCwd }) => ({ echo: { type: 'stdio', command: process.execPath, args: [ECHO], cwd: serverCwd } }), { setupMs: 300_000 });
   const program = (name: string, source: string): string => {
-    const file = path.join(copy.dir, name);
+    const file = path.join(ws.dir, name);
     fs.writeFileSync(file, source);
     return file;
   };
-  const cli = (args: string[]): Promise<CliRun> => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
-
-  before(function () {
-    this.timeout(300_000);
-    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-run-'));
-    fs.writeFileSync(config, JSON.stringify({ servers: { echo: { type: 'stdio', command: process.execPath, args: [ECHO], cwd: serverCwd } } }));
-  });
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => copy.dispose());
+  const cli = (args: string[]): Promise<CliRun> => ws.run(args);
 
   const good = () => program('good.js', 'const a = await mcp.echo.echo({ text: "hi" }); const b = await mcp.echo.echo({ text: a + "!" }); console.log("got", b); return { a, b };');
 
@@ -73,7 +62,7 @@ describe('mcp-host run: code mode on the command line (dist/cli.js, echo.mjs)', 
     const none = await cli(['run']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /run needs a program: mcp-host run \[<server>…\] <file\.js>/);
-    const missing = await cli(['run', path.join(copy.dir, 'nope.js')]);
+    const missing = await cli(['run', path.join(ws.dir, 'nope.js')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /cannot read the program .*nope\.js/);
     const bad = await cli(['run', good(), '--allow', 'echo']);

@@ -8,10 +8,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { copyShippedCli } from '../support/shipped';
-import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+import { runCli, useShippedCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SKILLS = path.join(ROOT, 'test/fixtures/servers/skills.mjs');
@@ -21,33 +19,14 @@ const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
 
 describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli.js, skills.mjs)', function () {
   this.timeout(120_000);
-  let work: string;
-  let serverCwd: string;
-  let config: string;
-  let CLI: string;
-  const record = (): string => path.join(work, 'record.log');
+  const ws = useShippedCli('mcp-host-cli-skills-', ({ serverCwd }) => ({
+    docs: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: serverCwd },
+    evil: { type: 'stdio', command: process.execPath, args: [SKILLS, '--hostile'], cwd: serverCwd },
+    old: { type: 'stdio', command: process.execPath, args: [SKILLS, '--record', record()], cwd: serverCwd, timeout: { startup: 60_000 } },
+  }), { setupMs: 300_000 });
+  const record = (): string => path.join(ws.dir, 'record.log');
 
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => runCli(CLI, [...args, '--config', config], { cwd: work, env });
-
-  before(function () {
-    this.timeout(300_000);
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-skills-'));
-    CLI = path.join(work, 'cli.js');
-    copyShippedCli(CLI);
-    serverCwd = path.join(work, 'servers');
-    fs.mkdirSync(serverCwd);
-    config = path.join(work, 'mcp.json');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        docs: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: serverCwd },
-        evil: { type: 'stdio', command: process.execPath, args: [SKILLS, '--hostile'], cwd: serverCwd },
-        old: { type: 'stdio', command: process.execPath, args: [SKILLS, '--record', record()], cwd: serverCwd, timeout: { startup: 60_000 } },
-      },
-    }));
-  });
-
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => { fs.rmSync(work, { recursive: true, force: true }); });
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => ws.run(args, env);
 
   it('skills lists each skill on one line: name, description', async () => {
     const r = await cli(['skills', 'docs']);
@@ -89,7 +68,7 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
   });
 
   it('remembers a server that refused server/discover and answered initialize: the next run sends no server/discover (H123, H194)', async () => {
-    const cacheFile = path.join(work, 'cache', 'era-verdicts.json');
+    const cacheFile = path.join(ws.dir, 'cache', 'era-verdicts.json');
     const env = { MCP_HOST_ERA_CACHE: cacheFile };
     const probes = () => fs.readFileSync(record(), 'utf8').split('\n').filter(l => l === 'server/discover').length;
     const first = await cli(['call', 'old', 'echo', '--args', '{"text":"one"}'], env);
@@ -105,17 +84,17 @@ describe('mcp-host CLI: skills, skill, and the protocol-era cache file (dist/cli
   });
 
   it('H404: a 2026-07-28 server that starts slower than the probe is not cached as legacy: the next run probes and negotiates 2026-07-28; the bystander\'s verdict stays', async () => {
-    const cacheFile = path.join(work, 'cache-slow', 'era-verdicts.json');
+    const cacheFile = path.join(ws.dir, 'cache-slow', 'era-verdicts.json');
     const env = { MCP_HOST_ERA_CACHE: cacheFile };
-    const delay = path.join(work, 'start-delay');
-    const slowConfig = path.join(work, 'slow.json');
+    const delay = path.join(ws.dir, 'start-delay');
+    const slowConfig = path.join(ws.dir, 'slow.json');
     fs.writeFileSync(slowConfig, JSON.stringify({
       servers: {
-        slow: { type: 'stdio', command: process.execPath, args: [MODERN, '--start-delay-file', delay], cwd: serverCwd, timeout: { startup: 60_000 } },
-        old: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: serverCwd, timeout: { startup: 60_000 } },
+        slow: { type: 'stdio', command: process.execPath, args: [MODERN, '--start-delay-file', delay], cwd: ws.serverCwd, timeout: { startup: 60_000 } },
+        old: { type: 'stdio', command: process.execPath, args: [SKILLS], cwd: ws.serverCwd, timeout: { startup: 60_000 } },
       },
     }));
-    const inspect = (server: string) => runCli(CLI, ['inspect', server, '--config', slowConfig, '-v'], { cwd: work, env });
+    const inspect = (server: string) => runCli(ws.cli, ['inspect', server, '--config', slowConfig, '-v'], { cwd: ws.dir, env });
     // The bystander: a server that refuses server/discover is remembered (one verdict in the file).
     const old = await inspect('old');
     assert.equal(old.code, 0, old.stderr);

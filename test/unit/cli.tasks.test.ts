@@ -6,33 +6,22 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, interruptTaskCall, runCli } from '../support/cli';
+import { interruptTaskCall, useShippedCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/tasks.mjs');
 
 describe('mcp-host call: tools that run as tasks (dist/cli.js)', function () {
   this.timeout(120_000);
-  let copy: ReturnType<typeof shippedCliCopy>;
-  let serverCwd: string;
-  let config: string;
   let record: string;
-
-  before(() => {
-    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-tasks-'));
-    record = path.join(copy.dir, 'record.txt');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd },
-        fx: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--notify', '--record', record], cwd: serverCwd },
-      },
-    }));
+  const ws = useShippedCli('mcp-host-cli-tasks-', ({ dir, serverCwd }) => {
+    record = path.join(dir, 'record.txt');
+    return {
+      everything: { type: 'stdio', command: path.join(ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'], cwd: serverCwd },
+      fx: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--notify', '--record', record], cwd: serverCwd },
+    };
   });
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => copy.dispose());
-
-  const cli = (args: string[]) => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
+  const cli = (args: string[]) => ws.run(args);
 
   it('waits for simulate-research-query, prints its status lines to stderr and the report to stdout', async () => {
     const r = await cli(['call', 'everything', 'simulate-research-query', '--args', '{"topic":"tides"}']);
@@ -81,7 +70,7 @@ describe('mcp-host call: tools that run as tasks (dist/cli.js)', function () {
 
   it('Ctrl+C cancels the running task on the server (tasks/cancel) before stopping it', async () => {
     fs.rmSync(record, { force: true });
-    const r = await interruptTaskCall(copy.cli, 'fx', 'never', { cwd: copy.dir, config });
+    const r = await interruptTaskCall(ws.cli, 'fx', 'never', { cwd: ws.dir, config: ws.config });
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stderr, /cancelling task task-\d+ \(never\) on server "fx"/);
     assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);

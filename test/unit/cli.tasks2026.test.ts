@@ -10,34 +10,23 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedCliCopy, shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, interruptTaskCall, runCli } from '../support/cli';
+import { interruptTaskCall, useShippedCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/tasks-2026.mjs');
 
 describe('mcp-host call: tasks on 2026-07-28 (dist/cli.js)', function () {
   this.timeout(120_000);
-  let copy: ReturnType<typeof shippedCliCopy>;
-  let serverCwd: string;
-  let config: string;
   let record: string;
-
-  before(() => {
-    ({ copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-tasks2026-'));
-    record = path.join(copy.dir, 'record.txt');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        t26: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--record', record, '--ttl-ms', '1500'], cwd: serverCwd },
-        // The bystander: a well-behaved server of the same kind, in the same run.
-        calm: { type: 'stdio', command: process.execPath, args: [FIXTURE], cwd: serverCwd },
-      },
-    }));
+  const ws = useShippedCli('mcp-host-cli-tasks2026-', ({ dir, serverCwd }) => {
+    record = path.join(dir, 'record.txt');
+    return {
+      t26: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--record', record, '--ttl-ms', '1500'], cwd: serverCwd },
+      // The bystander: a well-behaved server of the same kind, in the same run.
+      calm: { type: 'stdio', command: process.execPath, args: [FIXTURE], cwd: serverCwd },
+    };
   });
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => copy.dispose());
-
-  const cli = (args: string[]) => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
+  const cli = (args: string[]) => ws.run(args);
 
   it('waits for the task, prints its status lines to stderr and the result to stdout; a plain tool stays plain', async () => {
     const r = await cli(['call', 't26', 'slow', '--args', '{"ms":400}']);
@@ -127,7 +116,7 @@ describe('mcp-host call: tasks on 2026-07-28 (dist/cli.js)', function () {
 
   it('Ctrl+C cancels the running task on the server (tasks/cancel) before stopping it', async () => {
     fs.rmSync(record, { force: true });
-    const r = await interruptTaskCall(copy.cli, 't26', 'wait', { cwd: copy.dir, config });
+    const r = await interruptTaskCall(ws.cli, 't26', 'wait', { cwd: ws.dir, config: ws.config });
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stderr, /cancelling task task-\d+ \(wait\) on server "t26"/);
     assert.match(fs.readFileSync(record, 'utf8'), /^tasks\/cancel task-\d+$/m);

@@ -7,11 +7,8 @@
  * commands that use the tool's schema compile it (doctor and `call formats`, not inspect or another tool's call).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { copyShippedCli } from '../support/shipped';
-import { assertNoProcessesIn, runCli, type CliRun } from '../support/cli';
+import { runCli, useShippedCli, type CliRun } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile.mjs');
@@ -24,28 +21,10 @@ const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
 
 describe('mcp-host CLI: server text in the terminal (dist/cli.js, hostile.mjs --hostile-text)', function () {
   this.timeout(120_000);
-  let work: string;
-  let serverCwd: string;
-  let config: string;
-  let CLI: string;
-
-  const cli = (args: string[]): Promise<CliRun> => runCli(CLI, [...args, '--config', config], { cwd: work });
-
-  before(function () {
-    this.timeout(300_000);
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-text-'));
-    CLI = path.join(work, 'cli.js');
-    copyShippedCli(CLI);
-    serverCwd = path.join(work, 'servers');
-    fs.mkdirSync(serverCwd);
-    config = path.join(work, 'mcp.json');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: { hostile: { type: 'stdio', command: process.execPath, args: [HOSTILE, '--hostile-text'], cwd: serverCwd } },
-    }));
-  });
-
-  afterEach(async () => { await assertNoProcessesIn(serverCwd); });
-  after(() => { fs.rmSync(work, { recursive: true, force: true }); });
+  const ws = useShippedCli('mcp-host-cli-text-', ({ serverCwd }) => ({
+    hostile: { type: 'stdio', command: process.execPath, args: [HOSTILE, '--hostile-text'], cwd: serverCwd },
+  }), { setupMs: 300_000 });
+  const cli = (args: string[]): Promise<CliRun> => ws.run(args);
 
   it('call: ESC, OSC title and clipboard writes and C1 characters in a tool result are shown escaped; the plain tool is unchanged', async () => {
     const r = await cli(['call', 'hostile', 'ansi']);
@@ -118,7 +97,7 @@ describe('mcp-host CLI: server text in the terminal (dist/cli.js, hostile.mjs --
   });
 
   it('mcp-host call --help documents --raw', async () => {
-    const r = await runCli(CLI, ['call', '--help'], { cwd: work });
+    const r = await runCli(ws.cli, ['call', '--help'], { cwd: ws.dir });
     assert.match(r.stdout, /--raw {11}print the server's text as sent/);
   });
 });

@@ -10,20 +10,12 @@ import type { CreateMessageResult, ElicitRequest } from '@modelcontextprotocol/c
 import { McpHost } from '../../src/mcp/host';
 import type { Connection } from '../../src/mcp/server/connection';
 import type { LogEntry, SamplingContext, ServerDefinition, ServerState } from '../../src/mcp/types';
-import { startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
+import { startHttpFixture, type HttpFixture, type ModernFixtureStats as Stats } from '../fixtures/servers/harness';
 import { FAST_STOP, http, nodeFixture } from '../support/connection';
 import { until } from '../support/wait';
 
 type Kind = 'stdio' | 'http';
 type Running = Extract<ServerState, { kind: 'running' }>;
-
-interface Stats {
-  requests: Record<string, number>;
-  lastHeaders: Record<string, Record<string, string>>;
-  paramHeaders: string[];
-  protocolVersions: string[];
-  counter: number;
-}
 
 const text = (r: { content?: unknown }) => ((r.content as { type: string; text?: string }[])[0]?.text ?? '');
 

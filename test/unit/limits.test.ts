@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_LIMITS, LIMIT_SETTING, TIMEOUT_LIMITS, limitMessage, parseLimits, resolveLimits } from '../../src/mcp/limits';
 import { GATEWAY_MAX_MESSAGE_BYTES } from '../../src/mcp/gateway/wire';
+import { MESSAGE_CAP_TEXT } from '../support/messageCap';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -55,8 +56,8 @@ describe('limits', () => {
   });
 
   it('the message names the server, the limit and the setting', () => {
-    assert.equal(limitMessage('big', 64 * 1024 * 1024, { kind: 'answerTooLarge', request: '7' }),
-      'server `big` answered request 7 with a message that is too large: over the limit of 64 MiB (raise it with the setting `mcpHost.limits.maxMessageBytes`)');
+    assert.equal(limitMessage('big', DEFAULT_LIMITS.maxMessageBytes, { kind: 'answerTooLarge', request: '7' }),
+      `server \`big\` answered request 7 with a message that is too large: over the limit of ${MESSAGE_CAP_TEXT} (raise it with the setting \`mcpHost.limits.maxMessageBytes\`)`);
     assert.match(limitMessage('pages', 10_000, { kind: 'cataloguePages', method: 'tools/list' }), /over the limit of 10,000 catalogue pages/);
   });
 });

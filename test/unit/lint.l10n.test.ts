@@ -71,7 +71,6 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
   'src/mcp/codemode/codeModeTool.ts': [{ starts: '*', why: 'the code-mode tool\'s descriptions and answers, read by the language model' }],
   'src/mcp/http/responseBodies.ts': [{ starts: 'server `${…}` answered request', why: 'a JSON-RPC error put in place of a forbidden response (protocol text)' }],
   'src/mcp/spec.ts': [{ starts: 'the result is not an object', why: 'a Standard Schema issue inside the SDK\'s result check (described by describeError)' }],
-  'src/mcp/tasks/tasks.ts': [{ starts: 'the result is not an object', why: 'a Standard Schema issue inside the SDK\'s result check' }],
   'src/mcp/host.ts': [{ starts: 'ignored root', why: 'a log line (the host\'s log event)' }],
   'src/mcp/catalogue/icons.ts': [{ starts: '*', why: 'why an icon is not shown: a log line (src/views/icons.ts "icon not shown")' }],
   'src/mcp/process/jsonrpcShape.ts': [{ starts: '*', why: 'what a line that is not JSON-RPC is, for the server\'s log and the protocol error' }],

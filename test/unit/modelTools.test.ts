@@ -8,7 +8,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerHandle } from '../../src/mcp/api';
 import {
   DISCOVERY_TOOL_NAMES, discoveryTools, MAX_ACTIVATE_PER_CALL, MAX_ACTIVE_TOOLS, MAX_SEARCH_DESCRIPTION, MAX_SEARCH_RESULTS, modelMayReach, modelMaySee, searchIndexBuilds,
-  modelTools, modelToolView, overBudget, parseToolBudget, plainLine, ToolDiscovery, type ModelTool, type ModelToolGate,
+  modelTools, modelToolView, overBudget, parseToolBudget, plainLine, queryWords, rankedHits, searchEntry, searchScore, ToolDiscovery, type ModelTool, type ModelToolGate,
 } from '../../src/mcp/catalogue/modelTools';
 
 const tool = (name: string, description = `does ${name}`, extra: Partial<Tool> = {}): Tool => ({ name, description, inputSchema: { type: 'object' }, ...extra });
@@ -154,24 +154,12 @@ describe('Tools a model may see: one predicate, the budget, progressive discover
   });
 });
 
-/** The synchronous search as it was before H380 (the oracle: the async one must give the same answer). */
+/**
+ * The synchronous search (the oracle: the async one, sliced and on the index, must give the same answer): one pass
+ * over fresh entries, with the source's own query words, score and ranking (issue 39: no copy of them here).
+ */
 function synchronousSearch(tools: readonly ModelTool[], query: unknown, nameOf: (t: ModelTool) => string): { hits: { name: string; server: string; description: string }[]; total: number } {
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(w => w.length > 0);
-  const q = words(typeof query === 'string' ? query.slice(0, 200) : '').slice(0, 20);
-  const scored: { t: ModelTool; score: number; i: number }[] = [];
-  tools.forEach((t, i) => {
-    const name = words(`${t.tool.name} ${t.tool.title ?? ''}`);
-    const text = `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${(t.tool.description ?? '').slice(0, 2000)}`.toLowerCase();
-    let score = q.length ? 0 : 1;
-    for (const w of q) {
-      if (name.includes(w)) score += 3;
-      else if (text.includes(w)) score += 1;
-    }
-    if (score > 0) scored.push({ t, score, i });
-  });
-  scored.sort((a, b) => b.score - a.score || a.i - b.i);
-  return {
-    total: scored.length,
-    hits: scored.slice(0, MAX_SEARCH_RESULTS).map(({ t }) => ({ name: nameOf(t), server: plainLine(t.server, 64), description: plainLine(t.tool.description ?? t.tool.title ?? '') })),
-  };
+  const q = queryWords(query);
+  const scored = tools.map((t, i) => ({ t, i, score: searchScore(searchEntry(t), q) })).filter(s => s.score > 0);
+  return rankedHits(scored, nameOf);
 }

@@ -6,17 +6,9 @@
 import * as assert from 'node:assert/strict';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { fixtureServer, repoRoot, startHttpFixture, type HttpFixture } from '../fixtures/servers/harness';
+import { fixtureServer, repoRoot, startHttpFixture, type HttpFixture, type ModernFixtureStats as Stats } from '../fixtures/servers/harness';
 import { isAlive, stopProcessTree } from '../../src/mcp/process/processTree';
 import { until } from '../support/wait';
-
-interface Stats {
-  requests: Record<string, number>;
-  lastHeaders: Record<string, Record<string, string>>;
-  paramHeaders: string[];
-  protocolVersions: string[];
-  counter: number;
-}
 
 /** A v2 client with the three client features, counting how often each callback ran. */
 function newClient(mode: 'auto' | 'legacy') {

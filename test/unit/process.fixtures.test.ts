@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { DEFAULT_LIMITS } from '../../src/mcp/limits';
 import { isAlive } from '../../src/mcp/process/processTree';
 import { connectFixture, startHttpFixture, type FixtureConnection, type HttpFixture } from '../fixtures/servers/harness';
 import { textOf, until } from '../support/wait';
@@ -172,7 +173,7 @@ describe('process: fixture servers (smoke)', function () {
   });
 
   it('big.mjs: returns a 20 MB tool result (with a large enough maxBufferSize) and a blob resource', async () => {
-    const c = await connect('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024, linearReadBuffer: true });
+    const c = await connect('big.mjs', ['--size', '20'], { maxBufferSize: DEFAULT_LIMITS.maxMessageBytes, linearReadBuffer: true });
     const result = await c.client.callTool({ name: 'big', arguments: {} });
     const t = textOf(result);
     assert.equal(t.length, 20 * 1024 * 1024);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ReadBuffer } from '@modelcontextprotocol/client';
 import { LineReadBuffer } from '../../src/mcp/process/readBuffer';
 import { connectFixture } from '../fixtures/servers/harness';
+import { DEFAULT_LIMITS } from '../../src/mcp/limits';
 
 /** Feed `bytes` in the given chunk sizes; collect messages and errors as the SDK transport would. */
 function drain(buf: { append(b: Buffer): void; readMessage(): unknown }, bytes: Buffer, sizes: number[]): { messages: unknown[]; errors: number } {
@@ -76,7 +77,7 @@ describe('process: LineReadBuffer (linear stdio framing)', () => {
 
   it('H10: carries a 20 MB message from big.mjs through the SDK client when installed', async function () {
     this.timeout(60_000);
-    const c = await connectFixture('big.mjs', ['--size', '20'], { maxBufferSize: 64 * 1024 * 1024, linearReadBuffer: true });
+    const c = await connectFixture('big.mjs', ['--size', '20'], { maxBufferSize: DEFAULT_LIMITS.maxMessageBytes, linearReadBuffer: true });
     try {
       const result = await c.client.callTool({ name: 'big', arguments: {} });
       const text = (result.content as Array<{ text: string }>)[0].text;

@@ -79,10 +79,39 @@ function indexEntry(t: ModelTool): { name: string[]; text: string } {
   let e = byServer.get(t.server);
   if (!e) {
     indexBuilt++;
-    e = { name: words(`${t.tool.name} ${t.tool.title ?? ''}`), text: `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${(t.tool.description ?? '').slice(0, 2000)}`.toLowerCase() };
+    e = searchEntry(t);
     byServer.set(t.server, e);
   }
   return e;
+}
+
+/** What a search compares of one tool: the words of its name and title, and its lower-cased text (server, name, title, description). */
+export function searchEntry(t: ModelTool): { name: string[]; text: string } {
+  return { name: words(`${t.tool.name} ${t.tool.title ?? ''}`), text: `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${(t.tool.description ?? '').slice(0, 2000)}`.toLowerCase() };
+}
+
+/** A search query's words (bounded: the first {@link MAX_QUERY_CHARS} characters, 20 words; not a string: no words). */
+export function queryWords(query: unknown): string[] {
+  return words(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '').slice(0, 20);
+}
+
+/** How well a tool's entry matches the query words `q`: 3 for a word of its name or title, 1 for a word elsewhere; no words: 1. */
+export function searchScore(entry: { name: string[]; text: string }, q: readonly string[]): number {
+  let score = q.length ? 0 : 1;
+  for (const w of q) {
+    if (entry.name.includes(w)) score += 3;
+    else if (entry.text.includes(w)) score += 1;
+  }
+  return score;
+}
+
+/** The answer of a search from the tools that scored (any order): best score first, then catalogue order, bounded. */
+export function rankedHits(scored: { t: ModelTool; score: number; i: number }[], nameOf: (t: ModelTool) => string): { hits: SearchHit[]; total: number } {
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  return {
+    total: scored.length,
+    hits: scored.slice(0, MAX_SEARCH_RESULTS).map(({ t }) => ({ name: nameOf(t), server: plainLine(t.server, 64), description: plainLine(t.tool.description ?? t.tool.title ?? '') })),
+  };
 }
 
 /** THE predicate: whether a model may see (and call) `tool` of `h`. */
@@ -234,7 +263,7 @@ export class ToolDiscovery {
    * so a search over a 20 MB catalogue, however often a model repeats it, never holds the thread over the 50 ms budget.
    */
   async search(tools: readonly ModelTool[], query: unknown, nameOf: (t: ModelTool) => string): Promise<{ hits: SearchHit[]; total: number }> {
-    const q = words(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '').slice(0, 20);
+    const q = queryWords(query);
     const scored: { t: ModelTool; score: number; i: number }[] = [];
     let slice = performance.now();
     for (let i = 0; i < tools.length; i++) {
@@ -243,19 +272,10 @@ export class ToolDiscovery {
         slice = performance.now();
       }
       const t = tools[i];
-      const { name, text } = indexEntry(t);
-      let score = q.length ? 0 : 1;
-      for (const w of q) {
-        if (name.includes(w)) score += 3;
-        else if (text.includes(w)) score += 1;
-      }
+      const score = searchScore(indexEntry(t), q);
       if (score > 0) scored.push({ t, score, i });
     }
-    scored.sort((a, b) => b.score - a.score || a.i - b.i);
-    return {
-      total: scored.length,
-      hits: scored.slice(0, MAX_SEARCH_RESULTS).map(({ t }) => ({ name: nameOf(t), server: plainLine(t.server, 64), description: plainLine(t.tool.description ?? t.tool.title ?? '') })),
-    };
+    return rankedHits(scored, nameOf);
   }
 
   /**

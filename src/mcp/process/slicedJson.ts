@@ -302,14 +302,9 @@ export class SlicedJsonParser {
     let last = -1;
     for (;;) {
       if (this.isBig(p)) break;
-      const e = valueEnd(buf, p);
-      last = e;
-      const s = skipWs(buf, e);
-      if (buf[s] === COMMA && e - batchStart < this.opt.batchBytes) {
-        p = skipWs(buf, s + 1);
-        continue;
-      }
-      break;
+      last = this.batchValue(p, batchStart);
+      if (this.batchNext < 0) break;
+      p = this.batchNext;
     }
     if (last < 0) {
       // A big element: descend or start decoding.
@@ -345,14 +340,9 @@ export class SlicedJsonParser {
       if (q - p >= this.opt.chunkBytes || hasBackslash(buf, p + 1, q)) break;
       const v = this.colon(skipWs(buf, q + 1));
       if (this.isBig(v)) break;
-      const e = valueEnd(buf, v);
-      last = e;
-      const s = skipWs(buf, e);
-      if (buf[s] === COMMA && e - batchStart < this.opt.batchBytes) {
-        p = skipWs(buf, s + 1);
-        continue;
-      }
-      break;
+      last = this.batchValue(v, batchStart);
+      if (this.batchNext < 0) break;
+      p = this.batchNext;
     }
     if (last < 0) {
       // A member with a big key, a key with an escape, or a big value.
@@ -377,6 +367,21 @@ export class SlicedJsonParser {
   private colon(p: number): number {
     if (this.buf[p] !== COLON) throw unexpected(this.buf, p);
     return skipWs(this.buf, p + 1);
+  }
+
+  /** After {@link batchValue}: where the batch's next element (or member) starts, or -1 when the batch ends there. */
+  private batchNext = -1;
+
+  /**
+   * A small value at `v` joins the batch begun at `batchStart` (arrayStep and objectStep alike): returns its end and sets
+   * {@link batchNext}. The batch goes on after a `,` while it is under batchBytes.
+   */
+  private batchValue(v: number, batchStart: number): number {
+    const buf = this.buf;
+    const e = valueEnd(buf, v);
+    const s = skipWs(buf, e);
+    this.batchNext = buf[s] === COMMA && e - batchStart < this.opt.batchBytes ? skipWs(buf, s + 1) : -1;
+    return e;
   }
 
   /** Whether the value at `p` is a big container or a big string. */

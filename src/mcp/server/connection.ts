@@ -43,7 +43,8 @@ import { ServerLauncher } from './launcher';
 import { NotificationListeners } from './notificationListeners';
 import { ConnectionTasks } from '../tasks/toolTasks';
 import { ExtTaskTracker } from '../tasks/extTaskTracker';
-import { OBJECT_RESULT, TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
+import { TASK_BOUNDS, type TaskInfo } from '../tasks/tasks';
+import { LOOSE_RESULT } from '../spec';
 import { bindTaskMemory, type TaskMemoryStore } from '../tasks/taskMemory';
 import { isSandboxed, type SandboxDenial, type SandboxHostOptions } from '../launch/sandboxPolicy';
 import { fileURLToPath } from 'node:url';
@@ -199,7 +200,7 @@ export class Connection implements ServerHandle {
           try {
             const ext = new ExtTaskTracker({
               server: this.name, session: await s.taskSession(), progress: (token, h) => s.raw.onProgress(token, h), ...taskOptions,
-              ...(legacy && { legacyResultWait: (taskId: string, signal: AbortSignal) => s.client.request({ method: 'tasks/result', params: { taskId } }, OBJECT_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }) }),
+              ...(legacy && { legacyResultWait: (taskId: string, signal: AbortSignal) => s.client.request({ method: 'tasks/result', params: { taskId } }, LOOSE_RESULT, { signal, timeout: TASK_BOUNDS.resultWaitMs }) }),
               ...(options.taskMemory && memoryKey && { memory: bindTaskMemory(options.taskMemory, memoryKey, () => this.limits.maxTasksPerServer) }),
             });
             s.store.add(this.toolTasks.attachRunner(ext));

@@ -16,26 +16,6 @@ import { isTerminal, type TaskStatus } from './taskPolicy';
 
 export * from './taskPolicy';
 
-/** A result schema in the Standard Schema shape (what the SDK v2 `request` takes). */
-export interface ResultSchema<T> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => { value: T; issues?: undefined } | { issues: readonly { message: string }[] };
-  };
-}
-
-/** Any JSON object (a 2025-11-25 `tasks/result` wait's answer, which the host does not use). */
-export const OBJECT_RESULT: ResultSchema<Record<string, unknown>> = {
-  '~standard': {
-    version: 1,
-    vendor: 'mcp-host',
-    validate: (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? { value: value as Record<string, unknown> }
-      : { issues: [{ message: 'the result is not an object' }] }),
-  },
-};
-
 /** What the views and the CLI see of one task (a snapshot; redacted and bounded). */
 export interface TaskInfo {
   readonly server: string;
