@@ -6,6 +6,8 @@
  * through test/editor/helpers.ts testSupport(); in the real editor, H556's test mode is the runner's.)
  * H605: no module of the editor layer (src/extension, src/views) holds state set from outside: no exported `set…`/`use…`
  * setter of module state and no module-level `let`, but for the listed exceptions, each with its reason.
+ * H616: the modal dialogs are a service (ui/dialogs.ts `Dialogs`) built once in activate() and given at construction to
+ * every feature that asks a modal; its answerer is a test seam (set through testSupport), not module state.
  * H606: the commands are given their services at registration (register.ts CommandServices), extension.ts passes them.
  * H557: the editor suites' fixture start-up is written once: startListening (test/support/listening.ts) resolves when
  * a fixture prints LISTENING <port> and rejects, naming the fixture, when it exits first.
@@ -46,10 +48,6 @@ const MODULE_STATE_EXCEPTIONS: Record<string, string> = {
   'src/extension/apps/view.ts: let bridgeModule': 'lazy import cache',
   // The policy stand-in file's last read: written only by the module's own OrgPolicyWatcher, read by configuredRegistry().
   'src/extension/trust/policy.ts: let standIn': 'set by its own watcher, not from outside',
-  // The modal answerer of the one window-wide governor: set only by testSupport (test mode). Not yet a seam: every
-  // feature that asks a modal (about ten) would have to be given it; issue 39 leaves it for a follow-up.
-  'src/extension/ui/dialogs.ts: let answerer': 'test-only answerer of the one governor (follow-up)',
-  'src/extension/ui/dialogs.ts: setDialogAnswerer': 'test-only answerer of the one governor (follow-up)',
 };
 
 /** The body of `activate` in extension.ts, comments removed. */
@@ -112,6 +110,35 @@ describe('wiring: the editor layer at construction (issue 39)', function () {
   it('H605: the check finds a setter and a module-level let (the bystander: a made-up module; settings… and local lets are not setters)', () => {
     const src = 'let forms;\nexport function useForms(f) { forms = f; }\nexport function setStartOnUse(l) {}\nexport function settingsOf() { let x = 1; return x; }\n/* let hidden */';
     assert.deepEqual(moduleState('m.ts', src), ['m.ts: useForms', 'm.ts: setStartOnUse', 'm.ts: let forms']);
+  });
+
+  it('H616: ui/dialogs.ts keeps no module state; activate() builds one Dialogs over the seams and gives it to every feature that asks a modal', () => {
+    const dialogs = read('src/extension/ui/dialogs.ts');
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', dialogs), [], 'no module-level let or set…/use… setter in ui/dialogs.ts');
+    assert.doesNotMatch(dialogs, /^export (?:const|function) (?:ask|govern|governor)\b/m, 'ask/govern are members of Dialogs, not module functions over a module governor');
+    const body = activateBody();
+    assert.equal([...body.matchAll(/new Dialogs\(/g)].length, 1, 'one Dialogs (one governor) per window');
+    assert.match(body, /const dialogs = new Dialogs\(seams\);/, 'its answerer is the test seam, set through testSupport');
+    for (const given of [/new LaunchConsent\([^)]*dialogs, seams\)/, /new SandboxDenials\([^;]*dialogs\)\)/, /new OAuthBridge\([^;]*dialogs,/, /createClientFeatures\(\{[^}]*dialogs,/, /new AppViews\(\{[\s\S]*?dialogs,/, /registerChat\(context, \{[^}]*dialogs,/, /registerCommands\(\{[^}]*dialogs,/]) {
+      assert.match(body, given, `activate() gives the dialogs: ${given}`);
+    }
+    assert.match(read('src/extension/testSupport.ts'), /setDialogAnswerer: a => \{ seams\.dialogAnswerer = a; \}/, 'testSupport sets the seam the Dialogs reads');
+    // Nothing else imports a value from ui/dialogs but Dialogs itself (extension.ts), Turn and notify; the rest are types.
+    const importers = [...tsFiles('src/extension'), ...tsFiles('src/views'), ...tsFiles('test')].filter(f => f !== 'src/extension/ui/dialogs.ts');
+    for (const f of importers) {
+      for (const m of read(f).matchAll(/^import \{([^}]*)\} from '[./]*(?:src\/extension\/)?(?:ui\/)?dialogs';/gm)) {
+        const values = m[1].split(',').map(x => x.trim()).filter(x => x && !x.startsWith('type '));
+        const allowed = f === 'src/extension/extension.ts' || f.startsWith('test/') ? ['Dialogs', 'Turn'] : ['Turn', 'notify'];
+        assert.deepEqual(values.filter(v => !allowed.includes(v)), [], `${f} imports ${values.join(', ')} from ui/dialogs: ask through the Dialogs it is given`);
+      }
+    }
+  });
+
+  it('H616: the module-state check finds the old answerer (the bystander: a module-level let and its setter; the Dialogs class is clean)', () => {
+    const old = 'let answerer: DialogAnswerer = shown;\nexport const governor = new Governor(() => d => answerer(d));\nexport function setDialogAnswerer(a) { answerer = a ?? shown; }';
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', old), ['src/extension/ui/dialogs.ts: setDialogAnswerer', 'src/extension/ui/dialogs.ts: let answerer']);
+    const now = 'export class Dialogs {\n  readonly governor: Governor;\n  constructor(seams) { let x = 1; this.governor = new Governor(() => d => (seams?.dialogAnswerer ?? shown)(d)); }\n}';
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', now), []);
   });
 
   it('H606: the commands are given startOnUse, the records of added servers and registry installs and the form host at registration', () => {

@@ -5,7 +5,7 @@
 import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
 import { argumentStep, askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
-import { ask as askDialog, type Dialog } from '../ui/dialogs';
+import type { Dialog, Dialogs } from '../ui/dialogs';
 import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
@@ -64,9 +64,10 @@ export function toolDialog(ask: ToolAsk): Dialog {
   };
 }
 
-export const defaultChatUi: ChatUi = {
+/** The real dialogs: the tool-call confirmation through `dialogs` (the window's one governor), the argument questions as quick inputs. */
+export const defaultChatUi = (dialogs: Dialogs): ChatUi => ({
   async approveTool(ask) {
-    const pick = await askDialog(toolDialog(ask));
+    const pick = await dialogs.ask(toolDialog(ask));
     const b = toolButtons();
     return pick === b.once ? 'once' : pick === b.session ? 'session' : pick === b.always ? 'always' : 'deny';
   },
@@ -77,4 +78,4 @@ export const defaultChatUi: ChatUi = {
       required: ask.required,
     });
   },
-};
+});
