@@ -20,7 +20,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { type HostApi, type ServerHandle, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
+import { type HostApi, type ServerHandle, claimsReadOnly, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
 import { ScopedGrants, type Grant } from '../trust/grants';
 import { Turn, type Dialogs } from '../ui/dialogs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
@@ -301,7 +301,7 @@ export class ChatModelLoop {
     if (id && key && this.grants.standing(id.scope, key)) return 'allowed';
     const out = await this.dialogs.govern({
       key: toolQuestionKey(server, tool.name), turn: o.turn, closed: o.closed,
-      show: closed => this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed }),
+      show: closed => this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: claimsReadOnly(tool), closed }),
       denies: a => a === undefined || a === 'deny',
     });
     if (out.kind === 'refused') return 'refused';

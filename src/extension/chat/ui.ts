@@ -2,7 +2,7 @@
  * The `@mcp` participant's dialogs, replaceable for tests: the tool-call confirmation (once / session / always for
  * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
  */
-import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
+import { type ServerHandle, dialogText, jsonText, quoted, readOnlyNote, shownName } from '../../mcp';
 import { argumentStep, askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
 import type { Dialog, Dialogs } from '../ui/dialogs';
@@ -10,7 +10,9 @@ import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {
-  server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean;
+  server: string; tool: string; description?: string; args: Record<string, unknown>;
+  /** The server says the tool only reads (`claimsReadOnly`, src/mcp/catalogue/toolClaims.ts); shown as its claim. */
+  readOnly?: boolean;
   /** Aborts when whoever asked went away (an App view closed): a dialog that can close should; the answer is ignored. */
   closed?: AbortSignal;
 }
@@ -54,7 +56,7 @@ export function toolDialog(ask: ToolAsk): Dialog {
     name !== ask.tool ? l10n.t('Tool name as sent: {0}', dialogText(jsonText(ask.tool, 0), 500)) : undefined,
     ask.description ? l10n.t('Description (from the server): {0}', dialogText(ask.description, 1000)) : undefined,
     l10n.t('Arguments:\n{0}', dialogText(jsonText(ask.args), 2000)),
-    ask.readOnly ? l10n.t('The server says this tool only reads (not verified).') : undefined,
+    ask.readOnly ? readOnlyNote() : undefined,
   ].filter(Boolean).join('\n');
   return {
     severity: 'warning',
