@@ -35,6 +35,7 @@ import * as settings from './settings';
 import { Forms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './documents/results';
 import { Dialogs, Turn } from './ui/dialogs';
+import { QuickInputs } from './ui/quickInputs';
 import { createTestSupport, type TestSeams, type TestSupport } from './testSupport';
 import { HistoryStore } from './state/historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
@@ -134,6 +135,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const seams: TestSeams | undefined = context.extensionMode === vscode.ExtensionMode.Test ? {} : undefined;
   // The window's modal dialogs and their one governor (ui/dialogs.ts), given to every feature that asks a modal.
   const dialogs = new Dialogs(seams);
+  // The window's quick picks and input boxes (ui/quickInputs.ts): recorded for tests only through the seams.
+  const quickInputs = new QuickInputs(seams);
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
   // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
@@ -307,7 +310,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     },
   }));
   const chat = push(registerChat(context, {
-    host, dialogs, identity, apps, gate: modelGate, notAllowed,
+    host, dialogs, quickInputs, identity, apps, gate: modelGate, notAllowed,
     budget: () => toolEnablement.budget(),
     maxToolRounds: settings.chatMaxToolRounds,
     codeMode: () => settings.codeMode(),
@@ -343,7 +346,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   };
   context.subscriptions.push(...registerCommands({
     host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree,
-    startOnUse, added, registryInstalls, forms: formHost, dialogs, forgetDenials: server => sampling.forgetDenials(server),
+    startOnUse, added, registryInstalls, forms: formHost, dialogs, quickInputs, forgetDenials: server => sampling.forgetDenials(server),
   }));
   step('commands');
   push(createStatusItem(host));

@@ -18,7 +18,7 @@ import type { SamplingUi } from './sampling/clientFeatures';
 import type { ConsentBatchPrompt, ConsentPrompt } from './trust/consent';
 import type { DialogAnswerer } from './ui/dialogs';
 import type { ExternalUrlUi } from './ui/externalUrl';
-import { quickInputs, type ShownQuickInput } from './ui/quickInputs';
+import type { ShownQuickInput } from './ui/quickInputs';
 
 /** The replaced dialogs, read by the features given this object at construction; unset: the real dialog. */
 export interface TestSeams {
@@ -42,6 +42,8 @@ export interface TestSeams {
   openBrowser?: (server: string, url: string) => Promise<void>;
   /** The external-URL dialog and open (App links, URL elicitation, OAuth sign-in), all or some. */
   externalUrlUi?: Partial<ExternalUrlUi>;
+  /** Where ui/quickInputs.ts's `QuickInputs` records each quick pick and input box shown (set by createTestSupport only). */
+  recordQuickInput?: (shown: ShownQuickInput) => void;
 }
 
 /** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
@@ -72,6 +74,12 @@ export interface TestSupport {
 
 /** The test support over `seams` (the object the features were given). */
 export function createTestSupport(seams: TestSeams): TestSupport {
+  // The record of quick inputs exists only here, in test mode (an installed extension keeps none).
+  const quickInputs: ShownQuickInput[] = [];
+  seams.recordQuickInput = shown => {
+    quickInputs.push(shown);
+    if (quickInputs.length > 20) quickInputs.shift();
+  };
   return {
     setConsentPrompt: p => { seams.consentPrompt = p; },
     setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },

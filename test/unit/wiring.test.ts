@@ -8,6 +8,8 @@
  * setter of module state and no module-level `let`, but for the listed exceptions, each with its reason.
  * H616: the modal dialogs are a service (ui/dialogs.ts `Dialogs`) built once in activate() and given at construction to
  * every feature that asks a modal; its answerer is a test seam (set through testSupport), not module state.
+ * H617: the record of quick inputs exists only in test mode: ui/quickInputs.ts keeps no module-level collection; its
+ * `QuickInputs` records through the `recordQuickInput` seam that only createTestSupport sets (production: no seams).
  * H606: the commands are given their services at registration (register.ts CommandServices), extension.ts passes them.
  * H557: the editor suites' fixture start-up is written once: startListening (test/support/listening.ts) resolves when
  * a fixture prints LISTENING <port> and rejects, naming the fixture, when it exits first.
@@ -48,6 +50,18 @@ const MODULE_STATE_EXCEPTIONS: Record<string, string> = {
   'src/extension/apps/view.ts: let bridgeModule': 'lazy import cache',
   // The policy stand-in file's last read: written only by the module's own OrgPolicyWatcher, read by configuredRegistry().
   'src/extension/trust/policy.ts: let standIn': 'set by its own watcher, not from outside',
+};
+
+/** A module's module-level collections (`const x = []`, `new Map()`, `new Set()`): state that grows. `file: name` each. */
+function moduleCollections(file: string, src: string): string[] {
+  const code = src.replace(/\/\*[\s\S]*?\*\//g, '');
+  return [...code.matchAll(/^(?:export )?const (\w+)(?::[^=\n]+)? = (?:\[\]|new (?:Map|Set|WeakMap|WeakSet)\b)/gm)].map(m => `${file}: ${m[1]}`);
+}
+
+/** The module-level collections the editor layer keeps, each with why. Anything else fails H617. */
+const MODULE_COLLECTION_EXCEPTIONS: Record<string, string> = {
+  // The server pickers shown, on the public API (`api.serverPicks`) rather than the test-only object: a follow-up.
+  'src/extension/commands/args.ts: serverPicks': 'on the public API (McpHostExtensionApi.serverPicks)',
 };
 
 /** The body of `activate` in extension.ts, comments removed. */
@@ -139,6 +153,32 @@ describe('wiring: the editor layer at construction (issue 39)', function () {
     assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', old), ['src/extension/ui/dialogs.ts: setDialogAnswerer', 'src/extension/ui/dialogs.ts: let answerer']);
     const now = 'export class Dialogs {\n  readonly governor: Governor;\n  constructor(seams) { let x = 1; this.governor = new Governor(() => d => (seams?.dialogAnswerer ?? shown)(d)); }\n}';
     assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', now), []);
+  });
+
+  it('H617: the quick-input record exists only in test mode: no module-level record, QuickInputs records through the seam createTestSupport sets', () => {
+    const found = [...tsFiles('src/extension'), ...tsFiles('src/views')].flatMap(f => moduleCollections(f, read(f)));
+    const unlisted = found.filter(x => !(x in MODULE_COLLECTION_EXCEPTIONS));
+    assert.deepEqual(unlisted, [], `module-level collections (kept in production too): ${unlisted.join('; ')}; record through a test seam instead (or list it with a reason)`);
+    assert.deepEqual(Object.keys(MODULE_COLLECTION_EXCEPTIONS).filter(x => !found.includes(x)), [], 'every listed exception still exists');
+    const qi = read('src/extension/ui/quickInputs.ts');
+    assert.deepEqual([...moduleState('src/extension/ui/quickInputs.ts', qi), ...moduleCollections('src/extension/ui/quickInputs.ts', qi)], []);
+    assert.doesNotMatch(qi.replace(/\/\*[\s\S]*?\*\//g, ''), /^export (?:const|function) /m, 'quick inputs are shown through the QuickInputs object only');
+    assert.match(qi, /this\.seams\?\.recordQuickInput\?\.\(/, 'QuickInputs records only through the seam');
+    // Production: activate gives QuickInputs the seams, which exist in test mode only (H556), so nothing is recorded.
+    const body = activateBody();
+    assert.equal([...body.matchAll(/new QuickInputs\(/g)].length, 1);
+    assert.match(body, /const quickInputs = new QuickInputs\(seams\);/);
+    assert.match(body, /registerCommands\(\{[^}]*quickInputs,/);
+    assert.match(body, /registerChat\(context, \{[^}]*quickInputs,/);
+    const ts = read('src/extension/testSupport.ts');
+    const made = ts.slice(ts.indexOf('export function createTestSupport'));
+    assert.match(made, /const quickInputs: ShownQuickInput\[\] = \[\];/, 'the record is made by createTestSupport');
+    assert.match(made, /seams\.recordQuickInput = /);
+  });
+
+  it('H617: the collection check finds the old module-level record (the bystander: a local array and a constant are not collections)', () => {
+    const old = 'export const quickInputs: ShownQuickInput[] = [];\nconst seen = new Map<string, number>();\nconst LIMIT = 20;\nfunction f() { const local = []; return local; }';
+    assert.deepEqual(moduleCollections('m.ts', old), ['m.ts: quickInputs', 'm.ts: seen']);
   });
 
   it('H606: the commands are given startOnUse, the records of added servers and registry installs and the form host at registration', () => {

@@ -23,6 +23,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { type HostApi, type ServerHandle, claimsReadOnly, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
 import { ScopedGrants, type Grant } from '../trust/grants';
 import { Turn, type Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
 import { abortSignalOf } from '../ui/cancellation';
 import { grantKey, type ServerIdentityLookup } from '../trust/identity';
@@ -88,6 +89,8 @@ export interface ChatServices {
   host: HostApi;
   /** The window's modal dialogs (ui/dialogs.ts): tool-call confirmations go through its one governor. */
   dialogs: Dialogs;
+  /** The window's quick picks and input boxes (ui/quickInputs.ts): a prompt's arguments, the follow-up pickers. */
+  quickInputs: QuickInputs;
   /** Where "always" grants are kept (user and workspace state). */
   mementos?: { user?: vscode.Memento; workspace?: vscode.Memento };
   /** Where each server is defined plus its definition key: what grants are keyed by. */
@@ -141,7 +144,7 @@ export class ChatModelLoop {
     this.host = services.host;
     this.seams = services.seams;
     this.dialogs = services.dialogs;
-    this.realUi = defaultChatUi(services.dialogs);
+    this.realUi = defaultChatUi(services.dialogs, services.quickInputs);
     this.apps = services.apps;
     this.identity = services.identity;
     this.gate = services.gate ?? {};

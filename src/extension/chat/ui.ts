@@ -6,6 +6,7 @@ import { type ServerHandle, dialogText, jsonText, quoted, readOnlyNote, shownNam
 import { argumentStep, askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
 import type { Dialog, Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
@@ -66,15 +67,15 @@ export function toolDialog(ask: ToolAsk): Dialog {
   };
 }
 
-/** The real dialogs: the tool-call confirmation through `dialogs` (the window's one governor), the argument questions as quick inputs. */
-export const defaultChatUi = (dialogs: Dialogs): ChatUi => ({
+/** The real dialogs: the tool-call confirmation through `dialogs` (the window's one governor), the argument questions as `quickInputs`. */
+export const defaultChatUi = (dialogs: Dialogs, quickInputs: QuickInputs): ChatUi => ({
   async approveTool(ask) {
     const pick = await dialogs.ask(toolDialog(ask));
     const b = toolButtons();
     return pick === b.once ? 'once' : pick === b.session ? 'session' : pick === b.always ? 'always' : 'deny';
   },
   askArgument(ask) {
-    return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
+    return askWithCompletion(quickInputs, ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
       title: argumentStep(shownName(`${ask.handle.name}.${ask.prompt}`, 120), ask.index, ask.total, shownName(ask.argument), ask.required),
       placeholder: ask.description === undefined ? undefined : shownName(ask.description, 200),
       required: ask.required,

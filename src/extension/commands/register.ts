@@ -25,6 +25,7 @@ import type { AddedServers } from '../trust/addedServers';
 import type { RegistryInstalls } from '../trust/registryInstalls';
 import type { Forms } from '../forms/forms';
 import type { Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /**
  * What the commands work with, given once at registration (issue 39): each handler closes over these, and no command
@@ -38,6 +39,8 @@ export interface CommandServices {
   added: AddedServers;
   /** The window's modal dialogs (ui/dialogs.ts): the questions before settings are written. */
   dialogs: Dialogs;
+  /** The window's quick picks and input boxes (ui/quickInputs.ts; recorded in test mode only). */
+  quickInputs: QuickInputs;
   /** The record of servers installed from the MCP Registry (`chat.mcp.access: registry`). */
   registryInstalls: RegistryInstalls;
   /** The form host: arguments of more than one field are one form (undefined: quick inputs only). */
@@ -61,7 +64,7 @@ export interface CommandServices {
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
 export function registerCommands(s: CommandServices): vscode.Disposable[] {
   const { host, controller } = s;
-  const access: ServerAccess = { host, startOnUse: s.startOnUse };
+  const access: ServerAccess = { host, startOnUse: s.startOnUse, quickInputs: s.quickInputs };
   // Restricted Mode: a picker whose only candidates are held back says why and offers Manage Workspace Trust.
   const trusted = (arg: unknown, cap: 'tools' | 'prompts' | 'resources') => !heldBack(host, controller, arg, running(s.startOnUse, cap));
   const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;

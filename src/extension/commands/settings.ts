@@ -8,7 +8,7 @@ import { definitionFromCommandLine, importConfig, BoundedReadError, READ_CAPS, r
 import { shownError } from './args';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../trust/addedServers';
-import { showInput, showPick } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /**
  * What writing servers into settings works with (extension.ts gives them to the commands at registration, issue 39):
@@ -195,12 +195,12 @@ function importedText(n: number, file: string, rest: string): string {
  * Arguments skip the questions (tests, other extensions): kind, command line or URL, and the name (default: the
  * guessed one). Resolves the name.
  */
-export async function addServerCommand(w: SettingsWrites, kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
-  const kind = kindArg ?? (await showPick([
+export async function addServerCommand(w: SettingsWrites & { quickInputs: QuickInputs }, kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
+  const kind = kindArg ?? (await w.quickInputs.showPick([
     { label: vscode.l10n.t('Command (stdio)'), value: 'stdio' as const }, { label: vscode.l10n.t('HTTP (Streamable HTTP, SSE fallback)'), value: 'http' as const },
   ], { placeHolder: vscode.l10n.t('What kind of MCP server?') }))?.value;
   if (!kind) return undefined;
-  const target = targetArg ?? await showInput({
+  const target = targetArg ?? await w.quickInputs.showInput({
     prompt: kind === 'stdio' ? vscode.l10n.t('Command line, e.g. npx -y @modelcontextprotocol/server-everything (quote arguments with spaces)') : vscode.l10n.t('URL, e.g. https://example.com/mcp'),
     ignoreFocusOut: true,
     validateInput: v => kind === 'http' && !/^https?:\/\//.test(v.trim()) ? vscode.l10n.t('Enter an http(s) URL') : v.trim() ? undefined : vscode.l10n.t('Required'),
@@ -208,7 +208,7 @@ export async function addServerCommand(w: SettingsWrites, kindArg?: 'stdio' | 'h
   if (!target?.trim()) return undefined;
   const stdio = kind === 'stdio' ? definitionFromCommandLine(target) : undefined;
   const guess = stdio?.name ?? new URL(target.trim()).hostname.split('.')[0];
-  const name = nameArg ?? (targetArg !== undefined ? guess : await showInput({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
+  const name = nameArg ?? (targetArg !== undefined ? guess : await w.quickInputs.showInput({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
   if (!name) return undefined;
   const def = stdio?.definition ?? { type: 'http', url: target.trim() };
   return await addToSettings(w, { [name]: def }) ? name : undefined;
