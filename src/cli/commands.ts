@@ -4,7 +4,7 @@
  * and always shuts the host down (commandHost.ts); `doctor` is in doctor.ts, `run` in codeModeRun.ts.
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { McpHostError, hasOwn, toolUi, visibleToModel, shownName, SkillError } from '../mcp';
+import { McpHostError, claimsReadOnly, hasOwn, readOnlyNote, toolUi, visibleToModel, shownName, SkillError } from '../mcp';
 import { ElicitFromFlag, parseElicitContent } from './elicit';
 import { FailureError, UsageError, parsePromptArgs, parseToolArgs, type ParsedArgs } from './args';
 import { formatPrompt, formatResource, formatToolResult } from './format';
@@ -31,6 +31,8 @@ export async function inspect(rt: CliRuntime, args: ParsedArgs): Promise<number>
       resourceTemplates: cat.resourceTemplates,
       // MCP Apps: the tools that come with a view, and its ui:// resource; app-only tools are marked.
       apps: cat.tools.filter(t => toolUi(t) || !visibleToModel(t)).map(t => ({ tool: t.name, ...(toolUi(t) ? { resourceUri: toolUi(t) } : {}), visibility: visibleToModel(t) ? ['model', 'app'] : ['app'] })),
+      // The tools whose server says they only read (src/mcp/catalogue/toolClaims.ts, as the Tools view says it): a claim.
+      ...(cat.tools.some(claimsReadOnly) ? { readOnly: { note: readOnlyNote(), tools: cat.tools.filter(claimsReadOnly).map(t => t.name) } } : {}),
     };
   });
   rt.out(jsonText(report));

@@ -34,7 +34,8 @@ import { AddedServers } from './trust/addedServers';
 import * as settings from './settings';
 import { Forms } from './forms/forms';
 import { RESULT_FILE_SCHEME, RESULT_SCHEME, ResultFiles, resultDocuments, type ResultDocuments } from './documents/results';
-import { Turn } from './ui/dialogs';
+import { Dialogs, Turn } from './ui/dialogs';
+import { QuickInputs } from './ui/quickInputs';
 import { createTestSupport, type TestSeams, type TestSupport } from './testSupport';
 import { HistoryStore } from './state/historyStore';
 import { registerGateway, type GatewayRegistration } from './gateway/gatewayProvider';
@@ -134,13 +135,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const log = push(vscode.window.createOutputChannel('MCP Host', { log: true }));
   // The test-only replacements of the dialogs (testSupport.ts): made, and given to the features, in test mode only.
   const seams: TestSeams | undefined = context.extensionMode === vscode.ExtensionMode.Test ? {} : undefined;
+  // The window's modal dialogs and their one governor (ui/dialogs.ts), given to every feature that asks a modal.
+  const dialogs = new Dialogs(seams);
+  // The window's quick picks and input boxes (ui/quickInputs.ts): recorded for tests only through the seams.
+  const quickInputs = new QuickInputs(seams);
   let hostRef: McpHost | undefined;
   let logsRef: ServerLogs | undefined;
   // OAuth (its URI handler, the providers of http servers): made by the first http server's provider or right after the
   // first reconcile, whichever comes first; a stdio server never signs in.
   let oauthRef: OAuthBridge | undefined;
   // A redirect that lands while its server's start is failing starts it again through the controller's gate.
-  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, m => log.info(m), name => controller.start(name), seams));
+  const oauthBridge = () => oauthRef ??= push(new OAuthBridge(context, () => hostRef, dialogs, m => log.info(m), name => controller.start(name), seams));
   // Grants are keyed by where a server is defined plus its definition key: the controller answers once it exists
   // (sampling, built before the host and so before the controller, is given this function, not a field set later).
   let controllerRef: ServerController | undefined;
@@ -151,6 +156,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     context,
     identity,
     forms: formHost,
+    dialogs,
     seams,
     log: (server, level, msg) => {
       const ch = logsRef?.channel(server) ?? log;
@@ -189,7 +195,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   current = host;
   push(new vscode.Disposable(() => void host.shutdown()));
   const logs = logsRef = push(new ServerLogs(host));
-  const consent = new LaunchConsent(context.workspaceState, definitionKey, seams);
+  const consent = new LaunchConsent(context.workspaceState, definitionKey, dialogs, seams);
   const inputs = new InputStore(context.secrets, context.globalState, { seams });
   // The last known lists of every server (seeded below, once the first sync put the servers in the host).
   const cache = push(new CatalogueCache(context.workspaceState, host, name => {
@@ -249,7 +255,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }
   // Where else a server is configured (.vscode/mcp.json, …): the views' annotation, not needed to decide what starts.
   controller.watchCoexistence(push(new McpJsonWatcher()));
-  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name)));
+  const sandboxDenials = push(new SandboxDenials(host, name => controller.originOf(name), dialogs));
   const resources = push(new ResourceFileSystem(host, {
     log: m => log.error(m),
     // A resource document (opened, or restored after a reload) is a use of its server.
@@ -296,6 +302,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // App permission grants: keyed by the server's definition, kept where the server is defined (like tool grants).
     identity,
     mementos: { user: context.globalState, workspace: context.workspaceState },
+    dialogs,
     seams,
     log: (server, level, raw) => {
       // What a view says passes the server's redaction like everything else it sends.
@@ -305,7 +312,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     },
   }));
   const chat = push(registerChat(context, {
-    host, identity, apps, gate: modelGate, notAllowed,
+    host, dialogs, quickInputs, identity, apps, gate: modelGate, notAllowed,
     budget: () => toolEnablement.budget(),
     maxToolRounds: settings.chatMaxToolRounds,
     codeMode: () => settings.codeMode(),
@@ -341,7 +348,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   };
   context.subscriptions.push(...registerCommands({
     host, controller, logs, resources, consent, inputs, oauth, serversTree, resourcesTree, apps, historyTree,
-    startOnUse, added, registryInstalls, forms: formHost, forgetDenials: server => sampling.forgetDenials(server),
+    startOnUse, added, registryInstalls, forms: formHost, dialogs, quickInputs, forgetDenials: server => sampling.forgetDenials(server),
   }));
   step('commands');
   push(createStatusItem(host));

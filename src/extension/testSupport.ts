@@ -3,8 +3,8 @@
  *
  * `TestSeams` is what the features are given at construction (consent, inputs, @mcp, sampling and elicitation, OAuth):
  * each reads its seam at the moment it asks, and asks through the real dialog while the seam is unset. `TestSupport`
- * is how the editor tests set the seams (plus the two dialog paths that are one per extension host: the modal-dialog
- * answerer of ui/dialogs.ts and the external-URL dialog of ui/externalUrl.ts).
+ * is how the editor tests set the seams, the answerer of every modal dialog (ui/dialogs.ts's `Dialogs`, built once in
+ * `activate()` and given to the features that ask a modal) among them.
  *
  * Who can reach it: extension.ts builds the seams and returns `testSupport` on its API only when the extension runs in
  * test mode (`vscode.ExtensionMode.Test`: the editor test runner's extensionDevelopmentPath plus extensionTestsPath,
@@ -16,12 +16,14 @@ import type { ChatUi } from './chat/ui';
 import type { ElicitUi, UrlElicitUi } from './elicitation/elicitation';
 import type { SamplingUi } from './sampling/clientFeatures';
 import type { ConsentBatchPrompt, ConsentPrompt } from './trust/consent';
-import { setDialogAnswerer, type DialogAnswerer } from './ui/dialogs';
+import type { DialogAnswerer } from './ui/dialogs';
 import type { ExternalUrlUi } from './ui/externalUrl';
-import { quickInputs, type ShownQuickInput } from './ui/quickInputs';
+import type { ShownQuickInput } from './ui/quickInputs';
 
 /** The replaced dialogs, read by the features given this object at construction; unset: the real dialog. */
 export interface TestSeams {
+  /** Every modal dialog (ui/dialogs.ts `Dialogs`): tests read exactly what would be shown and answer it. */
+  dialogAnswerer?: DialogAnswerer;
   /** The launch-consent dialog for one server. */
   consentPrompt?: ConsentPrompt;
   /** The dialog about several servers at once; unset while `consentPrompt` is set: each is reviewed through it. */
@@ -40,6 +42,8 @@ export interface TestSeams {
   openBrowser?: (server: string, url: string) => Promise<void>;
   /** The external-URL dialog and open (App links, URL elicitation, OAuth sign-in), all or some. */
   externalUrlUi?: Partial<ExternalUrlUi>;
+  /** Where ui/quickInputs.ts's `QuickInputs` records each quick pick and input box shown (set by createTestSupport only). */
+  recordQuickInput?: (shown: ShownQuickInput) => void;
 }
 
 /** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
@@ -70,10 +74,16 @@ export interface TestSupport {
 
 /** The test support over `seams` (the object the features were given). */
 export function createTestSupport(seams: TestSeams): TestSupport {
+  // The record of quick inputs exists only here, in test mode (an installed extension keeps none).
+  const quickInputs: ShownQuickInput[] = [];
+  seams.recordQuickInput = shown => {
+    quickInputs.push(shown);
+    if (quickInputs.length > 20) quickInputs.shift();
+  };
   return {
     setConsentPrompt: p => { seams.consentPrompt = p; },
     setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },
-    setDialogAnswerer,
+    setDialogAnswerer: a => { seams.dialogAnswerer = a; },
     setInputPrompt: ask => { seams.inputPrompt = ask; },
     setExternalUrlUi: ui => { seams.externalUrlUi = ui; },
     setChatUi: ui => { seams.chatUi = ui; },

@@ -7,6 +7,7 @@ export * from './logging/logging';
 export * from './catalogue/catalogue';
 export * from './catalogue/paging';
 export * from './catalogue/toolSchemas';
+export { claimsReadOnly, readOnlyNote, readOnlyNoteOf } from './catalogue/toolClaims';
 export * from './schema/ajvErrors';
 export * from './features/sampling';
 export * from './server/connection';

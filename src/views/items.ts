@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { assertNever, eraDetail, isTerminal, protocolLabel, toolUi, visibleToModel, type ServerHandle, type ServerState, type SkillInfo, countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp';
+import { assertNever, eraDetail, isTerminal, protocolLabel, readOnlyNoteOf, toolUi, visibleToModel, type ServerHandle, type ServerState, type SkillInfo, countOf, firstLine, formatBytes, markdownCode, shownName } from '../mcp';
 import { taskItem } from './taskItems';
 import type { GroupKind, McpNode, ServerAnnotations } from './nodes';
 import type { TreeIcons } from './icons';
@@ -178,6 +178,9 @@ function toolItem(server: string, tool: Tool, mask: Mask): vscode.TreeItem {
   if (appOnly) md.appendMarkdown(vscode.l10n.t('Only its server\'s app views may call it (`_meta.ui.visibility`); the model does not see it.\n\n'));
   const props = Object.keys((tool.inputSchema.properties ?? {}) as object);
   if (props.length) md.appendMarkdown(vscode.l10n.t('Arguments: {0}\n\n', props.map(p => markdownCode(p)).join(', ')));
+  // The server's claims in words (src/mcp/catalogue/toolClaims.ts), the same as `mcp-host inspect` and the @mcp dialog.
+  const readOnly = readOnlyNoteOf(tool);
+  if (readOnly) md.appendMarkdown(`${esc(readOnly)}\n\n`);
   if (tool.annotations) md.appendMarkdown(vscode.l10n.t('Annotations (as the server claims them): {0}', markdownCode(JSON.stringify(tool.annotations))));
   item.tooltip = md;
   item.iconPath = new vscode.ThemeIcon(ui ? 'window' : 'tools');

@@ -19,6 +19,7 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { ChatRegistration } from '../../src/extension/chat/mcpChat';
 import { LaunchConsent, describeRoots } from '../../src/extension/trust/consent';
+import { Dialogs } from '../../src/extension/ui/dialogs';
 import { AddedServers } from '../../src/extension/trust/addedServers';
 import { importReadError } from '../../src/extension/commands/settings';
 import { READ_CAPS, readBoundedText } from '../../src/mcp/boundedRead';
@@ -118,7 +119,7 @@ for (const mode of ['lazy', 'eager'] as const) {
       assert.ok(denied.includes(api.definitionKey(def)), JSON.stringify(denied));
       assert.ok(denied.every(k => /^[0-9a-f]{64}$/.test(k)));
       let reloadAsked = 0;
-      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey, { consentPrompt: async () => { reloadAsked++; return 'allow'; } });
+      const reloaded = new LaunchConsent(api.storage.workspace, api.definitionKey, new Dialogs(), { consentPrompt: async () => { reloadAsked++; return 'allow'; } });
       assert.strictEqual(reloaded.wasDenied(def), true, 'the denial does not survive a reload');
       assert.strictEqual(reloaded.wasDenied(api.host.get(by)!.definition), false);
       assert.strictEqual(reloaded.isAllowed(api.host.get(by)!.definition), true);

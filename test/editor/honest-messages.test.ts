@@ -14,7 +14,8 @@ import * as vscode from 'vscode';
 import type { McpHostExtensionApi } from '../../src/extension/extension';
 import type { McpNode } from '../../src/views/nodes';
 import { ANSWERS_MANY, ANSWERS_ONE, LaunchConsent } from '../../src/extension/trust/consent';
-import { setDialogAnswerer, type Dialog } from '../../src/extension/ui/dialogs';
+import { Dialogs, type Dialog } from '../../src/extension/ui/dialogs';
+import { createTestSupport, type TestSeams } from '../../src/extension/testSupport';
 import type { ServerDefinition } from '../../src/mcp';
 import { answerWhereToWrite, EVERYTHING, ROOT, until, testSupport, activateAllowing } from './helpers';
 
@@ -133,15 +134,19 @@ describe('Honest messages and labels (issue 38)', function () {
   it('H436: the launch-consent dialogs say how "Cancel" (not now, asked again on your next start) differs from "Don\'t Allow" / "Allow None" (remembered)', async () => {
     const state = new Map<string, unknown>();
     const memento = { get: <T>(k: string) => state.get(k) as T, update: async (k: string, v: unknown) => { state.set(k, v); } } as Pick<vscode.Memento, 'get' | 'update'>;
-    const consent = new LaunchConsent(memento, def => createHash('sha256').update(def.name).digest('hex'));
+    // A consent store of its own, wired as activate() wires the extension's: the window's dialogs over test seams, answered
+    // through the test-only object (testSupport.ts) like every other dialog a test answers.
+    const seams: TestSeams = {};
+    const support = createTestSupport(seams);
+    const consent = new LaunchConsent(memento, def => createHash('sha256').update(def.name).digest('hex'), new Dialogs(seams), seams);
     const shown: Dialog[] = [];
-    setDialogAnswerer(async d => { shown.push(d); return undefined; });
+    support.setDialogAnswerer(async d => { shown.push(d); return undefined; });
     try {
       const def = (name: string) => ({ name, type: 'stdio', command: 'node', args: ['server.js'] }) as unknown as ServerDefinition;
       assert.strictEqual(await consent.ensure(def('one')), false);
       assert.deepStrictEqual(await consent.ensureAll([{ def: def('two') }, { def: def('three') }]), [false, false]);
     } finally {
-      setDialogAnswerer(undefined);
+      support.setDialogAnswerer(undefined);
     }
     assert.strictEqual(shown.length, 2);
     assert.deepStrictEqual(shown[0].buttons.map(b => b.title), ['Allow', "Don't Allow"]);

@@ -93,7 +93,10 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(j).filter(k => k !== 'instructions').sort(),
-      ['apps', 'capabilities', 'era', 'prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
+      ['apps', 'capabilities', 'era', 'prompts', 'protocolVersion', 'readOnly', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
+    // H618: the tools server-everything says only read, in the words of the Tools view (src/mcp/catalogue/toolClaims.ts).
+    assert.equal(j.readOnly.note, 'The server says this tool only reads (not verified).');
+    assert.deepEqual(j.readOnly.tools, j.tools.filter((t: { annotations?: { readOnlyHint?: unknown } }) => t.annotations?.readOnlyHint === true).map((t: { name: string }) => t.name));
     assert.equal(typeof j.serverInfo.name, 'string');
     assert.match(j.protocolVersion, /^\d{4}-\d\d-\d\d$/);
     assert.equal(j.era, 'legacy', 'H42: server-everything is a 2025-11-25 server');

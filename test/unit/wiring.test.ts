@@ -6,6 +6,10 @@
  * through test/editor/helpers.ts testSupport(); in the real editor, H556's test mode is the runner's.)
  * H605: no module of the editor layer (src/extension, src/views) holds state set from outside: no exported `set…`/`use…`
  * setter of module state and no module-level `let`, but for the listed exceptions, each with its reason.
+ * H616: the modal dialogs are a service (ui/dialogs.ts `Dialogs`) built once in activate() and given at construction to
+ * every feature that asks a modal; its answerer is a test seam (set through testSupport), not module state.
+ * H617: the record of quick inputs exists only in test mode: ui/quickInputs.ts keeps no module-level collection; its
+ * `QuickInputs` records through the `recordQuickInput` seam that only createTestSupport sets (production: no seams).
  * H606: the commands are given their services at registration (register.ts CommandServices), extension.ts passes them.
  * H557: the editor suites' fixture start-up is written once: startListening (test/support/listening.ts) resolves when
  * a fixture prints LISTENING <port> and rejects, naming the fixture, when it exits first.
@@ -46,10 +50,18 @@ const MODULE_STATE_EXCEPTIONS: Record<string, string> = {
   'src/extension/apps/view.ts: let bridgeModule': 'lazy import cache',
   // The policy stand-in file's last read: written only by the module's own OrgPolicyWatcher, read by configuredRegistry().
   'src/extension/trust/policy.ts: let standIn': 'set by its own watcher, not from outside',
-  // The modal answerer of the one window-wide governor: set only by testSupport (test mode). Not yet a seam: every
-  // feature that asks a modal (about ten) would have to be given it; issue 39 leaves it for a follow-up.
-  'src/extension/ui/dialogs.ts: let answerer': 'test-only answerer of the one governor (follow-up)',
-  'src/extension/ui/dialogs.ts: setDialogAnswerer': 'test-only answerer of the one governor (follow-up)',
+};
+
+/** A module's module-level collections (`const x = []`, `new Map()`, `new Set()`): state that grows. `file: name` each. */
+function moduleCollections(file: string, src: string): string[] {
+  const code = src.replace(/\/\*[\s\S]*?\*\//g, '');
+  return [...code.matchAll(/^(?:export )?const (\w+)(?::[^=\n]+)? = (?:\[\]|new (?:Map|Set|WeakMap|WeakSet)\b)/gm)].map(m => `${file}: ${m[1]}`);
+}
+
+/** The module-level collections the editor layer keeps, each with why. Anything else fails H617. */
+const MODULE_COLLECTION_EXCEPTIONS: Record<string, string> = {
+  // The server pickers shown, on the public API (`api.serverPicks`) rather than the test-only object: a follow-up.
+  'src/extension/commands/args.ts: serverPicks': 'on the public API (McpHostExtensionApi.serverPicks)',
 };
 
 /** The body of `activate` in extension.ts, comments removed. */
@@ -112,6 +124,61 @@ describe('wiring: the editor layer at construction (issue 39)', function () {
   it('H605: the check finds a setter and a module-level let (the bystander: a made-up module; settings… and local lets are not setters)', () => {
     const src = 'let forms;\nexport function useForms(f) { forms = f; }\nexport function setStartOnUse(l) {}\nexport function settingsOf() { let x = 1; return x; }\n/* let hidden */';
     assert.deepEqual(moduleState('m.ts', src), ['m.ts: useForms', 'm.ts: setStartOnUse', 'm.ts: let forms']);
+  });
+
+  it('H616: ui/dialogs.ts keeps no module state; activate() builds one Dialogs over the seams and gives it to every feature that asks a modal', () => {
+    const dialogs = read('src/extension/ui/dialogs.ts');
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', dialogs), [], 'no module-level let or set…/use… setter in ui/dialogs.ts');
+    assert.doesNotMatch(dialogs, /^export (?:const|function) (?:ask|govern|governor)\b/m, 'ask/govern are members of Dialogs, not module functions over a module governor');
+    const body = activateBody();
+    assert.equal([...body.matchAll(/new Dialogs\(/g)].length, 1, 'one Dialogs (one governor) per window');
+    assert.match(body, /const dialogs = new Dialogs\(seams\);/, 'its answerer is the test seam, set through testSupport');
+    for (const given of [/new LaunchConsent\([^)]*dialogs, seams\)/, /new SandboxDenials\([^;]*dialogs\)\)/, /new OAuthBridge\([^;]*dialogs,/, /createClientFeatures\(\{[^}]*dialogs,/, /new AppViews\(\{[\s\S]*?dialogs,/, /registerChat\(context, \{[^}]*dialogs,/, /registerCommands\(\{[^}]*dialogs,/]) {
+      assert.match(body, given, `activate() gives the dialogs: ${given}`);
+    }
+    assert.match(read('src/extension/testSupport.ts'), /setDialogAnswerer: a => \{ seams\.dialogAnswerer = a; \}/, 'testSupport sets the seam the Dialogs reads');
+    // Nothing else imports a value from ui/dialogs but Dialogs itself (extension.ts), Turn and notify; the rest are types.
+    const importers = [...tsFiles('src/extension'), ...tsFiles('src/views'), ...tsFiles('test')].filter(f => f !== 'src/extension/ui/dialogs.ts');
+    for (const f of importers) {
+      for (const m of read(f).matchAll(/^import \{([^}]*)\} from '[./]*(?:src\/extension\/)?(?:ui\/)?dialogs';/gm)) {
+        const values = m[1].split(',').map(x => x.trim()).filter(x => x && !x.startsWith('type '));
+        const allowed = f === 'src/extension/extension.ts' || f.startsWith('test/') ? ['Dialogs', 'Turn'] : ['Turn', 'notify'];
+        assert.deepEqual(values.filter(v => !allowed.includes(v)), [], `${f} imports ${values.join(', ')} from ui/dialogs: ask through the Dialogs it is given`);
+      }
+    }
+  });
+
+  it('H616: the module-state check finds the old answerer (the bystander: a module-level let and its setter; the Dialogs class is clean)', () => {
+    const old = 'let answerer: DialogAnswerer = shown;\nexport const governor = new Governor(() => d => answerer(d));\nexport function setDialogAnswerer(a) { answerer = a ?? shown; }';
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', old), ['src/extension/ui/dialogs.ts: setDialogAnswerer', 'src/extension/ui/dialogs.ts: let answerer']);
+    const now = 'export class Dialogs {\n  readonly governor: Governor;\n  constructor(seams) { let x = 1; this.governor = new Governor(() => d => (seams?.dialogAnswerer ?? shown)(d)); }\n}';
+    assert.deepEqual(moduleState('src/extension/ui/dialogs.ts', now), []);
+  });
+
+  it('H617: the quick-input record exists only in test mode: no module-level record, QuickInputs records through the seam createTestSupport sets', () => {
+    const found = [...tsFiles('src/extension'), ...tsFiles('src/views')].flatMap(f => moduleCollections(f, read(f)));
+    const unlisted = found.filter(x => !(x in MODULE_COLLECTION_EXCEPTIONS));
+    assert.deepEqual(unlisted, [], `module-level collections (kept in production too): ${unlisted.join('; ')}; record through a test seam instead (or list it with a reason)`);
+    assert.deepEqual(Object.keys(MODULE_COLLECTION_EXCEPTIONS).filter(x => !found.includes(x)), [], 'every listed exception still exists');
+    const qi = read('src/extension/ui/quickInputs.ts');
+    assert.deepEqual([...moduleState('src/extension/ui/quickInputs.ts', qi), ...moduleCollections('src/extension/ui/quickInputs.ts', qi)], []);
+    assert.doesNotMatch(qi.replace(/\/\*[\s\S]*?\*\//g, ''), /^export (?:const|function) /m, 'quick inputs are shown through the QuickInputs object only');
+    assert.match(qi, /this\.seams\?\.recordQuickInput\?\.\(/, 'QuickInputs records only through the seam');
+    // Production: activate gives QuickInputs the seams, which exist in test mode only (H556), so nothing is recorded.
+    const body = activateBody();
+    assert.equal([...body.matchAll(/new QuickInputs\(/g)].length, 1);
+    assert.match(body, /const quickInputs = new QuickInputs\(seams\);/);
+    assert.match(body, /registerCommands\(\{[^}]*quickInputs,/);
+    assert.match(body, /registerChat\(context, \{[^}]*quickInputs,/);
+    const ts = read('src/extension/testSupport.ts');
+    const made = ts.slice(ts.indexOf('export function createTestSupport'));
+    assert.match(made, /const quickInputs: ShownQuickInput\[\] = \[\];/, 'the record is made by createTestSupport');
+    assert.match(made, /seams\.recordQuickInput = /);
+  });
+
+  it('H617: the collection check finds the old module-level record (the bystander: a local array and a constant are not collections)', () => {
+    const old = 'export const quickInputs: ShownQuickInput[] = [];\nconst seen = new Map<string, number>();\nconst LIMIT = 20;\nfunction f() { const local = []; return local; }';
+    assert.deepEqual(moduleCollections('m.ts', old), ['m.ts: quickInputs', 'm.ts: seen']);
   });
 
   it('H606: the commands are given startOnUse, the records of added servers and registry installs and the form host at registration', () => {

@@ -24,7 +24,7 @@ import { ScopedGrants, type GrantMemento } from '../trust/grants';
 import { grantKey, type ServerIdentity } from '../trust/identity';
 import { confirmAndOpen, externalUrlUi, type ExternalUrlOutcome } from '../ui/externalUrl';
 import type { TestSeams } from '../testSupport';
-import { ask } from '../ui/dialogs';
+import type { Dialogs } from '../ui/dialogs';
 import { AppView, APP_VIEW_TYPE, type AppViewServices } from './view';
 import { CommandIds } from '../../views/commandIds';
 
@@ -66,6 +66,8 @@ export interface AppViewsOptions {
   extensionUri: vscode.Uri;
   version: string;
   ui: AppViewsUi;
+  /** The window's modal dialogs (ui/dialogs.ts): the download, permission and reset questions, through its one governor. */
+  dialogs: Dialogs;
   log(server: string, level: 'info' | 'warning' | 'error', message: string): void;
   /** Who a server is (scope and definition key): app permission grants are keyed by it. Without it nothing is granted. */
   identity?: (server: string) => ServerIdentity | undefined;
@@ -206,7 +208,7 @@ export class AppViews implements vscode.Disposable {
   private async openLink(server: string, tool: string, url: string, dialogs: OneAtATime): Promise<boolean> {
     const r = await dialogs.run<ExternalUrlOutcome | undefined>(closed => confirmAndOpen(url, {
       asker: `The view of tool ${quoted(tool)} (MCP server ${quoted(server)})`, button: vscode.l10n.t('Open Link'), closed,
-    }, externalUrlUi(this.o.seams)), undefined);
+    }, externalUrlUi(this.o.dialogs, this.o.seams)), undefined);
     if (!r) return false; // the view closed before the dialog's turn
     if (r.outcome === 'refused') this.o.log(server, 'warning', `MCP App of ${tool}: refused to open a link: ${r.reason}`);
     return r.outcome === 'opened';
@@ -216,7 +218,7 @@ export class AppViews implements vscode.Disposable {
   private async download(server: string, tool: string, item: DownloadItem & { bytes: Uint8Array }, dialogs: OneAtATime): Promise<boolean> {
     const ask: DownloadAsk = { server, tool, name: item.name, mimeType: item.mimeType, size: item.bytes.byteLength };
     const ui = this.o.ui;
-    if (!await dialogs.run(closed => (ui.confirmDownload ?? confirmDownload)(ask, closed), false)) {
+    if (!await dialogs.run(closed => (ui.confirmDownload ?? (a => confirmDownload(this.o.dialogs, a)))(ask, closed), false)) {
       this.o.log(server, 'info', `MCP App of ${tool}: the user did not save ${quoted(item.name)} (${byteSize(ask.size)})`);
       return false;
     }
@@ -243,7 +245,7 @@ export class AppViews implements vscode.Disposable {
     if (this.permissionGrants.standing(id.scope, k)) return all;
     if (this.permissionsDeclined.has(k)) return none;
     const ui = this.o.ui;
-    if (!await dialogs.run(closed => (ui.approvePermissions ?? approvePermissions)({ server, tool, uri, permissions: names }, closed), false)) {
+    if (!await dialogs.run(closed => (ui.approvePermissions ?? (a => approvePermissions(this.o.dialogs, a)))({ server, tool, uri, permissions: names }, closed), false)) {
       this.permissionsDeclined.add(k);
       this.o.log(server, 'info', `MCP App of ${tool}: the user did not allow ${names.join(', ')} for ${uri}`);
       return none;
@@ -281,7 +283,7 @@ export class AppViews implements vscode.Disposable {
     }
     const whose = server === undefined ? vscode.l10n.t('every MCP server') : vscode.l10n.t('MCP server {0}', quoted(server));
     const reset = vscode.l10n.t('Reset');
-    const answer = await ask({
+    const answer = await this.o.dialogs.ask({
       severity: 'warning', message: vscode.l10n.t('Reset the permissions granted to the App views of {0}?', whose),
       detail: vscode.l10n.t('Camera, microphone, location and clipboard access allowed for them are forgotten (and so are the ones you declined). Open views that hold any reload without them; each view asks again the next time it loads.'),
       buttons: [{ title: reset }, { title: vscode.l10n.t('Cancel'), isCloseAffordance: true }],
@@ -311,9 +313,9 @@ export class AppViews implements vscode.Disposable {
   }
 }
 
-async function confirmDownload(a: DownloadAsk): Promise<boolean> {
+async function confirmDownload(dialogs: Dialogs, a: DownloadAsk): Promise<boolean> {
   const save = vscode.l10n.t('Save As…');
-  const r = await ask({
+  const r = await dialogs.ask({
     severity: 'warning', message: vscode.l10n.t('The view of tool {0} (MCP server {1}) wants to save a file: {2}', quoted(a.tool), quoted(a.server), quoted(a.name)),
     detail: vscode.l10n.t('Type: {0}\nSize: {1}\nYou choose where it is saved next.', a.mimeType ?? vscode.l10n.t('not given'), byteSize(a.size)), buttons: [{ title: save }],
   });
@@ -325,10 +327,10 @@ async function saveAs(a: DownloadAsk & { defaultUri: vscode.Uri }): Promise<vsco
 }
 
 /** The permission modal (through src/extension/ui/dialogs.ts, so tests read it as shown); the URI is server text, quoted. */
-async function approvePermissions(a: PermissionsAsk): Promise<boolean> {
+async function approvePermissions(dialogs: Dialogs, a: PermissionsAsk): Promise<boolean> {
   const allow = vscode.l10n.t('Allow');
   const what = a.permissions.map(permissionName).join(', ');
-  const r = await ask({
+  const r = await dialogs.ask({
     severity: 'warning', message: vscode.l10n.t('The view of tool {0} (MCP server {1}) asks for: {2}', quoted(a.tool), quoted(a.server), what),
     detail: vscode.l10n.t('Its resource {0} declares these permissions. Allowed, its frame gets them each time it loads, until this server\'s definition changes or you reset them (MCP Host: Reset MCP App Permissions…). The editor may still ask before the camera, microphone or location is used.', quoted(a.uri, 200)),
     buttons: [{ title: allow }, { title: vscode.l10n.t('Don\'t Allow'), isCloseAffordance: true }],

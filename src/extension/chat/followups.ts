@@ -7,7 +7,7 @@ import { type HostApi, quoted, shownName } from '../../mcp';
 import { CommandIds } from '../../views/commandIds';
 import { chipLabel, promptCommand, typeable } from './render';
 import { isRunning } from './toolLoop';
-import { showPick } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /** Commands of this module (palette and tree items). */
 export const ChatCommandIds = { runPromptInChat: CommandIds.runPromptInChat, attachResourceToChat: CommandIds.attachResourceToChat } as const;
@@ -26,7 +26,7 @@ export function promptFollowups(result: vscode.ChatResult): vscode.ChatFollowup[
 }
 
 /** Opens the chat with `@mcp /<server>.<prompt>` (sent at once when the prompt has no arguments). */
-export async function runPromptInChat(host: HostApi, node?: { server?: string; prompt?: { name: string } }): Promise<void> {
+export async function runPromptInChat(host: HostApi, quickInputs: QuickInputs, node?: { server?: string; prompt?: { name: string } }): Promise<void> {
   let server = node?.server;
   let prompt = node?.prompt?.name;
   if (!server || !prompt) {
@@ -37,7 +37,7 @@ export async function runPromptInChat(host: HostApi, node?: { server?: string; p
       server: h.name, prompt: p.name,
     })));
     if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers prompts.')); return; }
-    const pick = await showPick(items, { placeHolder: vscode.l10n.t('Run an MCP prompt in chat'), matchOnDetail: true });
+    const pick = await quickInputs.showPick(items, { placeHolder: vscode.l10n.t('Run an MCP prompt in chat'), matchOnDetail: true });
     if (!pick) return;
     ({ server, prompt } = pick);
   }
@@ -51,13 +51,13 @@ export async function runPromptInChat(host: HostApi, node?: { server?: string; p
 }
 
 /** Opens the chat with `@mcp /resource <server> <uri> ` for the user to add a question. */
-export async function attachResourceToChat(host: HostApi, node?: { server?: string; resource?: { uri: string } }): Promise<void> {
+export async function attachResourceToChat(host: HostApi, quickInputs: QuickInputs, node?: { server?: string; resource?: { uri: string } }): Promise<void> {
   let server = node?.server;
   let uri = node?.resource?.uri;
   if (!server || !uri) {
     const items = host.servers.filter(isRunning).flatMap(h => h.catalogue.resources.map(r => ({ label: r.name, description: r.uri, server: h.name, uri: r.uri })));
     if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers resources.')); return; }
-    const pick = await showPick(items, { placeHolder: vscode.l10n.t('Attach an MCP resource to chat'), matchOnDescription: true });
+    const pick = await quickInputs.showPick(items, { placeHolder: vscode.l10n.t('Attach an MCP resource to chat'), matchOnDescription: true });
     if (!pick) return;
     ({ server, uri } = pick);
   }

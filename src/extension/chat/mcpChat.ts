@@ -116,8 +116,8 @@ export function registerChat(context: vscode.ExtensionContext, services: Omit<Ch
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
   participant.followupProvider = { provideFollowups: result => promptFollowups(result) };
   const commands = [
-    vscode.commands.registerCommand(ChatCommandIds.runPromptInChat, (node?: { server?: string; prompt?: { name: string } }) => runPromptInChat(host, node)),
-    vscode.commands.registerCommand(ChatCommandIds.attachResourceToChat, (node?: { server?: string; resource?: { uri: string } }) => attachResourceToChat(host, node)),
+    vscode.commands.registerCommand(ChatCommandIds.runPromptInChat, (node?: { server?: string; prompt?: { name: string } }) => runPromptInChat(host, services.quickInputs, node)),
+    vscode.commands.registerCommand(ChatCommandIds.attachResourceToChat, (node?: { server?: string; resource?: { uri: string } }) => attachResourceToChat(host, services.quickInputs, node)),
   ];
   return {
     chat,

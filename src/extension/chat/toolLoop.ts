@@ -20,9 +20,10 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { type HostApi, type ServerHandle, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
+import { type HostApi, type ServerHandle, claimsReadOnly, runsOrRestarts, DISCOVERY_TOOL_NAMES, discoveryTools, modelMaySee, modelToolView, ToolDiscovery, type ModelTool, type ModelToolGate, type ToolBudget, markdownCode, markdownText, CODE_MODE_TOOL_NAME, codeModeServers, codeModeTool, ProgramStop, runCodeModeTool, type CodeModeServer, type CodeModeLimits, programValue } from '../../mcp';
 import { ScopedGrants, type Grant } from '../trust/grants';
-import { govern, Turn } from '../ui/dialogs';
+import { Turn, type Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../settings';
 import { abortSignalOf } from '../ui/cancellation';
 import { grantKey, type ServerIdentityLookup } from '../trust/identity';
@@ -86,6 +87,10 @@ export function isRunning(h: ServerHandle): boolean {
 /** What the participant is given at construction (extension.ts); nothing is set on it afterwards. */
 export interface ChatServices {
   host: HostApi;
+  /** The window's modal dialogs (ui/dialogs.ts): tool-call confirmations go through its one governor. */
+  dialogs: Dialogs;
+  /** The window's quick picks and input boxes (ui/quickInputs.ts): a prompt's arguments, the follow-up pickers. */
+  quickInputs: QuickInputs;
   /** Where "always" grants are kept (user and workspace state). */
   mementos?: { user?: vscode.Memento; workspace?: vscode.Memento };
   /** Where each server is defined plus its definition key: what grants are keyed by. */
@@ -126,8 +131,11 @@ export class ChatModelLoop {
   private readonly grants: ScopedGrants;
   /** The participant's dialogs: the real ones, or (tests) the replacements in the test seams, the rest real. */
   protected get ui(): ChatUi {
-    return this.seams?.chatUi ? { ...defaultChatUi, ...this.seams.chatUi } : defaultChatUi;
+    return this.seams?.chatUi ? { ...this.realUi, ...this.seams.chatUi } : this.realUi;
   }
+  /** The real dialogs (chat/ui.ts), over the window's dialogs. */
+  private readonly realUi: ChatUi;
+  private readonly dialogs: Dialogs;
   private readonly grantsChanged = new vscode.EventEmitter<void>();
   /** A standing "always" grant was given or the grants were reset (the gateway re-lists what VS Code may run unasked). */
   readonly onDidChangeGrants = this.grantsChanged.event;
@@ -135,6 +143,8 @@ export class ChatModelLoop {
   constructor(services: ChatServices) {
     this.host = services.host;
     this.seams = services.seams;
+    this.dialogs = services.dialogs;
+    this.realUi = defaultChatUi(services.dialogs, services.quickInputs);
     this.apps = services.apps;
     this.identity = services.identity;
     this.gate = services.gate ?? {};
@@ -292,9 +302,9 @@ export class ChatModelLoop {
     const id = this.identity?.(server);
     const key = id && grantKey(id, tool.name);
     if (id && key && this.grants.standing(id.scope, key)) return 'allowed';
-    const out = await govern({
+    const out = await this.dialogs.govern({
       key: toolQuestionKey(server, tool.name), turn: o.turn, closed: o.closed,
-      show: closed => this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: tool.annotations?.readOnlyHint, closed }),
+      show: closed => this.ui.approveTool({ server, tool: tool.name, description: tool.description, args, readOnly: claimsReadOnly(tool), closed }),
       denies: a => a === undefined || a === 'deny',
     });
     if (out.kind === 'refused') return 'refused';

@@ -2,15 +2,18 @@
  * The `@mcp` participant's dialogs, replaceable for tests: the tool-call confirmation (once / session / always for
  * this tool / deny) and the step-by-step ask for a prompt's arguments (with completion values).
  */
-import { type ServerHandle, dialogText, jsonText, quoted, shownName } from '../../mcp';
+import { type ServerHandle, dialogText, jsonText, quoted, readOnlyNote, shownName } from '../../mcp';
 import { argumentStep, askWithCompletion } from '../commands/complete';
 import type { Grant } from '../trust/grants';
-import { ask as askDialog, type Dialog } from '../ui/dialogs';
+import type { Dialog, Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 import * as l10n from '@vscode/l10n';
 
 /** A tool call waiting for the user's decision. */
 export interface ToolAsk {
-  server: string; tool: string; description?: string; args: Record<string, unknown>; readOnly?: boolean;
+  server: string; tool: string; description?: string; args: Record<string, unknown>;
+  /** The server says the tool only reads (`claimsReadOnly`, src/mcp/catalogue/toolClaims.ts); shown as its claim. */
+  readOnly?: boolean;
   /** Aborts when whoever asked went away (an App view closed): a dialog that can close should; the answer is ignored. */
   closed?: AbortSignal;
 }
@@ -54,7 +57,7 @@ export function toolDialog(ask: ToolAsk): Dialog {
     name !== ask.tool ? l10n.t('Tool name as sent: {0}', dialogText(jsonText(ask.tool, 0), 500)) : undefined,
     ask.description ? l10n.t('Description (from the server): {0}', dialogText(ask.description, 1000)) : undefined,
     l10n.t('Arguments:\n{0}', dialogText(jsonText(ask.args), 2000)),
-    ask.readOnly ? l10n.t('The server says this tool only reads (not verified).') : undefined,
+    ask.readOnly ? readOnlyNote() : undefined,
   ].filter(Boolean).join('\n');
   return {
     severity: 'warning',
@@ -64,17 +67,18 @@ export function toolDialog(ask: ToolAsk): Dialog {
   };
 }
 
-export const defaultChatUi: ChatUi = {
+/** The real dialogs: the tool-call confirmation through `dialogs` (the window's one governor), the argument questions as `quickInputs`. */
+export const defaultChatUi = (dialogs: Dialogs, quickInputs: QuickInputs): ChatUi => ({
   async approveTool(ask) {
-    const pick = await askDialog(toolDialog(ask));
+    const pick = await dialogs.ask(toolDialog(ask));
     const b = toolButtons();
     return pick === b.once ? 'once' : pick === b.session ? 'session' : pick === b.always ? 'always' : 'deny';
   },
   askArgument(ask) {
-    return askWithCompletion(ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
+    return askWithCompletion(quickInputs, ask.handle, { type: 'ref/prompt', name: ask.prompt }, ask.argument, ask.context, {
       title: argumentStep(shownName(`${ask.handle.name}.${ask.prompt}`, 120), ask.index, ask.total, shownName(ask.argument), ask.required),
       placeholder: ask.description === undefined ? undefined : shownName(ask.description, 200),
       required: ask.required,
     });
   },
-};
+});

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type HostApi, type ServerHandle, quoted, shownName } from '../../mcp';
 import type { McpNode } from '../../views/nodes';
 import { stateDescription } from '../../views/items';
-import { showPick } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /** What a command may receive as its first argument: a tree node, a server name, or nothing (then it asks). */
 export type ServerArg = McpNode | string | undefined;
@@ -42,7 +42,7 @@ export async function pickServer(
   const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
   serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
   if (serverPicks.length > 20) serverPicks.shift();
-  return (await showPick(items, { placeHolder }))?.handle;
+  return (await access.quickInputs.showPick(items, { placeHolder }))?.handle;
 }
 
 /**
@@ -60,7 +60,12 @@ export interface StartOnUse { waits(server: string): boolean; start(server: stri
  * What the server commands work with (issue 39: given at registration, register.ts, never set on a module): the host,
  * and the servers that wait for their first use, which a command starts.
  */
-export interface ServerAccess { host: HostApi; startOnUse?: StartOnUse }
+export interface ServerAccess {
+  host: HostApi;
+  startOnUse?: StartOnUse;
+  /** The window's quick picks and input boxes (ui/quickInputs.ts; recorded in test mode only). */
+  quickInputs: QuickInputs;
+}
 
 /**
  * The running handle of `h`'s server; a server waiting for its first use is started now (a command is a use). The

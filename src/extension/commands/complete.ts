@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../mcp';
-import { record } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /** Debounce of completion requests while typing (H23). */
 const DEBOUNCE_MS = 200;
@@ -18,9 +18,11 @@ export function argumentStep(what: string, index: number, total: number, argumen
 
 /**
  * Asks for one argument value in a quick pick whose items come from `completion/complete` as the
- * user types (debounced); the typed text itself is always acceptable. Resolves undefined on cancel.
+ * user types (debounced); the typed text itself is always acceptable. Resolves undefined on cancel. `quickInputs`
+ * records it as shown (test mode).
  */
 export function askWithCompletion(
+  quickInputs: QuickInputs,
   h: ServerHandle,
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
   argument: string,
@@ -74,6 +76,6 @@ export function askWithCompletion(
     });
     qp.show();
     update('');
-    record({ kind: 'pick', title: qp.title, placeHolder: qp.placeholder, items: [...qp.items] });
+    quickInputs.record({ kind: 'pick', title: qp.title, placeHolder: qp.placeholder, items: [...qp.items] });
   });
 }

@@ -3,7 +3,6 @@ import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { quoted } from '../../mcp';
 import { pickServer, requireRunning, running, shownError, type ServerAccess } from './args';
 import { argumentStep, askWithCompletion } from './complete';
-import { showPick } from '../ui/quickInputs';
 import { renderPromptResult } from './render';
 import { resultDocuments } from '../documents/results';
 
@@ -16,7 +15,7 @@ export async function runPromptCommand(access: ServerAccess, arg?: unknown, prom
   const picked = await pickServer(access, arg, { filter: running(access.startOnUse, 'prompts'), none: vscode.l10n.t('No running MCP server offers prompts.') });
   const h = picked && await requireRunning(access, picked);
   if (!h) return undefined;
-  const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await showPick(
+  const name = promptName ?? (arg as { prompt?: Prompt } | undefined)?.prompt?.name ?? (await access.quickInputs.showPick(
     h.catalogue.prompts.map(p => ({ label: p.name, description: p.title, detail: p.description })),
     { placeHolder: vscode.l10n.t('Prompt of {0}', h.name), matchOnDetail: true },
   ))?.label;
@@ -31,7 +30,7 @@ export async function runPromptCommand(access: ServerAccess, arg?: unknown, prom
     values = {};
     const list = prompt.arguments ?? [];
     for (const [i, a] of list.entries()) {
-      const v = await askWithCompletion(h, { type: 'ref/prompt', name: prompt.name }, a.name, values, {
+      const v = await askWithCompletion(access.quickInputs, h, { type: 'ref/prompt', name: prompt.name }, a.name, values, {
         title: argumentStep(prompt.name, i, list.length, a.name, a.required === true),
         placeholder: a.description,
         required: a.required === true,

@@ -24,6 +24,8 @@ import { browseRegistryCommand } from './registry';
 import type { AddedServers } from '../trust/addedServers';
 import type { RegistryInstalls } from '../trust/registryInstalls';
 import type { Forms } from '../forms/forms';
+import type { Dialogs } from '../ui/dialogs';
+import type { QuickInputs } from '../ui/quickInputs';
 
 /**
  * What the commands work with, given once at registration (issue 39): each handler closes over these, and no command
@@ -35,6 +37,10 @@ export interface CommandServices {
   startOnUse: StartOnUse;
   /** The record of servers the host writes into settings (import, registry, Add Server): they ask launch consent. */
   added: AddedServers;
+  /** The window's modal dialogs (ui/dialogs.ts): the questions before settings are written. */
+  dialogs: Dialogs;
+  /** The window's quick picks and input boxes (ui/quickInputs.ts; recorded in test mode only). */
+  quickInputs: QuickInputs;
   /** The record of servers installed from the MCP Registry (`chat.mcp.access: registry`). */
   registryInstalls: RegistryInstalls;
   /** The form host: arguments of more than one field are one form (undefined: quick inputs only). */
@@ -58,7 +64,7 @@ export interface CommandServices {
 /** Registers every command of `CommandIds`; each accepts a tree node, or plain arguments from code. */
 export function registerCommands(s: CommandServices): vscode.Disposable[] {
   const { host, controller } = s;
-  const access: ServerAccess = { host, startOnUse: s.startOnUse };
+  const access: ServerAccess = { host, startOnUse: s.startOnUse, quickInputs: s.quickInputs };
   // Restricted Mode: a picker whose only candidates are held back says why and offers Manage Workspace Trust.
   const trusted = (arg: unknown, cap: 'tools' | 'prompts' | 'resources') => !heldBack(host, controller, arg, running(s.startOnUse, cap));
   const resourceOf = (node: unknown, uri?: string) => uri ?? (node as { resource?: { uri: string } } | undefined)?.resource?.uri;
@@ -98,9 +104,9 @@ export function registerCommands(s: CommandServices): vscode.Disposable[] {
       const target = resourceOf(arg, uri) ?? (arg as McpNode & { template?: { uriTemplate: string } })?.template?.uriTemplate;
       if (target) await vscode.env.clipboard.writeText(target);
     },
-    [CommandIds.importServers]: (file?: string, answer?: string, target?: 'user' | 'workspace') => importServersCommand(s.added, file, answer, target),
+    [CommandIds.importServers]: (file?: string, answer?: string, target?: 'user' | 'workspace') => importServersCommand(s, file, answer, target),
     [CommandIds.browseRegistry]: (search?: string, name?: string, option?: number) => browseRegistryCommand(s, search, name, option),
-    [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(s.added, kind, target, name),
+    [CommandIds.addServer]: (kind?: 'stdio' | 'http', target?: string, name?: string) => addServerCommand(s, kind, target, name),
     [CommandIds.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost'),
     [CommandIds.resetTrust]: async () => {
       await s.consent.reset();

@@ -15,11 +15,11 @@ import * as vscode from 'vscode';
 import { DEFAULT_REGISTRY_URL } from '../settings';
 import { configuredRegistry } from '../trust/policy';
 import type { RegistryInstalls } from '../trust/registryInstalls';
-import type { AddedServers } from '../trust/addedServers';
+import type { Dialogs } from '../ui/dialogs';
 import { currentWorkspaceScope, scopeKey } from '../trust/inputs';
 import { searchRegistry } from '../../mcp/registry/client';
 import { describeInstall, pickEntries, type PickEntry, type InstallOption, iconFreeText, quoted, shownName } from '../../mcp';
-import { addToSettings, askWhereToWrite, inputsNote } from './settings';
+import { addToSettings, askWhereToWrite, inputsNote, type SettingsWrites } from './settings';
 import { errorText } from './args';
 import type { SettingsTarget } from '../settings';
 
@@ -33,7 +33,7 @@ export const INSTALL_CANCEL = vscode.l10n.t('Cancel');
 type Item = vscode.QuickPickItem & { entry?: PickEntry };
 
 /** What an install records and writes through (extension.ts gives them to the commands at registration, issue 39). */
-export interface InstallRecords { added: AddedServers; registryInstalls: RegistryInstalls }
+export interface InstallRecords extends SettingsWrites { registryInstalls: RegistryInstalls }
 
 /** Resolves the name of the server installed, or undefined. */
 export async function browseRegistryCommand(records: InstallRecords, searchArg?: string, pickName?: string, optionIndex?: number): Promise<string | undefined> {
@@ -75,7 +75,7 @@ export async function browseRegistryCommand(records: InstallRecords, searchArg?:
     option = (await vscode.window.showQuickPick(options.map(o => ({ label: iconFreeText(shownName(o.label, 120)), o })), { placeHolder: vscode.l10n.t('Install how?') }))?.o;
   }
   if (!option) return undefined;
-  const target = await askWhere(base, chosen, option);
+  const target = await askWhere(records.dialogs, base, chosen, option);
   if (!target) return undefined;
   // The user confirmed: the install is recorded (issue 40: what `chat.mcp.access: registry` lets run) before the
   // write, whose sync must find it; an install that writes nothing after all forgets it again.
@@ -83,7 +83,7 @@ export async function browseRegistryCommand(records: InstallRecords, searchArg?:
   // The same object the dialog described is what is written.
   let n = 0;
   try {
-    n = await addToSettings(records.added, { [option.name]: option.server }, option.inputs, { target });
+    n = await addToSettings(records, { [option.name]: option.server }, option.inputs, { target });
   } finally {
     if (!n) await installs.forget(recorded);
   }
@@ -92,9 +92,9 @@ export async function browseRegistryCommand(records: InstallRecords, searchArg?:
 }
 
 /** The install dialog: where to write `option` (described exactly), or undefined for Cancel. */
-function askWhere(base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
+function askWhere(dialogs: Dialogs, base: string, entry: PickEntry, option: InstallOption): Promise<SettingsTarget | undefined> {
   const left = entry.result.errors.length ? `\n\n${shownName(vscode.l10n.t('Other ways to install it were refused: {0}', entry.result.errors.join(' ')), 1000)}` : '';
-  return askWhereToWrite({
+  return askWhereToWrite(dialogs, {
     message: vscode.l10n.t('Install the MCP server {0} ({1}) from the MCP Registry at {2}?', quoted(entry.result.title || entry.registryName), quoted(entry.registryName), shownName(base, 120)),
     detail: `${describeInstall(option)}${left}`,
     key: `registry-install:${entry.registryName}`,

@@ -74,7 +74,7 @@ export async function readTemplateCommand(access: ServerAccess, fs: ResourceFile
   if (!vars) {
     const names = tpl.variableNames;
     for (const [i, name] of names.entries()) {
-      const v = await askWithCompletion(h, { type: 'ref/resource', uri: tplText }, name, values, {
+      const v = await askWithCompletion(access.quickInputs, h, { type: 'ref/resource', uri: tplText }, name, values, {
         title: `${tplText} (${i + 1}/${names.length}): ${name}`, required: true,
       });
       if (v === undefined) return [];

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { setOwn, shortPattern, testPattern } from '../../mcp';
 import type { Forms } from '../forms/forms';
-import { showInput, showPick } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
 import { argumentStep } from './complete';
 
 interface PropSchema {
@@ -23,9 +23,10 @@ const skipLabel = (): string => vscode.l10n.t('(leave empty)');
  * booleans as pick lists, numbers and strings as input boxes, arrays of strings comma-separated,
  * anything else as JSON. Validation against the schema happens in the core before the call.
  * Resolves undefined when the user cancels. Property names are data (`__proto__` is a field like any other).
- * `forms`: the form host (extension.ts gives it at registration); without one, quick inputs only.
+ * `ui.forms`: the form host (extension.ts gives it at registration); without one, quick inputs only (`ui.quickInputs`).
  */
-export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }, forms: Forms | undefined): Promise<Record<string, unknown> | undefined> {
+export async function askArguments(title: string, schema: { properties?: Record<string, unknown>; required?: string[] }, ui: { forms?: Forms; quickInputs: QuickInputs }): Promise<Record<string, unknown> | undefined> {
+  const { forms, quickInputs } = ui;
   const properties = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   // More than one field: one form (forms/), not a string of quick inputs.
   if (forms && Object.keys(properties).length > 1) {
@@ -38,7 +39,7 @@ export async function askArguments(title: string, schema: { properties?: Record<
   const out: Record<string, unknown> = {};
   for (const [i, [name, prop]] of props.entries()) {
     const step = argumentStep(title, i, props.length, name, required.has(name));
-    const value = await askField(step, name, prop, required.has(name));
+    const value = await askField(quickInputs, step, name, prop, required.has(name));
     if (value === CANCEL) return undefined;
     if (value !== OMIT) setOwn(out, name, value);
   }
@@ -48,20 +49,20 @@ export async function askArguments(title: string, schema: { properties?: Record<
 const CANCEL = Symbol('cancel');
 const OMIT = Symbol('omit');
 
-async function askField(title: string, name: string, p: PropSchema, required: boolean): Promise<unknown> {
+async function askField(quickInputs: QuickInputs, title: string, name: string, p: PropSchema, required: boolean): Promise<unknown> {
   const type = Array.isArray(p.type) ? p.type.find(t => t !== 'null') : p.type;
   const prompt = p.description ?? p.title ?? name;
   if (p.enum || type === 'boolean') {
     const values = p.enum ?? [true, false];
     const items = values.map(v => ({ label: String(v), value: v as unknown }));
     if (!required) items.push({ label: skipLabel(), value: OMIT });
-    const pick = await showPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
+    const pick = await quickInputs.showPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
     return pick ? pick.value : CANCEL;
   }
   const isNumber = type === 'number' || type === 'integer';
   const isStringArray = type === 'array' && (p.items?.type === 'string' || p.items?.type === undefined);
   const isJson = !isNumber && !isStringArray && type !== 'string' && type !== undefined;
-  const text = await showInput({
+  const text = await quickInputs.showInput({
     title,
     prompt: `${prompt}${isStringArray ? vscode.l10n.t(' — comma-separated') : isJson ? vscode.l10n.t(' — JSON {0}', String(type)) : ''}`,
     value: p.default === undefined ? undefined : typeof p.default === 'string' ? p.default : JSON.stringify(p.default),

@@ -5,7 +5,6 @@ import type { ServerLogs } from '../ui/logs';
 import { pickDescription, pickServer, serverNameOf, shownError, type ServerAccess } from './args';
 import { CommandIds } from '../../views/commandIds';
 import { notify } from '../ui/dialogs';
-import { showPick } from '../ui/quickInputs';
 
 /** Restricted Mode holds these back: say so, and offer Manage Workspace Trust (`workbench.trust.manage`). */
 export function offerTrust(ctl: ServerController, names: string[]): void {
@@ -105,7 +104,7 @@ export async function listServers(access: ServerAccess, ctl: ServerController, l
   const h = await pickServer(access, undefined, { placeHolder: vscode.l10n.t('MCP servers') });
   if (!h) return;
   const actions = actionsFor(h);
-  const pick = (await showPick(actions, { placeHolder: `${h.name}: ${pickDescription(h, access.startOnUse)}` }))?.action;
+  const pick = (await access.quickInputs.showPick(actions, { placeHolder: `${h.name}: ${pickDescription(h, access.startOnUse)}` }))?.action;
   switch (pick) {
     case 'start': await startServer(access, ctl, h.name); break;
     case 'stop': await h.stop(); break;

@@ -2,34 +2,40 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { ask } from '../ui/dialogs';
+import type { Dialogs } from '../ui/dialogs';
 import { afterMcpJsonImport } from '../trust/coexistence';
 import { definitionFromCommandLine, importConfig, BoundedReadError, READ_CAPS, readBoundedText, describeInstall, type InstallOption, dialogText, iconFreeText, quoted, shownName } from '../../mcp';
 import { shownError } from './args';
 import { autoStart, inputsSetting, serversSetting, startupMode, writeInputs, writeServers, type SettingsTarget } from '../settings';
 import type { AddedServers } from '../trust/addedServers';
-import { showInput, showPick } from '../ui/quickInputs';
+import type { QuickInputs } from '../ui/quickInputs';
+
+/**
+ * What writing servers into settings works with (extension.ts gives them to the commands at registration, issue 39):
+ * the record of servers the host added, and the window's modal dialogs (ui/dialogs.ts) for the questions before a write.
+ */
+export interface SettingsWrites { added: AddedServers; dialogs: Dialogs }
 
 /**
  * Writes servers into settings (`mcpHost.servers`), keeping the others; asks before replacing names. `opts.target`: user or
  * workspace settings, as the user chose in the registry's or import's dialog (default: the workspace when a folder is
  * open, else the user's). Every server written is recorded
  * first (addedServers.ts), so its first start asks launch consent in either scope; Import, the MCP Registry and Add
- * Server all write through here. `added`: that record (extension.ts gives it to the commands at registration, issue 39).
+ * Server all write through here. `w.added`: that record; `w.dialogs`: the "Replace?" question.
  * Resolves the number of servers written.
  */
-export async function addToSettings(added: AddedServers, servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
+export async function addToSettings(w: SettingsWrites, servers: Record<string, unknown>, inputs: unknown[] = [], opts: { target?: SettingsTarget } = {}): Promise<number> {
   const target: SettingsTarget = opts.target ?? (vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user');
   const existing = (serversSetting()[target] ?? {}) as Record<string, unknown>;
   const clash = Object.keys(servers).filter(n => n in existing);
   if (clash.length) {
     const replace = vscode.l10n.t('Replace');
-    const ok = await ask({ severity: 'warning', message: vscode.l10n.t('Replace the existing servers {0}?', clash.join(', ')), buttons: [{ title: replace }] });
+    const ok = await w.dialogs.ask({ severity: 'warning', message: vscode.l10n.t('Replace the existing servers {0}?', clash.join(', ')), buttons: [{ title: replace }] });
     if (ok !== replace) for (const n of clash) delete servers[n];
   }
   if (!Object.keys(servers).length) return 0;
   // Recorded before the write: the settings change starts a sync at once, and it must find the record (fail closed).
-  await added.record(servers);
+  await w.added.record(servers);
   // Inputs first: a server written before the inputs it names is, for a moment, a configuration error ("no input
   // with id …") that the reconcile in between reports and fails the server on.
   if (inputs.length) {
@@ -50,10 +56,10 @@ export interface WhereTitles { user: string; workspace: string; cancel: string }
  * user settings, workspace settings (only with a folder open in a trusted workspace) — and Cancel (nothing written).
  * `only` offers just that place (a caller that already knows it, such as a test); still asked.
  */
-export async function askWhereToWrite(dialog: { message: string; detail: string; key: string }, titles: WhereTitles, only?: SettingsTarget): Promise<SettingsTarget | undefined> {
+export async function askWhereToWrite(dialogs: Dialogs, dialog: { message: string; detail: string; key: string }, titles: WhereTitles, only?: SettingsTarget): Promise<SettingsTarget | undefined> {
   const workspace = !!vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted && only !== 'user';
   const user = only !== 'workspace';
-  const answer = await ask({
+  const answer = await dialogs.ask({
     severity: 'warning', message: dialog.message, detail: dialog.detail,
     buttons: [...(user ? [{ title: titles.user }] : []), ...(workspace ? [{ title: titles.workspace }] : []), { title: titles.cancel, isCloseAffordance: true }],
   }, { key: dialog.key });
@@ -116,7 +122,7 @@ function candidateFiles(): { label: string; file: string }[] {
  * workspace; default: the workspace when a folder is open, else the user's). Every server imported asks launch
  * consent on its first start, in either scope (addToSettings). Resolves the number of servers imported.
  */
-export async function importServersCommand(added: AddedServers, file?: string, answer?: string, target?: SettingsTarget): Promise<number> {
+export async function importServersCommand(w: SettingsWrites, file?: string, answer?: string, target?: SettingsTarget): Promise<number> {
   let chosen = file;
   if (!chosen) {
     const existing = [];
@@ -159,14 +165,14 @@ export async function importServersCommand(added: AddedServers, file?: string, a
     ...names.map(n => dialogText(describeInstall({ name: n, server: servers[n] as Record<string, unknown>, inputs }))),
     ...(r.warnings.length ? [shownName(r.warnings.join(' '), 1000)] : []),
   ].join('\n\n');
-  const where = await askWhereToWrite({
+  const where = await askWhereToWrite(w.dialogs, {
     message: names.length === 1
       ? vscode.l10n.t('Import the MCP server {0} from {1}?', quoted(names[0]), shownName(chosen, 200))
       : vscode.l10n.t('Import {0} MCP servers from {1}?', names.length, shownName(chosen, 200)),
     detail, key: `import:${chosen}`,
   }, IMPORT_TITLES, target === 'user' || target === 'workspace' ? target : undefined);
   if (!where) return 0;
-  const n = await addToSettings(added, servers, r.inputs, { target: where });
+  const n = await addToSettings(w, servers, r.inputs, { target: where });
   const note = n ? inputsNote(r.inputs) : '';
   // VS Code's own MCP support runs the servers of .vscode/mcp.json: offer to turn its copy off, or say they run twice.
   if (path.basename(chosen) === 'mcp.json' && path.basename(path.dirname(chosen)) === '.vscode') {
@@ -189,12 +195,12 @@ function importedText(n: number, file: string, rest: string): string {
  * Arguments skip the questions (tests, other extensions): kind, command line or URL, and the name (default: the
  * guessed one). Resolves the name.
  */
-export async function addServerCommand(added: AddedServers, kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
-  const kind = kindArg ?? (await showPick([
+export async function addServerCommand(w: SettingsWrites & { quickInputs: QuickInputs }, kindArg?: 'stdio' | 'http', targetArg?: string, nameArg?: string): Promise<string | undefined> {
+  const kind = kindArg ?? (await w.quickInputs.showPick([
     { label: vscode.l10n.t('Command (stdio)'), value: 'stdio' as const }, { label: vscode.l10n.t('HTTP (Streamable HTTP, SSE fallback)'), value: 'http' as const },
   ], { placeHolder: vscode.l10n.t('What kind of MCP server?') }))?.value;
   if (!kind) return undefined;
-  const target = targetArg ?? await showInput({
+  const target = targetArg ?? await w.quickInputs.showInput({
     prompt: kind === 'stdio' ? vscode.l10n.t('Command line, e.g. npx -y @modelcontextprotocol/server-everything (quote arguments with spaces)') : vscode.l10n.t('URL, e.g. https://example.com/mcp'),
     ignoreFocusOut: true,
     validateInput: v => kind === 'http' && !/^https?:\/\//.test(v.trim()) ? vscode.l10n.t('Enter an http(s) URL') : v.trim() ? undefined : vscode.l10n.t('Required'),
@@ -202,8 +208,8 @@ export async function addServerCommand(added: AddedServers, kindArg?: 'stdio' | 
   if (!target?.trim()) return undefined;
   const stdio = kind === 'stdio' ? definitionFromCommandLine(target) : undefined;
   const guess = stdio?.name ?? new URL(target.trim()).hostname.split('.')[0];
-  const name = nameArg ?? (targetArg !== undefined ? guess : await showInput({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
+  const name = nameArg ?? (targetArg !== undefined ? guess : await w.quickInputs.showInput({ prompt: vscode.l10n.t('Server name'), value: guess || 'server', ignoreFocusOut: true }));
   if (!name) return undefined;
   const def = stdio?.definition ?? { type: 'http', url: target.trim() };
-  return await addToSettings(added, { [name]: def }) ? name : undefined;
+  return await addToSettings(w, { [name]: def }) ? name : undefined;
 }

@@ -9,7 +9,6 @@ import { taskMessage } from './tasks';
 import type { AppViews } from '../apps/appViews';
 import { resultDocuments } from '../documents/results';
 import { abortSignalOf } from '../ui/cancellation';
-import { showPick } from '../ui/quickInputs';
 
 /**
  * MCP Host: Call Tool (and Call Tool as Task, `mode` 'task'). Arguments: a tree node or server name, a tool name,
@@ -26,7 +25,7 @@ export async function callToolCommand(access: ServerAccess, arg?: unknown, toolN
   const offered = mode === 'task' && st.kind === 'running'
     ? h.catalogue.tools.filter(t => offeredAsTask(t.execution?.taskSupport, st.protocolVersion, st.capabilities as Record<string, unknown>))
     : h.catalogue.tools;
-  const name = toolName ?? nodeTool?.name ?? (await showPick(
+  const name = toolName ?? nodeTool?.name ?? (await access.quickInputs.showPick(
     offered.map(t => ({ label: t.name, description: t.title, detail: t.description })),
     { placeHolder: vscode.l10n.t('Tool of {0}', h.name), matchOnDetail: true },
   ))?.label;
@@ -36,7 +35,7 @@ export async function callToolCommand(access: ServerAccess, arg?: unknown, toolN
     void vscode.window.showErrorMessage(vscode.l10n.t('MCP server {0} has no tool named {1}.', quoted(h.name), quoted(name)));
     return undefined;
   }
-  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] }, ui.forms);
+  const input = args ?? await askArguments(vscode.l10n.t('Call {0}', tool.name), tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] }, { forms: ui.forms, quickInputs: access.quickInputs });
   if (!input) return undefined;
   // A tool with an MCP App view: the view opens now with the input, and gets the result when it comes.
   const view = ui.apps?.open(h.name, tool, input);

@@ -9,7 +9,7 @@ import { coerce, fieldsOf, type ElicitField } from './form';
 import { setOwn, dialogText, quoted, shownName } from '../../mcp';
 import { createUrlElicit } from './url';
 import type { Forms } from '../forms/forms';
-import { ask as askDialog } from '../ui/dialogs';
+import type { Dialogs } from '../ui/dialogs';
 import { KeyedQueue } from '../trust/grants';
 import type { ServerTurns } from '../trust/serverTurns';
 import type { TestSeams } from '../testSupport';
@@ -25,12 +25,12 @@ export interface ElicitUi {
 }
 
 
-/** The real inputs: a modal, then an input box or quick pick per field. */
-export const quickInputElicitUi: ElicitUi = {
+/** The real inputs: a modal (through `dialogs`, the window's one governor), then an input box or quick pick per field. */
+export const quickInputElicitUi = (dialogs: Dialogs): ElicitUi => ({
   async start(server, message) {
     // Decline and Cancel are different answers to the server (the dialog's own Cancel is the latter).
     const RESPOND = vscode.l10n.t('Respond…'), DECLINE = vscode.l10n.t('Decline');
-    const pick = await askDialog({
+    const pick = await dialogs.ask({
       severity: 'info', message: vscode.l10n.t('MCP server {0} asks for information', quoted(server)), detail: dialogText(message),
       buttons: [{ title: RESPOND }, { title: DECLINE }],
     });
@@ -59,7 +59,7 @@ export const quickInputElicitUi: ElicitUi = {
       validateInput: v => { const r = coerce(field, v); return 'error' in r ? r.error : undefined; },
     });
   },
-};
+});
 
 interface PickItem extends vscode.QuickPickItem { value: string }
 
@@ -95,10 +95,11 @@ function pickOne(items: PickItem[], title: string, placeholder: string | undefin
  * governor in the server's turn (`turns`): a Decline or a dismissed first question refuses the server's later
  * requests without a dialog for the rest of the session (they are answered "decline").
  */
-export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns, seams?: Pick<TestSeams, 'elicitUi' | 'urlElicitUi' | 'externalUrlUi'>, forms?: Forms) {
+export function createElicit(log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void, turns: ServerTurns, dialogs: Dialogs, seams?: Pick<TestSeams, 'elicitUi' | 'urlElicitUi' | 'externalUrlUi'>, forms?: Forms) {
   // The real inputs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
-  const uiNow = (): ElicitUi => (seams?.elicitUi ? { ...quickInputElicitUi, ...seams.elicitUi } : quickInputElicitUi);
-  const url = createUrlElicit(log, seams);
+  const real = quickInputElicitUi(dialogs);
+  const uiNow = (): ElicitUi => (seams?.elicitUi ? { ...real, ...seams.elicitUi } : real);
+  const url = createUrlElicit(log, dialogs, seams);
   const queue = new KeyedQueue();
   const refused = (server: string, why: 'denied' | 'shared' | 'cancelled'): ElicitResult => {
     log(server, 'info', why === 'denied'

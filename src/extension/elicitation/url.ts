@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { consentDetail, elicitationTarget, openLabel, UrlElicitations, type ElicitationTarget, type UrlElicitationOutcome, dialogText, quoted, headlineOrigin } from '../../mcp';
 import { externalUrlUi, type ExternalUrlUi } from '../ui/externalUrl';
+import type { Dialogs } from '../ui/dialogs';
 import type { TestSeams } from '../testSupport';
 
 /** The URL-mode dialogs, replaceable for tests. `closed` aborts when the server completed or withdrew the elicitation. */
@@ -58,10 +59,10 @@ export const realUrlElicitUi = (ext: ExternalUrlUi): UrlElicitUi => ({
 type Log = (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
 
 /** The URL-mode half of elicitation, plus the completion notification and the -32042 flow. */
-export function createUrlElicit(log: Log, seams?: Pick<TestSeams, 'urlElicitUi' | 'externalUrlUi'>) {
+export function createUrlElicit(log: Log, dialogs: Dialogs, seams?: Pick<TestSeams, 'urlElicitUi' | 'externalUrlUi'>) {
   // The real dialogs, or (tests) the replacements in the test seams, the rest real; read each time one is asked.
   const uiNow = (): UrlElicitUi => {
-    const real = realUrlElicitUi(externalUrlUi(seams));
+    const real = realUrlElicitUi(externalUrlUi(dialogs, seams));
     return seams?.urlElicitUi ? { ...real, ...seams.urlElicitUi } : real;
   };
   const followed = new UrlElicitations();

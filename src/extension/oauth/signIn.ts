@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { oauthClientMetadataUrl } from '../settings';
 import { quoted, shownName, McpOAuthProvider, checkAuthorizationUrl, checkClientMetadataUrl, workloadIdentityFor, type Connection, type HostApi, type ServerDefinition } from '../../mcp';
 import { confirmAndOpen, externalUrlUi } from '../ui/externalUrl';
+import type { Dialogs } from '../ui/dialogs';
 import type { TestSeams } from '../testSupport';
 
 /**
@@ -51,13 +52,15 @@ export class OAuthBridge implements vscode.Disposable {
     if (this.seams?.openBrowser) return this.seams.openBrowser(server, url);
     // The one confirm-and-open path: parsed once (https:, http: on loopback, no user info), the dialog shows the
     // full URL that is then opened.
-    const r = await confirmAndOpen(url, { asker: vscode.l10n.t('MCP server {0}', quoted(server)), purpose: 'signIn', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') }, externalUrlUi(this.seams));
+    const r = await confirmAndOpen(url, { asker: vscode.l10n.t('MCP server {0}', quoted(server)), purpose: 'signIn', message: vscode.l10n.t('Continue only if you trust this site.'), button: vscode.l10n.t('Open Browser') }, externalUrlUi(this.dialogs, this.seams));
     if (r.outcome === 'refused') throw new Error(`server \`${server}\` asked to open an authorization URL (${r.reason}); refused, nothing was opened`);
   };
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly host: () => HostApi | undefined,
+    /** The window's modal dialogs (ui/dialogs.ts): the browser step's confirmation. */
+    private readonly dialogs: Dialogs,
     private readonly log: (message: string) => void = () => undefined,
     /** Starts a server through the extension's gate (launch consent, trust); default: the connection's own start. */
     private readonly startServer?: (name: string) => Promise<void>,

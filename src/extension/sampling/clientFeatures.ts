@@ -15,7 +15,7 @@ import { blocksOf, describeSampling, lastUserText, withLastUserText } from './de
 import { KeyedQueue, ScopedGrants, type Grant } from '../trust/grants';
 import { applyStopSequences } from './stopSequences';
 import { grantKey, type ServerIdentityLookup } from '../trust/identity';
-import { ask as askDialog, govern, type Dialog } from '../ui/dialogs';
+import type { Dialog, Dialogs } from '../ui/dialogs';
 import { ServerTurns } from '../trust/serverTurns';
 
 /** Where "always" sampling grants live (globalState for user servers, workspaceState for workspace servers). */
@@ -49,6 +49,8 @@ export interface SamplingUi {
 export interface ClientFeatureDeps {
   context: vscode.ExtensionContext;
   log: (server: string, level: 'info' | 'warning' | 'error', msg: string) => void;
+  /** The window's modal dialogs (ui/dialogs.ts): sampling's and elicitation's questions, through its one governor. */
+  dialogs: Dialogs;
   /** The core applies the policy already; kept for callers that want it in the dialog. */
   getPolicy?: (server: string) => SamplingPolicy | undefined;
   /** Where each server is defined plus its definition key: what "always" grants are keyed by and kept in. */
@@ -113,12 +115,12 @@ export function reviewDialog(server: string, model: ModelDescriptor, text: strin
   };
 }
 
-/** The real dialogs: modal messages and an input box for edits. */
-export const modalSamplingUi: SamplingUi = {
+/** The real dialogs: modal messages (through `dialogs`, the window's one governor) and an input box for edits. */
+export const modalSamplingUi = (dialogs: Dialogs): SamplingUi => ({
   async approve(ask) {
     let edited: string | undefined;
     for (;;) {
-      const pick = await askDialog(samplingDialog(ask, edited));
+      const pick = await dialogs.ask(samplingDialog(ask, edited));
       if (pick === B.more) {
         const more = await vscode.window.showQuickPick([EDIT_LAST_MESSAGE], { title: vscode.l10n.t('Sampling request of {0}', quoted(ask.server)) });
         if (more !== EDIT_LAST_MESSAGE) continue;
@@ -136,14 +138,14 @@ export const modalSamplingUi: SamplingUi = {
   async review(server, model, answer, toolCalls) {
     let text = answer;
     for (;;) {
-      const pick = await askDialog(reviewDialog(server, model, text, toolCalls));
+      const pick = await dialogs.ask(reviewDialog(server, model, text, toolCalls));
       if (pick === B.send) return { action: 'send', text };
       if (pick !== B.edit) return { action: 'cancel' };
       const edited = await vscode.window.showInputBox({ title: vscode.l10n.t('Edit the answer'), value: text, ignoreFocusOut: true });
       if (edited !== undefined) text = edited;
     }
   },
-};
+});
 
 /** Maps `vscode.lm` chat models to the core's descriptors. */
 export async function listModels(): Promise<ModelDescriptor[]> {
@@ -209,11 +211,12 @@ export function createClientFeatures(deps: ClientFeatureDeps): SamplingFeatures 
   };
   const queue = new KeyedQueue();
   // The real dialogs, or (tests) the replacement in the test seams; read each time one is asked.
-  const ui = (): SamplingUi => deps.seams?.samplingUi ?? modalSamplingUi;
+  const modal = modalSamplingUi(deps.dialogs);
+  const ui = (): SamplingUi => deps.seams?.samplingUi ?? modal;
   // A server's sampling and elicitation questions, once per turn through the governor: after a Deny (or a Decline)
   // that server's later requests of the kind are refused without a dialog this session.
-  const turns = new ServerTurns(govern);
-  const elicitation = createElicit(deps.log, turns, deps.seams, deps.forms);
+  const turns = new ServerTurns(deps.dialogs.govern);
+  const elicitation = createElicit(deps.log, turns, deps.dialogs, deps.seams, deps.forms);
 
   const runModel = async (ctx: SamplingContext, params: SamplingContext['request']): Promise<{ text: string; stopped: boolean; toolUses: ToolUse[] }> => {
     const [model] = await chatModels({ id: ctx.model.id });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import { describeWall, redactorFor, sandboxPolicy, sandboxProtectedNames, type Root, type SandboxPolicy, type ServerDefinition, headlineOrigin, shownOrigin, READ_CAPS, readBoundedText, parseDotenv, dialogText, quoted, shellQuote } from '../../mcp';
-import { ask as askDialog } from '../ui/dialogs';
+import type { Dialogs } from '../ui/dialogs';
 import type { TestSeams } from '../testSupport';
 
 /** Definition keys the user allowed (workspace state). */
@@ -69,12 +69,13 @@ export class LaunchConsent {
   readonly onDidDeny = this.denials.event;
 
   /**
-   * `state` is the workspace state; `key` the definition key (a hash); `seams` the test-only replacements of the
-   * dialogs (testSupport.ts; given in test mode only).
+   * `state` is the workspace state; `key` the definition key (a hash); `dialogs` the window's modal dialogs
+   * (ui/dialogs.ts); `seams` the test-only replacements of the dialogs (testSupport.ts; given in test mode only).
    */
   constructor(
     private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
     private readonly key: (def: ServerDefinition) => string,
+    private readonly dialogs: Dialogs,
     private readonly seams?: Pick<TestSeams, 'consentPrompt' | 'consentBatchPrompt'>,
   ) {
     // Only hashes are kept: anything else (an older format) is dropped.
@@ -143,7 +144,7 @@ export class LaunchConsent {
     if (requests.length === 1) return [await this.askOne(requests[0])];
     const details = await Promise.all(requests.map(r => describeRequest(r)));
     // A test that replaced the one-server dialog but not this one reviews each server through its replacement.
-    const batch = this.seams?.consentBatchPrompt ?? (this.seams?.consentPrompt ? async () => 'review' as const : modalBatchPrompt);
+    const batch = this.seams?.consentBatchPrompt ?? (this.seams?.consentPrompt ? async () => 'review' as const : (defs: ServerDefinition[], detail: string) => modalBatchPrompt(this.dialogs, defs, detail));
     const detail = requests.map((r, i) => `${consentQuestion(r)}\n${details[i]}`).join('\n\n');
     const answer = await batch(requests.map(r => r.def), detail);
     if (answer === 'review') {
@@ -155,7 +156,7 @@ export class LaunchConsent {
   }
 
   private async askOne(r: ConsentRequest & { fp: string }): Promise<boolean> {
-    const prompt = this.seams?.consentPrompt ?? modalPrompt;
+    const prompt = this.seams?.consentPrompt ?? ((_def: ServerDefinition, detail: string, question: string) => modalPrompt(this.dialogs, detail, question));
     return this.record(r, await prompt(r.def, await describeRequest(r), consentQuestion(r)));
   }
 
@@ -318,19 +319,19 @@ async function envFileKeys(def: ServerDefinition): Promise<string[] | undefined>
 export const ANSWERS_ONE = vscode.l10n.t('"Don\'t Allow" is remembered: it stays stopped, and only your own Start (MCP Host: Start Server) asks again. "Cancel" is "not now": nothing is remembered, and you are asked again on your next start.');
 export const ANSWERS_MANY = vscode.l10n.t('"Allow None" is remembered for each server: they stay stopped, and only your own Start (MCP Host: Start Server) asks again. "Cancel" is "not now": nothing is remembered, and you are asked again on your next start.');
 
-async function modalPrompt(_def: ServerDefinition, detail: string, question: string): Promise<ConsentAnswer> {
+async function modalPrompt(dialogs: Dialogs, detail: string, question: string): Promise<ConsentAnswer> {
   const allow = vscode.l10n.t('Allow');
   const deny = vscode.l10n.t('Don\'t Allow');
   // "Don't Allow" and the dialog's own Cancel differ: a denial is remembered, a cancel asks again next time.
-  const pick = await askDialog({ severity: 'warning', message: question, detail: `${dialogText(detail)}\n\n${ANSWERS_ONE}`, buttons: [{ title: allow }, { title: deny }] });
+  const pick = await dialogs.ask({ severity: 'warning', message: question, detail: `${dialogText(detail)}\n\n${ANSWERS_ONE}`, buttons: [{ title: allow }, { title: deny }] });
   return pick === allow ? 'allow' : pick === deny ? 'deny' : undefined;
 }
 
-async function modalBatchPrompt(defs: ServerDefinition[], detail: string): Promise<ConsentBatchAnswer> {
+async function modalBatchPrompt(dialogs: Dialogs, defs: ServerDefinition[], detail: string): Promise<ConsentBatchAnswer> {
   const all = vscode.l10n.t('Allow All');
   const review = vscode.l10n.t('Review Each…');
   const none = vscode.l10n.t('Allow None');
-  const pick = await askDialog({
+  const pick = await dialogs.ask({
     severity: 'warning',
     message: vscode.l10n.t('{0} MCP servers (from the workspace settings, or added to your settings by MCP Host) want to start: {1}. Do you trust them?', defs.length, defs.map(d => quoted(d.name, 40)).join(', ')),
     detail: `${dialogText(detail)}\n\n${ANSWERS_MANY}`, buttons: [{ title: all }, { title: review }, { title: none }],

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ask } from '../ui/dialogs';
+import type { Dialogs } from '../ui/dialogs';
 import type { McpHost, SandboxDenial } from '../../mcp';
 import { serversSetting, writeServers } from '../settings';
 
@@ -33,7 +33,8 @@ export interface DenialPrompts {
   confirm(server: string, grant: SandboxGrant, target: 'user' | 'workspace'): Thenable<boolean>;
 }
 
-const defaultPrompts: DenialPrompts = {
+/** The real prompts: a notification, then the modal through `dialogs` (the window's one governor). */
+const defaultPrompts = (dialogs: Dialogs): DenialPrompts => ({
   async offer(server, grant, count) {
     const allow = vscode.l10n.t('Allow…');
     const text = grant.setting === 'network.allowedDomains'
@@ -44,7 +45,7 @@ const defaultPrompts: DenialPrompts = {
   },
   async confirm(server, grant, target) {
     const allow = vscode.l10n.t('Allow');
-    const pick = await ask({
+    const pick = await dialogs.ask({
       severity: 'warning',
       message: grant.setting === 'network.allowedDomains' ? vscode.l10n.t('Let server "{0}" connect to {1}?', server, grant.value) : vscode.l10n.t('Let server "{0}" write in {1}?', server, grant.value),
       detail: vscode.l10n.t('Adds "{0}" to mcpHost.servers.{1}.sandbox.{2} in your {3} settings; the server restarts with it.', grant.value, server, grant.setting, target),
@@ -52,15 +53,17 @@ const defaultPrompts: DenialPrompts = {
     }, { key: `sandbox:${server}/${grant.setting}/${grant.value}` });
     return pick === allow;
   },
-};
+});
 
 export class SandboxDenials implements vscode.Disposable {
   private readonly counts = new Map<string, number>();
   private readonly offered = new Set<string>();
   private readonly subscription: { dispose(): void };
-  prompts: DenialPrompts = defaultPrompts;
+  prompts: DenialPrompts;
 
-  constructor(host: McpHost, private readonly originOf: (server: string) => 'user' | 'workspace' | undefined) {
+  /** `dialogs`: the window's modal dialogs (ui/dialogs.ts), for the confirmation. */
+  constructor(host: McpHost, private readonly originOf: (server: string) => 'user' | 'workspace' | undefined, dialogs: Dialogs) {
+    this.prompts = defaultPrompts(dialogs);
     this.subscription = host.onDidDenyInSandbox(e => void this.denied(e.server, e.denial));
   }
 

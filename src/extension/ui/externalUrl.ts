@@ -6,7 +6,7 @@
  * nothing re-parsed, is what `open` hands to the editor.
  */
 import * as vscode from 'vscode';
-import { ask as askDialog } from './dialogs';
+import type { Dialogs } from './dialogs';
 import { externalUrlPrompt, parseExternalUrl, type ExternalUrl } from '../../mcp';
 import type { TestSeams } from '../testSupport';
 
@@ -18,22 +18,24 @@ export interface ExternalUrlUi {
   open(url: string): Promise<boolean>;
 }
 
-export const realExternalUrlUi: ExternalUrlUi = {
+/** The real dialog (through `dialogs`, the window's one governor) and the real open. */
+export const realExternalUrlUi = (dialogs: Dialogs): ExternalUrlUi => ({
   // The one modal of the host (src/extension/ui/dialogs.ts): the decisions only, Escape is the "no".
-  ask: (question, detail, buttons) => askDialog({ severity: 'warning', message: question, detail, buttons: buttons.map(title => ({ title })) }),
+  ask: (question, detail, buttons) => dialogs.ask({ severity: 'warning', message: question, detail, buttons: buttons.map(title => ({ title })) }),
   async open(url) {
     // The string itself, not a vscode.Uri: the extension host hands a string to the opener unchanged (a Uri would be
     // re-encoded on the way, and then what opens could differ from what was shown). VS Code's own extensions do this.
     return vscode.env.openExternal(url as unknown as vscode.Uri);
   },
-};
+});
 
 /**
  * The dialog and the open a feature uses now: the real ones, or (tests) the replacements in the test seams the feature
  * was given at construction (issue 39: no module state), the rest real. Read each time one is asked.
  */
-export function externalUrlUi(seams: Pick<TestSeams, 'externalUrlUi'> | undefined): ExternalUrlUi {
-  return seams?.externalUrlUi ? { ...realExternalUrlUi, ...seams.externalUrlUi } : realExternalUrlUi;
+export function externalUrlUi(dialogs: Dialogs, seams: Pick<TestSeams, 'externalUrlUi'> | undefined): ExternalUrlUi {
+  const real = realExternalUrlUi(dialogs);
+  return seams?.externalUrlUi ? { ...real, ...seams.externalUrlUi } : real;
 }
 
 /** What `confirmAndOpen` did. */
@@ -45,7 +47,7 @@ export type ExternalUrlOutcome =
  * Parses `raw` once; refuses what may not be opened (without asking); otherwise asks "<asker> wants to open
  * <origin>" with the full URL in the detail and opens that same URL if the user picks `button` (and `closed`, the
  * asker's lifetime, has not ended meanwhile).
- * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts). `ui`: `externalUrlUi(seams)`.
+ * `asker` must be display-safe already (names through src/mcp/logging/humanText.ts). `ui`: `externalUrlUi(dialogs, seams)`.
  */
 export async function confirmAndOpen(raw: unknown, ask: { asker: string; purpose?: 'signIn'; message?: string; button: string; closed?: AbortSignal }, ui: ExternalUrlUi): Promise<ExternalUrlOutcome> {
   const target = parseExternalUrl(raw);
