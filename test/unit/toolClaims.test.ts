@@ -9,8 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claimsReadOnly, readOnlyNote, readOnlyNoteOf } from '../../src/mcp';
-import { shippedCliWorkspace } from '../support/shipped';
-import { assertNoProcessesIn, runCli } from '../support/cli';
+import { useShippedCli } from '../support/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
@@ -48,28 +47,22 @@ describe('readOnlyHint shown to people: one predicate, one wording (issue 39)', 
     assert.ok(!srcFiles().some(f => f !== 'src/mcp/catalogue/toolClaims.ts' && read(f).includes(`'${NOTE}'`)), 'the words are written once');
   });
 
-  it('H618: mcp-host inspect (dist/cli.js) lists the tools whose server says they only read, with the note; the bystander claims none', async () => {
-    const { copy, serverCwd, config } = shippedCliWorkspace('mcp-host-cli-claims-');
-    try {
-      const fixture = (f: string) => path.join(ROOT, 'test/fixtures/servers', f);
-      fs.writeFileSync(config, JSON.stringify({
-        servers: {
-          claims: { type: 'stdio', command: process.execPath, args: [fixture('gateway-claims.mjs')], cwd: serverCwd },
-          echo: { type: 'stdio', command: process.execPath, args: [fixture('echo.mjs')], cwd: serverCwd },
-        },
-      }));
-      const cli = (args: string[]) => runCli(copy.cli, [...args, '--config', config], { cwd: copy.dir });
-      const claims = await cli(['inspect', 'claims']);
+  describe('mcp-host inspect (dist/cli.js)', () => {
+    const fixture = (f: string) => path.join(ROOT, 'test/fixtures/servers', f);
+    const cli = useShippedCli('mcp-host-cli-claims-', ({ serverCwd }) => ({
+      claims: { type: 'stdio', command: process.execPath, args: [fixture('gateway-claims.mjs')], cwd: serverCwd },
+      echo: { type: 'stdio', command: process.execPath, args: [fixture('echo.mjs')], cwd: serverCwd },
+    }));
+
+    it('H618: lists the tools whose server says they only read, with the note; the bystander claims none', async () => {
+      const claims = await cli.run(['inspect', 'claims']);
       assert.equal(claims.code, 0, claims.stderr);
       assert.deepEqual(JSON.parse(claims.stdout).readOnly, { note: NOTE, tools: ['read_notes', 'delete_all'] });
-      const echo = await cli(['inspect', 'echo']);
+      const echo = await cli.run(['inspect', 'echo']);
       assert.equal(echo.code, 0, echo.stderr);
       const report = JSON.parse(echo.stdout) as Record<string, unknown>;
       assert.ok(!('readOnly' in report), 'a server that claims nothing gets no readOnly entry');
       assert.deepEqual((report.tools as { name: string }[]).map(t => t.name), ['echo']);
-      await assertNoProcessesIn(serverCwd);
-    } finally {
-      copy.dispose();
-    }
+    });
   });
 });
