@@ -8,7 +8,6 @@ import { TreeIcons } from '../views/icons';
 import { IconStore } from '../mcp/catalogue/icons';
 import { CommandIds, ViewIds } from '../views/commandIds';
 import { registerCommands } from './commands/register';
-import { serverPicks } from './commands/args';
 import { CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY, LaunchConsent } from './trust/consent';
 import { InputStore } from './trust/inputs';
 import { ServerLogs, toVs } from './ui/logs';
@@ -78,8 +77,6 @@ export interface McpHostExtensionApi {
   trustOffers: readonly { text: string; actions: string[] }[];
   /** The notifications shown when a task a model started ended (text and buttons, the newest 100), newest last. */
   taskNotices: readonly { text: string; actions: string[] }[];
-  /** The server pickers the commands showed (placeholder, and each server's name and state as offered), newest last. */
-  serverPicks: readonly { placeHolder: string; items: { label: string; description: string }[] }[];
   /** MCP App views (open views, their state). */
   apps: AppViews;
   /** The tool budget: which tools go to models (`mcpHost.disabledTools`). */
@@ -386,7 +383,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     historyStore,
     trustOffers: controller.trustOffers,
     taskNotices,
-    serverPicks,
     gateway,
     toolEnablement,
     oauth,

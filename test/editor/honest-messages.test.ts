@@ -109,11 +109,14 @@ describe('Honest messages and labels (issue 38)', function () {
     await cfg().update('servers', { 'pick-a': everything('a'), 'pick-b': everything('b') }, WS);
     await until(() => !!api.host.get('pick-a') && !!api.host.get('pick-b'), 'both configured');
     for (const command of ['mcpHost.callTool', 'mcpHost.runPrompt', 'mcpHost.browseResources']) {
-      const before = api.serverPicks.length;
+      // The quick inputs shown, as the test-only object records them (the newest 20): the picker is the newest pick.
+      const shownInputs = testSupport(api).quickInputs;
+      const newest = () => shownInputs[shownInputs.length - 1];
+      const before = newest();
       let done = false;
       const run = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
-      await until(() => api.serverPicks.length > before, `${command} shows its server picker`);
-      const shown = api.serverPicks[api.serverPicks.length - 1];
+      await until(() => newest() !== before && newest()?.kind === 'pick', `${command} shows its server picker`);
+      const shown = newest();
       // Close the picker (Escape) until the command has ended: the pick may reach the workbench after the first close.
       for (let i = 0; i < 50 && !done; i++) {
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

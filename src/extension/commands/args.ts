@@ -14,9 +14,6 @@ export function serverNameOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** The server pickers shown (placeholder and items as offered), the last 20, newest last: read through the test API. */
-export const serverPicks: { placeHolder: string; items: { label: string; description: string }[] }[] = [];
-
 /**
  * The server a command acts on: the one named by `arg`, or the user's pick among those matching
  * `filter` (the only match is taken without asking). Shows a readable message and returns undefined
@@ -40,8 +37,6 @@ export async function pickServer(
   if (candidates.length === 1) return candidates[0];
   const items = candidates.map(h => ({ label: h.name, description: pickDescription(h, access.startOnUse), handle: h }));
   const placeHolder = opts.placeHolder ?? vscode.l10n.t('Select an MCP server');
-  serverPicks.push({ placeHolder, items: items.map(({ label, description }) => ({ label, description })) });
-  if (serverPicks.length > 20) serverPicks.shift();
   return (await access.quickInputs.showPick(items, { placeHolder }))?.handle;
 }
 
