@@ -26,7 +26,7 @@ export async function run(rt: CliRuntime, args: ParsedArgs): Promise<number> {
   }
   let source: string;
   try {
-    source = await readBoundedText(file, { maxBytes: READ_CAPS.program, what: 'a program' });
+    source = await readBoundedText(file, { maxBytes: READ_CAPS.program, what: 'program' });
   } catch (err) {
     throw new UsageError(`cannot read the program ${err instanceof Error ? err.message : String(err)}`);
   }

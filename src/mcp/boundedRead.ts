@@ -8,34 +8,116 @@
  * - At most `maxBytes` are read: a file whose size is over the cap is refused before reading, and one that grows
  *   while it is read (or reports no size, like /proc files) stops at `maxBytes + 1` bytes.
  *
- * The error says what the path is and the cap, never any of its content; callers put the server, the setting and
- * the fix around it (`BoundedReadError.why`). This module and the host-owned reads listed in eslint.config.mjs are
- * the only places in src/ that call readFile/readFileSync/createReadStream (the lint rule refuses the rest).
+ * The error carries what the path is and the cap (`BoundedReadFacts`), never any of its content; `readRefusal` says it
+ * (issue 40: one whole, localisable sentence per situation), and callers put the server, the setting and the fix
+ * around it (`BoundedReadError.why`, or `readRefusal(err.facts, 'it')` for a sentence of its own). This module and
+ * the host-owned reads listed in eslint.config.mjs are the only places in src/ that call readFile/readFileSync/createReadStream (the lint rule refuses the rest).
  */
 import * as fs from 'node:fs';
+import * as l10n from '@vscode/l10n';
 import { formatBytes } from './logging/humanText';
 
 /** Why a bounded read failed: the path's kind, or the cap. */
 export type BoundedReadFailure = 'missing' | 'directory' | 'not-file' | 'too-large' | 'denied' | 'unreadable';
 
+/** What a path that is not a regular file (nor a directory) is. */
+export type NotAFile = 'fifo' | 'characterDevice' | 'blockDevice' | 'socket' | 'other';
+
+/**
+ * What the file is, for the size message ("more than the 4 MiB an envFile may hold"): a kind, never an English noun,
+ * so each is a whole sentence of its own (`readRefusal`). Absent: "this file".
+ */
+export type ReadFileKind = 'envFile' | 'configFile' | 'workspaceFile' | 'policyFile' | 'tokenFile' | 'program' | 'interpreter';
+
+/** The facts of a refused read: no text, no content of the file. */
+export type BoundedReadFacts =
+  | { kind: 'missing' }
+  | { kind: 'directory' }
+  | { kind: 'not-file'; type: NotAFile }
+  | { kind: 'too-large'; maxBytes: number; what?: ReadFileKind; /** The size, when the file reports one. */ size?: number }
+  | { kind: 'denied' }
+  | { kind: 'unreadable'; /** The errno code (ELOOP: a loop of symbolic links), else the system's message. */ cause: string };
+
 export class BoundedReadError extends Error {
+  readonly kind: BoundedReadFailure;
   constructor(
     readonly file: string,
-    readonly kind: BoundedReadFailure,
-    /** A clause for a sentence about the path: "which is a FIFO (named pipe), not a regular file". No content. */
-    readonly why: string,
+    readonly facts: BoundedReadFacts,
     /** The errno code, when the system refused. */
     readonly code?: string,
   ) {
-    super(`${file}: ${why}`);
+    super(`${file}: ${readRefusal(facts)}`);
+    this.kind = facts.kind;
+  }
+
+  /** A clause for a sentence about the path: "which is a FIFO (named pipe), not a regular file". No content. */
+  get why(): string {
+    return readRefusal(this.facts);
+  }
+}
+
+/**
+ * What a refused read says about the path, in the configured language (English in the CLI): `which`, a clause after
+ * the path ("…, which is a directory"); `it`, a clause of its own ("it is a directory"). One whole message per
+ * situation and form (issue 40); nothing of the file's content.
+ */
+export function readRefusal(f: BoundedReadFacts, form: 'which' | 'it' = 'which'): string {
+  const which = form === 'which';
+  switch (f.kind) {
+    case 'missing': return which ? l10n.t('which does not exist') : l10n.t('it does not exist');
+    case 'directory': return which ? l10n.t('which is a directory') : l10n.t('it is a directory');
+    case 'denied': return which ? l10n.t('which cannot be read (permission denied)') : l10n.t('it cannot be read (permission denied)');
+    case 'unreadable':
+      if (f.cause === 'ELOOP') return which ? l10n.t('which is a loop of symbolic links') : l10n.t('it is a loop of symbolic links');
+      return which ? l10n.t('which cannot be read ({0})', f.cause) : l10n.t('it cannot be read ({0})', f.cause);
+    case 'not-file':
+      switch (f.type) {
+        case 'fifo': return which ? l10n.t('which is a FIFO (named pipe), not a regular file') : l10n.t('it is a FIFO (named pipe), not a regular file');
+        case 'characterDevice': return which ? l10n.t('which is a character device (such as /dev/zero), not a regular file') : l10n.t('it is a character device (such as /dev/zero), not a regular file');
+        case 'blockDevice': return which ? l10n.t('which is a block device, not a regular file') : l10n.t('it is a block device, not a regular file');
+        case 'socket': return which ? l10n.t('which is a socket, not a regular file') : l10n.t('it is a socket, not a regular file');
+        case 'other': return which ? l10n.t('which is not a regular file') : l10n.t('it is not a regular file');
+      }
+      break;
+    case 'too-large':
+      return f.size === undefined ? tooLargeUnsized(f.what, formatBytes(f.maxBytes), which) : tooLargeSized(f.what, formatBytes(f.size), formatBytes(f.maxBytes), which);
+  }
+  return f satisfies never;
+}
+
+/** "which is 5 MiB, more than the 4 MiB an envFile may hold": one message per kind of file and form. */
+function tooLargeSized(what: ReadFileKind | undefined, size: string, cap: string, which: boolean): string {
+  switch (what) {
+    case 'envFile': return which ? l10n.t('which is {0}, more than the {1} an envFile may hold', size, cap) : l10n.t('it is {0}, more than the {1} an envFile may hold', size, cap);
+    case 'configFile': return which ? l10n.t('which is {0}, more than the {1} a configuration file may hold', size, cap) : l10n.t('it is {0}, more than the {1} a configuration file may hold', size, cap);
+    case 'workspaceFile': return which ? l10n.t('which is {0}, more than the {1} a workspace file may hold', size, cap) : l10n.t('it is {0}, more than the {1} a workspace file may hold', size, cap);
+    case 'policyFile': return which ? l10n.t('which is {0}, more than the {1} a policy file may hold', size, cap) : l10n.t('it is {0}, more than the {1} a policy file may hold', size, cap);
+    case 'tokenFile': return which ? l10n.t('which is {0}, more than the {1} a token file may hold', size, cap) : l10n.t('it is {0}, more than the {1} a token file may hold', size, cap);
+    case 'program': return which ? l10n.t('which is {0}, more than the {1} a program may hold', size, cap) : l10n.t('it is {0}, more than the {1} a program may hold', size, cap);
+    case 'interpreter': return which ? l10n.t('which is {0}, more than the {1} code mode\'s interpreter may hold', size, cap) : l10n.t('it is {0}, more than the {1} code mode\'s interpreter may hold', size, cap);
+    case undefined: return which ? l10n.t('which is {0}, more than the {1} this file may hold', size, cap) : l10n.t('it is {0}, more than the {1} this file may hold', size, cap);
+  }
+}
+
+/** "which is more than the 4 MiB an envFile may hold" (a file that reports no size, or grew while read). */
+function tooLargeUnsized(what: ReadFileKind | undefined, cap: string, which: boolean): string {
+  switch (what) {
+    case 'envFile': return which ? l10n.t('which is more than the {0} an envFile may hold', cap) : l10n.t('it is more than the {0} an envFile may hold', cap);
+    case 'configFile': return which ? l10n.t('which is more than the {0} a configuration file may hold', cap) : l10n.t('it is more than the {0} a configuration file may hold', cap);
+    case 'workspaceFile': return which ? l10n.t('which is more than the {0} a workspace file may hold', cap) : l10n.t('it is more than the {0} a workspace file may hold', cap);
+    case 'policyFile': return which ? l10n.t('which is more than the {0} a policy file may hold', cap) : l10n.t('it is more than the {0} a policy file may hold', cap);
+    case 'tokenFile': return which ? l10n.t('which is more than the {0} a token file may hold', cap) : l10n.t('it is more than the {0} a token file may hold', cap);
+    case 'program': return which ? l10n.t('which is more than the {0} a program may hold', cap) : l10n.t('it is more than the {0} a program may hold', cap);
+    case 'interpreter': return which ? l10n.t('which is more than the {0} code mode\'s interpreter may hold', cap) : l10n.t('it is more than the {0} code mode\'s interpreter may hold', cap);
+    case undefined: return which ? l10n.t('which is more than the {0} this file may hold', cap) : l10n.t('it is more than the {0} this file may hold', cap);
   }
 }
 
 export interface BoundedReadOptions {
   /** The most bytes the file may hold. */
   maxBytes: number;
-  /** What the file is, for the size message ("an envFile", "a configuration file"). */
-  what?: string;
+  /** What the file is, for the size message (absent: "this file"). */
+  what?: ReadFileKind;
 }
 
 /** The caps of the files the host reads, one place (docs/SECURITY.md, "Threat model"). */
@@ -54,34 +136,31 @@ export const READ_CAPS = Object.freeze({
 
 const CHUNK = 64 * 1024;
 
-function kindOf(st: fs.Stats): string | undefined {
-  if (st.isFile()) return undefined;
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe), not a regular file';
-  if (st.isCharacterDevice()) return 'a character device (such as /dev/zero), not a regular file';
-  if (st.isBlockDevice()) return 'a block device, not a regular file';
-  if (st.isSocket()) return 'a socket, not a regular file';
-  return 'not a regular file';
+function notAFile(st: fs.Stats): NotAFile {
+  if (st.isFIFO()) return 'fifo';
+  if (st.isCharacterDevice()) return 'characterDevice';
+  if (st.isBlockDevice()) return 'blockDevice';
+  if (st.isSocket()) return 'socket';
+  return 'other';
 }
 
 function refuseStat(file: string, st: fs.Stats, o: BoundedReadOptions): void {
-  const kind = kindOf(st);
-  if (kind) throw new BoundedReadError(file, st.isDirectory() ? 'directory' : 'not-file', `which is ${kind}`);
-  if (st.size > o.maxBytes) throw tooLarge(file, o, formatBytes(st.size));
+  if (st.isDirectory()) throw new BoundedReadError(file, { kind: 'directory' });
+  if (!st.isFile()) throw new BoundedReadError(file, { kind: 'not-file', type: notAFile(st) });
+  if (st.size > o.maxBytes) throw tooLarge(file, o, st.size);
 }
 
-function tooLarge(file: string, o: BoundedReadOptions, size?: string): BoundedReadError {
-  return new BoundedReadError(file, 'too-large', `which is ${size ? `${size}, ` : ''}more than the ${formatBytes(o.maxBytes)} ${o.what ?? 'this file'} may hold`);
+function tooLarge(file: string, o: BoundedReadOptions, size?: number): BoundedReadError {
+  return new BoundedReadError(file, { kind: 'too-large', maxBytes: o.maxBytes, ...(o.what && { what: o.what }), ...(size !== undefined && { size }) });
 }
 
 function fromErrno(file: string, e: unknown): BoundedReadError {
   if (e instanceof BoundedReadError) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new BoundedReadError(file, 'missing', 'which does not exist', code);
-  if (code === 'EISDIR') return new BoundedReadError(file, 'directory', 'which is a directory', code);
-  if (code === 'EACCES' || code === 'EPERM') return new BoundedReadError(file, 'denied', 'which cannot be read (permission denied)', code);
-  if (code === 'ELOOP') return new BoundedReadError(file, 'unreadable', 'which is a loop of symbolic links', code);
-  return new BoundedReadError(file, 'unreadable', `which cannot be read (${code ?? (e instanceof Error ? e.message : String(e))})`, code);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new BoundedReadError(file, { kind: 'missing' }, code);
+  if (code === 'EISDIR') return new BoundedReadError(file, { kind: 'directory' }, code);
+  if (code === 'EACCES' || code === 'EPERM') return new BoundedReadError(file, { kind: 'denied' }, code);
+  return new BoundedReadError(file, { kind: 'unreadable', cause: code ?? (e instanceof Error ? e.message : String(e)) }, code);
 }
 
 // O_NONBLOCK: opening a FIFO swapped in after the stat returns at once instead of waiting for a writer.

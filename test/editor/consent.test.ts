@@ -294,7 +294,7 @@ describe('Consent for servers MCP Host adds (any scope) and for every workspace 
     assert.ok(Date.now() - t0 < 1000, `the import of a FIFO took ${Date.now() - t0} ms`);
     assert.strictEqual(JSON.stringify(cfg().inspect('servers')), before, 'something was written');
     // The message the command showed (the same function, on the reader's error for this path).
-    const err = await readBoundedText(fifo, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }).then(() => undefined, (e: unknown) => e);
+    const err = await readBoundedText(fifo, { maxBytes: READ_CAPS.configFile, what: 'configFile' }).then(() => undefined, (e: unknown) => e);
     const message = importReadError(fifo, err);
     assert.ok(message.includes(fifo) && /FIFO/.test(message) && /choose an MCP configuration file/.test(message), message);
     // The bystander: a regular file imports (not started: autoStart off), into user settings.

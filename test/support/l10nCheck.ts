@@ -13,7 +13,12 @@
  *    message is already meant for a person"; it reaches rows, notifications and chat);
  *  - with `plainErrors` (the core, H625): the message of a plain `new Error(message)` too: an error a person reads is
  *    an `McpHostError` with a `t(...)` message; a plain one is for a server, a model, the log or a programmer, and the
- *    caller's allow-list says which.
+ *    caller's allow-list says which;
+ *  - (H656) the core's typed errors made localisable in issue 40 (`TYPED_ERRORS`), in the core and in the extension
+ *    (which makes a BoundedReadError for a remote workspace file): a literal passed to `new BoundedReadError(…)` (any
+ *    argument) or to `super(…)` in such a class's constructor; such an error carries facts and makes its sentence
+ *    with `t(...)`. (The core's other typed errors are listed in docs/DEVELOPMENT.md,
+ *    "Not localised yet".)
  * Not text, so allowed: a string with no letters outside codicons `$(name)` and `${…}` placeholders, a lower-case
  * identifier (`stdio`, `mcpHost.servers`) and a path. A string inside a `t(...)` call is the message itself and is fine.
  */
@@ -57,6 +62,20 @@ const calleeName = (c: ts.CallExpression | ts.NewExpression): string | undefined
 const propName = (n: ts.PropertyName | ts.MemberName): string | undefined =>
   ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined;
 
+/**
+ * The core's typed errors (not McpHostError) whose messages are checked (H656): each carries facts (a kind, sizes, a
+ * limit) and makes its one sentence with `t(...)` (src/mcp/boundedRead.ts `readRefusal`, src/mcp/schema/compiler.ts
+ * `schemaRefusalMessage`, src/mcp/schema/regexp.ts `patternRefusal`).
+ */
+export const TYPED_ERRORS: ReadonlySet<string> = new Set(['BoundedReadError', 'SchemaRefusedError', 'UnsupportedPatternError']);
+
+/** True when `node` (a `super(…)` call) is in the constructor of one of TYPED_ERRORS. */
+function inTypedError(node: ts.Node): boolean {
+  let c: ts.Node | undefined = node.parent;
+  while (c && !ts.isClassLike(c)) c = c.parent;
+  return !!c?.name && TYPED_ERRORS.has(c.name.text);
+}
+
 /** Every literal user-facing string of `source` (file name for positions only). */
 export function literalUserStrings(fileName: string, source: string, opts: { plainErrors?: boolean } = {}): Finding[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -81,6 +100,8 @@ export function literalUserStrings(fileName: string, source: string, opts: { pla
       else if (name === 'createWebviewPanel') check(args[1], name);
       else if (name === 'McpHostError' && ts.isNewExpression(node)) check(args[0], 'new McpHostError');
       else if (opts.plainErrors && name === 'Error' && ts.isNewExpression(node)) check(args[0], 'new Error');
+      else if (name && TYPED_ERRORS.has(name) && ts.isNewExpression(node)) args.forEach(a => check(a, `new ${name}`));
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword && inTypedError(node)) check(args[0], 'super');
     }
     if (ts.isPropertyAssignment(node)) {
       const p = propName(node.name);

@@ -32,9 +32,9 @@ describe('bounded reads of files the host does not own (H152)', function () {
 
   const both = async (file: string, maxBytes: number): Promise<BoundedReadError[]> => {
     const errors: BoundedReadError[] = [];
-    await readBounded(file, { maxBytes, what: 'an envFile' }).then(() => assert.fail('async read succeeded'), (e: unknown) => { assert.ok(e instanceof BoundedReadError, String(e)); errors.push(e); });
+    await readBounded(file, { maxBytes, what: 'envFile' }).then(() => assert.fail('async read succeeded'), (e: unknown) => { assert.ok(e instanceof BoundedReadError, String(e)); errors.push(e); });
     try {
-      readBoundedSync(file, { maxBytes, what: 'an envFile' });
+      readBoundedSync(file, { maxBytes, what: 'envFile' });
       assert.fail('sync read succeeded');
     } catch (e) {
       assert.ok(e instanceof BoundedReadError, String(e));

@@ -80,7 +80,7 @@ describe('config sources: a file that cannot be used (H468)', () => {
   /** Reads `file` as the editor does (the one bounded reader, the config-file cap) and makes it a portable file. */
   async function load(file: string, label: string) {
     let read: { text: string } | { error: unknown };
-    try { read = { text: await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }) }; } catch (error) { read = { error }; }
+    try { read = { text: await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'configFile' }) }; } catch (error) { read = { error }; }
     return portableFile(read, label, 'mcpJson');
   }
   const bystanderFile = () => {

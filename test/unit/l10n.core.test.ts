@@ -23,6 +23,10 @@ import type { ErrorObject } from 'ajv';
 import { compileSchema } from '../../src/mcp/catalogue/toolSchemas';
 import { describeAjvErrors, schemaProblem } from '../../src/mcp/schema/ajvErrors';
 import { configureDisplayLanguage, countOf, formatBytes } from '../../src/mcp/logging/humanText';
+import * as os from 'node:os';
+import { BoundedReadError, readBoundedText, readRefusal } from '../../src/mcp/boundedRead';
+import { envFileError } from '../../src/mcp/config/envFile';
+import { SchemaCompiler, SchemaRefusedError } from '../../src/mcp/schema/compiler';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -229,5 +233,50 @@ describe('Localisation of text made in the core (issue 40)', () => {
     assert.equal(schemaProblem(other), 'must be multiple of 2');
     l10n.config({ contents: {} });
     assert.equal(describeAjvErrors(errors), english);
+  });
+
+  it('H657: why a bounded read was refused and why a schema is refused are whole messages from the error\'s facts: translated with a bundle, the same English without', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'l10n-bounded-'));
+    try {
+      const big = path.join(dir, 'big.env');
+      fs.writeFileSync(big, 'A=1234567890\n');
+      const ok = path.join(dir, 'ok.env');
+      fs.writeFileSync(ok, 'A=1\n');
+      const refused = async () => {
+        const e = await readBoundedText(big, { maxBytes: 8, what: 'envFile' }).then(() => assert.fail('read'), (err: unknown) => err);
+        assert.ok(e instanceof BoundedReadError && e.kind === 'too-large' && e.facts.kind === 'too-large' && e.facts.size === 13 && e.facts.maxBytes === 8, String(e));
+        const dirErr = await readBoundedText(dir, { maxBytes: 8 }).then(() => assert.fail('read'), (err: unknown) => err as BoundedReadError);
+        const schema = new SchemaCompiler('srv').compile({ type: 'string', pattern: '(a)\\1' }, 'tool `t` inputSchema');
+        assert.ok(schema instanceof SchemaRefusedError && schema.refusal.kind === 'pattern' && schema.server === 'srv', String(schema));
+        return {
+          why: e.why, it: readRefusal(e.facts, 'it'), dir: dirErr.why,
+          env: envFileError('weather', 'mcpHost.servers.weather.envFile', big, e),
+          schema: schema.message,
+          // the bystander: a file within the cap reads whole in either language
+          ok: await readBoundedText(ok, { maxBytes: 8, what: 'envFile' }),
+        };
+      };
+      const english = await refused();
+      assert.deepEqual(english, {
+        why: 'which is 13 B, more than the 8 B an envFile may hold',
+        it: 'it is 13 B, more than the 8 B an envFile may hold',
+        dir: 'which is a directory',
+        env: `Server "weather": mcpHost.servers.weather.envFile is "${big}", which is 13 B, more than the 8 B an envFile may hold; point it at a dotenv file of KEY=value lines, or split it.`,
+        schema: 'server `srv` tool `t` inputSchema: pattern `(a)\\1` uses a backreference, which the host\'s linear-time regular expression engine does not run',
+        ok: 'A=1\n',
+      });
+
+      l10n.config({ contents: pseudoBundle() });
+      const pseudo = await refused();
+      for (const k of ['why', 'it', 'dir', 'env', 'schema'] as const) assert.ok(pseudo[k].startsWith('⟦') && pseudo[k] !== english[k], `${k} is translated: ${pseudo[k]}`);
+      assert.ok(pseudo.env.includes(big) && pseudo.env.includes('mcpHost.servers.weather.envFile'), pseudo.env);
+      assert.match(pseudo.schema, /`srv`.*`\(a\)\\1`/);
+      assert.equal(pseudo.ok, 'A=1\n');
+
+      l10n.config({ contents: {} });
+      assert.deepEqual(await refused(), english, 'with no bundle again, the English is back (what the CLI prints)');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,13 +13,16 @@
  *  - H625: in the core a plain `new Error('…')` with words is a finding too: an error a person reads is an
  *    McpHostError with an l10n.t message; each plain one left is on CORE_ALLOWED with why (a server, a model, the log,
  *    a programmer error, a lazy bundle).
+ *  - H656: the core's typed errors that are not McpHostError and were English (BoundedReadError, SchemaRefusedError,
+ *    UnsupportedPatternError: TYPED_ERRORS) are checked the same way: a literal passed to `new BoundedReadError(…)` or to
+ *    `super(…)` in such a class is a finding; they carry facts and make their sentence with l10n.t.
  * The pseudo-locale run in the real editor is test/editor/pseudoLocale.test.ts (H494).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { l10nMessages, literalUserStrings } from '../support/l10nCheck';
+import { l10nMessages, literalUserStrings, TYPED_ERRORS } from '../support/l10nCheck';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), 'utf8');
@@ -202,6 +205,34 @@ throw new Error(\`\${a}: \${b}\`);
     assert.deepEqual(literalUserStrings('probe.ts', probe), [], 'src/extension and src/views: errors there are shown through their own sinks');
     // bystander: the same check still finds an McpHostError with a literal
     assert.equal(literalUserStrings('p.ts', "throw new McpHostError('the server is gone');", { plainErrors: true }).length, 1);
+  });
+
+  it('H656: the core\'s typed errors (BoundedReadError, SchemaRefusedError, UnsupportedPatternError) are checked too: a literal at new or super', () => {
+    const probe = `import * as l10n from '@vscode/l10n';
+class UnsupportedPatternError extends Error { constructor(p: string) { super(\`pattern \${p} uses a lookahead\`); } }
+throw new SchemaRefusedError(server, label, 'its refs loop');
+throw new BoundedReadError(file, 'too-large', \`which is more than the \${cap} an envFile may hold\`);
+// not findings:
+class BoundedReadError extends Error { constructor(readonly file: string, facts: Facts) { super(\`\${file}: \${readRefusal(facts)}\`); } }
+class Plain extends Base { constructor() { super('not a checked class'); } }
+throw new BoundedReadError(file, { kind: 'not-file', type: 'fifo' });
+throw new SchemaRefusedError(server, label, { kind: 'refLoop' });
+throw new UnsupportedPatternError(pattern, { kind: 'engine', detail });
+throw new SchemaRefusedError(server, l10n.t('tool {0}', name), r);
+`;
+    const core = literalUserStrings('probe.ts', probe, CORE_CHECK);
+    assert.deepEqual(core.map(f => [f.line, f.sink]), [[2, 'super'], [3, 'new SchemaRefusedError'], [4, 'new BoundedReadError']]);
+    assert.deepEqual(literalUserStrings('probe.ts', probe), core, 'the same in src/extension (workspaceFiles.ts makes a BoundedReadError)');
+    // the classes themselves: each is still a class of the core, carries facts, and has no literal left at it
+    // (H560 walks every file of the core with the same check)
+    const files = { BoundedReadError: 'src/mcp/boundedRead.ts', SchemaRefusedError: 'src/mcp/schema/compiler.ts', UnsupportedPatternError: 'src/mcp/schema/regexp.ts' };
+    assert.deepEqual([...TYPED_ERRORS].sort(), Object.keys(files).sort());
+    for (const [name, rel] of [...Object.entries(files), ['BoundedReadError', 'src/extension/documents/workspaceFiles.ts']]) {
+      if (rel.startsWith('src/mcp/')) assert.match(read(rel), new RegExp(`export class ${name} extends Error`), rel);
+      else assert.match(read(rel), new RegExp(`new ${name}\\(`), rel);
+      assert.deepEqual(literalUserStrings(rel, read(rel), CORE_CHECK), [], rel);
+      assert.ok(!(rel in CORE_ALLOWED), `${rel} is on CORE_ALLOWED`);
+    }
   });
 
   it('H560: the core allow-list names only literals that are still there', () => {

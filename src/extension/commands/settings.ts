@@ -133,7 +133,7 @@ export async function importServersCommand(w: SettingsWrites, file?: string, ans
     if (!chosen) return 0;
   }
   let text: string;
-  try { text = await readBoundedText(chosen, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' }); } catch (err) {
+  try { text = await readBoundedText(chosen, { maxBytes: READ_CAPS.configFile, what: 'configFile' }); } catch (err) {
     void vscode.window.showErrorMessage(importReadError(chosen, err));
     return 0;
   }

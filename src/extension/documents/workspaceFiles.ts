@@ -5,16 +5,16 @@
  * file within the cap — and only then read through `vscode.workspace.fs`.
  */
 import * as vscode from 'vscode';
-import { BoundedReadError, readBoundedText, formatBytes } from '../../mcp';
+import { BoundedReadError, readBoundedText } from '../../mcp';
 
 /** The text of `uri`, at most `maxBytes`; rejects (BoundedReadError for a non-file or an oversized one) otherwise. */
 export async function readWorkspaceText(uri: vscode.Uri, maxBytes: number): Promise<string> {
-  if (uri.scheme === 'file') return readBoundedText(uri.fsPath, { maxBytes, what: 'a workspace file' });
+  if (uri.scheme === 'file') return readBoundedText(uri.fsPath, { maxBytes, what: 'workspaceFile' });
   const st = await vscode.workspace.fs.stat(uri);
-  if (!(st.type & vscode.FileType.File)) throw new BoundedReadError(uri.toString(), 'not-file', 'which is not a regular file');
-  if (st.size > maxBytes) throw new BoundedReadError(uri.toString(), 'too-large', `which is ${formatBytes(st.size)}, more than the ${formatBytes(maxBytes)} a workspace file may hold`);
+  if (!(st.type & vscode.FileType.File)) throw new BoundedReadError(uri.toString(), { kind: 'not-file', type: 'other' });
+  if (st.size > maxBytes) throw new BoundedReadError(uri.toString(), { kind: 'too-large', maxBytes, what: 'workspaceFile', size: st.size });
   // eslint-disable-next-line no-restricted-syntax -- a remote or virtual file system: checked by the stat above (regular file, within the cap)
   const bytes = await vscode.workspace.fs.readFile(uri);
-  if (bytes.byteLength > maxBytes) throw new BoundedReadError(uri.toString(), 'too-large', `which is more than the ${formatBytes(maxBytes)} a workspace file may hold`);
+  if (bytes.byteLength > maxBytes) throw new BoundedReadError(uri.toString(), { kind: 'too-large', maxBytes, what: 'workspaceFile' });
   return Buffer.from(bytes).toString('utf8');
 }

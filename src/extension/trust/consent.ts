@@ -306,7 +306,7 @@ export function describeRemote(def: ServerDefinition & { type: 'http' | 'sse' })
 async function envFileKeys(def: ServerDefinition): Promise<string[] | undefined> {
   if (def.type !== 'stdio' || !def.envFile) return undefined;
   try {
-    return Object.keys(parseDotenv(await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'an envFile' })).vars);
+    return Object.keys(parseDotenv(await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'envFile' })).vars);
   } catch {
     return undefined;
   }

@@ -59,7 +59,7 @@ let standIn: { access?: McpAccess; gallery?: string } = {};
 async function readStandIn(root: string | undefined): Promise<typeof standIn> {
   if (!root) return {};
   try {
-    const { value } = parseJsonc(await readBoundedText(path.join(root, STAND_IN_FILE), { maxBytes: MAX_POLICY_BYTES, what: 'a policy file' }), STAND_IN_FILE);
+    const { value } = parseJsonc(await readBoundedText(path.join(root, STAND_IN_FILE), { maxBytes: MAX_POLICY_BYTES, what: 'policyFile' }), STAND_IN_FILE);
     const v = (value ?? {}) as Record<string, unknown>;
     const access = v['chat.mcp.access'];
     const gallery = v['chat.mcp.gallery.serviceUrl'];

@@ -100,7 +100,7 @@ function quickJS(compiled?: WebAssembly.Module): Promise<QuickJSWASMModule> {
 
 /** The interpreter's WebAssembly file, compiled (the worker hands the module to the main thread for the next worker). */
 export async function loadInterpreter(): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(new Uint8Array(readBoundedSync(wasmFile(), { maxBytes: READ_CAPS.interpreter, what: "code mode's interpreter" })));
+  return WebAssembly.compile(new Uint8Array(readBoundedSync(wasmFile(), { maxBytes: READ_CAPS.interpreter, what: 'interpreter' })));
 }
 
 /** The guest set-up: builds `mcp` and `console` from the one host function, then hides it. Returns the JSON encoder. */

@@ -14,7 +14,7 @@ import { identityOf, stableStringify } from './definitionKey';
 import { parseServers } from './validate';
 import * as l10n from '@vscode/l10n';
 import { importConfig } from './import';
-import { BoundedReadError, READ_CAPS } from '../boundedRead';
+import { BoundedReadError, READ_CAPS, readRefusal } from '../boundedRead';
 import { formatBytes } from '../logging/humanText';
 import type { ConfigError, ServerDefinition } from '../types';
 
@@ -98,7 +98,7 @@ export function portableFile(read: { text: string } | { error: unknown }, label:
   if ('error' in read) {
     const r = read.error instanceof BoundedReadError ? read.error : undefined;
     if (r?.kind === 'missing') return undefined;
-    const why = r ? r.why.replace(/^which is /, 'it is ').replace(/^which /, 'it ') : l10n.t('it cannot be read ({0})', String(read.error));
+    const why = r ? readRefusal(r.facts, 'it') : l10n.t('it cannot be read ({0})', String(read.error));
     return { ok: false, warnings: [], errors: [{
       path: label,
       message: l10n.t('{0} cannot be read for MCP servers: {1}; replace it with a JSON file of at most {2}, {3}.', label, why, formatBytes(READ_CAPS.configFile), turnOff(key)),

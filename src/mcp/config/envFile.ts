@@ -150,7 +150,7 @@ export async function loadEnvironment(
     const settingPath = joinPath(serverPath, 'envFile');
     let text: string;
     try {
-      text = await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'an envFile' });
+      text = await readBoundedText(def.envFile, { maxBytes: READ_CAPS.envFile, what: 'envFile' });
     } catch (e) {
       return { error: { server: def.name, path: settingPath, message: envFileError(def.name, settingPath, def.envFile, e) }, warnings };
     }
@@ -169,13 +169,14 @@ export async function loadEnvironment(
  * the setting, what the path is and the fix; never any of its content.
  */
 export function envFileError(server: string, settingPath: string, file: string, e: unknown): string {
-  const r = e instanceof BoundedReadError ? e : undefined;
-  const why = !r ? `which cannot be read (${e instanceof Error ? e.message : String(e)})`
-    : r.kind === 'missing' ? `${r.why}; create it or fix the path (a relative path is relative to the workspace folder)`
-    : r.kind === 'directory' ? `${r.why}; point it at a dotenv file such as .env`
-    : r.kind === 'denied' ? `${r.why}; fix its permissions`
-    : r.kind === 'not-file' ? `${r.why}; point it at a dotenv file (KEY=value lines) such as .env`
-    : r.kind === 'too-large' ? `${r.why}; point it at a dotenv file of KEY=value lines, or split it`
-    : r.why;
-  return `Server "${server}": ${settingPath} is "${file}", ${why}.`;
+  if (!(e instanceof BoundedReadError)) return l10n.t('Server "{0}": {1} is "{2}", which cannot be read ({3}).', server, settingPath, file, e instanceof Error ? e.message : String(e));
+  const why = e.why;
+  switch (e.kind) {
+    case 'missing': return l10n.t('Server "{0}": {1} is "{2}", {3}; create it or fix the path (a relative path is relative to the workspace folder).', server, settingPath, file, why);
+    case 'directory': return l10n.t('Server "{0}": {1} is "{2}", {3}; point it at a dotenv file such as .env.', server, settingPath, file, why);
+    case 'denied': return l10n.t('Server "{0}": {1} is "{2}", {3}; fix its permissions.', server, settingPath, file, why);
+    case 'not-file': return l10n.t('Server "{0}": {1} is "{2}", {3}; point it at a dotenv file (KEY=value lines) such as .env.', server, settingPath, file, why);
+    case 'too-large': return l10n.t('Server "{0}": {1} is "{2}", {3}; point it at a dotenv file of KEY=value lines, or split it.', server, settingPath, file, why);
+    case 'unreadable': return l10n.t('Server "{0}": {1} is "{2}", {3}.', server, settingPath, file, why);
+  }
 }

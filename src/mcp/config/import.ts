@@ -3,7 +3,7 @@
  * Windsurf and GitHub Copilot CLI (`~/.copilot/mcp-config.json`) configs, and VS Code settings.json files, into the `{ servers, inputs }` shape that
  * `parseServers` / `parseInputs` validate. JSONC (comments, trailing commas) throughout. Never throws.
  */
-import { BoundedReadError, READ_CAPS, readBoundedText } from '../boundedRead';
+import { BoundedReadError, READ_CAPS, readBoundedText, readRefusal } from '../boundedRead';
 import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ConfigError } from '../types';
@@ -277,13 +277,13 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   };
   let text: string;
   try {
-    text = await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'a configuration file' });
+    text = await readBoundedText(file, { maxBytes: READ_CAPS.configFile, what: 'configFile' });
   } catch (e) {
     const r = e instanceof BoundedReadError ? e : undefined;
     base.errors.push({
       path: file,
       message: r?.kind === 'missing' ? l10n.t('The config file {0} does not exist; check the path.', file)
-        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? l10n.t('The config file {0} cannot be used: it is {1}; pass a JSON or JSONC file (settings.json, mcp.json).', file, r.why.replace(/^which is /, ''))
+        : r && r.kind !== 'unreadable' && r.kind !== 'denied' ? l10n.t('The config file {0} cannot be used: {1}; pass a JSON or JSONC file (settings.json, mcp.json).', file, readRefusal(r.facts, 'it'))
         : l10n.t('The config file {0} cannot be read ({1}).', file, r?.code ?? String(e)),
     });
     return base;

@@ -438,7 +438,7 @@ function resolveInner(raw: RawServer, ctx: ResolveContext, errors: ConfigError[]
  */
 function envFileSecrets(file: string): string[] {
   try {
-    const { vars } = parseDotenv(readBoundedTextSync(file, { maxBytes: READ_CAPS.envFile, what: 'an envFile' }));
+    const { vars } = parseDotenv(readBoundedTextSync(file, { maxBytes: READ_CAPS.envFile, what: 'envFile' }));
     return Object.entries(vars).filter(([k, v]) => v && looksSecretName(k)).map(([, v]) => v);
   } catch {
     return [];

@@ -43,7 +43,7 @@ export function workloadIdentityFor(def: HttpServerDefinition, env: NodeJS.Proce
       const fix = l10n.t('point tokenFile at the token file your platform writes (e.g. a projected service-account token), or use `tokenEnv`');
       let text: string;
       try {
-        text = await readBoundedText(file, { maxBytes: MAX_WORKLOAD_TOKEN_BYTES, what: 'a token file' });
+        text = await readBoundedText(file, { maxBytes: MAX_WORKLOAD_TOKEN_BYTES, what: 'tokenFile' });
       } catch (err) {
         if (err instanceof BoundedReadError) {
           throw new McpHostError(err.kind === 'too-large'

@@ -93,7 +93,7 @@ export function parsePolicy(text: string, source: string): OrgPolicy {
 /** Reads the policy file: missing = no policy; unreadable, too large or malformed = broken (every server blocked). */
 export async function loadPolicy(file: string): Promise<OrgPolicy> {
   try {
-    return parsePolicy(await readBoundedText(file, { maxBytes: MAX_POLICY_BYTES, what: 'a policy file' }), file);
+    return parsePolicy(await readBoundedText(file, { maxBytes: MAX_POLICY_BYTES, what: 'policyFile' }), file);
   } catch (err) {
     if (err instanceof BoundedReadError && err.kind === 'missing') return { denied: [] };
     const why = err instanceof BoundedReadError ? err.why : String(err);

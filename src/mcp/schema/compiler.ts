@@ -24,11 +24,34 @@ import { DEFAULT_LIMITS, limitMessage, type Limits } from '../limits';
 import { LinearRegExp, UnsupportedPatternError, linearRegExpEngine } from './regexp';
 import { escapeControls } from '../logging/humanText';
 
-/** A schema the host refuses to compile (over budget, or a pattern RE2 cannot run). The message names the server. */
+/**
+ * Why the host refuses to compile a schema: over a compile budget (the limit in force), a pattern RE2 cannot run,
+ * or `$ref`s in a loop (or nested deeper than ajv compiles).
+ */
+export type SchemaRefusal =
+  | { kind: 'tooLarge'; limit: number }
+  | { kind: 'patterns'; limit: number }
+  | { kind: 'pattern'; pattern: UnsupportedPatternError }
+  | { kind: 'refLoop' };
+
+/**
+ * A schema the host refuses to compile. It carries the facts (server, the schema's label, the refusal); its message,
+ * naming the server (and, over a budget, the limit and the setting), is `schemaRefusalMessage`.
+ */
 export class SchemaRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly server: string, readonly label: string, readonly refusal: SchemaRefusal) {
+    super(schemaRefusalMessage(server, label, refusal));
     this.name = 'SchemaRefusedError';
+  }
+}
+
+/** The sentence of a refusal, in the configured language (English in the CLI): one whole message per kind (issue 40). */
+export function schemaRefusalMessage(server: string, label: string, r: SchemaRefusal): string {
+  switch (r.kind) {
+    case 'tooLarge': return limitMessage(server, r.limit, { kind: 'schemaTooLarge', label });
+    case 'patterns': return limitMessage(server, r.limit, { kind: 'schemaPatterns', label });
+    case 'pattern': return l10n.t('server `{0}` {1}: {2}', server, label, r.pattern.message);
+    case 'refLoop': return l10n.t('server `{0}` {1}: its `$ref`s refer to each other in a loop that never reaches a schema (or it nests deeper than the host compiles)', server, label);
   }
 }
 
@@ -248,8 +271,8 @@ export class SchemaCompiler {
   private compiled = new Map<string, ValidateFunction>();
   /** The previous list's, taken over when the same schema comes again. */
   private reuse: Map<string, ValidateFunction> | undefined;
-  /** Each distinct pattern checked so far: '' when RE2 runs it, else the problem (taken over from the previous list's compiler). */
-  private readonly patterns: Map<string, string>;
+  /** Each distinct pattern checked so far: null when RE2 runs it, else the refusal (taken over from the previous list's compiler). */
+  private readonly patterns: Map<string, UnsupportedPatternError | null>;
   /** The schema being compiled (`tool \`x\` inputSchema`), named in ajv's warnings. */
   private compiling = 'schema';
   /** ajv's warnings passed on so far (each once). */
@@ -328,24 +351,24 @@ export class SchemaCompiler {
     const { maxSchemaNodes, maxSchemaPatternChars } = this.budget;
     const c = census(schema, maxSchemaNodes);
     if (c.nodes > maxSchemaNodes) {
-      return new SchemaRefusedError(limitMessage(this.server, maxSchemaNodes, { kind: 'schemaTooLarge', label }));
+      return new SchemaRefusedError(this.server, label, { kind: 'tooLarge', limit: maxSchemaNodes });
     }
     if (c.patternChars > maxSchemaPatternChars) {
-      return new SchemaRefusedError(limitMessage(this.server, maxSchemaPatternChars, { kind: 'schemaPatterns', label }));
+      return new SchemaRefusedError(this.server, label, { kind: 'patterns', limit: maxSchemaPatternChars });
     }
     for (const p of c.patterns) {
       let problem = this.patterns.get(p);
       if (problem === undefined) {
         try {
           LinearRegExp.compile(p);
-          problem = '';
+          problem = null;
         } catch (err) {
           if (!(err instanceof UnsupportedPatternError)) throw err;
-          problem = err.message;
+          problem = err;
         }
         this.patterns.set(p, problem);
       }
-      if (problem) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${problem}`);
+      if (problem) return new SchemaRefusedError(this.server, label, { kind: 'pattern', pattern: problem });
     }
     return c;
   }
@@ -377,11 +400,11 @@ export class SchemaCompiler {
 
   /** What a compile that threw says: a refusal naming the server, or the error. */
   private problemOf(err: unknown, label: string): Error {
-    if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(`server \`${this.server}\` ${label}: ${err.message}`);
+    if (err instanceof UnsupportedPatternError) return new SchemaRefusedError(this.server, label, { kind: 'pattern', pattern: err });
     // ajv follows `$ref`s recursively: references that only point at each other (#/$defs/a → b → a) never
     // reach a schema and overflow the stack. Said as what it is, never as the engine's raw text.
     if (err instanceof RangeError) {
-      return new SchemaRefusedError(`server \`${this.server}\` ${label}: its \`$ref\`s refer to each other in a loop that never reaches a schema (or it nests deeper than the host compiles)`);
+      return new SchemaRefusedError(this.server, label, { kind: 'refLoop' });
     }
     return err instanceof Error ? err : new Error(String(err));
   }

@@ -12,6 +12,7 @@
  */
 import type { RE2JS } from 're2js';
 import type * as Re2Module from 're2js';
+import * as l10n from '@vscode/l10n';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { DEFAULT_LIMITS } from '../limits';
 
@@ -22,11 +23,37 @@ function re2(): typeof RE2JS {
   return (re2Module ??= require('re2js') as typeof Re2Module).RE2JS;
 }
 
-/** A pattern the linear-time engine cannot run; the message says why (one line). */
+/**
+ * Why the linear-time engine cannot run a pattern: not a string, an ECMAScript-only feature, or the engine's own
+ * refusal (`detail`: its parser's words, e.g. "invalid repeat count", kept as they are).
+ */
+export type PatternRefusal =
+  | { kind: 'notString' }
+  | { kind: 'backreference' }
+  | { kind: 'lookahead' }
+  | { kind: 'lookbehind' }
+  | { kind: 'engine'; detail: string };
+
+/** A pattern the linear-time engine cannot run; the message says why (one line, `patternRefusal`). */
 export class UnsupportedPatternError extends Error {
-  constructor(readonly pattern: string, readonly problem: string) {
-    super(`pattern \`${shortPattern(pattern)}\` ${problem}`);
+  constructor(readonly pattern: string, readonly refusal: PatternRefusal) {
+    super(patternRefusal(pattern, refusal));
     this.name = 'UnsupportedPatternError';
+  }
+}
+
+/**
+ * "pattern `(a)\1` uses a backreference, which the host's linear-time regular expression engine does not run", in the
+ * configured language (English in the CLI): one whole message per refusal (issue 40).
+ */
+export function patternRefusal(pattern: string, r: PatternRefusal): string {
+  const shown = shortPattern(pattern);
+  switch (r.kind) {
+    case 'notString': return l10n.t('pattern `{0}` is not a string', shown);
+    case 'backreference': return l10n.t('pattern `{0}` uses a backreference, which the host\'s linear-time regular expression engine does not run', shown);
+    case 'lookahead': return l10n.t('pattern `{0}` uses a lookahead, which the host\'s linear-time regular expression engine does not run', shown);
+    case 'lookbehind': return l10n.t('pattern `{0}` uses a lookbehind, which the host\'s linear-time regular expression engine does not run', shown);
+    case 'engine': return l10n.t('pattern `{0}` is not supported by the host\'s linear-time regular expression engine ({1})', shown, r.detail);
   }
 }
 
@@ -37,13 +64,13 @@ export function shortPattern(pattern: string): string {
 }
 
 /** Why RE2 cannot run this ECMAScript pattern, found by a scan of its escapes and groups; undefined when none. */
-function ecmaOnlyFeature(pattern: string): string | undefined {
+function ecmaOnlyFeature(pattern: string): PatternRefusal | undefined {
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === '\\') {
       const n = pattern[i + 1] ?? '';
-      if (/[1-9]/.test(n) || (n === 'k' && pattern[i + 2] === '<')) return 'uses a backreference';
+      if (/[1-9]/.test(n) || (n === 'k' && pattern[i + 2] === '<')) return { kind: 'backreference' };
       i++;
       continue;
     }
@@ -57,8 +84,8 @@ function ecmaOnlyFeature(pattern: string): string | undefined {
     }
     if (c === '(' && pattern[i + 1] === '?') {
       const rest = pattern.slice(i + 2, i + 4);
-      if (rest.startsWith('=') || rest.startsWith('!')) return 'uses a lookahead';
-      if (rest === '<=' || rest === '<!') return 'uses a lookbehind';
+      if (rest.startsWith('=') || rest.startsWith('!')) return { kind: 'lookahead' };
+      if (rest === '<=' || rest === '<!') return { kind: 'lookbehind' };
     }
   }
   return undefined;
@@ -94,9 +121,9 @@ export class LinearRegExp implements RegExpLike {
 
   /** Compiles an ECMAScript pattern for RE2; throws UnsupportedPatternError. */
   static compile(pattern: string): LinearRegExp {
-    if (typeof pattern !== 'string') throw new UnsupportedPatternError(String(pattern), 'is not a string');
+    if (typeof pattern !== 'string') throw new UnsupportedPatternError(String(pattern), { kind: 'notString' });
     const feature = ecmaOnlyFeature(pattern);
-    if (feature) throw new UnsupportedPatternError(pattern, `${feature}, which the host's linear-time regular expression engine does not run`);
+    if (feature) throw new UnsupportedPatternError(pattern, feature);
     // Outside the try: a missing engine bundle is a packaging fault, not a pattern the engine refuses.
     const engine = re2();
     let re: RE2JS;
@@ -104,7 +131,7 @@ export class LinearRegExp implements RegExpLike {
       re = engine.compile(engine.translateRegExp(joinSurrogateEscapes(pattern)));
     } catch (err) {
       const detail = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '').split('\n')[0].slice(0, 200);
-      throw new UnsupportedPatternError(pattern, `is not supported by the host's linear-time regular expression engine (${detail})`);
+      throw new UnsupportedPatternError(pattern, { kind: 'engine', detail });
     }
     return new LinearRegExp(pattern, re);
   }
