@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { copyShippedCli } from '../support/shipped';
 import { assertNoProcessesIn, processesIn, runCli, type CliRun as Run } from '../support/cli';
+import { readOnlyNote } from '../../src/mcp';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A private copy of the production dist/cli.js (test/support/shipped.ts): what ships is what is tested. */
@@ -95,7 +96,7 @@ describe('mcp-host CLI (dist/cli.js against real servers)', function () {
     assert.deepEqual(Object.keys(j).filter(k => k !== 'instructions').sort(),
       ['apps', 'capabilities', 'era', 'prompts', 'protocolVersion', 'readOnly', 'resourceTemplates', 'resources', 'serverInfo', 'tools']);
     // H618: the tools server-everything says only read, in the words of the Tools view (src/mcp/catalogue/toolClaims.ts).
-    assert.equal(j.readOnly.note, 'The server says this tool only reads (not verified).');
+    assert.equal(j.readOnly.note, readOnlyNote());
     assert.deepEqual(j.readOnly.tools, j.tools.filter((t: { annotations?: { readOnlyHint?: unknown } }) => t.annotations?.readOnlyHint === true).map((t: { name: string }) => t.name));
     assert.equal(typeof j.serverInfo.name, 'string');
     assert.match(j.protocolVersion, /^\d{4}-\d\d-\d\d$/);
