@@ -7,7 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { specParse } from '../spec';
-import { SchemaCompiler, SchemaRefusedError } from '../schema/compiler';
+import { SchemaCompiler, SchemaRefusedError, prepareSchemaChecks } from '../schema/compiler';
 import { jsonEqual } from '../jsonWalks';
 import { plainToolShape } from './toolShape';
 import { COMPILE_SLICE_MS, type CatalogueKind } from './paging';
@@ -155,6 +155,7 @@ export async function checkToolsSliced(
   pending: Map<string, Tool>, cancelled: () => boolean, reuse: ToolReuse, how: (tool: string) => boolean | 'check' = () => 'check',
 ): Promise<void> {
   let slice = performance.now();
+  let prepared = false;
   for (let at = 0; at < tools.length; at++) {
     if (performance.now() - slice > COMPILE_SLICE_MS) {
       await new Promise<void>(r => setImmediate(r));
@@ -186,6 +187,13 @@ export async function checkToolsSliced(
       out.set(tool.name, { pending: true });
       pending.set(tool.name, checked);
       continue;
+    }
+    if (!prepared) {
+      // The first schema check of the process: its meta-schema checker is prepared in turns, not in this one.
+      prepared = true;
+      await prepareSchemaChecks();
+      slice = performance.now();
+      if (cancelled()) return;
     }
     const v = buildToolValidator(tool, compiler, warn, mode);
     out.set(tool.name, v);
