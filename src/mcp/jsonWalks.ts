@@ -11,6 +11,11 @@
  *   (server/calls.ts) before anything recursive walks it.
  * - `approxJsonSize`: about the length of the value as JSON, without serialising it (the catalogue's bytes cap in
  *   catalogue/paging.ts, the skills' cap, the History's sizes).
+ * - `jsonEqual`: whether two values are the same JSON (key order aside), without serialising either (a refreshed
+ *   tools list keeps an unchanged tool's checks and validators, catalogue/toolSchemas.ts). Comparing the texts made
+ *   two ~20 MB sets of strings per refresh of 10,000 tools that lived past a collection or two: the scavenges that
+ *   copied them were the longest turns of a refresh, and beside two busy loops they held the thread for 50 ms
+ *   (issue 41).
  *
  * They keep no set of the objects seen: what they walk is parsed JSON, a tree, and a set of 500,000 objects grew by
  * rehashes that each held the thread (and fed the collector) longer than a slice. A shared object is counted each
@@ -166,6 +171,57 @@ class SizeWalk implements Walk<number> {
       }
     }
   }
+}
+
+/**
+ * The equality walk: true when `a` and `b` are the same JSON value (own enumerable keys, in any order; arrays item by
+ * item). It stops at the first difference, and visits at most MAX_NODES pairs (then: not equal).
+ */
+class EqualWalk implements Walk<boolean> {
+  answer = true;
+  private readonly left: unknown[];
+  private readonly right: unknown[];
+  private count = 0;
+
+  constructor(a: unknown, b: unknown) { this.left = [a]; this.right = [b]; }
+
+  run(deadline: number): boolean {
+    const { left, right } = this;
+    let count = this.count;
+    for (;;) {
+      if (++count % STRIDE === 0 && performance.now() >= deadline) { this.count = count; return false; }
+      if (!left.length) return true;
+      const a = left.pop();
+      const b = right.pop();
+      if (a === b) continue;
+      if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || count > MAX_NODES) { this.answer = false; return true; }
+      if (Array.isArray(a)) {
+        if (!Array.isArray(b) || a.length !== b.length) { this.answer = false; return true; }
+        for (let i = 0; i < a.length; i++) { left.push(a[i]); right.push(b[i]); }
+        count += a.length;
+        continue;
+      }
+      if (Array.isArray(b)) { this.answer = false; return true; }
+      let pushed = 0;
+      for (const k in a) {
+        if (!hasOwn.call(a, k)) continue;
+        if (!hasOwn.call(b, k)) { this.answer = false; return true; }
+        left.push((a as Record<string, unknown>)[k]);
+        right.push((b as Record<string, unknown>)[k]);
+        ++pushed;
+      }
+      // b has every key of a; the same number of keys means no other.
+      let keys = pushed;
+      for (const k in b) if (hasOwn.call(b, k)) --keys;
+      if (keys !== 0) { this.answer = false; return true; }
+      count += pushed;
+    }
+  }
+}
+
+/** True when `a` and `b` are the same JSON value, key order aside; walked at once (a tool definition). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return runWhole(new EqualWalk(a, b));
 }
 
 /** True when `v` nests arrays/objects deeper than `max` levels; walked at once. */

@@ -10,7 +10,7 @@ import { DEFAULT_LIMITS, type Limits } from '../limits';
 import { SchemaCompiler } from '../schema/compiler';
 import { excludeInvalidHeaderTools } from './toolHeaders';
 import { CATALOGUE_KINDS, LIST, declares, emptyCatalogue, expiryOf, fetchAll, type CatalogueKind } from './paging';
-import { checkToolsSliced, compileToolValidators, compiledClean, usableSliced, type ToolReuse, type ToolTexts, type ToolsChecked, type ToolValidators } from './toolSchemas';
+import { checkToolsSliced, compileToolValidators, compiledClean, usableSliced, type ToolReuse, type ToolsCompiled, type ToolsChecked, type ToolValidators } from './toolSchemas';
 
 // The per-session catalogue with coalesced refreshes
 // ---------------------------------------------------------------------------------------------
@@ -61,8 +61,8 @@ export class CatalogueSession {
   private validators = new Map<string, ToolValidators>();
   /** The compiler of the current tools list: replaced (and its validators freed) by the next one. */
   private compiler: SchemaCompiler | undefined;
-  /** The current tools list's valid tools by name, with their definitions' text: a refresh keeps those unchanged. */
-  private toolTexts: ToolTexts = new Map();
+  /** The current tools list's tools compiled clean, by name, with their definitions: a refresh keeps those unchanged. */
+  private toolsCompiled: ToolsCompiled = new Map();
   /** The current list's tools checked clean and not yet compiled (see ToolReuse). */
   private toolsChecked: ToolsChecked = new Map();
   private readonly running = new Map<CatalogueKind, Promise<void>>();
@@ -115,9 +115,7 @@ export class CatalogueSession {
         return v;
       }
       compileToolValidators(tool, this.compiler, this.opts.warn, v);
-      if (compiledClean(tool, v)) {
-        try { this.toolTexts.set(name, { text: JSON.stringify(tool), v }); } catch { /* not kept for the next list */ }
-      }
+      if (compiledClean(tool, v)) this.toolsCompiled.set(name, { tool, v });
     }
     return v;
   }
@@ -225,7 +223,7 @@ export class CatalogueSession {
     // are not 10,000 lines); each is said in full when its tool is called.
     let problems = 0;
     const toolWarn = (msg: string) => { if (++problems <= MAX_TOOL_PROBLEM_LINES) warn(msg); };
-    const reuse: ToolReuse = { previous: this.toolTexts, next: new Map(), previousChecked: this.toolsChecked, nextChecked: new Map() };
+    const reuse: ToolReuse = { previous: this.toolsCompiled, next: new Map(), previousChecked: this.toolsChecked, nextChecked: new Map() };
     const usable = (items: unknown[]) => kind === 'tools' ? (items as Tool[]).filter(t => !validators.get(t.name)?.malformed) : items;
     let firstPage: unknown[] | undefined;
     const onPage = async (items: unknown[], more: boolean): Promise<boolean> => {
@@ -261,7 +259,7 @@ export class CatalogueSession {
     }
     compiler?.forgetPrevious();
     if (compiler) {
-      this.toolTexts = reuse.next;
+      this.toolsCompiled = reuse.next;
       this.toolsChecked = reuse.nextChecked ?? new Map();
     }
     this.publish(kind, listed, compiler, validators, pending, notify);
@@ -287,7 +285,7 @@ export class CatalogueSession {
     this.compiler = undefined;
     this.validators = new Map();
     this.pending = new Map();
-    this.toolTexts = new Map();
+    this.toolsCompiled = new Map();
     this.toolsChecked = new Map();
   }
 }

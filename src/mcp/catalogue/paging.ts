@@ -54,8 +54,9 @@ export interface FetchBounds {
   /** One line when a limit is hit or the server repeats a cursor; the list is kept partial. */
   warn: (msg: string) => void;
   /**
-   * Called with each page's items as it arrives (`more`: another page follows). Returning false stops
-   * the fetch (the session was disposed); what was read so far is returned.
+   * Called with each page's items as it arrives (`more`: another page follows). It may replace an item with an equal
+   * one (the previous list's object, so the new copy dies young: issue 41); the list gets what `items` holds when it
+   * returns. Returning false stops the fetch (the session was disposed); what was read so far is returned.
    */
   onPage?: (items: unknown[], more: boolean) => boolean | void | Promise<boolean | void>;
   /** The first page's `ttlMs`, when it has one (the whole list's freshness hint). */
@@ -105,10 +106,9 @@ export async function fetchAll<K extends CatalogueKind>(
           slice = performance.now();
         }
         if (kind === 'tools' && typeof (i as { name?: unknown } | null)?.name !== 'string') continue;
-        if (out.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
+        if (out.length + pageItems.length >= maxCatalogueItems) { full = 'maxCatalogueItems'; break; }
         bytes += approxJsonSize(i, maxCatalogueBytes - bytes);
         if (bytes > maxCatalogueBytes) { full = 'maxCatalogueBytes'; break; }
-        out.push(i);
         pageItems.push(i);
       }
     }
@@ -121,8 +121,10 @@ export async function fetchAll<K extends CatalogueKind>(
     }
     if (full === 'maxCatalogueItems') warn(limitMessage(server, maxCatalogueItems, { kind: 'catalogueItems', method: spec.method }));
     if (full === 'maxCatalogueBytes') warn(limitMessage(server, maxCatalogueBytes, { kind: 'catalogueBytes', field: spec.field, method: spec.method }));
-    if (bounds?.onPage && (await bounds.onPage(pageItems, more)) === false) break;
-    if (!more) break;
+    const go = bounds?.onPage ? await bounds.onPage(pageItems, more) : true;
+    // After onPage, which may have put an equal item of the previous list in place of one of this page's.
+    for (const i of pageItems) out.push(i);
+    if (go === false || !more) break;
     seen.add(digest);
     cursor = next as string;
   }

@@ -7,7 +7,8 @@
 import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { specParse } from '../spec';
-import { SchemaCompiler, SchemaRefusedError } from '../schema/compiler';
+import { SchemaCompiler, SchemaRefusedError, prepareSchemaChecks } from '../schema/compiler';
+import { jsonEqual } from '../jsonWalks';
 import { plainToolShape } from './toolShape';
 import { COMPILE_SLICE_MS, type CatalogueKind } from './paging';
 
@@ -146,59 +147,61 @@ export async function usableSliced(kind: CatalogueKind, items: unknown[], valida
  * A tools list as it arrives, into `out`, yielding to the event loop every COMPILE_SLICE_MS. Per tool, as `how` says:
  * 'check' (the default): shape-checked and its schemas checked without compiling (buildToolValidator 'check'), left
  * `pending` (into `pending`) to be compiled on first use; true: compiled now; false: shape-checked only. A tool the
- * previous list had, compiled, with the same definition keeps its validators.
+ * previous list had, compiled or checked clean, with the same definition keeps its validators (or its checks), and
+ * `tools` gets the previous list's object in its place.
  */
 export async function checkToolsSliced(
-  tools: readonly Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
+  tools: Tool[], warn: (msg: string) => void, compiler: SchemaCompiler, out: Map<string, ToolValidators>,
   pending: Map<string, Tool>, cancelled: () => boolean, reuse: ToolReuse, how: (tool: string) => boolean | 'check' = () => 'check',
 ): Promise<void> {
   let slice = performance.now();
-  for (const tool of tools) {
+  let prepared = false;
+  for (let at = 0; at < tools.length; at++) {
     if (performance.now() - slice > COMPILE_SLICE_MS) {
       await new Promise<void>(r => setImmediate(r));
       slice = performance.now();
     }
     if (cancelled()) return;
+    const tool = tools[at];
     const mode = how(tool.name);
     if (!mode) {
       out.set(tool.name, buildToolValidator(tool, compiler, warn, false));
       continue;
     }
-    // Only tools the previous list had, compiled or checked clean, are compared (their definitions' text): a first list
-    // costs no serialising.
+    // Only tools the previous list had, compiled or checked clean, are compared, object to object (jsonEqual: no text
+    // of either is made). An unchanged tool stays the previous list's object: the page's copy is garbage at once, and
+    // a refresh of 10,000 unchanged tools leaves nothing new to survive a collection (their copying by the scavenges
+    // was the longest turn of such a refresh, issue 41).
     const before = reuse.previous.get(tool.name);
-    const checked = mode === 'check' ? reuse.previousChecked?.get(tool.name) : undefined;
-    let text: string | undefined;
-    if (before || checked || mode === true) {
-      try { text = JSON.stringify(tool); } catch { text = undefined; }
-    }
-    if (before && text !== undefined && before.text === text) {
+    if (before && jsonEqual(before.tool, tool)) {
+      tools[at] = before.tool;
       reuse.next.set(tool.name, before);
       out.set(tool.name, before.v);
       continue;
     }
-    if (checked && text !== undefined && checkedText(checked) === text) {
+    const checked = mode === 'check' ? reuse.previousChecked?.get(tool.name) : undefined;
+    if (checked && jsonEqual(checked, tool)) {
       // Checked clean in the previous list with the same definition: the same checks would pass again.
-      reuse.nextChecked?.set(tool.name, { tool, text });
+      tools[at] = checked;
+      reuse.nextChecked?.set(tool.name, checked);
       out.set(tool.name, { pending: true });
-      pending.set(tool.name, tool);
+      pending.set(tool.name, checked);
       continue;
+    }
+    if (!prepared) {
+      // The first schema check of the process: its meta-schema checker is prepared in turns, not in this one.
+      prepared = true;
+      await prepareSchemaChecks();
+      slice = performance.now();
+      if (cancelled()) return;
     }
     const v = buildToolValidator(tool, compiler, warn, mode);
     out.set(tool.name, v);
     if (v.pending) {
       pending.set(tool.name, tool);
-      if (!v.invalid && !v.outputInvalid) reuse.nextChecked?.set(tool.name, { tool, text });
-    } else if (text !== undefined && compiledClean(tool, v)) reuse.next.set(tool.name, { text, v });
+      if (!v.invalid && !v.outputInvalid) reuse.nextChecked?.set(tool.name, tool);
+    } else if (compiledClean(tool, v)) reuse.next.set(tool.name, { tool, v });
   }
-}
-
-/** The definition text of a tool checked clean (serialised when first compared, so a first list costs nothing). */
-function checkedText(c: { tool: Tool; text?: string }): string | undefined {
-  if (c.text === undefined) {
-    try { c.text = JSON.stringify(c.tool); } catch { return undefined; }
-  }
-  return c.text;
 }
 
 /** A tool whose validators compiled without a problem (they may carry over to the next list). */
@@ -206,19 +209,19 @@ export function compiledClean(tool: Tool, v: ToolValidators): boolean {
   return !!v.input && !v.invalid && !v.malformed && !v.pending && (tool.outputSchema === undefined || !!v.output);
 }
 
-/** A valid tool of a list, by name: its definition's JSON text and its validators. */
-export type ToolTexts = Map<string, { text: string; v: ToolValidators }>;
+/** A valid tool of a list, compiled clean, by name: its definition and its validators. */
+export type ToolsCompiled = Map<string, { tool: Tool; v: ToolValidators }>;
 
-/** A tool of a list checked clean and not compiled: its definition, and its text once serialised. */
-export type ToolsChecked = Map<string, { tool: Tool; text?: string }>;
+/** A tool of a list checked clean and not compiled, by name: its definition. */
+export type ToolsChecked = Map<string, Tool>;
 
 /**
  * The previous list's valid tools, and this list's, being collected for the next refresh; the same for tools only
  * checked (compiled on first call): an unchanged one is not checked again.
  */
 export interface ToolReuse {
-  previous: ToolTexts;
-  next: ToolTexts;
+  previous: ToolsCompiled;
+  next: ToolsCompiled;
   previousChecked?: ToolsChecked;
   nextChecked?: ToolsChecked;
 }

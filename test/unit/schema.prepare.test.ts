@@ -1,0 +1,35 @@
+/**
+ * Issue 41: the meta-schema check of a dialect is prepared a turn at a time (prepareSchemaChecks, schema/compiler.ts)
+ * before a tools list's first schema check, so loading ajv and compiling the meta-schema (~50 ms of CPU at once) do
+ * not hold the thread in one turn while servers start; the checks answer as before.
+ */
+import * as assert from 'node:assert/strict';
+import { SchemaCompiler, SchemaRefusedError, prepareSchemaChecks } from '../../src/mcp/schema/compiler';
+
+describe('schema: the meta-schema check is prepared in turns', () => {
+  it('H654: prepareSchemaChecks yields to the event loop between its steps, once per dialect; checks answer as before', async () => {
+    let turns = 0;
+    let done = false;
+    const tick = () => { turns++; if (!done) setImmediate(tick); };
+    setImmediate(tick);
+    const first = prepareSchemaChecks();
+    assert.equal(prepareSchemaChecks(), first, 'one preparation per dialect');
+    await first;
+    done = true;
+    // ajv's module, the checker, 2020-12's seven vocabularies and its own meta-schema: a turn each (fewer when a test
+    // before this one in the same process loaded ajv already).
+    assert.ok(turns >= 8, `the event loop ran ${turns} turns during the preparation`);
+    await prepareSchemaChecks('2019-09');
+
+    const c = new SchemaCompiler('prep');
+    assert.equal(c.precheck({ type: 'object', properties: { q: { type: 'string', pattern: '^[a-z]+$' } } }, 'tool `ok` inputSchema'), undefined, 'the bystander: a valid schema passes');
+    assert.match(c.precheck({ type: 'nope' }, 'tool `bad` inputSchema')?.message ?? '', /schema is invalid/);
+    assert.match(c.precheck({ properties: { a: { minimum: 'x' } } }, 'tool `bad2` inputSchema')?.message ?? '', /schema is invalid/);
+    assert.match(c.precheck({ $schema: 'https://json-schema.org/draft/2019-09/schema', type: 7 }, 'tool `old` inputSchema')?.message ?? '', /schema is invalid/);
+    assert.ok(c.precheck({ type: 'string', pattern: '(a)\\1' }, 'tool `re` inputSchema') instanceof SchemaRefusedError, 'a pattern RE2 cannot run is still refused');
+    const v = c.compile({ type: 'object', properties: { n: { type: 'integer', maximum: 3 } } }, 'tool `n` inputSchema');
+    assert.ok(typeof v === 'function');
+    assert.equal(v({ n: 2 }), true);
+    assert.equal(v({ n: 4 }), false);
+  });
+});
