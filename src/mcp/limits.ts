@@ -54,22 +54,23 @@ export const DEFAULT_LIMITS: Readonly<Limits> = /* @__PURE__ */ Object.freeze({
  * A server's timeouts, in milliseconds: the default (the settings `mcpHost.timeout.startup` / `.request`, whose
  * `package.json` defaults test/unit/limits.test.ts checks against this, the CLI without `--timeout`, and a server without
  * its own `timeout`) and the range a server's `timeout` may take. The one list of timeout keys (issue 39): the server
- * schema's `timeout` properties (src/mcp/config/schema.ts, from `summary` and `description`), the extension's reader
- * (`readTimeouts`), the connection's accessor (`Connection.timeout`) and the CLI's `--timeout` (`everyTimeout`) take
- * every row, so a new timeout is a new row here, its setting in `package.json` and the code that waits on it.
+ * schema's `timeout` properties (src/mcp/config/schema.ts, texts from `schemaSummary` and `schemaDescription`, English
+ * like every text of that schema), the extension's reader (`readTimeouts`), the connection's accessor
+ * (`Connection.timeout`) and the CLI's `--timeout` (`everyTimeout`) take every row, so a new timeout is a new row here,
+ * its setting in `package.json` and the code that waits on it.
  */
 export const TIMEOUT_LIMITS = {
   /** Launch or connect, then `initialize`. */
   startup: {
     minimum: 1000, maximum: 600_000, default: 30_000, setting: 'mcpHost.timeout.startup',
-    summary: 'for launch/connect plus `initialize`',
-    description: 'Milliseconds to wait for the server to start and answer `initialize`',
+    schemaSummary: 'for launch/connect plus `initialize`',
+    schemaDescription: 'Milliseconds to wait for the server to start and answer `initialize`',
   },
   /** Each later request (progress notifications reset it). */
   request: {
     minimum: 1000, maximum: 3_600_000, default: 60_000, setting: 'mcpHost.timeout.request',
-    summary: 'for each later request (progress notifications reset it)',
-    description: 'Milliseconds to wait for each request\'s answer; progress resets it',
+    schemaSummary: 'for each later request (progress notifications reset it)',
+    schemaDescription: 'Milliseconds to wait for each request\'s answer; progress resets it',
   },
 } as const;
 

@@ -90,8 +90,8 @@ describe('limits', () => {
         const t: (typeof TIMEOUT_LIMITS)[TimeoutKey] = TIMEOUT_LIMITS[k];
         const p: Shown['properties'][string] = schema.properties[k];
         assert.deepEqual([p.minimum, p.maximum, p.default], [t.minimum, t.maximum, t.default], `timeout.${k}`);
-        assert.ok(p.markdownDescription.startsWith(t.description), `timeout.${k} is described from its row`);
-        assert.ok(schema.markdownDescription.includes(`\`${k}\` ${t.summary}`), `the timeout object names ${k}`);
+        assert.ok(p.markdownDescription.startsWith(t.schemaDescription), `timeout.${k} is described from its row`);
+        assert.ok(schema.markdownDescription.includes(`\`${k}\` ${t.schemaSummary}`), `the timeout object names ${k}`);
       }
     }
     // The settings reader (src/extension/settings.ts `timeouts`) is readTimeouts over VS Code's configuration: asked

@@ -46,7 +46,7 @@ function timeoutProperties(): { readonly [K in TimeoutKey]: TimeoutProperty<K> }
     const t = TIMEOUT_LIMITS[k];
     return {
       type: 'integer', minimum: t.minimum, maximum: t.maximum, default: t.default,
-      markdownDescription: `${t.description} (${t.minimum}–${t.maximum}).`, examples: [t.default],
+      markdownDescription: `${t.schemaDescription} (${t.minimum}–${t.maximum}).`, examples: [t.default],
     };
   };
   return Object.fromEntries(TIMEOUT_KEYS.map(k => [k, property(k)])) as { [K in TimeoutKey]: TimeoutProperty<K> };
@@ -180,7 +180,7 @@ export const serverSchema = {
       type: 'object',
       additionalProperties: false,
       default: {},
-      markdownDescription: `Timeouts in **milliseconds**: ${TIMEOUT_KEYS.map(k => `\`${k}\` ${TIMEOUT_LIMITS[k].summary}`).join(', ')}.`,
+      markdownDescription: `Timeouts in **milliseconds**: ${TIMEOUT_KEYS.map(k => `\`${k}\` ${TIMEOUT_LIMITS[k].schemaSummary}`).join(', ')}.`,
       properties: timeoutProperties(),
     },
     roots: {
