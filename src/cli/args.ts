@@ -31,7 +31,7 @@ export interface ParsedArgs {
   args?: string;
   /** `--arg k=v`, repeatable (prompt arguments) */
   arg: string[];
-  /** `--timeout MS` (startup and request) */
+  /** `--timeout MS` (every timeout of `TIMEOUT_LIMITS`: startup and request) */
   timeout?: number;
   /** `--json`: machine-readable output */
   json: boolean;

@@ -4,7 +4,7 @@
  * `--timeout` applied), a host holding the servers it needs that is always shut down afterwards (`withHost`,
  * `withServer`; `shutdownAll` on Ctrl+C), a server started or a readable failure naming it with its stderr tail.
  */
-import { type HostApi, type ServerHandle, McpHostError, type Catalogue, type ClientFeatures, type ConfigError, type ServerDefinition, countOf } from '../mcp';
+import { type HostApi, type ServerHandle, McpHostError, type Catalogue, type ClientFeatures, type ConfigError, type ServerDefinition, countOf, everyTimeout } from '../mcp';
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { FailureError, UsageError, type ParsedArgs } from './args';
 import { ownText } from './output';
@@ -62,9 +62,9 @@ export function configErrorLine(file: string, e: ConfigError): string {
   return `${file}: ${e.path}: ${e.message}`;
 }
 
-/** Applies `--timeout` to a definition (both the startup and the request timeout). */
+/** Applies `--timeout` to a definition (every timeout of `TIMEOUT_LIMITS`: the startup and the request timeout). */
 export function withTimeout(def: ServerDefinition, timeout: number | undefined): ServerDefinition {
-  return timeout ? { ...def, timeout: { ...def.timeout, startup: timeout, request: timeout } } : def;
+  return timeout ? { ...def, timeout: { ...def.timeout, ...everyTimeout(timeout) } } : def;
 }
 
 /** The definition named `name`, or a usage error naming the file, the setting and the fix. */

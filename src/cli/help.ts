@@ -1,13 +1,14 @@
 /** The parts every command's `--help` text shares (the texts themselves are rows of `commandTable.ts`). */
 import { inputEnvName } from './inputs';
 import { DEFAULT_OAUTH_PORT } from './oauth';
+import { TIMEOUT_KEYS } from '../mcp';
 
 export const CONFIG_OPTS = `  --config FILE   settings.json (mcpHost.servers / mcp.servers), mcp.json (servers), or a
                   Claude Desktop / Cursor file (mcpServers). Default: ./.vscode/settings.json,
                   then ./.vscode/mcp.json. \${workspaceFolder} is the current directory.
   --root DIR      the folder servers get as their root (roots/list). Default: the folder of the
                   configuration's workspace (the parent of its .vscode folder); none for other files.
-  --timeout MS    startup and request timeout for the servers this command starts
+  --timeout MS    ${TIMEOUT_KEYS.join(' and ')} timeout for the servers this command starts
   --sandbox       run every stdio server in the OS sandbox (bubblewrap on Linux, sandbox-exec on
                   macOS), as "sandboxEnabled": true does for one: writes only in its roots and
                   temporary folder, no secrets (~/.ssh, ~/.aws, …; more in MCP_HOST_SANDBOX_DENY_READ,

@@ -5,7 +5,7 @@
  * "Allow …", tool enablement) write through here too, to the scope they name.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, TIMEOUT_LIMITS, type Limits, configSourcesSetting, type PortableSource, DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp';
+import { DEFAULT_LIMITS, readTimeouts, type Timeouts, type Limits, configSourcesSetting, type PortableSource, DEFAULT_CODE_MODE_LIMITS, type CodeModeLimits } from '../mcp';
 
 const SECTION = 'mcpHost';
 const cfg = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration(SECTION, scope);
@@ -72,11 +72,8 @@ export const autoStart = (c: Snapshot = cfg()): boolean => c.get<boolean>('autoS
 /** `mcpHost.startup`: `eager` starts servers on activation, `lazy` on first use. */
 export const startupMode = (c: Snapshot = cfg()): 'eager' | 'lazy' => (c.get<string>('startup', 'eager') === 'lazy' ? 'lazy' : 'eager');
 
-/** `mcpHost.timeout.startup` and `mcpHost.timeout.request`, in milliseconds. */
-export const timeouts = (c: Snapshot = cfg()): { startup: number; request: number } => ({
-  startup: c.get<number>('timeout.startup', TIMEOUT_LIMITS.startup.default),
-  request: c.get<number>('timeout.request', TIMEOUT_LIMITS.request.default),
-});
+/** `mcpHost.timeout.*` (every row of `TIMEOUT_LIMITS`: `startup`, `request`), in milliseconds. */
+export const timeouts = (c: Snapshot = cfg()): Timeouts => readTimeouts((setting, fallback) => c.get<number>(setting.slice(SECTION.length + 1), fallback));
 
 /** `mcpHost.trace`: the protocol trace in every server's log. */
 export const traceAll = (): boolean => cfg().get<boolean>('trace', false);

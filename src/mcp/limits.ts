@@ -53,14 +53,52 @@ export const DEFAULT_LIMITS: Readonly<Limits> = /* @__PURE__ */ Object.freeze({
 /**
  * A server's timeouts, in milliseconds: the default (the settings `mcpHost.timeout.startup` / `.request`, whose
  * `package.json` defaults test/unit/limits.test.ts checks against this, the CLI without `--timeout`, and a server without
- * its own `timeout`) and the range a server's `timeout` may take (src/mcp/config/schema.ts).
+ * its own `timeout`) and the range a server's `timeout` may take. The one list of timeout keys (issue 39): the server
+ * schema's `timeout` properties (src/mcp/config/schema.ts, texts from `schemaSummary` and `schemaDescription`, English
+ * like every text of that schema), the extension's reader (`readTimeouts`), the connection's accessor
+ * (`Connection.timeout`) and the CLI's `--timeout` (`everyTimeout`) take every row, so a new timeout is a new row here,
+ * its setting in `package.json` and the code that waits on it.
  */
 export const TIMEOUT_LIMITS = {
   /** Launch or connect, then `initialize`. */
-  startup: { minimum: 1000, maximum: 600_000, default: 30_000, setting: 'mcpHost.timeout.startup' },
+  startup: {
+    minimum: 1000, maximum: 600_000, default: 30_000, setting: 'mcpHost.timeout.startup',
+    schemaSummary: 'for launch/connect plus `initialize`',
+    schemaDescription: 'Milliseconds to wait for the server to start and answer `initialize`',
+  },
   /** Each later request (progress notifications reset it). */
-  request: { minimum: 1000, maximum: 3_600_000, default: 60_000, setting: 'mcpHost.timeout.request' },
+  request: {
+    minimum: 1000, maximum: 3_600_000, default: 60_000, setting: 'mcpHost.timeout.request',
+    schemaSummary: 'for each later request (progress notifications reset it)',
+    schemaDescription: 'Milliseconds to wait for each request\'s answer; progress resets it',
+  },
 } as const;
+
+/** A row of `TIMEOUT_LIMITS`. */
+export type TimeoutKey = keyof typeof TIMEOUT_LIMITS;
+
+/** Every timeout key, in the table's order. */
+export const TIMEOUT_KEYS: readonly TimeoutKey[] = /* @__PURE__ */ Object.freeze(Object.keys(TIMEOUT_LIMITS) as TimeoutKey[]);
+
+/** A value for every timeout, in milliseconds. */
+export type Timeouts = { [K in TimeoutKey]: number };
+
+/** Each timeout read through `get` (its setting's full name, e.g. `mcpHost.timeout.startup`, and its default). */
+export function readTimeouts(get: (setting: string, fallback: number) => number): Timeouts {
+  const out = {} as Timeouts;
+  for (const k of TIMEOUT_KEYS) out[k] = get(TIMEOUT_LIMITS[k].setting, TIMEOUT_LIMITS[k].default);
+  return out;
+}
+
+/** The same `ms` for every timeout (the CLI's `--timeout`). */
+export function everyTimeout(ms: number): Timeouts {
+  return readTimeouts(() => ms);
+}
+
+/** The timeout `key` of a server whose own `timeout` is `own`: its own value, else the default. */
+export function timeoutOf(own: Partial<Timeouts> | undefined, key: TimeoutKey): number {
+  return own?.[key] ?? TIMEOUT_LIMITS[key].default;
+}
 
 /** The setting that raises each limit, as the user writes it. */
 export const LIMIT_SETTING: Readonly<Record<keyof Limits, string>> = /* @__PURE__ */ Object.freeze({

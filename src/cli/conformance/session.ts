@@ -9,7 +9,7 @@
 import type {
   CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Implementation, OAuthClientProvider, ReadResourceResult,
 } from '@modelcontextprotocol/client';
-import { Connection, type FetchLike, type Catalogue, type HttpServerDefinition, type LoadedSkillFile, type SkillInfo } from '../../mcp';
+import { Connection, everyTimeout, type FetchLike, type Catalogue, type HttpServerDefinition, type LoadedSkillFile, type SkillInfo } from '../../mcp';
 import type { CodeReturningProvider } from './oauth';
 import { CLI_NAME, CLI_VERSION } from '../version';
 
@@ -51,7 +51,7 @@ export const MAX_AUTH_ROUNDS = 3;
 export async function connectSession(url: string, opts: SessionOptions): Promise<Session> {
   const log = opts.log ?? (() => undefined);
   const timeout = opts.timeout ?? 20_000;
-  const def: HttpServerDefinition = { name: 'conformance', type: 'http', url, headers: {}, timeout: { startup: timeout, request: timeout } };
+  const def: HttpServerDefinition = { name: 'conformance', type: 'http', url, headers: {}, timeout: everyTimeout(timeout) };
   const elicit = opts.elicit;
   const interactive = opts.interactive;
   const connection = new Connection(def, {

@@ -105,7 +105,7 @@ export function serverError(name: string, path: string, def: Record<string, unkn
       const parentRel = rel;
       const candidates = parentRel === ''
         ? SERVER_PROPERTIES
-        : parentRel === 'timeout' ? ['startup', 'request']
+        : parentRel === 'timeout' ? Object.keys(serverSchema.properties.timeout.properties)
         : parentRel === 'sampling' ? ['allowedModels', 'model', 'maxRequestsPerMinute', 'maxTokens'] : [];
       const foreign = parentRel === '' ? getOwn(FOREIGN_PROPERTIES(), prop) : undefined;
       const guess = closest(prop, candidates);

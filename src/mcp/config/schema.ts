@@ -6,7 +6,7 @@
  * Designed to be embedded in `contributes.configuration`: every property has a `markdownDescription`,
  * defaults, enums and examples, and there are no `$ref`s, so a sub-schema can be copied as it is.
  */
-import { TIMEOUT_LIMITS } from '../limits';
+import { TIMEOUT_KEYS, TIMEOUT_LIMITS, type TimeoutKey } from '../limits';
 import type { FromSchema } from './schemaType';
 
 /** Keywords the VS Code settings editor understands that plain JSON Schema does not. */
@@ -29,6 +29,28 @@ export const STDIO_PROPERTIES = ['command', 'args', 'env', 'envFile', 'cwd', 'sa
 export const HTTP_PROPERTIES = ['url', 'headers', 'workloadIdentity'] as const satisfies readonly ServerField[];
 /** Properties accepted (so that VS Code's `mcp.json` pastes) and ignored: never copied into a parsed definition. */
 export const IGNORED_PROPERTIES = ['dev'] as const satisfies readonly ServerField[];
+
+/** A server's `timeout.<key>` property, typed exactly as its row of `TIMEOUT_LIMITS` (src/mcp/limits.ts). */
+interface TimeoutProperty<K extends TimeoutKey> {
+  readonly type: 'integer';
+  readonly minimum: (typeof TIMEOUT_LIMITS)[K]['minimum'];
+  readonly maximum: (typeof TIMEOUT_LIMITS)[K]['maximum'];
+  readonly default: (typeof TIMEOUT_LIMITS)[K]['default'];
+  readonly markdownDescription: string;
+  readonly examples: readonly [(typeof TIMEOUT_LIMITS)[K]['default']];
+}
+
+/** The `timeout` object's properties: one per row of `TIMEOUT_LIMITS`, in its order (no key is named here). */
+function timeoutProperties(): { readonly [K in TimeoutKey]: TimeoutProperty<K> } {
+  const property = <K extends TimeoutKey>(k: K): TimeoutProperty<K> => {
+    const t = TIMEOUT_LIMITS[k];
+    return {
+      type: 'integer', minimum: t.minimum, maximum: t.maximum, default: t.default,
+      markdownDescription: `${t.schemaDescription} (${t.minimum}–${t.maximum}).`, examples: [t.default],
+    };
+  };
+  return Object.fromEntries(TIMEOUT_KEYS.map(k => [k, property(k)])) as { [K in TimeoutKey]: TimeoutProperty<K> };
+}
 
 const variablesNote =
   'Variables: `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`, `${userHome}`, ' +
@@ -158,25 +180,8 @@ export const serverSchema = {
       type: 'object',
       additionalProperties: false,
       default: {},
-      markdownDescription: 'Timeouts in **milliseconds**: `startup` for launch/connect plus `initialize`, `request` for each later request (progress notifications reset it).',
-      properties: {
-        startup: {
-          type: 'integer',
-          minimum: TIMEOUT_LIMITS.startup.minimum,
-          maximum: TIMEOUT_LIMITS.startup.maximum,
-          default: TIMEOUT_LIMITS.startup.default,
-          markdownDescription: `Milliseconds to wait for the server to start and answer \`initialize\` (${TIMEOUT_LIMITS.startup.minimum}–${TIMEOUT_LIMITS.startup.maximum}).`,
-          examples: [TIMEOUT_LIMITS.startup.default],
-        },
-        request: {
-          type: 'integer',
-          minimum: TIMEOUT_LIMITS.request.minimum,
-          maximum: TIMEOUT_LIMITS.request.maximum,
-          default: TIMEOUT_LIMITS.request.default,
-          markdownDescription: `Milliseconds to wait for each request's answer; progress resets it (${TIMEOUT_LIMITS.request.minimum}–${TIMEOUT_LIMITS.request.maximum}).`,
-          examples: [TIMEOUT_LIMITS.request.default],
-        },
-      },
+      markdownDescription: `Timeouts in **milliseconds**: ${TIMEOUT_KEYS.map(k => `\`${k}\` ${TIMEOUT_LIMITS[k].schemaSummary}`).join(', ')}.`,
+      properties: timeoutProperties(),
     },
     roots: {
       type: 'array',

@@ -27,7 +27,7 @@ import type { Catalogue, ClientFeatures, LogEntry, Root, ServerDefinition, Serve
 import type { CatalogueKind } from '../catalogue/paging';
 import { McpHostError, describeError, messageOf } from '../errors';
 import type { Redactor } from '../logging/redact';
-import { TIMEOUT_LIMITS, resolveLimits, type Limits } from '../limits';
+import { resolveLimits, timeoutOf, type Limits, type TimeoutKey } from '../limits';
 import type { FetchLike } from '../http/fetch';
 import { createGuardedFetch } from '../http/guardedFetch';
 import { SamplingService } from '../features/sampling';
@@ -162,7 +162,7 @@ export class Connection implements ServerHandle {
     const log = this.serverLog.log.bind(this.serverLog);
     this.sessionHost = {
       name: () => this.name, log, redactor: () => this.redactor, limits: () => this.limits,
-      requestTimeout: () => this.requestTimeout, startupTimeout: () => this.startupTimeout,
+      requestTimeout: () => this.timeout('request'), startupTimeout: () => this.timeout('startup'),
       clientInfo: options.clientInfo, features: options.features ?? {}, sampling: this.sampling,
       samplingPolicy: () => this._definition.sampling, roots: () => this.visibleRoots(),
       negotiation: options.negotiation, probeTimeoutMs: options.probeTimeoutMs, compileToolSchemas: options.compileToolSchemas,
@@ -172,7 +172,7 @@ export class Connection implements ServerHandle {
       onClosed: s => this.supervisor.onSessionClosed(s),
     };
     this.serverSkills = new ServerSkills({
-      name: () => this.name, limits: () => this.limits, requestTimeout: () => this.requestTimeout, warn: m => log('warning', 'lifecycle', m),
+      name: () => this.name, limits: () => this.limits, requestTimeout: () => this.timeout('request'), warn: m => log('warning', 'lifecycle', m),
     });
     this.onDidChangeSkills = this.serverSkills.onDidChange;
     this.launcher = new ServerLauncher({
@@ -182,13 +182,13 @@ export class Connection implements ServerHandle {
     });
     this.supervisor = new Supervisor({
       name: () => this.name, log, redact: t => this.redactor.text(t), redactError: e => { this.redactor.error(e); },
-      stderrTail: () => this.serverLog.stderrTail, startupTimeout: () => this.startupTimeout,
+      stderrTail: () => this.serverLog.stderrTail, startupTimeout: () => this.timeout('startup'),
       restart: options.restart, pingIntervalMs: options.pingIntervalMs, signsIn: !!options.authProvider,
       launch: scope => this.launcher.launch(scope),
       runningState: s => this.runningState(s),
       installed: async s => {
         const taskOptions = {
-          redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.requestTimeout,
+          redactor: this.redactor, maxTasks: this.limits.maxTasksPerServer, requestTimeout: () => this.timeout('request'),
           log: (level: 'info' | 'warning' | 'debug', message: string) => log(level, 'lifecycle', message),
         };
         // Tasks of either era run on one ext-tasks session per server session (extTaskSession.ts), made only for a
@@ -225,7 +225,7 @@ export class Connection implements ServerHandle {
     });
     this.onDidChangeState = this.supervisor.onDidChangeState;
     this.requests = new ServerCalls({
-      name: () => this.name, state: () => this.state, redactor: () => this.redactor, requestTimeout: () => this.requestTimeout, log,
+      name: () => this.name, state: () => this.state, redactor: () => this.redactor, requestTimeout: () => this.timeout('request'), log,
       ready: signal => this.ready(signal), current: () => this.supervisor.session, reinitialize: s => this.supervisor.reinitialize(s),
       toolTasks: this.toolTasks, elicitUrlRequired: options.features?.elicitUrlRequired,
     });
@@ -271,8 +271,8 @@ export class Connection implements ServerHandle {
   get protocolVersion(): string | undefined { return this.state.kind === 'running' ? this.state.protocolVersion : undefined; }
   /** The negotiated protocol era ('modern': 2026-07-28 and later; 'legacy': initialize), while running. */
   get era(): ProtocolEra | undefined { return this.state.kind === 'running' ? this.state.era : undefined; }
-  private get startupTimeout(): number { return this.definition.timeout?.startup ?? TIMEOUT_LIMITS.startup.default; }
-  private get requestTimeout(): number { return this.definition.timeout?.request ?? TIMEOUT_LIMITS.request.default; }
+  /** The timeout `key` (a row of `TIMEOUT_LIMITS`) in milliseconds: the definition's own, else the default. */
+  timeout(key: TimeoutKey): number { return timeoutOf(this.definition.timeout, key); }
   private visibleRoots(): Root[] { return this.options.roots?.() ?? []; }
   /** The folder paths of the visible roots (the sandbox's write boundary). */
   private rootPaths(): string[] {
