@@ -76,6 +76,9 @@ describe('config validation (parseServers, parseInputs)', () => {
     assert.match(oneError({ command: 'x', arg: [] }).message, /did you mean `args`/);
     assert.match(oneError({ url: 'https://x', header: {} }).message, /did you mean `headers`/);
     assert.match(oneError({ command: 'x', timeout: { startpu: 5000 } }).message, /timeout\.startpu.*did you mean `startup`/);
+    // Nested objects take their allowed names from the schema itself (configErrors.ts propertiesAt), at any depth.
+    assert.match(oneError({ command: 'x', sampling: { maxToken: 5 } }).message, /sampling\.maxToken.*did you mean `maxTokens`/);
+    assert.match(oneError({ command: 'x', sandbox: { filesystem: { allowWrites: [] } } }).message, /sandbox\.filesystem\.allowWrites.*did you mean `allowWrite`/);
   });
 
   it('properties of other clients say what to write instead', () => {

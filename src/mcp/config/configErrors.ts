@@ -103,10 +103,7 @@ export function serverError(name: string, path: string, def: Record<string, unkn
       const prop = (e.params as { additionalProperty: string }).additionalProperty;
       const propPath = joinPath(where, prop);
       const parentRel = rel;
-      const candidates = parentRel === ''
-        ? SERVER_PROPERTIES
-        : parentRel === 'timeout' ? Object.keys(serverSchema.properties.timeout.properties)
-        : parentRel === 'sampling' ? ['allowedModels', 'model', 'maxRequestsPerMinute', 'maxTokens'] : [];
+      const candidates = parentRel === '' ? SERVER_PROPERTIES : propertiesAt(parentRel);
       const foreign = parentRel === '' ? getOwn(FOREIGN_PROPERTIES(), prop) : undefined;
       const guess = closest(prop, candidates);
       const fix = foreign ?? (guess ? l10n.t('did you mean `{0}`?', guess) : l10n.t('remove it; allowed here: {0}.', candidates.map(c => `\`${c}\``).join(', ')));
@@ -202,4 +199,19 @@ export function inputError(label: string, path: string, entry: unknown, e: Error
     default:
       return msg(l10n.t('{0} is {1}: {2}.', where, shown, e.message ?? l10n.t('invalid')));
   }
+}
+
+/**
+ * The property names the server schema allows in the object at a server-relative path (`timeout`, `sampling`,
+ * `sandbox.filesystem`…), read from the schema itself so a new nested property needs no edit here; none when the
+ * path is not an object with listed properties.
+ */
+function propertiesAt(rel: string): string[] {
+  let node: unknown = serverSchema;
+  for (const part of rel.split('.')) {
+    const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+    node = props ? getOwn(props, part) : undefined;
+  }
+  const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return props ? Object.keys(props) : [];
 }
