@@ -52,7 +52,7 @@ export { consentDetail, elicitationTarget, type ElicitationTarget, openLabel, ty
 export type { GatewayServer } from './gateway/server';
 export { GATEWAY_HTTP_PATH, GatewayHttpListener } from './gateway/http';
 export { configureDisplayLanguage, countOf, type CountNoun, dialogText, escapeControls, firstLine, formatBytes, formatNumber, type NumberStyle, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
-export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
+export { applyPolicy, loadPolicy, policyBreakMessage, type McpAccess, type OrgPolicy, type PolicyBreak, platformPolicyFile } from './policy/orgPolicy';
 export { resolveCommand } from './process/resolveCommand';
 export { PARSE_SLICE_MS, SlicedJsonParser } from './process/slicedJson';
 export { parseJson } from './process/parseJson';
