@@ -29,7 +29,7 @@ export * from './logging/stderrLevel';
 export * from './server/history';
 export { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, MAX_ERA_VERDICTS, type EraVerdict, type EraVerdictStore } from './server/eraVerdicts';
 export { TaskMemory, MAX_TASK_MEMORY_KEYS, type RememberedTask, type TaskMemoryStore } from './tasks/taskMemory';
-export { ServerSkills, SkillError, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
+export { ServerSkills, SkillError, skillRefusal, type SkillRefusal, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
 export {
   DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, sandboxPolicy,
   type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
