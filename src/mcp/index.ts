@@ -29,7 +29,7 @@ export * from './logging/stderrLevel';
 export * from './server/history';
 export { EraVerdicts, ERA_VERDICT_MAX_AGE_MS, MAX_ERA_VERDICTS, type EraVerdict, type EraVerdictStore } from './server/eraVerdicts';
 export { TaskMemory, MAX_TASK_MEMORY_KEYS, type RememberedTask, type TaskMemoryStore } from './tasks/taskMemory';
-export { ServerSkills, SkillError, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
+export { ServerSkills, SkillError, skillRefusal, type SkillRefusal, skillsClientCapability, MAX_SKILL_DESCRIPTION, type SkillInfo, type LoadedSkillFile } from './skills/skills';
 export {
   DEFAULT_DENY_READ, HOME_PROTECTED, describeWall, SANDBOX_ENV, isSandboxed, protectedPaths, sandboxPolicy,
   type ProtectedNames, type SandboxDenial, type SandboxHostOptions, type SandboxPolicy,
@@ -52,7 +52,7 @@ export { consentDetail, elicitationTarget, type ElicitationTarget, openLabel, ty
 export type { GatewayServer } from './gateway/server';
 export { GATEWAY_HTTP_PATH, GatewayHttpListener } from './gateway/http';
 export { configureDisplayLanguage, countOf, type CountNoun, dialogText, escapeControls, firstLine, formatBytes, formatNumber, type NumberStyle, iconFreeText, jsonText, markdownCode, markdownText, quoted, shownName } from './logging/humanText';
-export { applyPolicy, loadPolicy, type McpAccess, type OrgPolicy, platformPolicyFile } from './policy/orgPolicy';
+export { applyPolicy, loadPolicy, policyBreakMessage, type McpAccess, type OrgPolicy, type PolicyBreak, platformPolicyFile } from './policy/orgPolicy';
 export { resolveCommand } from './process/resolveCommand';
 export { PARSE_SLICE_MS, SlicedJsonParser } from './process/slicedJson';
 export { parseJson } from './process/parseJson';

@@ -17,8 +17,9 @@
  *  - (H656) the core's typed errors made localisable in issue 40 (`TYPED_ERRORS`), in the core and in the extension
  *    (which makes a BoundedReadError for a remote workspace file): a literal passed to `new BoundedReadError(…)` (any
  *    argument) or to `super(…)` in such a class's constructor; such an error carries facts and makes its sentence
- *    with `t(...)`. (The core's other typed errors are listed in docs/DEVELOPMENT.md,
- *    "Not localised yet".)
+ *    with `t(...)`. (H660) SkillError, StdioMessageError and CommandNotFoundError joined them; and `broken` (why an
+ *    organisation's policy file is broken, src/mcp/policy/orgPolicy.ts `PolicyBreak`) is a property of facts: a
+ *    literal there is a finding.
  * Not text, so allowed: a string with no letters outside codicons `$(name)` and `${…}` placeholders, a lower-case
  * identifier (`stdio`, `mcpHost.servers`) and a path. A string inside a `t(...)` call is the message itself and is fine.
  */
@@ -29,7 +30,9 @@ export interface Finding { line: number; text: string; sink: string }
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 const TEXT_CALLS = new Set(['markdown', 'progress', 'warning', 'appendMarkdown', 'appendText']);
 const TEXT_PROPS = new Set(['message', 'detail', 'title', 'label', 'description', 'tooltip', 'placeHolder', 'placeholder',
-  'prompt', 'validationMessage', 'text', 'contextualTitle', 'errorMessage', 'statusText', 'invalidMessage', 'reason']);
+  'prompt', 'validationMessage', 'text', 'contextualTitle', 'errorMessage', 'statusText', 'invalidMessage', 'reason',
+  // (H660) a policy's `broken` is a PolicyBreak of facts; policyBreakMessage makes its sentence
+  'broken']);
 
 /** True when the literal text reads as words (not a codicon, punctuation, or an identifier). */
 export function isWords(text: string): boolean {
@@ -63,11 +66,14 @@ const propName = (n: ts.PropertyName | ts.MemberName): string | undefined =>
   ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined;
 
 /**
- * The core's typed errors (not McpHostError) whose messages are checked (H656): each carries facts (a kind, sizes, a
- * limit) and makes its one sentence with `t(...)` (src/mcp/boundedRead.ts `readRefusal`, src/mcp/schema/compiler.ts
- * `schemaRefusalMessage`, src/mcp/schema/regexp.ts `patternRefusal`).
+ * The core's typed errors (not McpHostError, or an McpHostError subclass made from facts) whose messages are checked
+ * (H656, H660): each carries facts (a kind, sizes, a limit) and makes its one sentence with `t(...)`
+ * (src/mcp/boundedRead.ts `readRefusal`, src/mcp/schema/compiler.ts `schemaRefusalMessage`, src/mcp/schema/regexp.ts
+ * `patternRefusal`, src/mcp/skills/skills.ts `skillRefusal`, src/mcp/process/stdoutReader.ts `droppedMessage`,
+ * src/mcp/process/resolveCommand.ts `commandFix`).
  */
-export const TYPED_ERRORS: ReadonlySet<string> = new Set(['BoundedReadError', 'SchemaRefusedError', 'UnsupportedPatternError']);
+export const TYPED_ERRORS: ReadonlySet<string> = new Set(['BoundedReadError', 'SchemaRefusedError', 'UnsupportedPatternError',
+  'SkillError', 'StdioMessageError', 'CommandNotFoundError']);
 
 /** True when `node` (a `super(…)` call) is in the constructor of one of TYPED_ERRORS. */
 function inTypedError(node: ts.Node): boolean {

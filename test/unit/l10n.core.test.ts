@@ -27,6 +27,12 @@ import * as os from 'node:os';
 import { BoundedReadError, readBoundedText, readRefusal } from '../../src/mcp/boundedRead';
 import { envFileError } from '../../src/mcp/config/envFile';
 import { SchemaCompiler, SchemaRefusedError } from '../../src/mcp/schema/compiler';
+import { SkillError } from '../../src/mcp/skills/skills';
+import { SKILL_LIMITS } from '@modelcontextprotocol/client/ext/skills';
+import { StdioMessageError, StdoutReader } from '../../src/mcp/process/stdoutReader';
+import { CommandNotFoundError, resolveCommand } from '../../src/mcp/process/resolveCommand';
+import { parsePolicy, policyBreakMessage } from '../../src/mcp/policy/orgPolicy';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** A pseudo bundle from the shipped English one: every message marked, its placeholders kept (as generate-pseudo does). */
@@ -278,5 +284,60 @@ describe('Localisation of text made in the core (issue 40)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it('H661: a refused skill, a dropped stdout line, a command not found and a broken policy file are whole messages from facts: translated with a bundle, the same English without; a well-formed line, command and policy pass in either', async () => {
+    const def = { name: 'weather', type: 'stdio', command: 'node', args: [] } as unknown as ServerDefinition;
+    const made = async () => {
+      const skill = new SkillError('evil', { reason: 'oversize', skill: 'too-big', file: 'SKILL.md', files: 2, bytes: 300 });
+      assert.ok(skill instanceof McpHostError && skill.reason === 'oversize' && skill.server === 'evil');
+      // a real reader: a JSON array is dropped (facts), a well-formed notification goes through
+      const dropped: StdioMessageError[] = [];
+      const delivered: JSONRPCMessage[] = [];
+      const reader = new StdoutReader('files', 1024 * 1024, { message: m => delivered.push(m), dropped: e => dropped.push(e), pause() {}, resume() {} });
+      reader.push(Buffer.from('[1]\n{"jsonrpc":"2.0","method":"notifications/ping"}\n'));
+      assert.equal(dropped.length, 1);
+      assert.ok(dropped[0] instanceof StdioMessageError && dropped[0].dropped.kind === 'invalid' && dropped[0].server === 'files');
+      // a real search: nothing on PATH; the bystander `sh` is found
+      const missing = await resolveCommand('mcp-host-no-such-tool', { env: { PATH: '/nonexistent-dir' }, loginShell: false }).then(() => assert.fail('found'), (e: unknown) => e);
+      assert.ok(missing instanceof CommandNotFoundError && missing.fix.kind === 'install', String(missing));
+      const found = await resolveCommand('sh', { env: { PATH: '/usr/bin:/bin' }, loginShell: false });
+      const broken = parsePolicy('[]', '/etc/p.json');
+      assert.equal(broken.broken?.kind, 'notObject');
+      const verdict = policyVerdict(broken, def);
+      return {
+        skill: skill.message,
+        stdio: dropped[0].message,
+        command: missing.message,
+        fix: missing.hint,
+        policy: policyBreakMessage(broken.broken!),
+        verdict: verdict.allowed ? '' : verdict.reason,
+        // the bystanders
+        delivered: delivered.map(m => 'method' in m ? m.method : ''),
+        found: path.basename(found.path),
+        allowed: policyVerdict(parsePolicy('{"allowedMcpServers": [{"serverName": "weather"}]}', '/etc/p.json'), def).allowed,
+      };
+    };
+    const english = await made();
+    assert.deepEqual(english, {
+      skill: `server \`evil\`, skill \`too-big\`, file \`SKILL.md\`: refused, the skill lists 2 files of 300 bytes (a host loads skills up to ${SKILL_LIMITS.files} files and ${SKILL_LIMITS.bytes} bytes)`,
+      stdio: 'ignored a message that is not valid JSON-RPC: a JSON array (batches are not part of MCP): "[1]"',
+      command: 'command `mcp-host-no-such-tool` not found on PATH (PATH=/nonexistent-dir); install `mcp-host-no-such-tool` or set `command` to an absolute path',
+      fix: 'install `mcp-host-no-such-tool` or set `command` to an absolute path',
+      policy: '/etc/p.json does not hold an object; ask your administrator to correct it; until then no MCP server may run',
+      verdict: 'blocked: /etc/p.json does not hold an object; ask your administrator to correct it; until then no MCP server may run',
+      delivered: ['notifications/ping'], found: 'sh', allowed: true,
+    });
+
+    l10n.config({ contents: pseudoBundle() });
+    const pseudo = await made();
+    for (const k of ['skill', 'stdio', 'command', 'fix', 'policy', 'verdict'] as const) assert.ok(pseudo[k].startsWith('⟦') && pseudo[k] !== english[k], `${k} is translated: ${pseudo[k]}`);
+    assert.match(pseudo.skill, /`evil`.*`too-big`.*`SKILL\.md`/);
+    assert.match(pseudo.stdio, /"\[1\]"/);
+    assert.ok(pseudo.command.includes('(PATH=/nonexistent-dir)'), pseudo.command);
+    assert.ok(pseudo.verdict.includes('/etc/p.json'), pseudo.verdict);
+    assert.deepEqual([pseudo.delivered, pseudo.found, pseudo.allowed], [['notifications/ping'], 'sh', true]);
+
+    l10n.config({ contents: {} });
+    assert.deepEqual(await made(), english, 'with no bundle again, the English is back (what the CLI prints)');
   });
 });

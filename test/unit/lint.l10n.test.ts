@@ -16,6 +16,8 @@
  *  - H656: the core's typed errors that are not McpHostError and were English (BoundedReadError, SchemaRefusedError,
  *    UnsupportedPatternError: TYPED_ERRORS) are checked the same way: a literal passed to `new BoundedReadError(…)` or to
  *    `super(…)` in such a class is a finding; they carry facts and make their sentence with l10n.t.
+ *  - H660: SkillError, StdioMessageError and CommandNotFoundError joined TYPED_ERRORS, and a policy's `broken` (a
+ *    PolicyBreak of facts) is a sink: a literal there is a finding.
  * The pseudo-locale run in the real editor is test/editor/pseudoLocale.test.ts (H494).
  */
 import * as assert from 'node:assert/strict';
@@ -76,7 +78,6 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
   'src/mcp/spec.ts': [{ starts: 'the result is not an object', why: 'a Standard Schema issue inside the SDK\'s result check (described by describeError)' }],
   'src/mcp/host.ts': [{ starts: 'ignored root', why: 'a log line (the host\'s log event)' }],
   'src/mcp/catalogue/icons.ts': [{ starts: '*', why: 'why an icon is not shown: a log line (src/views/icons.ts "icon not shown")' }],
-  'src/mcp/process/jsonrpcShape.ts': [{ starts: '*', why: 'what a line that is not JSON-RPC is, for the server\'s log and the protocol error' }],
   'src/mcp/logging/redact.ts': [{ starts: '${…}… (${…} more bytes)', why: 'a log line\'s cut' }],
   'src/mcp/process/stderrLines.ts': [{ starts: '${…} (${…} more bytes)', why: 'a stderr log line\'s cut' }],
   'src/mcp/tasks/taskPolicy.ts': [
@@ -117,6 +118,12 @@ const CORE_ALLOWED: Record<string, { starts: string; why: string }[]> = {
 
 /** In the core a plain `new Error('…')` is a sink too (H625): what a person reads is an McpHostError with an l10n.t message. */
 const CORE_CHECK = { plainErrors: true };
+
+/** Each class of TYPED_ERRORS and the file that declares it (H656, H660). */
+const TYPED_ERROR_FILES: Record<string, string> = {
+  BoundedReadError: 'src/mcp/boundedRead.ts', SchemaRefusedError: 'src/mcp/schema/compiler.ts', UnsupportedPatternError: 'src/mcp/schema/regexp.ts',
+  SkillError: 'src/mcp/skills/skills.ts', StdioMessageError: 'src/mcp/process/stdoutReader.ts', CommandNotFoundError: 'src/mcp/process/resolveCommand.ts',
+};
 
 const allowedIn = (list: Record<string, { starts: string }[]>, rel: string, text: string) =>
   list[rel]?.some(a => a.starts === '*' || text.startsWith(a.starts)) ?? false;
@@ -225,14 +232,38 @@ throw new SchemaRefusedError(server, l10n.t('tool {0}', name), r);
     assert.deepEqual(literalUserStrings('probe.ts', probe), core, 'the same in src/extension (workspaceFiles.ts makes a BoundedReadError)');
     // the classes themselves: each is still a class of the core, carries facts, and has no literal left at it
     // (H560 walks every file of the core with the same check)
-    const files = { BoundedReadError: 'src/mcp/boundedRead.ts', SchemaRefusedError: 'src/mcp/schema/compiler.ts', UnsupportedPatternError: 'src/mcp/schema/regexp.ts' };
-    assert.deepEqual([...TYPED_ERRORS].sort(), Object.keys(files).sort());
-    for (const [name, rel] of [...Object.entries(files), ['BoundedReadError', 'src/extension/documents/workspaceFiles.ts']]) {
-      if (rel.startsWith('src/mcp/')) assert.match(read(rel), new RegExp(`export class ${name} extends Error`), rel);
+    assert.deepEqual([...TYPED_ERRORS].sort(), Object.keys(TYPED_ERROR_FILES).sort());
+    for (const [name, rel] of [...Object.entries(TYPED_ERROR_FILES), ['BoundedReadError', 'src/extension/documents/workspaceFiles.ts']]) {
+      if (rel.startsWith('src/mcp/')) assert.match(read(rel), new RegExp(`export class ${name} extends (Error|McpHostError)`), rel);
       else assert.match(read(rel), new RegExp(`new ${name}\\(`), rel);
       assert.deepEqual(literalUserStrings(rel, read(rel), CORE_CHECK), [], rel);
       assert.ok(!(rel in CORE_ALLOWED), `${rel} is on CORE_ALLOWED`);
     }
+  });
+
+  it('H660: SkillError, StdioMessageError, CommandNotFoundError and a policy\'s `broken` are checked too: facts at new, super and broken, never a literal', () => {
+    const probe = `class SkillError extends McpHostError { constructor(m: string) { super(\`server \${m} offers no skills\`); } }
+throw new SkillError(\`server \\\`\${server}\\\` offers no skills\`, 'unsupported');
+throw new StdioMessageError('ignored a message that is not valid JSON-RPC');
+throw new CommandNotFoundError(command, pathValue, 'set \`command\` to the program that starts the server');
+return { source, denied: [], broken: \`\${source} does not hold an object\` };
+// not findings:
+throw new SkillError(server, { reason: 'unsupported' });
+throw new StdioMessageError(this.server, { kind: 'unknownId', id });
+throw new CommandNotFoundError(command, pathValue, { kind: 'install', what: 'Node.js' }, true);
+return { source, denied: [], broken: { kind: 'notObject', file: source } };
+`;
+    const core = literalUserStrings('probe.ts', probe, CORE_CHECK);
+    assert.deepEqual(core.map(f => [f.line, f.sink]), [[1, 'super'], [2, 'new SkillError'], [3, 'new StdioMessageError'], [4, 'new CommandNotFoundError'], [5, 'broken']]);
+    // the four files themselves: nothing left at these sinks, and none of them on CORE_ALLOWED (H560 walks them too)
+    for (const rel of ['src/mcp/skills/skills.ts', 'src/mcp/process/stdoutReader.ts', 'src/mcp/process/jsonrpcShape.ts', 'src/mcp/process/resolveCommand.ts', 'src/mcp/policy/orgPolicy.ts']) {
+      assert.deepEqual(literalUserStrings(rel, read(rel), CORE_CHECK), [], rel);
+      assert.ok(!(rel in CORE_ALLOWED), `${rel} is on CORE_ALLOWED`);
+    }
+    assert.match(read('src/mcp/policy/orgPolicy.ts'), /broken\?: PolicyBreak;/, 'the policy\'s broken is facts');
+    // bystander: an McpHostError with a literal is still found, a t(...) message at broken is not
+    assert.equal(literalUserStrings('p.ts', "throw new McpHostError('the server is gone');", CORE_CHECK).length, 1);
+    assert.deepEqual(literalUserStrings('p.ts', "const p = { broken: l10n.t('the file is broken') };", CORE_CHECK), []);
   });
 
   it('H560: the core allow-list names only literals that are still there', () => {

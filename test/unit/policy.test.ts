@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyPolicy, loadPolicy, parsePolicy, platformPolicyFile, policyVerdict } from '../../src/mcp/policy/orgPolicy';
+import { applyPolicy, loadPolicy, parsePolicy, platformPolicyFile, policyBreakMessage, policyVerdict } from '../../src/mcp/policy/orgPolicy';
 import type { ServerDefinition } from '../../src/mcp/types';
 import { shippedCliCopy } from '../support/shipped';
 import { assertNoProcessesIn, runCli } from '../support/cli';
@@ -87,8 +87,8 @@ describe('Organisation policy: the file is read bounded and fails closed (H451)'
       const t0 = Date.now();
       const p = await loadPolicy(f);
       assert.ok(Date.now() - t0 < 1000, 'within a second');
-      assert.ok(p.broken, f);
-      assert.match(p.broken!, new RegExp(`policy file ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be used`));
+      assert.ok(p.broken?.kind === 'unusable' && p.broken.file === f && typeof p.broken.read !== 'string', f);
+      assert.match(policyBreakMessage(p.broken), new RegExp(`policy file ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be used`));
       assert.equal(policyVerdict(p, stdio('x', 'node', [])).allowed, false);
     }
   });

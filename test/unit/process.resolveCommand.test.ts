@@ -64,7 +64,7 @@ describe('process: resolveCommand', function () {
   });
 
   it('H10: the message for npx reads like the issue asks', () => {
-    const e = new CommandNotFoundError('npx', '/usr/bin:/bin', 'install Node.js or set `command` to an absolute path');
+    const e = new CommandNotFoundError('npx', '/usr/bin:/bin', { kind: 'install', what: 'Node.js' });
     assert.equal(e.message, 'command `npx` not found on PATH (PATH=/usr/bin:/bin); install Node.js or set `command` to an absolute path');
   });
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { LineFramer, OVERFLOW_TAIL_BYTES, utf8Boundary, utf8Head } from '../../src/mcp/process/lineFramer';
-import { describeInvalid, idAtEnd, readHead } from '../../src/mcp/process/jsonrpcShape';
+import { describeInvalid, idAtEnd, readHead, shapeReason } from '../../src/mcp/process/jsonrpcShape';
 import { cutLine, trimTail } from '../../src/mcp/process/stderrLines';
 import { spawnCommand } from '../../src/mcp/process/windowsCommand';
 import { StdioTransport } from '../../src/mcp/process/stdioTransport';
@@ -119,15 +119,21 @@ describe('process: what an invalid JSON-RPC line still tells', () => {
   });
 
   it('describeInvalid names the problem and the request a response answers', () => {
-    assert.deepEqual(describeInvalid({ jsonrpc: '2.0', id: 3, result: {}, error: { code: 1, message: 'x' } }),
+    // the facts, and the clause shapeReason makes of them (English without a bundle)
+    const describe = (value: unknown, detail?: string) => {
+      const { problem, answers } = describeInvalid(value, detail);
+      return { reason: shapeReason(problem), ...(answers !== undefined ? { answers } : {}) };
+    };
+    assert.deepEqual(describeInvalid([1]), { problem: { kind: 'batch' } });
+    assert.deepEqual(describe({ jsonrpc: '2.0', id: 3, result: {}, error: { code: 1, message: 'x' } }),
       { reason: 'a response with both result and error, which JSON-RPC forbids', answers: 3 });
-    assert.deepEqual(describeInvalid({ id: 'a', result: {} }), { reason: 'no "jsonrpc": "2.0"', answers: 'a' });
-    assert.deepEqual(describeInvalid({ jsonrpc: '2.0', id: 4 }), { reason: 'a response with neither result nor error', answers: 4 });
-    assert.equal(describeInvalid({ jsonrpc: '2.0', id: 4, result: 5 }, 'result: expected object').reason, 'a malformed response (result: expected object)');
-    assert.deepEqual(describeInvalid({ jsonrpc: '2.0', method: 7 }), { reason: 'a method that is not a string' });
-    assert.deepEqual(describeInvalid([1]), { reason: 'a JSON array (batches are not part of MCP)' });
-    assert.deepEqual(describeInvalid(null), { reason: 'a JSON null, not an object' });
-    assert.equal(describeInvalid({ jsonrpc: '2.0', id: 1, method: 'x', result: {} }).answers, undefined, 'a request is never taken for a response');
+    assert.deepEqual(describe({ id: 'a', result: {} }), { reason: 'no "jsonrpc": "2.0"', answers: 'a' });
+    assert.deepEqual(describe({ jsonrpc: '2.0', id: 4 }), { reason: 'a response with neither result nor error', answers: 4 });
+    assert.equal(describe({ jsonrpc: '2.0', id: 4, result: 5 }, 'result: expected object').reason, 'a malformed response (result: expected object)');
+    assert.deepEqual(describe({ jsonrpc: '2.0', method: 7 }), { reason: 'a method that is not a string' });
+    assert.deepEqual(describe([1]), { reason: 'a JSON array (batches are not part of MCP)' });
+    assert.deepEqual(describe(null), { reason: 'a JSON null, not an object' });
+    assert.equal(describe({ jsonrpc: '2.0', id: 1, method: 'x', result: {} }).answers, undefined, 'a request is never taken for a response');
   });
 });
 

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BoundedReadError, readBoundedText, parseJsonc, loadPolicy, MAX_POLICY_BYTES, platformPolicyFile, type McpAccess, type OrgPolicy } from '../../mcp';
+import { BoundedReadError, readBoundedText, parseJsonc, loadPolicy, policyBreakMessage, MAX_POLICY_BYTES, platformPolicyFile, type McpAccess, type OrgPolicy } from '../../mcp';
 import { DEFAULT_REGISTRY_URL, registryUrl } from '../settings';
 
 /** The policy file: `mcpHost.policy.file` from machine (user) scope only, else the platform's. */
@@ -125,7 +125,7 @@ export class OrgPolicyWatcher implements vscode.Disposable {
 
   private async read(file: string): Promise<OrgPolicy> {
     const p = await loadPolicy(file);
-    if (p.broken) this.log.error(p.broken);
+    if (p.broken) this.log.error(policyBreakMessage(p.broken));
     else if (p.source) this.log.info(`organisation policy: ${p.source} (${p.allowed ? `${p.allowed.length} allowed` : 'no allow-list'}, ${p.denied.length} denied)`);
     return p;
   }

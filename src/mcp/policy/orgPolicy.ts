@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { BoundedReadError, readBoundedText } from '../boundedRead';
+import { BoundedReadError, readBoundedText, readRefusal, type BoundedReadFacts } from '../boundedRead';
 import { parseJsonc } from '../config/import';
 import type { ConfigError, ServerDefinition } from '../types';
 
@@ -30,8 +30,8 @@ export interface OrgPolicy {
   /** The allow-list; undefined = no allow-list (every server not denied may run). */
   allowed?: PolicyEntry[];
   denied: PolicyEntry[];
-  /** Set when the policy file could not be used: every server is blocked, with this reason. */
-  broken?: string;
+  /** Set when the policy file could not be used: every server is blocked; `policyBreakMessage` says why. */
+  broken?: PolicyBreak;
   /** `chat.mcp.access` (the editor's; `all` when not set). */
   access?: McpAccess;
 }
@@ -53,36 +53,84 @@ export function platformPolicyFile(platform: NodeJS.Platform = process.platform,
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function entryOf(v: unknown): PolicyEntry | string {
-  if (!isObject(v)) return 'is not an object';
+/** What is wrong with one entry of a list (facts; `policyBreakMessage` says it). */
+export type EntryProblem =
+  | { kind: 'notObject' }
+  | { kind: 'keys'; /** The known keys it has (none, or more than one). */ has: string[] }
+  | { kind: 'command' }
+  | { kind: 'emptyString'; key: 'serverName' | 'serverUrl' };
+
+/**
+ * Why an organisation's policy file is broken (issue 40: facts, never English text): not valid JSON, not an object,
+ * a list that is not an array, an entry of no known shape, or a file that cannot be read. `policyBreakMessage` makes
+ * the sentence; callers match on `kind`.
+ */
+export type PolicyBreak =
+  | { kind: 'notJson'; file: string; /** The parser's message. */ detail: string }
+  | { kind: 'notObject'; file: string }
+  | { kind: 'notArray'; file: string; key: PolicyListKey }
+  | { kind: 'badEntry'; file: string; key: PolicyListKey; index: number; problem: EntryProblem }
+  | { kind: 'unusable'; file: string; /** A refused bounded read, else the error's text. */ read: BoundedReadFacts | string };
+
+export type PolicyListKey = 'allowedMcpServers' | 'deniedMcpServers';
+
+/** Why the policy file is broken, in the configured language (English in the CLI): one whole message per situation. */
+export function policyBreakMessage(b: PolicyBreak): string {
+  switch (b.kind) {
+    case 'notJson': return l10n.t('{0} is not valid JSON ({1}); ask your administrator to correct it; until then no MCP server may run', b.file, b.detail);
+    case 'notObject': return l10n.t('{0} does not hold an object; ask your administrator to correct it; until then no MCP server may run', b.file);
+    case 'notArray': return l10n.t('{0}: {1} is not an array; ask your administrator to correct it; until then no MCP server may run', b.file, b.key);
+    case 'badEntry': {
+      const at = `${b.key}[${b.index}]`;
+      const p = b.problem;
+      switch (p.kind) {
+        case 'notObject': return l10n.t('{0}: {1} is not an object; ask your administrator to correct it; until then no MCP server may run', b.file, at);
+        case 'keys': return p.has.length
+          ? l10n.t('{0}: {1} must have exactly one of serverName, serverCommand, serverUrl (it has {2}); ask your administrator to correct it; until then no MCP server may run', b.file, at, p.has.join(', '))
+          : l10n.t('{0}: {1} must have exactly one of serverName, serverCommand, serverUrl (it has none); ask your administrator to correct it; until then no MCP server may run', b.file, at);
+        case 'command': return l10n.t('{0}: {1} serverCommand must be a non-empty array of strings; ask your administrator to correct it; until then no MCP server may run', b.file, at);
+        case 'emptyString': return l10n.t('{0}: {1} {2} must be a non-empty string; ask your administrator to correct it; until then no MCP server may run', b.file, at, p.key);
+      }
+      return p satisfies never;
+    }
+    case 'unusable': {
+      const why = typeof b.read === 'string' ? b.read : readRefusal(b.read);
+      return l10n.t('the organisation\'s policy file {0} cannot be used ({1}); ask your administrator to fix it; until then no MCP server may run', b.file, why);
+    }
+  }
+  return b satisfies never;
+}
+
+function entryOf(v: unknown): PolicyEntry | EntryProblem {
+  if (!isObject(v)) return { kind: 'notObject' };
   const keys = Object.keys(v).filter(k => k === 'serverName' || k === 'serverCommand' || k === 'serverUrl');
-  if (keys.length !== 1) return `must have exactly one of serverName, serverCommand, serverUrl (it has ${keys.length ? keys.join(', ') : 'none'})`;
+  if (keys.length !== 1) return { kind: 'keys', has: keys };
   const k = keys[0];
   if (k === 'serverCommand') {
     const c = v.serverCommand;
-    return Array.isArray(c) && c.length > 0 && c.every(s => typeof s === 'string') ? { serverCommand: c as string[] } : 'serverCommand must be a non-empty array of strings';
+    return Array.isArray(c) && c.length > 0 && c.every(s => typeof s === 'string') ? { serverCommand: c as string[] } : { kind: 'command' };
   }
   const s = v[k];
-  if (typeof s !== 'string' || !s) return `${k} must be a non-empty string`;
+  if (typeof s !== 'string' || !s) return { kind: 'emptyString', key: k as 'serverName' | 'serverUrl' };
   return k === 'serverName' ? { serverName: s } : { serverUrl: s };
 }
 
 /** Parses a managed-settings file's MCP lists; anything it cannot use makes a broken (fail-closed) policy. */
 export function parsePolicy(text: string, source: string): OrgPolicy {
   const { value, errors } = parseJsonc(text, source);
-  const fix = 'ask your administrator to correct it; until then no MCP server may run';
-  if (errors.length) return { source, denied: [], broken: `${source} is not valid JSON (${errors[0].message}); ${fix}` };
+  const broken = (b: PolicyBreak): OrgPolicy => ({ source, denied: [], broken: b });
+  if (errors.length) return broken({ kind: 'notJson', file: source, detail: errors[0].message });
   if (value === undefined) return { source, denied: [] };
-  if (!isObject(value)) return { source, denied: [], broken: `${source} does not hold an object; ${fix}` };
+  if (!isObject(value)) return broken({ kind: 'notObject', file: source });
   const lists: { allowed?: PolicyEntry[]; denied: PolicyEntry[] } = { denied: [] };
   for (const key of ['allowedMcpServers', 'deniedMcpServers'] as const) {
     const raw = value[key];
     if (raw === undefined) continue;
-    if (!Array.isArray(raw)) return { source, denied: [], broken: `${source}: ${key} is not an array; ${fix}` };
+    if (!Array.isArray(raw)) return broken({ kind: 'notArray', file: source, key });
     const entries: PolicyEntry[] = [];
-    for (const [i, item] of raw.entries()) {
+    for (const [index, item] of raw.entries()) {
       const e = entryOf(item);
-      if (typeof e === 'string') return { source, denied: [], broken: `${source}: ${key}[${i}] ${e}; ${fix}` };
+      if ('kind' in e) return broken({ kind: 'badEntry', file: source, key, index, problem: e });
       entries.push(e);
     }
     if (key === 'allowedMcpServers') lists.allowed = entries; else lists.denied = entries;
@@ -96,8 +144,7 @@ export async function loadPolicy(file: string): Promise<OrgPolicy> {
     return parsePolicy(await readBoundedText(file, { maxBytes: MAX_POLICY_BYTES, what: 'policyFile' }), file);
   } catch (err) {
     if (err instanceof BoundedReadError && err.kind === 'missing') return { denied: [] };
-    const why = err instanceof BoundedReadError ? err.why : String(err);
-    return { source: file, denied: [], broken: `the organisation's policy file ${file} cannot be used (${why}); ask your administrator to fix it; until then no MCP server may run` };
+    return { source: file, denied: [], broken: { kind: 'unusable', file, read: err instanceof BoundedReadError ? err.facts : String(err) } };
   }
 }
 
@@ -124,7 +171,7 @@ export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string
  */
 export function policyVerdict(policy: OrgPolicy, def: ServerDefinition, fromRegistry: boolean | string = false): PolicyVerdict {
   const where = policy.source ? ` (${policy.source})` : '';
-  if (policy.broken) return { allowed: false, reason: l10n.t('blocked: {0}', policy.broken) };
+  if (policy.broken) return { allowed: false, reason: l10n.t('blocked: {0}', policyBreakMessage(policy.broken)) };
   if (policy.access === 'none') return { allowed: false, reason: l10n.t('blocked by your organisation\'s policy: chat.mcp.access is "none" (no MCP server may run)') };
   if (policy.access === 'registry' && fromRegistry !== true) {
     const why = typeof fromRegistry === 'string' && fromRegistry ? `: ${fromRegistry}` : '';

@@ -4,16 +4,46 @@
  * timeout). Works on parsed JSON and on the cut head (or tail) of a message too large to parse.
  * SDK-agnostic: plain JSON in, plain values out.
  */
+import * as l10n from '@vscode/l10n';
 
 /** A JSON-RPC request id. */
 export type JsonRpcId = string | number;
 
+/** What is wrong with a parsed value that is not a JSON-RPC message (facts; `shapeReason` says it). */
+export type ShapeProblem =
+  | { kind: 'notObject'; /** `null`, or what `typeof` says. */ type: string }
+  | { kind: 'batch' }
+  | { kind: 'noJsonrpc' }
+  | { kind: 'resultAndError' }
+  | { kind: 'methodNotString' }
+  | { kind: 'neither' }
+  | { kind: 'malformed'; what: 'error' | 'response' | 'request'; /** The schema's first complaint. */ detail?: string };
+
 /** Why a parsed JSON value is not a JSON-RPC message, and which request it answers (if it looks like a response). */
 export interface InvalidShape {
-  /** Short, for a log line: "a response with both result and error". */
-  reason: string;
+  /** What is wrong: `shapeReason` makes the short clause ("a response with both result and error"). */
+  problem: ShapeProblem;
   /** The id of the request this answers, when it is a response (no `method`) with a usable id. */
   answers?: JsonRpcId;
+}
+
+/** The short clause for a log line or a failed request, in the configured language (English in the CLI). */
+export function shapeReason(p: ShapeProblem): string {
+  switch (p.kind) {
+    case 'notObject': return l10n.t('a JSON {0}, not an object', p.type);
+    case 'batch': return l10n.t('a JSON array (batches are not part of MCP)');
+    case 'noJsonrpc': return l10n.t('no "jsonrpc": "2.0"');
+    case 'resultAndError': return l10n.t('a response with both result and error, which JSON-RPC forbids');
+    case 'methodNotString': return l10n.t('a method that is not a string');
+    case 'neither': return l10n.t('a response with neither result nor error');
+    case 'malformed':
+      switch (p.what) {
+        case 'error': return p.detail === undefined ? l10n.t('a malformed error response') : l10n.t('a malformed error response ({0})', p.detail);
+        case 'response': return p.detail === undefined ? l10n.t('a malformed response') : l10n.t('a malformed response ({0})', p.detail);
+        case 'request': return p.detail === undefined ? l10n.t('a malformed request or notification') : l10n.t('a malformed request or notification ({0})', p.detail);
+      }
+  }
+  return p satisfies never;
 }
 
 /**
@@ -21,19 +51,20 @@ export interface InvalidShape {
  * (optional), used when nothing more specific is found.
  */
 export function describeInvalid(value: unknown, detail?: string): InvalidShape {
-  if (value === null || typeof value !== 'object') return { reason: `a JSON ${value === null ? 'null' : typeof value}, not an object` };
-  if (Array.isArray(value)) return { reason: 'a JSON array (batches are not part of MCP)' };
+  if (value === null || typeof value !== 'object') return { problem: { kind: 'notObject', type: value === null ? 'null' : typeof value } };
+  if (Array.isArray(value)) return { problem: { kind: 'batch' } };
   const o = value as Record<string, unknown>;
   const isResponse = !('method' in o) && ('result' in o || 'error' in o || 'id' in o);
   const answers = isResponse && isId(o.id) ? o.id : undefined;
   const withId = answers === undefined ? {} : { answers };
-  if (o.jsonrpc !== '2.0') return { reason: 'no "jsonrpc": "2.0"', ...withId };
-  if ('result' in o && 'error' in o) return { reason: 'a response with both result and error, which JSON-RPC forbids', ...withId };
-  if ('method' in o && typeof o.method !== 'string') return { reason: 'a method that is not a string' };
-  if (isResponse && !('result' in o) && !('error' in o)) return { reason: 'a response with neither result nor error', ...withId };
-  if (isResponse && 'error' in o) return { reason: `a malformed error response${detail ? ` (${detail})` : ''}`, ...withId };
-  if (isResponse) return { reason: `a malformed response${detail ? ` (${detail})` : ''}`, ...withId };
-  return { reason: `a malformed request or notification${detail ? ` (${detail})` : ''}` };
+  const said = detail ? { detail } : {};
+  if (o.jsonrpc !== '2.0') return { problem: { kind: 'noJsonrpc' }, ...withId };
+  if ('result' in o && 'error' in o) return { problem: { kind: 'resultAndError' }, ...withId };
+  if ('method' in o && typeof o.method !== 'string') return { problem: { kind: 'methodNotString' } };
+  if (isResponse && !('result' in o) && !('error' in o)) return { problem: { kind: 'neither' }, ...withId };
+  if (isResponse && 'error' in o) return { problem: { kind: 'malformed', what: 'error', ...said }, ...withId };
+  if (isResponse) return { problem: { kind: 'malformed', what: 'response', ...said }, ...withId };
+  return { problem: { kind: 'malformed', what: 'request', ...said } };
 }
 
 function isId(v: unknown): v is JsonRpcId {

@@ -25,6 +25,36 @@ export interface ResolvedCommand {
   searched: string[];
 }
 
+/**
+ * How to fix a command that was not found (issue 40: facts, never English text; `commandFix` says it): install the
+ * program (`what`: a product name such as "Node.js", or the command in backticks), split a whole command line, fix a
+ * path that holds no program, make a file executable, or fill in an empty `command`.
+ */
+export type CommandFix =
+  | { kind: 'empty' }
+  | { kind: 'install'; what: string }
+  | { kind: 'split'; program: string; /** The other words, as JSON. */ args: string; installed: boolean }
+  | { kind: 'noFile'; full: string; /** Set when `command` was relative: the folder it was resolved against. */ cwd?: string }
+  | { kind: 'directory'; full: string }
+  | { kind: 'notExecutable'; full: string };
+
+/** How to fix it, in the configured language (English in the CLI): one whole message per fix. */
+export function commandFix(f: CommandFix): string {
+  switch (f.kind) {
+    case 'empty': return l10n.t('set `command` to the program that starts the server');
+    case 'install': return l10n.t('install {0} or set `command` to an absolute path', f.what);
+    case 'split': return f.installed
+      ? l10n.t('`command` holds a whole command line: set `command` to `{0}` and `args` to {1}', f.program, f.args)
+      : l10n.t('`command` holds a whole command line: set `command` to the program (`{0}`, which is not installed either) and `args` to {1}', f.program, f.args);
+    case 'noFile': return f.cwd === undefined
+      ? l10n.t('no executable file at {0}; fix the path in `command`', f.full)
+      : l10n.t('no executable file at {0} (relative to {1}); set `cwd` or use an absolute path in `command`', f.full, f.cwd);
+    case 'directory': return l10n.t('{0} is a directory, not a program; set `command` to the program inside it', f.full);
+    case 'notExecutable': return l10n.t('{0} exists but is not executable; make it executable (chmod +x) or set `command` to its interpreter (e.g. node) and put the file in `args`', f.full);
+  }
+  return f satisfies never;
+}
+
 /** The command could not be found anywhere; the message names the command, the PATH and the fix. */
 export class CommandNotFoundError extends Error {
   /** Directories looked at, in order (filled in by resolveCommand). */
@@ -35,12 +65,21 @@ export class CommandNotFoundError extends Error {
     readonly command: string,
     /** The PATH that was searched. */
     readonly pathValue: string,
-    /** How to fix it, e.g. "install Node.js or set `command` to an absolute path". */
-    readonly hint: string,
+    /** How to fix it (`commandFix` says it), e.g. install Node.js or set `command` to an absolute path. */
+    readonly fix: CommandFix,
+    /** `command` was a path (not searched for on PATH): the message does not show the PATH. */
+    readonly isPath = false,
   ) {
     // `(PATH=…)` goes in as a value: the failure toast cuts it out by that shape (src/extension/ui/failureNotice.ts)
-    super(l10n.t('command `{0}` not found on PATH {1}; {2}', command, `(PATH=${pathValue})`, hint));
+    super(isPath
+      ? l10n.t('command `{0}` not found: {1}', command, commandFix(fix))
+      : l10n.t('command `{0}` not found on PATH {1}; {2}', command, `(PATH=${pathValue})`, commandFix(fix)));
     this.name = 'CommandNotFoundError';
+  }
+
+  /** How to fix it, in the configured language. */
+  get hint(): string {
+    return commandFix(this.fix);
   }
 }
 
@@ -65,7 +104,7 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
   const exts = executableExtensions(env);
 
   if (command.trim() === '') {
-    throw new CommandNotFoundError(command, pathValue, 'set `command` to the program that starts the server');
+    throw new CommandNotFoundError(command, pathValue, { kind: 'empty' });
   }
 
   // `~/bin/server` means the home directory, as in a terminal.
@@ -83,10 +122,7 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
     if (hit) return { path: hit, via, searched };
     const split = await wholeCommandLineHint(command, opts) ?? await notRunnableHint(full);
     const err = new CommandNotFoundError(command, pathValue, split ?? (
-      via === 'absolute'
-        ? l10n.t('no executable file at {0}; fix the path in `command`', full)
-        : l10n.t('no executable file at {0} (relative to {1}); set `cwd` or use an absolute path in `command`', full, opts.cwd ?? process.cwd())));
-    err.message = l10n.t('command `{0}` not found: {1}', command, err.hint);
+      via === 'absolute' ? { kind: 'noFile', full } : { kind: 'noFile', full, cwd: opts.cwd ?? process.cwd() }), true);
     err.searched = searched;
     throw err;
   }
@@ -127,15 +163,12 @@ export async function resolveCommand(command: string, opts: ResolveCommandOption
 }
 
 /** `"npx -y some-server"` in `command`: say to split it (as a shell would, quotes kept), naming the program if it exists. */
-async function wholeCommandLineHint(command: string, opts: ResolveCommandOptions): Promise<string | undefined> {
+async function wholeCommandLineHint(command: string, opts: ResolveCommandOptions): Promise<CommandFix | undefined> {
   const words = tokenize(command);
   if (words.length < 2) return undefined;
   const [program, ...rest] = words;
   const found = await resolveCommand(program, opts).then(() => true, () => false);
-  const args = JSON.stringify(rest);
-  return found
-    ? l10n.t('`command` holds a whole command line: set `command` to `{0}` and `args` to {1}', program, args)
-    : l10n.t('`command` holds a whole command line: set `command` to the program (`{0}`, which is not installed either) and `args` to {1}', program, args);
+  return { kind: 'split', program, args: JSON.stringify(rest), installed: found };
 }
 
 /**
@@ -154,9 +187,9 @@ export function withPathPrefix(env: NodeJS.ProcessEnv, dir: string): NodeJS.Proc
 // ---------------------------------------------------------------------------------------------
 
 /** What to tell the user to install for well-known launchers. */
-function hintFor(command: string): string {
+function hintFor(command: string): CommandFix {
   const base = path.basename(command).toLowerCase().replace(/\.(exe|cmd|bat)$/, '');
-  const install = (what: string) => l10n.t('install {0} or set `command` to an absolute path', what);
+  const install = (what: string): CommandFix => ({ kind: 'install', what });
   switch (base) {
     case 'node': case 'npx': case 'npm': case 'pnpm': case 'yarn': case 'corepack':
       return install('Node.js');
@@ -213,11 +246,10 @@ async function findInDir(dir: string, name: string, exts: string[]): Promise<str
 }
 
 /** Why a path that exists cannot be run (a directory, no execute permission), naming `command`; undefined if it does not exist. */
-async function notRunnableHint(full: string): Promise<string | undefined> {
+async function notRunnableHint(full: string): Promise<CommandFix | undefined> {
   try {
     const st = await fsp.stat(full);
-    if (st.isDirectory()) return `${full} is a directory, not a program; set \`command\` to the program inside it`;
-    return `${full} exists but is not executable; make it executable (chmod +x) or set \`command\` to its interpreter (e.g. node) and put the file in \`args\``;
+    return st.isDirectory() ? { kind: 'directory', full } : { kind: 'notExecutable', full };
   } catch {
     return undefined;
   }

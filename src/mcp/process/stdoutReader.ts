@@ -14,9 +14,10 @@ import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HOST_REJECTED, messageOf } from '../errors';
 import { limitMessage, MAX_NESTING_DEPTH, type LimitSituation } from '../limits';
-import { formatBytes } from '../logging/humanText';
+import { formatBytes, formatNumber } from '../logging/humanText';
+import * as l10n from '@vscode/l10n';
 import { LineFramer, stripCr, utf8Boundary } from './lineFramer';
-import { describeInvalid, idAtEnd, readHead, type JsonRpcId } from './jsonrpcShape';
+import { describeInvalid, idAtEnd, readHead, shapeReason, type JsonRpcId, type ShapeProblem } from './jsonrpcShape';
 import { JsonDepthError, PARSE_SLICE_MS, SlicedJsonParser } from './slicedJson';
 import { parseJson } from './parseJson';
 
@@ -34,10 +35,61 @@ export const SLICED_PARSE_MIN_BYTES = 1024 * 1024;
 /** Lines waiting behind a big one: past this many bytes, stdout is paused until the queue drains. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
+/** The start of a dropped line, JSON-quoted (control characters escaped), and how long the whole line was when cut. */
+export interface LinePreview {
+  /** At most 200 characters, JSON-quoted. */
+  start: string;
+  /** A big line, of which only the start was decoded: its size in bytes. */
+  bytes?: number;
+  /** A line longer than the start shown: its length in characters. */
+  chars?: number;
+}
+
+/**
+ * What a server wrote that the transport dropped (issue 40: facts, never English text; `droppedMessage` says it).
+ * `request`: the JSON of the id it answers; `failed`, that request was failed at once.
+ */
+export type DroppedLine =
+  | { kind: 'tooDeep'; preview: LinePreview; /** The request it answered, failed at once. */ failed?: string }
+  | { kind: 'notJson'; /** The parser's message, cut. */ detail: string; preview: LinePreview }
+  | { kind: 'invalid'; problem: ShapeProblem; preview: LinePreview; request?: { id: string; failed: boolean } }
+  | { kind: 'unknownId'; /** The id's JSON, cut. */ id: string }
+  | { kind: 'limit'; situation: LimitSituation; /** The limit in force (bytes). */ max: number }
+  | { kind: 'tooMany'; max: number };
+
+/** The log line for a dropped line, in the configured language (English in the CLI): one whole message per situation. */
+export function droppedMessage(server: string, d: DroppedLine): string {
+  switch (d.kind) {
+    case 'tooDeep': {
+      const depth = formatNumber(MAX_NESTING_DEPTH, 'grouped');
+      return d.failed === undefined
+        ? l10n.t('ignored a message nested deeper than {0} levels; the host does not take it: {1}', depth, previewText(d.preview))
+        : l10n.t('a message that is not valid JSON-RPC failed request {0}: a message nested deeper than {1} levels; the host does not take it: {2}', d.failed, depth, previewText(d.preview));
+    }
+    case 'notJson': return l10n.t('ignored a message that is not valid JSON-RPC: not JSON ({0}): {1}', d.detail, previewText(d.preview));
+    case 'invalid':
+      if (!d.request) return l10n.t('ignored a message that is not valid JSON-RPC: {0}: {1}', shapeReason(d.problem), previewText(d.preview));
+      return d.request.failed
+        ? l10n.t('a message that is not valid JSON-RPC failed request {0}: {1}: {2}', d.request.id, shapeReason(d.problem), previewText(d.preview))
+        : l10n.t('ignored a message that is not valid JSON-RPC: {0} (for request {1}, which is not waiting): {2}', shapeReason(d.problem), d.request.id, previewText(d.preview));
+    case 'unknownId': return l10n.t('ignored a response with an unknown message ID {0}: no request of ours is waiting for it', d.id);
+    case 'limit': return limitMessage(server, d.max, d.situation);
+    case 'tooMany': return l10n.t('server `{0}` sent more than {1} messages that were dropped; further ones are dropped without a message', server, String(d.max));
+  }
+  return d satisfies never;
+}
+
+/** A line's preview: its quoted start, and its whole size when cut. */
+function previewText(p: LinePreview): string {
+  if (p.bytes !== undefined) return l10n.t('{0}… ({1} bytes)', p.start, String(p.bytes));
+  if (p.chars !== undefined) return l10n.t('{0}… ({1} characters)', p.start, String(p.chars));
+  return p.start;
+}
+
 /** Something a server wrote that the transport dropped (not valid JSON-RPC, or over a limit): log it as a warning. */
 export class StdioMessageError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly server: string, readonly dropped: DroppedLine) {
+    super(droppedMessage(server, dropped));
     this.name = 'StdioMessageError';
   }
 }
@@ -224,16 +276,16 @@ export class StdoutReader {
       if (err instanceof JsonDepthError) {
         // Nested too deep for anything downstream to walk: the request it answers fails now, naming the server.
         const head = readHead(start);
-        const why = `a message nested deeper than ${MAX_NESTING_DEPTH.toLocaleString('en-US')} levels; the host does not take it`;
         if (head.id !== undefined && !head.method
-          && this.failRequest(head.id, `server \`${this.server}\` answered request ${JSON.stringify(head.id)} with ${why}`)) {
-          this.report(`a message that is not valid JSON-RPC failed request ${JSON.stringify(head.id)}: ${why}: ${preview(start, body.length)}`);
+          && this.failRequest(head.id, l10n.t('server `{0}` answered request {1} with a message nested deeper than {2} levels; the host does not take it',
+            this.server, JSON.stringify(head.id), formatNumber(MAX_NESTING_DEPTH, 'grouped')))) {
+          this.report({ kind: 'tooDeep', failed: JSON.stringify(head.id), preview: preview(start, body.length) });
           return true;
         }
-        this.report(`ignored ${why}: ${preview(start, body.length)}`);
+        this.report({ kind: 'tooDeep', preview: preview(start, body.length) });
         return true;
       }
-      this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(err), 120)}): ${preview(start, body.length)}`);
+      this.report({ kind: 'notJson', detail: cut(messageOf(err), 120), preview: preview(start, body.length) });
       return true;
     }
     this.parser = undefined;
@@ -252,7 +304,7 @@ export class StdoutReader {
   private deliver(message: JSONRPCMessage): void {
     if ('id' in message && message.id !== undefined && !('method' in message) && !this.outstanding.delete(idKey(message.id))) {
       // Said here, short: the SDK would put the whole message (up to the cap) into its error text.
-      this.report(`ignored a response with an unknown message ID ${cut(JSON.stringify(message.id), 100)}: no request of ours is waiting for it`);
+      this.report({ kind: 'unknownId', id: cut(JSON.stringify(message.id), 100) });
       return;
     }
     this.sink.message(message);
@@ -264,24 +316,22 @@ export class StdoutReader {
     try {
       value = parseJson(text);
     } catch (e) {
-      this.report(`ignored a message that is not valid JSON-RPC: not JSON (${cut(messageOf(e), 120)}): ${preview(text)}`);
+      this.report({ kind: 'notJson', detail: cut(messageOf(e), 120), preview: preview(text) });
       return;
     }
     this.rejectValue(value, err, preview(text));
   }
 
   /** Parsed JSON the schema refused (`shown`: the line's preview). */
-  private rejectValue(value: unknown, err: unknown, shown: string): void {
-    const shape = describeInvalid(value, firstIssue(err));
-    if (shape.answers === undefined) {
-      this.report(`ignored a message that is not valid JSON-RPC: ${shape.reason}: ${shown}`);
+  private rejectValue(value: unknown, err: unknown, shown: LinePreview): void {
+    const { problem, answers } = describeInvalid(value, firstIssue(err));
+    if (answers === undefined) {
+      this.report({ kind: 'invalid', problem, preview: shown });
       return;
     }
-    const id = JSON.stringify(shape.answers);
-    const failed = this.failRequest(shape.answers, `server \`${this.server}\` answered request ${id} with ${shape.reason}`);
-    this.report(failed
-      ? `a message that is not valid JSON-RPC failed request ${id}: ${shape.reason}: ${shown}`
-      : `ignored a message that is not valid JSON-RPC: ${shape.reason} (for request ${id}, which is not waiting): ${shown}`);
+    const id = JSON.stringify(answers);
+    const failed = this.failRequest(answers, l10n.t('server `{0}` answered request {1} with {2}', this.server, id, shapeReason(problem)));
+    this.report({ kind: 'invalid', problem, preview: shown, request: { id, failed } });
   }
 
   private onOversizeStart(head: Buffer): void {
@@ -300,7 +350,7 @@ export class StdoutReader {
       const atEnd = idAtEnd(tail.toString('utf8'));
       if (atEnd !== undefined && this.failRequest(atEnd, this.oversizeMessage({ kind: 'answerTooLarge', request: JSON.stringify(atEnd) }))) id = atEnd;
     }
-    this.report(this.oversizeMessage({ kind: 'stdoutDropped', size: formatBytes(total), request: id !== undefined ? JSON.stringify(id) : undefined }));
+    this.report({ kind: 'limit', max: this.maxMessageBytes, situation: { kind: 'stdoutDropped', size: formatBytes(total), request: id !== undefined ? JSON.stringify(id) : undefined } });
   }
 
   private oversizeMessage(what: LimitSituation): string {
@@ -317,12 +367,10 @@ export class StdoutReader {
     return true;
   }
 
-  private report(what: string): void {
+  private report(what: DroppedLine): void {
     this.invalidLines++;
     if (this.invalidLines > MAX_REPORTED_INVALID_LINES + 1) return;
-    const error = new StdioMessageError(this.invalidLines > MAX_REPORTED_INVALID_LINES
-      ? `server \`${this.server}\` sent more than ${MAX_REPORTED_INVALID_LINES} messages that were dropped; further ones are dropped without a message`
-      : what);
+    const error = new StdioMessageError(this.server, this.invalidLines > MAX_REPORTED_INVALID_LINES ? { kind: 'tooMany', max: MAX_REPORTED_INVALID_LINES } : what);
     this.sink.dropped(error);
   }
 }
@@ -359,9 +407,9 @@ function cut(s: string, max: number): string {
  * The start of a line, JSON-quoted (control characters escaped), for a log line. `totalBytes` (a big line, of which
  * only the start was decoded): its size is said in bytes.
  */
-function preview(text: string, totalBytes?: number): string {
-  if (totalBytes !== undefined) return `${JSON.stringify(text.slice(0, 200))}… (${totalBytes} bytes)`;
-  return text.length > 200 ? `${JSON.stringify(text.slice(0, 200))}… (${text.length} characters)` : JSON.stringify(text);
+function preview(text: string, totalBytes?: number): LinePreview {
+  if (totalBytes !== undefined) return { start: JSON.stringify(text.slice(0, 200)), bytes: totalBytes };
+  return text.length > 200 ? { start: JSON.stringify(text.slice(0, 200)), chars: text.length } : { start: JSON.stringify(text) };
 }
 
 /** The first characters of a big line (a few hundred bytes decoded, never the whole line). */

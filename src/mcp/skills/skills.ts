@@ -13,6 +13,7 @@ import { McpHostError, messageOf } from '../errors';
 import { limitMessage, type Limits } from '../limits';
 import { approxJsonSize } from '../jsonWalks';
 import { shownName } from '../logging/humanText';
+import * as l10n from '@vscode/l10n';
 
 export { SKILLS_EXTENSION_ID };
 
@@ -51,11 +52,46 @@ export interface LoadedSkillFile {
   verified: boolean;
 }
 
+/**
+ * Why a skill (or one of its files) was refused (issue 40: facts, never English text; `skillRefusal` says it). The
+ * skill, file and texts from the server or the SDK are already cut for display (`shownName`).
+ */
+export type SkillRefusal =
+  | { reason: 'unsupported' }
+  | { reason: 'unknown'; skill: string }
+  | { reason: 'oversize'; skill: string; file: string; files: number; bytes: number }
+  | { reason: 'size' | 'digest'; skill: string; file: string }
+  | { reason: 'frontmatter'; skill: string; file: string; /** The SDK's differences (at most five), or none. */ differences: string[] }
+  | { reason: 'unlisted'; skill: string; file: string; /** The SDK's own words, when it refused the reference itself. */ detail?: string }
+  | { reason: 'read'; skill: string; file: string; cause: string };
+
+/** Why a skill was refused, in the configured language (English in the CLI): one whole message per situation. */
+export function skillRefusal(server: string, r: SkillRefusal): string {
+  switch (r.reason) {
+    case 'unsupported': return l10n.t('server `{0}` offers no skills', server);
+    case 'unknown': return l10n.t('server `{0}` lists no skill `{1}`', server, r.skill);
+    case 'oversize': return l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, the skill lists {3} files of {4} bytes (a host loads skills up to {5} files and {6} bytes)',
+      server, r.skill, r.file, String(r.files), String(r.bytes), String(SKILL_LIMITS.files), String(SKILL_LIMITS.bytes));
+    case 'digest': return l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, its digest does not match the skill entry; the skill was not loaded', server, r.skill, r.file);
+    case 'size': return l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, its size does not match the skill entry; the skill was not loaded', server, r.skill, r.file);
+    case 'frontmatter': return r.differences.length
+      ? l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, its frontmatter does not match the skill entry ({3}); the skill was not loaded', server, r.skill, r.file, r.differences.join('; '))
+      : l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, its frontmatter does not match the skill entry; the skill was not loaded', server, r.skill, r.file);
+    case 'unlisted': return r.detail === undefined
+      ? l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, the skill entry does not list it; the skill was not loaded', server, r.skill, r.file)
+      : l10n.t('server `{0}`, skill `{1}`, file `{2}`: refused, {3}', server, r.skill, r.file, r.detail);
+    case 'read': return l10n.t('server `{0}`, skill `{1}`, file `{2}`: could not be read: {3}', server, r.skill, r.file, r.cause);
+  }
+  return r satisfies never;
+}
+
 /** A skill file refused: verification failed, the entry is over the host's limits, or no such skill. */
 export class SkillError extends McpHostError {
-  constructor(message: string, readonly reason: 'unknown' | 'unsupported' | 'unlisted' | 'size' | 'digest' | 'frontmatter' | 'oversize' | 'read', options?: { cause?: unknown }) {
-    super(message, undefined, options);
+  readonly reason: SkillRefusal['reason'];
+  constructor(readonly server: string, readonly refusal: SkillRefusal, options?: { cause?: unknown }) {
+    super(skillRefusal(server, refusal), undefined, options);
     this.name = 'SkillError';
+    this.reason = refusal.reason;
   }
 }
 
@@ -152,17 +188,15 @@ export class ServerSkills {
   async read(nameOrUri: string, ref?: string, signal?: AbortSignal): Promise<LoadedSkillFile> {
     const server = this.host.name();
     const sc = this.skillsClient;
-    if (!sc?.supported) throw new SkillError(`server \`${server}\` offers no skills`, 'unsupported');
+    if (!sc?.supported) throw new SkillError(server, { reason: 'unsupported' });
     const i = this.indexOf(nameOrUri);
     const entry = this.entries[i];
-    if (!entry) throw new SkillError(`server \`${server}\` lists no skill \`${shownName(nameOrUri)}\``, 'unknown');
-    const skill = shownName(entry.frontmatter.name);
-    const file = ref ?? 'SKILL.md';
-    const where = `server \`${server}\`, skill \`${skill}\`, file \`${shownName(file, 200)}\``;
+    if (!entry) throw new SkillError(server, { reason: 'unknown', skill: shownName(nameOrUri) });
+    const at = { skill: shownName(entry.frontmatter.name), file: shownName(ref ?? 'SKILL.md', 200) };
     if (Array.isArray(entry.resources)) {
       const total = entry.resources.reduce((n, r) => n + r.size, 0);
       if (entry.resources.length > SKILL_LIMITS.files || total > SKILL_LIMITS.bytes) {
-        throw new SkillError(`${where}: refused, the skill lists ${entry.resources.length} files of ${total} bytes (a host loads skills up to ${SKILL_LIMITS.files} files and ${SKILL_LIMITS.bytes} bytes)`, 'oversize');
+        throw new SkillError(server, { reason: 'oversize', ...at, files: entry.resources.length, bytes: total });
       }
     }
     try {
@@ -171,14 +205,13 @@ export class ServerSkills {
       return { server, skill: entry.frontmatter.name, uri: f.uri, text, ...(f.body !== undefined ? { body: f.body } : {}), verified: f.verified };
     } catch (err) {
       if (err instanceof SkillVerificationError) {
-        const why = err.reason === 'digest' ? 'its digest does not match the skill entry'
-          : err.reason === 'size' ? 'its size does not match the skill entry'
-            : err.reason === 'unlisted' ? 'the skill entry does not list it'
-              : `its frontmatter does not match the skill entry${err.differences.length ? ` (${err.differences.slice(0, 5).map(d => shownName(d, 120)).join('; ')})` : ''}`;
-        throw new SkillError(`${where}: refused, ${why}; the skill was not loaded`, err.reason, { cause: err });
+        const refusal: SkillRefusal = err.reason === 'frontmatter'
+          ? { reason: 'frontmatter', ...at, differences: err.differences.slice(0, 5).map(d => shownName(d, 120)) }
+          : { reason: err.reason, ...at };
+        throw new SkillError(server, refusal, { cause: err });
       }
-      if (err instanceof TypeError) throw new SkillError(`${where}: refused, ${shownName(err.message, 300)}`, 'unlisted', { cause: err });
-      throw new SkillError(`${where}: could not be read: ${messageOf(err)}`, 'read', { cause: err });
+      if (err instanceof TypeError) throw new SkillError(server, { reason: 'unlisted', ...at, detail: shownName(err.message, 300) }, { cause: err });
+      throw new SkillError(server, { reason: 'read', ...at, cause: messageOf(err) }, { cause: err });
     }
   }
 
