@@ -8,18 +8,19 @@ import { SchemaCompiler, SchemaRefusedError, prepareSchemaChecks } from '../../s
 
 describe('schema: the meta-schema check is prepared in turns', () => {
   it('H654: prepareSchemaChecks yields to the event loop between its steps, once per dialect; checks answer as before', async () => {
+    // Measured on 2019-09, which only this test prepares (the catalogue prepares 2020-12, so in a whole unit run that
+    // one may be prepared already): whatever an earlier test loaded (ajv, the dialect's checker), each of the
+    // dialect's meta-schemas (its vocabularies' and its own) is compiled in a turn of its own.
     let turns = 0;
     let done = false;
     const tick = () => { turns++; if (!done) setImmediate(tick); };
     setImmediate(tick);
-    const first = prepareSchemaChecks();
-    assert.equal(prepareSchemaChecks(), first, 'one preparation per dialect');
+    const first = prepareSchemaChecks('2019-09');
+    assert.equal(prepareSchemaChecks('2019-09'), first, 'one preparation per dialect');
     await first;
     done = true;
-    // ajv's module, the checker, 2020-12's seven vocabularies and its own meta-schema: a turn each (fewer when a test
-    // before this one in the same process loaded ajv already).
-    assert.ok(turns >= 8, `the event loop ran ${turns} turns during the preparation`);
-    await prepareSchemaChecks('2019-09');
+    assert.ok(turns >= 6, `the event loop ran ${turns} turns during the preparation`);
+    await prepareSchemaChecks();
 
     const c = new SchemaCompiler('prep');
     assert.equal(c.precheck({ type: 'object', properties: { q: { type: 'string', pattern: '^[a-z]+$' } } }, 'tool `ok` inputSchema'), undefined, 'the bystander: a valid schema passes');
