@@ -40,6 +40,11 @@ export interface TestSeams {
   openBrowser?: (server: string, url: string) => Promise<void>;
   /** The external-URL dialog and open (App links, URL elicitation, OAuth sign-in), all or some. */
   externalUrlUi?: Partial<ExternalUrlUi>;
+  /**
+   * Not a dialog: the record of every server a launch-consent question was asked about (by the dialog or the seam),
+   * with `performance.now()` then, newest last; kept by LaunchConsent from activation on, in test mode only (H641).
+   */
+  consentAsked?: { server: string; at: number }[];
 }
 
 /** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
@@ -64,12 +69,16 @@ export interface TestSupport {
   setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** OAuth's browser step. */
   setOpenBrowser(open: ((server: string, url: string) => Promise<void>) | undefined): void;
+  /** Every server a launch-consent question was asked about since activation (`at`: performance.now()), oldest first. */
+  readonly consentAsked: readonly { server: string; at: number }[];
   /** Every quick pick and input box the commands and `@mcp` showed (title, placeholder, prompt, items), the newest 20, newest last. */
   readonly quickInputs: readonly ShownQuickInput[];
 }
 
 /** The test support over `seams` (the object the features were given). */
 export function createTestSupport(seams: TestSeams): TestSupport {
+  // The record LaunchConsent keeps from activation on (it may hold the first sync's questions already).
+  const consentAsked = seams.consentAsked = seams.consentAsked ?? [];
   return {
     setConsentPrompt: p => { seams.consentPrompt = p; },
     setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },
@@ -81,6 +90,7 @@ export function createTestSupport(seams: TestSeams): TestSupport {
     setElicitUi: ui => { seams.elicitUi = ui; },
     setUrlElicitUi: ui => { seams.urlElicitUi = ui; },
     setOpenBrowser: open => { seams.openBrowser = open; },
+    consentAsked,
     quickInputs,
   };
 }
