@@ -106,8 +106,9 @@ export interface McpHostExtensionApi {
   /**
    * Ms from the start of `activate()` to each step of activation and of the first settings sync (read by the activation
    * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
-   * reached reconcile), decided (reconcile returned); then reconciled, views, chat, gateway, commands, activated (what
-   * the first sync does not need). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
+   * reached reconcile), decided (reconcile returned); key (the installation key read from SecretStorage, which the
+   * first sync does not wait for: issue 41) and, when a server's launch consent waited for it, decided with key; then
+   * reconciled, views, chat, gateway, commands, activated (what the first sync does not need; views on after the key). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
    * of `activate()` (src/extension/ui/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
    */
   activationSteps(): Record<string, number>;
@@ -116,9 +117,10 @@ export interface McpHostExtensionApi {
 /**
  * Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. What the
  * first settings sync needs to decide what starts (the host, its logs, consent, inputs) is built first and the sync
- * runs to `reconcile` before anything else; what a start needs (limits, sandbox options, trace, the catalogue cache)
- * follows at once, then the views, chat, App views, forms, the gateway, the commands and the status item, still before
- * activation ends (no server starts before them: `reconcile` issues each start in a turn of its own).
+ * runs to `reconcile` before anything else, without waiting for the installation key (issue 41); what a start needs
+ * (limits, sandbox options, trace) follows at once, then, once the key was read, the catalogue cache, the views, chat,
+ * App views, forms, the gateway, the commands and the status item, still before activation ends (`reconcile` issues
+ * each start in a turn of its own, and a start waits for the key before its era-verdict lookup).
  */
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostExtensionApi> {
   const activationStart = performance.now();

@@ -48,6 +48,17 @@ export class ServerController extends ServerGates {
     // Issue 41: only the first sync decides before the installation key (SecretStorage) was read, server by server; a
     // later one waits for it (any lookup below may be keyed), at most once.
     if (!marks && !this.keyState.has()) await this.keyState.ready;
+    // The one-time re-keying of stored state (migrateKeys) needs this sync's resolved definitions and runs before the
+    // first keyed lookup: at the gate below when the key is there, else first of all that waits for the key (this
+    // handler is registered in activation's own turn, before activation's keyed part and any start).
+    const resolvedDefs: { defs?: ServerDefinition[] } = {};
+    const migrate = () => {
+      const m = this.migrateKeys;
+      if (!resolvedDefs.defs || !m) return;
+      this.migrateKeys = undefined;
+      try { m(resolvedDefs.defs); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
+    };
+    if (marks && !this.keyState.has()) void this.keyState.ready.then(migrate);
     const config = settings.snapshot();
     const servers = settings.serversSetting(config);
     const inputs = settings.inputsSetting(config);
@@ -166,18 +177,12 @@ export class ServerController extends ServerGates {
         resolved.splice(0, resolved.length, ...resolved.filter(r => !out.has(r.def.name)));
       }
     }
-    const migrate = () => {
-      const m = this.migrateKeys;
-      this.migrateKeys = undefined;
-      try { m?.(resolved.map(r => r.def)); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
-    };
     // Issue 41: without the installation key, a server whose start needs no keyed state is decided now; the others
     // (launch consent, MCP Host's record of servers it added) are held back, neither started nor asked about, until
-    // the key is read below. The re-keying of stored state runs before the first keyed lookup: registered now, it runs
-    // first of all that waits for the key (activation's keyed part, a start's era verdict, the wait below).
+    // the key is read below.
+    resolvedDefs.defs = resolved.map(r => r.def);
     const keyed = this.keyState.has();
     if (keyed) migrate();
-    else void this.keyState.ready.then(migrate);
     const first = this.gateAll(resolved, trusted, keyed);
     const { deferred } = first;
     let { defs, ask, blocked } = first;
@@ -212,6 +217,7 @@ export class ServerController extends ServerGates {
       // (its autoStart turns true: host.ts update), one waiting for consent is asked now, once.
       this.log.info(`settings: ${countOf(deferred, 'server')} wait for the installation key (SecretStorage) to read their launch consent`);
       await this.keyState.ready;
+      migrate();
       ({ defs, ask, blocked } = this.gateAll(resolved, trusted, true));
       this.blocked.clear();
       for (const [k, v] of blocked) this.blocked.set(k, v);
