@@ -57,7 +57,9 @@ export const STAND_IN_FILE = 'vscode-policy.json';
 let standIn: { access?: McpAccess; gallery?: string } = {};
 
 async function readStandIn(root: string | undefined): Promise<typeof standIn> {
-  if (!root) return {};
+  // No file (the common case, as for the real policy file below): known at once, so the first settings sync does not
+  // wait for I/O before it decides what starts (issue 41: it no longer overlaps the installation key's read).
+  if (!root || !fs.existsSync(path.join(root, STAND_IN_FILE))) return {};
   try {
     const { value } = parseJsonc(await readBoundedText(path.join(root, STAND_IN_FILE), { maxBytes: MAX_POLICY_BYTES, what: 'a policy file' }), STAND_IN_FILE);
     const v = (value ?? {}) as Record<string, unknown>;
