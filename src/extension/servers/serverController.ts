@@ -159,6 +159,7 @@ export class ServerController extends ServerGates {
       if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
       resolved.push({ def, origin, missing, wantsStart });
     }
+    if (marks) mark(marks, 'variables');
     // The organisation's policy (issue 40): a server it blocks is a configuration problem (its row says why), never
     // started by any path (settings, import, registry, Start, chat, the gateway).
     if (this.policy) {
@@ -180,6 +181,7 @@ export class ServerController extends ServerGates {
     // Issue 41: without the installation key, a server whose start needs no keyed state is decided now; the others
     // (launch consent, MCP Host's record of servers it added) are held back, neither started nor asked about, until
     // the key is read below.
+    if (marks) mark(marks, 'policy');
     resolvedDefs.defs = resolved.map(r => r.def);
     const keyed = this.keyState.has();
     if (keyed) migrate();

@@ -79,7 +79,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
    * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
    */
   readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
-  /** `performance.now()` at the steps of the first sync (began, settings parsed, definitions resolved, reconcile called), for the activation benchmark. */
+  /** `performance.now()` at the steps of the first sync (began, settings parsed, variables resolved, policy applied, definitions gated as `resolved`, reconcile called), for the activation benchmark. */
   readonly firstSyncMarks: Record<string, number> = {};
   protected synced = false;
 
