@@ -164,14 +164,16 @@ export class ServerController extends ServerGates {
     // started by any path (settings, import, registry, Start, chat, the gateway).
     if (this.policy) {
       // `chat.mcp.access: registry`: a server counts as installed from the configured registry while the install's
-      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written.
-      const registries = [configuredRegistry()];
-      const workspace = scopeKey(currentWorkspaceScope());
+      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written. Both
+      // are looked up only then (two settings reads and a hash the first sync need not pay for: issue 41).
+      let where: { registries: string[]; workspace: string } | undefined;
+      const installedWhere = () => where ??= { registries: [configuredRegistry()], workspace: scopeKey(currentWorkspaceScope()) };
       const policy = await this.policy.current();
+      if (marks) mark(marks, 'policy read');
       // Under `registry` access each server's install record is found by its definition key: that waits for the key.
       if (policy?.access === 'registry' && !this.keyState.has()) await this.keyState.ready;
       const policed = applyPolicy(policy, resolved.map(r => r.def), def =>
-        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), registries, def.name, workspace) ?? false);
+        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), installedWhere().registries, def.name, installedWhere().workspace) ?? false);
       if (policed.errors.length) {
         const out = new Set(policed.errors.map(e => e.server));
         errors.push(...policed.errors);
