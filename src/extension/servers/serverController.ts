@@ -168,7 +168,8 @@ export class ServerController extends ServerGates {
       // are looked up only then (two settings reads and a hash the first sync need not pay for: issue 41).
       let where: { registries: string[]; workspace: string } | undefined;
       const installedWhere = () => where ??= { registries: [configuredRegistry()], workspace: scopeKey(currentWorkspaceScope()) };
-      const policy = await this.policy.current();
+      // Known at once unless a policy file is being read: no `await` (which would let other extensions run first).
+      const policy = this.policy.currentNow() ?? await this.policy.current();
       if (marks) mark(marks, 'policy read');
       // Under `registry` access each server's install record is found by its definition key: that waits for the key.
       if (policy?.access === 'registry' && !this.keyState.has()) await this.keyState.ready;
