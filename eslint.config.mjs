@@ -51,7 +51,7 @@ export const VSCODE_FREE = [
   'src/extension/commands/render.ts', 'src/extension/trust/definitionKeys.ts', 'src/extension/elicitation/form.ts',
   'src/extension/ui/failureNotice.ts', 'src/extension/trust/governor.ts', 'src/extension/trust/grants.ts', 'src/extension/state/historyStore.ts',
   'src/extension/documents/mime.ts', 'src/extension/sampling/describe.ts', 'src/extension/sampling/stopSequences.ts',
-  'src/extension/trust/serverTurns.ts', 'src/views/commandIds.ts', 'src/views/historyText.ts',
+  'src/extension/trust/serverTurns.ts', 'src/extension/servers/reasons.ts', 'src/views/commandIds.ts', 'src/views/historyText.ts',
 ];
 const vscodeFree = {
   '@typescript-eslint/no-restricted-imports': ['error', {

@@ -28,7 +28,7 @@ import { registerLmTools } from './chat/lmTools';
 import { CatalogueCache } from './state/catalogueCache';
 import { mementoEraVerdicts } from './state/eraCache';
 import { mementoTaskMemory } from './state/taskStore';
-import { installationKeyer, migrateStoredKeys } from './trust/definitionKeys';
+import { installationKeyer, migrateStoredKeys, pendingKey } from './trust/definitionKeys';
 import { AddedServers } from './trust/addedServers';
 import * as settings from './settings';
 import { Forms } from './forms/forms';
@@ -104,8 +104,9 @@ export interface McpHostExtensionApi {
   /**
    * Ms from the start of `activate()` to each step of activation and of the first settings sync (read by the activation
    * benchmark to say where the time goes): host; sync began, parsed, resolved, reconcile (set once the first sync
-   * reached reconcile), decided (reconcile returned); then reconciled, views, chat, gateway, commands, activated (what
-   * the first sync does not need). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
+   * reached reconcile), decided (reconcile returned); key (the installation key read from SecretStorage, which the
+   * first sync does not wait for: issue 41) and, when a server's launch consent waited for it, decided with key; then
+   * reconciled, views, chat, gateway, commands, activated (what the first sync does not need; views on after the key). Each also as `cpu <step>`: the CPU ms of the extension host's thread since the start
    * of `activate()` (src/extension/ui/cpuClock.ts), which the load of the machine inflates far less than the wall clock.
    */
   activationSteps(): Record<string, number>;
@@ -114,9 +115,10 @@ export interface McpHostExtensionApi {
 /**
  * Builds the services (each into `context.subscriptions`), reads the settings and starts what they ask for. What the
  * first settings sync needs to decide what starts (the host, its logs, consent, inputs) is built first and the sync
- * runs to `reconcile` before anything else; what a start needs (limits, sandbox options, trace, the catalogue cache)
- * follows at once, then the views, chat, App views, forms, the gateway, the commands and the status item, still before
- * activation ends (no server starts before them: `reconcile` issues each start in a turn of its own).
+ * runs to `reconcile` before anything else, without waiting for the installation key (issue 41); what a start needs
+ * (limits, sandbox options, trace) follows at once, then, once the key was read, the catalogue cache, the views, chat,
+ * App views, forms, the gateway, the commands and the status item, still before activation ends (`reconcile` issues
+ * each start in a turn of its own, and a start waits for the key before its era-verdict lookup).
  */
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostExtensionApi> {
   const activationStart = performance.now();
@@ -162,14 +164,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   }));
   // The definition key: an HMAC of the identity fields under this installation's key (SecretStorage), one function for
   // the host's restart rule, consent, grants, History and the caches (src/mcp/config/definitionKey.ts). Issue 41: the
-  // key is read from SecretStorage (a round trip to the editor's main process, tens of ms on a loaded machine) while
-  // the host and its parts are built, and awaited only where it is first needed, the first settings sync below.
-  const keyLoad = installationKeyer(context.secrets);
-  let installationKey: DefinitionKey | undefined = undefined;
-  const definitionKey: DefinitionKey = def => {
-    if (!installationKey) throw new Error('MCP Host: a definition key was asked for before the installation key was read from SecretStorage');
-    return installationKey(def);
-  };
+  // key is read from SecretStorage (a round trip to the editor's main process, 50–100 ms on a loaded machine) while
+  // the first settings sync decides what starts; what is keyed waits for it (definitionKeys.ts PendingKey).
+  const installation = pendingKey(installationKeyer(context.secrets));
+  void installation.ready.then(() => step('key'));
+  const definitionKey: DefinitionKey = installation.key;
   const eraVerdicts = mementoEraVerdicts(context.workspaceState);
   // Issue 36: the running tasks of each definition, asked about again after a reload (workspace state).
   const taskMemory = mementoTaskMemory(context.workspaceState);
@@ -184,6 +183,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     // H123: a server known to answer only initialize starts without the server/discover probe (hashes in workspace state).
     eraVerdicts,
     taskMemory,
+    // A start waits for the key before its era-verdict lookup (src/mcp/server/launcher.ts).
+    keyReady: installation.ready,
   });
   // The sandbox's extra denials apply from each server's next start.
   push(vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('mcpHost.sandbox.denyRead')) host.setSandboxOptions(sandboxOptions(context)); }));
@@ -207,7 +208,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const seenFailures = new SeenFailures(context.workspaceState);
   const failureNotices: FailureNotice[] = [];
   const controller = controllerRef = push(new ServerController({
-    host, consent, added, inputs, log, definitionKey, registryInstalls,
+    host, consent, added, inputs, log, definitionKey, keyState: installation, registryInstalls,
     migrateKeys: defs => migrateStoredKeys(defs, definitionKey, {
       workspace: context.workspaceState, global: context.globalState,
       keyLists: [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY],
@@ -225,9 +226,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   push(syncRoots(host));
   // The first settings sync, to `reconcile` deciding what starts (or its end, if it fails before), before the rest.
   // Without I/O it gets there within this turn; one that waits (an `${input:}` box, reading workspace settings
-  // in Restricted Mode) never holds activation: the rest goes on in the next turn.
-  installationKey = await keyLoad;
-  step('key');
+  // in Restricted Mode) never holds activation: the rest goes on in the next turn. It does not wait for the
+  // installation key (issue 41): a server whose launch consent is keyed waits for it in that sync, nothing else does.
   const firstSync = controller.sync();
   await Promise.race([controller.firstReconcile, firstSync, new Promise<void>(resolve => setImmediate(resolve))]);
   step('reconciled');
@@ -242,6 +242,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   applyTrace();
   push(vscode.workspace.onDidChangeConfiguration(e => { if (settings.affects(e, 'trace')) applyTrace(); }));
   push(toVs(host.onDidChangeServers(applyTrace)));
+  // Everything below may read keyed state (the catalogue cache, History, grants through the views, chat, App views and
+  // the gateway): built once the installation key was read, while the servers decided above are already starting.
+  await installation.ready;
   // The last known lists of every server, shown at once (marked cached) until it answers: seeded now for the servers
   // the first sync put in the host, then on every change.
   cache.seed();

@@ -44,6 +44,11 @@ export interface TestSeams {
   externalUrlUi?: Partial<ExternalUrlUi>;
   /** Where ui/quickInputs.ts's `QuickInputs` records each quick pick and input box shown (set by createTestSupport only). */
   recordQuickInput?: (shown: ShownQuickInput) => void;
+  /**
+   * Not a dialog: the record of every server a launch-consent question was asked about (by the dialog or the seam),
+   * with `performance.now()` then, newest last; kept by LaunchConsent from activation on, in test mode only (H641).
+   */
+  consentAsked?: { server: string; at: number }[];
 }
 
 /** What the editor tests replace (undefined restores the real dialog); `activate` returns it in test mode only. */
@@ -68,6 +73,8 @@ export interface TestSupport {
   setUrlElicitUi(ui: Partial<UrlElicitUi> | undefined): void;
   /** OAuth's browser step. */
   setOpenBrowser(open: ((server: string, url: string) => Promise<void>) | undefined): void;
+  /** Every server a launch-consent question was asked about since activation (`at`: performance.now()), oldest first. */
+  readonly consentAsked: readonly { server: string; at: number }[];
   /** Every quick pick and input box the commands and `@mcp` showed (title, placeholder, prompt, items), the newest 20, newest last. */
   readonly quickInputs: readonly ShownQuickInput[];
 }
@@ -80,6 +87,8 @@ export function createTestSupport(seams: TestSeams): TestSupport {
     quickInputs.push(shown);
     if (quickInputs.length > 20) quickInputs.shift();
   };
+  // The record LaunchConsent keeps from activation on (it may hold the first sync's questions already).
+  const consentAsked = seams.consentAsked = seams.consentAsked ?? [];
   return {
     setConsentPrompt: p => { seams.consentPrompt = p; },
     setConsentBatchPrompt: p => { seams.consentBatchPrompt = p; },
@@ -91,6 +100,7 @@ export function createTestSupport(seams: TestSeams): TestSupport {
     setElicitUi: ui => { seams.elicitUi = ui; },
     setUrlElicitUi: ui => { seams.urlElicitUi = ui; },
     setOpenBrowser: open => { seams.openBrowser = open; },
+    consentAsked,
     quickInputs,
   };
 }

@@ -50,13 +50,14 @@ describe('Extension activation (real extension host)', () => {
     if (vscode.workspace.isTrusted) assert.ok(steps.reconcile <= steps.reconciled, `reconcile came after the views began: ${JSON.stringify(steps)}`);
   });
 
-  it('H485: reads the installation key from SecretStorage while it builds the host, and awaits it only before the first settings sync', async () => {
+  it('H485, H642: reads the installation key from SecretStorage while it builds the host; the first settings sync does not wait for it, what is keyed (views, chat, the gateway) is built after it', async () => {
     const api = await extension().activate() as { activationSteps(): Record<string, number>; firstReconcileMs: Promise<number>; host?: unknown };
     await api.firstReconcileMs;
     const steps = api.activationSteps();
     assert.strictEqual(typeof steps.key, 'number', `no step key: ${JSON.stringify(steps)}`);
-    // The host and its parts exist before the key has arrived; the first sync (which keys definitions) begins after it.
-    assert.ok(steps.host <= steps.key && steps.key <= steps.began, `out of order: ${JSON.stringify(steps)}`);
+    // The host and its parts exist before the key has arrived, and the first sync begins in activate()'s own turn,
+    // before the SecretStorage round trip can answer (issue 41); the views read keyed state, so they follow the key.
+    assert.ok(steps.host <= steps.began && steps.began <= steps.key && steps.key <= steps.views, `out of order: ${JSON.stringify(steps)}`);
     // Bystander: the host the API hands out is the one built.
     assert.ok(api.host, 'the API has no host');
   });

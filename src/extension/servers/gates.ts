@@ -53,6 +53,8 @@ export abstract class ServerGates extends ServerControllerState {
 
   private async clearGates(names: string[], explicit: boolean): Promise<(Error | undefined)[]> {
     await this.queue;
+    // Launch consent is keyed: a start asked for before the installation key was read waits for it (issue 41).
+    if (!this.keyState.has()) await this.keyState.ready;
     const errors: (Error | undefined)[] = names.map(name => {
       if (!this.host.get(name)) return new Error(`No MCP server named "${name}" is configured.`);
       if (this.origins.get(name) === 'workspace' && !vscode.workspace.isTrusted) {
@@ -113,6 +115,16 @@ export abstract class ServerGates extends ServerControllerState {
     return needsLaunchConsent(this.origins.get(def.name), this.added.has(this.raws.get(def.name)) || this.portableFrom.get(def.name)?.source === 'copilotCli');
   }
 
+  /**
+   * `needsConsent` as far as it is known before the installation key was read (issue 41): true for a workspace server
+   * or one read from another client's file, false for a user server while MCP Host's record of servers it added is
+   * empty, undefined when only that (keyed) record could tell.
+   */
+  protected needsConsentBeforeKey(def: ServerDefinition): boolean | undefined {
+    if (needsLaunchConsent(this.origins.get(def.name), this.portableFrom.get(def.name)?.source === 'copilotCli')) return true;
+    return this.added.isEmpty() ? false : undefined;
+  }
+
   /** The user allowed `name`: a server the host added is no longer asked about by that rule (the usual rules apply). */
   protected allowed(name: string): void {
     void this.added.forget(this.raws.get(name));
@@ -163,6 +175,7 @@ export abstract class ServerGates extends ServerControllerState {
    */
   async ensureRunningForUse(name: string): Promise<void> {
     await this.queue;
+    if (!this.keyState.has()) await this.keyState.ready;
     const h = this.host.get(name);
     if (!h) {
       throw new Error(this.restricted.includes(name)

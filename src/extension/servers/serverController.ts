@@ -14,9 +14,8 @@ import * as settings from '../settings';
 import { ContextKeys } from '../../views/commandIds';
 import { failureKey } from '../ui/failureNotice';
 import { type ConfigError, type InputDefinition, type ServerDefinition, parseInputs, parseServers, type RawServer, resolveServerNow, type ResolveContext, countOf, applyPolicy, mergeSources, cpuMs } from '../../mcp';
-import { DENIED, WAITING } from './reasons';
+import { CONSENT_STATE, startGate } from './reasons';
 import { currentWorkspaceScope, type InputScope } from '../trust/inputs';
-import { NEEDS_INPUT, RESTRICTED } from './reasons';
 import { asObject, workspaceServerNames } from './workspaceSettings';
 import { ServerGates } from './gates';
 import { scopeKey } from '../trust/inputs';
@@ -34,6 +33,9 @@ function mark(marks: Record<string, number>, step: string): void {
   marks[`cpu ${step}`] = cpuMs();
 }
 
+/** One server of a sync, resolved, before it is gated. */
+interface Resolved { def: ServerDefinition; origin: 'user' | 'workspace'; missing: string[]; wantsStart: boolean }
+
 /** The pseudo-server name settings problems are remembered under (SeenFailures). */
 const SETTINGS_PROBLEMS = '(settings)';
 
@@ -43,6 +45,20 @@ export class ServerController extends ServerGates {
     const marks: Record<string, number> | undefined = this.synced ? undefined : this.firstSyncMarks;
     this.synced = true;
     if (marks) mark(marks, 'began');
+    // Issue 41: only the first sync decides before the installation key (SecretStorage) was read, server by server; a
+    // later one waits for it (any lookup below may be keyed), at most once.
+    if (!marks && !this.keyState.has()) await this.keyState.ready;
+    // The one-time re-keying of stored state (migrateKeys) needs this sync's resolved definitions and runs before the
+    // first keyed lookup: at the gate below when the key is there, else first of all that waits for the key (this
+    // handler is registered in activation's own turn, before activation's keyed part and any start).
+    const resolvedDefs: { defs?: ServerDefinition[] } = {};
+    const migrate = () => {
+      const m = this.migrateKeys;
+      if (!resolvedDefs.defs || !m) return;
+      this.migrateKeys = undefined;
+      try { m(resolvedDefs.defs); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
+    };
+    if (marks && !this.keyState.has()) void this.keyState.ready.then(migrate);
     const config = settings.snapshot();
     const servers = settings.serversSetting(config);
     const inputs = settings.inputsSetting(config);
@@ -108,12 +124,9 @@ export class ServerController extends ServerGates {
 
     const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => ({ name: f.name, path: f.uri.fsPath }));
     const userHome = os.homedir();
-    const defs: ServerDefinition[] = [];
-    const ask: ServerDefinition[] = [];
-    const blocked = new Map<string, string>();
     // Resolve every definition first, then gate them: the one-time re-keying of stored state needs them all before the
     // first consent or grant is looked up.
-    const resolved: { def: ServerDefinition; origin: 'user' | 'workspace'; missing: string[]; wantsStart: boolean }[] = [];
+    const resolved: Resolved[] = [];
     for (const raw of parsed.servers) {
       const origin = this.origins.get(raw.name) ?? 'user';
       // Lazy: a server that is not running is not started by a sync. One that never ran waits for its first use;
@@ -146,41 +159,38 @@ export class ServerController extends ServerGates {
       if (origin === 'workspace' && def.type === 'stdio' && def.sandboxEnabled === undefined && sandboxDefault) def = { ...def, sandboxEnabled: true };
       resolved.push({ def, origin, missing, wantsStart });
     }
+    if (marks) mark(marks, 'variables');
     // The organisation's policy (issue 40): a server it blocks is a configuration problem (its row says why), never
     // started by any path (settings, import, registry, Start, chat, the gateway).
     if (this.policy) {
       // `chat.mcp.access: registry`: a server counts as installed from the configured registry while the install's
-      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written.
-      const registries = [configuredRegistry()];
-      const workspace = scopeKey(currentWorkspaceScope());
-      const policed = applyPolicy(await this.policy.current(), resolved.map(r => r.def), def =>
-        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), registries, def.name, workspace) ?? false);
+      // record (registryInstalls.ts, the host's global state) names its scope and its identity key as written. Both
+      // are looked up only then (two settings reads and a hash the first sync need not pay for: issue 41).
+      let where: { registries: string[]; workspace: string } | undefined;
+      const installedWhere = () => where ??= { registries: [configuredRegistry()], workspace: scopeKey(currentWorkspaceScope()) };
+      // Known at once unless a policy file is being read: no `await` (which would let other extensions run first).
+      const policy = this.policy.currentNow() ?? await this.policy.current();
+      if (marks) mark(marks, 'policy read');
+      // Under `registry` access each server's install record is found by its definition key: that waits for the key.
+      if (policy?.access === 'registry' && !this.keyState.has()) await this.keyState.ready;
+      const policed = applyPolicy(policy, resolved.map(r => r.def), def =>
+        this.registryInstalls?.provenance(this.raws.get(def.name), this.installScope(def.name), installedWhere().registries, def.name, installedWhere().workspace) ?? false);
       if (policed.errors.length) {
         const out = new Set(policed.errors.map(e => e.server));
         errors.push(...policed.errors);
         resolved.splice(0, resolved.length, ...resolved.filter(r => !out.has(r.def.name)));
       }
     }
-    if (this.migrateKeys) {
-      const migrate = this.migrateKeys;
-      this.migrateKeys = undefined;
-      try { migrate(resolved.map(r => r.def)); } catch (err) { this.log.warn(`stored state could not be re-keyed: ${String(err)}`); }
-    }
-    for (const { origin, missing, wantsStart, ...r } of resolved) {
-      let def = r.def;
-      let reason: string | undefined;
-      if (origin === 'workspace' && !trusted) reason = RESTRICTED;
-      else if (missing.length) reason = `${NEEDS_INPUT} ${missing.map(i => `\${input:${i}}`).join(', ')}`;
-      else if (this.needsConsent(def) && !this.consent.isAllowed(def)) {
-        reason = this.consent.wasDenied(def) ? DENIED : WAITING;
-        if (wantsStart && !this.consent.wasDenied(def)) ask.push(def);
-      }
-      if (reason) {
-        blocked.set(def.name, reason);
-        def = { ...def, autoStart: false };
-      }
-      defs.push(def);
-    }
+    // Issue 41: without the installation key, a server whose start needs no keyed state is decided now; the others
+    // (launch consent, MCP Host's record of servers it added) are held back, neither started nor asked about, until
+    // the key is read below.
+    if (marks) mark(marks, 'policy');
+    resolvedDefs.defs = resolved.map(r => r.def);
+    const keyed = this.keyState.has();
+    if (keyed) migrate();
+    const first = this.gateAll(resolved, trusted, keyed);
+    const { deferred } = first;
+    let { defs, ask, blocked } = first;
     if (marks) mark(marks, 'resolved');
     this.blocked.clear();
     for (const [k, v] of blocked) this.blocked.set(k, v);
@@ -200,15 +210,57 @@ export class ServerController extends ServerGates {
       }));
     }
     if (marks) mark(marks, 'reconcile');
-    const reconciled = this.host.reconcile(defs, errors);
+    const reconciled = [this.host.reconcile(defs, errors)];
     if (marks) mark(marks, 'decided');
     this.decided(performance.now());
     // A round trip to the workbench and a log line, once what starts is decided (neither is awaited).
     void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, Object.keys(merged).length + this.restricted.length > 0)
       .then(undefined, err => this.log.warn(`setContext failed: ${String(err)}`));
+    if (deferred) {
+      // The servers held back for their keyed consent state: decided once the key is read, in this same sync (no other
+      // sync, Start or use runs before: each waits for this one). The host has them, stopped; an allowed one starts
+      // (its autoStart turns true: host.ts update), one waiting for consent is asked now, once.
+      this.log.info(`settings: ${countOf(deferred, 'server')} wait for the installation key (SecretStorage) to read their launch consent`);
+      await this.keyState.ready;
+      migrate();
+      ({ defs, ask, blocked } = this.gateAll(resolved, trusted, true));
+      this.blocked.clear();
+      for (const [k, v] of blocked) this.blocked.set(k, v);
+      this.changed.fire();
+      reconciled.push(this.host.reconcile(defs, errors));
+      if (marks) mark(marks, 'decided with key');
+    }
     this.log.info(`settings: ${countOf(defs.length, 'server')}${defs.length ? ` (${defs.map(d => d.name + (blocked.has(d.name) ? ` – ${blocked.get(d.name)}` : '')).join(', ')})` : ''}`);
     if (ask.length) void this.askConsent(ask);
-    await reconciled;
+    await Promise.all(reconciled);
+  }
+
+  /**
+   * Each resolved server through the one rule (reasons.ts startGate): the definitions for `reconcile` (a server held
+   * back does not start), the ones to ask launch consent for, why each held one is, and how many wait for the
+   * installation key (`keyed` false: it was not read yet, and nothing keyed is looked up).
+   */
+  private gateAll(resolved: readonly Resolved[], trusted: boolean, keyed: boolean): { defs: ServerDefinition[]; ask: ServerDefinition[]; blocked: Map<string, string>; deferred: number } {
+    const defs: ServerDefinition[] = [];
+    const ask: ServerDefinition[] = [];
+    const blocked = new Map<string, string>();
+    let deferred = 0;
+    for (const { origin, missing, wantsStart, def: resolvedDef } of resolved) {
+      let def = resolvedDef;
+      const gate = startGate({
+        origin, trusted, missing, wantsStart,
+        needsConsent: keyed ? this.needsConsent(def) : this.needsConsentBeforeKey(def),
+        consent: keyed ? () => (this.consent.isAllowed(def) ? 'allowed' : this.consent.wasDenied(def) ? 'denied' : 'none') : undefined,
+      });
+      if (gate.ask) ask.push(def);
+      if (gate.reason === CONSENT_STATE) deferred++;
+      if (gate.reason) {
+        blocked.set(def.name, gate.reason);
+        def = { ...def, autoStart: false };
+      }
+      defs.push(def);
+    }
+    return { defs, ask, blocked, deferred };
   }
 
   private lastProblems = '';

@@ -12,6 +12,7 @@ import type { AddedServers } from '../trust/addedServers';
 import { currentWorkspaceScope, scopeKey, type InputStore } from '../trust/inputs';
 import type { ServerIdentity } from '../trust/identity';
 import type { RegistryInstalls } from '../trust/registryInstalls';
+import type { PendingKey } from '../trust/definitionKeys';
 import * as settings from '../settings';
 import { toVs } from '../ui/logs';
 import { WAITING } from './reasons';
@@ -32,6 +33,11 @@ export interface ControllerServices {
   log: vscode.LogOutputChannel;
   /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
   definitionKey: DefinitionKey;
+  /**
+   * Whether the installation key `definitionKey` hashes under was read yet (issue 41): the first sync decides what it
+   * can without it, and waits for it per server only where a keyed lookup decides (definitionKeys.ts PendingKey).
+   */
+  keyState: Pick<PendingKey, 'has' | 'ready'>;
   /**
    * Once, with the first sync's resolved definitions, before any consent or grant is looked up: re-keys what an
    * older version stored under unsalted keys (definitionKeys.ts).
@@ -73,7 +79,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
    * variables resolved, trust and consent applied, starts issued; not the servers' own start-up).
    */
   readonly firstReconcile = new Promise<number>(resolve => { this.decided = resolve; });
-  /** `performance.now()` at the steps of the first sync (began, settings parsed, definitions resolved, reconcile called), for the activation benchmark. */
+  /** `performance.now()` at the steps of the first sync (began, settings parsed, variables resolved, policy applied, definitions gated as `resolved`, reconcile called), for the activation benchmark. */
   readonly firstSyncMarks: Record<string, number> = {};
   protected synced = false;
 
@@ -85,6 +91,8 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
   protected readonly log: vscode.LogOutputChannel;
   /** The definition key (the installation's HMAC of the identity fields): consent, grants, History, caches. */
   protected readonly definitionKey: DefinitionKey;
+  /** Whether the installation key was read yet (ControllerServices.keyState). */
+  protected readonly keyState: Pick<PendingKey, 'has' | 'ready'>;
   /** Re-keys what an older version stored (ControllerServices.migrateKeys); undefined once done. */
   protected migrateKeys?: (defs: readonly ServerDefinition[]) => void;
   /** The organisation's policy (issue 40): what it blocks never starts; a change of it reconciles again. */
@@ -104,6 +112,7 @@ export abstract class ServerControllerState implements ServerAnnotations, vscode
     this.inputs = services.inputs;
     this.log = services.log;
     this.definitionKey = services.definitionKey;
+    this.keyState = services.keyState;
     this.migrateKeys = services.migrateKeys;
     this.policy = policy;
     this.sourceFiles = sourceFiles;

@@ -57,6 +57,14 @@ export class AddedServers {
   }
 
   /**
+   * True when no server is recorded: then `has` is false for every entry without computing a key (the first settings
+   * sync decides a user server before the installation key is read only then; definitionKeys.ts PendingKey).
+   */
+  isEmpty(): boolean {
+    return this.list().length === 0;
+  }
+
+  /**
    * Records every valid entry of `servers` (settings entries by name, as about to be written). Call it BEFORE
    * writing: the settings change starts a sync at once, and it must find the record.
    */

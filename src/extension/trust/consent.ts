@@ -76,7 +76,7 @@ export class LaunchConsent {
     private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
     private readonly key: (def: ServerDefinition) => string,
     private readonly dialogs: Dialogs,
-    private readonly seams?: Pick<TestSeams, 'consentPrompt' | 'consentBatchPrompt'>,
+    private readonly seams?: Pick<TestSeams, 'consentPrompt' | 'consentBatchPrompt' | 'consentAsked'>,
   ) {
     // Only hashes are kept: anything else (an older format) is dropped.
     for (const k of [CONSENT_ALLOWED_KEY, CONSENT_DENIED_KEY]) {
@@ -141,6 +141,8 @@ export class LaunchConsent {
   }
 
   private async askAll(requests: (ConsentRequest & { fp: string })[]): Promise<boolean[]> {
+    // Test mode only (seams are given then): who was asked, and when (H641: never before the installation key was read).
+    if (this.seams) (this.seams.consentAsked ??= []).push(...requests.map(r => ({ server: r.def.name, at: performance.now() })));
     if (requests.length === 1) return [await this.askOne(requests[0])];
     const details = await Promise.all(requests.map(r => describeRequest(r)));
     // A test that replaced the one-server dialog but not this one reviews each server through its replacement.

@@ -28,6 +28,36 @@ export async function installationKeyer(secrets: Pick<vscode.SecretStorage, 'get
   return definitionKeyer(key);
 }
 
+/**
+ * The definition key while the installation key is read (issue 41): a SecretStorage round trip to the editor's main
+ * process (50–100 ms on a loaded machine) that the first settings sync does not wait for. It decides every server it
+ * can without a keyed lookup (serverController.ts); everything keyed (launch consent, grants, the catalogue cache, era
+ * verdicts, History) waits for `ready`. `key` asked before then throws: a lookup that did not wait is a bug, never a
+ * guess.
+ */
+export interface PendingKey {
+  /** The definition key; throws until the installation key was read. */
+  readonly key: DefinitionKey;
+  /** True once the installation key was read (`key` answers). */
+  has(): boolean;
+  /** Resolves once the installation key was read. */
+  readonly ready: Promise<void>;
+}
+
+/** The definition key of `load` (installationKeyer's promise), usable as soon as it resolves (see PendingKey). */
+export function pendingKey(load: Promise<DefinitionKey>): PendingKey {
+  let keyer: DefinitionKey | undefined;
+  const ready = load.then(k => { keyer = k; });
+  return {
+    key: def => {
+      if (!keyer) throw new Error('MCP Host: a definition key was asked for before the installation key was read from SecretStorage');
+      return keyer(def);
+    },
+    has: () => keyer !== undefined,
+    ready,
+  };
+}
+
 /** A memento as the stores use it. */
 export type KeyMemento = Pick<vscode.Memento, 'get' | 'update'>;
 

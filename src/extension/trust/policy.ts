@@ -57,7 +57,9 @@ export const STAND_IN_FILE = 'vscode-policy.json';
 let standIn: { access?: McpAccess; gallery?: string } = {};
 
 async function readStandIn(root: string | undefined): Promise<typeof standIn> {
-  if (!root) return {};
+  // No file (the common case, as for the real policy file below): known at once, so the first settings sync does not
+  // wait for I/O before it decides what starts (issue 41: it no longer overlaps the installation key's read).
+  if (!root || !fs.existsSync(path.join(root, STAND_IN_FILE))) return {};
   try {
     const { value } = parseJsonc(await readBoundedText(path.join(root, STAND_IN_FILE), { maxBytes: MAX_POLICY_BYTES, what: 'policyFile' }), STAND_IN_FILE);
     const v = (value ?? {}) as Record<string, unknown>;
@@ -74,7 +76,9 @@ async function readStandIn(root: string | undefined): Promise<typeof standIn> {
 }
 
 export class OrgPolicyWatcher implements vscode.Disposable {
-  private loading: Promise<OrgPolicy>;
+  private loading!: Promise<OrgPolicy>;
+  /** The policy last read, once it is known (at once when there is no file to read); undefined while one is read. */
+  private loaded: OrgPolicy | undefined;
   private watcher: fs.FSWatcher | undefined;
   private watched: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -84,7 +88,7 @@ export class OrgPolicyWatcher implements vscode.Disposable {
   private generation = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
-    this.loading = this.load();
+    this.setLoading(this.load());
     this.subs.push(vscode.workspace.onDidChangeConfiguration(e => {
       if (e.affectsConfiguration('mcpHost.policy.file') || e.affectsConfiguration('chat.mcp.access') || e.affectsConfiguration('chat.mcp.gallery.serviceUrl')
         || e.affectsConfiguration('mcpHost.registry.url')) this.reload();
@@ -93,17 +97,40 @@ export class OrgPolicyWatcher implements vscode.Disposable {
 
   /** The policy to apply now (the last one read; the first read is awaited). */
   async current(): Promise<OrgPolicy> {
-    const p = await this.loading;
+    return this.withAccess(await this.loading);
+  }
+
+  /**
+   * The policy to apply now when it is known without waiting (no policy file to read, the common case), else undefined
+   * (then `current()`). Issue 41: the first settings sync runs in activation's own turn, and an `await` there lets
+   * every other extension activating in that turn run first (15 ms of the thread's CPU measured).
+   */
+  currentNow(): OrgPolicy | undefined {
+    return this.loaded && this.withAccess(this.loaded);
+  }
+
+  private withAccess(p: OrgPolicy): OrgPolicy {
     const access = accessPolicy();
     return access ? { ...p, access } : p;
   }
 
+  private setLoading(next: OrgPolicy | Promise<OrgPolicy>): void {
+    if (!(next instanceof Promise)) {
+      this.loaded = next;
+      this.loading = Promise.resolve(next);
+      return;
+    }
+    this.loaded = undefined;
+    this.loading = next;
+    void next.then(p => { if (this.loading === next) this.loaded = p; }, () => undefined);
+  }
+
   private reload(): void {
-    this.loading = this.load();
+    this.setLoading(this.load());
     void this.loading.then(() => this.changed.fire());
   }
 
-  private load(): Promise<OrgPolicy> {
+  private load(): OrgPolicy | Promise<OrgPolicy> {
     const file = policyFile();
     this.watch(file);
     const root = process.env.MCP_HOST_POLICY_ROOT;
@@ -111,6 +138,11 @@ export class OrgPolicyWatcher implements vscode.Disposable {
       // Only the newest read sets the stand-in: an older one (the file's creation event, read while still empty) may
       // end after it.
       const generation = ++this.generation;
+      // Neither file there (the common case): known at once, as below.
+      if (!fs.existsSync(file) && !fs.existsSync(path.join(root, STAND_IN_FILE))) {
+        standIn = {};
+        return { denied: [] };
+      }
       return Promise.all([fs.existsSync(file) ? this.read(file) : { denied: [] }, readStandIn(root)]).then(([p, s]) => {
         if (generation === this.generation) standIn = s;
         return p;
@@ -119,7 +151,7 @@ export class OrgPolicyWatcher implements vscode.Disposable {
     // No file is the common case: known at once (a stat, which never blocks on the path), so the first sync reaches
     // reconcile in the activation's own turn (no I/O wait before it); a file that is there is read through the bounded
     // reader, and the first sync waits for it.
-    if (!fs.existsSync(file)) return Promise.resolve({ denied: [] });
+    if (!fs.existsSync(file)) return { denied: [] };
     return this.read(file);
   }
 

@@ -103,6 +103,13 @@ export interface ConnectionOptions {
    */
   definitionKey?: DefinitionKey;
   /**
+   * Resolves once `definitionKey` can answer, when its owner reads the key it hashes under asynchronously (the
+   * extension: SecretStorage, issue 41); a launch awaits it before its era-verdict lookup, a new session before its
+   * task-memory lookup. Without it, `definitionKey` answers at once. The host's restart rule (host.ts reconcile) keys
+   * only servers it already has: an owner may reconcile before this resolves while the host has none.
+   */
+  keyReady?: Promise<unknown>;
+  /**
    * Which tools get their schemas compiled when a list arrives (default: none, each tool's on its first call, H146).
    * A one-shot command that calls one tool compiles only that one (the CLI; doctor all); with this option the others
    * are shape-checked only (catalogue.ts).
@@ -196,6 +203,7 @@ export class Connection implements ServerHandle {
         if (s.declaresTasksExtension || s.takesLegacyTasks) {
           const legacy = !s.declaresTasksExtension;
           // The running tasks of this definition are kept across a reload, under its definition key (taskMemory.ts).
+          if (options.taskMemory && options.keyReady) await options.keyReady;
           const memoryKey = options.taskMemory && options.definitionKey?.(this.definition);
           try {
             const ext = new ExtTaskTracker({

@@ -31,7 +31,7 @@ import * as l10n from '@vscode/l10n';
 export interface LaunchHost {
   name(): string;
   definition(): ServerDefinition;
-  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection' | 'eraVerdicts' | 'definitionKey' | 'negotiation'>;
+  options: Pick<ConnectionOptions, 'sandbox' | 'baseEnv' | 'loadEnvironment' | 'stopGrace' | 'authProvider' | 'reconnection' | 'eraVerdicts' | 'definitionKey' | 'keyReady' | 'negotiation'>;
   limits(): Limits;
   serverLog: ServerLog;
   /** The guarded fetch (every HTTP request of the server). */
@@ -60,7 +60,11 @@ export class ServerLauncher {
     const verdicts = this.host.options.eraVerdicts;
     // H123: the era verdict of this definition (stdio and Streamable HTTP negotiate; SSE is legacy anyway).
     const keyOf = this.host.options.definitionKey;
-    const key = verdicts && keyOf && def.type !== 'sse' && this.host.options.negotiation !== 'legacy' ? keyOf(def) : undefined;
+    const keyed = verdicts && keyOf && def.type !== 'sse' && this.host.options.negotiation !== 'legacy';
+    // The owner's key may still be on its way (issue 41: the extension reads it from SecretStorage while the first
+    // settings sync decides what starts): this start waits for it, never throws or starts without its verdict.
+    if (keyed && this.host.options.keyReady) await this.host.options.keyReady;
+    const key = keyed ? keyOf(def) : undefined;
     const cached = key !== undefined ? verdicts?.get(key) : undefined;
     let session: McpSession;
     if (key !== undefined && cached) {
