@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rerunOnEngineNode } from './engine-node.mjs';
+import { PASSES } from './editor/passes.mjs';
 
 // Every step runs on the Node of package.json's engines.node (a system Node 20 hands over to .vscode-test/node24).
 rerunOnEngineNode();
@@ -38,7 +39,7 @@ const STEPS = [
   { id: 'shipped', kind: 'check', cmd: [node, 'scripts/shipped.mjs'] },
   { id: 'unit', kind: 'mocha', cmd: [bin('mocha'), '--config', '.mocharc.json'] },
   { id: 'reliability', kind: 'mocha', cmd: [bin('mocha'), '--config', 'test/reliability/.mocharc.json'] },
-  ...['trusted', 'untrusted', 'multi-root', 'pseudo-locale'].map(pass => ({
+  ...Object.keys(PASSES).map(pass => ({
     id: `editor:${pass}`, group: 'editor', kind: 'mocha', cmd: [node, 'scripts/editor/run-editor-tests.mjs'], env: { MCP_HOST_EDITOR_PASSES: pass },
   })),
   { id: 'e2e:smoke', group: 'e2e', kind: 'ui', cmd: [node, 'test/e2e/smoke.mjs'] },

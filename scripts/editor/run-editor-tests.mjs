@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { runTests } from '@vscode/test-electron';
 import { ensureShipped } from '../shipped.mjs';
 import { writePseudoPages } from '../l10n/pseudoPages.mjs';
+import { PASSES } from './passes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = process.env.VSCODE_TEST_DIR ? path.resolve(process.env.VSCODE_TEST_DIR) : path.join(ROOT, '.vscode-test');
@@ -54,24 +55,6 @@ run(path.join(ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', 
   { cwd: path.join(ROOT, 'test/fixtures/fake-lm'), stdio: ['ignore', 'ignore', 'inherit'] });
 log(`packaged ${path.relative(ROOT, fakeLm)}`);
 
-// Passes: the whole suite in a trusted single-folder window, then the cases that need another window: Workspace
-// Trust on (Restricted Mode: no workspace server may spawn), a multi-root workspace (folders added live reach
-// the servers as roots) and the pseudo-locale qps-ploc (no English string left in our UI). Setting KEEP_WORKSPACE_TRUST, MCP_HOST_EDITOR_OPEN or MCP_HOST_TEST_GREP runs one pass
-// as you set it; MCP_HOST_EDITOR_PASSES=trusted,untrusted picks passes by name.
-const PASSES = {
-  // every test but the other passes' own (they would fail here: no Restricted Mode, no .code-workspace)
-  trusted: { MCP_HOST_TEST_GREP: 'Restricted Mode|multi-root window|Pseudo-locale|key-order window', MCP_HOST_TEST_GREP_INVERT: '1' },
-  untrusted: { KEEP_WORKSPACE_TRUST: '1', MCP_HOST_TEST_GREP: 'Extension activation|Restricted Mode' },
-  'multi-root': { MCP_HOST_EDITOR_OPEN: 'multi-root.code-workspace', MCP_HOST_TEST_GREP: 'Extension activation|multi-root window' },
-  // H641 (issue 41): servers configured before activation, a workspace one nobody allowed and a user one (echo), in a
-  // window of their own: only the first settings sync runs before the installation key is read.
-  'key-order': {
-    MCP_HOST_EDITOR_OPEN: 'key-order', MCP_HOST_TEST_GREP: 'key-order window',
-    MCP_HOST_EDITOR_USER_SETTINGS: JSON.stringify({ 'mcpHost.servers': { 'h641-user': { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/servers/echo.mjs')] } } }),
-  },
-  // The display language qps-ploc with our strings pseudo-translated into this run's copy of the VSIX (issue 40).
-  'pseudo-locale': { EXTTEST_LOCALE: 'qps-ploc', MCP_HOST_TEST_GREP: 'Pseudo-locale' },
-};
 const custom = ['KEEP_WORKSPACE_TRUST', 'MCP_HOST_EDITOR_OPEN', 'MCP_HOST_TEST_GREP', 'EXTTEST_LOCALE'].some(k => process.env[k]);
 const names = custom ? ['as set'] : (process.env.MCP_HOST_EDITOR_PASSES ?? Object.keys(PASSES).join(',')).split(',').map(s => s.trim()).filter(Boolean);
 for (const n of names) {
