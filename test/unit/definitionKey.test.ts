@@ -41,6 +41,23 @@ describe('server-definition fields: one table (H234)', () => {
     assert.deepEqual(Object.keys(servers.additionalProperties.properties).sort(), Object.keys(SERVER_FIELDS).sort());
   });
 
+  it('the field lists written in docs/SECURITY.md ("One identity") and REQUIREMENTS.md H234 are the table\'s', () => {
+    // Both docs name every field by class; a new field or a changed class must reach them, so they are read here.
+    const fieldsIn = (text: string, cls: 'identity' | 'tuning') => {
+      const m = new RegExp(`\\*${cls}\\* \\(([^)]*)\\)`).exec(text);
+      assert.ok(m, `the ${cls} list`);
+      return [...m[1].matchAll(/`(\w+)`/g)].map(x => x[1]).sort();
+    };
+    const byClass = (table: Record<string, string>, cls: string) => Object.keys(table).filter(k => table[k] === cls).sort();
+    const security = fs.readFileSync(path.join(root, 'docs/SECURITY.md'), 'utf8');
+    const bullet = security.slice(security.indexOf('- **One identity**'));
+    assert.deepEqual(fieldsIn(bullet, 'identity'), byClass(SERVER_FIELDS, 'identity'), 'SECURITY.md identity fields');
+    assert.deepEqual(fieldsIn(bullet, 'tuning'), byClass(SERVER_FIELDS, 'tuning'), 'SECURITY.md tuning fields');
+    const h234 = fs.readFileSync(path.join(root, 'docs/REQUIREMENTS.md'), 'utf8').split('\n').find(l => l.startsWith('| H234 |')) ?? '';
+    assert.deepEqual(fieldsIn(h234, 'identity'), [...IDENTITY_FIELDS].sort(), 'H234 identity fields (the resolved name and secrets too)');
+    assert.deepEqual(fieldsIn(h234, 'tuning'), byClass(SERVER_FIELDS, 'tuning'), 'H234 tuning fields');
+  });
+
   it('is what validation copies: every field of the table that a valid definition has reaches the parsed server', () => {
     const stdio = parseServers({ s: { type: 'stdio', command: 'node', args: ['a'], env: {}, envFile: '/e', cwd: '/w', sandboxEnabled: true, sandbox: {}, disabled: false, autoStart: false, timeout: { request: 5000 }, roots: [], sampling: {} } });
     assert.deepEqual(stdio.errors, []);
