@@ -26,7 +26,7 @@ const DIST = process.argv.includes('--outdir') ? process.argv[process.argv.index
  *   gateway-server  the gateway's MCP server and the SDK's Streamable HTTP server transport (the SDK's server package):
  *                   the first connection from VS Code's chat (src/extension/gateway/gatewayProvider.ts)
  *   re2             the linear-time regular expression engine: the first server-supplied pattern (src/mcp/schema/regexp.ts)
- *   ajv             ajv and its formats: the first schema a server sends (src/mcp/schema/ajvModule.ts, compiler.ts)
+ *   ajv             ajv and its formats: the first schema a server sends (src/mcp/schema/ajvModule.ts, loaded by dialects.ts)
  *   sdk-ajv         the SDK client's default JSON Schema validator (its own copy of ajv), which the host replaces by
  *                   its own: loaded only if something constructs it (src/mcp/schema/sdkShims.ts, bundled in its stead)
  *   ext-tasks       @modelcontextprotocol/ext-tasks' client (its SDK and zod the host's, handed over): the first

@@ -95,4 +95,14 @@ describe('lint: the rooms of src (issue 39)', function () {
     const [result] = await eslint.lintText(`import * as vscode from 'vscode';\nexport const a = vscode.version;\n`, { filePath: path.join(ROOT, 'src/extension/extension.ts') });
     assert.deepEqual(result.messages.filter(m => m.ruleId === '@typescript-eslint/no-restricted-imports'), []);
   });
+
+  it('H669: no hand-written file under src is over 450 lines (generated code aside): a file that grows past it is split along its jobs', () => {
+    const files = (fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }) as string[])
+      .filter(f => f.endsWith('.ts') && !f.endsWith('.generated.ts'));
+    assert.ok(files.length > 100, 'the src tree was read');
+    const over = files
+      .map(f => ({ f: path.join('src', f).split(path.sep).join('/'), lines: fs.readFileSync(path.join(ROOT, 'src', f), 'utf8').split('\n').length - 1 }))
+      .filter(x => x.lines > 450).map(x => `${x.f}: ${x.lines}`);
+    assert.deepEqual(over, []);
+  });
 });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { type HostApi, quoted, shownName } from '../../mcp';
 import { CommandIds } from '../../views/commandIds';
 import { chipLabel, promptCommand, typeable } from './render';
-import { isRunning } from './toolLoop';
+import { isRunning } from './chatServices';
 import type { QuickInputs } from '../ui/quickInputs';
 
 /** Commands of this module (palette and tree items). */

@@ -22,12 +22,12 @@ import { errorMarkdown } from './render';
 import { errorText } from '../commands/args';
 import { activatedTools, history, PARTICIPANT_ID, referenceMessages, type TurnMemo } from './context';
 import { attachResourceToChat, ChatCommandIds, promptFollowups, runPromptInChat } from './followups';
-import { isRunning, type ChatServices } from './toolLoop';
+import { isRunning, type ChatServices } from './chatServices';
 import { SlashCommands } from './slashCommands';
 
 export { PARTICIPANT_ID } from './context';
 export { ChatCommandIds } from './followups';
-export { LEGACY_TOOL_ALWAYS_KEY, MAX_TOOL_ROUNDS, TOOL_ALWAYS_KEY, type ChatServices } from './toolLoop';
+export { LEGACY_TOOL_ALWAYS_KEY, MAX_TOOL_ROUNDS, TOOL_ALWAYS_KEY, type ChatServices } from './chatServices';
 export { defaultChatUi, toolButtons, toolDialog, type ArgumentAsk, type ChatUi, type ToolAsk } from './ui';
 
 /** The participant's logic, independent of how requests arrive (chat UI or test hook). */

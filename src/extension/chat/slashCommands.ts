@@ -12,7 +12,8 @@ import { CommandIds } from '../../views/commandIds';
 import { buttonTitle, progressArgs, promptCommand, promptListing, toolListing, typeable } from './render';
 import { contextMessage, history, referenceMessages, type TurnMemo } from './context';
 import { ChatCommandIds } from './followups';
-import { ChatModelLoop, isRunning } from './toolLoop';
+import { ChatModelLoop } from './toolLoop';
+import { isRunning } from './chatServices';
 import { abortSignalOf } from '../ui/cancellation';
 import { resolveSkill, runningSkills } from './skills';
 
