@@ -1,12 +1,22 @@
 // Embeds the server/input JSON schema (src/mcp/config/server-schema.json, generated from schema.ts) into
 // package.json `contributes.configuration` as `mcpHost.servers` / `mcpHost.inputs`, so workspace settings
 // JSON gives completion and squiggles. Run after the schema changes: `node scripts/sync-schema.mjs`
-// (`--check` exits 1 when package.json is out of date). Touches only those two settings and `mcpHost.toolBudget`.
+// (`--check` exits 1 when package.json or package.nls.json is out of date). Touches only those two settings and
+// `mcpHost.toolBudget` in package.json, and their keys in package.nls.json.
+// Localisation (issue 40): every text of the nested schema (descriptions, enum descriptions, pattern errors …) goes
+// into package.json as a `%config.mcpHost.servers.<path>.<field>%` key and its English into package.nls.json, by the
+// one mechanism of scripts/l10n/extract-nls.mjs (`moveToNls`, scripts/l10n/manifestStrings.mjs); server-schema.json,
+// the mcp.json schema other tools and the CLI read, stays English.
 import fs from 'node:fs';
+import { moveToNls } from './l10n/manifestStrings.mjs';
 
 const pkgUrl = new URL('../package.json', import.meta.url);
+const nlsUrl = new URL('../package.nls.json', import.meta.url);
 const schema = JSON.parse(fs.readFileSync(new URL('../src/mcp/config/server-schema.json', import.meta.url), 'utf8'));
-const pkg = JSON.parse(fs.readFileSync(pkgUrl, 'utf8'));
+const pkgText = fs.readFileSync(pkgUrl, 'utf8');
+const nlsText = fs.readFileSync(nlsUrl, 'utf8');
+const pkg = JSON.parse(pkgText);
+const nls = JSON.parse(nlsText);
 const props = pkg.contributes.configuration.properties;
 
 const extra = {
@@ -34,11 +44,15 @@ const next = {
 for (const k of Object.keys(next)) {
   if (props[k]?.markdownDescription) next[k].markdownDescription = props[k].markdownDescription;
 }
-const changed = Object.keys(next).some(k => JSON.stringify(props[k]) !== JSON.stringify(next[k]));
+Object.assign(props, next);
+// The generated settings' texts: their keys are this script's (a changed English replaces the old, a removed text's key goes).
+const owned = key => Object.keys(next).some(k => key.startsWith(`config.${k}.`));
+moveToNls(pkg, nls, owned);
+const files = [[pkgUrl, pkgText, JSON.stringify(pkg, null, 2) + '\n'], [nlsUrl, nlsText, JSON.stringify(nls, null, 2) + '\n']];
+const stale = files.filter(([, was, now]) => was !== now).map(([url]) => url.pathname.split('/').pop());
 if (process.argv.includes('--check')) {
-  if (changed) { console.error('package.json settings schema is out of date: run node scripts/sync-schema.mjs'); process.exit(1); }
+  if (stale.length) { console.error(`${stale.join(' and ')} out of date with src/mcp/config/server-schema.json: run node scripts/sync-schema.mjs`); process.exit(1); }
   process.exit(0);
 }
-Object.assign(props, next);
-fs.writeFileSync(pkgUrl, JSON.stringify(pkg, null, 2) + '\n');
-console.log(changed ? 'package.json: mcpHost.servers / mcpHost.inputs schema updated' : 'package.json: schema already up to date');
+for (const [url, was, now] of files) if (was !== now) fs.writeFileSync(url, now);
+console.log(stale.length ? `${stale.join(', ')}: mcpHost.servers / mcpHost.inputs schema updated` : 'package.json: schema already up to date');

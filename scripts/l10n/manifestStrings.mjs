@@ -1,6 +1,6 @@
-// The user-facing strings of package.json, one list for scripts/l10n/extract-nls.mjs (which moves them into
-// package.nls.json) and test/unit/lint.l10n.test.ts (H491, which fails when one is literal). Each entry names the
-// object and field holding the string and the package.nls.json key it gets.
+// The user-facing strings of package.json, one list for scripts/l10n/extract-nls.mjs and scripts/sync-schema.mjs
+// (which move them into package.nls.json with `moveToNls`) and test/unit/lint.l10n.test.ts (H492, H670: which fail
+// when one is literal). Each entry names the object and field holding the string and the package.nls.json key it gets.
 
 /** Fields whose string (or array of strings) a person reads. */
 export const USER_FACING_KEYS = ['displayName', 'description', 'markdownDescription', 'enumDescriptions',
@@ -10,8 +10,34 @@ export const USER_FACING_KEYS = ['displayName', 'description', 'markdownDescript
 /** The walkthrough step media fields that name a page (a path per language), not text. */
 export const WALKTHROUGH_PAGE_FIELDS = ['markdown'];
 
-/** Settings whose nested schema is generated from src/mcp/config/schema.ts (English-only core; see docs). */
-const CORE_SCHEMA_SETTINGS = new Set(['mcpHost.servers', 'mcpHost.inputs']);
+/**
+ * The texts of a setting's JSON schema, at any depth: VS Code shows them in the Settings editor and, for the nested
+ * schema of an object setting (`mcpHost.servers`, `mcpHost.inputs`, generated from src/mcp/config/schema.ts), as
+ * hovers, completion details and errors in settings.json. `title` is shown in a hover, `patternErrorMessage` and
+ * `errorMessage` as a problem's message.
+ */
+export const SCHEMA_TEXT_FIELDS = ['title', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions',
+  'deprecationMessage', 'markdownDeprecationMessage', 'patternErrorMessage', 'errorMessage'];
+
+/** The texts of a `defaultSnippets` entry shown beside its label (the label, a name, and the body, a value, are not prose). */
+export const SNIPPET_TEXT_FIELDS = ['description', 'markdownDescription'];
+
+/** The sub-schemas of a JSON schema, each with the key segment it adds (a property's name, a keyword, an index). */
+function subschemas(node) {
+  const out = [];
+  for (const [n, child] of Object.entries(node.properties ?? {})) out.push([n, child]);
+  for (const kw of ['additionalProperties', 'items', 'if', 'then', 'else', 'not', 'contains', 'propertyNames']) {
+    const v = node[kw];
+    if (Array.isArray(v)) v.forEach((c, i) => out.push([`${kw}.${i}`, c]));
+    else if (v && typeof v === 'object') out.push([kw, v]);
+  }
+  for (const kw of ['anyOf', 'oneOf', 'allOf']) (node[kw] ?? []).forEach((c, i) => out.push([`${kw}.${i}`, c]));
+  Object.values(node.patternProperties ?? {}).forEach((c, i) => out.push([`patternProperties.${i}`, c]));
+  return out;
+}
+
+/** A package.nls.json reference as package.json holds it; group 1 is the key. */
+export const NLS_REF = /^%([\w.-]+)%$/;
 
 /** @returns {{ owner: any, field: string|number, key: string, value: string }[]} */
 export function manifestStrings(pkg) {
@@ -38,15 +64,17 @@ export function manifestStrings(pkg) {
   }
   for (const conf of [].concat(c.configuration ?? [])) {
     put(conf, 'title', 'configuration.title');
-    for (const [name, prop] of Object.entries(conf.properties ?? {})) schemaStrings(prop, `config.${name}`, !CORE_SCHEMA_SETTINGS.has(name));
+    for (const [name, prop] of Object.entries(conf.properties ?? {})) schemaStrings(prop, `config.${name}`);
   }
-  function schemaStrings(node, key, nested) {
-    if (!node || typeof node !== 'object') return;
-    fields(node, key, ['description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage']);
-    if (!nested) return;
-    for (const [n, child] of Object.entries(node.properties ?? {})) schemaStrings(child, `${key}.${n}`, true);
-    if (node.items && !Array.isArray(node.items)) schemaStrings(node.items, `${key}.items`, true);
-    if (node.additionalProperties && typeof node.additionalProperties === 'object') schemaStrings(node.additionalProperties, `${key}.additionalProperties`, true);
+  // A nested text's key is its setting's plus the path to it: property names and keywords (`additionalProperties`,
+  // `items`, `anyOf.0` …), then the field, e.g. config.mcpHost.servers.additionalProperties.command.markdownDescription
+  // (issue 40). server-schema.json, the mcp.json schema other tools read, keeps its English: only package.json's
+  // copy (scripts/sync-schema.mjs) holds the keys.
+  function schemaStrings(node, key) {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    fields(node, key, SCHEMA_TEXT_FIELDS);
+    (Array.isArray(node.defaultSnippets) ? node.defaultSnippets : []).forEach((s, i) => fields(s, `${key}.defaultSnippets.${i}`, SNIPPET_TEXT_FIELDS));
+    for (const [segment, child] of subschemas(node)) schemaStrings(child, `${key}.${segment}`);
   }
   for (const t of c.languageModelTools ?? []) fields(t, `languageModelTool.${t.name}`, ['displayName', 'userDescription']);
   for (const m of c.mcpServerDefinitionProviders ?? []) fields(m, `mcpServerDefinitionProvider.${m.id}`, ['label']);
@@ -62,4 +90,31 @@ export function manifestStrings(pkg) {
   }
   for (const [id, sub] of Object.entries(c.submenus ?? {})) fields(sub, `submenu.${sub.id ?? id}`, ['label']);
   return out;
+}
+
+/**
+ * Moves each literal user-facing string of `pkg` into `nls` and leaves `%key%` in its place (both objects are changed;
+ * the callers write them). The one mechanism behind scripts/l10n/extract-nls.mjs (every string; a key whose English
+ * differs is refused) and scripts/sync-schema.mjs (`owned`: only the keys it regenerates from the schema; their English
+ * is replaced, since the schema is its source, and their keys nothing uses any more are dropped). Returns how many moved.
+ * @param {(key: string) => boolean} [owned]
+ */
+export function moveToNls(pkg, nls, owned) {
+  const texts = new Map();
+  let moved = 0;
+  for (const { owner, field, key, value } of manifestStrings(pkg)) {
+    if (NLS_REF.test(value) || (owned && !owned(key))) continue;
+    if (!/^[\w.-]+$/.test(key)) throw new Error(`package.json: the text at ${key} cannot get a package.nls.json key (a name with characters other than letters, digits, _ . -): rename it`);
+    if (texts.has(key) && texts.get(key) !== value) throw new Error(`package.json: two texts would get the key ${key}: rename one of them`);
+    if (!owned && nls[key] !== undefined && nls[key] !== value) throw new Error(`package.nls.json already has ${key} with other text`);
+    texts.set(key, value);
+    nls[key] = value;
+    owner[field] = `%${key}%`;
+    moved++;
+  }
+  if (owned) {
+    const used = new Set([...JSON.stringify(pkg).matchAll(/"%([\w.-]+)%"/g)].map(m => m[1]));
+    for (const k of Object.keys(nls)) if (owned(k) && !used.has(k)) delete nls[k];
+  }
+  return moved;
 }

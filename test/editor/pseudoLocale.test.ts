@@ -3,6 +3,7 @@
 // `vscode-l10n-dev generate-pseudo` (scripts/editor/run-editor-tests.mjs, the "pseudo-locale" pass; the VSIX itself
 // ships no locale but English). What a person sees — the palette's command titles, a Servers row, a notification and
 // its buttons, a modal dialog and its buttons — comes out pseudo-localised, never as the English source text.
+// So does the nested settings schema of mcpHost.servers / mcpHost.inputs that settings.json's hovers and errors show (H672).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -194,6 +195,33 @@ describe('Pseudo-locale (qps-ploc): no English string in the palette, views, not
       await cfg().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
       await until(() => api.host.get('forms2') === undefined, 'forms2 gone with the setting');
     }
+  });
+
+  it('H672: the nested schema of mcpHost.servers / mcpHost.inputs (hovers, completions, errors in settings.json) is pseudo-localised, in the manifest and in the settings schema the JSON editor gets', async () => {
+    // VS Code substitutes `%key%` in every string of the manifest, at any depth (ext.packageJSON is the localised
+    // manifest), and registers the settings' JSON schema from it. scripts/sync-schema.mjs writes the keys (H670).
+    const nested = Object.keys(nlsEnglish).filter(k => /^config\.mcpHost\.(servers|inputs)\.(additionalProperties|items)\./.test(k));
+    assert.ok(nested.length >= 40, `${nested.length} nested texts`);
+    const strings = (node: unknown, out = new Set<string>()): Set<string> => {
+      if (typeof node === 'string') out.add(node);
+      else if (node && typeof node === 'object') for (const v of Object.values(node)) strings(v, out);
+      return out;
+    };
+    const props = (ext.packageJSON as { contributes: { configuration: { properties: Record<string, unknown> } } }).contributes.configuration.properties;
+    const manifest = strings([props['mcpHost.servers'], props['mcpHost.inputs']]);
+    const notPseudo = nested.filter(k => nlsPseudo[k] === nlsEnglish[k] || !manifest.has(nlsPseudo[k]) || manifest.has(nlsEnglish[k]));
+    assert.deepStrictEqual(notPseudo, [], 'shown in English (or not at all) in the localised manifest');
+    // The schema VS Code gives the JSON editor for settings.json (the document the JSON language features open).
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('vscode://schemas/settings/workspace'));
+    type Prop = { markdownDescription?: string; patternErrorMessage?: string; properties?: Record<string, Prop>; additionalProperties?: Prop; items?: Prop };
+    const settings = (JSON.parse(doc.getText()) as { properties: Record<string, Prop> }).properties;
+    const KEY = 'config.mcpHost.servers.additionalProperties';
+    assert.strictEqual(settings['mcpHost.servers']?.additionalProperties?.properties?.command?.markdownDescription, nlsPseudo[`${KEY}.command.markdownDescription`]);
+    assert.strictEqual(settings['mcpHost.servers']?.additionalProperties?.properties?.timeout?.properties?.request?.markdownDescription, nlsPseudo[`${KEY}.timeout.request.markdownDescription`]);
+    assert.strictEqual(settings['mcpHost.inputs']?.items?.properties?.id?.patternErrorMessage, nlsPseudo['config.mcpHost.inputs.items.id.patternErrorMessage']);
+    // a top-level setting beside them, localised as before
+    assert.strictEqual(settings['mcpHost.autoStart']?.markdownDescription, nlsPseudo['config.mcpHost.autoStart.markdownDescription']);
+    assert.notStrictEqual(nlsPseudo[`${KEY}.command.markdownDescription`], nlsEnglish[`${KEY}.command.markdownDescription`]);
   });
 });
 

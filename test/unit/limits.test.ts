@@ -80,7 +80,10 @@ describe('limits', () => {
     assert.deepEqual(TIMEOUT_KEYS, Object.keys(TIMEOUT_LIMITS), 'TIMEOUT_KEYS is the table\'s keys, in its order');
     const props = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties;
     const generated = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/mcp/config/server-schema.json'), 'utf8'));
-    const inPackage = props['mcpHost.servers'].additionalProperties.properties.timeout;
+    // package.json holds `%key%`s for the texts (issue 40, H670): read them in English through package.nls.json
+    const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    const inPackage = JSON.parse(JSON.stringify(props['mcpHost.servers'].additionalProperties.properties.timeout),
+      (_k, v: unknown) => typeof v === 'string' ? v.replace(/^%([\w.-]+)%$/, (m, key: string) => nls[key] ?? m) : v);
     const inJson = generated.properties.servers.additionalProperties.properties.timeout;
     type Shown = { markdownDescription: string; properties: Record<string, { minimum: number; maximum: number; default: number; markdownDescription: string }> };
     const schemas: Shown[] = [serverSchema.properties.timeout, inJson, inPackage];

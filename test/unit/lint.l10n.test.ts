@@ -18,10 +18,17 @@
  *    `super(…)` in such a class is a finding; they carry facts and make their sentence with l10n.t.
  *  - H660: SkillError, StdioMessageError and CommandNotFoundError joined TYPED_ERRORS, and a policy's `broken` (a
  *    PolicyBreak of facts) is a sink: a literal there is a finding.
- * The pseudo-locale run in the real editor is test/editor/pseudoLocale.test.ts (H494).
+ *  - H670: the nested schema of the settings (`mcpHost.servers`, `mcpHost.inputs`, generated from
+ *    src/mcp/config/schema.ts by scripts/sync-schema.mjs) is in package.nls.json too: every text at any depth is a
+ *    `%key%` whose English is the schema's, and server-schema.json (the mcp.json schema) stays English;
+ *  - H671: `node scripts/sync-schema.mjs --check` finds a changed nested text; the sync writes its English into
+ *    package.nls.json under the same key and drops the key of a text that is gone.
+ * The pseudo-locale run in the real editor is test/editor/pseudoLocale.test.ts (H494, H672).
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { l10nMessages, literalUserStrings, TYPED_ERRORS } from '../support/l10nCheck';
@@ -307,6 +314,96 @@ return { source, denied: [], broken: { kind: 'notObject', file: source } };
     // generated into the editor test's copy only).
     const shipped = read('.vscodeignore').split('\n').filter(l => l.startsWith('!') && /nls|l10n/.test(l));
     assert.deepEqual(shipped, ['!package.nls.json', '!l10n/bundle.l10n.json']);
+  });
+
+  it('H670: every text of the settings\' schemas, nested ones included (mcpHost.servers, mcpHost.inputs), is a %key% whose English is the schema\'s', async () => {
+    type Strings = { manifestStrings: (pkg: unknown) => { key: string; value: string }[]; SCHEMA_TEXT_FIELDS: string[] };
+    const { manifestStrings, SCHEMA_TEXT_FIELDS } = await import(path.join(ROOT, 'scripts/l10n/manifestStrings.mjs')) as Strings;
+    type Schema = Record<string, unknown>;
+    const pkg = JSON.parse(read('package.json')) as { contributes: { configuration: { properties: Record<string, Schema> } } };
+    const nls = JSON.parse(read('package.nls.json')) as Record<string, string>;
+    const props = pkg.contributes.configuration.properties;
+    // A walk of its own, by keyword at any depth (whatever the keywords between: properties, items, anyOf …; a
+    // snippet's description too): the texts outside values (default, examples, enum, const, a snippet's body).
+    const texts: string[] = [];
+    const literal: string[] = [];
+    const walk = (node: unknown, at: string, names: boolean): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) { node.forEach((c, i) => walk(c, `${at}/${i}`, false)); return; }
+      for (const [k, v] of Object.entries(node as Schema)) {
+        if (!names && SCHEMA_TEXT_FIELDS.includes(k)) {
+          for (const t of ([] as unknown[]).concat(v)) {
+            texts.push(`${at}/${k}`);
+            if (typeof t !== 'string' || !/^%[\w.-]+%$/.test(t) || typeof nls[t.slice(1, -1)] !== 'string') literal.push(`${at}/${k}: ${String(t).slice(0, 60)}`);
+          }
+        } else if (names || !['default', 'examples', 'enum', 'const', 'body'].includes(k)) {
+          walk(v, `${at}/${k}`, !names && (k === 'properties' || k === 'patternProperties'));
+        }
+      }
+    };
+    for (const [name, schema] of Object.entries(props)) walk(schema, name, false);
+    assert.deepEqual(literal, [], 'not a %key% of package.nls.json: node scripts/sync-schema.mjs (mcpHost.servers/inputs) or node scripts/l10n/extract-nls.mjs');
+    // the scripts' list (extract-nls, sync-schema, H492) sees each of them
+    const listed = manifestStrings(pkg).filter(s => s.key.startsWith('config.'));
+    assert.equal(listed.length, texts.length, 'manifestStrings finds every text of the settings');
+    const nested = listed.filter(s => /^config\.mcpHost\.(servers|inputs)\./.test(s.key) && !/^config\.mcpHost\.(servers|inputs)\.markdownDescription$/.test(s.key));
+    assert.ok(nested.length >= 40, `${nested.length} nested texts of mcpHost.servers / mcpHost.inputs`);
+    assert.ok(nested.some(s => s.key === 'config.mcpHost.inputs.items.id.patternErrorMessage'), 'a pattern error is a key too');
+    // Read in English through package.nls.json, package.json's nested schema is server-schema.json's, word for word;
+    // server-schema.json itself (the mcp.json schema other tools and the CLI read) holds no key.
+    const english = (node: unknown) => JSON.parse(JSON.stringify(node), (_k, v: unknown) =>
+      typeof v === 'string' ? v.replace(/^%([\w.-]+)%$/, (m, key: string) => nls[key] ?? m) : v) as unknown;
+    const generated = read('src/mcp/config/server-schema.json');
+    assert.doesNotMatch(generated, /"%[\w.-]+%"/);
+    const schema = JSON.parse(generated) as { properties: { servers: Schema; inputs: Schema } };
+    assert.deepEqual(english(props['mcpHost.servers'].additionalProperties), schema.properties.servers.additionalProperties);
+    assert.deepEqual(english(props['mcpHost.inputs'].items), schema.properties.inputs.items);
+    // and no key of package.nls.json is left unused (a text gone from the schema takes its key with it)
+    const used = new Set([...read('package.json').matchAll(/"%([\w.-]+)%"/g)].map(m => m[1]));
+    assert.deepEqual(Object.keys(nls).filter(k => !used.has(k)), [], 'package.nls.json keys nothing uses');
+  });
+
+  it('H671: sync-schema --check finds a changed nested text; the sync writes its English under the same key and drops a removed text\'s key', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-sync-schema-'));
+    try {
+      // a copy of what the script reads and writes, in the repository's layout
+      for (const rel of ['scripts/sync-schema.mjs', 'scripts/l10n/manifestStrings.mjs', 'src/mcp/config/server-schema.json', 'package.json', 'package.nls.json']) {
+        fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        fs.copyFileSync(path.join(ROOT, rel), path.join(dir, rel));
+      }
+      const sync = (...args: string[]) => spawnSync(process.execPath, [path.join(dir, 'scripts/sync-schema.mjs'), ...args], { encoding: 'utf8' });
+      const json = (rel: string) => JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8')) as Record<string, unknown>;
+      assert.equal(sync('--check').status, 0, 'the repository is in sync');
+      const nlsBefore = json('package.nls.json') as Record<string, string>;
+      const schemaFile = path.join(dir, 'src/mcp/config/server-schema.json');
+      const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as { properties: { servers: { additionalProperties: { properties: Record<string, { markdownDescription?: string }> } } } };
+      const fields = schema.properties.servers.additionalProperties.properties;
+      fields.command.markdownDescription = 'The program to start (changed).';
+      delete fields.disabled;
+      fs.writeFileSync(schemaFile, JSON.stringify(schema, null, 2) + '\n');
+
+      const check = sync('--check');
+      assert.equal(check.status, 1, 'drift found');
+      assert.match(check.stderr, /package\.nls\.json out of date .*run node scripts\/sync-schema\.mjs/);
+      assert.equal(sync().status, 0);
+      const KEY = 'config.mcpHost.servers.additionalProperties';
+      const nls = json('package.nls.json') as Record<string, string>;
+      assert.equal(nls[`${KEY}.command.markdownDescription`], 'The program to start (changed).');
+      assert.equal(nls[`${KEY}.disabled.markdownDescription`], undefined, 'the removed field\'s key is gone');
+      assert.ok(nlsBefore[`${KEY}.disabled.markdownDescription`], 'it was there before');
+      type Pkg = { contributes: { configuration: { properties: Record<string, { additionalProperties: { properties: Record<string, { markdownDescription?: string }> } }> } } };
+      const servers = (json('package.json') as Pkg).contributes.configuration.properties['mcpHost.servers'].additionalProperties.properties;
+      assert.equal(servers.command.markdownDescription, `%${KEY}.command.markdownDescription%`, 'package.json keeps the key');
+      assert.equal(servers.disabled, undefined);
+      // bystanders: another setting's text and the rest of the nested schema are as they were
+      for (const k of ['config.mcpHost.autoStart.markdownDescription', `${KEY}.url.markdownDescription`, 'config.mcpHost.inputs.items.id.patternErrorMessage']) {
+        assert.equal(nls[k], nlsBefore[k], k);
+      }
+      assert.doesNotMatch(fs.readFileSync(schemaFile, 'utf8'), /"%[\w.-]+%"/, 'server-schema.json stays English');
+      assert.equal(sync('--check').status, 0, 'in sync again');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('H493: l10n/bundle.l10n.json is the export of every l10n.t message, each a literal', () => {
