@@ -50,7 +50,8 @@ function runWhole<T>(walk: Walk<T>): T {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-const yieldTurn = () => new Promise<void>(resolve => setImmediate(resolve));
+/** Lets the event loop turn once (a slice's end): the one yield of the core's sliced work. */
+export const yieldTurn = () => new Promise<void>(resolve => setImmediate(resolve));
 
 /** Runs a walk in slices of `sliceMs`, yielding to the event loop in between. */
 async function runSliced<T>(walk: Walk<T>, sliceMs: number): Promise<T> {

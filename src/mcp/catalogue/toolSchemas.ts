@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { specParse } from '../spec';
 import { SchemaCompiler, SchemaRefusedError, prepareSchemaChecks } from '../schema/compiler';
-import { jsonEqual } from '../jsonWalks';
+import { jsonEqual, yieldTurn } from '../jsonWalks';
 import { plainToolShape } from './toolShape';
 import { COMPILE_SLICE_MS, type CatalogueKind } from './paging';
 
@@ -135,7 +135,7 @@ export async function usableSliced(kind: CatalogueKind, items: unknown[], valida
   let slice = performance.now();
   for (const t of items as Tool[]) {
     if (performance.now() - slice > COMPILE_SLICE_MS) {
-      await new Promise<void>(r => setImmediate(r));
+      await yieldTurn();
       slice = performance.now();
     }
     if (!validators.get(t.name)?.malformed) out.push(t);
@@ -158,7 +158,7 @@ export async function checkToolsSliced(
   let prepared = false;
   for (let at = 0; at < tools.length; at++) {
     if (performance.now() - slice > COMPILE_SLICE_MS) {
-      await new Promise<void>(r => setImmediate(r));
+      await yieldTurn();
       slice = performance.now();
     }
     if (cancelled()) return;

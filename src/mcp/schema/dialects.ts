@@ -10,6 +10,7 @@ import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import type * as AjvModule from './ajvModule';
 import { McpHostError } from '../errors';
 import { linearRegExpEngine } from './regexp';
+import { yieldTurn } from '../jsonWalks';
 
 /** An ajv class (one per dialect). */
 export type AjvClass = new (o: object) => Ajv;
@@ -87,8 +88,6 @@ export function checkAgainstMetaSchema(A: AjvClass, schema: Record<string, unkno
   const checker = metaChecker(A);
   if (!checker.validateSchema(schema)) throw new McpHostError(l10n.t('schema is invalid: {0}', checker.errorsText(checker.errors)));
 }
-
-const yieldTurn = () => new Promise<void>(resolve => setImmediate(resolve));
 
 /** The one preparation of each dialect's meta-schema checker (prepareSchemaChecks). */
 const preparing = new Map<SchemaDialect, Promise<void>>();
